@@ -1,0 +1,32 @@
+package model
+
+import "github.com/google/uuid"
+
+// ClientApplication is an application holding a clientId/clientSecret pair. All data the
+// service keeps belongs to exactly one application.
+type ClientApplication struct {
+	ID         uuid.UUID `json:"id" bun:"id,pk,type:uuid"`
+	Name       string    `json:"name"`
+	Enabled    bool      `json:"enabled"`
+	SecretHash string    `json:"-" bun:"secret_hash"`
+	CreatedAt  Time      `json:"createdAt"`
+	UpdatedAt  Time      `json:"updatedAt"`
+}
+
+// ConnectTokenOptions apply to every item created with a Connect Token (section 4.1).
+type ConnectTokenOptions struct {
+	ClientUserID     *string `json:"clientUserId,omitempty"`
+	WebhookURL       *string `json:"webhookUrl,omitempty"`
+	OAuthRedirectURI *string `json:"oauthRedirectUri,omitempty"`
+	AvoidDuplicates  *bool   `json:"avoidDuplicates,omitempty"`
+}
+
+// ConnectToken is the answer of POST /connect_token.
+type ConnectToken struct {
+	AccessToken string `json:"accessToken"`
+}
+
+// APIKey is the answer of POST /auth.
+type APIKey struct {
+	APIKey string `json:"apiKey"`
+}

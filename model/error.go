@@ -1,0 +1,124 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Error is the one error type of the service. Resolvers return it; rest/ renders it as the
+// documented body and graph/ as GraphQL error extensions, both through the methods below,
+// so the two surfaces can never disagree about a failure.
+type Error struct {
+	// Status is the HTTP status, repeated as `code` in the REST body.
+	Status int
+	// CodeDescription is the stable identifier clients branch on; empty when the status
+	// alone says everything.
+	CodeDescription string
+	// Message is for people and may change between releases.
+	Message string
+	// Data carries structured detail (for example the ids of duplicate items).
+	Data any
+	// Details is the per-parameter list some validation errors carry at the body root.
+	Details []ValidationError
+	// Err is the cause, logged but never shown.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.CodeDescription != "" {
+		return fmt.Sprintf("%d %s: %s", e.Status, e.CodeDescription, e.Message)
+	}
+	return fmt.Sprintf("%d: %s", e.Status, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an Error with a formatted message.
+func Errorf(status int, codeDescription, format string, args ...any) *Error {
+	return &Error{Status: status, CodeDescription: codeDescription, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithData returns the error with Data set.
+func (e *Error) WithData(data any) *Error { e.Data = data; return e }
+
+// ErrorBody is the REST error body of section 7.1.
+type ErrorBody struct {
+	Code            int               `json:"code"`
+	CodeDescription string            `json:"codeDescription,omitempty"`
+	Message         string            `json:"message"`
+	Data            any               `json:"data,omitempty"`
+	Details         []ValidationError `json:"details,omitempty"`
+}
+
+// Body renders the REST body.
+func (e *Error) Body() ErrorBody {
+	return ErrorBody{Code: e.Status, CodeDescription: e.CodeDescription, Message: e.Message, Data: e.Data, Details: e.Details}
+}
+
+// Extensions renders the GraphQL error extensions: the same code and codeDescription as the
+// REST body, so a client can switch surfaces without relearning failures.
+func (e *Error) Extensions() map[string]any {
+	ext := map[string]any{"code": e.Status}
+	if e.CodeDescription != "" {
+		ext["codeDescription"] = e.CodeDescription
+	}
+	if e.Data != nil {
+		ext["data"] = e.Data
+	}
+	if len(e.Details) > 0 {
+		ext["details"] = e.Details
+	}
+	return ext
+}
+
+// AsError finds the Error in err's chain. Anything else is an internal failure: it becomes a
+// 500 whose message reveals nothing, and internal reports true so the caller logs the cause.
+func AsError(err error) (e *Error, internal bool) {
+	if errors.As(err, &e) && e.Status != http.StatusInternalServerError {
+		return e, false
+	}
+	return &Error{Status: http.StatusInternalServerError, CodeDescription: CodeInternal, Message: "The service failed to process the request. It has been logged; try again later.", Err: err}, true
+}
+
+// Stable codeDescription values. Those of the specification are spelled as it spells them.
+const (
+	CodeInternal             = "INTERNAL_ERROR"
+	CodeInvalidRequest       = "INVALID_REQUEST"
+	CodeInvalidParameter     = "INVALID_PARAMETER"
+	CodeMalformedJSON        = "MALFORMED_JSON"
+	CodeNotFound             = "NOT_FOUND"
+	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodeNotAcceptable        = "NOT_ACCEPTABLE"
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	CodeBodyTooLarge         = "BODY_TOO_LARGE"
+	CodeRateLimited          = "RATE_LIMIT_EXCEEDED"
+
+	CodeAPIKeyMissing  = "API_KEY_MISSING"
+	CodeAPIKeyInvalid  = "API_KEY_INVALID"
+	CodeAPIKeyExpired  = "API_KEY_EXPIRED"
+	CodeForbidden      = "FORBIDDEN"
+	CodeClientKeysBad  = "CLIENT_KEYS_UNAUTHORIZED"
+	CodeClientDisabled = "CLIENT_DISABLED"
+
+	CodeItemNotFound      = "ITEM_NOT_FOUND"
+	CodeConnectorNotFound = "CONNECTOR_NOT_FOUND"
+	CodeCategoryNotFound  = "CATEGORY_NOT_FOUND"
+)
+
+// Shorthands for the most common failures.
+func NotFound(codeDescription, format string, args ...any) *Error {
+	return Errorf(http.StatusNotFound, codeDescription, format, args...)
+}
+
+func BadRequest(codeDescription, format string, args ...any) *Error {
+	return Errorf(http.StatusBadRequest, codeDescription, format, args...)
+}
+
+func Forbidden(format string, args ...any) *Error {
+	return Errorf(http.StatusForbidden, CodeForbidden, format, args...)
+}
+
+func Unauthorized(codeDescription, format string, args ...any) *Error {
+	return Errorf(http.StatusUnauthorized, codeDescription, format, args...)
+}
