@@ -1,0 +1,287 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Cluster is a private PostgreSQL server run from the machine's server binaries, listening
+// only on a Unix socket inside its data folder. The service uses it when no DATABASE_URL is
+// given, and tests use a throwaway one per test binary.
+type Cluster struct {
+	Dir    string // data folder (PGDATA)
+	binDir string
+	cmd    *exec.Cmd
+	done   chan error
+	cred   *syscall.Credential
+}
+
+// ClusterOptions tune a private cluster.
+type ClusterOptions struct {
+	// Ephemeral trades durability for speed (fsync off); only for throwaway test clusters.
+	Ephemeral bool
+	// Log receives the server's output; nil discards it.
+	Log *os.File
+	// Attach lets a command-line tool use the server of a service already running on the
+	// same folder instead of failing on its lock.
+	Attach bool
+}
+
+// socketPort names the socket file; nothing listens on TCP, so any number works.
+const socketPort = 5432
+
+// StartCluster initialises dir on first use, starts the server and waits until it accepts
+// connections. Stop it with Stop.
+func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluster, error) {
+	binDir, err := FindServerBinaries()
+	if err != nil {
+		return nil, err
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	// A Unix socket path is limited to 107 bytes by the kernel.
+	if sock := filepath.Join(dir, ".s.PGSQL."+strconv.Itoa(socketPort)); len(sock) > 100 {
+		return nil, fmt.Errorf("data folder %s is too deep for a PostgreSQL Unix socket (path %d bytes, limit 100): use a shorter PONTE_DATA_DIR", dir, len(sock))
+	}
+	c := &Cluster{Dir: dir, binDir: binDir}
+	if err := c.prepareOwner(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
+		if err := c.initdb(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Attach && c.running(ctx) {
+		return c, nil
+	}
+	if err := c.waitStaleServer(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.start(opts); err != nil {
+		return nil, err
+	}
+	if err := c.waitReady(ctx); err != nil {
+		c.Stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// FindServerBinaries looks for initdb and postgres on PATH, then in the Debian layout
+// /usr/lib/postgresql/<version>/bin, newest version first.
+func FindServerBinaries() (string, error) {
+	if p, err := exec.LookPath("initdb"); err == nil {
+		dir := filepath.Dir(p)
+		if _, err := os.Stat(filepath.Join(dir, "postgres")); err == nil {
+			return dir, nil
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	return "", errors.New("no PostgreSQL server binaries found (looked for initdb and postgres on PATH and in /usr/lib/postgresql/*/bin): " +
+		"install them (Debian/Ubuntu: apt-get install postgresql) or set DATABASE_URL to an existing server")
+}
+
+func versionOf(binDir string) int {
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return v
+}
+
+// prepareOwner creates the data folder. PostgreSQL refuses to run as root, so when we are
+// root the folder is handed to the unprivileged "postgres" user, and the server runs as it.
+func (c *Cluster) prepareOwner() error {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return err
+	}
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return fmt.Errorf("running as root, PostgreSQL must run as an unprivileged user, and user \"postgres\" does not exist: create it or set DATABASE_URL")
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	// The server must be able to reach its folder through every parent.
+	for p := filepath.Dir(c.Dir); p != "/"; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if st.Mode().Perm()&0o001 == 0 {
+			if err := os.Chmod(p, st.Mode().Perm()|0o011); err != nil {
+				return fmt.Errorf("make %s traversable for the postgres user: %w", p, err)
+			}
+		}
+	}
+	return filepath.Walk(c.Dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+}
+
+func (c *Cluster) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(c.binDir, name), args...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	return cmd
+}
+
+func (c *Cluster) initdb(ctx context.Context) error {
+	cmd := c.command("initdb", "-D", c.Dir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("initdb %s: %w: %s", c.Dir, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// running reports a server of another process answering on the folder's socket.
+func (c *Cluster) running(ctx context.Context) bool {
+	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		return false
+	}
+	_ = conn.Close(ctx)
+	return true
+}
+
+// EnsureDatabase creates database name if it does not exist.
+func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
+	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	return err
+}
+
+// waitStaleServer waits for a server left by a killed process to finish its shutdown: it
+// got SIGINT when its parent died (see start), but may still hold the data folder lock.
+func (c *Cluster) waitStaleServer(ctx context.Context) error {
+	pidFile := filepath.Join(c.Dir, "postmaster.pid")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, err := os.ReadFile(pidFile)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+		if pid <= 0 || syscall.Kill(pid, 0) != nil {
+			return nil // stale lock file; postgres removes it itself at start
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("another PostgreSQL server (pid %d) still runs on %s: is another ponte using this data folder? Stop it or set PONTE_DATA_DIR", pid, c.Dir)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (c *Cluster) start(opts ClusterOptions) error {
+	args := []string{"-D", c.Dir, "-k", c.Dir, "-p", strconv.Itoa(socketPort),
+		"-c", "listen_addresses=", "-c", "max_connections=200", "-c", "shared_buffers=128MB"}
+	if opts.Ephemeral {
+		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+	}
+	c.cmd = c.command("postgres", args...)
+	// If this process dies without stopping the server (kill -9), the kernel sends the server
+	// SIGINT (fast shutdown) so no orphan keeps the data folder.
+	c.cmd.SysProcAttr.Pdeathsig = syscall.SIGINT
+	if opts.Log != nil {
+		c.cmd.Stdout, c.cmd.Stderr = opts.Log, opts.Log
+	}
+	started := make(chan error, 1)
+	c.done = make(chan error, 1)
+	// Pdeathsig fires when the starting OS thread exits, not the process, so the thread
+	// that starts the server stays locked and alive until the server ends.
+	go func() {
+		runtime.LockOSThread()
+		if err := c.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		c.done <- c.cmd.Wait()
+	}()
+	return <-started
+}
+
+func (c *Cluster) waitReady(ctx context.Context) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		conn, err := pgx.Connect(ctx, c.URL("postgres"))
+		if err == nil {
+			_ = conn.Close(ctx)
+			return nil
+		}
+		select {
+		case err := <-c.done:
+			return fmt.Errorf("postgres exited during start-up (%v); see its log", err)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("postgres did not accept connections within 60s: %w", err)
+		}
+	}
+}
+
+// URL is a connection URL for database name over the cluster's Unix socket.
+func (c *Cluster) URL(database string) string {
+	q := url.Values{"host": {c.Dir}, "port": {strconv.Itoa(socketPort)}, "sslmode": {"disable"}}
+	return "postgres://postgres@/" + url.PathEscape(database) + "?" + q.Encode()
+}
+
+// Stop shuts the server down (fast mode: open transactions roll back) and waits for it.
+func (c *Cluster) Stop() error {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return nil
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-c.done:
+		return nil
+	case <-time.After(30 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+		return errors.New("postgres did not stop within 30s and was killed")
+	}
+}
