@@ -1,0 +1,295 @@
+// Package auth issues and checks the two credentials of section 5 (API keys and Connect
+// Tokens), and holds the one table that says what a Connect Token may reach.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// Lifetimes of section 8.
+const (
+	APIKeyTTL       = 2 * time.Hour
+	ConnectTokenTTL = 30 * time.Minute
+)
+
+// Kind tells the two credentials apart.
+type Kind int
+
+const (
+	KindAPIKey Kind = iota + 1
+	KindConnectToken
+)
+
+// Principal is the caller of a request.
+type Principal struct {
+	ClientID uuid.UUID
+	Kind     Kind
+	// Connect tokens only: the token's id, the item it is bound to (given when issued, or
+	// the first item created with it), and the options for items it creates.
+	TokenID uuid.UUID
+	ItemID  *uuid.UUID
+	Options model.ConnectTokenOptions
+}
+
+// Action names an operation a credential may be allowed to perform.
+type Action string
+
+const (
+	ReadConnectors     Action = "connectors:read"
+	ValidateParameters Action = "connectors:validate"
+	ReadCategories     Action = "categories:read"
+	ReadClient         Action = "client:read"
+	IssueConnectToken  Action = "connect_token:create"
+	ReadItem           Action = "items:read"
+	ListItems          Action = "items:list"
+	CreateItem         Action = "items:create"
+	UpdateItem         Action = "items:update"
+	DeleteItem         Action = "items:delete"
+	ReadAccounts       Action = "accounts:read"
+	ReadProductData    Action = "data:read"
+	WriteProductData   Action = "data:write"
+	ManageWebhooks     Action = "webhooks:manage"
+	ManagePayments     Action = "payments:manage"
+)
+
+// connectTokenReach is everything a Connect Token may do (section 5): what the Connect
+// flow needs to list institutions, create or update its one item, answer MFA and show the
+// reduced account view. Every other action is refused with 403. Item-level checks follow
+// in RequireItem.
+var connectTokenReach = map[Action]bool{
+	ReadConnectors:     true,
+	ValidateParameters: true,
+	ReadItem:           true,
+	CreateItem:         true,
+	UpdateItem:         true,
+	ReadAccounts:       true,
+}
+
+type ctxKey struct{}
+
+type ctxValue struct {
+	p   *Principal
+	err error
+}
+
+// WithResult stores the outcome of checking a request's credential: the principal, or
+// the reason it was refused. Endpoints that need no credential ignore both.
+func WithResult(ctx context.Context, p *Principal, err error) context.Context {
+	return context.WithValue(ctx, ctxKey{}, ctxValue{p, err})
+}
+
+// Require is the gate every resolver passes first: it returns the caller when its
+// credential is valid and may perform action, and the documented error otherwise.
+func Require(ctx context.Context, action Action) (*Principal, error) {
+	v, _ := ctx.Value(ctxKey{}).(ctxValue)
+	if v.err != nil {
+		return nil, v.err
+	}
+	if v.p == nil {
+		return nil, model.Unauthorized(model.CodeAPIKeyMissing, "Missing credential: send an API Key (from POST /auth) or a Connect Token in the X-API-KEY header.")
+	}
+	if v.p.Kind == KindConnectToken && !connectTokenReach[action] {
+		return nil, model.Forbidden("A Connect Token cannot perform %s; use an API Key on your server.", action)
+	}
+	return v.p, nil
+}
+
+// RequireItem refuses a Connect Token access to any item but its own.
+func (p *Principal) RequireItem(itemID uuid.UUID) error {
+	if p.Kind != KindConnectToken {
+		return nil
+	}
+	if p.ItemID == nil || *p.ItemID != itemID {
+		return model.Forbidden("This Connect Token cannot reach item %s: a token reaches only the item it was issued for or created.", itemID)
+	}
+	return nil
+}
+
+// IsConnectToken reports whether the caller holds a Connect Token.
+func (p *Principal) IsConnectToken() bool { return p.Kind == KindConnectToken }
+
+// Service checks client keys and signs and verifies tokens.
+type Service struct {
+	db     *db.DB
+	jwtKey []byte
+	now    func() time.Time
+	// enabledCache avoids one query per request for the client's enabled flag.
+	enabled *enabledCache
+}
+
+// NewService makes a Service whose tokens are signed with a key derived from master.
+func NewService(store *db.DB, master []byte) *Service {
+	return &Service{db: store, jwtKey: DeriveKey(master, "jwt"), now: time.Now, enabled: newEnabledCache()}
+}
+
+// WithClock returns a copy of the service that reads time from now: issuing credentials
+// "in the past" is how tests and the expiry rules meet without waiting two hours.
+func (s *Service) WithClock(now func() time.Time) *Service {
+	c := *s
+	c.now = now
+	return &c
+}
+
+// Authenticate exchanges a client's keys for an API key (POST /auth).
+func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret string) (*model.APIKey, error) {
+	bad := model.Unauthorized(model.CodeClientKeysBad, "Invalid clientId or clientSecret.")
+	if clientID == "" || clientSecret == "" {
+		return nil, model.BadRequest(model.CodeInvalidRequest, "clientId and clientSecret are required.")
+	}
+	id, err := uuid.Parse(clientID)
+	if err != nil {
+		CheckSecret(clientSecret, dummyHash)
+		return nil, bad
+	}
+	c, found, err := s.db.Client(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		CheckSecret(clientSecret, dummyHash)
+		return nil, bad
+	}
+	if !CheckSecret(clientSecret, c.SecretHash) {
+		return nil, bad
+	}
+	if !c.Enabled {
+		return nil, model.Unauthorized(model.CodeClientDisabled, "This client application is disabled.")
+	}
+	now := s.now()
+	key := sign(s.jwtKey, claims{
+		Issuer: issuer, Subject: c.ID.String(), Type: tokenAPIKey, ID: uuid.NewString(),
+		IssuedAt: now.Unix(), Expires: now.Add(APIKeyTTL).Unix(),
+	})
+	return &model.APIKey{APIKey: key}, nil
+}
+
+// IssueConnectToken creates a Connect Token for the caller's client (POST /connect_token).
+// itemExists is asked only when itemID is given, so auth need not know about items.
+func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *uuid.UUID, opts model.ConnectTokenOptions) (*model.ConnectToken, error) {
+	now := s.now()
+	row := &db.ConnectTokenRow{
+		ID: uuid.New(), ClientID: p.ClientID, ItemID: itemID, Options: opts,
+		CreatedAt: now, ExpiresAt: now.Add(ConnectTokenTTL),
+	}
+	if err := s.db.CreateConnectToken(ctx, row); err != nil {
+		return nil, err
+	}
+	c := claims{
+		Issuer: issuer, Subject: p.ClientID.String(), Type: tokenConnect, ID: row.ID.String(),
+		IssuedAt: now.Unix(), Expires: row.ExpiresAt.Unix(),
+	}
+	if itemID != nil {
+		c.ItemID = itemID.String()
+	}
+	return &model.ConnectToken{AccessToken: sign(s.jwtKey, c)}, nil
+}
+
+// Verify checks a credential from the X-API-KEY header.
+func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) {
+	c, err := parse(s.jwtKey, token)
+	if err != nil {
+		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+	}
+	if s.now().Unix() >= c.Expires {
+		return nil, model.Unauthorized(model.CodeAPIKeyExpired, "The credential in X-API-KEY expired at %s; request a new one.", time.Unix(c.Expires, 0).UTC().Format(model.TimeLayout))
+	}
+	clientID, err := uuid.Parse(c.Subject)
+	if err != nil {
+		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+	}
+	enabled, err := s.clientEnabled(ctx, clientID)
+	if err != nil {
+		return nil, err
+	}
+	if !enabled {
+		return nil, model.Unauthorized(model.CodeClientDisabled, "This client application is disabled.")
+	}
+	p := &Principal{ClientID: clientID}
+	switch c.Type {
+	case tokenAPIKey:
+		p.Kind = KindAPIKey
+		return p, nil
+	case tokenConnect:
+		id, err := uuid.Parse(c.ID)
+		if err != nil {
+			return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+		}
+		row, found, err := s.db.ConnectToken(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if !found || row.ClientID != clientID {
+			return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+		}
+		p.Kind, p.TokenID, p.ItemID, p.Options = KindConnectToken, row.ID, row.ItemID, row.Options
+		return p, nil
+	default:
+		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+	}
+}
+
+// ForgetClient drops the cached enabled flag, after an operator changes it.
+func (s *Service) ForgetClient(id uuid.UUID) { s.enabled.forget(id) }
+
+func (s *Service) clientEnabled(ctx context.Context, id uuid.UUID) (bool, error) {
+	if v, ok := s.enabled.get(id, s.now()); ok {
+		return v, nil
+	}
+	v, err := s.db.ClientEnabled(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("check client: %w", err)
+	}
+	s.enabled.put(id, v, s.now())
+	return v, nil
+}
+
+// StatusOf is a helper for tests and logs.
+func StatusOf(err error) int {
+	var e *model.Error
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return http.StatusInternalServerError
+}
+
+// NewClient creates a client application and returns it with its secret, which is shown
+// once and stored only hashed.
+func (s *Service) NewClient(ctx context.Context, name string) (*model.ClientApplication, string, error) {
+	if name == "" {
+		return nil, "", errors.New("a client application needs a name")
+	}
+	secret := NewSecret()
+	c := &model.ClientApplication{ID: uuid.New(), Name: name, Enabled: true, SecretHash: HashSecret(secret)}
+	if err := s.db.CreateClient(ctx, c); err != nil {
+		return nil, "", err
+	}
+	return c, secret, nil
+}
+
+// EnsureClient makes a client with exactly these keys exist (PONTE_CLIENT_ID and
+// PONTE_CLIENT_SECRET); running it again changes nothing but the stored hash.
+func (s *Service) EnsureClient(ctx context.Context, clientID, secret string) (created bool, err error) {
+	id, err := uuid.Parse(clientID)
+	if err != nil {
+		return false, fmt.Errorf("PONTE_CLIENT_ID must be a UUID: %w", err)
+	}
+	if len(secret) < 16 {
+		return false, errors.New("PONTE_CLIENT_SECRET must be at least 16 characters")
+	}
+	if c, found, err := s.db.Client(ctx, id); err != nil {
+		return false, err
+	} else if found && CheckSecret(secret, c.SecretHash) {
+		return false, nil
+	}
+	c := &model.ClientApplication{ID: id, Name: "Configured client", Enabled: true, SecretHash: HashSecret(secret)}
+	return s.db.UpsertClient(ctx, c)
+}

@@ -1,0 +1,73 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// claims are the JWT payload of API keys and connect tokens. The official client decodes
+// the API key without verifying it and reads exp, so exp is always present.
+type claims struct {
+	Issuer   string `json:"iss"`
+	Subject  string `json:"sub"` // clientId
+	Type     string `json:"typ"` // tokenAPIKey or tokenConnect
+	ID       string `json:"jti"`
+	IssuedAt int64  `json:"iat"`
+	Expires  int64  `json:"exp"`
+	ItemID   string `json:"itemId,omitempty"`
+}
+
+const (
+	issuer       = "ponte"
+	tokenAPIKey  = "api_key"
+	tokenConnect = "connect_token"
+)
+
+var (
+	errMalformed = errors.New("malformed token")
+	errSignature = errors.New("bad signature")
+	b64          = base64.RawURLEncoding
+	jwtHeader    = b64.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+)
+
+func sign(key []byte, c claims) string {
+	payload, _ := json.Marshal(c)
+	unsigned := jwtHeader + "." + b64.EncodeToString(payload)
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(unsigned))
+	return unsigned + "." + b64.EncodeToString(mac.Sum(nil))
+}
+
+// parse checks the signature and decodes the claims; expiry is the caller's to judge.
+func parse(key []byte, token string) (claims, error) {
+	var c claims
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return c, errMalformed
+	}
+	// Only our own header is accepted: no algorithm negotiation, so no "alg: none".
+	if parts[0] != jwtHeader {
+		return c, errMalformed
+	}
+	sig, err := b64.DecodeString(parts[2])
+	if err != nil {
+		return c, errMalformed
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(parts[0] + "." + parts[1]))
+	if !hmac.Equal(sig, mac.Sum(nil)) {
+		return c, errSignature
+	}
+	payload, err := b64.DecodeString(parts[1])
+	if err != nil {
+		return c, errMalformed
+	}
+	if err := json.Unmarshal(payload, &c); err != nil || c.Issuer != issuer {
+		return c, errMalformed
+	}
+	return c, nil
+}
