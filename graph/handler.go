@@ -1,0 +1,72 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"ponte/graph/generated"
+	"ponte/model"
+)
+
+// Query limits: deep or very wide queries are refused before any resolver runs.
+const (
+	maxQueryComplexity = 5000
+)
+
+// Handler serves POST (and GET) /graphql. Credentials are checked by the same HTTP
+// middleware as REST, so the resolvers see the same caller either way.
+func (r *Resolver) Handler() http.Handler {
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
+	srv.SetErrorPresenter(r.presentError)
+	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
+		r.Log.Error("panic in resolver", "panic", p, "stack", string(debug.Stack()))
+		return fmt.Errorf("panic: %v", p)
+	})
+	return srv
+}
+
+// presentError maps errors into GraphQL errors whose extensions carry the same code and
+// codeDescription as the REST body.
+func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error {
+	var gqlErr *gqlerror.Error
+	var modelErr *model.Error
+	switch {
+	case errors.As(err, &modelErr) && modelErr.Status != http.StatusInternalServerError:
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		out.Message = modelErr.Message
+		out.Extensions = modelErr.Extensions()
+		return out
+	case errors.As(err, &gqlErr):
+		// A GraphQL-level error: an unknown field, or an argument that does not coerce
+		// (a malformed UUID or date). The caller's to fix.
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		if out.Extensions == nil {
+			out.Extensions = map[string]any{}
+		}
+		out.Extensions["code"] = http.StatusBadRequest
+		out.Extensions["codeDescription"] = model.CodeInvalidRequest
+		return out
+	default:
+		e, _ := model.AsError(err)
+		r.Log.Error("graphql resolver failed", "path", graphql.GetPath(ctx).String(), "err", err)
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		out.Message = e.Message
+		out.Extensions = e.Extensions()
+		return out
+	}
+}
+

@@ -1,0 +1,29 @@
+package graph
+
+import "ponte/model"
+
+// Page-number envelopes default to page 1 of 500 records, the spec's maximum page size.
+const (
+	defaultPageSize = 500
+	maxPageSize     = 500
+)
+
+// pageArgs validates page and pageSize and returns the page, limit and offset.
+func pageArgs(page, pageSize *int) (p, limit, offset int, err error) {
+	p, limit = 1, defaultPageSize
+	if page != nil {
+		if *page < 1 {
+			return 0, 0, 0, model.BadRequest(model.CodeInvalidParameter, "page must be 1 or more (got %d).", *page)
+		}
+		p = *page
+	}
+	if pageSize != nil {
+		if *pageSize < 1 || *pageSize > maxPageSize {
+			return 0, 0, 0, model.BadRequest(model.CodeInvalidParameter, "pageSize must be between 1 and %d (got %d).", maxPageSize, *pageSize)
+		}
+		limit = *pageSize
+	}
+	return p, limit, (p - 1) * limit, nil
+}
+
+func totalPages(total, limit int) int { return (total + limit - 1) / limit }
