@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 
 	"ponte/auth"

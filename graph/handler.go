@@ -69,4 +69,3 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		return out
 	}
 }
-

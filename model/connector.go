@@ -161,6 +161,6 @@ type ValidationError struct {
 
 // ValidationResult is the answer of POST /connectors/{id}/validate (official client's shape).
 type ValidationResult struct {
-	Parameters map[string]any `json:"parameters"`
+	Parameters map[string]any    `json:"parameters"`
 	Errors     []ValidationError `json:"errors"`
 }
