@@ -16,6 +16,8 @@ type Resolver struct {
 	DB   *db.DB
 	Auth *auth.Service
 	Log  *slog.Logger
+	// Limiter applies the per-IP request limits of section 8; nil means the defaults.
+	Limiter *auth.Limiter
 }
 
 // Query returns the query resolvers.

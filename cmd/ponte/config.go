@@ -1,0 +1,121 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// config is read from the environment; flags of the same meaning override it.
+type config struct {
+	Addr         string
+	DatabaseURL  string
+	DataDir      string
+	ClientID     string
+	ClientSecret string
+	SecretKey    string
+	TLSCert      string
+	TLSKey       string
+	LogLevel     string
+	// AllowInsecureWebhooks lifts the HTTPS and no-localhost rules on webhook URLs, for
+	// local development only (PONTE_ALLOW_INSECURE_WEBHOOKS).
+	AllowInsecureWebhooks bool
+}
+
+func loadConfig(name string, args []string) (*config, error) {
+	c := &config{
+		Addr:         env("PONTE_ADDR", "127.0.0.1:8080"),
+		DatabaseURL:  os.Getenv("DATABASE_URL"),
+		DataDir:      env("PONTE_DATA_DIR", ".ponte"),
+		ClientID:     os.Getenv("PONTE_CLIENT_ID"),
+		ClientSecret: os.Getenv("PONTE_CLIENT_SECRET"),
+		SecretKey:    os.Getenv("PONTE_SECRET_KEY"),
+		TLSCert:      os.Getenv("PONTE_TLS_CERT"),
+		TLSKey:       os.Getenv("PONTE_TLS_KEY"),
+		LogLevel:     env("PONTE_LOG_LEVEL", "info"),
+	}
+	if v := os.Getenv("PONTE_ALLOW_INSECURE_WEBHOOKS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("PONTE_ALLOW_INSECURE_WEBHOOKS must be a boolean (1, true, 0, false), not %q", v)
+		}
+		c.AllowInsecureWebhooks = b
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PONTE_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL (DATABASE_URL)")
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "data folder (PONTE_DATA_DIR)")
+	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate file (PONTE_TLS_CERT)")
+	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS key file (PONTE_TLS_KEY)")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "log level (PONTE_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if (c.ClientID == "") != (c.ClientSecret == "") {
+		return nil, errors.New("PONTE_CLIENT_ID and PONTE_CLIENT_SECRET must be set together")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return nil, errors.New("PONTE_TLS_CERT and PONTE_TLS_KEY must be set together")
+	}
+	return c, nil
+}
+
+func env(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func (c *config) logger() *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// masterKey returns PONTE_SECRET_KEY, or the key kept in the data folder, generating it
+// on first start. Replicas sharing a database must share this key: set PONTE_SECRET_KEY.
+func (c *config) masterKey(log *slog.Logger) ([]byte, error) {
+	if c.SecretKey != "" {
+		if len(c.SecretKey) < 32 {
+			return nil, errors.New("PONTE_SECRET_KEY must be at least 32 characters")
+		}
+		return []byte(c.SecretKey), nil
+	}
+	path := filepath.Join(c.DataDir, "secret.key")
+	b, err := os.ReadFile(path)
+	if err == nil {
+		key := strings.TrimSpace(string(b))
+		if len(key) < 32 {
+			return nil, fmt.Errorf("%s is too short to be a key; remove it to generate a new one", path)
+		}
+		return []byte(key), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	key := hex.EncodeToString(raw)
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	if c.DatabaseURL != "" {
+		log.Warn("generated a master key in the data folder while using an external DATABASE_URL; replicas must share it: set PONTE_SECRET_KEY", "path", path)
+	}
+	return []byte(key), nil
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"ponte/db"
+	"ponte/sandbox"
+)
+
+// openDatabase returns the prepared store and a function that closes it (and stops the
+// private cluster, when one was started).
+func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), error) {
+	url := c.DatabaseURL
+	stop := func() {}
+	if url == "" {
+		if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+			return nil, nil, err
+		}
+		logFile, err := os.OpenFile(filepath.Join(c.DataDir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		cluster, err := db.StartCluster(ctx, filepath.Join(c.DataDir, "pg"), db.ClusterOptions{Log: logFile, Attach: attach})
+		if err != nil {
+			logFile.Close()
+			return nil, nil, err
+		}
+		if err := cluster.EnsureDatabase(ctx, "ponte"); err != nil {
+			cluster.Stop()
+			logFile.Close()
+			return nil, nil, err
+		}
+		url = cluster.URL("ponte")
+		stop = func() { cluster.Stop(); logFile.Close() }
+	}
+	store, err := db.Prepare(ctx, url, sandbox.Connectors())
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return store, func() { store.Close(); stop() }, nil
+}

@@ -1,0 +1,61 @@
+// Command ponte runs the Ponte service and its operator commands.
+//
+//	ponte [serve]                  run the service (the default)
+//	ponte migrate                  apply database migrations and exit
+//	ponte clients create --name N  create a client application; prints its keys as JSON
+//	ponte clients list             list client applications
+//	ponte clients disable|enable ID
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "ponte:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, args)
+	case "migrate":
+		return migrate(ctx, args)
+	case "clients":
+		return clients(ctx, args)
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+	}
+}
+
+const usage = `usage:
+  ponte [serve] [flags]             run the service (default)
+  ponte migrate                     apply database migrations and exit
+  ponte clients create --name NAME  create a client application (prints clientId and clientSecret as JSON)
+  ponte clients list                list client applications
+  ponte clients disable ID          disable a client application (its keys stop working)
+  ponte clients enable ID           enable it again
+
+environment:
+  PONTE_ADDR                  listen address (default 127.0.0.1:8080)
+  DATABASE_URL                PostgreSQL URL; unset: a private cluster in $PONTE_DATA_DIR/pg
+  PONTE_DATA_DIR              data folder (default ./.ponte)
+  PONTE_CLIENT_ID, PONTE_CLIENT_SECRET
+                              ensure a client application with exactly these keys
+  PONTE_SECRET_KEY            master key for signing and encryption; unset: generated once
+                              and kept in $PONTE_DATA_DIR/secret.key
+  PONTE_TLS_CERT, PONTE_TLS_KEY
+                              serve HTTPS (TLS 1.2 or later)
+  PONTE_LOG_LEVEL             debug, info (default), warn, error`

@@ -1,0 +1,294 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/testsupport"
+)
+
+func TestMain(m *testing.M) {
+	testsupport.Main(m, func() {
+		if binary != "" {
+			_ = os.RemoveAll(filepath.Dir(binary))
+		}
+	})
+}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// build compiles the command once per test binary; the tests run it as operators do.
+func build(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ponte-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "ponte")
+		if b, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v\n%s", err, b)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build: %v", buildErr)
+	}
+	return binary
+}
+
+// server is a running ponte process.
+type server struct {
+	cmd    *exec.Cmd
+	url    string
+	stdout *bytes.Buffer
+	logs   *bytes.Buffer
+	exited chan error
+}
+
+var servingRE = regexp.MustCompile(`ponte is serving"? url=(\S+)`)
+
+func start(t *testing.T, env ...string) *server {
+	t.Helper()
+	cmd := exec.Command(build(t), "serve")
+	cmd.Env = append(os.Environ(), append([]string{"PONTE_ADDR=127.0.0.1:0"}, env...)...)
+	s := &server{cmd: cmd, stdout: &bytes.Buffer{}, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
+	cmd.Stdout = s.stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			s.logs.WriteString(line + "\n")
+			if m := servingRE.FindStringSubmatch(line); m != nil {
+				found <- m[1]
+			}
+		}
+		s.exited <- cmd.Wait()
+	}()
+	select {
+	case s.url = <-found:
+	case err := <-s.exited:
+		t.Fatalf("ponte exited before serving: %v\n%s", err, s.logs)
+	case <-time.After(90 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("ponte did not start within 90s\n%s", s.logs)
+	}
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+func (s *server) stop(t *testing.T) {
+	if s.cmd.ProcessState != nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			t.Errorf("ponte exited with %v\n%s", err, s.logs)
+		}
+	case <-time.After(60 * time.Second):
+		_ = s.cmd.Process.Kill()
+		t.Errorf("ponte did not stop within 60s")
+	}
+}
+
+func post(t *testing.T, url string, body any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	_ = json.Unmarshal(raw, &m)
+	return resp.StatusCode, m
+}
+
+func get(t *testing.T, url, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("X-API-KEY", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// apiKey exchanges keys for an API key and checks it opens GET /connectors.
+func apiKey(t *testing.T, url string, keys map[string]string) string {
+	t.Helper()
+	status, m := post(t, url+"/auth", keys)
+	if status != 200 {
+		t.Fatalf("POST /auth: %d %v", status, m)
+	}
+	key := m["apiKey"].(string)
+	if s := get(t, url+"/connectors", key); s != 200 {
+		t.Fatalf("GET /connectors with the printed keys: %d", s)
+	}
+	return key
+}
+
+var keysRE = regexp.MustCompile(`\{"clientId":"[^"]+","clientSecret":"[^"]+"\}`)
+
+// A fresh start runs its own PostgreSQL, prints working credentials once, stops the cluster
+// on exit, and a second start reuses the data.
+func TestEmbeddedDatabaseLifecycle(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := start(t, "PONTE_DATA_DIR="+dir, "DATABASE_URL=")
+	raw := keysRE.FindString(s.stdout.String())
+	if raw == "" {
+		t.Fatalf("no credentials printed:\n%s", s.stdout)
+	}
+	var keys map[string]string
+	_ = json.Unmarshal([]byte(raw), &keys)
+	apiKey(t, s.url, keys)
+	if get(t, s.url+"/readyz", "") != 200 {
+		t.Fatal("readyz not ready")
+	}
+
+	// An operator command works next to the running service, on the same cluster.
+	cmd := exec.Command(build(t), "clients", "create", "--name", "Second app")
+	cmd.Env = append(os.Environ(), "PONTE_DATA_DIR="+dir, "DATABASE_URL=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("clients create: %v", err)
+	}
+	var second map[string]string
+	if err := json.Unmarshal(out, &second); err != nil || second["clientId"] == "" || second["clientSecret"] == "" {
+		t.Fatalf("clients create printed %q", out)
+	}
+	apiKey(t, s.url, second)
+
+	s.stop(t)
+	if _, err := os.Stat(filepath.Join(dir, "pg", "postmaster.pid")); !os.IsNotExist(err) {
+		t.Fatalf("PostgreSQL still running after the service stopped (postmaster.pid: %v)", err)
+	}
+
+	s2 := start(t, "PONTE_DATA_DIR="+dir, "DATABASE_URL=")
+	if keysRE.MatchString(s2.stdout.String()) {
+		t.Fatal("second start printed new credentials: the data was not reused")
+	}
+	apiKey(t, s2.url, keys)
+	apiKey(t, s2.url, second)
+}
+
+// With DATABASE_URL and PONTE_CLIENT_ID/SECRET the service uses that server and makes sure
+// exactly that client exists, idempotently.
+func TestConfiguredDatabaseAndClient(t *testing.T) {
+	t.Parallel()
+	dbURL := testsupport.NewDatabase(t)
+	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
+	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
+		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
+		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40)}
+	s := start(t, env...)
+	if keysRE.MatchString(s.stdout.String()) {
+		t.Fatal("a development client was created although PONTE_CLIENT_ID is set")
+	}
+	key := apiKey(t, s.url, keys)
+	s.stop(t)
+
+	s2 := start(t, env...)
+	apiKey(t, s2.url, keys)
+	// Same PONTE_SECRET_KEY: keys issued before the restart stay valid.
+	if get(t, s2.url+"/connectors", key) != 200 {
+		t.Fatal("API key from before the restart was rejected")
+	}
+
+	mig := exec.Command(build(t), "migrate")
+	mig.Env = append(os.Environ(), env...)
+	if out, err := mig.CombinedOutput(); err != nil || !strings.Contains(string(out), "migrations applied") {
+		t.Fatalf("migrate: %v %s", err, out)
+	}
+}
+
+func TestBadConfiguration(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"short secret key", []string{"PONTE_SECRET_KEY=short"}, "PONTE_SECRET_KEY"},
+		{"client id not a uuid", []string{"DATABASE_URL=" + "postgres://x@127.0.0.1:1/x", "PONTE_CLIENT_ID=abc", "PONTE_CLIENT_SECRET=0123456789abcdef0"}, ""},
+		{"unknown command", nil, "unknown command"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"serve"}
+			if tc.name == "unknown command" {
+				args = []string{"frobnicate"}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, build(t), args...)
+			cmd.Env = append(os.Environ(), append([]string{"PONTE_ADDR=127.0.0.1:0", "PONTE_DATA_DIR=" + t.TempDir()}, tc.env...)...)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("ponte accepted a bad configuration:\n%s", out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Fatalf("message %q does not mention %q", out, tc.want)
+			}
+		})
+	}
+}
+
+// CI must run exactly the test command README.md gives, and README must keep its run
+// command; both are promises to people setting up a fresh machine.
+func TestREADMECommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)## Test\\s+```sh\\n([^\\n]+)\\n```").FindSubmatch(readme)
+	if block == nil {
+		t.Fatal("README has no test command under ## Test")
+	}
+	testCmd := string(block[1])
+	lines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	if last := lines[len(lines)-1]; last != testCmd {
+		t.Fatalf(".ci/run ends with %q, README's test command is %q", last, testCmd)
+	}
+	if !regexp.MustCompile("(?s)## Run\\s+```sh\\ngo run ./cmd/ponte\\n```").Match(readme) {
+		t.Fatal("README's run command is not `go run ./cmd/ponte`")
+	}
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"ponte/auth"
+	"ponte/graph"
+	"ponte/rest"
+)
+
+func serve(ctx context.Context, args []string) error {
+	c, err := loadConfig("serve", args)
+	if err != nil {
+		return err
+	}
+	log := c.logger()
+	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+
+	if c.AllowInsecureWebhooks {
+		log.Warn("PONTE_ALLOW_INSECURE_WEBHOOKS is set: webhook URLs may use plain HTTP and localhost; never use this in production")
+	}
+	key, err := c.masterKey(log)
+	if err != nil {
+		return err
+	}
+	store, closeDB, err := openDatabase(ctx, c, false)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+
+	authn := auth.NewService(store, key)
+	if err := ensureClients(ctx, c, store, authn); err != nil {
+		return err
+	}
+	res := &graph.Resolver{DB: store, Auth: authn, Log: log}
+
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           rest.New(res),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          nil,
+	}
+	scheme := "http"
+	if c.TLSCert != "" {
+		scheme = "https"
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if c.TLSCert != "" {
+			errc <- srv.ServeTLS(ln, c.TLSCert, c.TLSKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	log.Info("ponte is serving", "url", fmt.Sprintf("%s://%s", scheme, ln.Addr()), "graphiql", fmt.Sprintf("%s://%s/graphiql", scheme, ln.Addr()))
+
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		log.Info("shutting down")
+	}
+	shutdownCtx, done := context.WithTimeout(context.Background(), 20*time.Second)
+	defer done()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// ensureClients applies PONTE_CLIENT_ID/SECRET, or on a first start without them creates a
+// development client and prints its keys, once: only the hash is kept.
+func ensureClients(ctx context.Context, c *config, store interface {
+	ClientCount(context.Context) (int, error)
+}, authn *auth.Service) error {
+	if c.ClientID != "" {
+		_, err := authn.EnsureClient(ctx, c.ClientID, c.ClientSecret)
+		return err
+	}
+	n, err := store.ClientCount(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	client, secret, err := authn.NewClient(ctx, "Development client")
+	if err != nil {
+		return err
+	}
+	keys, _ := json.Marshal(map[string]string{"clientId": client.ID.String(), "clientSecret": secret})
+	fmt.Printf("Created a development client application. Its secret is shown only now:\n%s\n", keys)
+	fmt.Printf("Get an API key: curl -s -X POST http://%s/auth -H 'Content-Type: application/json' -d '%s'\n", c.Addr, keys)
+	return nil
+}

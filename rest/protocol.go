@@ -1,0 +1,202 @@
+package rest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"ponte/auth"
+	"ponte/model"
+)
+
+// maxBody bounds request bodies; the largest legitimate one is an encrypted credential set.
+const maxBody = 1 << 20
+
+func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// ok answers a successful call. Mutations answer 200 too: the official client treats any
+// other status as a failure.
+func (s *Server) ok(w http.ResponseWriter, v any) { s.writeJSON(w, http.StatusOK, v) }
+
+// writeError renders any error as the documented body; internal causes are logged, never sent.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e, internal := model.AsError(err)
+	if internal {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	s.writeJSON(w, e.Status, e.Body())
+}
+
+// decode reads a JSON body into dst. An empty body leaves dst as it is, for endpoints
+// whose body is optional; unknown fields are ignored (section 9).
+func decode(r *http.Request, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
+		}
+		return model.BadRequest(model.CodeMalformedJSON, "Could not read the request body.")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			if typeErr.Field == "" {
+				return model.BadRequest(model.CodeInvalidParameter, "The request body must be %s, not %s.", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+			}
+			return model.BadRequest(model.CodeInvalidParameter, "Field %s must be %s, not %s.", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+		}
+		return model.BadRequest(model.CodeMalformedJSON, "The request body is not valid JSON: %s.", err.Error())
+	}
+	return nil
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "int", "int64", "float64":
+		return "a number"
+	case "map", "struct":
+		return "an object"
+	case "slice":
+		return "an array"
+	}
+	return goKind
+}
+
+// recoverer turns a panic into a logged 500 with the documented body.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic", "panic", p, "stack", string(debug.Stack()))
+				s.writeError(w, r, fmt.Errorf("panic: %v", p))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) { s.status = code; s.ResponseWriter.WriteHeader(code) }
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// logRequests logs method, path, status and duration; never bodies or headers, which
+// carry credentials.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", time.Since(start).Milliseconds())
+	})
+}
+
+// negotiate answers 406 when the Accept header rules out JSON. The GraphiQL page is HTML
+// and exempt.
+func (s *Server) negotiate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/graphiql") || acceptsJSON(r.Header.Values("Accept")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		s.writeError(w, r, model.Errorf(http.StatusNotAcceptable, model.CodeNotAcceptable, "This service only answers application/json; the Accept header rules it out."))
+	})
+}
+
+func acceptsJSON(values []string) bool {
+	if len(values) == 0 {
+		return true
+	}
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			if q, ok := params["q"]; ok {
+				if f, err := strconv.ParseFloat(q, 64); err == nil && f == 0 {
+					continue
+				}
+			}
+			switch mt {
+			case "*/*", "application/*", "application/json", "application/graphql-response+json":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// authenticate checks the X-API-KEY credential, when one is sent, and records the result
+// for auth.Require. Endpoints that need no credential never look at it.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := strings.TrimSpace(r.Header.Get("X-API-KEY"))
+		if key == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p, err := s.auth.Verify(r.Context(), key)
+		if err != nil {
+			if _, internal := model.AsError(err); internal {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(auth.WithResult(r.Context(), p, err)))
+	})
+}
+
+// rateLimit applies one limit group of section 8, counted per client IP. The 429 body has
+// only code and message (section 7.1).
+func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ip, _, err := net.SplitHostPort(r.RemoteAddr)
+			if err != nil {
+				ip = r.RemoteAddr
+			}
+			d := s.limit.Allow(group, ip)
+			if d.Limit > 0 {
+				w.Header().Set("RateLimit-Limit", strconv.Itoa(d.Limit))
+				w.Header().Set("RateLimit-Reset", strconv.Itoa(d.Reset))
+			}
+			if !d.Allowed {
+				w.Header().Set("Retry-After", "60")
+				s.writeJSON(w, http.StatusTooManyRequests, model.ErrorBody{Code: http.StatusTooManyRequests,
+					Message: fmt.Sprintf("Too many requests: this endpoint allows %d per minute. Retry after the number of seconds in the Retry-After header.", d.Limit)})
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,157 @@
+package rest
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+// query reads a request's query string. Only the endpoint's documented parameters are
+// accepted, so a misspelt filter is a 400 naming it rather than a silently ignored one.
+type query struct {
+	v   url.Values
+	err error
+}
+
+func queryOf(r *http.Request, allowed ...string) *query {
+	q := &query{v: r.URL.Query()}
+	var unknown []string
+	for k := range q.v {
+		if !contains(allowed, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Unknown query parameter %s; this endpoint accepts: %s.", strings.Join(quoted(unknown), ", "), strings.Join(allowed, ", "))
+	}
+	return q
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func quoted(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+func (q *query) fail(name, format string, args ...any) {
+	if q.err == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s: "+format, append([]any{name}, args...)...)
+	}
+}
+
+func (q *query) raw(name string) (string, bool) {
+	vals, ok := q.v[name]
+	if !ok || len(vals) == 0 {
+		return "", false
+	}
+	return vals[len(vals)-1], true
+}
+
+// str returns a string parameter, nil when absent.
+func (q *query) str(name string) *string {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// list reads a form-style array: a,b,c (repeated keys are accepted too).
+func (q *query) list(name string) []string {
+	var out []string
+	for _, v := range q.v[name] {
+		for _, part := range strings.Split(v, ",") {
+			if p := strings.TrimSpace(part); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func (q *query) boolean(name string) *bool {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil || (v != "true" && v != "false") {
+		q.fail(name, "must be true or false (got %q).", v)
+		return nil
+	}
+	return &b
+}
+
+func (q *query) integer(name string) *int {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		q.fail(name, "must be an integer (got %q).", v)
+		return nil
+	}
+	return &n
+}
+
+func (q *query) uuid(name string) *uuid.UUID {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	id, err := parseUUID(v)
+	if err != nil {
+		q.fail(name, "must be a UUID (got %q).", v)
+		return nil
+	}
+	return &id
+}
+
+// parseUUID accepts only the canonical 36-character form.
+func parseUUID(s string) (uuid.UUID, error) {
+	if len(s) != 36 {
+		return uuid.Nil, errBadUUID
+	}
+	return uuid.Parse(s)
+}
+
+var errBadUUID = model.BadRequest(model.CodeInvalidParameter, "not a UUID")
+
+// intParam reads an integer path parameter.
+func intParam(r *http.Request, name, what string) (int, error) {
+	v := pathParam(r, name)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, model.BadRequest(model.CodeInvalidParameter, "%s must be an integer (got %q).", what, v)
+	}
+	return n, nil
+}
+
+// uuidParam reads a UUID path parameter.
+func uuidParam(r *http.Request, name, what string) (uuid.UUID, error) {
+	v := pathParam(r, name)
+	id, err := parseUUID(v)
+	if err != nil {
+		return uuid.Nil, model.BadRequest(model.CodeInvalidParameter, "%s must be a UUID (got %q).", what, v)
+	}
+	return id, nil
+}

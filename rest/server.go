@@ -1,0 +1,63 @@
+// Package rest is the documented REST interface: it turns each endpoint, query string,
+// body and envelope into a resolver call and renders the result or the error body. It
+// holds no business rule and no SQL: those live behind the resolvers, shared with GraphQL.
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"ponte/auth"
+	"ponte/graph"
+	"ponte/graph/generated"
+	"ponte/graph/graphiql"
+	"ponte/model"
+)
+
+// Server routes REST calls to the resolvers.
+type Server struct {
+	res   *graph.Resolver
+	query generated.QueryResolver
+	mut   generated.MutationResolver
+	auth  *auth.Service
+	log   *slog.Logger
+	limit *auth.Limiter
+}
+
+// New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
+func New(res *graph.Resolver) http.Handler {
+	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter}
+	if s.limit == nil {
+		s.limit = auth.NewLimiter(nil)
+	}
+	r := chi.NewRouter()
+	r.Use(s.recoverer, s.logRequests, s.negotiate, s.authenticate)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, model.NotFound(model.CodeNotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "%s is not supported on %s.", r.Method, r.URL.Path))
+	})
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+
+	r.With(s.rateLimit("auth")).Post("/auth", s.postAuth)
+	r.Post("/connect_token", s.postConnectToken)
+
+	r.Get("/connectors", s.listConnectors)
+	r.Get("/connectors/{id}", s.getConnector)
+	r.Post("/connectors/{id}/validate", s.validateConnector)
+
+	r.Get("/categories", s.listCategories)
+	r.Get("/categories/{id}", s.getCategory)
+
+	gql := res.Handler()
+	r.Handle("/graphql", gql)
+	gi := graphiql.Handler("/graphiql", "/graphql")
+	r.Handle("/graphiql", gi)
+	r.Handle("/graphiql/*", gi)
+	return r
+}

@@ -1,0 +1,74 @@
+// Drives the official Node client, unchanged, against the server at PLUGGY_API_URL.
+// Exits non-zero with a message on the first broken expectation.
+'use strict'
+const assert = require('node:assert/strict')
+const { PluggyClient } = require('pluggy-sdk')
+
+async function rejection(promise) {
+  try {
+    await promise
+  } catch (err) {
+    return err
+  }
+  assert.fail('expected the call to be rejected')
+}
+
+async function main() {
+  const client = new PluggyClient({
+    clientId: process.env.PONTE_CLIENT_ID,
+    clientSecret: process.env.PONTE_CLIENT_SECRET,
+  })
+
+  const all = await client.fetchConnectors({ sandbox: true })
+  assert.equal(all.total, all.results.length)
+  assert.ok(all.results.some((c) => c.id === 0 && c.isSandbox), 'sandbox connector 0 listed')
+  assert.ok(all.results[0].createdAt instanceof Date, 'createdAt parsed into a Date')
+
+  const filtered = await client.fetchConnectors({
+    countries: ['BR'],
+    types: ['INVESTMENT', 'BUSINESS_BANK'],
+    sandbox: true,
+    healthDetails: true,
+  })
+  assert.deepEqual(filtered.results.map((c) => c.id).sort(), [2, 3])
+  assert.equal(typeof filtered.results[0].health.details.connectionsLast6Hours, 'number')
+
+  const byName = await client.fetchConnectors({ name: 'economica' })
+  assert.deepEqual(byName.results.map((c) => c.id), [9])
+  const openFinance = await client.fetchConnectors({ isOpenFinance: true, supportsPaymentInitiation: true, sandbox: true })
+  assert.deepEqual(openFinance.results.map((c) => c.id).sort(), [5, 6])
+
+  const bank = await client.fetchConnector(0)
+  assert.equal(bank.id, 0)
+  assert.equal(bank.name, 'Ponte Bank')
+  assert.ok(bank.credentials.length >= 2)
+
+  const missing = await rejection(client.fetchConnector(424242))
+  assert.equal(missing.codeDescription, 'CONNECTOR_NOT_FOUND', JSON.stringify(missing))
+  assert.equal(missing.code, 404)
+
+  const ok = await client.validateParameters(0, { user: 'user-ok', password: 'password-ok' })
+  assert.deepEqual(ok.errors, [])
+  const bad = await client.validateParameters(0, { user: 'x' })
+  assert.deepEqual(bad.errors.map((e) => e.parameter), ['user', 'password'])
+  assert.ok(bad.errors.every((e) => e.code && e.message))
+
+  const categories = await client.fetchCategories()
+  assert.ok(categories.total >= 100, `total ${categories.total}`)
+  const food = await client.fetchCategory('09000000')
+  assert.equal(food.descriptionTranslated, 'Food and drinks')
+
+  const token = await client.createConnectToken(undefined, { clientUserId: 'compat-user', avoidDuplicates: true })
+  assert.equal(typeof token.accessToken, 'string')
+  assert.equal(token.accessToken.split('.').length, 3)
+
+  const noItem = await rejection(client.createConnectToken('6f7e9c1a-0000-4000-8000-000000000000'))
+  assert.equal(noItem.codeDescription, 'ITEM_NOT_FOUND', JSON.stringify(noItem))
+
+  console.log('pluggy-sdk compatibility: all checks passed')
+}
+
+main().catch((err) => {
+  console.error(err && err.stack ? err.stack : err)
+  process.exit(1)
+})
