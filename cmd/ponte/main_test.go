@@ -4,9 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -59,22 +68,40 @@ func build(t *testing.T) string {
 
 // server is a running ponte process.
 type server struct {
-	cmd    *exec.Cmd
-	url    string
+	cmd *exec.Cmd
+	url string
+	// stdout is everything printed before the serving line: printed credentials, if any.
 	stdout *bytes.Buffer
-	logs   *bytes.Buffer
+	logs   *syncBuffer
 	exited chan error
 }
 
-var servingRE = regexp.MustCompile(`ponte is serving"? url=(\S+)`)
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var servingRE = regexp.MustCompile(`^Ponte is serving on (\S+)`)
 
 func start(t *testing.T, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(build(t), "serve")
 	cmd.Env = append(os.Environ(), append([]string{"PONTE_ADDR=127.0.0.1:0"}, env...)...)
-	s := &server{cmd: cmd, stdout: &bytes.Buffer{}, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
-	cmd.Stdout = s.stdout
-	stderr, err := cmd.StderrPipe()
+	s := &server{cmd: cmd, stdout: &bytes.Buffer{}, logs: &syncBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = s.logs
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +110,15 @@ func start(t *testing.T, env ...string) *server {
 	}
 	found := make(chan string, 1)
 	go func() {
-		sc := bufio.NewScanner(stderr)
+		sc := bufio.NewScanner(stdout)
+		serving := false
 		for sc.Scan() {
 			line := sc.Text()
-			s.logs.WriteString(line + "\n")
-			if m := servingRE.FindStringSubmatch(line); m != nil {
+			if m := servingRE.FindStringSubmatch(line); m != nil && !serving {
+				serving = true
 				found <- m[1]
+			} else if !serving {
+				s.stdout.WriteString(line + "\n")
 			}
 		}
 		s.exited <- cmd.Wait()
@@ -291,4 +321,58 @@ func TestREADMECommands(t *testing.T) {
 	if !regexp.MustCompile("(?s)## Run\\s+```sh\\ngo run ./cmd/ponte\\n```").Match(readme) {
 		t.Fatal("README's run command is not `go run ./cmd/ponte`")
 	}
+}
+
+// With PONTE_TLS_CERT and PONTE_TLS_KEY the service speaks HTTPS only, TLS 1.2 or later.
+func TestTLS(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		NotBefore:   time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	_ = os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	_ = os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+
+	s := start(t, "DATABASE_URL="+testsupport.NewDatabase(t), "PONTE_DATA_DIR="+dir,
+		"PONTE_TLS_CERT="+certFile, "PONTE_TLS_KEY="+keyFile)
+	if !strings.HasPrefix(s.url, "https://") {
+		t.Fatalf("serving %s, want https", s.url)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(must(x509.ParseCertificate(der)))
+	client := func(maxVersion uint16) *http.Client {
+		return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			TLSClientConfig: &tls.Config{RootCAs: pool, MaxVersion: maxVersion}}}
+	}
+	resp, err := client(tls.VersionTLS12).Get(s.url + "/healthz")
+	if err != nil {
+		t.Fatalf("TLS 1.2 client refused: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("healthz over TLS: %d", resp.StatusCode)
+	}
+	if _, err := client(tls.VersionTLS11).Get(s.url + "/healthz"); err == nil {
+		t.Fatal("a TLS 1.1 client was served")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

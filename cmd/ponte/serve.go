@@ -71,7 +71,10 @@ func serve(ctx context.Context, args []string) error {
 			errc <- srv.Serve(ln)
 		}
 	}()
-	log.Info("ponte is serving", "url", fmt.Sprintf("%s://%s", scheme, ln.Addr()), "graphiql", fmt.Sprintf("%s://%s/graphiql", scheme, ln.Addr()))
+	base := fmt.Sprintf("%s://%s", scheme, ln.Addr())
+	log.Info("ponte is serving", "url", base)
+	// On stdout too, after any printed credentials, so people and scripts see one stream.
+	fmt.Printf("Ponte is serving on %s (GraphiQL: %s/graphiql)\n", base, base)
 
 	select {
 	case err := <-errc:
