@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 //go:embed migrations/*.sql
@@ -64,6 +67,14 @@ func (d *DB) Migrate(ctx context.Context) error {
 		if err := tx.Commit(ctx); err != nil {
 			return fmt.Errorf("migration %s: %w", version, err)
 		}
+	}
+	// The job queue's own tables, at the version of the River this binary is built with.
+	migrator, err := rivermigrate.New(riverpgxv5.New(d.Pool), nil)
+	if err != nil {
+		return err
+	}
+	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("job queue migration: %w", err)
 	}
 	return nil
 }

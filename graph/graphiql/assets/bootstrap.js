@@ -1,20 +1,34 @@
-// Starts GraphiQL against the endpoint named in the page's data-endpoint attribute. Kept out
-// of the HTML so the Content-Security-Policy can forbid every inline script.
+// Starts GraphiQL. It lives in a file rather than inline in the page so the
+// Content-Security-Policy can refuse every inline script; the endpoint reaches it through
+// the page's data-endpoint attribute for the same reason.
 (function () {
   'use strict';
   var root = document.getElementById('graphiql');
   var endpoint = root.getAttribute('data-endpoint');
-  var headers = { 'X-API-KEY': '' };
-  var apiKey = new URLSearchParams(window.location.search).get('apiKey');
-  if (apiKey) {
-    headers['X-API-KEY'] = apiKey;
+
+  // A key may arrive as ?apiKey=... so a link can open a ready-to-use IDE. It is dropped
+  // from the address bar at once to keep it out of history, bookmarks and shared links.
+  var params = new URLSearchParams(window.location.search);
+  var apiKey = params.get('apiKey') || '';
+  if (params.has('apiKey')) {
+    params.delete('apiKey');
+    var rest = params.toString();
+    window.history.replaceState(null, '', window.location.pathname + (rest ? '?' + rest : '') + window.location.hash);
   }
-  var fetcher = GraphiQL.createFetcher({ url: endpoint, headers: apiKey ? headers : undefined });
+
+  // The Headers editor starts with the header the API wants, so the developer only has to
+  // paste the key. The fetcher also carries it because the Headers editor may be edited
+  // away; GraphiQL lets the editor's headers override these.
+  var headers = { 'X-API-KEY': apiKey };
+  var fetcher = GraphiQL.createFetcher({ url: endpoint, headers: apiKey ? headers : {} });
+
   ReactDOM.createRoot(root).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
       defaultHeaders: JSON.stringify(headers, null, 2),
-      shouldPersistHeaders: !apiKey,
+      // Headers hold a credential: never write them to localStorage.
+      shouldPersistHeaders: false,
+      // Without a key the first thing to do is to enter one, so show where.
       defaultEditorToolsVisibility: apiKey ? false : 'headers',
       defaultQuery: '# Put your API key (from POST /auth) in the Headers tab as X-API-KEY.\n' +
         '{\n  connectors(filter: {sandbox: true}) {\n    total\n    results { id name type health { status } }\n  }\n}\n'

@@ -1,0 +1,115 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+)
+
+// Tx is one database transaction seen two ways: bun for queries, and pgx for what needs
+// the native protocol (COPY, and the job queue's inserts), so that data, events and jobs
+// commit or roll back together.
+type Tx struct {
+	bun.Tx
+	PGX pgx.Tx
+}
+
+// InTx runs fn in a transaction and commits when it returns nil.
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
+	conn, err := d.Bun.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var native *pgx.Conn
+	if err := conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("database driver is %T, not pgx", dc)
+		}
+		native = c.Conn()
+		return nil
+	}); err != nil {
+		return err
+	}
+	btx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	// The pgx view uses the same connection, held by conn until it is closed, and so runs
+	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
+	tx := &Tx{Tx: btx, PGX: &connTx{conn: native}}
+	if err := fn(ctx, tx); err != nil {
+		_ = btx.Rollback()
+		return err
+	}
+	return btx.Commit()
+}
+
+// connTx presents a connection already inside a transaction as a pgx.Tx. Commit and
+// Rollback of the outer transaction belong to InTx; nested ones are savepoints.
+type connTx struct {
+	conn  *pgx.Conn
+	depth int
+	name  string
+}
+
+var savepoints atomic.Int64
+
+func (t *connTx) Begin(ctx context.Context) (pgx.Tx, error) {
+	name := fmt.Sprintf("sp_%d", savepoints.Add(1))
+	if _, err := t.conn.Exec(ctx, "SAVEPOINT "+name); err != nil {
+		return nil, err
+	}
+	return &connTx{conn: t.conn, depth: t.depth + 1, name: name}, nil
+}
+
+func (t *connTx) Commit(ctx context.Context) error {
+	if t.depth == 0 {
+		return nil
+	}
+	_, err := t.conn.Exec(ctx, "RELEASE SAVEPOINT "+t.name)
+	return err
+}
+
+func (t *connTx) Rollback(ctx context.Context) error {
+	if t.depth == 0 {
+		return errors.New("the outer transaction is rolled back by its owner")
+	}
+	_, err := t.conn.Exec(ctx, "ROLLBACK TO SAVEPOINT "+t.name)
+	return err
+}
+
+func (t *connTx) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
+	return t.conn.CopyFrom(ctx, table, cols, src)
+}
+
+func (t *connTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	return t.conn.SendBatch(ctx, b)
+}
+
+func (t *connTx) LargeObjects() pgx.LargeObjects { return pgx.LargeObjects{} }
+
+func (t *connTx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
+	return t.conn.Prepare(ctx, name, sql)
+}
+
+func (t *connTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return t.conn.Exec(ctx, sql, args...)
+}
+
+func (t *connTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return t.conn.Query(ctx, sql, args...)
+}
+
+func (t *connTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return t.conn.QueryRow(ctx, sql, args...)
+}
+
+func (t *connTx) Conn() *pgx.Conn { return t.conn }
