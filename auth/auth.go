@@ -58,6 +58,7 @@ const (
 	ReadProductData    Action = "data:read"
 	WriteProductData   Action = "data:write"
 	ManageWebhooks     Action = "webhooks:manage"
+	ReadEvents         Action = "events:read"
 	ManagePayments     Action = "payments:manage"
 )
 
@@ -124,11 +125,14 @@ type Service struct {
 	now    func() time.Time
 	// enabledCache avoids one query per request for the client's enabled flag.
 	enabled *enabledCache
+	// keySealer protects the clients' RSA private keys at rest.
+	keySealer *Sealer
 }
 
 // NewService makes a Service whose tokens are signed with a key derived from master.
 func NewService(store *db.DB, master []byte) *Service {
-	return &Service{db: store, jwtKey: DeriveKey(master, "jwt"), now: time.Now, enabled: newEnabledCache()}
+	return &Service{db: store, jwtKey: DeriveKey(master, "jwt"), now: time.Now, enabled: newEnabledCache(),
+		keySealer: NewSealer(DeriveKey(master, "client-rsa-keys"))}
 }
 
 // WithClock returns a copy of the service that reads time from now: issuing credentials

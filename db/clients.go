@@ -102,3 +102,16 @@ func (d *DB) ClientCount(ctx context.Context) (int, error) {
 	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM client_applications`).Scan(&n)
 	return n, err
 }
+
+// ClientRSAKey reads the client's sealed RSA key; nil when none was made yet.
+func (d *DB) ClientRSAKey(ctx context.Context, id uuid.UUID) ([]byte, error) {
+	var k []byte
+	err := d.Pool.QueryRow(ctx, `SELECT rsa_key FROM client_applications WHERE id = $1`, id).Scan(&k)
+	return k, err
+}
+
+// SetClientRSAKey stores a sealed key unless one exists.
+func (d *DB) SetClientRSAKey(ctx context.Context, id uuid.UUID, sealed []byte) error {
+	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET rsa_key = $2 WHERE id = $1 AND rsa_key IS NULL`, id, sealed)
+	return err
+}

@@ -2,9 +2,32 @@ package db
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"ponte/model"
 )
+
+// ItemRow is an item with the columns the API never shows.
+type ItemRow struct {
+	bun.BaseModel `bun:"table:items,alias:i"`
+	model.Item
+	Credentials        []byte     `bun:"credentials"`
+	Fingerprint        *string    `bun:"fingerprint"`
+	LastMFAHash        *string    `bun:"last_mfa_hash"`
+	ConsecutiveErrors  int        `bun:"consecutive_errors"`
+	AutoSyncFailures   int        `bun:"auto_sync_failures"`
+	LastClientUpdateAt *time.Time `bun:"last_client_update_at"`
+	LastLoginFailureAt *time.Time `bun:"last_login_failure_at"`
+	ExecutionID        *uuid.UUID `bun:"execution_id,type:uuid"`
+	Executions         int        `bun:"executions"`
+	ConnectTokenID     *uuid.UUID `bun:"connect_token_id,type:uuid"`
+}
 
 // ItemExists reports whether clientID owns item id. Another client's item does not exist
 // for the caller, so the two cases answer alike.
@@ -12,4 +35,237 @@ func (d *DB) ItemExists(ctx context.Context, clientID, id uuid.UUID) (bool, erro
 	var ok bool
 	err := d.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM items WHERE id = $1 AND client_id = $2)`, id, clientID).Scan(&ok)
 	return ok, err
+}
+
+// InsertItem stores a new item.
+func (tx *Tx) InsertItem(ctx context.Context, it *ItemRow) error {
+	_, err := tx.NewInsert().Model(it).Exec(ctx)
+	return err
+}
+
+// Item reads one of clientID's items; found is false for unknown ids and other clients'
+// items alike.
+func (d *DB) Item(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, bool, error) {
+	it := new(ItemRow)
+	err := d.Bun.NewSelect().Model(it).Where("i.id = ? AND i.client_id = ?", id, clientID).Scan(ctx)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return it, err == nil, err
+}
+
+// LockItem reads an item for update inside tx; clientID uuid.Nil skips the owner check
+// (the sync engine acts for every client).
+func (tx *Tx) LockItem(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, bool, error) {
+	it := new(ItemRow)
+	q := tx.NewSelect().Model(it).Where("i.id = ?", id).For("UPDATE")
+	if clientID != uuid.Nil {
+		q = q.Where("i.client_id = ?", clientID)
+	}
+	err := q.Scan(ctx)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return it, err == nil, err
+}
+
+// SaveItem writes every column of the item.
+func (tx *Tx) SaveItem(ctx context.Context, it *ItemRow) error {
+	it.UpdatedAt = model.NewTime(time.Now())
+	_, err := tx.NewUpdate().Model(it).WherePK().Exec(ctx)
+	return err
+}
+
+// DeleteItem removes an item and, through the foreign keys, everything collected for it.
+func (tx *Tx) DeleteItem(ctx context.Context, id uuid.UUID) error {
+	_, err := tx.NewDelete().Model((*ItemRow)(nil)).Where("id = ?", id).Exec(ctx)
+	return err
+}
+
+// ItemsWithFingerprint lists clientID's items holding the same credentials.
+func (d *DB) ItemsWithFingerprint(ctx context.Context, q bun.IDB, clientID uuid.UUID, fingerprint string) ([]*ItemRow, error) {
+	var list []*ItemRow
+	err := q.NewSelect().Model(&list).Where("i.client_id = ? AND i.fingerprint = ?", clientID, fingerprint).
+		Order("i.created_at DESC").Limit(100).Scan(context.Background())
+	return list, err
+}
+
+// CountItems counts clientID's items, for the per-client creation cap.
+func (tx *Tx) CountItems(ctx context.Context, clientID uuid.UUID) (int, error) {
+	n, err := tx.NewSelect().Model((*ItemRow)(nil)).Where("client_id = ?", clientID).Count(ctx)
+	return int(n), err
+}
+
+// ItemFilter holds the filters of GET /v2/items.
+type ItemFilter struct {
+	ClientUserID *string
+	ConnectorID  *int
+}
+
+type itemCursor struct {
+	CreatedAt time.Time `json:"c"`
+	ID        uuid.UUID `json:"i"`
+}
+
+// EncodeItemCursor makes the opaque `after` of the next page.
+func EncodeItemCursor(it *ItemRow) string {
+	b, _ := json.Marshal(itemCursor{it.CreatedAt.Time, it.ID})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ErrBadCursor is returned for a cursor this service did not make.
+var ErrBadCursor = fmt.Errorf("bad cursor")
+
+// ListItems reads one page of clientID's items, newest first, after the cursor.
+func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, after string, limit int) ([]*ItemRow, error) {
+	q := d.Bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
+	if f.ClientUserID != nil {
+		q = q.Where("i.client_user_id = ?", *f.ClientUserID)
+	}
+	if f.ConnectorID != nil {
+		q = q.Where("i.connector_id = ?", *f.ConnectorID)
+	}
+	if after != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(after)
+		var c itemCursor
+		if err != nil || json.Unmarshal(raw, &c) != nil || c.ID == uuid.Nil {
+			return nil, ErrBadCursor
+		}
+		q = q.Where("(i.created_at, i.id) < (?, ?)", c.CreatedAt, c.ID)
+	}
+	var list []*ItemRow
+	err := q.Model(&list).OrderExpr("i.created_at DESC, i.id DESC").Limit(int64(limit)).Scan(ctx)
+	return list, err
+}
+
+// ExecutionRow is one execution of an item.
+type ExecutionRow struct {
+	bun.BaseModel `bun:"table:executions,alias:e"`
+	ID            uuid.UUID  `bun:"id,pk,type:uuid"`
+	ItemID        uuid.UUID  `bun:"item_id,type:uuid"`
+	ConnectorID   int        `bun:"connector_id"`
+	Number        int        `bun:"number"`
+	TriggeredBy   string     `bun:"triggered_by"`
+	Status        string     `bun:"status"`
+	Steps         []string   `bun:"steps,array"`
+	MFAAnswer     []byte     `bun:"mfa_answer"`
+	StartedAt     time.Time  `bun:"started_at"`
+	FinishedAt    *time.Time `bun:"finished_at"`
+}
+
+// InsertExecution records a new execution.
+func (tx *Tx) InsertExecution(ctx context.Context, e *ExecutionRow) error {
+	_, err := tx.NewInsert().Model(e).Exec(ctx)
+	return err
+}
+
+// LockExecution reads an execution for update.
+func (tx *Tx) LockExecution(ctx context.Context, id uuid.UUID) (*ExecutionRow, bool, error) {
+	e := new(ExecutionRow)
+	err := tx.NewSelect().Model(e).Where("e.id = ?", id).For("UPDATE").Scan(ctx)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return e, err == nil, err
+}
+
+// SaveExecution writes an execution back.
+func (tx *Tx) SaveExecution(ctx context.Context, e *ExecutionRow) error {
+	_, err := tx.NewUpdate().Model(e).WherePK().Exec(ctx)
+	return err
+}
+
+// ConnectorStats counts finished executions of the last window per connector, for health
+// details: total and failed (errors that are not the user's doing).
+func (d *DB) ConnectorStats(ctx context.Context, since time.Time) (map[int][2]int, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT connector_id, count(*),
+		count(*) FILTER (WHERE status IN ('UNEXPECTED_ERROR','SITE_NOT_AVAILABLE','CONNECTION_ERROR','ERROR'))
+		FROM executions WHERE finished_at >= $1 GROUP BY connector_id`, since)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int][2]int{}
+	for rows.Next() {
+		var id, total, failed int
+		if err := rows.Scan(&id, &total, &failed); err != nil {
+			return nil, err
+		}
+		out[id] = [2]int{total, failed}
+	}
+	return out, rows.Err()
+}
+
+// Event is one row of the outbox.
+type Event struct {
+	bun.BaseModel `bun:"table:events,alias:ev"`
+	ID            uuid.UUID      `bun:"id,pk,type:uuid"`
+	ClientID      uuid.UUID      `bun:"client_id,type:uuid"`
+	Event         string         `bun:"event"`
+	ItemID        *uuid.UUID     `bun:"item_id,type:uuid"`
+	TargetURL     *string        `bun:"target_url"`
+	Payload       map[string]any `bun:"payload,type:jsonb"`
+	CreatedAt     time.Time      `bun:"created_at"`
+}
+
+// InsertEvent writes an event in the transaction of the change that caused it.
+func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
+	if e.ID == uuid.Nil {
+		e.ID = uuid.New()
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = time.Now()
+	}
+	e.Payload["eventId"] = e.ID.String()
+	e.Payload["event"] = e.Event
+	_, err := tx.NewInsert().Model(e).Exec(ctx)
+	return err
+}
+
+// Events lists an item's recorded events, oldest first.
+func (d *DB) Events(ctx context.Context, clientID uuid.UUID, itemID *uuid.UUID) ([]*Event, error) {
+	var list []*Event
+	q := d.Bun.NewSelect().Model(&list).Where("ev.client_id = ?", clientID)
+	if itemID != nil {
+		q = q.Where("ev.item_id = ?", *itemID)
+	}
+	err := q.OrderExpr("ev.created_at, ev.id").Limit(10000).Scan(ctx)
+	return list, err
+}
+
+// ClientSettings are the per-client switches of items (migration 0002).
+type ClientSettings struct {
+	ItemsV2Enabled         bool `json:"itemsV2"`
+	ItemUpdatesEnabled     bool `json:"itemUpdates"`
+	APIItemCreationEnabled bool `json:"apiItemCreation"`
+	SandboxUpdatesOnly     bool `json:"sandboxUpdatesOnly"`
+	ItemLimit              *int `json:"itemLimit"`
+	MinUpdateIntervalHours int  `json:"minUpdateIntervalHours"`
+}
+
+// ClientSettings reads clientID's switches.
+func (d *DB) ClientSettings(ctx context.Context, clientID uuid.UUID) (*ClientSettings, error) {
+	s := new(ClientSettings)
+	err := d.Pool.QueryRow(ctx, `SELECT items_v2_enabled, item_updates_enabled, api_item_creation_enabled,
+		sandbox_updates_only, item_limit, min_update_interval_hours FROM client_applications WHERE id = $1`, clientID).
+		Scan(&s.ItemsV2Enabled, &s.ItemUpdatesEnabled, &s.APIItemCreationEnabled, &s.SandboxUpdatesOnly, &s.ItemLimit, &s.MinUpdateIntervalHours)
+	return s, err
+}
+
+// SetClientSettings changes clientID's switches (operator command and tests).
+func (d *DB) SetClientSettings(ctx context.Context, clientID uuid.UUID, s *ClientSettings) error {
+	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET items_v2_enabled = $2, item_updates_enabled = $3,
+		api_item_creation_enabled = $4, sandbox_updates_only = $5, item_limit = $6, min_update_interval_hours = $7,
+		updated_at = now() WHERE id = $1`, clientID, s.ItemsV2Enabled, s.ItemUpdatesEnabled, s.APIItemCreationEnabled,
+		s.SandboxUpdatesOnly, s.ItemLimit, s.MinUpdateIntervalHours)
+	return err
+}
+
+// LastUpdatedAtOrUpdated is when the item last changed state.
+func (it *ItemRow) LastUpdatedAtOrUpdated() time.Time { return it.UpdatedAt.Time }
+
+// BindConnectToken records the item a Connect Token created; the token then reaches it.
+func (tx *Tx) BindConnectToken(ctx context.Context, tokenID, itemID uuid.UUID) error {
+	_, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET item_id = ? WHERE id = ? AND item_id IS NULL`, itemID, tokenID)
+	return err
 }

@@ -2,14 +2,12 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
+	"time"
 
 	"ponte/auth"
+	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -70,20 +68,34 @@ func (r *Resolver) connector(ctx context.Context, id int) (*model.Connector, err
 	return c, nil
 }
 
-// fillHealth adds health details when asked, and drops any stored ones otherwise.
+// fillHealth adds health details when asked, and drops any stored ones otherwise. The
+// figures come from the executions that finished in the last six hours.
 func (r *Resolver) fillHealth(ctx context.Context, list []*model.Connector, healthDetails *bool) error {
 	want := healthDetails != nil && *healthDetails
+	var stats map[int][2]int
+	if want {
+		var err error
+		if stats, err = r.DB.ConnectorStats(ctx, time.Now().Add(-6*time.Hour)); err != nil {
+			return err
+		}
+	}
 	for _, c := range list {
 		c.Health.Details = nil
-		if want {
-			// Connection statistics come from item executions; until a connector has
-			// any in the window, the rates are unknown (null) and the count is 0.
-			c.Health.Details = &model.HealthDetails{}
-			if c.Health.Status == model.HealthOffline {
-				msg := "The institution is not accepting connections at the moment."
-				c.Health.Details.Error = &msg
-			}
+		if !want {
+			continue
 		}
+		d := &model.HealthDetails{}
+		if s, ok := stats[c.ID]; ok && s[0] > 0 {
+			d.ConnectionsLast6Hours = s[0]
+			errRate := 100 * float64(s[1]) / float64(s[0])
+			okRate := 100 - errRate
+			d.ErrorRateLast6Hours, d.ConnectionRateLast6Hours = &errRate, &okRate
+		}
+		if c.Health.Status == model.HealthOffline {
+			msg := "The institution is not accepting connections at the moment."
+			d.Error = &msg
+		}
+		c.Health.Details = d
 	}
 	return nil
 }
@@ -99,92 +111,7 @@ func (r *mutationResolver) ValidateConnectorParameters(ctx context.Context, conn
 	if parameters == nil {
 		parameters = map[string]any{}
 	}
-	return &model.ValidationResult{Parameters: parameters, Errors: ValidateCredentials(c, parameters)}, nil
-}
-
-// Validation error codes of POST /connectors/{id}/validate and CONNECTOR_VALIDATION_ERROR.
-const (
-	validationMissing = "001" // a required parameter is absent or empty
-	validationInvalid = "002" // the value breaks the parameter's rule
-)
-
-// ValidateCredentials checks parameters against the connector's credential rules and
-// returns one error per failing parameter, in the connector's credential order. MFA
-// parameters are not required up front: the execution asks for them.
-func ValidateCredentials(c *model.Connector, parameters map[string]any) []model.ValidationError {
-	errs := []model.ValidationError{}
-	for _, cred := range c.Credentials {
-		raw, present := parameters[cred.Name]
-		value, ok := credentialString(raw)
-		if present && !ok {
-			errs = append(errs, model.ValidationError{Code: validationInvalid, Parameter: cred.Name,
-				Message: fmt.Sprintf("%s must be a string.", cred.Label)})
-			continue
-		}
-		if value == "" {
-			if !cred.Optional && !cred.MFA {
-				errs = append(errs, model.ValidationError{Code: validationMissing, Parameter: cred.Name,
-					Message: fmt.Sprintf("%s is required.", cred.Label)})
-			}
-			continue
-		}
-		if msg, bad := checkCredential(cred, value); bad {
-			errs = append(errs, model.ValidationError{Code: validationInvalid, Parameter: cred.Name, Message: msg})
-		}
-	}
-	return errs
-}
-
-func credentialString(v any) (string, bool) {
-	switch x := v.(type) {
-	case nil:
-		return "", true
-	case string:
-		return x, true
-	case float64: // a number field sent as a JSON number
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case int:
-		return strconv.Itoa(x), true
-	default:
-		return "", false
-	}
-}
-
-func checkCredential(cred model.CredentialParameter, value string) (string, bool) {
-	if cred.Type == model.CredentialSelect {
-		for _, o := range cred.Options {
-			if o.Value == value {
-				return "", false
-			}
-		}
-		return fmt.Sprintf("%s must be one of the listed options.", cred.Label), true
-	}
-	if cred.Validation != nil && *cred.Validation != "" {
-		re, err := compiled(*cred.Validation)
-		if err == nil && !re.MatchString(value) {
-			if cred.ValidationMessage != nil && *cred.ValidationMessage != "" {
-				return *cred.ValidationMessage, true
-			}
-			return fmt.Sprintf("%s is not in the expected format.", cred.Label), true
-		}
-	}
-	return "", false
-}
-
-var regexps sync.Map // validation pattern → *regexp.Regexp
-
-func compiled(pattern string) (*regexp.Regexp, error) {
-	if re, ok := regexps.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, err
-	}
-	regexps.Store(pattern, re)
-	return re, nil
+	return &model.ValidationResult{Parameters: parameters, Errors: itemsync.ValidateCredentials(c, parameters)}, nil
 }
 
 // nonNil makes empty lists render as [] rather than null.

@@ -9,6 +9,7 @@ import (
 	"ponte/auth"
 	"ponte/db"
 	"ponte/graph/generated"
+	"ponte/itemsync"
 )
 
 // Resolver is the root of every resolver.
@@ -18,6 +19,8 @@ type Resolver struct {
 	Log  *slog.Logger
 	// Limiter applies the per-IP request limits of section 8; nil means the defaults.
 	Limiter *auth.Limiter
+	// Sync creates, updates and runs items.
+	Sync *itemsync.Engine
 }
 
 // Query returns the query resolvers.

@@ -122,3 +122,9 @@ func Forbidden(format string, args ...any) *Error {
 func Unauthorized(codeDescription, format string, args ...any) *Error {
 	return Errorf(http.StatusUnauthorized, codeDescription, format, args...)
 }
+
+// WithDetails returns the error with per-parameter validation details.
+func (e *Error) WithDetails(d []ValidationError) *Error { e.Details = d; return e }
+
+// WithCode returns the error with another codeDescription.
+func (e *Error) WithCode(code string) *Error { e.CodeDescription = code; return e }

@@ -77,18 +77,18 @@ func (s ExecutionStatus) IsFinal() bool {
 
 // ExecutionError is an item's `error` (section 2.3).
 type ExecutionError struct {
-	Code            ExecutionStatus   `json:"code"`
-	Message         string            `json:"message"`
-	ProviderMessage *string           `json:"providerMessage,omitempty"`
-	Attributes      map[string]string `json:"attributes,omitempty"`
+	Code            ExecutionStatus `json:"code"`
+	Message         string          `json:"message"`
+	ProviderMessage *string         `json:"providerMessage,omitempty"`
+	Attributes      map[string]any  `json:"attributes,omitempty"`
 }
 
 // UserAction asks the user to act outside the form: authorise in the bank's app, scan a QR.
 type UserAction struct {
-	Instructions string            `json:"instructions"`
-	Type         string            `json:"type"`
-	Attributes   map[string]string `json:"attributes,omitempty"`
-	ExpiresAt    *Time             `json:"expiresAt,omitempty"`
+	Instructions string         `json:"instructions"`
+	Type         string         `json:"type"`
+	Attributes   map[string]any `json:"attributes,omitempty"`
+	ExpiresAt    *Time          `json:"expiresAt,omitempty"`
 }
 
 // ProductWarning is a non-fatal problem met while collecting one product.
@@ -122,8 +122,8 @@ type StatusDetail struct {
 
 // Item is one connection to an institution (section 2.3).
 type Item struct {
-	ID                               uuid.UUID            `json:"id" bun:"id,pk"`
-	ClientID                         uuid.UUID            `json:"-" bun:"client_id"`
+	ID                               uuid.UUID            `json:"id" bun:"id,pk,type:uuid"`
+	ClientID                         uuid.UUID            `json:"-" bun:"client_id,type:uuid"`
 	ConnectorID                      int                  `json:"-" bun:"connector_id"`
 	Connector                        *Connector           `json:"connector" bun:"-"`
 	Status                           ItemStatus           `json:"status"`

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/auth"
-	"ponte/graph"
 	"ponte/testsupport"
 )
 
@@ -210,7 +209,7 @@ func TestConnectTokenReach(t *testing.T) {
 
 func TestAuthRateLimit(t *testing.T) {
 	t.Parallel()
-	env := testsupport.New(t, func(r *graph.Resolver) { r.Limiter = auth.NewLimiter(map[string]int{"auth": 3}) })
+	env := testsupport.New(t, func(s *testsupport.Setup) { s.Resolver.Limiter = auth.NewLimiter(map[string]int{"auth": 3}) })
 	body := map[string]any{"clientId": uuid.NewString(), "clientSecret": "x"}
 	for i := 0; i < 3; i++ {
 		r := env.Do(t, "POST", "/auth", "", body).Want(401)

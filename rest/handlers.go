@@ -1,7 +1,11 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -156,4 +160,155 @@ func (s *Server) getCategory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.ok(w, c)
+}
+
+// itemBody is the body of POST /items and PATCH /items/{id}. parameters may be an object
+// or, encrypted, a string: it is kept raw until the resolver decides.
+type itemBody struct {
+	ConnectorID      *int            `json:"connectorId"`
+	Parameters       json.RawMessage `json:"parameters"`
+	WebhookURL       *string         `json:"webhookUrl"`
+	ClientUserID     *string         `json:"clientUserId"`
+	OAuthRedirectURI *string         `json:"oauthRedirectUri"`
+	Products         []model.Product `json:"products"`
+	AvoidDuplicates  *bool           `json:"avoidDuplicates"`
+}
+
+// split turns raw parameters into the input's object or encrypted-string form.
+func (b *itemBody) split() (map[string]any, *string, error) {
+	raw := strings.TrimSpace(string(b.Parameters))
+	switch {
+	case raw == "" || raw == "null":
+		return nil, nil, nil
+	case strings.HasPrefix(raw, `"`):
+		var s string
+		if err := json.Unmarshal(b.Parameters, &s); err != nil {
+			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
+		}
+		return nil, &s, nil
+	case strings.HasPrefix(raw, "{"):
+		m := map[string]any{}
+		if err := json.Unmarshal(b.Parameters, &m); err != nil {
+			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
+		}
+		return m, nil, nil
+	}
+	return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object of credentials or a Base64 string of them encrypted.")
+}
+
+func (s *Server) createItem(w http.ResponseWriter, r *http.Request) {
+	var b itemBody
+	if err := decode(r, &b); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if b.ConnectorID == nil {
+		s.writeError(w, r, model.BadRequest(model.CodeInvalidParameter, "connectorId is required."))
+		return
+	}
+	params, enc, err := b.split()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	it, err := s.mut.CreateItem(r.Context(), model.CreateItemInput{ConnectorID: *b.ConnectorID, Parameters: params,
+		EncryptedParameters: enc, WebhookURL: b.WebhookURL, ClientUserID: b.ClientUserID,
+		OAuthRedirectURI: b.OAuthRedirectURI, Products: b.Products, AvoidDuplicates: b.AvoidDuplicates})
+	s.respond(w, r, it, err)
+}
+
+func (s *Server) updateItem(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Item id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var b itemBody
+	if err := decode(r, &b); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	params, enc, err := b.split()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	it, err := s.mut.UpdateItem(r.Context(), id, &model.UpdateItemInput{Parameters: params, EncryptedParameters: enc,
+		WebhookURL: b.WebhookURL, ClientUserID: b.ClientUserID, Products: b.Products})
+	s.respond(w, r, it, err)
+}
+
+func (s *Server) itemMFA(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Item id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body := map[string]any{}
+	if err := decode(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	it, err := s.mut.SubmitItemMfa(r.Context(), id, body)
+	s.respond(w, r, it, err)
+}
+
+func (s *Server) getItem(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Item id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	it, err := s.query.Item(r.Context(), id)
+	s.respond(w, r, it, err)
+}
+
+func (s *Server) deleteItem(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Item id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	it, err := s.mut.DeleteItem(r.Context(), id)
+	s.respond(w, r, it, err)
+}
+
+func (s *Server) listItemsV2(w http.ResponseWriter, r *http.Request) {
+	q := queryOf(r, "clientUserId", "connectorId", "after")
+	clientUserID, connectorID, after := q.str("clientUserId"), q.integer("connectorId"), q.str("after")
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	page, err := s.query.Items(r.Context(), clientUserID, connectorID, after)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// next is a ready-made query string (section 2.1's cursor envelope).
+	out := struct {
+		Results []*model.Item `json:"results"`
+		Next    *string       `json:"next"`
+	}{Results: page.Results}
+	if page.Next != nil {
+		v := url.Values{}
+		if clientUserID != nil {
+			v.Set("clientUserId", *clientUserID)
+		}
+		if connectorID != nil {
+			v.Set("connectorId", strconv.Itoa(*connectorID))
+		}
+		v.Set("after", *page.Next)
+		next := "/v2/items?" + v.Encode()
+		out.Next = &next
+	}
+	s.ok(w, out)
+}
+
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.ok(w, v)
 }

@@ -120,11 +120,11 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 	})
 }
 
-// negotiate answers 406 when the Accept header rules out JSON. The GraphiQL page is HTML
-// and exempt.
+// negotiate answers 406 when the Accept header rules out JSON. The HTML pages (GraphiQL and
+// the sandbox institutions' consent pages) are exempt.
 func (s *Server) negotiate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/graphiql") || acceptsJSON(r.Header.Values("Accept")) {
+		if strings.HasPrefix(r.URL.Path, "/graphiql") || strings.HasPrefix(r.URL.Path, "/sandbox/") || acceptsJSON(r.Header.Values("Accept")) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -51,6 +51,15 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/connectors/{id}", s.getConnector)
 	r.Post("/connectors/{id}/validate", s.validateConnector)
 
+	r.Post("/items", s.createItem)
+	r.Get("/v2/items", s.listItemsV2)
+	r.Get("/items/{id}", s.getItem)
+	r.With(s.rateLimit("item-update")).Patch("/items/{id}", s.updateItem)
+	r.Delete("/items/{id}", s.deleteItem)
+	r.Post("/items/{id}/mfa", s.itemMFA)
+	r.Get("/sandbox/authorize/{id}", s.authorizePage)
+	r.Post("/sandbox/authorize/{id}", s.authorizeDecision)
+
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)
 

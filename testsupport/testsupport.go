@@ -15,12 +15,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"ponte/auth"
 	"ponte/db"
 	"ponte/graph"
+	"ponte/itemsync"
+	"ponte/jobs"
 	"ponte/rest"
 	"ponte/sandbox"
 )
@@ -138,6 +142,8 @@ type Env struct {
 	Auth     *auth.Service
 	Resolver *graph.Resolver
 	Server   *httptest.Server
+	Sync     *itemsync.Engine
+	Jobs     *jobs.Client
 }
 
 // Logger discards service logs unless PONTE_TEST_LOG is set, so failures stay readable.
@@ -148,26 +154,58 @@ func Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// New starts a service over a fresh database. Options adjust the resolver before the HTTP
-// server is built (smaller limits, shorter time-outs).
-func New(t testing.TB, options ...func(*graph.Resolver)) *Env {
+// Setup is what an Option may adjust before the service starts.
+type Setup struct {
+	Resolver *graph.Resolver
+	Sync     *itemsync.Config
+	Jobs     *jobs.Config
+}
+
+// Option adjusts a test service (smaller limits, shorter time-outs).
+type Option func(*Setup)
+
+// New starts a service over a fresh database: resolvers, job workers and an HTTP server.
+func New(t testing.TB, options ...Option) *Env {
 	t.Helper()
 	dbURL := NewDatabase(t)
-	store, err := db.Open(context.Background(), dbURL)
+	ctx := context.Background()
+	store, err := db.Open(ctx, dbURL)
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
 	a := auth.NewService(store, MasterKey)
 	res := &graph.Resolver{DB: store, Auth: a, Log: Logger()}
+	syncCfg := itemsync.DefaultConfig()
+	syncCfg.StepDelay = 0
+	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger()}
+	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg}
 	for _, o := range options {
-		o(res)
+		o(setup)
 	}
-	srv := httptest.NewServer(rest.New(res))
+	srv := httptest.NewUnstartedServer(nil)
+	syncCfg.BaseURL = "http://" + srv.Listener.Addr().String()
+	eng := itemsync.New(store, a, MasterKey, syncCfg, res.Log)
+	workers := river.NewWorkers()
+	periodic := eng.Register(workers)
+	queue, err := jobs.New(store.Pool, workers, periodic, jobsCfg)
+	if err != nil {
+		t.Fatalf("job queue: %v", err)
+	}
+	eng.SetJobs(queue)
+	res.Sync = eng
+	if err := queue.Start(ctx); err != nil {
+		t.Fatalf("start job queue: %v", err)
+	}
+	srv.Config.Handler = rest.New(res)
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = queue.Stop(stopCtx)
 		store.Close()
 	})
-	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv}
+	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue}
 }
 
 // Exec runs SQL directly against the test's database, for arranging states the API cannot

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // config is read from the environment; flags of the same meaning override it.
@@ -27,6 +28,15 @@ type config struct {
 	// AllowInsecureWebhooks lifts the HTTPS and no-localhost rules on webhook URLs, for
 	// local development only (PONTE_ALLOW_INSECURE_WEBHOOKS).
 	AllowInsecureWebhooks bool
+	// StepDelay paces sandbox executions (PONTE_SANDBOX_STEP_DELAY).
+	StepDelay time.Duration
+	// BaseURL is the public URL of the service, used in links it hands out
+	// (PONTE_BASE_URL; default: the listen address).
+	BaseURL string
+	// JobTimeout and JobRescueAfter tune the job queue (PONTE_JOB_TIMEOUT,
+	// PONTE_JOB_RESCUE_AFTER): a job of a killed process is retried after the latter.
+	JobTimeout     time.Duration
+	JobRescueAfter time.Duration
 }
 
 func loadConfig(name string, args []string) (*config, error) {
@@ -47,6 +57,28 @@ func loadConfig(name string, args []string) (*config, error) {
 			return nil, fmt.Errorf("PONTE_ALLOW_INSECURE_WEBHOOKS must be a boolean (1, true, 0, false), not %q", v)
 		}
 		c.AllowInsecureWebhooks = b
+	}
+	c.BaseURL = os.Getenv("PONTE_BASE_URL")
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+		def  time.Duration
+	}{
+		{"PONTE_SANDBOX_STEP_DELAY", &c.StepDelay, time.Second},
+		{"PONTE_JOB_TIMEOUT", &c.JobTimeout, 2 * time.Minute},
+		{"PONTE_JOB_RESCUE_AFTER", &c.JobRescueAfter, 3 * time.Minute},
+	} {
+		*d.dst = d.def
+		if v := os.Getenv(d.name); v != "" {
+			dur, err := time.ParseDuration(v)
+			if err != nil || dur < 0 {
+				return nil, fmt.Errorf("%s must be a duration such as 1s or 500ms, not %q", d.name, v)
+			}
+			*d.dst = dur
+		}
+	}
+	if c.JobRescueAfter <= c.JobTimeout {
+		return nil, fmt.Errorf("PONTE_JOB_RESCUE_AFTER (%s) must exceed PONTE_JOB_TIMEOUT (%s)", c.JobRescueAfter, c.JobTimeout)
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PONTE_ADDR)")

@@ -47,6 +47,10 @@ const usage = `usage:
   ponte clients list                list client applications
   ponte clients disable ID          disable a client application (its keys stop working)
   ponte clients enable ID           enable it again
+  ponte clients public-key ID       print the RSA public key (PEM) for encrypting item parameters
+  ponte clients set ID key=value..  per-client switches: itemsV2, itemUpdates, apiItemCreation,
+                                    sandboxUpdatesOnly (true/false), itemLimit (n|none),
+                                    minUpdateIntervalHours (n)
 
 environment:
   PONTE_ADDR                  listen address (default 127.0.0.1:8080)
@@ -58,4 +62,9 @@ environment:
                               and kept in $PONTE_DATA_DIR/secret.key
   PONTE_TLS_CERT, PONTE_TLS_KEY
                               serve HTTPS (TLS 1.2 or later)
-  PONTE_LOG_LEVEL             debug, info (default), warn, error`
+  PONTE_LOG_LEVEL             debug, info (default), warn, error
+  PONTE_BASE_URL              public URL used in links the service hands out
+  PONTE_SANDBOX_STEP_DELAY    pause between sandbox execution steps (default 1s)
+  PONTE_JOB_TIMEOUT, PONTE_JOB_RESCUE_AFTER
+                              job time-out (2m) and when a killed process's job is retried (3m)
+  PONTE_ALLOW_INSECURE_WEBHOOKS  1: allow plain-HTTP and localhost webhook URLs (development)`

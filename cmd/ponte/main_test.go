@@ -376,3 +376,87 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func do(t *testing.T, method, url, key string, body any) (int, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, r)
+	req.Header.Set("X-API-KEY", key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	_ = json.Unmarshal(raw, &m)
+	return resp.StatusCode, m
+}
+
+// waitFor polls until cond holds or a minute passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A service killed with SIGKILL in the middle of an execution leaves it to the next
+// process, which finishes it exactly once.
+func TestKilledMidExecution(t *testing.T) {
+	t.Parallel()
+	dbURL := testsupport.NewDatabase(t)
+	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
+	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
+		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
+		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_SANDBOX_STEP_DELAY=200ms",
+		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s"}
+	s := start(t, env...)
+	key := apiKey(t, s.url, keys)
+	status, item := do(t, "POST", s.url+"/items", key, map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}})
+	if status != 200 {
+		t.Fatalf("create item: %d %v", status, item)
+	}
+	id := item["id"].(string)
+	waitFor(t, "a collection step", func() bool {
+		_, it := do(t, "GET", s.url+"/items/"+id, key, nil)
+		return strings.HasSuffix(fmt.Sprint(it["executionStatus"]), "_IN_PROGRESS") && it["executionStatus"] != "LOGIN_IN_PROGRESS"
+	})
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.exited
+	s.cmd.ProcessState = &os.ProcessState{} // already reaped: stop() has nothing to do
+
+	s2 := start(t, env...)
+	key = apiKey(t, s2.url, keys)
+	var final map[string]any
+	waitFor(t, "the execution to finish after the restart", func() bool {
+		_, final = do(t, "GET", s2.url+"/items/"+id, key, nil)
+		return final["status"] == "UPDATED"
+	})
+	if final["executionStatus"] != "SUCCESS" {
+		t.Fatalf("final item %v", final)
+	}
+	// Nothing duplicated: one item/created, one login, and the events query works.
+	status, ev := do(t, "POST", s2.url+"/graphql", key, map[string]any{"query": `query($id: UUID) { events(itemId: $id) { event } }`, "variables": map[string]any{"id": id}})
+	if status != 200 {
+		t.Fatalf("events: %d %v", status, ev)
+	}
+	counts := map[string]int{}
+	for _, e := range ev["data"].(map[string]any)["events"].([]any) {
+		counts[e.(map[string]any)["event"].(string)]++
+	}
+	if counts["item/created"] != 1 || counts["item/login_succeeded"] != 1 || counts["transactions/created"] == 0 {
+		t.Fatalf("events after the restart: %v", counts)
+	}
+}

@@ -13,8 +13,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"ponte/auth"
 	"ponte/graph"
+	"ponte/itemsync"
+	"ponte/jobs"
 	"ponte/rest"
 )
 
@@ -50,6 +54,37 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	scheme := "http"
+	if c.TLSCert != "" {
+		scheme = "https"
+	}
+	base := fmt.Sprintf("%s://%s", scheme, ln.Addr())
+	if c.BaseURL == "" {
+		c.BaseURL = base
+	}
+	syncCfg := itemsync.DefaultConfig()
+	syncCfg.StepDelay = c.StepDelay
+	syncCfg.BaseURL = c.BaseURL
+	engine := itemsync.New(store, authn, key, syncCfg, log)
+	workers := river.NewWorkers()
+	periodic := engine.Register(workers)
+	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter})
+	if err != nil {
+		return err
+	}
+	engine.SetJobs(queue)
+	res.Sync = engine
+	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
+	// retried by whichever process runs next.
+	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	defer func() {
+		stopCtx, done := context.WithTimeout(context.Background(), 15*time.Second)
+		defer done()
+		_ = queue.Stop(stopCtx)
+	}()
+	go engine.RunSweeper(ctx)
 	srv := &http.Server{
 		Handler:           rest.New(res),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -58,9 +93,7 @@ func serve(ctx context.Context, args []string) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          nil,
 	}
-	scheme := "http"
 	if c.TLSCert != "" {
-		scheme = "https"
 		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
 	errc := make(chan error, 1)
@@ -71,7 +104,6 @@ func serve(ctx context.Context, args []string) error {
 			errc <- srv.Serve(ln)
 		}
 	}()
-	base := fmt.Sprintf("%s://%s", scheme, ln.Addr())
 	log.Info("ponte is serving", "url", base)
 	// On stdout too, after any printed credentials, so people and scripts see one stream.
 	fmt.Printf("Ponte is serving on %s (GraphiQL: %s/graphiql)\n", base, base)

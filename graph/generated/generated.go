@@ -118,6 +118,20 @@ type ComplexityRoot struct {
 		ValidationMessage func(childComplexity int) int
 	}
 
+	Event struct {
+		CreatedAt func(childComplexity int) int
+		Event     func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Payload   func(childComplexity int) int
+	}
+
+	ExecutionError struct {
+		Attributes      func(childComplexity int) int
+		Code            func(childComplexity int) int
+		Message         func(childComplexity int) int
+		ProviderMessage func(childComplexity int) int
+	}
+
 	Health struct {
 		Details func(childComplexity int) int
 		Stage   func(childComplexity int) int
@@ -131,9 +145,53 @@ type ComplexityRoot struct {
 		ErrorRateLast6Hours      func(childComplexity int) int
 	}
 
+	Item struct {
+		ClientUserID                     func(childComplexity int) int
+		Connector                        func(childComplexity int) int
+		ConsecutiveFailedLoginAttempts   func(childComplexity int) int
+		ConsentExpiresAt                 func(childComplexity int) int
+		CreatedAt                        func(childComplexity int) int
+		Error                            func(childComplexity int) int
+		ExecutionStatus                  func(childComplexity int) int
+		HasResourcesPendingAuthorization func(childComplexity int) int
+		ID                               func(childComplexity int) int
+		LastUpdatedAt                    func(childComplexity int) int
+		NextAutoSyncAt                   func(childComplexity int) int
+		OAuthRedirectURI                 func(childComplexity int) int
+		Parameter                        func(childComplexity int) int
+		Products                         func(childComplexity int) int
+		ResourcesCollectedAt             func(childComplexity int) int
+		Status                           func(childComplexity int) int
+		StatusDetail                     func(childComplexity int) int
+		UpdatedAt                        func(childComplexity int) int
+		UserAction                       func(childComplexity int) int
+		WebhookURL                       func(childComplexity int) int
+	}
+
+	ItemPage struct {
+		Next    func(childComplexity int) int
+		Results func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateConnectToken          func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
+		CreateItem                  func(childComplexity int, input model.CreateItemInput) int
+		DeleteItem                  func(childComplexity int, id uuid.UUID) int
+		SubmitItemMfa               func(childComplexity int, id uuid.UUID, parameters map[string]any) int
+		UpdateItem                  func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
 		ValidateConnectorParameters func(childComplexity int, connectorID int, parameters map[string]any) int
+	}
+
+	ProductState struct {
+		IsUpdated     func(childComplexity int) int
+		LastUpdatedAt func(childComplexity int) int
+		Warnings      func(childComplexity int) int
+	}
+
+	ProductWarning struct {
+		Code            func(childComplexity int) int
+		Message         func(childComplexity int) int
+		ProviderMessage func(childComplexity int) int
 	}
 
 	Query struct {
@@ -142,6 +200,29 @@ type ComplexityRoot struct {
 		ClientApplication func(childComplexity int) int
 		Connector         func(childComplexity int, id int, healthDetails *bool) int
 		Connectors        func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
+		Events            func(childComplexity int, itemID *uuid.UUID) int
+		Item              func(childComplexity int, id uuid.UUID) int
+		Items             func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
+	}
+
+	StatusDetail struct {
+		AccountStatements       func(childComplexity int) int
+		Accounts                func(childComplexity int) int
+		CreditCards             func(childComplexity int) int
+		Identity                func(childComplexity int) int
+		InvestmentTransactions  func(childComplexity int) int
+		Investments             func(childComplexity int) int
+		InvestmentsTransactions func(childComplexity int) int
+		Loans                   func(childComplexity int) int
+		PaymentData             func(childComplexity int) int
+		Transactions            func(childComplexity int) int
+	}
+
+	UserAction struct {
+		Attributes   func(childComplexity int) int
+		ExpiresAt    func(childComplexity int) int
+		Instructions func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	ValidationError struct {
@@ -163,6 +244,10 @@ type ComplexityRoot struct {
 type MutationResolver interface {
 	CreateConnectToken(ctx context.Context, itemID *uuid.UUID, options *model.ConnectTokenOptions) (*model.ConnectToken, error)
 	ValidateConnectorParameters(ctx context.Context, connectorID int, parameters map[string]any) (*model.ValidationResult, error)
+	CreateItem(ctx context.Context, input model.CreateItemInput) (*model.Item, error)
+	UpdateItem(ctx context.Context, id uuid.UUID, input *model.UpdateItemInput) (*model.Item, error)
+	SubmitItemMfa(ctx context.Context, id uuid.UUID, parameters map[string]any) (*model.Item, error)
+	DeleteItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
 }
 type QueryResolver interface {
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
@@ -170,6 +255,9 @@ type QueryResolver interface {
 	Categories(ctx context.Context, parentID *string, page *int, pageSize *int) (*model.CategoryPage, error)
 	Category(ctx context.Context, id string) (*model.Category, error)
 	ClientApplication(ctx context.Context) (*model.ClientApplication, error)
+	Item(ctx context.Context, id uuid.UUID) (*model.Item, error)
+	Items(ctx context.Context, clientUserID *string, connectorID *int, after *string) (*model.ItemPage, error)
+	Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -546,6 +634,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CredentialParameter.ValidationMessage(childComplexity), true
 
+	case "Event.createdAt":
+		if e.ComplexityRoot.Event.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.CreatedAt(childComplexity), true
+	case "Event.event":
+		if e.ComplexityRoot.Event.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Event(childComplexity), true
+	case "Event.id":
+		if e.ComplexityRoot.Event.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ID(childComplexity), true
+	case "Event.payload":
+		if e.ComplexityRoot.Event.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Payload(childComplexity), true
+
+	case "ExecutionError.attributes":
+		if e.ComplexityRoot.ExecutionError.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExecutionError.Attributes(childComplexity), true
+	case "ExecutionError.code":
+		if e.ComplexityRoot.ExecutionError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExecutionError.Code(childComplexity), true
+	case "ExecutionError.message":
+		if e.ComplexityRoot.ExecutionError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExecutionError.Message(childComplexity), true
+	case "ExecutionError.providerMessage":
+		if e.ComplexityRoot.ExecutionError.ProviderMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExecutionError.ProviderMessage(childComplexity), true
+
 	case "Health.details":
 		if e.ComplexityRoot.Health.Details == nil {
 			break
@@ -590,6 +728,140 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HealthDetails.ErrorRateLast6Hours(childComplexity), true
 
+	case "Item.clientUserId":
+		if e.ComplexityRoot.Item.ClientUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ClientUserID(childComplexity), true
+	case "Item.connector":
+		if e.ComplexityRoot.Item.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Connector(childComplexity), true
+	case "Item.consecutiveFailedLoginAttempts":
+		if e.ComplexityRoot.Item.ConsecutiveFailedLoginAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ConsecutiveFailedLoginAttempts(childComplexity), true
+	case "Item.consentExpiresAt":
+		if e.ComplexityRoot.Item.ConsentExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ConsentExpiresAt(childComplexity), true
+	case "Item.createdAt":
+		if e.ComplexityRoot.Item.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.CreatedAt(childComplexity), true
+	case "Item.error":
+		if e.ComplexityRoot.Item.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Error(childComplexity), true
+	case "Item.executionStatus":
+		if e.ComplexityRoot.Item.ExecutionStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ExecutionStatus(childComplexity), true
+	case "Item.hasResourcesPendingAuthorization":
+		if e.ComplexityRoot.Item.HasResourcesPendingAuthorization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.HasResourcesPendingAuthorization(childComplexity), true
+	case "Item.id":
+		if e.ComplexityRoot.Item.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ID(childComplexity), true
+	case "Item.lastUpdatedAt":
+		if e.ComplexityRoot.Item.LastUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.LastUpdatedAt(childComplexity), true
+	case "Item.nextAutoSyncAt":
+		if e.ComplexityRoot.Item.NextAutoSyncAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.NextAutoSyncAt(childComplexity), true
+	case "Item.oauthRedirectUri":
+		if e.ComplexityRoot.Item.OAuthRedirectURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.OAuthRedirectURI(childComplexity), true
+	case "Item.parameter":
+		if e.ComplexityRoot.Item.Parameter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Parameter(childComplexity), true
+	case "Item.products":
+		if e.ComplexityRoot.Item.Products == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Products(childComplexity), true
+	case "Item.resourcesCollectedAt":
+		if e.ComplexityRoot.Item.ResourcesCollectedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.ResourcesCollectedAt(childComplexity), true
+	case "Item.status":
+		if e.ComplexityRoot.Item.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Status(childComplexity), true
+	case "Item.statusDetail":
+		if e.ComplexityRoot.Item.StatusDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.StatusDetail(childComplexity), true
+	case "Item.updatedAt":
+		if e.ComplexityRoot.Item.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.UpdatedAt(childComplexity), true
+	case "Item.userAction":
+		if e.ComplexityRoot.Item.UserAction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.UserAction(childComplexity), true
+	case "Item.webhookUrl":
+		if e.ComplexityRoot.Item.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.WebhookURL(childComplexity), true
+
+	case "ItemPage.next":
+		if e.ComplexityRoot.ItemPage.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPage.Next(childComplexity), true
+	case "ItemPage.results":
+		if e.ComplexityRoot.ItemPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPage.Results(childComplexity), true
+
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -601,6 +873,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateConnectToken(childComplexity, args["itemId"].(*uuid.UUID), args["options"].(*model.ConnectTokenOptions)), true
+	case "Mutation.createItem":
+		if e.ComplexityRoot.Mutation.CreateItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateItem(childComplexity, args["input"].(model.CreateItemInput)), true
+	case "Mutation.deleteItem":
+		if e.ComplexityRoot.Mutation.DeleteItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteItem(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.submitItemMFA":
+		if e.ComplexityRoot.Mutation.SubmitItemMfa == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitItemMFA_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitItemMfa(childComplexity, args["id"].(uuid.UUID), args["parameters"].(map[string]any)), true
+	case "Mutation.updateItem":
+		if e.ComplexityRoot.Mutation.UpdateItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateItem(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateItemInput)), true
 	case "Mutation.validateConnectorParameters":
 		if e.ComplexityRoot.Mutation.ValidateConnectorParameters == nil {
 			break
@@ -612,6 +928,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ValidateConnectorParameters(childComplexity, args["connectorId"].(int), args["parameters"].(map[string]any)), true
+
+	case "ProductState.isUpdated":
+		if e.ComplexityRoot.ProductState.IsUpdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductState.IsUpdated(childComplexity), true
+	case "ProductState.lastUpdatedAt":
+		if e.ComplexityRoot.ProductState.LastUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductState.LastUpdatedAt(childComplexity), true
+	case "ProductState.warnings":
+		if e.ComplexityRoot.ProductState.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductState.Warnings(childComplexity), true
+
+	case "ProductWarning.code":
+		if e.ComplexityRoot.ProductWarning.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductWarning.Code(childComplexity), true
+	case "ProductWarning.message":
+		if e.ComplexityRoot.ProductWarning.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductWarning.Message(childComplexity), true
+	case "ProductWarning.providerMessage":
+		if e.ComplexityRoot.ProductWarning.ProviderMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductWarning.ProviderMessage(childComplexity), true
 
 	case "Query.categories":
 		if e.ComplexityRoot.Query.Categories == nil {
@@ -663,6 +1017,126 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Connectors(childComplexity, args["filter"].(*model.ConnectorFilter), args["healthDetails"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.events":
+		if e.ComplexityRoot.Query.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Query_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Events(childComplexity, args["itemId"].(*uuid.UUID)), true
+
+	case "Query.item":
+		if e.ComplexityRoot.Query.Item == nil {
+			break
+		}
+
+		args, err := ec.field_Query_item_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Item(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.items":
+		if e.ComplexityRoot.Query.Items == nil {
+			break
+		}
+
+		args, err := ec.field_Query_items_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Items(childComplexity, args["clientUserId"].(*string), args["connectorId"].(*int), args["after"].(*string)), true
+
+	case "StatusDetail.accountStatements":
+		if e.ComplexityRoot.StatusDetail.AccountStatements == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.AccountStatements(childComplexity), true
+	case "StatusDetail.accounts":
+		if e.ComplexityRoot.StatusDetail.Accounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.Accounts(childComplexity), true
+	case "StatusDetail.creditCards":
+		if e.ComplexityRoot.StatusDetail.CreditCards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.CreditCards(childComplexity), true
+	case "StatusDetail.identity":
+		if e.ComplexityRoot.StatusDetail.Identity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.Identity(childComplexity), true
+	case "StatusDetail.investmentTransactions":
+		if e.ComplexityRoot.StatusDetail.InvestmentTransactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.InvestmentTransactions(childComplexity), true
+	case "StatusDetail.investments":
+		if e.ComplexityRoot.StatusDetail.Investments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.Investments(childComplexity), true
+	case "StatusDetail.investmentsTransactions":
+		if e.ComplexityRoot.StatusDetail.InvestmentsTransactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.InvestmentsTransactions(childComplexity), true
+	case "StatusDetail.loans":
+		if e.ComplexityRoot.StatusDetail.Loans == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.Loans(childComplexity), true
+	case "StatusDetail.paymentData":
+		if e.ComplexityRoot.StatusDetail.PaymentData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.PaymentData(childComplexity), true
+	case "StatusDetail.transactions":
+		if e.ComplexityRoot.StatusDetail.Transactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StatusDetail.Transactions(childComplexity), true
+
+	case "UserAction.attributes":
+		if e.ComplexityRoot.UserAction.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAction.Attributes(childComplexity), true
+	case "UserAction.expiresAt":
+		if e.ComplexityRoot.UserAction.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAction.ExpiresAt(childComplexity), true
+	case "UserAction.instructions":
+		if e.ComplexityRoot.UserAction.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAction.Instructions(childComplexity), true
+	case "UserAction.type":
+		if e.ComplexityRoot.UserAction.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAction.Type(childComplexity), true
 
 	case "ValidationError.code":
 		if e.ComplexityRoot.ValidationError.Code == nil {
@@ -707,6 +1181,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
+			graphql.NewInputUnmarshaler("CreateItemInput", ec.unmarshalInputCreateItemInput),
+			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 		)
 	}
 	first := true
@@ -987,6 +1463,172 @@ type Mutation {
   "Checks credentials against a connector's rules without connecting."
   validateConnectorParameters(connectorId: Int!, parameters: Map!): ValidationResult!
 }
+
+enum ItemStatus {
+  UPDATED
+  UPDATING
+  WAITING_USER_INPUT
+  WAITING_USER_ACTION
+  MERGING
+  LOGIN_ERROR
+  OUTDATED
+}
+
+"Steps and outcomes of an execution, in the official client's values."
+enum ExecutionStatus {
+  CREATING
+  CREATE_ERROR
+  CREATED
+  LOGIN_IN_PROGRESS
+  WAITING_USER_INPUT
+  WAITING_USER_ACTION
+  LOGIN_MFA_IN_PROGRESS
+  ACCOUNTS_IN_PROGRESS
+  TRANSACTIONS_IN_PROGRESS
+  PAYMENT_DATA_IN_PROGRESS
+  CREDITCARDS_IN_PROGRESS
+  INVESTMENTS_IN_PROGRESS
+  INVESTMENTS_TRANSACTIONS_IN_PROGRESS
+  IDENTITY_IN_PROGRESS
+  LOANS_IN_PROGRESS
+  ACCOUNT_STATEMENTS_IN_PROGRESS
+  INVALID_CREDENTIALS
+  ALREADY_LOGGED_IN
+  UNEXPECTED_ERROR
+  INVALID_CREDENTIALS_MFA
+  SITE_NOT_AVAILABLE
+  ACCOUNT_LOCKED
+  ACCOUNT_CREDENTIALS_RESET
+  CONNECTION_ERROR
+  ACCOUNT_NEEDS_ACTION
+  USER_AUTHORIZATION_PENDING
+  USER_AUTHORIZATION_NOT_GRANTED
+  USER_NOT_SUPPORTED
+  USER_INPUT_TIMEOUT
+  MERGE_ERROR
+  ERROR
+  SUCCESS
+  PARTIAL_SUCCESS
+}
+
+"An execution's error (section 2.3)."
+type ExecutionError {
+  code: ExecutionStatus!
+  message: String!
+  providerMessage: String
+  attributes: Map
+}
+
+"A step the user takes outside the form: scan a QR code, authorize in the bank's app."
+type UserAction {
+  instructions: String!
+  type: String!
+  attributes: Map
+  expiresAt: DateTime
+}
+
+type ProductWarning {
+  code: String!
+  message: String!
+  providerMessage: String
+}
+
+type ProductState {
+  isUpdated: Boolean!
+  lastUpdatedAt: DateTime
+  warnings: [ProductWarning!]
+}
+
+type StatusDetail {
+  accounts: ProductState
+  creditCards: ProductState
+  transactions: ProductState
+  investments: ProductState
+  investmentsTransactions: ProductState
+  investmentTransactions: ProductState
+  identity: ProductState
+  paymentData: ProductState
+  loans: ProductState
+  accountStatements: ProductState
+}
+
+"One connection to an institution."
+type Item {
+  id: UUID!
+  connector: Connector!
+  status: ItemStatus!
+  "The current step or the outcome of the last execution."
+  executionStatus: ExecutionStatus!
+  error: ExecutionError
+  "The credential the item waits for, while WAITING_USER_INPUT."
+  parameter: CredentialParameter
+  userAction: UserAction
+  webhookUrl: String
+  clientUserId: String
+  oauthRedirectUri: String
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  lastUpdatedAt: DateTime
+  statusDetail: StatusDetail
+  nextAutoSyncAt: DateTime
+  consecutiveFailedLoginAttempts: Int!
+  consentExpiresAt: DateTime
+  resourcesCollectedAt: DateTime
+  hasResourcesPendingAuthorization: Boolean
+  products: [Product!]!
+}
+
+"A page of items, newest first; pass next as after for the following page."
+type ItemPage {
+  results: [Item!]!
+  next: String
+}
+
+"An event recorded for webhook delivery."
+type Event {
+  id: UUID!
+  event: String!
+  payload: Map!
+  createdAt: DateTime!
+}
+
+input CreateItemInput {
+  connectorId: Int!
+  "The connector's credentials by name."
+  parameters: Map
+  "The credentials object encrypted with the application's RSA public key (OAEP), Base64."
+  encryptedParameters: String
+  webhookUrl: String
+  clientUserId: String
+  oauthRedirectUri: String
+  products: [Product!]
+  avoidDuplicates: Boolean
+}
+
+input UpdateItemInput {
+  "New credentials; omitted, the stored ones are reused."
+  parameters: Map
+  encryptedParameters: String
+  webhookUrl: String
+  clientUserId: String
+  products: [Product!]
+}
+
+extend type Query {
+  item(id: UUID!): Item!
+  "Items of the application, newest first (must be enabled for the application)."
+  items(clientUserId: String, connectorId: Int, after: String): ItemPage!
+  "Events recorded for the application, or for one item."
+  events(itemId: UUID): [Event!]!
+}
+
+extend type Mutation {
+  createItem(input: CreateItemInput!): Item!
+  updateItem(id: UUID!, input: UpdateItemInput): Item!
+  "Answers the parameter the item waits for: one key, the parameter's name."
+  submitItemMFA(id: UUID!, parameters: Map!): Item!
+  deleteItem(id: UUID!): Item!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -1159,6 +1801,34 @@ func (ec *executionContext) childFields_CredentialParameter(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type CredentialParameter", field.Name)
 }
 
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Event_id(ctx, field)
+	case "event":
+		return ec.fieldContext_Event_event(ctx, field)
+	case "payload":
+		return ec.fieldContext_Event_payload(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Event_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
+func (ec *executionContext) childFields_ExecutionError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_ExecutionError_code(ctx, field)
+	case "message":
+		return ec.fieldContext_ExecutionError_message(ctx, field)
+	case "providerMessage":
+		return ec.fieldContext_ExecutionError_providerMessage(ctx, field)
+	case "attributes":
+		return ec.fieldContext_ExecutionError_attributes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExecutionError", field.Name)
+}
+
 func (ec *executionContext) childFields_Health(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "status":
@@ -1183,6 +1853,126 @@ func (ec *executionContext) childFields_HealthDetails(ctx context.Context, field
 		return ec.fieldContext_HealthDetails_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type HealthDetails", field.Name)
+}
+
+func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Item_id(ctx, field)
+	case "connector":
+		return ec.fieldContext_Item_connector(ctx, field)
+	case "status":
+		return ec.fieldContext_Item_status(ctx, field)
+	case "executionStatus":
+		return ec.fieldContext_Item_executionStatus(ctx, field)
+	case "error":
+		return ec.fieldContext_Item_error(ctx, field)
+	case "parameter":
+		return ec.fieldContext_Item_parameter(ctx, field)
+	case "userAction":
+		return ec.fieldContext_Item_userAction(ctx, field)
+	case "webhookUrl":
+		return ec.fieldContext_Item_webhookUrl(ctx, field)
+	case "clientUserId":
+		return ec.fieldContext_Item_clientUserId(ctx, field)
+	case "oauthRedirectUri":
+		return ec.fieldContext_Item_oauthRedirectUri(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Item_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Item_updatedAt(ctx, field)
+	case "lastUpdatedAt":
+		return ec.fieldContext_Item_lastUpdatedAt(ctx, field)
+	case "statusDetail":
+		return ec.fieldContext_Item_statusDetail(ctx, field)
+	case "nextAutoSyncAt":
+		return ec.fieldContext_Item_nextAutoSyncAt(ctx, field)
+	case "consecutiveFailedLoginAttempts":
+		return ec.fieldContext_Item_consecutiveFailedLoginAttempts(ctx, field)
+	case "consentExpiresAt":
+		return ec.fieldContext_Item_consentExpiresAt(ctx, field)
+	case "resourcesCollectedAt":
+		return ec.fieldContext_Item_resourcesCollectedAt(ctx, field)
+	case "hasResourcesPendingAuthorization":
+		return ec.fieldContext_Item_hasResourcesPendingAuthorization(ctx, field)
+	case "products":
+		return ec.fieldContext_Item_products(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Item", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "results":
+		return ec.fieldContext_ItemPage_results(ctx, field)
+	case "next":
+		return ec.fieldContext_ItemPage_next(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ProductState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "isUpdated":
+		return ec.fieldContext_ProductState_isUpdated(ctx, field)
+	case "lastUpdatedAt":
+		return ec.fieldContext_ProductState_lastUpdatedAt(ctx, field)
+	case "warnings":
+		return ec.fieldContext_ProductState_warnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProductState", field.Name)
+}
+
+func (ec *executionContext) childFields_ProductWarning(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_ProductWarning_code(ctx, field)
+	case "message":
+		return ec.fieldContext_ProductWarning_message(ctx, field)
+	case "providerMessage":
+		return ec.fieldContext_ProductWarning_providerMessage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProductWarning", field.Name)
+}
+
+func (ec *executionContext) childFields_StatusDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "accounts":
+		return ec.fieldContext_StatusDetail_accounts(ctx, field)
+	case "creditCards":
+		return ec.fieldContext_StatusDetail_creditCards(ctx, field)
+	case "transactions":
+		return ec.fieldContext_StatusDetail_transactions(ctx, field)
+	case "investments":
+		return ec.fieldContext_StatusDetail_investments(ctx, field)
+	case "investmentsTransactions":
+		return ec.fieldContext_StatusDetail_investmentsTransactions(ctx, field)
+	case "investmentTransactions":
+		return ec.fieldContext_StatusDetail_investmentTransactions(ctx, field)
+	case "identity":
+		return ec.fieldContext_StatusDetail_identity(ctx, field)
+	case "paymentData":
+		return ec.fieldContext_StatusDetail_paymentData(ctx, field)
+	case "loans":
+		return ec.fieldContext_StatusDetail_loans(ctx, field)
+	case "accountStatements":
+		return ec.fieldContext_StatusDetail_accountStatements(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StatusDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_UserAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "instructions":
+		return ec.fieldContext_UserAction_instructions(ctx, field)
+	case "type":
+		return ec.fieldContext_UserAction_type(ctx, field)
+	case "attributes":
+		return ec.fieldContext_UserAction_attributes(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_UserAction_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserAction", field.Name)
 }
 
 func (ec *executionContext) childFields_ValidationError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1345,6 +2135,78 @@ func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateItemInput, error) {
+			return ec.unmarshalNCreateItemInput2ponteᚋmodelᚐCreateItemInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_submitItemMFA_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "parameters",
+		func(ctx context.Context, v any) (map[string]any, error) {
+			return ec.unmarshalNMap2map(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["parameters"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.UpdateItemInput, error) {
+			return ec.unmarshalOUpdateItemInput2ᚖponteᚋmodelᚐUpdateItemInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_validateConnectorParameters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1482,6 +2344,64 @@ func (ec *executionContext) field_Query_connectors_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["pageSize"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_item_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_items_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "clientUserId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientUserId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "connectorId",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["connectorId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -2938,6 +3858,190 @@ func (ec *executionContext) fieldContext_CredentialParameter_expiresAt(_ context
 	return graphql.NewScalarFieldContext("CredentialParameter", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Event_event(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Event, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_event(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "String")
+}
+
+func (ec *executionContext) _Event_payload(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payload, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "Map")
+}
+
+func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ExecutionError_code(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExecutionError_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ExecutionStatus) graphql.Marshaler {
+			return ec.marshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExecutionError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExecutionError", field, false, false, "ExecutionStatus")
+}
+
+func (ec *executionContext) _ExecutionError_message(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExecutionError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExecutionError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExecutionError", field, false, false, "String")
+}
+
+func (ec *executionContext) _ExecutionError_providerMessage(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExecutionError_providerMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExecutionError_providerMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExecutionError", field, false, false, "String")
+}
+
+func (ec *executionContext) _ExecutionError_attributes(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExecutionError_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExecutionError_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExecutionError", field, false, false, "Map")
+}
+
 func (ec *executionContext) _Health_status(ctx context.Context, field graphql.CollectedField, obj *model.Health) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3108,6 +4212,566 @@ func (ec *executionContext) fieldContext_HealthDetails_error(_ context.Context, 
 	return graphql.NewScalarFieldContext("HealthDetails", field, false, false, "String")
 }
 
+func (ec *executionContext) _Item_id(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Item_connector(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connector) graphql.Marshaler {
+			return ec.marshalNConnector2ᚖponteᚋmodelᚐConnector(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_status(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ItemStatus) graphql.Marshaler {
+			return ec.marshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "ItemStatus")
+}
+
+func (ec *executionContext) _Item_executionStatus(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_executionStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExecutionStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ExecutionStatus) graphql.Marshaler {
+			return ec.marshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_executionStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "ExecutionStatus")
+}
+
+func (ec *executionContext) _Item_error(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ExecutionError) graphql.Marshaler {
+			return ec.marshalOExecutionError2ᚖponteᚋmodelᚐExecutionError(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExecutionError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_parameter(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_parameter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parameter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CredentialParameter) graphql.Marshaler {
+			return ec.marshalOCredentialParameter2ᚖponteᚋmodelᚐCredentialParameter(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_parameter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CredentialParameter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_userAction(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_userAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserAction) graphql.Marshaler {
+			return ec.marshalOUserAction2ᚖponteᚋmodelᚐUserAction(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_userAction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_webhookUrl(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_webhookUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_webhookUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "String")
+}
+
+func (ec *executionContext) _Item_clientUserId(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_clientUserId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientUserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_clientUserId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "String")
+}
+
+func (ec *executionContext) _Item_oauthRedirectUri(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_oauthRedirectUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OAuthRedirectURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_oauthRedirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "String")
+}
+
+func (ec *executionContext) _Item_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_lastUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_lastUpdatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_lastUpdatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_statusDetail(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_statusDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {
+			return ec.marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_statusDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StatusDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_nextAutoSyncAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_nextAutoSyncAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextAutoSyncAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_nextAutoSyncAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_consecutiveFailedLoginAttempts(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_consecutiveFailedLoginAttempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsecutiveFailedLoginAttempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_consecutiveFailedLoginAttempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Item_consentExpiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_consentExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsentExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_consentExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_resourcesCollectedAt(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_resourcesCollectedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResourcesCollectedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_resourcesCollectedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Item_hasResourcesPendingAuthorization(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_hasResourcesPendingAuthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasResourcesPendingAuthorization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_hasResourcesPendingAuthorization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Item_products(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_products(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Products, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Product) graphql.Marshaler {
+			return ec.marshalNProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, false, false, "Product")
+}
+
+func (ec *executionContext) _ItemPage_results(ctx context.Context, field graphql.CollectedField, obj *model.ItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚕᚖponteᚋmodelᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemPage_next(ctx context.Context, field graphql.CollectedField, obj *model.ItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPage_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPage_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPage", field, false, false, "String")
+}
+
 func (ec *executionContext) _Mutation_createConnectToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3194,6 +4858,329 @@ func (ec *executionContext) fieldContext_Mutation_validateConnectorParameters(ct
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateItem(ctx, fc.Args["input"].(model.CreateItemInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateItem(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdateItemInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitItemMFA(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitItemMFA(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitItemMfa(ctx, fc.Args["id"].(uuid.UUID), fc.Args["parameters"].(map[string]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitItemMFA(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitItemMFA_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteItem(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProductState_isUpdated(ctx context.Context, field graphql.CollectedField, obj *model.ProductState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductState_isUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsUpdated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductState_isUpdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductState", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ProductState_lastUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ProductState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductState_lastUpdatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProductState_lastUpdatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductState", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ProductState_warnings(ctx context.Context, field graphql.CollectedField, obj *model.ProductState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductState_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ProductWarning) graphql.Marshaler {
+			return ec.marshalOProductWarning2ᚕponteᚋmodelᚐProductWarningᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProductState_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProductState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductWarning(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProductWarning_code(ctx context.Context, field graphql.CollectedField, obj *model.ProductWarning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductWarning_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductWarning_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductWarning", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductWarning_message(ctx context.Context, field graphql.CollectedField, obj *model.ProductWarning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductWarning_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProductWarning_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductWarning", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProductWarning_providerMessage(ctx context.Context, field graphql.CollectedField, obj *model.ProductWarning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProductWarning_providerMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProductWarning_providerMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProductWarning", field, false, false, "String")
 }
 
 func (ec *executionContext) _Query_connectors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -3404,6 +5391,138 @@ func (ec *executionContext) fieldContext_Query_clientApplication(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_item(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Item(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_item(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_item_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_items(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Items(ctx, fc.Args["clientUserId"].(*string), fc.Args["connectorId"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ItemPage) graphql.Marshaler {
+			return ec.marshalNItemPage2ᚖponteᚋmodelᚐItemPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_items(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_items_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_events(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Events(ctx, fc.Args["itemId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3478,6 +5597,418 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_accounts(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Accounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_accounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_creditCards(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_creditCards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreditCards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_creditCards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_transactions(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_transactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_investments(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_investments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Investments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_investments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_investmentsTransactions(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_investmentsTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestmentsTransactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_investmentsTransactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_investmentTransactions(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_investmentTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestmentTransactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_investmentTransactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_identity(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_identity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Identity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_identity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_paymentData(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_paymentData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_paymentData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_loans(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_loans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Loans, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_loans(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StatusDetail_accountStatements(ctx context.Context, field graphql.CollectedField, obj *model.StatusDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StatusDetail_accountStatements(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountStatements, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+			return ec.marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StatusDetail_accountStatements(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StatusDetail",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAction_instructions(ctx context.Context, field graphql.CollectedField, obj *model.UserAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAction_instructions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Instructions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAction_instructions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAction_type(ctx context.Context, field graphql.CollectedField, obj *model.UserAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAction_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAction_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAction_attributes(ctx context.Context, field graphql.CollectedField, obj *model.UserAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAction_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserAction_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAction", field, false, false, "Map")
+}
+
+func (ec *executionContext) _UserAction_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.UserAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAction_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserAction_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAction", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _ValidationError_code(ctx context.Context, field graphql.CollectedField, obj *model.ValidationError) (ret graphql.Marshaler) {
@@ -4831,6 +7362,167 @@ func UnmarshalConnectorFilter(ctx context.Context, raw any) (model.ConnectorFilt
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateItemInput(ctx context.Context, obj any) (model.CreateItemInput, error) {
+	var it model.CreateItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"connectorId", "parameters", "encryptedParameters", "webhookUrl", "clientUserId", "oauthRedirectUri", "products", "avoidDuplicates"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "connectorId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorId"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorID = data
+		case "parameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parameters"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Parameters = data
+		case "encryptedParameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("encryptedParameters"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EncryptedParameters = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "clientUserId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientUserId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientUserID = data
+		case "oauthRedirectUri":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("oauthRedirectUri"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OAuthRedirectURI = data
+		case "products":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("products"))
+			data, err := ec.unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Products = data
+		case "avoidDuplicates":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("avoidDuplicates"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AvoidDuplicates = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateItemInput unmarshals raw into the CreateItemInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateItemInput(ctx context.Context, raw any) (model.CreateItemInput, error) {
+	var out model.CreateItemInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateItemInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateItemInput(ctx context.Context, obj any) (model.UpdateItemInput, error) {
+	var it model.UpdateItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"parameters", "encryptedParameters", "webhookUrl", "clientUserId", "products"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "parameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parameters"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Parameters = data
+		case "encryptedParameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("encryptedParameters"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EncryptedParameters = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "clientUserId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientUserId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientUserID = data
+		case "products":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("products"))
+			data, err := ec.unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Products = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateItemInput unmarshals raw into the UpdateItemInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateItemInput(ctx context.Context, raw any) (model.UpdateItemInput, error) {
+	var out model.UpdateItemInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateItemInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -5353,6 +8045,102 @@ func (ec *executionContext) _CredentialParameter(ctx context.Context, sel ast.Se
 	return out
 }
 
+var eventImplementors = []string{"Event"}
+
+func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Event")
+		case "id":
+			out.Values[i] = ec._Event_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "event":
+			out.Values[i] = ec._Event_event(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payload":
+			out.Values[i] = ec._Event_payload(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Event_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var executionErrorImplementors = []string{"ExecutionError"}
+
+func (ec *executionContext) _ExecutionError(ctx context.Context, sel ast.SelectionSet, obj *model.ExecutionError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, executionErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExecutionError")
+		case "code":
+			out.Values[i] = ec._ExecutionError_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._ExecutionError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "providerMessage":
+			out.Values[i] = ec._ExecutionError_providerMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._ExecutionError_attributes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var healthImplementors = []string{"Health"}
 
 func (ec *executionContext) _Health(ctx context.Context, sel ast.SelectionSet, obj *model.Health) graphql.Marshaler {
@@ -5444,6 +8232,172 @@ func (ec *executionContext) _HealthDetails(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var itemImplementors = []string{"Item"}
+
+func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj *model.Item) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Item")
+		case "id":
+			out.Values[i] = ec._Item_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._Item_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Item_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "executionStatus":
+			out.Values[i] = ec._Item_executionStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._Item_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parameter":
+			out.Values[i] = ec._Item_parameter(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "userAction":
+			out.Values[i] = ec._Item_userAction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webhookUrl":
+			out.Values[i] = ec._Item_webhookUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientUserId":
+			out.Values[i] = ec._Item_clientUserId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "oauthRedirectUri":
+			out.Values[i] = ec._Item_oauthRedirectUri(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Item_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Item_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUpdatedAt":
+			out.Values[i] = ec._Item_lastUpdatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "statusDetail":
+			out.Values[i] = ec._Item_statusDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nextAutoSyncAt":
+			out.Values[i] = ec._Item_nextAutoSyncAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "consecutiveFailedLoginAttempts":
+			out.Values[i] = ec._Item_consecutiveFailedLoginAttempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "consentExpiresAt":
+			out.Values[i] = ec._Item_consentExpiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resourcesCollectedAt":
+			out.Values[i] = ec._Item_resourcesCollectedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasResourcesPendingAuthorization":
+			out.Values[i] = ec._Item_hasResourcesPendingAuthorization(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "products":
+			out.Values[i] = ec._Item_products(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var itemPageImplementors = []string{"ItemPage"}
+
+func (ec *executionContext) _ItemPage(ctx context.Context, sel ast.SelectionSet, obj *model.ItemPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemPage")
+		case "results":
+			out.Values[i] = ec._ItemPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._ItemPage_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -5475,6 +8429,120 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 				return ec._Mutation_validateConnectorParameters(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitItemMFA":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitItemMFA(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var productStateImplementors = []string{"ProductState"}
+
+func (ec *executionContext) _ProductState(ctx context.Context, sel ast.SelectionSet, obj *model.ProductState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, productStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProductState")
+		case "isUpdated":
+			out.Values[i] = ec._ProductState_isUpdated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUpdatedAt":
+			out.Values[i] = ec._ProductState_lastUpdatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._ProductState_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var productWarningImplementors = []string{"ProductWarning"}
+
+func (ec *executionContext) _ProductWarning(ctx context.Context, sel ast.SelectionSet, obj *model.ProductWarning) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, productWarningImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProductWarning")
+		case "code":
+			out.Values[i] = ec._ProductWarning_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._ProductWarning_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "providerMessage":
+			out.Values[i] = ec._ProductWarning_providerMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -5543,6 +8611,24 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_clientApplication(ctx, field)
 				})
+		case "item":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_item(ctx, field)
+				})
+		case "items":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_items(ctx, field)
+				})
+		case "events":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_events(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -5556,6 +8642,132 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var statusDetailImplementors = []string{"StatusDetail"}
+
+func (ec *executionContext) _StatusDetail(ctx context.Context, sel ast.SelectionSet, obj *model.StatusDetail) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, statusDetailImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StatusDetail")
+		case "accounts":
+			out.Values[i] = ec._StatusDetail_accounts(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "creditCards":
+			out.Values[i] = ec._StatusDetail_creditCards(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "transactions":
+			out.Values[i] = ec._StatusDetail_transactions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "investments":
+			out.Values[i] = ec._StatusDetail_investments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "investmentsTransactions":
+			out.Values[i] = ec._StatusDetail_investmentsTransactions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "investmentTransactions":
+			out.Values[i] = ec._StatusDetail_investmentTransactions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "identity":
+			out.Values[i] = ec._StatusDetail_identity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paymentData":
+			out.Values[i] = ec._StatusDetail_paymentData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "loans":
+			out.Values[i] = ec._StatusDetail_loans(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accountStatements":
+			out.Values[i] = ec._StatusDetail_accountStatements(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userActionImplementors = []string{"UserAction"}
+
+func (ec *executionContext) _UserAction(ctx context.Context, sel ast.SelectionSet, obj *model.UserAction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userActionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserAction")
+		case "instructions":
+			out.Values[i] = ec._UserAction_instructions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._UserAction_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._UserAction_attributes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._UserAction_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6126,6 +9338,11 @@ func (ec *executionContext) marshalNConnectorType2ponteᚋmodelᚐConnectorType(
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreateItemInput2ponteᚋmodelᚐCreateItemInput(ctx context.Context, v any) (model.CreateItemInput, error) {
+	res, err := ec.unmarshalInputCreateItemInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNCredentialOption2ponteᚋmodelᚐCredentialOption(ctx context.Context, sel ast.SelectionSet, v model.CredentialOption) graphql.Marshaler {
 	return ec._CredentialOption(ctx, sel, &v)
 }
@@ -6175,6 +9392,45 @@ func (ec *executionContext) marshalNDateTime2ponteᚋmodelᚐTime(ctx context.Co
 	return v
 }
 
+func (ec *executionContext) marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Event) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEvent2ᚖponteᚋmodelᚐEvent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEvent2ᚖponteᚋmodelᚐEvent(ctx context.Context, sel ast.SelectionSet, v *model.Event) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Event!")
+		return graphql.Null
+	}
+	return ec._Event(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx context.Context, v any) (model.ExecutionStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := model.ExecutionStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx context.Context, sel ast.SelectionSet, v model.ExecutionStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ExecutionStatus!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNHealth2ponteᚋmodelᚐHealth(ctx context.Context, sel ast.SelectionSet, v model.Health) graphql.Marshaler {
 	return ec._Health(ctx, sel, &v)
 }
@@ -6204,6 +9460,53 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	res := graphql.MarshalInt(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNItem2ᚕᚖponteᚋmodelᚐItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Item) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNItem2ᚖponteᚋmodelᚐItem(ctx context.Context, sel ast.SelectionSet, v *model.Item) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Item!")
+		return graphql.Null
+	}
+	return ec._Item(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNItemPage2ᚖponteᚋmodelᚐItemPage(ctx context.Context, sel ast.SelectionSet, v *model.ItemPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ItemPage!")
+		return graphql.Null
+	}
+	return ec._ItemPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx context.Context, v any) (model.ItemStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := model.ItemStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx context.Context, sel ast.SelectionSet, v model.ItemStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ItemStatus!")
 	}
 	return res
 }
@@ -6269,6 +9572,10 @@ func (ec *executionContext) marshalNProduct2ᚕponteᚋmodelᚐProductᚄ(ctx co
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNProductWarning2ponteᚋmodelᚐProductWarning(ctx context.Context, sel ast.SelectionSet, v model.ProductWarning) graphql.Marshaler {
+	return ec._ProductWarning(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -6570,6 +9877,13 @@ func (ec *executionContext) marshalOCredentialOption2ᚕponteᚋmodelᚐCredenti
 	return ret
 }
 
+func (ec *executionContext) marshalOCredentialParameter2ᚖponteᚋmodelᚐCredentialParameter(ctx context.Context, sel ast.SelectionSet, v *model.CredentialParameter) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CredentialParameter(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx context.Context, v any) (*model.Time, error) {
 	if v == nil {
 		return nil, nil
@@ -6584,6 +9898,13 @@ func (ec *executionContext) marshalODateTime2ᚖponteᚋmodelᚐTime(ctx context
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOExecutionError2ᚖponteᚋmodelᚐExecutionError(ctx context.Context, sel ast.SelectionSet, v *model.ExecutionError) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ExecutionError(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
@@ -6626,6 +9947,93 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalMap(v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx context.Context, v any) ([]model.Product, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Product, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNProduct2ponteᚋmodelᚐProduct(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Product) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProduct2ponteᚋmodelᚐProduct(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOProductState2ᚖponteᚋmodelᚐProductState(ctx context.Context, sel ast.SelectionSet, v *model.ProductState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ProductState(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOProductWarning2ᚕponteᚋmodelᚐProductWarningᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProductWarning) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProductWarning2ponteᚋmodelᚐProductWarning(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, sel ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._StatusDetail(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -6697,6 +10105,21 @@ func (ec *executionContext) marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(
 	_ = ctx
 	res := graphql.MarshalUUID(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOUpdateItemInput2ᚖponteᚋmodelᚐUpdateItemInput(ctx context.Context, v any) (*model.UpdateItemInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputUpdateItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOUserAction2ᚖponteᚋmodelᚐUserAction(ctx context.Context, sel ast.SelectionSet, v *model.UserAction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UserAction(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -65,6 +65,51 @@ async function main() {
   const noItem = await rejection(client.createConnectToken('6f7e9c1a-0000-4000-8000-000000000000'))
   assert.equal(noItem.codeDescription, 'ITEM_NOT_FOUND', JSON.stringify(noItem))
 
+  // Items: create, poll to UPDATED, update, MFA, fetch, delete.
+  async function settle(id) {
+    for (let i = 0; i < 600; i++) {
+      const item = await client.fetchItem(id)
+      if (!['UPDATING', 'MERGING'].includes(item.status)) return item
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    assert.fail(`item ${id} never settled`)
+  }
+  const created = await client.createItem(0, { user: 'user-ok', password: 'password-ok' }, { clientUserId: 'sdk-user' })
+  assert.equal(created.status, 'UPDATING')
+  let item = await settle(created.id)
+  assert.equal(item.status, 'UPDATED')
+  assert.equal(item.executionStatus, 'SUCCESS')
+  assert.equal(item.clientUserId, 'sdk-user')
+  assert.ok(item.lastUpdatedAt instanceof Date, 'lastUpdatedAt parsed into a Date')
+  assert.equal(item.connector.id, 0)
+
+  const updated = await client.updateItem(created.id, undefined, { clientUserId: 'sdk-user-2' })
+  assert.equal(updated.clientUserId, 'sdk-user-2')
+  item = await settle(created.id)
+  assert.equal(item.status, 'UPDATED')
+
+  const mfaItem = await client.createItem(1, { user: 'user-ok', password: 'password-ok' })
+  item = await settle(mfaItem.id)
+  assert.equal(item.status, 'WAITING_USER_INPUT')
+  assert.equal(item.parameter.name, 'token')
+  await client.updateItemMFA(mfaItem.id, { token: '123456' })
+  item = await settle(mfaItem.id)
+  assert.equal(item.executionStatus, 'SUCCESS')
+
+  // A Connect Token reaches its own item and nothing else.
+  const scoped = await client.createConnectToken(created.id)
+  const base = process.env.PLUGGY_API_URL
+  const own = await fetch(`${base}/items/${created.id}`, { headers: { 'X-API-KEY': scoped.accessToken } })
+  assert.equal(own.status, 200)
+  const other = await fetch(`${base}/items/${mfaItem.id}`, { headers: { 'X-API-KEY': scoped.accessToken } })
+  assert.equal(other.status, 403)
+  const cats = await fetch(`${base}/categories`, { headers: { 'X-API-KEY': scoped.accessToken } })
+  assert.equal(cats.status, 403)
+
+  await client.deleteItem(created.id)
+  const gone = await rejection(client.fetchItem(created.id))
+  assert.equal(gone.codeDescription, 'ITEM_NOT_FOUND')
+
   console.log('pluggy-sdk compatibility: all checks passed')
 }
 

@@ -1,0 +1,108 @@
+package itemsync
+
+import (
+	"context"
+	"crypto/rsa"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// PendingAction is what the page standing in for the institution shows.
+type PendingAction struct {
+	ExecutionID   uuid.UUID
+	ConnectorName string
+	Action        model.UserAction
+	RedirectURI   *string
+}
+
+// Action reads the user action an execution waits for; nil when it waits for none.
+func (e *Engine) Action(ctx context.Context, executionID uuid.UUID) (*PendingAction, error) {
+	st, err := e.load(ctx, executionID)
+	if err != nil || st == nil || st.it.UserAction == nil || st.it.Status != model.ItemWaitingUserAction {
+		return nil, err
+	}
+	return &PendingAction{ExecutionID: executionID, ConnectorName: st.c.Name, Action: *st.it.UserAction, RedirectURI: st.it.OAuthRedirectURI}, nil
+}
+
+// Decide records the user's answer to an action (approve or deny) and resumes the
+// execution. The execution id in the page's URL is the capability: only the person sent
+// there knows it.
+func (e *Engine) Decide(ctx context.Context, executionID uuid.UUID, approve bool) error {
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		ex, found, err := tx.LockExecution(ctx, executionID)
+		if err != nil {
+			return err
+		}
+		if !found || ex.Status != string(model.ExecWaitingUserAction) {
+			return model.NotFound(CodeMFANotFound, "Nothing waits for an authorization here; it may have expired or been answered.")
+		}
+		it, found, err := tx.LockItem(ctx, uuid.Nil, ex.ItemID)
+		if err != nil || !found {
+			return fmt.Errorf("item of execution %s: %v", executionID, err)
+		}
+		if it.UserAction != nil && it.UserAction.ExpiresAt != nil && e.now().After(it.UserAction.ExpiresAt.Time) {
+			return model.BadRequest(CodeMFAExpired, "This authorization request expired.")
+		}
+		answer := "deny"
+		if approve {
+			answer = "approve"
+		}
+		ex.MFAAnswer = e.sealParams(ex.ID, map[string]string{"action": answer})
+		ex.Status = string(model.ExecLoginMFAInProgress)
+		if err := tx.SaveExecution(ctx, ex); err != nil {
+			return err
+		}
+		it.Status, it.ExecutionStatus, it.UserAction = model.ItemUpdating, model.ExecLoginMFAInProgress, nil
+		if err := tx.SaveItem(ctx, it); err != nil {
+			return err
+		}
+		return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, nil)
+	})
+}
+
+type autoSyncWorker struct {
+	river.WorkerDefaults[AutoSyncArgs]
+	e *Engine
+}
+
+// Work starts executions of the items whose automatic sync is due, a bounded batch at a
+// time; the periodic job comes back for the rest.
+func (w *autoSyncWorker) Work(ctx context.Context, job *river.Job[AutoSyncArgs]) error {
+	return w.e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var due []*db.ItemRow
+		err := tx.NewSelect().Model(&due).
+			Where("i.next_auto_sync_at <= ?", w.e.now()).
+			Where("i.status IN (?, ?)", model.ItemUpdated, model.ItemOutdated).
+			OrderExpr("i.next_auto_sync_at").Limit(200).For("UPDATE SKIP LOCKED").Scan(ctx)
+		if err != nil {
+			return err
+		}
+		for _, it := range due {
+			if err := w.e.startExecution(ctx, tx, it, "SYNC", nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// SyncNow makes an item's automatic sync due at once (operator command and tests).
+func (e *Engine) SyncNow(ctx context.Context, itemID uuid.UUID) error {
+	_, err := e.db.Pool.Exec(ctx, `UPDATE items SET next_auto_sync_at = $2 WHERE id = $1`, itemID, e.now().Add(-time.Second))
+	if err != nil {
+		return err
+	}
+	_, err = e.jobs.Insert(ctx, AutoSyncArgs{}, nil)
+	return err
+}
+
+// clientKey returns the client application's RSA key, creating it on first use.
+func (e *Engine) clientKey(ctx context.Context, clientID uuid.UUID) (*rsa.PrivateKey, error) {
+	return e.auth.ClientKey(ctx, clientID)
+}

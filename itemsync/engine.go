@@ -1,0 +1,137 @@
+// Package itemsync runs item executions: it applies the rules of creating and updating
+// items (section 4.3), and works the durable jobs that log in to a simulated institution,
+// wait for MFA or user actions, and collect products.
+package itemsync
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/jobs"
+	"ponte/model"
+)
+
+// Config holds the engine's pacing and limits.
+type Config struct {
+	// StepDelay paces execution steps so clients can watch progress
+	// (PONTE_SANDBOX_STEP_DELAY; 0 in tests).
+	StepDelay time.Duration
+	// InputTimeout bounds how long MFA and user actions wait for the user.
+	InputTimeout time.Duration
+	// AutoSyncEvery is the interval of automatic syncs of healthy items.
+	AutoSyncEvery time.Duration
+	// AutoSyncRetries bounds the automatic retries of an OUTDATED item before it leaves
+	// auto-sync.
+	AutoSyncRetries int
+	// LoginFailureLimit consecutive login errors start a cooldown of LoginCooldown.
+	LoginFailureLimit int
+	LoginCooldown     time.Duration
+	// ErrorCooldown keeps credentials whose last execution failed on the institution's side
+	// from being retried at once (ITEM_IN_ERROR_COOLDOWN).
+	ErrorCooldown time.Duration
+	// BaseURL is this service's public URL, for the pages standing in for institutions.
+	BaseURL string
+}
+
+// DefaultConfig is the production pacing.
+func DefaultConfig() Config {
+	return Config{
+		StepDelay:         time.Second,
+		InputTimeout:      5 * time.Minute,
+		AutoSyncEvery:     24 * time.Hour,
+		AutoSyncRetries:   3,
+		LoginFailureLimit: 3,
+		LoginCooldown:     time.Hour,
+		ErrorCooldown:     2 * time.Minute,
+	}
+}
+
+// Engine creates, updates and runs items.
+type Engine struct {
+	db     *db.DB
+	sealer *auth.Sealer
+	fpKey  []byte
+	cfg    Config
+	log    *slog.Logger
+	jobs   *jobs.Client
+	auth   *auth.Service
+	now    func() time.Time
+}
+
+// New makes an engine; call Workers to register its jobs and SetJobs once the queue exists.
+func New(store *db.DB, authn *auth.Service, master []byte, cfg Config, log *slog.Logger) *Engine {
+	return &Engine{db: store, auth: authn, sealer: auth.NewSealer(master), fpKey: auth.DeriveKey(master, "credential-fingerprint"),
+		cfg: cfg, log: log, now: time.Now}
+}
+
+// SetJobs gives the engine the queue it inserts into.
+func (e *Engine) SetJobs(c *jobs.Client) { e.jobs = c }
+
+// Register adds the engine's workers and periodic jobs.
+func (e *Engine) Register(w *river.Workers) []*river.PeriodicJob {
+	river.AddWorker(w, &executionWorker{e: e})
+	river.AddWorker(w, &inputTimeoutWorker{e: e})
+	river.AddWorker(w, &autoSyncWorker{e: e})
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(time.Minute), func() (river.JobArgs, *river.InsertOpts) {
+			return AutoSyncArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: time.Minute}}
+		}, &river.PeriodicJobOpts{RunOnStart: true}),
+	}
+}
+
+// ExecutionArgs runs (or resumes) one execution.
+type ExecutionArgs struct {
+	ExecutionID uuid.UUID `json:"executionId"`
+}
+
+func (ExecutionArgs) Kind() string { return "item_execution" }
+
+// InputTimeoutArgs ends an execution whose MFA or user action was not answered in time.
+type InputTimeoutArgs struct {
+	ExecutionID uuid.UUID `json:"executionId"`
+}
+
+func (InputTimeoutArgs) Kind() string { return "item_input_timeout" }
+
+// AutoSyncArgs starts the due automatic syncs.
+type AutoSyncArgs struct{}
+
+func (AutoSyncArgs) Kind() string { return "item_auto_sync" }
+
+func ptr[T any](v T) *T { return &v }
+
+func (e *Engine) timeNow() model.Time { return model.NewTime(e.now()) }
+
+// itemEvent records an item/* event: clientUserId is always present (null when unset).
+func itemEvent(ctx context.Context, tx *db.Tx, it *db.ItemRow, name, triggeredBy string, extra map[string]any) error {
+	payload := map[string]any{"itemId": it.ID.String(), "clientUserId": it.ClientUserID}
+	if triggeredBy != "" {
+		payload["triggeredBy"] = triggeredBy
+	}
+	for k, v := range extra {
+		payload[k] = v
+	}
+	return tx.InsertEvent(ctx, &db.Event{ClientID: it.ClientID, Event: name, ItemID: &it.ID, TargetURL: it.WebhookURL, Payload: payload})
+}
+
+// sealParams encrypts credentials bound to the item id.
+func (e *Engine) sealParams(itemID uuid.UUID, params map[string]string) []byte {
+	b, _ := json.Marshal(params)
+	return e.sealer.Seal(b, itemID[:])
+}
+
+func (e *Engine) openParams(itemID uuid.UUID, sealed []byte) (map[string]string, error) {
+	b, err := e.sealer.Open(sealed, itemID[:])
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]string
+	return m, json.Unmarshal(b, &m)
+}

@@ -1,0 +1,315 @@
+package itemsync
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"ponte/db"
+	"ponte/model"
+	"ponte/sandbox"
+)
+
+// accountChanges is what one execution changed in one account's transactions.
+type accountChanges struct {
+	created int
+	minDate time.Time
+	updated []uuid.UUID
+	deleted []uuid.UUID
+}
+
+// ingest stores everything the execution collected, inside the execution's final
+// transaction, and reports per account what changed.
+func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time) (map[uuid.UUID]*accountChanges, error) {
+	snap := sandbox.Generate(st.it.ID, st.c.ID, st.scenario.Username, st.ex.Number, now)
+	skip := map[model.Product]bool{}
+	for _, p := range st.scenario.FailedProducts {
+		skip[p] = true
+	}
+	wanted := func(p model.Product) bool {
+		for _, q := range st.it.Products {
+			if q == p {
+				return !skip[p]
+			}
+		}
+		return false
+	}
+	accounts := snap.Accounts[:0:0]
+	for _, a := range snap.Accounts {
+		isCard := a.Type == "CREDIT"
+		if (isCard && wanted(model.ProductCreditCards)) || (!isCard && wanted(model.ProductAccounts)) {
+			accounts = append(accounts, a)
+		}
+	}
+	if err := upsertAccounts(ctx, tx, st.it.ID, accounts, now); err != nil {
+		return nil, err
+	}
+	changes := map[uuid.UUID]*accountChanges{}
+	if wanted(model.ProductTransactions) {
+		kept := map[uuid.UUID]bool{}
+		for _, a := range accounts {
+			kept[a.ID] = true
+		}
+		txs := snap.Transactions[:0:0]
+		for _, t := range snap.Transactions {
+			if kept[t.AccountID] {
+				txs = append(txs, t)
+			}
+		}
+		var err error
+		if changes, err = ingestTransactions(ctx, tx, st.it.ID, txs, now); err != nil {
+			return nil, err
+		}
+	}
+	docs := []struct {
+		kind  string
+		on    bool
+		items []document
+	}{
+		{"investment", wanted(model.ProductInvestments), docsOf(snap.Investments, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			return snap.Investments[i].ID, nil, snap.Investments[i].Name
+		})},
+		{"investment_transaction", wanted(model.ProductInvestmentsTransactions), docsOf(snap.InvestmentTransactions, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			t := snap.InvestmentTransactions[i]
+			return t.ID, &t.InvestmentID, t.Date.Format(time.RFC3339Nano)
+		})},
+		{"identity", wanted(model.ProductIdentity) && snap.Identity != nil, identityDocs(snap.Identity)},
+		{"loan", wanted(model.ProductLoans), docsOf(snap.Loans, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			return snap.Loans[i].ID, nil, ""
+		})},
+		{"bill", wanted(model.ProductCreditCards), docsOf(snap.Bills, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			b := snap.Bills[i]
+			return b.ID, &b.AccountID, b.DueDate.Format(time.RFC3339Nano)
+		})},
+		{"statement", wanted(model.ProductAccounts), docsOf(snap.Statements, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			s := snap.Statements[i]
+			return s.ID, &s.AccountID, s.Date.Format(time.RFC3339Nano)
+		})},
+	}
+	for _, d := range docs {
+		if !d.on {
+			continue
+		}
+		if err := replaceDocuments(ctx, tx, st.it.ID, d.kind, d.items, now); err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
+}
+
+type document struct {
+	id    uuid.UUID
+	owner *uuid.UUID
+	sort  string
+	data  any
+}
+
+func docsOf[T any](list []T, key func(i int) (uuid.UUID, *uuid.UUID, string)) []document {
+	out := make([]document, len(list))
+	for i := range list {
+		id, owner, sort := key(i)
+		out[i] = document{id: id, owner: owner, sort: sort, data: &list[i]}
+	}
+	return out
+}
+
+func identityDocs(id *model.Identity) []document {
+	if id == nil {
+		return nil
+	}
+	return []document{{id: id.ID, data: id}}
+}
+
+func upsertAccounts(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Account, now time.Time) error {
+	ids := make([]uuid.UUID, 0, len(list))
+	for i := range list {
+		a := &list[i]
+		ids = append(ids, a.ID)
+		data, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.PGX.Exec(ctx, `INSERT INTO accounts (id, item_id, type, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $5)
+			ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, type = EXCLUDED.type,
+				updated_at = CASE WHEN accounts.data IS DISTINCT FROM EXCLUDED.data THEN EXCLUDED.updated_at ELSE accounts.updated_at END`,
+			a.ID, itemID, string(a.Type), data, now); err != nil {
+			return fmt.Errorf("store account: %w", err)
+		}
+	}
+	_, err := tx.PGX.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
+	return err
+}
+
+// ingestTransactions stages the snapshot with COPY and merges it in three set-based
+// statements, so a history of a million rows costs a few statements, not a million, and a
+// repeated execution changes nothing.
+func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*accountChanges, error) {
+	if _, err := tx.PGX.Exec(ctx, `CREATE TEMP TABLE tx_stage (
+		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, data jsonb) ON COMMIT DROP`); err != nil {
+		return nil, err
+	}
+	i := 0
+	var encErr error
+	src := pgx.CopyFromFunc(func() ([]any, error) {
+		if i >= len(list) {
+			return nil, nil
+		}
+		t := &list[i]
+		i++
+		data, err := json.Marshal(t)
+		if err != nil {
+			encErr = err
+			return nil, err
+		}
+		var bill *uuid.UUID
+		if t.CreditCardMetadata != nil && t.CreditCardMetadata.BillID != nil {
+			if id, err := uuid.Parse(*t.CreditCardMetadata.BillID); err == nil {
+				bill = &id
+			}
+		}
+		return []any{t.ID, t.AccountID, t.Date.Time, string(t.Status), t.Amount, bill, data}, nil
+	})
+	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, []string{"id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
+		if encErr != nil {
+			return nil, encErr
+		}
+		return nil, fmt.Errorf("stage transactions: %w", err)
+	}
+	changes := map[uuid.UUID]*accountChanges{}
+	get := func(id uuid.UUID) *accountChanges {
+		c, ok := changes[id]
+		if !ok {
+			c = &accountChanges{}
+			changes[id] = c
+		}
+		return c
+	}
+	rows, err := tx.PGX.Query(ctx, `WITH ins AS (
+			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, data, created_at, updated_at)
+			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.data, $2, $2 FROM tx_stage s
+			ON CONFLICT (id) DO NOTHING
+			RETURNING account_id, date)
+		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var acc uuid.UUID
+		var n int
+		var min time.Time
+		if err := rows.Scan(&acc, &n, &min); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		c := get(acc)
+		c.created, c.minDate = n, min
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	collect := func(sql string, into func(*accountChanges, uuid.UUID), args ...any) error {
+		rows, err := tx.PGX.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, acc uuid.UUID
+			if err := rows.Scan(&id, &acc); err != nil {
+				return err
+			}
+			into(get(acc), id)
+		}
+		return rows.Err()
+	}
+	if err := collect(`UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id,
+			data = s.data, updated_at = $2
+		FROM tx_stage s WHERE t.id = s.id AND t.item_id = $1 AND t.created_at < $2 AND t.data IS DISTINCT FROM s.data
+		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.updated = append(c.updated, id) }, itemID, now); err != nil {
+		return nil, err
+	}
+	// Only rows inside the snapshot's window can have disappeared: older history is kept.
+	if err := collect(`DELETE FROM transactions t
+		USING (SELECT account_id, min(date) AS since FROM tx_stage GROUP BY account_id) w
+		WHERE t.item_id = $1 AND t.account_id = w.account_id AND t.date >= w.since
+			AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
+		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.deleted = append(c.deleted, id) }, itemID); err != nil {
+		return nil, err
+	}
+	return changes, nil
+}
+
+func replaceDocuments(ctx context.Context, tx *db.Tx, itemID uuid.UUID, kind string, list []document, now time.Time) error {
+	if _, err := tx.PGX.Exec(ctx, `DELETE FROM product_documents WHERE item_id = $1 AND kind = $2`, itemID, kind); err != nil {
+		return err
+	}
+	batch := &pgx.Batch{}
+	for _, d := range list {
+		data, err := json.Marshal(d.data)
+		if err != nil {
+			return err
+		}
+		batch.Queue(`INSERT INTO product_documents (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, d.id, kind, itemID, d.owner, d.sort, data, now)
+	}
+	if batch.Len() == 0 {
+		return nil
+	}
+	return tx.PGX.SendBatch(ctx, batch).Close()
+}
+
+// transactionEvents records transactions/created, /updated and /deleted per account, only
+// when something changed.
+func (e *Engine) transactionEvents(ctx context.Context, tx *db.Tx, st *state, changes map[uuid.UUID]*accountChanges, now time.Time) error {
+	it := st.it
+	for acc, c := range changes {
+		base := map[string]any{"itemId": it.ID.String(), "accountId": acc.String(), "triggeredBy": st.ex.TriggeredBy}
+		if c.created > 0 {
+			p := clone(base)
+			from := model.NewTime(now)
+			p["transactionsCount"] = c.created
+			p["transactionsMinDate"] = model.NewTime(c.minDate)
+			p["transactionsCreatedAtFrom"] = from
+			q := url.Values{"accountId": {acc.String()}, "createdAtFrom": {from.Format(model.TimeLayout)}}
+			p["createdTransactionsLink"] = e.cfg.BaseURL + "/v2/transactions?" + q.Encode()
+			ev := &db.Event{ID: uuid.New(), ClientID: it.ClientID, Event: "transactions/created", ItemID: &it.ID, TargetURL: it.WebhookURL, Payload: p}
+			p["id"] = ev.ID.String()
+			if err := tx.InsertEvent(ctx, ev); err != nil {
+				return err
+			}
+		}
+		for _, kind := range []struct {
+			name string
+			ids  []uuid.UUID
+		}{{"transactions/updated", c.updated}, {"transactions/deleted", c.deleted}} {
+			if len(kind.ids) == 0 {
+				continue
+			}
+			p := clone(base)
+			ids := make([]string, len(kind.ids))
+			for i, id := range kind.ids {
+				ids[i] = id.String()
+			}
+			p["transactionIds"] = ids
+			if err := tx.InsertEvent(ctx, &db.Event{ClientID: it.ClientID, Event: kind.name, ItemID: &it.ID, TargetURL: it.WebhookURL, Payload: p}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func clone(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+6)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,621 @@
+package itemsync
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/model"
+)
+
+// Error codes of section 7.3 raised by item rules.
+const (
+	CodeValidation           = "CONNECTOR_VALIDATION_ERROR"
+	CodeUserAlreadyExists    = "ITEM_USER_ALREADY_EXISTS"
+	CodeParamsNotProvided    = "PARAMETERS_NOT_PROVIDED"
+	CodeAlreadyUpdating      = "ITEM_ALREADY_UPDATING"
+	CodeIsAlreadyUpdating    = "ITEM_IS_ALREADY_UPDATING"
+	CodeTooFrequent          = "CLIENT_IS_UPDATING_BEFORE_ALLOWED_FREQUENCY"
+	CodeLastLoginError       = "LAST_EXECUTION_HAD_LOGIN_ERROR"
+	CodeTooManyLoginFailures = "TOO_MANY_CONSECUTIVE_LOGIN_FAILURES"
+	CodeTooManyErrors        = "TOO_MANY_CONSECUTIVE_ERRORS"
+	CodeErrorCooldown        = "ITEM_IN_ERROR_COOLDOWN"
+	CodeConnectorOffline     = "CONNECTOR_OFFLINE"
+	CodeRequiredParameter    = "CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR"
+	CodeDifferentAccount     = "ITEM_ORIGINAL_CONNECTED_WITH_DIFFERENT_ACCOUNT"
+	CodeCreationLimit        = "ITEM_CREATION_LIMIT_EXCEEDED"
+	CodeUpdatesDisabled      = "CLIENT_HAS_ITEM_UPDATES_DISABLED"
+	CodeAPICreationDisabled  = "CREATE_ITEMS_API_FREE_DISABLED"
+	CodeSandboxUpdatesOnly   = "SANDBOX_CLIENT_ITEM_UPDATE_NOT_ALLOWED"
+	CodeMFANotFound          = "ITEM_MFA_NOT_FOUND"
+	CodeMFAAlreadyProvided   = "ITEM_MFA_ALREADY_PROVIDED"
+	CodeMFAExpired           = "ITEM_MFA_EXPIRED"
+	CodeMFAMismatch          = "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH"
+	// Spelled as the interface spells it; clients match it as written.
+	CodeMFAAlreadyUsed  = "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR"
+	CodeItemsV2Disabled = "ITEMS_V2_DISABLED"
+	CodeBadCursor       = "INVALID_CURSOR"
+)
+
+// maxConsecutiveErrors is section 8's "more than 5".
+const maxConsecutiveErrors = 5
+
+// CreateInput is the body of POST /items. Parameters is a key-value object or, when
+// encrypted, a Base64 string.
+type CreateInput struct {
+	ConnectorID      int
+	Parameters       any
+	WebhookURL       *string
+	ClientUserID     *string
+	OAuthRedirectURI *string
+	Products         []model.Product
+	AvoidDuplicates  *bool
+}
+
+// UpdateInput is the body of PATCH /items/{id}; nil Parameters reuses the stored ones.
+type UpdateInput struct {
+	Parameters   any
+	WebhookURL   *string
+	ClientUserID *string
+	Products     []model.Product
+}
+
+func triggeredBy(p *auth.Principal) string {
+	if p.IsConnectToken() {
+		return "USER"
+	}
+	return "CLIENT"
+}
+
+// parameters turns the body's parameters into strings, decrypting them when they arrive
+// as a ciphertext.
+func (e *Engine) parameters(ctx context.Context, clientID uuid.UUID, raw any) (map[string]string, map[string]any, error) {
+	var obj map[string]any
+	switch v := raw.(type) {
+	case nil:
+		return nil, nil, nil
+	case map[string]any:
+		obj = v
+	case string:
+		key, err := e.clientKey(ctx, clientID)
+		if err != nil {
+			return nil, nil, err
+		}
+		obj, err = auth.DecryptParameters(key, v)
+		if err != nil {
+			var ce *auth.CredentialError
+			if errors.As(err, &ce) {
+				return nil, nil, model.BadRequest(model.CodeInvalidParameter, "%s", ce.Msg)
+			}
+			return nil, nil, err
+		}
+	default:
+		return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object of credentials, or a Base64 string of them encrypted with RSA-OAEP.")
+	}
+	out := make(map[string]string, len(obj))
+	for k, v := range obj {
+		s, ok := credentialString(v)
+		if !ok {
+			return nil, nil, model.BadRequest(CodeValidation, "Parameter %s must be a string.", k).
+				WithDetails([]model.ValidationError{{Code: validationInvalid, Parameter: k, Message: k + " must be a string."}})
+		}
+		out[k] = s
+	}
+	return out, obj, nil
+}
+
+// nonMFA lists the connector's credential names that identify the user, in order.
+func nonMFA(c *model.Connector) []string {
+	var names []string
+	for _, cr := range c.Credentials {
+		if !cr.MFA {
+			names = append(names, cr.Name)
+		}
+	}
+	return names
+}
+
+func asAny(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func mfaHash(itemID uuid.UUID, value string) string {
+	h := sha256.Sum256(append(itemID[:], value...))
+	return hex.EncodeToString(h[:])
+}
+
+func isRunning(s model.ItemStatus) bool {
+	return s == model.ItemUpdating || s == model.ItemWaitingUserInput || s == model.ItemWaitingUserAction || s == model.ItemMerging
+}
+
+// Create applies the rules of POST /items and starts the first execution.
+func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) (*model.Item, error) {
+	c, found, err := e.db.Connector(ctx, in.ConnectorID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(model.CodeConnectorNotFound, "Connector %d not found.", in.ConnectorID)
+	}
+	settings, err := e.db.ClientSettings(ctx, p.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	if !p.IsConnectToken() && !settings.APIItemCreationEnabled {
+		return nil, model.BadRequest(CodeAPICreationDisabled, "This client application may only create items through the Connect widget (a Connect Token).")
+	}
+	if p.IsConnectToken() && p.ItemID != nil {
+		return nil, model.Forbidden("This Connect Token already connected item %s; request a new Connect Token for a new connection.", *p.ItemID)
+	}
+	// A Connect Token's options apply to every item it creates (rule 3 of 4.1).
+	if p.IsConnectToken() {
+		o := p.Options
+		in.ClientUserID = firstNonNil(in.ClientUserID, o.ClientUserID)
+		in.WebhookURL = firstNonNil(in.WebhookURL, o.WebhookURL)
+		in.OAuthRedirectURI = firstNonNil(in.OAuthRedirectURI, o.OAuthRedirectURI)
+		in.AvoidDuplicates = firstNonNil(in.AvoidDuplicates, o.AvoidDuplicates)
+	}
+	if err := CheckURL("webhookUrl", in.WebhookURL); err != nil {
+		return nil, err
+	}
+	if err := CheckURL("oauthRedirectUri", in.OAuthRedirectURI); err != nil {
+		return nil, err
+	}
+	products, err := checkProducts(c, in.Products)
+	if err != nil {
+		return nil, err
+	}
+	params, obj, err := e.parameters(ctx, p.ClientID, in.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	if params == nil || len(params) == 0 {
+		return nil, model.BadRequest(CodeParamsNotProvided, "parameters are required: send the connector's credentials (see GET /connectors/%d).", c.ID)
+	}
+	if errs := ValidateCredentials(c, obj); len(errs) > 0 {
+		return nil, model.BadRequest(CodeValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
+	}
+	if c.Health.Status == model.HealthOffline {
+		return nil, model.Errorf(http.StatusConflict, CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
+	}
+	fp := auth.Fingerprint(e.fpKey, c.ID, obj, nonMFA(c))
+
+	var item *db.ItemRow
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		// Serialise creations of one client so the cap and duplicate checks hold.
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext(?::text))`, p.ClientID.String()); err != nil {
+			return err
+		}
+		if settings.ItemLimit != nil {
+			n, err := tx.CountItems(ctx, p.ClientID)
+			if err != nil {
+				return err
+			}
+			if n >= *settings.ItemLimit {
+				return model.Errorf(http.StatusConflict, CodeCreationLimit, "This client application reached its limit of %d items; delete some or ask for a higher limit.", *settings.ItemLimit)
+			}
+		}
+		dups, err := e.db.ItemsWithFingerprint(ctx, tx, p.ClientID, fp)
+		if err != nil {
+			return err
+		}
+		if err := e.checkDuplicates(dups, in.AvoidDuplicates != nil && *in.AvoidDuplicates); err != nil {
+			return err
+		}
+		now := e.timeNow()
+		item = &db.ItemRow{Item: model.Item{
+			ID: uuid.New(), ClientID: p.ClientID, ConnectorID: c.ID, Status: model.ItemUpdating,
+			ExecutionStatus: model.ExecCreated, WebhookURL: in.WebhookURL, ClientUserID: in.ClientUserID,
+			OAuthRedirectURI: in.OAuthRedirectURI, CreatedAt: now, UpdatedAt: now, Products: products,
+		}, Fingerprint: &fp}
+		if p.IsConnectToken() {
+			item.ConnectTokenID = &p.TokenID
+		}
+		item.Credentials = e.sealParams(item.ID, withoutMFA(c, params))
+		if err := tx.InsertItem(ctx, item); err != nil {
+			return err
+		}
+		if p.IsConnectToken() {
+			if err := tx.BindConnectToken(ctx, p.TokenID, item.ID); err != nil {
+				return err
+			}
+		}
+		return e.startExecution(ctx, tx, item, triggeredBy(p), mfaValue(c, params))
+	})
+	if err != nil {
+		return nil, err
+	}
+	item.Connector = c
+	return &item.Item, nil
+}
+
+func firstNonNil[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// withoutMFA drops MFA values: they are valid for one execution only.
+func withoutMFA(c *model.Connector, params map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range params {
+		if cr := credential(c, k); cr != nil && cr.MFA {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// mfaValue is an MFA value sent up front with the credentials, if any.
+func mfaValue(c *model.Connector, params map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, cr := range c.Credentials {
+		if v, ok := params[cr.Name]; ok && cr.MFA && v != "" {
+			out[cr.Name] = v
+		}
+	}
+	return out
+}
+
+func credential(c *model.Connector, name string) *model.CredentialParameter {
+	for i := range c.Credentials {
+		if c.Credentials[i].Name == name {
+			return &c.Credentials[i]
+		}
+	}
+	return nil
+}
+
+func checkProducts(c *model.Connector, asked []model.Product) ([]model.Product, error) {
+	if len(asked) == 0 {
+		return slices.Clone(c.Products), nil
+	}
+	for _, p := range asked {
+		if !slices.Contains(c.Products, p) {
+			return nil, model.BadRequest(model.CodeInvalidParameter, "products: connector %d does not offer %s; it offers %v.", c.ID, p, c.Products)
+		}
+	}
+	return slices.Clone(asked), nil
+}
+
+func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
+	var ids []string
+	for _, d := range dups {
+		if isRunning(d.Status) {
+			return model.BadRequest(CodeIsAlreadyUpdating, "Item %s with the same credentials is still executing; wait for it to finish.", d.ID)
+		}
+		if d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
+			d.LastUpdatedAtOrUpdated().After(e.now().Add(-e.cfg.ErrorCooldown)) {
+			return model.Errorf(http.StatusConflict, CodeErrorCooldown, "These credentials failed at the institution at %s (%s); they can be retried after %s.",
+				d.UpdatedAt.Format(model.TimeLayout), d.Error.Code, d.UpdatedAt.Add(e.cfg.ErrorCooldown).UTC().Format(model.TimeLayout))
+		}
+		ids = append(ids, d.ID.String())
+	}
+	if avoid && len(ids) > 0 {
+		return model.BadRequest(CodeUserAlreadyExists, "An item with the same credentials already exists: %s.", ids[0]).
+			WithData(map[string]any{"items": ids})
+	}
+	return nil
+}
+
+// startExecution begins a new execution of it inside tx and enqueues its job there too, so
+// the item never says UPDATING without work that will move it.
+func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, by string, mfa map[string]string) error {
+	it.Executions++
+	ex := &db.ExecutionRow{ID: uuid.New(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
+		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.now()}
+	if len(mfa) > 0 {
+		ex.MFAAnswer = e.sealParams(ex.ID, mfa)
+	}
+	if err := tx.InsertExecution(ctx, ex); err != nil {
+		return err
+	}
+	it.ExecutionID = &ex.ID
+	it.Status, it.ExecutionStatus = model.ItemUpdating, model.ExecCreated
+	it.Error, it.Parameter, it.UserAction = nil, nil, nil
+	if err := tx.SaveItem(ctx, it); err != nil {
+		return err
+	}
+	return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, nil)
+}
+
+func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, args river.JobArgs, opts *river.InsertOpts) error {
+	if e.jobs == nil {
+		return errors.New("item engine has no job queue")
+	}
+	_, err := e.jobs.InsertTx(ctx, tx.PGX, args, opts)
+	return err
+}
+
+// Update applies the rules of PATCH /items/{id} and starts a new execution.
+func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in UpdateInput) (*model.Item, error) {
+	if err := p.RequireItem(id); err != nil {
+		return nil, err
+	}
+	if err := CheckURL("webhookUrl", in.WebhookURL); err != nil {
+		return nil, err
+	}
+	settings, err := e.db.ClientSettings(ctx, p.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	params, obj, err := e.parameters(ctx, p.ClientID, in.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	var item *db.ItemRow
+	var c *model.Connector
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		it, found, err := tx.LockItem(ctx, p.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+		}
+		item = it
+		c, _, err = e.db.Connector(ctx, it.ConnectorID)
+		if err != nil {
+			return err
+		}
+		if !settings.ItemUpdatesEnabled {
+			return model.Errorf(http.StatusConflict, CodeUpdatesDisabled, "Item updates are disabled for this client application.")
+		}
+		if settings.SandboxUpdatesOnly && !c.IsSandbox {
+			return model.BadRequest(CodeSandboxUpdatesOnly, "This client application may only update sandbox items.")
+		}
+		if isRunning(it.Status) {
+			return model.BadRequest(CodeAlreadyUpdating, "Item %s is already updating (%s); wait for the execution to finish.", it.ID, it.ExecutionStatus)
+		}
+		if c.Health.Status == model.HealthOffline {
+			return model.Errorf(http.StatusConflict, CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
+		}
+		now := e.now()
+		if h := settings.MinUpdateIntervalHours; h > 0 && !p.IsConnectToken() && it.LastClientUpdateAt != nil &&
+			now.Before(it.LastClientUpdateAt.Add(time.Duration(h)*time.Hour)) {
+			return model.Errorf(http.StatusConflict, CodeTooFrequent, "Client updates on this item are allowed at most every %d hours. The last update was at %s.",
+				h, it.LastClientUpdateAt.UTC().Format(model.TimeLayout))
+		}
+		if it.ConsecutiveFailedLoginAttempts >= e.cfg.LoginFailureLimit && it.LastLoginFailureAt != nil {
+			retry := it.LastLoginFailureAt.Add(e.cfg.LoginCooldown)
+			if now.Before(retry) {
+				return model.BadRequest(CodeTooManyLoginFailures, "Too many consecutive login failures: after %d failed attempts this item waits %s. Last attempt at %s; retry after %s.",
+					e.cfg.LoginFailureLimit, e.cfg.LoginCooldown, it.LastLoginFailureAt.UTC().Format(model.TimeLayout), retry.UTC().Format(model.TimeLayout))
+			}
+		}
+		if it.ConsecutiveErrors > maxConsecutiveErrors {
+			return model.BadRequest(CodeTooManyErrors, "The last %d synchronizations of this item failed; send new parameters or delete and recreate it.", it.ConsecutiveErrors)
+		}
+		stored, err := e.openParams(it.ID, it.Credentials)
+		if err != nil {
+			return fmt.Errorf("open credentials of item %s: %w", it.ID, err)
+		}
+		if len(params) == 0 && it.Error != nil && it.Error.Code.IsLoginError() && it.Status == model.ItemLoginError {
+			return model.BadRequest(CodeLastLoginError, "The last execution of item %s failed at login (%s); send new parameters to update it.", it.ID, it.Error.Code)
+		}
+		merged := map[string]string{}
+		for k, v := range stored {
+			merged[k] = v
+		}
+		for k, v := range params {
+			merged[k] = v
+		}
+		mergedAny := asAny(merged)
+		if errs := ValidateCredentials(c, mergedAny); len(errs) > 0 {
+			for _, ve := range errs {
+				if _, sent := params[ve.Parameter]; !sent {
+					return model.BadRequest(CodeRequiredParameter, "Parameter %s must be sent again for this update: %s", ve.Parameter, ve.Message).WithDetails([]model.ValidationError{ve})
+				}
+			}
+			return model.BadRequest(CodeValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
+		}
+		_ = obj
+		if names := nonMFA(c); len(names) > 0 {
+			first := names[0]
+			if v, ok := params[first]; ok && stored[first] != "" && v != stored[first] {
+				return model.Errorf(http.StatusConflict, CodeDifferentAccount, "The new credentials log in to a different account (%s changed); create a new item for it.", first)
+			}
+		}
+		mfa := mfaValue(c, params)
+		for _, v := range mfa {
+			if it.LastMFAHash != nil && *it.LastMFAHash == mfaHash(it.ID, v) {
+				return model.BadRequest(CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
+			}
+		}
+		if in.ClientUserID != nil {
+			it.ClientUserID = in.ClientUserID
+		}
+		if in.WebhookURL != nil {
+			it.WebhookURL = in.WebhookURL
+		}
+		if len(in.Products) > 0 {
+			prods, err := checkProducts(c, in.Products)
+			if err != nil {
+				return err
+			}
+			it.Products = prods
+		}
+		if len(params) > 0 {
+			it.Credentials = e.sealParams(it.ID, withoutMFA(c, merged))
+			fp := auth.Fingerprint(e.fpKey, c.ID, mergedAny, nonMFA(c))
+			it.Fingerprint = &fp
+			// New credentials lift the login-failure cooldown.
+			it.ConsecutiveFailedLoginAttempts = 0
+		}
+		if !p.IsConnectToken() {
+			it.LastClientUpdateAt = &now
+		}
+		return e.startExecution(ctx, tx, it, triggeredBy(p), mfa)
+	})
+	if err != nil {
+		return nil, err
+	}
+	item.Connector = c
+	return &item.Item, nil
+}
+
+// SubmitMFA answers the parameter an item waits for (POST /items/{id}/mfa).
+func (e *Engine) SubmitMFA(ctx context.Context, p *auth.Principal, id uuid.UUID, body map[string]any) (*model.Item, error) {
+	if err := p.RequireItem(id); err != nil {
+		return nil, err
+	}
+	var item *db.ItemRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		it, found, err := tx.LockItem(ctx, p.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+		}
+		item = it
+		if it.ExecutionStatus == model.ExecLoginMFAInProgress {
+			return model.BadRequest(CodeMFAAlreadyProvided, "The MFA of item %s was already provided; the execution is using it.", it.ID)
+		}
+		if it.Status != model.ItemWaitingUserInput || it.Parameter == nil || it.ExecutionID == nil {
+			if it.Error != nil && it.Error.Code == model.ExecUserInputTimeout {
+				return model.BadRequest(CodeMFAExpired, "The MFA request of item %s expired; start a new update.", it.ID)
+			}
+			return model.NotFound(CodeMFANotFound, "Item %s is not waiting for MFA (status %s).", it.ID, it.Status)
+		}
+		if it.Parameter.ExpiresAt != nil && e.now().After(it.Parameter.ExpiresAt.Time) {
+			return model.BadRequest(CodeMFAExpired, "The MFA request of item %s expired at %s; start a new update.", it.ID, it.Parameter.ExpiresAt.Format(model.TimeLayout))
+		}
+		name := it.Parameter.Name
+		raw, ok := body[name]
+		if !ok || len(body) != 1 {
+			return model.BadRequest(CodeMFAMismatch, "Item %s expects the parameter %q.", it.ID, name)
+		}
+		value, ok := credentialString(raw)
+		if !ok || value == "" {
+			return model.BadRequest(CodeMFAMismatch, "Parameter %q must be a non-empty string.", name)
+		}
+		if it.LastMFAHash != nil && *it.LastMFAHash == mfaHash(it.ID, value) {
+			return model.BadRequest(CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
+		}
+		ex, found, err := tx.LockExecution(ctx, *it.ExecutionID)
+		if err != nil || !found {
+			return fmt.Errorf("execution of item %s: found %v: %w", it.ID, found, err)
+		}
+		ex.MFAAnswer = e.sealParams(ex.ID, map[string]string{name: value})
+		ex.Status = string(model.ExecLoginMFAInProgress)
+		if err := tx.SaveExecution(ctx, ex); err != nil {
+			return err
+		}
+		it.Status, it.ExecutionStatus, it.Parameter = model.ItemUpdating, model.ExecLoginMFAInProgress, nil
+		if err := tx.SaveItem(ctx, it); err != nil {
+			return err
+		}
+		return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.withConnector(ctx, item)
+}
+
+// Delete removes an item and everything collected for it.
+func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
+	var item *db.ItemRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		it, found, err := tx.LockItem(ctx, p.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+		}
+		item = it
+		if err := tx.DeleteItem(ctx, id); err != nil {
+			return err
+		}
+		return itemEvent(ctx, tx, it, "item/deleted", triggeredBy(p), nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.withConnector(ctx, item)
+}
+
+// Get reads one item.
+func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
+	if err := p.RequireItem(id); err != nil {
+		return nil, err
+	}
+	it, found, err := e.db.Item(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+	}
+	return e.withConnector(ctx, it)
+}
+
+func (e *Engine) withConnector(ctx context.Context, it *db.ItemRow) (*model.Item, error) {
+	c, _, err := e.db.Connector(ctx, it.ConnectorID)
+	if err != nil {
+		return nil, err
+	}
+	it.Connector = c
+	return &it.Item, nil
+}
+
+// ItemsPageSize is the page size of GET /v2/items.
+const ItemsPageSize = 100
+
+// List reads a page of GET /v2/items; next is the cursor of the following page.
+func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string) ([]*model.Item, *string, error) {
+	settings, err := e.db.ClientSettings(ctx, p.ClientID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !settings.ItemsV2Enabled {
+		return nil, nil, model.Forbidden("GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).").WithCode(CodeItemsV2Disabled)
+	}
+	rows, err := e.db.ListItems(ctx, p.ClientID, f, after, ItemsPageSize+1)
+	if errors.Is(err, db.ErrBadCursor) {
+		return nil, nil, model.BadRequest(CodeBadCursor, "The after cursor is not one this service issued.")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var next *string
+	if len(rows) > ItemsPageSize {
+		rows = rows[:ItemsPageSize]
+		c := db.EncodeItemCursor(rows[len(rows)-1])
+		next = &c
+	}
+	conns := map[int]*model.Connector{}
+	out := make([]*model.Item, 0, len(rows))
+	for _, it := range rows {
+		c, ok := conns[it.ConnectorID]
+		if !ok {
+			c, _, err = e.db.Connector(ctx, it.ConnectorID)
+			if err != nil {
+				return nil, nil, err
+			}
+			conns[it.ConnectorID] = c
+		}
+		it.Connector = c
+		out = append(out, &it.Item)
+	}
+	return out, next, nil
+}

@@ -1,0 +1,77 @@
+package itemsync
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/db"
+)
+
+// Sweep re-enqueues executions that stopped moving: their process died mid-step, and no
+// one holds their lock. River would rescue the job too, but only after its leader's lease
+// and rescue interval pass (tens of seconds); this brings the wait down to staleAfter. An
+// extra job is harmless: the execution lock and the state machine make it a no-op.
+func (e *Engine) Sweep(ctx context.Context) (int, error) {
+	stale := e.staleAfter()
+	rows, err := e.db.Pool.Query(ctx, `SELECT e.id FROM executions e JOIN items i ON i.execution_id = e.id
+		WHERE e.finished_at IS NULL AND e.status NOT IN ('WAITING_USER_INPUT', 'WAITING_USER_ACTION')
+		AND i.updated_at < $1 LIMIT 500`, e.now().Add(-stale))
+	if err != nil {
+		return 0, err
+	}
+	var ids []uuid.UUID
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		var free bool
+		// Taking and dropping the lock in one statement: free means no process works it.
+		if err := e.db.Pool.QueryRow(ctx, `SELECT pg_try_advisory_lock($1) AND pg_advisory_unlock($1)`, lockKey(id)).Scan(&free); err != nil {
+			return n, err
+		}
+		if !free {
+			continue
+		}
+		if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: id}, nil)
+		}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func (e *Engine) staleAfter() time.Duration {
+	return 5*time.Second + 3*e.cfg.StepDelay
+}
+
+// RunSweeper sweeps at start and then every few seconds until ctx ends.
+func (e *Engine) RunSweeper(ctx context.Context) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		if n, err := e.Sweep(ctx); err != nil && ctx.Err() == nil {
+			e.log.Warn("execution sweep failed", "err", err)
+		} else if n > 0 {
+			e.log.Info("resumed stalled executions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

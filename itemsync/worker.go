@@ -1,0 +1,470 @@
+package itemsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+	"ponte/sandbox"
+)
+
+type executionWorker struct {
+	river.WorkerDefaults[ExecutionArgs]
+	e *Engine
+}
+
+// Timeout leaves room for the largest sandbox histories; the per-execution lock, not the
+// time-out, is what keeps a rescued job from running beside the original.
+func (w *executionWorker) Timeout(*river.Job[ExecutionArgs]) time.Duration { return 30 * time.Minute }
+
+func (w *executionWorker) Work(ctx context.Context, job *river.Job[ExecutionArgs]) error {
+	return w.e.run(ctx, job.Args.ExecutionID)
+}
+
+// errBusy means another process holds the execution: the job waits and looks again.
+var errBusy = errors.New("execution is running elsewhere")
+
+// run advances one execution as far as it can go: to a wait for the user, or to its end.
+func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
+	// A session-level advisory lock on a dedicated connection: held while this process
+	// works the execution, released by PostgreSQL if the process dies. A rescued copy of
+	// the job therefore never runs beside the original.
+	conn, err := e.db.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	key := lockKey(executionID)
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil {
+		return err
+	}
+	if !got {
+		return river.JobSnooze(2 * time.Second)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, key) //nolint:errcheck
+
+	st, err := e.load(ctx, executionID)
+	if err != nil || st == nil {
+		return err
+	}
+	switch model.ExecutionStatus(st.ex.Status) {
+	case model.ExecCreated, model.ExecLoginInProgress:
+		return e.login(ctx, st)
+	case model.ExecLoginMFAInProgress:
+		return e.afterInput(ctx, st)
+	case model.ExecWaitingUserInput, model.ExecWaitingUserAction:
+		return nil // the user's answer enqueues the next run
+	default:
+		if model.ExecutionStatus(st.ex.Status).IsFinal() {
+			return nil
+		}
+		// Killed while collecting: collection is one transaction, so start it over.
+		return e.collect(ctx, st)
+	}
+}
+
+func lockKey(id uuid.UUID) int64 {
+	h := fnv.New64a()
+	_, _ = h.Write(id[:])
+	return int64(h.Sum64())
+}
+
+type state struct {
+	ex       *db.ExecutionRow
+	it       *db.ItemRow
+	c        *model.Connector
+	params   map[string]string
+	scenario *sandbox.Scenario
+}
+
+// load reads the execution and its item; nil when the execution is stale (item deleted or
+// a newer execution started).
+func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
+	st := &state{}
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		ex, found, err := tx.LockExecution(ctx, id)
+		if err != nil || !found {
+			return err
+		}
+		it, found, err := tx.LockItem(ctx, uuid.Nil, ex.ItemID)
+		if err != nil || !found {
+			return err
+		}
+		if it.ExecutionID == nil || *it.ExecutionID != ex.ID {
+			return nil
+		}
+		st.ex, st.it = ex, it
+		return nil
+	})
+	if err != nil || st.ex == nil {
+		return nil, err
+	}
+	c, _, err := e.db.Connector(ctx, st.it.ConnectorID)
+	if err != nil {
+		return nil, err
+	}
+	st.c = c
+	st.params, err = e.openParams(st.it.ID, st.it.Credentials)
+	if err != nil {
+		return nil, fmt.Errorf("open credentials of item %s: %w", st.it.ID, err)
+	}
+	st.scenario = sandbox.Choose(c, st.params)
+	return st, nil
+}
+
+// step moves the execution to status and shows it on the item, then paces.
+func (e *Engine) step(ctx context.Context, st *state, status model.ExecutionStatus, extra func(tx *db.Tx) error) error {
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st.ex.Status = string(status)
+		st.ex.Steps = append(st.ex.Steps, string(status))
+		if err := tx.SaveExecution(ctx, st.ex); err != nil {
+			return err
+		}
+		st.it.ExecutionStatus = status
+		if err := tx.SaveItem(ctx, st.it); err != nil {
+			return err
+		}
+		if extra != nil {
+			return extra(tx)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return e.pace(ctx)
+}
+
+func (e *Engine) pace(ctx context.Context) error {
+	if e.cfg.StepDelay <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(e.cfg.StepDelay):
+		return nil
+	}
+}
+
+func (e *Engine) login(ctx context.Context, st *state) error {
+	if err := e.step(ctx, st, model.ExecLoginInProgress, nil); err != nil {
+		return err
+	}
+	sc := st.scenario
+	if sc.LoginError != nil {
+		return e.finishError(ctx, st, sc.LoginError)
+	}
+	upfront, _ := e.mfaAnswer(st)
+	switch {
+	case sc.MFA != nil && len(upfront) > 0 && upfront[sc.MFA.Name] != "":
+		// The MFA value came with the credentials: no need to wait.
+		return e.afterInput(ctx, st)
+	case sc.MFA != nil:
+		return e.waitInput(ctx, st)
+	case sc.Action != nil:
+		return e.waitAction(ctx, st)
+	}
+	return e.collect(ctx, st)
+}
+
+func (e *Engine) mfaAnswer(st *state) (map[string]string, error) {
+	if len(st.ex.MFAAnswer) == 0 {
+		return nil, nil
+	}
+	return e.openParams(st.ex.ID, st.ex.MFAAnswer)
+}
+
+func (e *Engine) waitInput(ctx context.Context, st *state) error {
+	expires := e.now().Add(e.cfg.InputTimeout)
+	param := *st.scenario.MFA
+	param.ExpiresAt = ptr(model.NewTime(expires))
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st.ex.Status = string(model.ExecWaitingUserInput)
+		st.ex.Steps = append(st.ex.Steps, st.ex.Status)
+		if err := tx.SaveExecution(ctx, st.ex); err != nil {
+			return err
+		}
+		st.it.Status, st.it.ExecutionStatus, st.it.Parameter = model.ItemWaitingUserInput, model.ExecWaitingUserInput, &param
+		if err := tx.SaveItem(ctx, st.it); err != nil {
+			return err
+		}
+		if err := itemEvent(ctx, tx, st.it, "item/waiting_user_input", st.ex.TriggeredBy, nil); err != nil {
+			return err
+		}
+		return e.enqueue(ctx, tx, InputTimeoutArgs{ExecutionID: st.ex.ID}, &river.InsertOpts{ScheduledAt: expires})
+	})
+}
+
+func (e *Engine) waitAction(ctx context.Context, st *state) error {
+	expires := e.now().Add(e.cfg.InputTimeout)
+	action := *st.scenario.Action
+	action.ExpiresAt = ptr(model.NewTime(expires))
+	action.Attributes = map[string]any{}
+	url := fmt.Sprintf("%s/sandbox/authorize/%s", e.cfg.BaseURL, st.ex.ID)
+	switch action.Type {
+	case "qr":
+		action.Attributes["qr"] = url
+	default:
+		action.Attributes["url"] = url
+	}
+	if st.c.OAuth {
+		action.Attributes["oauthUrl"] = url
+	}
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st.ex.Status = string(model.ExecWaitingUserAction)
+		st.ex.Steps = append(st.ex.Steps, st.ex.Status)
+		if err := tx.SaveExecution(ctx, st.ex); err != nil {
+			return err
+		}
+		st.it.Status, st.it.ExecutionStatus, st.it.UserAction = model.ItemWaitingUserAction, model.ExecWaitingUserAction, &action
+		if err := tx.SaveItem(ctx, st.it); err != nil {
+			return err
+		}
+		if err := itemEvent(ctx, tx, st.it, "item/waiting_user_action", st.ex.TriggeredBy, nil); err != nil {
+			return err
+		}
+		return e.enqueue(ctx, tx, InputTimeoutArgs{ExecutionID: st.ex.ID}, &river.InsertOpts{ScheduledAt: expires})
+	})
+}
+
+// afterInput continues once the user answered the MFA or acted.
+func (e *Engine) afterInput(ctx context.Context, st *state) error {
+	if st.scenario.Action != nil {
+		answer, err := e.mfaAnswer(st)
+		if err != nil {
+			return err
+		}
+		if answer["action"] != "approve" {
+			return e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserAuthNotGranted,
+				Message: "The user did not grant access at the institution."})
+		}
+		return e.collect(ctx, st)
+	}
+	if err := e.step(ctx, st, model.ExecLoginMFAInProgress, nil); err != nil {
+		return err
+	}
+	answer, err := e.mfaAnswer(st)
+	if err != nil {
+		return err
+	}
+	var value string
+	for _, v := range answer {
+		value = v
+	}
+	if value != sandbox.GoodMFA {
+		return e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecInvalidCredentialsMFA,
+			Message: "The MFA value is not valid."})
+	}
+	h := mfaHash(st.it.ID, value)
+	st.it.LastMFAHash = &h
+	return e.collect(ctx, st)
+}
+
+// collect walks the product steps and commits everything collected in one transaction.
+func (e *Engine) collect(ctx context.Context, st *state) error {
+	if !slices.Contains(st.ex.Steps, "login_succeeded") {
+		err := e.step(ctx, st, model.ExecAccountsInProgress, func(tx *db.Tx) error {
+			st.ex.Steps = append(st.ex.Steps, "login_succeeded")
+			if err := tx.SaveExecution(ctx, st.ex); err != nil {
+				return err
+			}
+			return itemEvent(ctx, tx, st.it, "item/login_succeeded", st.ex.TriggeredBy, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if st.scenario.CollectError != nil {
+		return e.finishError(ctx, st, st.scenario.CollectError)
+	}
+	for _, s := range productSteps(st.it.Products) {
+		if err := e.step(ctx, st, s, nil); err != nil {
+			return err
+		}
+	}
+	return e.finishSuccess(ctx, st)
+}
+
+// productSteps lists the execution statuses of the products asked for, in collection order.
+func productSteps(products []model.Product) []model.ExecutionStatus {
+	order := []struct {
+		p model.Product
+		s model.ExecutionStatus
+	}{
+		{model.ProductCreditCards, model.ExecCreditCardsInProgress},
+		{model.ProductTransactions, model.ExecTransactionsInProgress},
+		{model.ProductPaymentData, model.ExecPaymentDataInProgress},
+		{model.ProductInvestments, model.ExecInvestmentsInProgress},
+		{model.ProductInvestmentsTransactions, model.ExecInvestmentTxInProgress},
+		{model.ProductIdentity, model.ExecIdentityInProgress},
+		{model.ProductLoans, model.ExecLoansInProgress},
+	}
+	var out []model.ExecutionStatus
+	for _, o := range order {
+		if slices.Contains(products, o.p) {
+			out = append(out, o.s)
+		}
+	}
+	if slices.Contains(products, model.ProductAccounts) {
+		out = append(out, model.ExecStatementsInProgress)
+	}
+	return out
+}
+
+func (e *Engine) finishError(ctx context.Context, st *state, xe *model.ExecutionError) error {
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		now := e.now()
+		st.ex.Status = string(xe.Code)
+		st.ex.FinishedAt = &now
+		st.ex.MFAAnswer = nil
+		if err := tx.SaveExecution(ctx, st.ex); err != nil {
+			return err
+		}
+		it := st.it
+		it.ExecutionStatus, it.Error, it.Parameter, it.UserAction = xe.Code, xe, nil, nil
+		it.ConsecutiveErrors++
+		if xe.Code.IsLoginError() {
+			it.Status = model.ItemLoginError
+			it.ConsecutiveFailedLoginAttempts++
+			it.LastLoginFailureAt = &now
+			it.NextAutoSyncAt = nil
+		} else {
+			it.Status = model.ItemOutdated
+			if st.ex.TriggeredBy == "SYNC" {
+				it.AutoSyncFailures++
+			}
+			if it.AutoSyncFailures < e.cfg.AutoSyncRetries {
+				// Retry sooner than a day, a bounded number of times.
+				it.NextAutoSyncAt = ptr(model.NewTime(now.Add(time.Hour * time.Duration(1<<it.AutoSyncFailures))))
+			} else {
+				it.NextAutoSyncAt = nil
+			}
+		}
+		if err := tx.SaveItem(ctx, it); err != nil {
+			return err
+		}
+		return itemEvent(ctx, tx, it, "item/error", st.ex.TriggeredBy, map[string]any{
+			"error": map[string]any{"code": xe.Code, "message": xe.Message, "parameter": nil}})
+	})
+}
+
+func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		now := e.now()
+		nowT := model.NewTime(now)
+		changes, err := e.ingest(ctx, tx, st, now)
+		if err != nil {
+			return err
+		}
+		status := model.ExecSuccess
+		detail := &model.StatusDetail{}
+		anyWarn := false
+		for _, p := range st.it.Products {
+			ps := &model.ProductState{IsUpdated: true, LastUpdatedAt: &nowT}
+			if slices.Contains(st.scenario.FailedProducts, p) {
+				ps = &model.ProductState{IsUpdated: false, LastUpdatedAt: nil}
+				status = model.ExecPartialSuccess
+			}
+			if slices.Contains(st.scenario.WarnProducts, p) {
+				anyWarn = true
+				ps.Warnings = []model.ProductWarning{{Code: "001", Message: "Some data of this product could not be read and was left out.",
+					ProviderMessage: ptr("Não foi possível carregar todos os dados desta conta.")}}
+			}
+			setDetail(detail, p, ps)
+		}
+		st.ex.Status = string(status)
+		st.ex.FinishedAt = &now
+		st.ex.MFAAnswer = nil
+		if err := tx.SaveExecution(ctx, st.ex); err != nil {
+			return err
+		}
+		it := st.it
+		first := it.LastUpdatedAt == nil
+		it.Status, it.ExecutionStatus = model.ItemUpdated, status
+		it.Error, it.Parameter, it.UserAction = nil, nil, nil
+		it.LastUpdatedAt = &nowT
+		it.ConsecutiveFailedLoginAttempts, it.ConsecutiveErrors, it.AutoSyncFailures = 0, 0, 0
+		it.NextAutoSyncAt = ptr(model.NewTime(now.Add(e.cfg.AutoSyncEvery)))
+		if status == model.ExecPartialSuccess || anyWarn {
+			it.StatusDetail = detail
+		} else {
+			it.StatusDetail = nil
+		}
+		if st.c.IsOpenFinance {
+			it.ConsentExpiresAt = ptr(model.NewTime(now.AddDate(1, 0, 0)))
+			it.ResourcesCollectedAt = &nowT
+			it.HasResourcesPendingAuthorization = ptr(false)
+		}
+		if err := tx.SaveItem(ctx, it); err != nil {
+			return err
+		}
+		name := "item/updated"
+		if first {
+			name = "item/created"
+		}
+		if err := itemEvent(ctx, tx, it, name, st.ex.TriggeredBy, nil); err != nil {
+			return err
+		}
+		return e.transactionEvents(ctx, tx, st, changes, now)
+	})
+}
+
+func setDetail(d *model.StatusDetail, p model.Product, s *model.ProductState) {
+	switch p {
+	case model.ProductAccounts:
+		d.Accounts = s
+	case model.ProductCreditCards:
+		d.CreditCards = s
+	case model.ProductTransactions:
+		d.Transactions = s
+	case model.ProductInvestments:
+		d.Investments = s
+	case model.ProductInvestmentsTransactions:
+		d.InvestmentsTransactions, d.InvestmentTransactions = s, s
+	case model.ProductIdentity:
+		d.Identity = s
+	case model.ProductPaymentData:
+		d.PaymentData = s
+	case model.ProductLoans:
+		d.Loans = s
+	}
+}
+
+type inputTimeoutWorker struct {
+	river.WorkerDefaults[InputTimeoutArgs]
+	e *Engine
+}
+
+// Work ends an execution still waiting for the user when its window closes.
+func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeoutArgs]) error {
+	st, err := w.e.load(ctx, job.Args.ExecutionID)
+	if err != nil || st == nil {
+		return err
+	}
+	switch model.ExecutionStatus(st.ex.Status) {
+	case model.ExecWaitingUserInput:
+		return w.e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserInputTimeout,
+			Message: "The user did not provide the requested information in time."})
+	case model.ExecWaitingUserAction:
+		code := st.scenario.ActionTimeoutError
+		if code == "" {
+			code = model.ExecUserInputTimeout
+		}
+		msg := "The user did not complete the requested action in time."
+		if code == model.ExecUserAuthPending {
+			msg = "The access is still pending authorization by the user at the institution."
+		}
+		return w.e.finishError(ctx, st, &model.ExecutionError{Code: code, Message: msg})
+	}
+	return nil
+}

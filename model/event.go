@@ -1,0 +1,32 @@
+package model
+
+import "github.com/google/uuid"
+
+// Event is one notification recorded for delivery (section 6.2 payload in Payload).
+type Event struct {
+	ID        uuid.UUID      `json:"id"`
+	Event     string         `json:"event"`
+	Payload   map[string]any `json:"payload"`
+	CreatedAt Time           `json:"createdAt"`
+}
+
+// CreateItemInput is the body of POST /items (section 4.3).
+type CreateItemInput struct {
+	ConnectorID         int            `json:"connectorId"`
+	Parameters          map[string]any `json:"parameters,omitempty"`
+	EncryptedParameters *string        `json:"encryptedParameters,omitempty"`
+	WebhookURL          *string        `json:"webhookUrl,omitempty"`
+	ClientUserID        *string        `json:"clientUserId,omitempty"`
+	OAuthRedirectURI    *string        `json:"oauthRedirectUri,omitempty"`
+	Products            []Product      `json:"products,omitempty"`
+	AvoidDuplicates     *bool          `json:"avoidDuplicates,omitempty"`
+}
+
+// UpdateItemInput is the body of PATCH /items/{id}.
+type UpdateItemInput struct {
+	Parameters          map[string]any `json:"parameters,omitempty"`
+	EncryptedParameters *string        `json:"encryptedParameters,omitempty"`
+	WebhookURL          *string        `json:"webhookUrl,omitempty"`
+	ClientUserID        *string        `json:"clientUserId,omitempty"`
+	Products            []Product      `json:"products,omitempty"`
+}
