@@ -269,3 +269,22 @@ func (tx *Tx) BindConnectToken(ctx context.Context, tokenID, itemID uuid.UUID) e
 	_, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET item_id = ? WHERE id = ? AND item_id IS NULL`, itemID, tokenID)
 	return err
 }
+
+// Documents streams the stored documents of one kind for an item, in their order.
+func (d *DB) Documents(ctx context.Context, itemID uuid.UUID, kind string, each func([]byte) error) error {
+	rows, err := d.Pool.Query(ctx, `SELECT data FROM product_documents WHERE item_id = $1 AND kind = $2 ORDER BY sort_key, id`, itemID, kind)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&raw); err != nil {
+			return err
+		}
+		if err := each(raw); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

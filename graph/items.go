@@ -112,3 +112,16 @@ func (r *Resolver) PendingAction(ctx context.Context, executionID uuid.UUID) (*i
 func (r *Resolver) DecideAction(ctx context.Context, executionID uuid.UUID, approve bool) error {
 	return r.Sync.Decide(ctx, executionID, approve)
 }
+
+func (r *queryResolver) ItemResources(ctx context.Context, itemID uuid.UUID, status *string) (*model.ItemResourcePage, error) {
+	p, err := auth.Require(ctx, auth.ReadItem)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Sync.Resources(ctx, p, itemID, status)
+	if err != nil {
+		return nil, err
+	}
+	pages := 1
+	return &model.ItemResourcePage{Total: len(list), TotalPages: pages, Page: 1, Results: nonNil(list)}, nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -90,6 +91,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 			s := snap.Statements[i]
 			return s.ID, &s.AccountID, s.Date.Format(time.RFC3339Nano)
 		})},
+	}
+	if st.c.IsOpenFinance {
+		docs = append(docs, struct {
+			kind  string
+			on    bool
+			items []document
+		}{"resource", true, resources(st, accounts, now)})
 	}
 	for _, d := range docs {
 		if !d.on {
@@ -312,4 +320,31 @@ func clone(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// resources lists what the Open Finance consent covers: the collected accounts, and, for
+// CPFs starting with 999 (the documented sandbox switch), one account still pending the
+// user's authorisation at the institution.
+func resources(st *state, accounts []model.Account, now time.Time) []document {
+	t := model.NewTime(now)
+	var out []document
+	for _, a := range accounts {
+		typ := "ACCOUNT"
+		if a.Type == "CREDIT" {
+			typ = "CREDIT_CARD_ACCOUNT"
+		}
+		id := uuid.NewSHA1(st.it.ID, []byte("resource:"+a.ID.String()))
+		out = append(out, document{id: id, sort: "1" + a.ID.String(), data: &model.ItemResource{ID: id, ItemID: st.it.ID,
+			Type: typ, Status: "AVAILABLE", Name: a.Name, CreatedAt: t, UpdatedAt: t}})
+	}
+	if pendingResources(st.params) {
+		id := uuid.NewSHA1(st.it.ID, []byte("resource:pending"))
+		out = append(out, document{id: id, sort: "2", data: &model.ItemResource{ID: id, ItemID: st.it.ID,
+			Type: "ACCOUNT", Status: "PENDING_AUTHORISATION", Name: "Conta conjunta", CreatedAt: t, UpdatedAt: t}})
+	}
+	return out
+}
+
+func pendingResources(params map[string]string) bool {
+	return strings.HasPrefix(params["cpf"], "999")
 }

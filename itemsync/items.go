@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -618,4 +619,30 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 		out = append(out, &it.Item)
 	}
 	return out, next, nil
+}
+
+// Resources lists an Open Finance item's resources, optionally of one status.
+func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID, status *string) ([]*model.ItemResource, error) {
+	it, err := e.Get(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	if !it.Connector.IsOpenFinance {
+		return nil, model.BadRequest("ITEM_NOT_OPEN_FINANCE", "Item %s does not use an Open Finance connector; only those have resources.", id)
+	}
+	if status != nil && !slices.Contains(model.ResourceStatuses, *status) {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "status must be one of %v (got %q).", model.ResourceStatuses, *status)
+	}
+	var list []*model.ItemResource
+	err = e.db.Documents(ctx, id, "resource", func(raw []byte) error {
+		var r model.ItemResource
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return err
+		}
+		if status == nil || r.Status == *status {
+			list = append(list, &r)
+		}
+		return nil
+	})
+	return list, err
 }

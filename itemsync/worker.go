@@ -403,7 +403,7 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
 		if st.c.IsOpenFinance {
 			it.ConsentExpiresAt = ptr(model.NewTime(now.AddDate(1, 0, 0)))
 			it.ResourcesCollectedAt = &nowT
-			it.HasResourcesPendingAuthorization = ptr(false)
+			it.HasResourcesPendingAuthorization = ptr(pendingResources(st.params))
 		}
 		if err := tx.SaveItem(ctx, it); err != nil {
 			return err

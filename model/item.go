@@ -151,3 +151,26 @@ type ItemPage struct {
 	Results []*Item `json:"results"`
 	Next    *string `json:"next"`
 }
+
+// ItemResource is one resource an Open Finance consent covers, as the institution's
+// resource list reports it.
+type ItemResource struct {
+	ID        uuid.UUID `json:"id"`
+	ItemID    uuid.UUID `json:"itemId"`
+	Type      string    `json:"type"`
+	Status    string    `json:"status"`
+	Name      string    `json:"name"`
+	CreatedAt Time      `json:"createdAt"`
+	UpdatedAt Time      `json:"updatedAt"`
+}
+
+// ItemResourcePage is the page envelope of GET /items/{id}/resources.
+type ItemResourcePage struct {
+	Total      int             `json:"total"`
+	TotalPages int             `json:"totalPages"`
+	Page       int             `json:"page"`
+	Results    []*ItemResource `json:"results"`
+}
+
+// ResourceStatuses are the Open Finance resource states.
+var ResourceStatuses = []string{"AVAILABLE", "UNAVAILABLE", "TEMPORARILY_UNAVAILABLE", "PENDING_AUTHORISATION"}

@@ -312,3 +312,19 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	}
 	s.ok(w, v)
 }
+
+func (s *Server) itemResources(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Item id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	q := queryOf(r, "status")
+	status := q.str("status")
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	page, err := s.query.ItemResources(r.Context(), id, status)
+	s.respond(w, r, page, err)
+}

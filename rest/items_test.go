@@ -359,3 +359,123 @@ func TestConnectorHealthFromExecutions(t *testing.T) {
 		t.Fatalf("details %v", d)
 	}
 }
+
+func approve(t *testing.T, env *testsupport.Env, key, id string) *model.Item {
+	t.Helper()
+	waiting, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	if waiting.UserAction == nil {
+		t.Fatalf("item %s waits for no action: %s", id, waiting.Status)
+	}
+	link, _ := waiting.UserAction.Attributes["url"].(string)
+	resp, err := http.PostForm(link, url.Values{"decision": {"approve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	final, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	return final
+}
+
+func TestOpenFinanceResources(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "resources").APIKey
+
+	cases := []struct {
+		cpf     string
+		pending bool
+	}{{"52998224725", false}, {"99911122233", true}}
+	for _, tc := range cases {
+		it := createItem(t, env, key, 5, map[string]any{"cpf": tc.cpf})
+		final := approve(t, env, key, it.ID.String())
+		if final.HasResourcesPendingAuthorization == nil || *final.HasResourcesPendingAuthorization != tc.pending || final.ResourcesCollectedAt == nil {
+			t.Fatalf("cpf %s: hasResourcesPendingAuthorization %v", tc.cpf, final.HasResourcesPendingAuthorization)
+		}
+		var all, pending model.ItemResourcePage
+		env.Do(t, "GET", "/items/"+it.ID.String()+"/resources", key, nil).Want(200).JSON(&all)
+		env.Do(t, "GET", "/items/"+it.ID.String()+"/resources?status=PENDING_AUTHORISATION", key, nil).Want(200).JSON(&pending)
+		if all.Total == 0 || (pending.Total > 0) != tc.pending {
+			t.Fatalf("cpf %s: %d resources, %d pending", tc.cpf, all.Total, pending.Total)
+		}
+		env.Do(t, "GET", "/items/"+it.ID.String()+"/resources?status=MAYBE", key, nil).WantError(400, "INVALID_PARAMETER")
+	}
+	direct := createItem(t, env, key, 0, okParams)
+	env.Do(t, "GET", "/items/"+direct.ID.String()+"/resources", key, nil).WantError(400, "ITEM_NOT_OPEN_FINANCE")
+	if direct.HasResourcesPendingAuthorization != nil {
+		t.Fatal("direct connector item has hasResourcesPendingAuthorization")
+	}
+}
+
+func TestAutoSync(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "autosync").APIKey
+	it := createItem(t, env, key, 0, okParams)
+	first, _ := env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+	if first.NextAutoSyncAt == nil || first.NextAutoSyncAt.Sub(first.LastUpdatedAt.Time) < 23*3600e9 {
+		t.Fatalf("nextAutoSyncAt %v after lastUpdatedAt %v", first.NextAutoSyncAt, first.LastUpdatedAt)
+	}
+	if err := env.Sync.SyncNow(t.Context(), it.ID); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := env.WaitItem(t, key, it.ID.String(), func(i *model.Item) bool {
+		return testsupport.Settled(i) && i.LastUpdatedAt.After(first.LastUpdatedAt.Time)
+	})
+	if second.Status != model.ItemUpdated {
+		t.Fatalf("auto-synced item %s", second.Status)
+	}
+	var syncEvent bool
+	for _, ev := range env.Events(t, key, it.ID.String()) {
+		p := ev["payload"].(map[string]any)
+		if ev["event"] == "item/updated" && p["triggeredBy"] == "SYNC" {
+			syncEvent = true
+		}
+	}
+	if !syncEvent {
+		t.Fatal("no item/updated with triggeredBy SYNC")
+	}
+
+	// An OUTDATED item is retried a bounded number of times, then leaves auto-sync.
+	bad := createItem(t, env, key, 0, map[string]any{"user": "user-unavailable", "password": "password-ok"})
+	got, _ := env.WaitItem(t, key, bad.ID.String(), testsupport.Settled)
+	for i := 0; got.NextAutoSyncAt != nil; i++ {
+		if i > 5 {
+			t.Fatal("an OUTDATED item keeps being retried")
+		}
+		prev := got.UpdatedAt
+		if err := env.Sync.SyncNow(t.Context(), bad.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = env.WaitItem(t, key, bad.ID.String(), func(i *model.Item) bool { return testsupport.Settled(i) && i.UpdatedAt.After(prev.Time) })
+	}
+	if got.Status != model.ItemOutdated {
+		t.Fatalf("status %s", got.Status)
+	}
+}
+
+func TestItemsGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "graphql items").APIKey
+	d := env.GraphQL(t, key, `mutation($p: Map) { createItem(input: {connectorId: 1, parameters: $p, clientUserId: "g"}) { id status connector { id hasMFA } } }`,
+		map[string]any{"p": okParams}).OK(t)
+	id := d["createItem"].(map[string]any)["id"].(string)
+	env.WaitItem(t, key, id, testsupport.Settled)
+	d = env.GraphQL(t, key, `query($id: UUID!) { item(id: $id) { status executionStatus parameter { name type mfa expiresAt } } }`, map[string]any{"id": id}).OK(t)
+	item := d["item"].(map[string]any)
+	if item["status"] != "WAITING_USER_INPUT" || item["parameter"].(map[string]any)["name"] != "token" {
+		t.Fatalf("item %v", item)
+	}
+	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {token: "123456"}) { status } }`, map[string]any{"id": id}).OK(t)
+	final, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	if final.ExecutionStatus != model.ExecSuccess {
+		t.Fatalf("final %s", final.ExecutionStatus)
+	}
+	env.GraphQL(t, key, `mutation($id: UUID!) { updateItem(id: $id, input: {clientUserId: "h"}) { clientUserId } }`, map[string]any{"id": id}).OK(t)
+	env.WaitItem(t, key, id, testsupport.Settled)
+	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {wrong: "1"}) { status } }`, map[string]any{"id": id}).WantCode(t, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH")
+	env.GraphQL(t, key, `{ items { results { id } } }`, nil).WantCode(t, "ITEMS_V2_DISABLED")
+	env.GraphQL(t, key, `mutation { createItem(input: {connectorId: 0}) { id } }`, nil).WantCode(t, "PARAMETERS_NOT_PROVIDED")
+	d = env.GraphQL(t, key, `mutation($id: UUID!) { deleteItem(id: $id) { id } }`, map[string]any{"id": id}).OK(t)
+	env.GraphQL(t, key, `query($id: UUID!) { item(id: $id) { id } }`, map[string]any{"id": id}).WantCode(t, "ITEM_NOT_FOUND")
+}

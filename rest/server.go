@@ -57,6 +57,7 @@ func New(res *graph.Resolver) http.Handler {
 	r.With(s.rateLimit("item-update")).Patch("/items/{id}", s.updateItem)
 	r.Delete("/items/{id}", s.deleteItem)
 	r.Post("/items/{id}/mfa", s.itemMFA)
+	r.Get("/items/{id}/resources", s.itemResources)
 	r.Get("/sandbox/authorize/{id}", s.authorizePage)
 	r.Post("/sandbox/authorize/{id}", s.authorizeDecision)
 

@@ -173,6 +173,23 @@ type ComplexityRoot struct {
 		Results func(childComplexity int) int
 	}
 
+	ItemResource struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		ItemID    func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Status    func(childComplexity int) int
+		Type      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	ItemResourcePage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateConnectToken          func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                  func(childComplexity int, input model.CreateItemInput) int
@@ -202,6 +219,7 @@ type ComplexityRoot struct {
 		Connectors        func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
 		Events            func(childComplexity int, itemID *uuid.UUID) int
 		Item              func(childComplexity int, id uuid.UUID) int
+		ItemResources     func(childComplexity int, itemID uuid.UUID, status *string) int
 		Items             func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
 	}
 
@@ -258,6 +276,7 @@ type QueryResolver interface {
 	Item(ctx context.Context, id uuid.UUID) (*model.Item, error)
 	Items(ctx context.Context, clientUserID *string, connectorID *int, after *string) (*model.ItemPage, error)
 	Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error)
+	ItemResources(ctx context.Context, itemID uuid.UUID, status *string) (*model.ItemResourcePage, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -862,6 +881,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ItemPage.Results(childComplexity), true
 
+	case "ItemResource.createdAt":
+		if e.ComplexityRoot.ItemResource.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.CreatedAt(childComplexity), true
+	case "ItemResource.id":
+		if e.ComplexityRoot.ItemResource.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.ID(childComplexity), true
+	case "ItemResource.itemId":
+		if e.ComplexityRoot.ItemResource.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.ItemID(childComplexity), true
+	case "ItemResource.name":
+		if e.ComplexityRoot.ItemResource.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.Name(childComplexity), true
+	case "ItemResource.status":
+		if e.ComplexityRoot.ItemResource.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.Status(childComplexity), true
+	case "ItemResource.type":
+		if e.ComplexityRoot.ItemResource.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.Type(childComplexity), true
+	case "ItemResource.updatedAt":
+		if e.ComplexityRoot.ItemResource.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResource.UpdatedAt(childComplexity), true
+
+	case "ItemResourcePage.page":
+		if e.ComplexityRoot.ItemResourcePage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResourcePage.Page(childComplexity), true
+	case "ItemResourcePage.results":
+		if e.ComplexityRoot.ItemResourcePage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResourcePage.Results(childComplexity), true
+	case "ItemResourcePage.total":
+		if e.ComplexityRoot.ItemResourcePage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResourcePage.Total(childComplexity), true
+	case "ItemResourcePage.totalPages":
+		if e.ComplexityRoot.ItemResourcePage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemResourcePage.TotalPages(childComplexity), true
+
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -1040,6 +1127,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Item(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.itemResources":
+		if e.ComplexityRoot.Query.ItemResources == nil {
+			break
+		}
+
+		args, err := ec.field_Query_itemResources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ItemResources(childComplexity, args["itemId"].(uuid.UUID), args["status"].(*string)), true
 	case "Query.items":
 		if e.ComplexityRoot.Query.Items == nil {
 			break
@@ -1629,6 +1727,31 @@ extend type Mutation {
   submitItemMFA(id: UUID!, parameters: Map!): Item!
   deleteItem(id: UUID!): Item!
 }
+
+"A resource an Open Finance consent covers."
+type ItemResource {
+  id: UUID!
+  itemId: UUID!
+  "ACCOUNT, CREDIT_CARD_ACCOUNT, ..."
+  type: String!
+  "AVAILABLE, UNAVAILABLE, TEMPORARILY_UNAVAILABLE or PENDING_AUTHORISATION."
+  status: String!
+  name: String!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type ItemResourcePage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [ItemResource!]!
+}
+
+extend type Query {
+  "Resources of an Open Finance item, optionally of one status (e.g. PENDING_AUTHORISATION)."
+  itemResources(itemId: UUID!, status: String): ItemResourcePage!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -1909,6 +2032,40 @@ func (ec *executionContext) childFields_ItemPage(ctx context.Context, field grap
 		return ec.fieldContext_ItemPage_next(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ItemPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemResource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ItemResource_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_ItemResource_itemId(ctx, field)
+	case "type":
+		return ec.fieldContext_ItemResource_type(ctx, field)
+	case "status":
+		return ec.fieldContext_ItemResource_status(ctx, field)
+	case "name":
+		return ec.fieldContext_ItemResource_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ItemResource_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ItemResource_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemResource", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemResourcePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ItemResourcePage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_ItemResourcePage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_ItemResourcePage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_ItemResourcePage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemResourcePage", field.Name)
 }
 
 func (ec *executionContext) childFields_ProductState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2358,6 +2515,28 @@ func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["itemId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_itemResources_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
 	return args, nil
 }
 
@@ -4772,6 +4951,268 @@ func (ec *executionContext) fieldContext_ItemPage_next(_ context.Context, field 
 	return graphql.NewScalarFieldContext("ItemPage", field, false, false, "String")
 }
 
+func (ec *executionContext) _ItemResource_id(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _ItemResource_itemId(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _ItemResource_type(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "String")
+}
+
+func (ec *executionContext) _ItemResource_status(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "String")
+}
+
+func (ec *executionContext) _ItemResource_name(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "String")
+}
+
+func (ec *executionContext) _ItemResource_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ItemResource_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ItemResource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResource_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResource_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResource", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ItemResourcePage_total(ctx context.Context, field graphql.CollectedField, obj *model.ItemResourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResourcePage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResourcePage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResourcePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ItemResourcePage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.ItemResourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResourcePage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResourcePage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResourcePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ItemResourcePage_page(ctx context.Context, field graphql.CollectedField, obj *model.ItemResourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResourcePage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResourcePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemResourcePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ItemResourcePage_results(ctx context.Context, field graphql.CollectedField, obj *model.ItemResourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemResourcePage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ItemResource) graphql.Marshaler {
+			return ec.marshalNItemResource2ᚕᚖponteᚋmodelᚐItemResourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemResourcePage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemResourcePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemResource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createConnectToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5517,6 +5958,50 @@ func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_itemResources(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_itemResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ItemResources(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["status"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ItemResourcePage) graphql.Marshaler {
+			return ec.marshalNItemResourcePage2ᚖponteᚋmodelᚐItemResourcePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_itemResources(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemResourcePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_itemResources_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8398,6 +8883,117 @@ func (ec *executionContext) _ItemPage(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var itemResourceImplementors = []string{"ItemResource"}
+
+func (ec *executionContext) _ItemResource(ctx context.Context, sel ast.SelectionSet, obj *model.ItemResource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemResourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemResource")
+		case "id":
+			out.Values[i] = ec._ItemResource_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._ItemResource_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._ItemResource_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._ItemResource_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ItemResource_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ItemResource_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ItemResource_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var itemResourcePageImplementors = []string{"ItemResourcePage"}
+
+func (ec *executionContext) _ItemResourcePage(ctx context.Context, sel ast.SelectionSet, obj *model.ItemResourcePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemResourcePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemResourcePage")
+		case "total":
+			out.Values[i] = ec._ItemResourcePage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._ItemResourcePage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ItemResourcePage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._ItemResourcePage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -8628,6 +9224,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_events(ctx, field)
+				})
+		case "itemResources":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_itemResources(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -9494,6 +10096,38 @@ func (ec *executionContext) marshalNItemPage2ᚖponteᚋmodelᚐItemPage(ctx con
 		return graphql.Null
 	}
 	return ec._ItemPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNItemResource2ᚕᚖponteᚋmodelᚐItemResourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ItemResource) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemResource2ᚖponteᚋmodelᚐItemResource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNItemResource2ᚖponteᚋmodelᚐItemResource(ctx context.Context, sel ast.SelectionSet, v *model.ItemResource) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ItemResource!")
+		return graphql.Null
+	}
+	return ec._ItemResource(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNItemResourcePage2ᚖponteᚋmodelᚐItemResourcePage(ctx context.Context, sel ast.SelectionSet, v *model.ItemResourcePage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ItemResourcePage!")
+		return graphql.Null
+	}
+	return ec._ItemResourcePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx context.Context, v any) (model.ItemStatus, error) {
