@@ -479,3 +479,28 @@ func TestItemsGraphQL(t *testing.T) {
 	d = env.GraphQL(t, key, `mutation($id: UUID!) { deleteItem(id: $id) { id } }`, map[string]any{"id": id}).OK(t)
 	env.GraphQL(t, key, `query($id: UUID!) { item(id: $id) { id } }`, map[string]any{"id": id}).WantCode(t, "ITEM_NOT_FOUND")
 }
+
+// Two processes working one database: every execution runs once, whoever takes it.
+func TestTwoProcessesShareExecutions(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	env.AddProcess(t)
+	key := env.NewClient(t, "replicas").APIKey
+	var ids []string
+	for i := 1; i <= 12; i++ {
+		ids = append(ids, createItem(t, env, key, 0, map[string]any{"user": fmt.Sprintf("user-ok-perf-%d", i), "password": "password-ok"}).ID.String())
+	}
+	for _, id := range ids {
+		it, _ := env.WaitItem(t, key, id, testsupport.Settled)
+		if it.ExecutionStatus != model.ExecSuccess {
+			t.Fatalf("item %s ended %s", id, it.ExecutionStatus)
+		}
+		counts := map[string]int{}
+		for _, n := range testsupport.EventNames(env.Events(t, key, id)) {
+			counts[n]++
+		}
+		if counts["item/created"] != 1 || counts["item/login_succeeded"] != 1 || counts["transactions/created"] != 1 {
+			t.Fatalf("item %s events %v", id, counts)
+		}
+	}
+}

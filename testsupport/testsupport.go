@@ -216,3 +216,34 @@ func (e *Env) Exec(t testing.TB, sql string, args ...any) {
 		t.Fatalf("exec %q: %v", strings.SplitN(sql, "\n", 2)[0], err)
 	}
 }
+
+// AddProcess starts another set of job workers on the test's database, with its own pool,
+// as a second replica of the service would.
+func (e *Env) AddProcess(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	store, err := db.Open(ctx, e.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncCfg := itemsync.DefaultConfig()
+	syncCfg.StepDelay = 0
+	a := auth.NewService(store, MasterKey)
+	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
+	workers := river.NewWorkers()
+	periodic := eng.Register(workers)
+	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.SetJobs(queue)
+	if err := queue.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = queue.Stop(stopCtx)
+		store.Close()
+	})
+}
