@@ -29,8 +29,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse database URL: %w", err)
 	}
-	if cfg.MaxConns < 20 {
-		cfg.MaxConns = 20
+	// Job workers (up to 10, two connections each) and requests share the pool.
+	if cfg.MaxConns < 40 {
+		cfg.MaxConns = 40
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -45,6 +45,14 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 	// The pgx view uses the same connection, held by conn until it is closed, and so runs
 	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
 	tx := &Tx{Tx: btx, PGX: &connTx{conn: native}}
+	// A panic must roll back before the connection is closed: closing waits for the open
+	// transaction, which would never end.
+	defer func() {
+		if p := recover(); p != nil {
+			_ = btx.Rollback()
+			panic(p)
+		}
+	}()
 	if err := fn(ctx, tx); err != nil {
 		_ = btx.Rollback()
 		return err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -63,6 +64,41 @@ type Engine struct {
 	jobs   *jobs.Client
 	auth   *auth.Service
 	now    func() time.Time
+
+	catMu    sync.Mutex
+	catNames map[string]string
+	catErr   error
+}
+
+// categoryNames maps category ids to the English name transactions carry in `category`.
+func (e *Engine) categoryNames(ctx context.Context) (map[string]string, error) {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	if e.catNames != nil {
+		return e.catNames, nil
+	}
+	func() {
+		rows, err := e.db.Pool.Query(ctx, `SELECT id, description_translated FROM categories`)
+		if err != nil {
+			e.catErr = err
+			return
+		}
+		defer rows.Close()
+		e.catNames = map[string]string{}
+		for rows.Next() {
+			var id, name string
+			if e.catErr = rows.Scan(&id, &name); e.catErr != nil {
+				return
+			}
+			e.catNames[id] = name
+		}
+		e.catErr = rows.Err()
+	}()
+	if e.catErr != nil {
+		// A failed read is retried next time rather than remembered.
+		e.catNames = nil
+	}
+	return e.catNames, e.catErr
 }
 
 // New makes an engine; call Workers to register its jobs and SetJobs once the queue exists.

@@ -62,7 +62,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 				txs = append(txs, t)
 			}
 		}
-		var err error
+		names, err := e.categoryNames(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for i := range txs {
+			categorize(&txs[i], names)
+		}
 		if changes, err = ingestTransactions(ctx, tx, st.it.ID, txs, now); err != nil {
 			return nil, err
 		}
@@ -347,4 +353,33 @@ func resources(st *state, accounts []model.Account, now time.Time) []document {
 
 func pendingResources(params map[string]string) bool {
 	return strings.HasPrefix(params["cpf"], "999")
+}
+
+// categorize fills category and categoryId when the institution sent none.
+func categorize(t *model.Transaction, names map[string]string) {
+	if t.CategoryID != nil {
+		return
+	}
+	in := CategorizeInput{Description: t.Description, Credit: t.Type == "CREDIT"}
+	if t.Merchant != nil {
+		in.MerchantName = t.Merchant.Name
+		if t.Merchant.Category != nil {
+			in.MerchantCat = *t.Merchant.Category
+		}
+	}
+	if t.CreditCardMetadata != nil && t.CreditCardMetadata.PayeeMCC != nil {
+		in.MCC = *t.CreditCardMetadata.PayeeMCC
+	}
+	if t.OperationType != nil {
+		in.OperationType = *t.OperationType
+	}
+	id := Categorize(in)
+	if id == "" {
+		return
+	}
+	name, ok := names[id]
+	if !ok {
+		return
+	}
+	t.CategoryID, t.Category = &id, &name
 }

@@ -359,6 +359,11 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 }
 
 func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
+	// Read before the transaction: a job holds at most two connections (its lock and its
+	// transaction), which is what keeps the pool from deadlocking under many workers.
+	if _, err := e.categoryNames(ctx); err != nil {
+		return err
+	}
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		now := e.now()
 		nowT := model.NewTime(now)

@@ -17,7 +17,9 @@ type Client = river.Client[pgx.Tx]
 
 // Config tunes the queue.
 type Config struct {
-	// MaxWorkers bounds concurrent jobs per process.
+	// MaxWorkers bounds concurrent jobs per process. An item execution holds two
+	// connections (its lock and its transaction), so twice this must stay well under the
+	// pool size, leaving room for requests.
 	MaxWorkers int
 	// JobTimeout is the default limit of a job's run; RescueAfter must exceed it. A job of a
 	// killed process is retried once RescueAfter has passed.
@@ -33,7 +35,7 @@ type Config struct {
 // can only insert.
 func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJob, c Config) (*Client, error) {
 	if c.MaxWorkers == 0 {
-		c.MaxWorkers = 50
+		c.MaxWorkers = 10
 	}
 	if c.JobTimeout == 0 {
 		c.JobTimeout = 2 * time.Minute

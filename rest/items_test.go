@@ -496,11 +496,20 @@ func TestTwoProcessesShareExecutions(t *testing.T) {
 			t.Fatalf("item %s ended %s", id, it.ExecutionStatus)
 		}
 		counts := map[string]int{}
-		for _, n := range testsupport.EventNames(env.Events(t, key, id)) {
-			counts[n]++
+		accounts := map[any]int{}
+		for _, ev := range env.Events(t, key, id) {
+			counts[ev["event"].(string)]++
+			if ev["event"] == "transactions/created" {
+				accounts[ev["payload"].(map[string]any)["accountId"]]++
+			}
 		}
-		if counts["item/created"] != 1 || counts["item/login_succeeded"] != 1 || counts["transactions/created"] != 1 {
+		if counts["item/created"] != 1 || counts["item/login_succeeded"] != 1 || len(accounts) == 0 {
 			t.Fatalf("item %s events %v", id, counts)
+		}
+		for acc, n := range accounts {
+			if n != 1 {
+				t.Fatalf("item %s: %d transactions/created for account %v", id, n, acc)
+			}
 		}
 	}
 }
