@@ -144,6 +144,7 @@ func upsertAccounts(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []mod
 	for i := range list {
 		a := &list[i]
 		ids = append(ids, a.ID)
+		a.CreatedAt, a.UpdatedAt = model.Time{}, model.Time{}
 		data, err := json.Marshal(a)
 		if err != nil {
 			return err
@@ -176,6 +177,9 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 		}
 		t := &list[i]
 		i++
+		// Timestamps live in their own columns: left in the document they would make every
+		// row look changed on every sync.
+		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
 		data, err := json.Marshal(t)
 		if err != nil {
 			encErr = err

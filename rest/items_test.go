@@ -513,3 +513,54 @@ func TestTwoProcessesShareExecutions(t *testing.T) {
 		}
 	}
 }
+
+// Each update collects new rows, posts the pending ones and drops one: the transaction
+// events say exactly that, and an update with no change would say nothing.
+func TestTransactionEventsAcrossUpdates(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "tx events").APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
+	id := it.ID.String()
+	env.WaitItem(t, key, id, testsupport.Settled)
+	for i := 0; i < 2; i++ {
+		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+		env.WaitItem(t, key, id, testsupport.Settled)
+	}
+	var created, updated, deleted []map[string]any
+	for _, ev := range env.Events(t, key, id) {
+		p := ev["payload"].(map[string]any)
+		switch ev["event"] {
+		case "transactions/created":
+			created = append(created, p)
+		case "transactions/updated":
+			updated = append(updated, p)
+		case "transactions/deleted":
+			deleted = append(deleted, p)
+		}
+	}
+	// First execution: one per account with transactions; each update: three new rows.
+	if len(created) != 5 || len(updated) != 1 || len(deleted) != 1 {
+		t.Fatalf("created %d, updated %d, deleted %d events", len(created), len(updated), len(deleted))
+	}
+	last := created[len(created)-1]
+	if last["transactionsCount"] != float64(3) || last["transactionsMinDate"] == nil || last["transactionsCreatedAtFrom"] == nil ||
+		last["id"] == nil || last["triggeredBy"] != "CLIENT" {
+		t.Fatalf("transactions/created payload %v", last)
+	}
+	link, _ := last["createdTransactionsLink"].(string)
+	if !strings.HasPrefix(link, env.URL+"/v2/transactions?") || !strings.Contains(link, "accountId=") || !strings.Contains(link, "createdAtFrom=") {
+		t.Fatalf("createdTransactionsLink %q", link)
+	}
+	if ids := updated[0]["transactionIds"].([]any); len(ids) != 2 {
+		t.Fatalf("updated ids %v", ids)
+	}
+	if ids := deleted[0]["transactionIds"].([]any); len(ids) != 1 {
+		t.Fatalf("deleted ids %v", ids)
+	}
+	for _, p := range append(append(created, updated...), deleted...) {
+		if _, ok := p["clientUserId"]; ok {
+			t.Fatal("transactions events must not carry clientUserId")
+		}
+	}
+}
