@@ -157,6 +157,10 @@ func upsertAccounts(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []mod
 			return fmt.Errorf("store account: %w", err)
 		}
 	}
+	// Accounts no longer reported go, with their transactions (which have no foreign key).
+	if _, err := tx.PGX.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
+		return err
+	}
 	_, err := tx.PGX.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
 	return err
 }
@@ -165,37 +169,21 @@ func upsertAccounts(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []mod
 // statements, so a history of a million rows costs a few statements, not a million, and a
 // repeated execution changes nothing.
 func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*accountChanges, error) {
+	var existing bool
+	if err := tx.PGX.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
+		return nil, err
+	}
+	if !existing {
+		return firstIngest(ctx, tx, itemID, list, now)
+	}
 	if _, err := tx.PGX.Exec(ctx, `CREATE TEMP TABLE tx_stage (
 		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
 	}
-	i := 0
-	var encErr error
-	src := pgx.CopyFromFunc(func() ([]any, error) {
-		if i >= len(list) {
-			return nil, nil
-		}
-		t := &list[i]
-		i++
-		// Timestamps live in their own columns: left in the document they would make every
-		// row look changed on every sync.
-		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
-		data, err := json.Marshal(t)
-		if err != nil {
-			encErr = err
-			return nil, err
-		}
-		var bill *uuid.UUID
-		if t.CreditCardMetadata != nil && t.CreditCardMetadata.BillID != nil {
-			if id, err := uuid.Parse(*t.CreditCardMetadata.BillID); err == nil {
-				bill = &id
-			}
-		}
-		return []any{t.ID, t.AccountID, t.Date.Time, string(t.Status), t.Amount, bill, data}, nil
-	})
+	src, encErr := transactionRows(list)
 	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, []string{"id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
-		if encErr != nil {
-			return nil, encErr
+		if *encErr != nil {
+			return nil, *encErr
 		}
 		return nil, fmt.Errorf("stage transactions: %w", err)
 	}
@@ -260,6 +248,62 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 			AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
 		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.deleted = append(c.deleted, id) }, itemID); err != nil {
 		return nil, err
+	}
+	return changes, nil
+}
+
+// transactionRows streams list as COPY rows; extra columns come first.
+func transactionRows(list []model.Transaction, extra ...any) (pgx.CopyFromSource, *error) {
+	i := 0
+	var encErr error
+	return pgx.CopyFromFunc(func() ([]any, error) {
+		if i >= len(list) {
+			return nil, nil
+		}
+		t := &list[i]
+		i++
+		// Timestamps live in their own columns: left in the document they would make every
+		// row look changed on every sync.
+		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
+		data, err := json.Marshal(t)
+		if err != nil {
+			encErr = err
+			return nil, err
+		}
+		var bill *uuid.UUID
+		if t.CreditCardMetadata != nil && t.CreditCardMetadata.BillID != nil {
+			if id, err := uuid.Parse(*t.CreditCardMetadata.BillID); err == nil {
+				bill = &id
+			}
+		}
+		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, data)
+		return row, nil
+	}), &encErr
+}
+
+// firstIngest copies an item's first history straight into the table: every row is new,
+// so the staging and merge steps would only cost time.
+func firstIngest(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*accountChanges, error) {
+	src, encErr := transactionRows(list, itemID, now, now)
+	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"transactions"},
+		[]string{"item_id", "created_at", "updated_at", "id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
+		if *encErr != nil {
+			return nil, *encErr
+		}
+		return nil, fmt.Errorf("copy transactions: %w", err)
+	}
+	changes := map[uuid.UUID]*accountChanges{}
+	for i := range list {
+		t := &list[i]
+		c, ok := changes[t.AccountID]
+		if !ok {
+			c = &accountChanges{minDate: t.Date.Time}
+			changes[t.AccountID] = c
+		}
+		c.created++
+		if t.Date.Before(c.minDate) {
+			c.minDate = t.Date.Time
+		}
 	}
 	return changes, nil
 }

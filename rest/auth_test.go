@@ -228,3 +228,18 @@ func TestAuthRateLimit(t *testing.T) {
 	// Other endpoints count separately.
 	env.Do(t, "GET", "/connectors", "", nil).WantError(401, "API_KEY_MISSING")
 }
+
+func TestItemUpdateRateLimit(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t, func(s *testsupport.Setup) { s.Resolver.Limiter = auth.NewLimiter(map[string]int{"item-update": 2}) })
+	key := env.NewClient(t, "patch limit").APIKey
+	id := uuid.NewString()
+	for i := 0; i < 2; i++ {
+		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).WantError(404, "ITEM_NOT_FOUND")
+	}
+	r := env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(429)
+	if r.Header.Get("RateLimit-Limit") != "2" || r.Header.Get("Retry-After") != "60" {
+		t.Fatalf("headers %v", r.Header)
+	}
+	env.Do(t, "GET", "/items/"+id, key, nil).WantError(404, "ITEM_NOT_FOUND")
+}
