@@ -259,6 +259,25 @@ func TestConfiguredDatabaseAndClient(t *testing.T) {
 		t.Fatal("API key from before the restart was rejected")
 	}
 
+	pk := exec.Command(build(t), "clients", "public-key", keys["clientId"])
+	pk.Env = append(os.Environ(), env...)
+	if out, err := pk.Output(); err != nil || !strings.HasPrefix(string(out), "-----BEGIN PUBLIC KEY-----") {
+		t.Fatalf("clients public-key: %v %s", err, out)
+	}
+	set := exec.Command(build(t), "clients", "set", keys["clientId"], "itemsV2=true", "itemLimit=5")
+	set.Env = append(os.Environ(), env...)
+	if out, err := set.Output(); err != nil || !strings.Contains(string(out), `"itemsV2": true`) || !strings.Contains(string(out), `"itemLimit": 5`) {
+		t.Fatalf("clients set: %v %s", err, out)
+	}
+	if status, _ := do(t, "GET", s2.url+"/v2/items", key, nil); status != 200 {
+		t.Fatalf("GET /v2/items after clients set itemsV2=true: %d", status)
+	}
+	bad := exec.Command(build(t), "clients", "set", keys["clientId"], "colour=blue")
+	bad.Env = append(os.Environ(), env...)
+	if out, err := bad.CombinedOutput(); err == nil || !strings.Contains(string(out), "unknown setting") {
+		t.Fatalf("clients set with an unknown key: %v %s", err, out)
+	}
+
 	mig := exec.Command(build(t), "migrate")
 	mig.Env = append(os.Environ(), env...)
 	if out, err := mig.CombinedOutput(); err != nil || !strings.Contains(string(out), "migrations applied") {
