@@ -13,7 +13,7 @@ type Account struct {
 	Type          string      `json:"type"`    // BANK or CREDIT
 	Subtype       string      `json:"subtype"` // CHECKING_ACCOUNT, SAVINGS_ACCOUNT, CREDIT_CARD
 	Number        string      `json:"number"`
-	Balance       float64     `json:"balance"`
+	Balance       *float64    `json:"balance"`
 	Name          string      `json:"name"`
 	MarketingName *string     `json:"marketingName"`
 	Owner         *string     `json:"owner"`
@@ -27,29 +27,29 @@ type Account struct {
 
 // BankData details a bank account.
 type BankData struct {
-	TransferNumber               *string  `json:"transferNumber"`
-	ClosingBalance               *float64 `json:"closingBalance"`
-	AutomaticallyInvestedBalance *float64 `json:"automaticallyInvestedBalance"`
-	OverdraftContractedLimit     *float64 `json:"overdraftContractedLimit"`
-	OverdraftUsedLimit           *float64 `json:"overdraftUsedLimit"`
-	UnarrangedOverdraftAmount    *float64 `json:"unarrangedOverdraftAmount"`
-	HasReservedBalance           *bool    `json:"hasReservedBalance"`
-	ReservedBalances             []any    `json:"reservedBalances"`
+	TransferNumber               *string          `json:"transferNumber"`
+	ClosingBalance               *float64         `json:"closingBalance"`
+	AutomaticallyInvestedBalance *float64         `json:"automaticallyInvestedBalance"`
+	OverdraftContractedLimit     *float64         `json:"overdraftContractedLimit"`
+	OverdraftUsedLimit           *float64         `json:"overdraftUsedLimit"`
+	UnarrangedOverdraftAmount    *float64         `json:"unarrangedOverdraftAmount"`
+	HasReservedBalance           *bool            `json:"hasReservedBalance"`
+	ReservedBalances             []map[string]any `json:"reservedBalances"`
 }
 
 // DisaggregatedCreditLimit is one credit line of a card.
 type DisaggregatedCreditLimit struct {
-	CreditLineLimitType     string   `json:"creditLineLimitType"`
-	ConsolidationType       string   `json:"consolidationType"`
-	IdentificationNumber    string   `json:"identificationNumber"`
-	IsLimitFlexible         bool     `json:"isLimitFlexible"`
-	UsedAmount              float64  `json:"usedAmount"`
-	UsedAmountCurrencyCode  string   `json:"usedAmountCurrencyCode"`
-	LineName                *string  `json:"lineName,omitempty"`
-	LimitAmount             *float64 `json:"limitAmount,omitempty"`
-	LimitAmountCurrency     *string  `json:"limitAmountCurrencyCode,omitempty"`
-	AvailableAmount         *float64 `json:"availableAmount,omitempty"`
-	AvailableAmountCurrency *string  `json:"availableAmountCurrencyCode,omitempty"`
+	CreditLineLimitType         string   `json:"creditLineLimitType"`
+	ConsolidationType           string   `json:"consolidationType"`
+	IdentificationNumber        string   `json:"identificationNumber"`
+	IsLimitFlexible             bool     `json:"isLimitFlexible"`
+	UsedAmount                  float64  `json:"usedAmount"`
+	UsedAmountCurrencyCode      string   `json:"usedAmountCurrencyCode"`
+	LineName                    *string  `json:"lineName,omitempty"`
+	LimitAmount                 *float64 `json:"limitAmount,omitempty"`
+	LimitAmountCurrencyCode     *string  `json:"limitAmountCurrencyCode,omitempty"`
+	AvailableAmount             *float64 `json:"availableAmount,omitempty"`
+	AvailableAmountCurrencyCode *string  `json:"availableAmountCurrencyCode,omitempty"`
 }
 
 // AdditionalCard is a card issued on the same account.
@@ -321,4 +321,12 @@ type AccountStatement struct {
 	MonthYear string    `json:"monthYear"`
 	URL       string    `json:"url"`
 	Date      Time      `json:"-"`
+}
+
+// AccountPage is the page envelope of GET /accounts.
+type AccountPage struct {
+	Total      int        `json:"total"`
+	TotalPages int        `json:"totalPages"`
+	Page       int        `json:"page"`
+	Results    []*Account `json:"results"`
 }

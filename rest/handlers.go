@@ -328,3 +328,27 @@ func (s *Server) itemResources(w http.ResponseWriter, r *http.Request) {
 	page, err := s.query.ItemResources(r.Context(), id, status)
 	s.respond(w, r, page, err)
 }
+
+func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
+	q := queryOf(r, "itemId", "type")
+	itemID, typ := q.uuid("itemId"), q.str("type")
+	if q.err == nil && itemID == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter itemId is required.")
+	}
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	page, err := s.query.Accounts(r.Context(), *itemID, typ)
+	s.respond(w, r, page, err)
+}
+
+func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Account id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.query.Account(r.Context(), id)
+	s.respond(w, r, a, err)
+}

@@ -61,6 +61,9 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/sandbox/authorize/{id}", s.authorizePage)
 	r.Post("/sandbox/authorize/{id}", s.authorizeDecision)
 
+	r.Get("/accounts", s.listAccounts)
+	r.Get("/accounts/{id}", s.getAccount)
+
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)
 

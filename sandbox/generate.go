@@ -198,7 +198,7 @@ func (g *gen) account(key, typ, subtype, name string, n int) *model.Account {
 		a.BankData = &model.BankData{
 			TransferNumber: sp(fmt.Sprintf("%s/%s", g.w.holder.branch, a.Number[5:])), AutomaticallyInvestedBalance: fp(0),
 			OverdraftContractedLimit: fp(2000), OverdraftUsedLimit: fp(0), UnarrangedOverdraftAmount: fp(0),
-			HasReservedBalance: bp(false), ReservedBalances: []any{},
+			HasReservedBalance: bp(false), ReservedBalances: []map[string]any{},
 		}
 	} else {
 		a.Number = "5162" + fmt.Sprintf("%04d", int(g.w.seed%10000))
@@ -208,8 +208,8 @@ func (g *gen) account(key, typ, subtype, name string, n int) *model.Account {
 			CreditLimit: fp(15000), AvailableCreditLimit: fp(15000), BalanceForeignCurrency: fp(0), MinimumPayment: fp(0),
 			IsLimitFlexible: bp(false), Status: sp("ACTIVE"), HolderType: sp("MAIN"),
 			DisaggregatedCreditLimits: []model.DisaggregatedCreditLimit{
-				{CreditLineLimitType: "LIMITE_CREDITO_TOTAL", ConsolidationType: "CONSOLIDADO", IdentificationNumber: a.Number[len(a.Number)-4:], IsLimitFlexible: false, UsedAmount: 0, UsedAmountCurrencyCode: "BRL", LineName: sp("CREDITO_A_VISTA"), LimitAmount: fp(15000), LimitAmountCurrency: sp("BRL"), AvailableAmount: fp(15000), AvailableAmountCurrency: sp("BRL")},
-				{CreditLineLimitType: "LIMITE_CREDITO_MODALIDADE_OPERACAO", ConsolidationType: "INDIVIDUAL", IdentificationNumber: a.Number[len(a.Number)-4:], IsLimitFlexible: false, UsedAmount: 0, UsedAmountCurrencyCode: "BRL", LineName: sp("SAQUE_CREDITO_BRASIL"), LimitAmount: fp(1500), LimitAmountCurrency: sp("BRL"), AvailableAmount: fp(1500), AvailableAmountCurrency: sp("BRL")},
+				{CreditLineLimitType: "LIMITE_CREDITO_TOTAL", ConsolidationType: "CONSOLIDADO", IdentificationNumber: a.Number[len(a.Number)-4:], IsLimitFlexible: false, UsedAmount: 0, UsedAmountCurrencyCode: "BRL", LineName: sp("CREDITO_A_VISTA"), LimitAmount: fp(15000), LimitAmountCurrencyCode: sp("BRL"), AvailableAmount: fp(15000), AvailableAmountCurrencyCode: sp("BRL")},
+				{CreditLineLimitType: "LIMITE_CREDITO_MODALIDADE_OPERACAO", ConsolidationType: "INDIVIDUAL", IdentificationNumber: a.Number[len(a.Number)-4:], IsLimitFlexible: false, UsedAmount: 0, UsedAmountCurrencyCode: "BRL", LineName: sp("SAQUE_CREDITO_BRASIL"), LimitAmount: fp(1500), LimitAmountCurrencyCode: sp("BRL"), AvailableAmount: fp(1500), AvailableAmountCurrencyCode: sp("BRL")},
 			},
 			AdditionalCards: []model.AdditionalCard{{Number: "5162********" + fmt.Sprintf("%04d", int(g.w.seed>>8%10000)), Holder: g.w.contacts[0].name}},
 		}
@@ -339,7 +339,7 @@ func (g *gen) checkingHistory(acc *model.Account, today time.Time, perf int) {
 		balances[i] = balance
 		list[i].Balance = &balances[i]
 	}
-	acc.Balance = balance
+	acc.Balance = fp(balance)
 	acc.BankData.ClosingBalance = fp(balance)
 }
 
@@ -380,8 +380,8 @@ func (g *gen) savingsHistory(acc *model.Account, today time.Time) {
 		t.Balance = fp(money(balance))
 		g.snap.Transactions = append(g.snap.Transactions, t)
 	}
-	acc.Balance = money(balance)
-	acc.BankData.ClosingBalance = fp(acc.Balance)
+	acc.Balance = fp(money(balance))
+	acc.BankData.ClosingBalance = acc.Balance
 }
 
 // cardHistory writes a year of card purchases, some in installments, and a bill per month
@@ -455,7 +455,7 @@ func (g *gen) cardHistory(acc *model.Account, today time.Time) {
 			AllowsInstallments: bp(true), FinanceCharges: []map[string]any{}, Payments: nonNilMaps(payments),
 			CreatedAt: model.NewTime(g.now), UpdatedAt: model.NewTime(g.now)})
 	}
-	acc.Balance = money(used)
+	acc.Balance = fp(money(used))
 	acc.CreditData.AvailableCreditLimit = fp(money(15000 - used))
 	acc.CreditData.MinimumPayment = fp(money(used * 0.15))
 	acc.CreditData.DisaggregatedCreditLimits[0].UsedAmount = money(used)

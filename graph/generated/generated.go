@@ -36,6 +36,47 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Account struct {
+		Balance       func(childComplexity int) int
+		BankData      func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		CreditData    func(childComplexity int) int
+		CurrencyCode  func(childComplexity int) int
+		ID            func(childComplexity int) int
+		ItemID        func(childComplexity int) int
+		MarketingName func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Number        func(childComplexity int) int
+		Owner         func(childComplexity int) int
+		Subtype       func(childComplexity int) int
+		TaxNumber     func(childComplexity int) int
+		Type          func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	AccountPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	AdditionalCard struct {
+		Holder func(childComplexity int) int
+		Number func(childComplexity int) int
+	}
+
+	BankData struct {
+		AutomaticallyInvestedBalance func(childComplexity int) int
+		ClosingBalance               func(childComplexity int) int
+		HasReservedBalance           func(childComplexity int) int
+		OverdraftContractedLimit     func(childComplexity int) int
+		OverdraftUsedLimit           func(childComplexity int) int
+		ReservedBalances             func(childComplexity int) int
+		TransferNumber               func(childComplexity int) int
+		UnarrangedOverdraftAmount    func(childComplexity int) int
+	}
+
 	Category struct {
 		Description           func(childComplexity int) int
 		DescriptionTranslated func(childComplexity int) int
@@ -116,6 +157,36 @@ type ComplexityRoot struct {
 		Type              func(childComplexity int) int
 		Validation        func(childComplexity int) int
 		ValidationMessage func(childComplexity int) int
+	}
+
+	CreditData struct {
+		AdditionalCards           func(childComplexity int) int
+		AvailableCreditLimit      func(childComplexity int) int
+		BalanceCloseDate          func(childComplexity int) int
+		BalanceDueDate            func(childComplexity int) int
+		BalanceForeignCurrency    func(childComplexity int) int
+		Brand                     func(childComplexity int) int
+		CreditLimit               func(childComplexity int) int
+		DisaggregatedCreditLimits func(childComplexity int) int
+		HolderType                func(childComplexity int) int
+		IsLimitFlexible           func(childComplexity int) int
+		Level                     func(childComplexity int) int
+		MinimumPayment            func(childComplexity int) int
+		Status                    func(childComplexity int) int
+	}
+
+	DisaggregatedCreditLimit struct {
+		AvailableAmount             func(childComplexity int) int
+		AvailableAmountCurrencyCode func(childComplexity int) int
+		ConsolidationType           func(childComplexity int) int
+		CreditLineLimitType         func(childComplexity int) int
+		IdentificationNumber        func(childComplexity int) int
+		IsLimitFlexible             func(childComplexity int) int
+		LimitAmount                 func(childComplexity int) int
+		LimitAmountCurrencyCode     func(childComplexity int) int
+		LineName                    func(childComplexity int) int
+		UsedAmount                  func(childComplexity int) int
+		UsedAmountCurrencyCode      func(childComplexity int) int
 	}
 
 	Event struct {
@@ -212,6 +283,8 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Account           func(childComplexity int, id uuid.UUID) int
+		Accounts          func(childComplexity int, itemID uuid.UUID, typeArg *string) int
 		Categories        func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category          func(childComplexity int, id string) int
 		ClientApplication func(childComplexity int) int
@@ -277,6 +350,8 @@ type QueryResolver interface {
 	Items(ctx context.Context, clientUserID *string, connectorID *int, after *string) (*model.ItemPage, error)
 	Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error)
 	ItemResources(ctx context.Context, itemID uuid.UUID, status *string) (*model.ItemResourcePage, error)
+	Accounts(ctx context.Context, itemID uuid.UUID, typeArg *string) (*model.AccountPage, error)
+	Account(ctx context.Context, id uuid.UUID) (*model.Account, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -296,6 +371,184 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Account.balance":
+		if e.ComplexityRoot.Account.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Balance(childComplexity), true
+	case "Account.bankData":
+		if e.ComplexityRoot.Account.BankData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.BankData(childComplexity), true
+	case "Account.createdAt":
+		if e.ComplexityRoot.Account.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.CreatedAt(childComplexity), true
+	case "Account.creditData":
+		if e.ComplexityRoot.Account.CreditData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.CreditData(childComplexity), true
+	case "Account.currencyCode":
+		if e.ComplexityRoot.Account.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.CurrencyCode(childComplexity), true
+	case "Account.id":
+		if e.ComplexityRoot.Account.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.ID(childComplexity), true
+	case "Account.itemId":
+		if e.ComplexityRoot.Account.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.ItemID(childComplexity), true
+	case "Account.marketingName":
+		if e.ComplexityRoot.Account.MarketingName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.MarketingName(childComplexity), true
+	case "Account.name":
+		if e.ComplexityRoot.Account.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Name(childComplexity), true
+	case "Account.number":
+		if e.ComplexityRoot.Account.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Number(childComplexity), true
+	case "Account.owner":
+		if e.ComplexityRoot.Account.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Owner(childComplexity), true
+	case "Account.subtype":
+		if e.ComplexityRoot.Account.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Subtype(childComplexity), true
+	case "Account.taxNumber":
+		if e.ComplexityRoot.Account.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.TaxNumber(childComplexity), true
+	case "Account.type":
+		if e.ComplexityRoot.Account.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Type(childComplexity), true
+	case "Account.updatedAt":
+		if e.ComplexityRoot.Account.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.UpdatedAt(childComplexity), true
+
+	case "AccountPage.page":
+		if e.ComplexityRoot.AccountPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPage.Page(childComplexity), true
+	case "AccountPage.results":
+		if e.ComplexityRoot.AccountPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPage.Results(childComplexity), true
+	case "AccountPage.total":
+		if e.ComplexityRoot.AccountPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPage.Total(childComplexity), true
+	case "AccountPage.totalPages":
+		if e.ComplexityRoot.AccountPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPage.TotalPages(childComplexity), true
+
+	case "AdditionalCard.holder":
+		if e.ComplexityRoot.AdditionalCard.Holder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AdditionalCard.Holder(childComplexity), true
+	case "AdditionalCard.number":
+		if e.ComplexityRoot.AdditionalCard.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AdditionalCard.Number(childComplexity), true
+
+	case "BankData.automaticallyInvestedBalance":
+		if e.ComplexityRoot.BankData.AutomaticallyInvestedBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.AutomaticallyInvestedBalance(childComplexity), true
+	case "BankData.closingBalance":
+		if e.ComplexityRoot.BankData.ClosingBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.ClosingBalance(childComplexity), true
+	case "BankData.hasReservedBalance":
+		if e.ComplexityRoot.BankData.HasReservedBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.HasReservedBalance(childComplexity), true
+	case "BankData.overdraftContractedLimit":
+		if e.ComplexityRoot.BankData.OverdraftContractedLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.OverdraftContractedLimit(childComplexity), true
+	case "BankData.overdraftUsedLimit":
+		if e.ComplexityRoot.BankData.OverdraftUsedLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.OverdraftUsedLimit(childComplexity), true
+	case "BankData.reservedBalances":
+		if e.ComplexityRoot.BankData.ReservedBalances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.ReservedBalances(childComplexity), true
+	case "BankData.transferNumber":
+		if e.ComplexityRoot.BankData.TransferNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.TransferNumber(childComplexity), true
+	case "BankData.unarrangedOverdraftAmount":
+		if e.ComplexityRoot.BankData.UnarrangedOverdraftAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BankData.UnarrangedOverdraftAmount(childComplexity), true
 
 	case "Category.description":
 		if e.ComplexityRoot.Category.Description == nil {
@@ -652,6 +905,152 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CredentialParameter.ValidationMessage(childComplexity), true
+
+	case "CreditData.additionalCards":
+		if e.ComplexityRoot.CreditData.AdditionalCards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.AdditionalCards(childComplexity), true
+	case "CreditData.availableCreditLimit":
+		if e.ComplexityRoot.CreditData.AvailableCreditLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.AvailableCreditLimit(childComplexity), true
+	case "CreditData.balanceCloseDate":
+		if e.ComplexityRoot.CreditData.BalanceCloseDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.BalanceCloseDate(childComplexity), true
+	case "CreditData.balanceDueDate":
+		if e.ComplexityRoot.CreditData.BalanceDueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.BalanceDueDate(childComplexity), true
+	case "CreditData.balanceForeignCurrency":
+		if e.ComplexityRoot.CreditData.BalanceForeignCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.BalanceForeignCurrency(childComplexity), true
+	case "CreditData.brand":
+		if e.ComplexityRoot.CreditData.Brand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.Brand(childComplexity), true
+	case "CreditData.creditLimit":
+		if e.ComplexityRoot.CreditData.CreditLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.CreditLimit(childComplexity), true
+	case "CreditData.disaggregatedCreditLimits":
+		if e.ComplexityRoot.CreditData.DisaggregatedCreditLimits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.DisaggregatedCreditLimits(childComplexity), true
+	case "CreditData.holderType":
+		if e.ComplexityRoot.CreditData.HolderType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.HolderType(childComplexity), true
+	case "CreditData.isLimitFlexible":
+		if e.ComplexityRoot.CreditData.IsLimitFlexible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.IsLimitFlexible(childComplexity), true
+	case "CreditData.level":
+		if e.ComplexityRoot.CreditData.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.Level(childComplexity), true
+	case "CreditData.minimumPayment":
+		if e.ComplexityRoot.CreditData.MinimumPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.MinimumPayment(childComplexity), true
+	case "CreditData.status":
+		if e.ComplexityRoot.CreditData.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditData.Status(childComplexity), true
+
+	case "DisaggregatedCreditLimit.availableAmount":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.AvailableAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.AvailableAmount(childComplexity), true
+	case "DisaggregatedCreditLimit.availableAmountCurrencyCode":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.AvailableAmountCurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.AvailableAmountCurrencyCode(childComplexity), true
+	case "DisaggregatedCreditLimit.consolidationType":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.ConsolidationType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.ConsolidationType(childComplexity), true
+	case "DisaggregatedCreditLimit.creditLineLimitType":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.CreditLineLimitType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.CreditLineLimitType(childComplexity), true
+	case "DisaggregatedCreditLimit.identificationNumber":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.IdentificationNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.IdentificationNumber(childComplexity), true
+	case "DisaggregatedCreditLimit.isLimitFlexible":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.IsLimitFlexible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.IsLimitFlexible(childComplexity), true
+	case "DisaggregatedCreditLimit.limitAmount":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.LimitAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.LimitAmount(childComplexity), true
+	case "DisaggregatedCreditLimit.limitAmountCurrencyCode":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.LimitAmountCurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.LimitAmountCurrencyCode(childComplexity), true
+	case "DisaggregatedCreditLimit.lineName":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.LineName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.LineName(childComplexity), true
+	case "DisaggregatedCreditLimit.usedAmount":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.UsedAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.UsedAmount(childComplexity), true
+	case "DisaggregatedCreditLimit.usedAmountCurrencyCode":
+		if e.ComplexityRoot.DisaggregatedCreditLimit.UsedAmountCurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisaggregatedCreditLimit.UsedAmountCurrencyCode(childComplexity), true
 
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
@@ -1054,6 +1453,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProductWarning.ProviderMessage(childComplexity), true
 
+	case "Query.account":
+		if e.ComplexityRoot.Query.Account == nil {
+			break
+		}
+
+		args, err := ec.field_Query_account_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Account(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.accounts":
+		if e.ComplexityRoot.Query.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Accounts(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string)), true
 	case "Query.categories":
 		if e.ComplexityRoot.Query.Categories == nil {
 			break
@@ -1752,6 +2173,86 @@ extend type Query {
   "Resources of an Open Finance item, optionally of one status (e.g. PENDING_AUTHORISATION)."
   itemResources(itemId: UUID!, status: String): ItemResourcePage!
 }
+
+type BankData {
+  transferNumber: String
+  closingBalance: Float
+  automaticallyInvestedBalance: Float
+  overdraftContractedLimit: Float
+  overdraftUsedLimit: Float
+  unarrangedOverdraftAmount: Float
+  hasReservedBalance: Boolean
+  reservedBalances: [Map!]
+}
+
+type DisaggregatedCreditLimit {
+  creditLineLimitType: String!
+  consolidationType: String!
+  identificationNumber: String!
+  isLimitFlexible: Boolean!
+  usedAmount: Float!
+  usedAmountCurrencyCode: String!
+  lineName: String
+  limitAmount: Float
+  limitAmountCurrencyCode: String
+  availableAmount: Float
+  availableAmountCurrencyCode: String
+}
+
+type AdditionalCard {
+  number: String!
+  holder: String!
+}
+
+type CreditData {
+  level: String
+  brand: String
+  balanceCloseDate: DateTime
+  balanceDueDate: DateTime
+  availableCreditLimit: Float
+  balanceForeignCurrency: Float
+  minimumPayment: Float
+  creditLimit: Float
+  isLimitFlexible: Boolean
+  status: String
+  holderType: String
+  disaggregatedCreditLimits: [DisaggregatedCreditLimit!]
+  additionalCards: [AdditionalCard!]
+}
+
+"A bank account or credit card (section 2.6). With a Connect Token, only identifying fields are filled: balances, owner, taxNumber, bankData and creditData are null."
+type Account {
+  id: UUID!
+  itemId: UUID!
+  "BANK or CREDIT."
+  type: String!
+  "CHECKING_ACCOUNT, SAVINGS_ACCOUNT or CREDIT_CARD."
+  subtype: String!
+  number: String!
+  balance: Float
+  name: String!
+  marketingName: String
+  owner: String
+  taxNumber: String
+  currencyCode: String!
+  bankData: BankData
+  creditData: CreditData
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type AccountPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [Account!]!
+}
+
+extend type Query {
+  "Accounts of an item, optionally of one type (BANK or CREDIT)."
+  accounts(itemId: UUID!, type: String): AccountPage!
+  account(id: UUID!): Account!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -1759,6 +2260,88 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_Account(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Account_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_Account_itemId(ctx, field)
+	case "type":
+		return ec.fieldContext_Account_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_Account_subtype(ctx, field)
+	case "number":
+		return ec.fieldContext_Account_number(ctx, field)
+	case "balance":
+		return ec.fieldContext_Account_balance(ctx, field)
+	case "name":
+		return ec.fieldContext_Account_name(ctx, field)
+	case "marketingName":
+		return ec.fieldContext_Account_marketingName(ctx, field)
+	case "owner":
+		return ec.fieldContext_Account_owner(ctx, field)
+	case "taxNumber":
+		return ec.fieldContext_Account_taxNumber(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_Account_currencyCode(ctx, field)
+	case "bankData":
+		return ec.fieldContext_Account_bankData(ctx, field)
+	case "creditData":
+		return ec.fieldContext_Account_creditData(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Account_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Account_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Account", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_AccountPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_AccountPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_AccountPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_AccountPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountPage", field.Name)
+}
+
+func (ec *executionContext) childFields_AdditionalCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "number":
+		return ec.fieldContext_AdditionalCard_number(ctx, field)
+	case "holder":
+		return ec.fieldContext_AdditionalCard_holder(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AdditionalCard", field.Name)
+}
+
+func (ec *executionContext) childFields_BankData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "transferNumber":
+		return ec.fieldContext_BankData_transferNumber(ctx, field)
+	case "closingBalance":
+		return ec.fieldContext_BankData_closingBalance(ctx, field)
+	case "automaticallyInvestedBalance":
+		return ec.fieldContext_BankData_automaticallyInvestedBalance(ctx, field)
+	case "overdraftContractedLimit":
+		return ec.fieldContext_BankData_overdraftContractedLimit(ctx, field)
+	case "overdraftUsedLimit":
+		return ec.fieldContext_BankData_overdraftUsedLimit(ctx, field)
+	case "unarrangedOverdraftAmount":
+		return ec.fieldContext_BankData_unarrangedOverdraftAmount(ctx, field)
+	case "hasReservedBalance":
+		return ec.fieldContext_BankData_hasReservedBalance(ctx, field)
+	case "reservedBalances":
+		return ec.fieldContext_BankData_reservedBalances(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BankData", field.Name)
+}
 
 func (ec *executionContext) childFields_Category(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -1922,6 +2505,66 @@ func (ec *executionContext) childFields_CredentialParameter(ctx context.Context,
 		return ec.fieldContext_CredentialParameter_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CredentialParameter", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "level":
+		return ec.fieldContext_CreditData_level(ctx, field)
+	case "brand":
+		return ec.fieldContext_CreditData_brand(ctx, field)
+	case "balanceCloseDate":
+		return ec.fieldContext_CreditData_balanceCloseDate(ctx, field)
+	case "balanceDueDate":
+		return ec.fieldContext_CreditData_balanceDueDate(ctx, field)
+	case "availableCreditLimit":
+		return ec.fieldContext_CreditData_availableCreditLimit(ctx, field)
+	case "balanceForeignCurrency":
+		return ec.fieldContext_CreditData_balanceForeignCurrency(ctx, field)
+	case "minimumPayment":
+		return ec.fieldContext_CreditData_minimumPayment(ctx, field)
+	case "creditLimit":
+		return ec.fieldContext_CreditData_creditLimit(ctx, field)
+	case "isLimitFlexible":
+		return ec.fieldContext_CreditData_isLimitFlexible(ctx, field)
+	case "status":
+		return ec.fieldContext_CreditData_status(ctx, field)
+	case "holderType":
+		return ec.fieldContext_CreditData_holderType(ctx, field)
+	case "disaggregatedCreditLimits":
+		return ec.fieldContext_CreditData_disaggregatedCreditLimits(ctx, field)
+	case "additionalCards":
+		return ec.fieldContext_CreditData_additionalCards(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditData", field.Name)
+}
+
+func (ec *executionContext) childFields_DisaggregatedCreditLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "creditLineLimitType":
+		return ec.fieldContext_DisaggregatedCreditLimit_creditLineLimitType(ctx, field)
+	case "consolidationType":
+		return ec.fieldContext_DisaggregatedCreditLimit_consolidationType(ctx, field)
+	case "identificationNumber":
+		return ec.fieldContext_DisaggregatedCreditLimit_identificationNumber(ctx, field)
+	case "isLimitFlexible":
+		return ec.fieldContext_DisaggregatedCreditLimit_isLimitFlexible(ctx, field)
+	case "usedAmount":
+		return ec.fieldContext_DisaggregatedCreditLimit_usedAmount(ctx, field)
+	case "usedAmountCurrencyCode":
+		return ec.fieldContext_DisaggregatedCreditLimit_usedAmountCurrencyCode(ctx, field)
+	case "lineName":
+		return ec.fieldContext_DisaggregatedCreditLimit_lineName(ctx, field)
+	case "limitAmount":
+		return ec.fieldContext_DisaggregatedCreditLimit_limitAmount(ctx, field)
+	case "limitAmountCurrencyCode":
+		return ec.fieldContext_DisaggregatedCreditLimit_limitAmountCurrencyCode(ctx, field)
+	case "availableAmount":
+		return ec.fieldContext_DisaggregatedCreditLimit_availableAmount(ctx, field)
+	case "availableAmountCurrencyCode":
+		return ec.fieldContext_DisaggregatedCreditLimit_availableAmountCurrencyCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisaggregatedCreditLimit", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2400,6 +3043,42 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_account_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_accounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_categories_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2657,6 +3336,700 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _Account_id(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Account_itemId(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Account_type(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_subtype(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_number(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_balance(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Account_name(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_marketingName(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_marketingName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MarketingName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_marketingName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_owner(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "String")
+}
+
+func (ec *executionContext) _Account_bankData(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_bankData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BankData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BankData) graphql.Marshaler {
+			return ec.marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_bankData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BankData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_creditData(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_creditData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreditData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditData) graphql.Marshaler {
+			return ec.marshalOCreditData2ᚖponteᚋmodelᚐCreditData(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_creditData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Account_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _AccountPage_total(ctx context.Context, field graphql.CollectedField, obj *model.AccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.AccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountPage_page(ctx context.Context, field graphql.CollectedField, obj *model.AccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountPage_results(ctx context.Context, field graphql.CollectedField, obj *model.AccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚕᚖponteᚋmodelᚐAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AdditionalCard_number(ctx context.Context, field graphql.CollectedField, obj *model.AdditionalCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AdditionalCard_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AdditionalCard_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AdditionalCard", field, false, false, "String")
+}
+
+func (ec *executionContext) _AdditionalCard_holder(ctx context.Context, field graphql.CollectedField, obj *model.AdditionalCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AdditionalCard_holder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Holder, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AdditionalCard_holder(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AdditionalCard", field, false, false, "String")
+}
+
+func (ec *executionContext) _BankData_transferNumber(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_transferNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransferNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_transferNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "String")
+}
+
+func (ec *executionContext) _BankData_closingBalance(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_closingBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosingBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_closingBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BankData_automaticallyInvestedBalance(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_automaticallyInvestedBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutomaticallyInvestedBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_automaticallyInvestedBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BankData_overdraftContractedLimit(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_overdraftContractedLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverdraftContractedLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_overdraftContractedLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BankData_overdraftUsedLimit(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_overdraftUsedLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverdraftUsedLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_overdraftUsedLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BankData_unarrangedOverdraftAmount(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_unarrangedOverdraftAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnarrangedOverdraftAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_unarrangedOverdraftAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BankData_hasReservedBalance(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_hasReservedBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasReservedBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_hasReservedBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _BankData_reservedBalances(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BankData_reservedBalances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReservedBalances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2ᚕmapᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BankData_reservedBalances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BankData", field, false, false, "Map")
+}
 
 func (ec *executionContext) _Category_id(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -4035,6 +5408,576 @@ func (ec *executionContext) _CredentialParameter_expiresAt(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_CredentialParameter_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CredentialParameter", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditData_level(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_level(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Level, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditData_brand(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_brand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Brand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_brand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditData_balanceCloseDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_balanceCloseDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BalanceCloseDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_balanceCloseDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditData_balanceDueDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_balanceDueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BalanceDueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_balanceDueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditData_availableCreditLimit(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_availableCreditLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableCreditLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_availableCreditLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditData_balanceForeignCurrency(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_balanceForeignCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BalanceForeignCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_balanceForeignCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditData_minimumPayment(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_minimumPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_minimumPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditData_creditLimit(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_creditLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreditLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_creditLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditData_isLimitFlexible(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_isLimitFlexible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsLimitFlexible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_isLimitFlexible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CreditData_status(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditData_holderType(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_holderType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HolderType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_holderType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditData", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditData_disaggregatedCreditLimits(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_disaggregatedCreditLimits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisaggregatedCreditLimits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.DisaggregatedCreditLimit) graphql.Marshaler {
+			return ec.marshalODisaggregatedCreditLimit2ᚕponteᚋmodelᚐDisaggregatedCreditLimitᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_disaggregatedCreditLimits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditData",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisaggregatedCreditLimit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditData_additionalCards(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditData_additionalCards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalCards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.AdditionalCard) graphql.Marshaler {
+			return ec.marshalOAdditionalCard2ᚕponteᚋmodelᚐAdditionalCardᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditData_additionalCards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditData",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AdditionalCard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_creditLineLimitType(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_creditLineLimitType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreditLineLimitType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_creditLineLimitType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_consolidationType(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_consolidationType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsolidationType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_consolidationType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_identificationNumber(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_identificationNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IdentificationNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_identificationNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_isLimitFlexible(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_isLimitFlexible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsLimitFlexible, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_isLimitFlexible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_usedAmount(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_usedAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsedAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_usedAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "Float")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_usedAmountCurrencyCode(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_usedAmountCurrencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UsedAmountCurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_usedAmountCurrencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_lineName(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_lineName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LineName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_lineName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_limitAmount(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_limitAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_limitAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "Float")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_limitAmountCurrencyCode(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_limitAmountCurrencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitAmountCurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_limitAmountCurrencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_availableAmount(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_availableAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_availableAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "Float")
+}
+
+func (ec *executionContext) _DisaggregatedCreditLimit_availableAmountCurrencyCode(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisaggregatedCreditLimit_availableAmountCurrencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvailableAmountCurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_availableAmountCurrencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
 }
 
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
@@ -6002,6 +7945,94 @@ func (ec *executionContext) fieldContext_Query_itemResources(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_itemResources_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_accounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Accounts(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["type"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountPage) graphql.Marshaler {
+			return ec.marshalNAccountPage2ᚖponteᚋmodelᚐAccountPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_accounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_accounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_account(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_account(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Account(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚖponteᚋmodelᚐAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_account(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_account_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8016,6 +10047,263 @@ func UnmarshalUpdateItemInput(ctx context.Context, raw any) (model.UpdateItemInp
 
 // region    **************************** object.gotpl ****************************
 
+var accountImplementors = []string{"Account"}
+
+func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, obj *model.Account) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Account")
+		case "id":
+			out.Values[i] = ec._Account_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._Account_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Account_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtype":
+			out.Values[i] = ec._Account_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._Account_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._Account_balance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Account_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marketingName":
+			out.Values[i] = ec._Account_marketingName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._Account_owner(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "taxNumber":
+			out.Values[i] = ec._Account_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._Account_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bankData":
+			out.Values[i] = ec._Account_bankData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "creditData":
+			out.Values[i] = ec._Account_creditData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Account_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Account_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountPageImplementors = []string{"AccountPage"}
+
+func (ec *executionContext) _AccountPage(ctx context.Context, sel ast.SelectionSet, obj *model.AccountPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountPage")
+		case "total":
+			out.Values[i] = ec._AccountPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._AccountPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._AccountPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._AccountPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var additionalCardImplementors = []string{"AdditionalCard"}
+
+func (ec *executionContext) _AdditionalCard(ctx context.Context, sel ast.SelectionSet, obj *model.AdditionalCard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, additionalCardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AdditionalCard")
+		case "number":
+			out.Values[i] = ec._AdditionalCard_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holder":
+			out.Values[i] = ec._AdditionalCard_holder(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var bankDataImplementors = []string{"BankData"}
+
+func (ec *executionContext) _BankData(ctx context.Context, sel ast.SelectionSet, obj *model.BankData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bankDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BankData")
+		case "transferNumber":
+			out.Values[i] = ec._BankData_transferNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "closingBalance":
+			out.Values[i] = ec._BankData_closingBalance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "automaticallyInvestedBalance":
+			out.Values[i] = ec._BankData_automaticallyInvestedBalance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "overdraftContractedLimit":
+			out.Values[i] = ec._BankData_overdraftContractedLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "overdraftUsedLimit":
+			out.Values[i] = ec._BankData_overdraftUsedLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unarrangedOverdraftAmount":
+			out.Values[i] = ec._BankData_unarrangedOverdraftAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasReservedBalance":
+			out.Values[i] = ec._BankData_hasReservedBalance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reservedBalances":
+			out.Values[i] = ec._BankData_reservedBalances(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var categoryImplementors = []string{"Category"}
 
 func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet, obj *model.Category) graphql.Marshaler {
@@ -8510,6 +10798,182 @@ func (ec *executionContext) _CredentialParameter(ctx context.Context, sel ast.Se
 			}
 		case "expiresAt":
 			out.Values[i] = ec._CredentialParameter_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditDataImplementors = []string{"CreditData"}
+
+func (ec *executionContext) _CreditData(ctx context.Context, sel ast.SelectionSet, obj *model.CreditData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditData")
+		case "level":
+			out.Values[i] = ec._CreditData_level(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "brand":
+			out.Values[i] = ec._CreditData_brand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balanceCloseDate":
+			out.Values[i] = ec._CreditData_balanceCloseDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balanceDueDate":
+			out.Values[i] = ec._CreditData_balanceDueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "availableCreditLimit":
+			out.Values[i] = ec._CreditData_availableCreditLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balanceForeignCurrency":
+			out.Values[i] = ec._CreditData_balanceForeignCurrency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "minimumPayment":
+			out.Values[i] = ec._CreditData_minimumPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "creditLimit":
+			out.Values[i] = ec._CreditData_creditLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "isLimitFlexible":
+			out.Values[i] = ec._CreditData_isLimitFlexible(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CreditData_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "holderType":
+			out.Values[i] = ec._CreditData_holderType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "disaggregatedCreditLimits":
+			out.Values[i] = ec._CreditData_disaggregatedCreditLimits(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalCards":
+			out.Values[i] = ec._CreditData_additionalCards(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var disaggregatedCreditLimitImplementors = []string{"DisaggregatedCreditLimit"}
+
+func (ec *executionContext) _DisaggregatedCreditLimit(ctx context.Context, sel ast.SelectionSet, obj *model.DisaggregatedCreditLimit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disaggregatedCreditLimitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisaggregatedCreditLimit")
+		case "creditLineLimitType":
+			out.Values[i] = ec._DisaggregatedCreditLimit_creditLineLimitType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "consolidationType":
+			out.Values[i] = ec._DisaggregatedCreditLimit_consolidationType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "identificationNumber":
+			out.Values[i] = ec._DisaggregatedCreditLimit_identificationNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isLimitFlexible":
+			out.Values[i] = ec._DisaggregatedCreditLimit_isLimitFlexible(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "usedAmount":
+			out.Values[i] = ec._DisaggregatedCreditLimit_usedAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "usedAmountCurrencyCode":
+			out.Values[i] = ec._DisaggregatedCreditLimit_usedAmountCurrencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lineName":
+			out.Values[i] = ec._DisaggregatedCreditLimit_lineName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "limitAmount":
+			out.Values[i] = ec._DisaggregatedCreditLimit_limitAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "limitAmountCurrencyCode":
+			out.Values[i] = ec._DisaggregatedCreditLimit_limitAmountCurrencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "availableAmount":
+			out.Values[i] = ec._DisaggregatedCreditLimit_availableAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "availableAmountCurrencyCode":
+			out.Values[i] = ec._DisaggregatedCreditLimit_availableAmountCurrencyCode(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -9231,6 +11695,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_itemResources(ctx, field)
 				})
+		case "accounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_accounts(ctx, field)
+				})
+		case "account":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_account(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -9831,6 +12307,42 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAccount2ᚕᚖponteᚋmodelᚐAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Account) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccount2ᚖponteᚋmodelᚐAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccount2ᚖponteᚋmodelᚐAccount(ctx context.Context, sel ast.SelectionSet, v *model.Account) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Account!")
+		return graphql.Null
+	}
+	return ec._Account(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAccountPage2ᚖponteᚋmodelᚐAccountPage(ctx context.Context, sel ast.SelectionSet, v *model.AccountPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountPage!")
+		return graphql.Null
+	}
+	return ec._AccountPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAdditionalCard2ponteᚋmodelᚐAdditionalCard(ctx context.Context, sel ast.SelectionSet, v model.AdditionalCard) graphql.Marshaler {
+	return ec._AdditionalCard(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -9994,6 +12506,10 @@ func (ec *executionContext) marshalNDateTime2ponteᚋmodelᚐTime(ctx context.Co
 	return v
 }
 
+func (ec *executionContext) marshalNDisaggregatedCreditLimit2ponteᚋmodelᚐDisaggregatedCreditLimit(ctx context.Context, sel ast.SelectionSet, v model.DisaggregatedCreditLimit) graphql.Marshaler {
+	return ec._DisaggregatedCreditLimit(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Event) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -10031,6 +12547,20 @@ func (ec *executionContext) marshalNExecutionStatus2ponteᚋmodelᚐExecutionSta
 		graphql.AddInvalidNullFromMarshaler(ctx, "ExecutionStatus!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNHealth2ponteᚋmodelᚐHealth(ctx context.Context, sel ast.SelectionSet, v model.Health) graphql.Marshaler {
@@ -10410,6 +12940,32 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOAdditionalCard2ᚕponteᚋmodelᚐAdditionalCardᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AdditionalCard) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAdditionalCard2ponteᚋmodelᚐAdditionalCard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx context.Context, sel ast.SelectionSet, v *model.BankData) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BankData(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10518,6 +13074,13 @@ func (ec *executionContext) marshalOCredentialParameter2ᚖponteᚋmodelᚐCrede
 	return ec._CredentialParameter(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCreditData2ᚖponteᚋmodelᚐCreditData(ctx context.Context, sel ast.SelectionSet, v *model.CreditData) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreditData(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx context.Context, v any) (*model.Time, error) {
 	if v == nil {
 		return nil, nil
@@ -10532,6 +13095,25 @@ func (ec *executionContext) marshalODateTime2ᚖponteᚋmodelᚐTime(ctx context
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODisaggregatedCreditLimit2ᚕponteᚋmodelᚐDisaggregatedCreditLimitᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DisaggregatedCreditLimit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDisaggregatedCreditLimit2ponteᚋmodelᚐDisaggregatedCreditLimit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOExecutionError2ᚖponteᚋmodelᚐExecutionError(ctx context.Context, sel ast.SelectionSet, v *model.ExecutionError) graphql.Marshaler {
@@ -10599,6 +13181,41 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOMap2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMap2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOMap2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx context.Context, v any) ([]model.Product, error) {

@@ -106,6 +106,16 @@ async function main() {
   const cats = await fetch(`${base}/categories`, { headers: { 'X-API-KEY': scoped.accessToken } })
   assert.equal(cats.status, 403)
 
+  const accounts = await client.fetchAccounts(created.id)
+  assert.equal(accounts.total, 3)
+  const cards = await client.fetchAccounts(created.id, 'CREDIT')
+  assert.deepEqual(cards.results.map((a) => a.subtype), ['CREDIT_CARD'])
+  const checking = accounts.results.find((a) => a.subtype === 'CHECKING_ACCOUNT')
+  const one = await client.fetchAccount(checking.id)
+  assert.equal(one.id, checking.id)
+  assert.equal(typeof one.balance, 'number')
+  assert.ok(one.bankData.transferNumber)
+
   await client.deleteItem(created.id)
   const gone = await rejection(client.fetchItem(created.id))
   assert.equal(gone.codeDescription, 'ITEM_NOT_FOUND')

@@ -1,0 +1,60 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+func scanAccount(raw []byte, created, updated time.Time) (*model.Account, error) {
+	var a model.Account
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, err
+	}
+	a.CreatedAt, a.UpdatedAt = model.NewTime(created), model.NewTime(updated)
+	return &a, nil
+}
+
+// Accounts lists an item's accounts, optionally of one type, in a stable order.
+func (d *DB) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*model.Account, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT data, created_at, updated_at FROM accounts
+		WHERE item_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY type DESC, data->>'subtype', id`, itemID, typ)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*model.Account
+	for rows.Next() {
+		var raw []byte
+		var c, u time.Time
+		if err := rows.Scan(&raw, &c, &u); err != nil {
+			return nil, err
+		}
+		a, err := scanAccount(raw, c, u)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Account reads one account of clientID's items; found is false for other clients'.
+func (d *DB) Account(ctx context.Context, clientID, id uuid.UUID) (*model.Account, bool, error) {
+	var raw []byte
+	var c, u time.Time
+	err := d.Pool.QueryRow(ctx, `SELECT a.data, a.created_at, a.updated_at FROM accounts a JOIN items i ON i.id = a.item_id
+		WHERE a.id = $1 AND i.client_id = $2`, id, clientID).Scan(&raw, &c, &u)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	a, err := scanAccount(raw, c, u)
+	return a, err == nil, err
+}

@@ -1,0 +1,78 @@
+package rest_test
+
+import (
+	"testing"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+func TestAccounts(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "accounts")
+	key := c.APIKey
+	tok := env.Do(t, "POST", "/connect_token", key, nil).Want(200).String("accessToken")
+	var it model.Item
+	env.Do(t, "POST", "/items", tok, map[string]any{"connectorId": 0, "parameters": okParams}).Want(200).JSON(&it)
+	id := it.ID.String()
+	env.WaitItem(t, key, id, testsupport.Settled)
+
+	var page model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&page)
+	if page.Total != 3 || len(page.Results) != 3 {
+		t.Fatalf("%d accounts", page.Total)
+	}
+	subtypes := map[string]*model.Account{}
+	for _, a := range page.Results {
+		subtypes[a.Subtype] = a
+		if a.ItemID != it.ID || a.Balance == nil || a.Owner == nil || a.CreatedAt.IsZero() {
+			t.Fatalf("account %+v", a)
+		}
+	}
+	if subtypes["CHECKING_ACCOUNT"] == nil || subtypes["CHECKING_ACCOUNT"].BankData == nil || subtypes["CREDIT_CARD"] == nil || subtypes["CREDIT_CARD"].CreditData == nil {
+		t.Fatalf("subtypes %v", subtypes)
+	}
+	raw := env.Do(t, "GET", "/accounts/"+subtypes["CHECKING_ACCOUNT"].ID.String(), key, nil).Want(200).Map()
+	for _, f := range []string{"id", "itemId", "type", "subtype", "number", "balance", "name", "marketingName", "owner", "taxNumber",
+		"currencyCode", "bankData", "creditData", "createdAt", "updatedAt"} {
+		if _, ok := raw[f]; !ok {
+			t.Errorf("account lacks %s", f)
+		}
+	}
+	env.Do(t, "GET", "/accounts?itemId="+id+"&type=CREDIT", key, nil).Want(200).JSON(&page)
+	if page.Total != 1 || page.Results[0].Type != "CREDIT" {
+		t.Fatalf("type filter: %d", page.Total)
+	}
+
+	// The Connect Token's reduced view: which accounts exist, never balances or documents.
+	reduced := env.Do(t, "GET", "/accounts?itemId="+id, tok, nil).Want(200).Map()["results"].([]any)
+	for _, r := range reduced {
+		a := r.(map[string]any)
+		for _, f := range []string{"balance", "owner", "taxNumber", "bankData", "creditData"} {
+			if a[f] != nil {
+				t.Fatalf("reduced view shows %s: %v", f, a[f])
+			}
+		}
+		if a["name"] == "" || a["subtype"] == "" {
+			t.Fatalf("reduced view lacks identity: %v", a)
+		}
+	}
+	env.Do(t, "GET", "/accounts/"+subtypes["CHECKING_ACCOUNT"].ID.String(), tok, nil).WantError(403, "FORBIDDEN")
+
+	other := env.NewClient(t, "other")
+	env.Do(t, "GET", "/accounts?itemId="+id, other.APIKey, nil).WantError(404, "ITEM_NOT_FOUND")
+	env.Do(t, "GET", "/accounts/"+subtypes["CHECKING_ACCOUNT"].ID.String(), other.APIKey, nil).WantError(404, "ACCOUNT_NOT_FOUND")
+	env.Do(t, "GET", "/accounts", key, nil).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/accounts?itemId=x", key, nil).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/accounts?itemId="+id+"&type=CASH", key, nil).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/accounts/"+uuid.NewString(), key, nil).WantError(404, "ACCOUNT_NOT_FOUND")
+
+	d := env.GraphQL(t, key, `query($id: UUID!) { accounts(itemId: $id, type: "BANK") { total results { subtype balance bankData { transferNumber closingBalance } } } }`,
+		map[string]any{"id": id}).OK(t)
+	if d["accounts"].(map[string]any)["total"] != float64(2) {
+		t.Fatalf("graphql accounts %v", d)
+	}
+}
