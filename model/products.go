@@ -1,6 +1,10 @@
 package model
 
-import "github.com/google/uuid"
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
 
 // The collected products follow the official client's field names (its types are the
 // reference where the spec does not show a shape). Nullable fields are pointers and are
@@ -329,4 +333,13 @@ type AccountPage struct {
 	TotalPages int        `json:"totalPages"`
 	Page       int        `json:"page"`
 	Results    []*Account `json:"results"`
+}
+
+// TransactionFilter holds the filters of the transaction lists.
+type TransactionFilter struct {
+	AccountID     uuid.UUID
+	IDs           []uuid.UUID
+	DateFrom      *time.Time
+	DateTo        *time.Time
+	CreatedAtFrom *time.Time
 }

@@ -352,3 +352,44 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) {
 	a, err := s.query.Account(r.Context(), id)
 	s.respond(w, r, a, err)
 }
+
+func (s *Server) listTransactionsV2(w http.ResponseWriter, r *http.Request) {
+	q := queryOf(r, "accountId", "ids", "dateFrom", "dateTo", "createdAtFrom", "after")
+	f := model.TransactionFilter{}
+	accountID := q.uuid("accountId")
+	for _, raw := range q.list("ids") {
+		id, err := parseUUID(raw)
+		if err != nil {
+			q.fail("ids", "%q is not a UUID.", raw)
+			break
+		}
+		f.IDs = append(f.IDs, id)
+	}
+	f.DateFrom, f.DateTo, f.CreatedAtFrom = q.date("dateFrom"), q.date("dateTo"), q.date("createdAtFrom")
+	after := q.str("after")
+	if q.err == nil && accountID == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter accountId is required.")
+	}
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	f.AccountID = *accountID
+	page, err := s.res.TransactionsV2(r.Context(), f, after)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := struct {
+		Results []json.RawMessage `json:"results"`
+		Next    *string           `json:"next"`
+	}{Results: page.Results}
+	if page.After != nil {
+		// The same query with the cursor: the client appends it unchanged.
+		v := r.URL.Query()
+		v.Set("after", *page.After)
+		next := "/v2/transactions?" + v.Encode()
+		out.Next = &next
+	}
+	s.ok(w, out)
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -154,4 +155,18 @@ func uuidParam(r *http.Request, name, what string) (uuid.UUID, error) {
 		return uuid.Nil, model.BadRequest(model.CodeInvalidParameter, "%s must be a UUID (got %q).", what, v)
 	}
 	return id, nil
+}
+
+// date reads a date filter: a date-time (RFC 3339) or a plain date (YYYY-MM-DD).
+func (q *query) date(name string) *time.Time {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	t, err := model.ParseTime(v)
+	if err != nil {
+		q.fail(name, "%q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", v)
+		return nil
+	}
+	return &t.Time
 }

@@ -63,6 +63,7 @@ func New(res *graph.Resolver) http.Handler {
 
 	r.Get("/accounts", s.listAccounts)
 	r.Get("/accounts/{id}", s.getAccount)
+	r.Get("/v2/transactions", s.listTransactionsV2)
 
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)

@@ -116,6 +116,24 @@ async function main() {
   assert.equal(typeof one.balance, 'number')
   assert.ok(one.bankData.transferNumber)
 
+  // Cursor reads: every row of a multi-page account exactly once, in order.
+  const perf = await client.createItem(0, { user: 'user-ok-perf-3', password: 'password-ok' })
+  await settle(perf.id)
+  const perfAccounts = await client.fetchAccounts(perf.id, 'BANK')
+  const perfChecking = perfAccounts.results.find((a) => a.subtype === 'CHECKING_ACCOUNT')
+  const firstPage = await client.fetchTransactionsCursor(perfChecking.id)
+  assert.equal(firstPage.results.length, 500)
+  assert.ok(firstPage.next)
+  const every = await client.fetchAllTransactions(perfChecking.id)
+  assert.ok(every.length > 1000, `only ${every.length} rows`)
+  assert.equal(new Set(every.map((t) => t.id)).size, every.length, 'a row was read twice')
+  for (let i = 1; i < every.length; i++) {
+    assert.ok(every[i].date >= every[i - 1].date, 'rows out of order')
+  }
+  assert.ok(every[0].date instanceof Date)
+  const recent = await client.fetchAllTransactions(perfChecking.id, { dateFrom: every[every.length - 1].date.toISOString().slice(0, 10) })
+  assert.ok(recent.length > 0 && recent.length < every.length)
+
   await client.deleteItem(created.id)
   const gone = await rejection(client.fetchItem(created.id))
   assert.equal(gone.codeDescription, 'ITEM_NOT_FOUND')

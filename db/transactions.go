@@ -1,0 +1,82 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+// TransactionFilter holds the filters of the transaction lists.
+type TransactionFilter = model.TransactionFilter
+
+// TransactionKey is a position in the (date, id) order of an account's transactions.
+type TransactionKey struct {
+	Date time.Time
+	ID   uuid.UUID
+}
+
+// transactionJSON renders a stored row as the API's document: the sync's document, with the
+// row's own timestamps and the client's category choice laid over it, built in SQL so a
+// page goes from PostgreSQL to the client without being decoded.
+const transactionJSON = `t.data || jsonb_build_object(
+	'createdAt', to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+	'updatedAt', to_char(t.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+	|| CASE WHEN t.user_category_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('categoryId', t.user_category_id,
+		'category', (SELECT description_translated FROM categories WHERE id = t.user_category_id)) END`
+
+// TransactionPage reads up to limit transactions of an account after the key, in
+// (date, id) order, as ready JSON documents, with each one's key.
+func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]json.RawMessage, []TransactionKey, error) {
+	args := []any{f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
+	keyCond := ""
+	if after != nil {
+		keyCond = " AND (t.date, t.id) > ($6, $7)"
+		args = append(args, after.Date, after.ID)
+	}
+	idsCond := ""
+	if len(f.IDs) > 0 {
+		idsCond = " AND t.id = ANY($" + itoa(len(args)+1) + ")"
+		args = append(args, f.IDs)
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
+		WHERE t.account_id = $1
+		AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
+		AND ($4::timestamptz IS NULL OR t.created_at >= $4)`+keyCond+idsCond+`
+		ORDER BY t.date, t.id LIMIT $5`, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	out := make([]json.RawMessage, 0, limit)
+	keys := make([]TransactionKey, 0, limit)
+	for rows.Next() {
+		var raw []byte
+		var k TransactionKey
+		if err := rows.Scan(&raw, &k.Date, &k.ID); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, raw)
+		keys = append(keys, k)
+	}
+	return out, keys, rows.Err()
+}
+
+// AccountOwner returns the client that owns an account, and its item.
+func (d *DB) AccountOwner(ctx context.Context, id uuid.UUID) (client, item uuid.UUID, found bool, err error) {
+	err = d.Pool.QueryRow(ctx, `SELECT i.client_id, i.id FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, id).Scan(&client, &item)
+	if isNoRows(err) {
+		return client, item, false, nil
+	}
+	return client, item, err == nil, err
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}

@@ -1,0 +1,155 @@
+package rest_test
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+type txPage struct {
+	Results []model.Transaction `json:"results"`
+	Next    *string             `json:"next"`
+}
+
+func readAll(t *testing.T, env *testsupport.Env, key, first string, between func(page int)) []model.Transaction {
+	t.Helper()
+	var all []model.Transaction
+	path := first
+	for page := 0; ; page++ {
+		var p txPage
+		env.Do(t, "GET", path, key, nil).Want(200).JSON(&p)
+		if len(p.Results) > 500 {
+			t.Fatalf("page of %d", len(p.Results))
+		}
+		all = append(all, p.Results...)
+		if p.Next == nil {
+			return all
+		}
+		if !strings.HasPrefix(*p.Next, "/v2/transactions?") || !strings.Contains(*p.Next, "after=") {
+			t.Fatalf("next %q", *p.Next)
+		}
+		path = *p.Next
+		if between != nil {
+			between(page)
+		}
+	}
+}
+
+func TestTransactionsV2(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "transactions").APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok-perf-3", "password": "password-ok"})
+	id := it.ID.String()
+	env.WaitItem(t, key, id, testsupport.Settled)
+	var accounts model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+id+"&type=BANK", key, nil).Want(200).JSON(&accounts)
+	var checking, savings string
+	for _, a := range accounts.Results {
+		switch a.Subtype {
+		case "CHECKING_ACCOUNT":
+			checking = a.ID.String()
+		case "SAVINGS_ACCOUNT":
+			savings = a.ID.String()
+		}
+	}
+	var stored int
+	if err := env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM transactions WHERE account_id = $1`, checking).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+
+	// An update between page reads adds rows: the read still sees every row exactly once.
+	all := readAll(t, env, key, "/v2/transactions?accountId="+checking, func(page int) {
+		if page == 0 {
+			env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+			env.WaitItem(t, key, id, testsupport.Settled)
+		}
+	})
+	seen := map[string]bool{}
+	for i, tx := range all {
+		if seen[tx.ID.String()] {
+			t.Fatalf("transaction %s read twice", tx.ID)
+		}
+		seen[tx.ID.String()] = true
+		if i > 0 && tx.Date.Before(all[i-1].Date.Time) {
+			t.Fatalf("out of order at %d", i)
+		}
+		if tx.AccountID.String() != checking || tx.CreatedAt.IsZero() || tx.CategoryID == nil {
+			t.Fatalf("row %+v", tx)
+		}
+	}
+	var after int
+	_ = env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM transactions WHERE account_id = $1`, checking).Scan(&after)
+	if len(all) < stored || len(all) > after || stored < 1000 {
+		t.Fatalf("read %d rows; %d stored before the update, %d after", len(all), stored, after)
+	}
+
+	// Tampered and foreign cursors are refused.
+	var p txPage
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking, key, nil).Want(200).JSON(&p)
+	u, _ := url.Parse(*p.Next)
+	cursor := u.Query().Get("after")
+	tampered := cursor[:5] + string(rune(cursor[5]^1)) + cursor[6:]
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking+"&after="+url.QueryEscape(tampered), key, nil).WantError(400, "INVALID_CURSOR")
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking+"&after=garbage", key, nil).WantError(400, "INVALID_CURSOR")
+	env.Do(t, "GET", "/v2/transactions?accountId="+savings+"&after="+url.QueryEscape(cursor), key, nil).WantError(400, "INVALID_CURSOR")
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking+"&dateFrom=2020-01-01&after="+url.QueryEscape(cursor), key, nil).WantError(400, "INVALID_CURSOR")
+
+	// Filters.
+	var recent txPage
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking+"&dateFrom="+all[len(all)-1].Date.Format("2006-01-02"), key, nil).Want(200).JSON(&recent)
+	if len(recent.Results) == 0 || len(recent.Results) > 500 {
+		t.Fatalf("dateFrom: %d", len(recent.Results))
+	}
+	var two txPage
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking+"&ids="+all[0].ID.String()+","+all[1].ID.String(), key, nil).Want(200).JSON(&two)
+	if len(two.Results) != 2 {
+		t.Fatalf("ids: %d", len(two.Results))
+	}
+	bad := []string{"", "?accountId=x", "?accountId=" + checking + "&dateFrom=yesterday", "?accountId=" + checking + "&dateFrom=2026-02-01&dateTo=2026-01-01",
+		"?accountId=" + checking + "&ids=1,2", "?accountId=" + checking + "&pageSize=10"}
+	for _, q := range bad {
+		env.Do(t, "GET", "/v2/transactions"+q, key, nil).WantError(400, "INVALID_PARAMETER")
+	}
+	other := env.NewClient(t, "other")
+	env.Do(t, "GET", "/v2/transactions?accountId="+checking, other.APIKey, nil).WantError(404, "ACCOUNT_NOT_FOUND")
+
+	// The link of the latest transactions/created returns exactly the rows it announced
+	// (an earlier event's link also returns what later syncs added: it filters on
+	// createdAtFrom only, as the spec defines it).
+	var latest map[string]any
+	for _, ev := range env.Events(t, key, id) {
+		pl := ev["payload"].(map[string]any)
+		if ev["event"] == "transactions/created" && pl["accountId"] == checking {
+			latest = pl
+		}
+	}
+	for _, pl := range []map[string]any{latest} {
+		link := strings.TrimPrefix(pl["createdTransactionsLink"].(string), env.URL)
+		rows := readAll(t, env, key, link, nil)
+		if float64(len(rows)) != pl["transactionsCount"] {
+			t.Fatalf("link returned %d rows, event announced %v", len(rows), pl["transactionsCount"])
+		}
+	}
+
+	// The cursor query uses the (account_id, date, id) index, never a sequential scan.
+	var plan strings.Builder
+	rowsPlan, err := env.DB.Pool.Query(context.Background(), `EXPLAIN SELECT id FROM transactions t WHERE t.account_id = $1 AND (t.date, t.id) > ($2, $3) ORDER BY t.date, t.id LIMIT 501`,
+		checking, all[10].Date.Time, all[10].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rowsPlan.Next() {
+		var line string
+		_ = rowsPlan.Scan(&line)
+		plan.WriteString(line + "\n")
+	}
+	rowsPlan.Close()
+	if strings.Contains(plan.String(), "Seq Scan") || !strings.Contains(plan.String(), "transactions_account_date") {
+		t.Fatalf("plan:\n%s", plan.String())
+	}
+}
