@@ -80,3 +80,63 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// Transaction reads one transaction of clientID's items as its API document.
+func (d *DB) Transaction(ctx context.Context, clientID, id uuid.UUID) (json.RawMessage, bool, error) {
+	var raw []byte
+	err := d.Pool.QueryRow(ctx, `SELECT `+transactionJSON+` FROM transactions t
+		JOIN accounts a ON a.id = t.account_id JOIN items i ON i.id = a.item_id
+		WHERE t.id = $1 AND i.client_id = $2`, id, clientID).Scan(&raw)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return raw, err == nil, err
+}
+
+// SetTransactionCategory records the client's category for a transaction, and the choice
+// as categorization feedback, in one transaction. found is false for unknown transactions.
+func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID, categoryID string) (bool, error) {
+	found := false
+	err := d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
+		var desc string
+		var previous *string
+		err := tx.PGX.QueryRow(ctx, `SELECT t.data->>'description', coalesce(t.user_category_id, t.data->>'categoryId')
+			FROM transactions t JOIN accounts a ON a.id = t.account_id JOIN items i ON i.id = a.item_id
+			WHERE t.id = $1 AND i.client_id = $2 FOR UPDATE OF t`, id, clientID).Scan(&desc, &previous)
+		if isNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		if _, err := tx.PGX.Exec(ctx, `UPDATE transactions SET user_category_id = $2, updated_at = now() WHERE id = $1`, id, categoryID); err != nil {
+			return err
+		}
+		_, err = tx.PGX.Exec(ctx, `INSERT INTO category_feedback (id, client_id, transaction_id, description, previous_category_id, category_id)
+			VALUES ($1, $2, $3, $4, $5, $6)`, uuid.New(), clientID, id, desc, previous, categoryID)
+		return err
+	})
+	return found, err
+}
+
+// CategoryFeedback lists a client's category choices, newest first.
+func (d *DB) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit int) ([]*model.CategoryFeedback, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT id, transaction_id, description, previous_category_id, category_id, created_at
+		FROM category_feedback WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, clientID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*model.CategoryFeedback
+	for rows.Next() {
+		f := &model.CategoryFeedback{}
+		var at time.Time
+		if err := rows.Scan(&f.ID, &f.TransactionID, &f.Description, &f.PreviousCategoryID, &f.CategoryID, &at); err != nil {
+			return nil, err
+		}
+		f.CreatedAt = model.NewTime(at)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

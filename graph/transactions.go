@@ -83,3 +83,53 @@ func (r *Resolver) TransactionsV2(ctx context.Context, f model.TransactionFilter
 	}
 	return page, nil
 }
+
+// Transaction reads one transaction as its API document.
+func (r *Resolver) Transaction(ctx context.Context, id uuid.UUID) (json.RawMessage, error) {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
+		return nil, err
+	}
+	raw, found, err := r.DB.Transaction(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound("TRANSACTION_NOT_FOUND", "Transaction %s not found.", id)
+	}
+	return raw, nil
+}
+
+// SetTransactionCategory applies PATCH /transactions/{id}: the chosen category sticks
+// through every later sync and is recorded as feedback.
+func (r *Resolver) SetTransactionCategory(ctx context.Context, id uuid.UUID, categoryID string) (json.RawMessage, error) {
+	p, err := auth.Require(ctx, auth.WriteProductData)
+	if err != nil {
+		return nil, err
+	}
+	if categoryID == "" {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "categoryId is required.")
+	}
+	if _, found, err := r.DB.Category(ctx, categoryID); err != nil {
+		return nil, err
+	} else if !found {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "categoryId %q is not a category; see GET /categories.", categoryID)
+	}
+	found, err := r.DB.SetTransactionCategory(ctx, p.ClientID, id, categoryID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound("TRANSACTION_NOT_FOUND", "Transaction %s not found.", id)
+	}
+	return r.Transaction(ctx, id)
+}
+
+func (r *queryResolver) CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedback, error) {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.DB.CategoryFeedback(ctx, p.ClientID, 1000)
+	return nonNil(list), err
+}

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/google/uuid"
+
 // Category is one node of the two-level category tree (section 2.7).
 type Category struct {
 	ID                    string  `json:"id" bun:"id,pk"`
@@ -15,4 +17,14 @@ type CategoryPage struct {
 	TotalPages int         `json:"totalPages"`
 	Page       int         `json:"page"`
 	Results    []*Category `json:"results"`
+}
+
+// CategoryFeedback is a client's correction of a transaction's category.
+type CategoryFeedback struct {
+	ID                 uuid.UUID `json:"id"`
+	TransactionID      uuid.UUID `json:"transactionId"`
+	Description        string    `json:"description"`
+	PreviousCategoryID *string   `json:"previousCategoryId"`
+	CategoryID         string    `json:"categoryId"`
+	CreatedAt          Time      `json:"createdAt"`
 }

@@ -393,3 +393,43 @@ func (s *Server) listTransactionsV2(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ok(w, out)
 }
+
+func (s *Server) getTransaction(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Transaction id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	raw, err := s.res.Transaction(r.Context(), id)
+	s.respond(w, r, raw, err)
+}
+
+func (s *Server) patchTransaction(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Transaction id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var body struct {
+		CategoryID *string `json:"categoryId"`
+	}
+	if err := decode(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if body.CategoryID == nil {
+		s.writeError(w, r, model.BadRequest(model.CodeInvalidParameter, "categoryId is required."))
+		return
+	}
+	raw, err := s.res.SetTransactionCategory(r.Context(), id, *body.CategoryID)
+	s.respond(w, r, raw, err)
+}
+
+func (s *Server) listCategoryFeedback(w http.ResponseWriter, r *http.Request) {
+	if q := queryOf(r); q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	list, err := s.query.CategoryFeedback(r.Context())
+	s.respond(w, r, map[string]any{"results": list}, err)
+}

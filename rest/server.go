@@ -64,6 +64,9 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/accounts", s.listAccounts)
 	r.Get("/accounts/{id}", s.getAccount)
 	r.Get("/v2/transactions", s.listTransactionsV2)
+	r.With(s.rateLimit("transactions")).Get("/transactions/{id}", s.getTransaction)
+	r.Patch("/transactions/{id}", s.patchTransaction)
+	r.Get("/category_feedback", s.listCategoryFeedback)
 
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)

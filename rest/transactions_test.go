@@ -153,3 +153,52 @@ func TestTransactionsV2(t *testing.T) {
 		t.Fatalf("plan:\n%s", plan.String())
 	}
 }
+
+func TestTransactionCategory(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "category").APIKey
+	it := createItem(t, env, key, 0, okParams)
+	id := it.ID.String()
+	env.WaitItem(t, key, id, testsupport.Settled)
+	var accounts model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+id+"&type=BANK", key, nil).Want(200).JSON(&accounts)
+	var page txPage
+	env.Do(t, "GET", "/v2/transactions?accountId="+accounts.Results[0].ID.String(), key, nil).Want(200).JSON(&page)
+	tx := page.Results[0]
+
+	var one model.Transaction
+	env.Do(t, "GET", "/transactions/"+tx.ID.String(), key, nil).Want(200).JSON(&one)
+	if one.ID != tx.ID || one.Description != tx.Description {
+		t.Fatalf("GET /transactions/{id}: %+v", one)
+	}
+	var patched model.Transaction
+	env.Do(t, "PATCH", "/transactions/"+tx.ID.String(), key, map[string]any{"categoryId": "17010000"}).Want(200).JSON(&patched)
+	if patched.CategoryID == nil || *patched.CategoryID != "17010000" || patched.Category == nil || *patched.Category != "Charities" {
+		t.Fatalf("patched %v %v", patched.CategoryID, patched.Category)
+	}
+	// A later sync keeps the client's choice.
+	env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+	env.WaitItem(t, key, id, testsupport.Settled)
+	env.Do(t, "GET", "/transactions/"+tx.ID.String(), key, nil).Want(200).JSON(&one)
+	if one.CategoryID == nil || *one.CategoryID != "17010000" {
+		t.Fatalf("after a sync the category is %v", one.CategoryID)
+	}
+	fb := env.Do(t, "GET", "/category_feedback", key, nil).Want(200).Map()["results"].([]any)
+	if len(fb) != 1 || fb[0].(map[string]any)["categoryId"] != "17010000" || fb[0].(map[string]any)["transactionId"] != tx.ID.String() {
+		t.Fatalf("feedback %v", fb)
+	}
+	d := env.GraphQL(t, key, `{ categoryFeedback { categoryId previousCategoryId description } }`, nil).OK(t)
+	if len(d["categoryFeedback"].([]any)) != 1 {
+		t.Fatalf("graphql feedback %v", d)
+	}
+
+	env.Do(t, "PATCH", "/transactions/"+tx.ID.String(), key, map[string]any{"categoryId": "99999999"}).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "PATCH", "/transactions/"+tx.ID.String(), key, map[string]any{}).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/transactions/nope", key, nil).WantError(400, "INVALID_PARAMETER")
+	other := env.NewClient(t, "other")
+	env.Do(t, "GET", "/transactions/"+tx.ID.String(), other.APIKey, nil).WantError(404, "TRANSACTION_NOT_FOUND")
+	env.Do(t, "PATCH", "/transactions/"+tx.ID.String(), other.APIKey, map[string]any{"categoryId": "17010000"}).WantError(404, "TRANSACTION_NOT_FOUND")
+	tok := env.Do(t, "POST", "/connect_token", key, map[string]any{"itemId": id}).Want(200).String("accessToken")
+	env.Do(t, "GET", "/transactions/"+tx.ID.String(), tok, nil).WantError(403, "FORBIDDEN")
+}

@@ -85,6 +85,15 @@ type ComplexityRoot struct {
 		ParentID              func(childComplexity int) int
 	}
 
+	CategoryFeedback struct {
+		CategoryID         func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Description        func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		PreviousCategoryID func(childComplexity int) int
+		TransactionID      func(childComplexity int) int
+	}
+
 	CategoryPage struct {
 		Page       func(childComplexity int) int
 		Results    func(childComplexity int) int
@@ -287,6 +296,7 @@ type ComplexityRoot struct {
 		Accounts          func(childComplexity int, itemID uuid.UUID, typeArg *string) int
 		Categories        func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category          func(childComplexity int, id string) int
+		CategoryFeedback  func(childComplexity int) int
 		ClientApplication func(childComplexity int) int
 		Connector         func(childComplexity int, id int, healthDetails *bool) int
 		Connectors        func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
@@ -352,6 +362,7 @@ type QueryResolver interface {
 	ItemResources(ctx context.Context, itemID uuid.UUID, status *string) (*model.ItemResourcePage, error)
 	Accounts(ctx context.Context, itemID uuid.UUID, typeArg *string) (*model.AccountPage, error)
 	Account(ctx context.Context, id uuid.UUID) (*model.Account, error)
+	CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedback, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -580,6 +591,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.ParentID(childComplexity), true
+
+	case "CategoryFeedback.categoryId":
+		if e.ComplexityRoot.CategoryFeedback.CategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.CategoryID(childComplexity), true
+	case "CategoryFeedback.createdAt":
+		if e.ComplexityRoot.CategoryFeedback.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.CreatedAt(childComplexity), true
+	case "CategoryFeedback.description":
+		if e.ComplexityRoot.CategoryFeedback.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.Description(childComplexity), true
+	case "CategoryFeedback.id":
+		if e.ComplexityRoot.CategoryFeedback.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.ID(childComplexity), true
+	case "CategoryFeedback.previousCategoryId":
+		if e.ComplexityRoot.CategoryFeedback.PreviousCategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.PreviousCategoryID(childComplexity), true
+	case "CategoryFeedback.transactionId":
+		if e.ComplexityRoot.CategoryFeedback.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryFeedback.TransactionID(childComplexity), true
 
 	case "CategoryPage.page":
 		if e.ComplexityRoot.CategoryPage.Page == nil {
@@ -1497,6 +1545,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Category(childComplexity, args["id"].(string)), true
+	case "Query.categoryFeedback":
+		if e.ComplexityRoot.Query.CategoryFeedback == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.CategoryFeedback(childComplexity), true
 	case "Query.clientApplication":
 		if e.ComplexityRoot.Query.ClientApplication == nil {
 			break
@@ -2253,6 +2307,21 @@ extend type Query {
   accounts(itemId: UUID!, type: String): AccountPage!
   account(id: UUID!): Account!
 }
+
+"A client's correction of a transaction's category, kept as categorization feedback."
+type CategoryFeedback {
+  id: UUID!
+  transactionId: UUID!
+  description: String!
+  previousCategoryId: String
+  categoryId: String!
+  createdAt: DateTime!
+}
+
+extend type Query {
+  "The application's category corrections, newest first."
+  categoryFeedback: [CategoryFeedback!]!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2357,6 +2426,24 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 		return ec.fieldContext_Category_parentDescription(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryFeedback(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CategoryFeedback_id(ctx, field)
+	case "transactionId":
+		return ec.fieldContext_CategoryFeedback_transactionId(ctx, field)
+	case "description":
+		return ec.fieldContext_CategoryFeedback_description(ctx, field)
+	case "previousCategoryId":
+		return ec.fieldContext_CategoryFeedback_previousCategoryId(ctx, field)
+	case "categoryId":
+		return ec.fieldContext_CategoryFeedback_categoryId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CategoryFeedback_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryFeedback", field.Name)
 }
 
 func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4144,6 +4231,144 @@ func (ec *executionContext) _Category_parentDescription(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_Category_parentDescription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryFeedback_id(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryFeedback_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_transactionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_transactionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryFeedback_description(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryFeedback_previousCategoryId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_previousCategoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousCategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_previousCategoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryFeedback_categoryId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_categoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_categoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryFeedback_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CategoryFeedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryFeedback_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryFeedback_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _CategoryPage_total(ctx context.Context, field graphql.CollectedField, obj *model.CategoryPage) (ret graphql.Marshaler) {
@@ -8039,6 +8264,38 @@ func (ec *executionContext) fieldContext_Query_account(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_categoryFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_categoryFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().CategoryFeedback(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategoryFeedback) graphql.Marshaler {
+			return ec.marshalNCategoryFeedback2ᚕᚖponteᚋmodelᚐCategoryFeedbackᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_categoryFeedback(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryFeedback(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10357,6 +10614,64 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var categoryFeedbackImplementors = []string{"CategoryFeedback"}
+
+func (ec *executionContext) _CategoryFeedback(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryFeedback) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryFeedbackImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryFeedback")
+		case "id":
+			out.Values[i] = ec._CategoryFeedback_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionId":
+			out.Values[i] = ec._CategoryFeedback_transactionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._CategoryFeedback_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousCategoryId":
+			out.Values[i] = ec._CategoryFeedback_previousCategoryId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "categoryId":
+			out.Values[i] = ec._CategoryFeedback_categoryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CategoryFeedback_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var categoryPageImplementors = []string{"CategoryPage"}
 
 func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryPage) graphql.Marshaler {
@@ -11707,6 +12022,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_account(ctx, field)
 				})
+		case "categoryFeedback":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_categoryFeedback(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -12379,6 +12700,30 @@ func (ec *executionContext) marshalNCategory2ᚖponteᚋmodelᚐCategory(ctx con
 		return graphql.Null
 	}
 	return ec._Category(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCategoryFeedback2ᚕᚖponteᚋmodelᚐCategoryFeedbackᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategoryFeedback) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategoryFeedback2ᚖponteᚋmodelᚐCategoryFeedback(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategoryFeedback2ᚖponteᚋmodelᚐCategoryFeedback(ctx context.Context, sel ast.SelectionSet, v *model.CategoryFeedback) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategoryFeedback!")
+		return graphql.Null
+	}
+	return ec._CategoryFeedback(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCategoryPage2ᚖponteᚋmodelᚐCategoryPage(ctx context.Context, sel ast.SelectionSet, v *model.CategoryPage) graphql.Marshaler {

@@ -134,6 +134,11 @@ async function main() {
   const recent = await client.fetchAllTransactions(perfChecking.id, { dateFrom: every[every.length - 1].date.toISOString().slice(0, 10) })
   assert.ok(recent.length > 0 && recent.length < every.length)
 
+  const single = await client.fetchTransaction(every[0].id)
+  assert.equal(single.id, every[0].id)
+  const recategorized = await client.updateTransactionCategory(every[0].id, '17010000')
+  assert.equal(recategorized.categoryId, '17010000')
+
   await client.deleteItem(created.id)
   const gone = await rejection(client.fetchItem(created.id))
   assert.equal(gone.codeDescription, 'ITEM_NOT_FOUND')
