@@ -140,3 +140,41 @@ func (d *DB) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit int
 	}
 	return out, rows.Err()
 }
+
+// DocumentScope selects product documents of one kind: by item, by owner, or one by id.
+type DocumentScope struct {
+	Kind    string
+	ItemID  *uuid.UUID
+	OwnerID *uuid.UUID
+	ID      *uuid.UUID
+	// Type filters on the document's "type" field, when set.
+	Type *string
+}
+
+// ProductDocuments reads documents of clientID's items, in their stored order, with the
+// row timestamps laid over them; total counts every match, limit and offset page them.
+func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]json.RawMessage, int, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT p.data || jsonb_build_object(
+			'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+			'updatedAt', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+			count(*) OVER ()
+		FROM product_documents p JOIN items i ON i.id = p.item_id
+		WHERE p.kind = $1 AND i.client_id = $2
+		AND ($3::uuid IS NULL OR p.item_id = $3) AND ($4::uuid IS NULL OR p.owner_id = $4) AND ($5::uuid IS NULL OR p.id = $5)
+		AND ($6::text IS NULL OR p.data->>'type' = $6)
+		ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []json.RawMessage{}
+	total := 0
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&raw, &total); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, raw)
+	}
+	return out, total, rows.Err()
+}

@@ -104,6 +104,16 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 			on    bool
 			items []document
 		}{"resource", true, resources(st, accounts, now)})
+		cid := uuid.NewSHA1(st.it.ID, []byte("consent"))
+		docs = append(docs, struct {
+			kind  string
+			on    bool
+			items []document
+		}{"consent", true, []document{{id: cid, data: map[string]any{
+			"id": cid, "itemId": st.it.ID, "products": st.it.Products,
+			"openFinancePermissionsGranted": []string{"ACCOUNTS_READ", "ACCOUNTS_BALANCES_READ", "RESOURCES_READ",
+				"CREDIT_CARDS_ACCOUNTS_READ", "CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ", "CUSTOMERS_PERSONAL_IDENTIFICATIONS_READ"},
+			"expiresAt": model.NewTime(now.AddDate(1, 0, 0)), "revokedAt": nil}}}})
 	}
 	for _, d := range docs {
 		if !d.on {

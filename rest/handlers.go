@@ -433,3 +433,91 @@ func (s *Server) listCategoryFeedback(w http.ResponseWriter, r *http.Request) {
 	list, err := s.query.CategoryFeedback(r.Context())
 	s.respond(w, r, map[string]any{"results": list}, err)
 }
+
+// productList serves a page-number list of one product, by item or by owner.
+func (s *Server) productList(kind, parent string, typed bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		allowed := []string{parent, "page", "pageSize"}
+		if typed {
+			allowed = append(allowed, "type")
+		}
+		q := queryOf(r, allowed...)
+		parentID, page, pageSize := q.uuid(parent), q.integer("page"), q.integer("pageSize")
+		var typ *string
+		if typed {
+			typ = q.str("type")
+		}
+		if q.err == nil && parentID == nil {
+			q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s is required.", parent)
+		}
+		if q.err != nil {
+			s.writeError(w, r, q.err)
+			return
+		}
+		var itemID, ownerID *uuid.UUID
+		if parent == "itemId" {
+			itemID = parentID
+		} else {
+			ownerID = parentID
+		}
+		res, err := s.res.ProductList(r.Context(), kind, itemID, ownerID, typ, page, pageSize)
+		s.respond(w, r, res, err)
+	}
+}
+
+// productOwned lists the products under a path owner: /investments/{id}/transactions,
+// /accounts/{id}/statements.
+func (s *Server) productOwned(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := uuidParam(r, "id", "id")
+		// The official client repeats the investment id in the query; it must agree.
+		q := queryOf(r, "page", "pageSize", "investmentId")
+		page, pageSize := q.integer("page"), q.integer("pageSize")
+		if again := q.uuid("investmentId"); err == nil && q.err == nil && again != nil && (kind != "investment_transaction" || *again != id) {
+			q.fail("investmentId", "must be the investment of the path (%s).", id)
+		}
+		if err == nil {
+			err = q.err
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		res, err := s.res.ProductList(r.Context(), kind, nil, &id, nil, page, pageSize)
+		s.respond(w, r, res, err)
+	}
+}
+
+func (s *Server) productByID(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := uuidParam(r, "id", "id")
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		raw, err := s.res.ProductByID(r.Context(), kind, id)
+		s.respond(w, r, raw, err)
+	}
+}
+
+// identityByItem answers GET /identity?itemId=: the item's one identity, not a list.
+func (s *Server) identityByItem(w http.ResponseWriter, r *http.Request) {
+	q := queryOf(r, "itemId")
+	itemID := q.uuid("itemId")
+	if q.err == nil && itemID == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter itemId is required.")
+	}
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	res, err := s.res.ProductList(r.Context(), "identity", itemID, nil, nil, nil, nil)
+	if err == nil && len(res.Results) == 0 {
+		err = model.NotFound("IDENTITY_NOT_FOUND", "Item %s has no identity collected.", *itemID)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.ok(w, res.Results[0])
+}
