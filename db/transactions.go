@@ -178,3 +178,55 @@ func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s Documen
 	}
 	return out, total, rows.Err()
 }
+
+// LegacyTransactionFilter adds the filters of the deprecated GET /transactions.
+type LegacyTransactionFilter = model.LegacyTransactionFilter
+
+const legacyWhere = ` WHERE t.account_id = $1
+	AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
+	AND ($4::timestamptz IS NULL OR t.created_at >= $4) AND ($5::uuid IS NULL OR t.bill_id = $5)
+	AND (cardinality($6::uuid[]) = 0 OR t.id = ANY($6))`
+
+// LegacyTransactionPage reads one OFFSET page of GET /transactions, in (date, id) order.
+func (d *DB) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]json.RawMessage, error) {
+	ids := f.IDs
+	if ids == nil {
+		ids = []uuid.UUID{}
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT `+transactionJSON+` FROM transactions t`+legacyWhere+`
+		ORDER BY t.date, t.id LIMIT $7 OFFSET $8`, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]json.RawMessage, 0, limit)
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&raw); err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return out, rows.Err()
+}
+
+// LegacyTransactionCount counts the matches of a GET /transactions filter, and returns the
+// version of the account's data: the item's last change. A count is valid while the
+// version holds, which is what lets callers cache it.
+func (d *DB) LegacyTransactionCount(ctx context.Context, f LegacyTransactionFilter) (int, error) {
+	ids := f.IDs
+	if ids == nil {
+		ids = []uuid.UUID{}
+	}
+	var n int
+	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM transactions t`+legacyWhere, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids).Scan(&n)
+	return n, err
+}
+
+// AccountVersion is the last change of an account's item; counts of its transactions stay
+// valid while it holds (syncs change the item at every step).
+func (d *DB) AccountVersion(ctx context.Context, accountID uuid.UUID) (time.Time, error) {
+	var v time.Time
+	err := d.Pool.QueryRow(ctx, `SELECT i.updated_at FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, accountID).Scan(&v)
+	return v, err
+}

@@ -5,6 +5,7 @@ package graph
 
 import (
 	"log/slog"
+	"time"
 
 	"ponte/auth"
 	"ponte/db"
@@ -21,6 +22,8 @@ type Resolver struct {
 	Limiter *auth.Limiter
 	// Sync creates, updates and runs items.
 	Sync *itemsync.Engine
+	// Now is the clock of date rules (the sunset of GET /transactions); nil means time.Now.
+	Now func() time.Time
 }
 
 // Query returns the query resolvers.

@@ -343,3 +343,9 @@ type TransactionFilter struct {
 	DateTo        *time.Time
 	CreatedAtFrom *time.Time
 }
+
+// LegacyTransactionFilter adds the filters of the deprecated GET /transactions.
+type LegacyTransactionFilter struct {
+	TransactionFilter
+	BillID *uuid.UUID
+}

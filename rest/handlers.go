@@ -521,3 +521,34 @@ func (s *Server) identityByItem(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ok(w, res.Results[0])
 }
+
+// listTransactionsLegacy is the deprecated page-number list; responses say so in headers.
+func (s *Server) listTransactionsLegacy(w http.ResponseWriter, r *http.Request) {
+	q := queryOf(r, "accountId", "pageSize", "page", "from", "to", "ids", "billId", "createdAtFrom")
+	f := model.LegacyTransactionFilter{}
+	accountID := q.uuid("accountId")
+	for _, raw := range q.list("ids") {
+		id, err := parseUUID(raw)
+		if err != nil {
+			q.fail("ids", "%q is not a UUID.", raw)
+			break
+		}
+		f.IDs = append(f.IDs, id)
+	}
+	f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID = q.date("from"), q.date("to"), q.date("createdAtFrom"), q.uuid("billId")
+	page, pageSize := q.integer("page"), q.integer("pageSize")
+	if q.err == nil && accountID == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter accountId is required.")
+	}
+	h := w.Header()
+	h.Set("Deprecation", "true")
+	h.Set("Sunset", "Thu, 31 Dec 2026 23:59:59 GMT")
+	h.Set("Link", `</v2/transactions>; rel="successor-version"`)
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	f.AccountID = *accountID
+	res, err := s.res.LegacyTransactions(r.Context(), f, page, pageSize)
+	s.respond(w, r, res, err)
+}

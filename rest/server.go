@@ -66,6 +66,7 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/v2/transactions", s.listTransactionsV2)
 	r.With(s.rateLimit("transactions")).Get("/transactions/{id}", s.getTransaction)
 	r.Patch("/transactions/{id}", s.patchTransaction)
+	r.With(s.rateLimit("transactions")).Get("/transactions", s.listTransactionsLegacy)
 	r.Get("/category_feedback", s.listCategoryFeedback)
 	r.Get("/accounts/{id}/statements", s.productOwned("statement"))
 	r.With(s.rateLimit("investments")).Get("/investments", s.productList("investment", "itemId", true))

@@ -2,9 +2,13 @@ package rest_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"ponte/model"
 	"ponte/testsupport"
@@ -201,4 +205,83 @@ func TestTransactionCategory(t *testing.T) {
 	env.Do(t, "PATCH", "/transactions/"+tx.ID.String(), other.APIKey, map[string]any{"categoryId": "17010000"}).WantError(404, "TRANSACTION_NOT_FOUND")
 	tok := env.Do(t, "POST", "/connect_token", key, map[string]any{"itemId": id}).Want(200).String("accessToken")
 	env.Do(t, "GET", "/transactions/"+tx.ID.String(), tok, nil).WantError(403, "FORBIDDEN")
+}
+
+func TestLegacyTransactions(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "legacy").APIKey
+	it := createItem(t, env, key, 0, okParams)
+	id := it.ID.String()
+	env.WaitItem(t, key, id, testsupport.Settled)
+	var accounts model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
+	var checking, card string
+	for _, a := range accounts.Results {
+		switch a.Subtype {
+		case "CHECKING_ACCOUNT":
+			checking = a.ID.String()
+		case "CREDIT_CARD":
+			card = a.ID.String()
+		}
+	}
+	v2 := readAll(t, env, key, "/v2/transactions?accountId="+checking, nil)
+
+	type legacyPage struct {
+		Total, TotalPages, Page int
+		Results                 []model.Transaction
+	}
+	var got []model.Transaction
+	for page := 1; ; page++ {
+		var p legacyPage
+		r := env.Do(t, "GET", fmt.Sprintf("/transactions?accountId=%s&pageSize=100&page=%d", checking, page), key, nil).Want(200)
+		if r.Header.Get("Deprecation") == "" || r.Header.Get("Sunset") == "" || !strings.Contains(r.Header.Get("Link"), "/v2/transactions") {
+			t.Fatalf("deprecation headers %v", r.Header)
+		}
+		r.JSON(&p)
+		if p.Total != len(v2) || p.Page != page {
+			t.Fatalf("page %d: total %d (v2 read %d)", page, p.Total, len(v2))
+		}
+		got = append(got, p.Results...)
+		if page >= p.TotalPages {
+			break
+		}
+	}
+	if len(got) != len(v2) || got[0].ID != v2[0].ID || got[len(got)-1].ID != v2[len(v2)-1].ID {
+		t.Fatalf("legacy read %d rows, v2 %d", len(got), len(v2))
+	}
+	// A sync that adds rows changes the total: the cached count follows the data.
+	env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+	env.WaitItem(t, key, id, testsupport.Settled)
+	var after legacyPage
+	env.Do(t, "GET", "/transactions?accountId="+checking, key, nil).Want(200).JSON(&after)
+	if after.Total != len(v2)+3 || len(after.Results) != 500 && len(after.Results) != after.Total {
+		t.Fatalf("after a sync: total %d, want %d", after.Total, len(v2)+3)
+	}
+	// billId, from/to.
+	var bills struct{ Results []struct{ ID string } }
+	env.Do(t, "GET", "/bills?accountId="+card, key, nil).Want(200).JSON(&bills)
+	var billed legacyPage
+	env.Do(t, "GET", "/transactions?accountId="+card+"&billId="+bills.Results[1].ID, key, nil).Want(200).JSON(&billed)
+	if billed.Total == 0 {
+		t.Fatal("no transactions for a bill")
+	}
+	for _, tx := range billed.Results {
+		if tx.CreditCardMetadata == nil || *tx.CreditCardMetadata.BillID != bills.Results[1].ID {
+			t.Fatalf("row of another bill: %+v", tx.CreditCardMetadata)
+		}
+	}
+	env.Do(t, "GET", "/transactions?accountId="+checking+"&from=2026-03-01&to=2026-02-01", key, nil).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/transactions?accountId="+checking+"&pageSize=501", key, nil).WantError(400, "INVALID_PARAMETER")
+	env.Do(t, "GET", "/transactions", key, nil).WantError(400, "INVALID_PARAMETER")
+
+	// After the sunset: a clear error naming the replacement.
+	late := testsupport.New(t, func(s *testsupport.Setup) {
+		s.Resolver.Now = func() time.Time { return time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) }
+	})
+	lk := late.NewClient(t, "late").APIKey
+	m := late.Do(t, "GET", "/transactions?accountId="+uuid.NewString(), lk, nil).WantError(410, "ENDPOINT_SUNSET")
+	if !strings.Contains(m["message"].(string), "/v2/transactions") {
+		t.Fatalf("message %v", m["message"])
+	}
 }

@@ -134,6 +134,11 @@ async function main() {
   const recent = await client.fetchAllTransactions(perfChecking.id, { dateFrom: every[every.length - 1].date.toISOString().slice(0, 10) })
   assert.ok(recent.length > 0 && recent.length < every.length)
 
+  const legacy = await client.fetchTransactions(perfChecking.id, { pageSize: 100, page: 2 })
+  assert.equal(legacy.total, every.length)
+  assert.equal(legacy.page, 2)
+  assert.equal(legacy.results[0].id, every[100].id)
+
   const single = await client.fetchTransaction(every[0].id)
   assert.equal(single.id, every[0].id)
   const recategorized = await client.updateTransactionCategory(every[0].id, '17010000')
