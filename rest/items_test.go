@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -514,8 +515,8 @@ func TestTwoProcessesShareExecutions(t *testing.T) {
 	}
 }
 
-// Each update collects new rows, posts the pending ones and drops one: the transaction
-// events say exactly that, and an update with no change would say nothing.
+// Each update collects new rows, posts pending ones and drops some: the transaction events
+// of an update name exactly what changed between the reads before and after it.
 func TestTransactionEventsAcrossUpdates(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
@@ -523,44 +524,101 @@ func TestTransactionEventsAcrossUpdates(t *testing.T) {
 	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
 	id := it.ID.String()
 	env.WaitItem(t, key, id, testsupport.Settled)
-	for i := 0; i < 2; i++ {
-		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
-		env.WaitItem(t, key, id, testsupport.Settled)
-	}
-	var created, updated, deleted []map[string]any
-	for _, ev := range env.Events(t, key, id) {
-		p := ev["payload"].(map[string]any)
-		switch ev["event"] {
-		case "transactions/created":
-			created = append(created, p)
-		case "transactions/updated":
-			updated = append(updated, p)
-		case "transactions/deleted":
-			deleted = append(deleted, p)
+	var accounts model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
+	snapshot := func() map[string]map[string]string { // account → id → updatedAt
+		out := map[string]map[string]string{}
+		for _, a := range accounts.Results {
+			rows := map[string]string{}
+			for _, tx := range readAll(t, env, key, "/v2/transactions?accountId="+a.ID.String(), nil) {
+				rows[tx.ID.String()] = tx.UpdatedAt.Format(model.TimeLayout)
+			}
+			out[a.ID.String()] = rows
 		}
+		return out
 	}
-	// First execution: one per account with transactions; each update: three new rows.
-	if len(created) != 5 || len(updated) != 1 || len(deleted) != 1 {
-		t.Fatalf("created %d, updated %d, deleted %d events", len(created), len(updated), len(deleted))
+	before := snapshot()
+	seen := len(env.Events(t, key, id))
+	env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+	env.WaitItem(t, key, id, testsupport.Settled)
+	after := snapshot()
+
+	type change struct{ created, updated, deleted map[string]bool }
+	want := map[string]*change{}
+	for acc, rows := range after {
+		c := &change{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+		for txID, at := range rows {
+			if old, ok := before[acc][txID]; !ok {
+				c.created[txID] = true
+			} else if old != at {
+				c.updated[txID] = true
+			}
+		}
+		for txID := range before[acc] {
+			if _, ok := rows[txID]; !ok {
+				c.deleted[txID] = true
+			}
+		}
+		want[acc] = c
 	}
-	last := created[len(created)-1]
-	if last["transactionsCount"] != float64(3) || last["transactionsMinDate"] == nil || last["transactionsCreatedAtFrom"] == nil ||
-		last["id"] == nil || last["triggeredBy"] != "CLIENT" {
-		t.Fatalf("transactions/created payload %v", last)
+	got := map[string]*change{}
+	for acc := range after {
+		got[acc] = &change{map[string]bool{}, map[string]bool{}, map[string]bool{}}
 	}
-	link, _ := last["createdTransactionsLink"].(string)
-	if !strings.HasPrefix(link, env.URL+"/v2/transactions?") || !strings.Contains(link, "accountId=") || !strings.Contains(link, "createdAtFrom=") {
-		t.Fatalf("createdTransactionsLink %q", link)
-	}
-	if ids := updated[0]["transactionIds"].([]any); len(ids) != 2 {
-		t.Fatalf("updated ids %v", ids)
-	}
-	if ids := deleted[0]["transactionIds"].([]any); len(ids) != 1 {
-		t.Fatalf("deleted ids %v", ids)
-	}
-	for _, p := range append(append(created, updated...), deleted...) {
+	anyChange := false
+	for _, ev := range env.Events(t, key, id)[seen:] {
+		p := ev["payload"].(map[string]any)
+		name, _ := ev["event"].(string)
+		if !strings.HasPrefix(name, "transactions/") {
+			continue
+		}
+		anyChange = true
 		if _, ok := p["clientUserId"]; ok {
 			t.Fatal("transactions events must not carry clientUserId")
 		}
+		acc := p["accountId"].(string)
+		switch name {
+		case "transactions/created":
+			if int(p["transactionsCount"].(float64)) != len(want[acc].created) || p["transactionsMinDate"] == nil ||
+				p["transactionsCreatedAtFrom"] == nil || p["id"] == nil || p["triggeredBy"] != "CLIENT" {
+				t.Fatalf("transactions/created %v, want %d rows", p, len(want[acc].created))
+			}
+			link, _ := p["createdTransactionsLink"].(string)
+			if !strings.HasPrefix(link, env.URL+"/v2/transactions?") {
+				t.Fatalf("createdTransactionsLink %q", link)
+			}
+			for _, tx := range readAll(t, env, key, strings.TrimPrefix(link, env.URL), nil) {
+				got[acc].created[tx.ID.String()] = true
+			}
+		case "transactions/updated", "transactions/deleted":
+			for _, x := range p["transactionIds"].([]any) {
+				if name == "transactions/updated" {
+					got[acc].updated[x.(string)] = true
+				} else {
+					got[acc].deleted[x.(string)] = true
+				}
+			}
+		}
 	}
+	if !anyChange {
+		t.Fatal("an update that changed transactions emitted no transaction event")
+	}
+	for acc := range after {
+		for kind, pair := range map[string][2]map[string]bool{
+			"created": {want[acc].created, got[acc].created}, "updated": {want[acc].updated, got[acc].updated},
+			"deleted": {want[acc].deleted, got[acc].deleted}} {
+			if fmt.Sprint(sortedKeys(pair[0])) != fmt.Sprint(sortedKeys(pair[1])) {
+				t.Fatalf("account %s %s: events name %v, the reads show %v", acc, kind, sortedKeys(pair[1]), sortedKeys(pair[0]))
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,8 +1,11 @@
-package sandbox_test
+package sandbox
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +13,9 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/model"
-	"ponte/sandbox"
 )
 
-var now = time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+var testNow = time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
 
 func byID(list []model.Transaction) map[uuid.UUID]model.Transaction {
 	m := make(map[uuid.UUID]model.Transaction, len(list))
@@ -23,129 +25,506 @@ func byID(list []model.Transaction) map[uuid.UUID]model.Transaction {
 	return m
 }
 
+func accountsBySubtype(s *Snapshot) map[string][]uuid.UUID {
+	m := map[string][]uuid.UUID{}
+	for _, a := range s.Accounts {
+		m[a.Subtype] = append(m[a.Subtype], a.ID)
+	}
+	return m
+}
+
+// stored is a transaction as itemsync compares it: timestamps live in their own columns.
+func stored(t model.Transaction) model.Transaction {
+	t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
+	return t
+}
+
 func TestGenerateIsDeterministic(t *testing.T) {
 	item := uuid.New()
-	a := sandbox.Generate(item, 0, "user-ok", 1, now)
-	b := sandbox.Generate(item, 0, "user-ok", 1, now)
+	a := Generate(item, 0, "user-ok", 1, testNow)
+	b := Generate(item, 0, "user-ok", 1, testNow)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two runs of the same execution differ")
 	}
 	if len(byID(a.Transactions)) != len(a.Transactions) {
 		t.Fatal("duplicate transaction ids")
 	}
+	// Another item with the same credentials sees the same data under other ids.
+	c := Generate(uuid.New(), 0, "user-ok", 1, testNow)
+	if len(c.Transactions) != len(a.Transactions) {
+		t.Fatalf("same credentials, %d and %d transactions", len(a.Transactions), len(c.Transactions))
+	}
+	for i := range a.Transactions {
+		x, y := a.Transactions[i], c.Transactions[i]
+		if x.ID == y.ID || x.Description != y.Description || x.Amount != y.Amount || !x.Date.Equal(y.Date.Time) {
+			t.Fatalf("row %d differs in shape: %+v / %+v", i, x, y)
+		}
+	}
+	// Other credentials, other data.
+	d := Generate(item, 0, "user-ok-account-warning", 1, testNow)
+	if d.Identity.FullName == a.Identity.FullName && len(d.Transactions) == len(a.Transactions) {
+		t.Fatal("different usernames produced the same data")
+	}
 }
 
-func TestExecutionsChangeTransactions(t *testing.T) {
+// diff compares two snapshots' transactions the way ingestion does.
+func diff(a, b []model.Transaction) (created, updated, deleted []model.Transaction) {
+	old, cur := byID(a), byID(b)
+	for _, t := range b {
+		o, ok := old[t.ID]
+		switch {
+		case !ok:
+			created = append(created, t)
+		case !reflect.DeepEqual(stored(o), stored(t)):
+			updated = append(updated, t)
+		}
+	}
+	for _, t := range a {
+		if _, ok := cur[t.ID]; !ok {
+			deleted = append(deleted, t)
+		}
+	}
+	return
+}
+
+func TestExecutionsCreateUpdateAndDelete(t *testing.T) {
 	item := uuid.New()
-	first := byID(sandbox.Generate(item, 0, "user-ok", 1, now).Transactions)
-	second := byID(sandbox.Generate(item, 0, "user-ok", 2, now).Transactions)
-	third := byID(sandbox.Generate(item, 0, "user-ok", 3, now).Transactions)
-	diff := func(a, b map[uuid.UUID]model.Transaction) (created, updated, deleted int) {
-		for id, t := range b {
-			old, ok := a[id]
-			switch {
-			case !ok:
-				created++
-			case old.Status != t.Status:
-				updated++
+	snaps := []*Snapshot{nil}
+	for n := 1; n <= 4; n++ {
+		snaps = append(snaps, Generate(item, 0, "user-ok", n, testNow.Add(time.Duration(n)*time.Minute)))
+	}
+	checking := accountsBySubtype(snaps[1])["CHECKING_ACCOUNT"][0]
+	// First execution: the latest five checking rows are pending, the rest posted.
+	var rows []model.Transaction
+	for _, tx := range snaps[1].Transactions {
+		if tx.AccountID == checking {
+			rows = append(rows, tx)
+		}
+	}
+	for i, tx := range rows {
+		if want := i >= len(rows)-5; (tx.Status == "PENDING") != want {
+			t.Fatalf("row %d of %d: status %s", i, len(rows), tx.Status)
+		}
+	}
+	for n := 2; n <= 4; n++ {
+		prev, cur := snaps[n-1], snaps[n]
+		created, updated, deleted := diff(prev.Transactions, cur.Transactions)
+		if len(created) == 0 || len(updated) == 0 || len(deleted) == 0 {
+			t.Fatalf("%d→%d: created %d, updated %d, deleted %d", n-1, n, len(created), len(updated), len(deleted))
+		}
+		if len(deleted) > 2 {
+			t.Fatalf("%d→%d: %d deleted, want one or two", n-1, n, len(deleted))
+		}
+		old := byID(prev.Transactions)
+		for _, d := range deleted {
+			if d.Status != "PENDING" {
+				t.Fatalf("%d→%d: deleted a %s row", n-1, n, d.Status)
 			}
 		}
-		for id := range a {
-			if _, ok := b[id]; !ok {
-				deleted++
+		for _, u := range updated {
+			o := old[u.ID]
+			if o.Status != "PENDING" || u.Status != "POSTED" {
+				t.Fatalf("%d→%d: updated %s→%s: %s", n-1, n, o.Status, u.Status, u.Description)
 			}
 		}
-		return
+		// New rows come after everything already seen (future installments aside).
+		latest := map[uuid.UUID]time.Time{}
+		for _, o := range prev.Transactions {
+			if !o.Date.After(testNow.Add(time.Hour)) && o.Date.After(latest[o.AccountID]) {
+				latest[o.AccountID] = o.Date.Time
+			}
+		}
+		for _, c := range created {
+			if c.Status != "PENDING" || !c.Date.After(latest[c.AccountID]) {
+				t.Fatalf("%d→%d: created %s %s at %s, before %s", n-1, n, c.Status, c.Description, c.Date, latest[c.AccountID])
+			}
+		}
+		// Rows of previous days never change.
+		for _, c := range cur.Transactions {
+			if o, ok := old[c.ID]; ok && c.Date.Before(testNow.Truncate(24*time.Hour)) && !reflect.DeepEqual(stored(o), stored(c)) {
+				t.Fatalf("%d→%d: history row changed: %+v", n-1, n, c)
+			}
+		}
 	}
-	if c, u, d := diff(first, second); c != 3 || u != 0 || d != 0 {
-		t.Fatalf("1→2: created %d updated %d deleted %d", c, u, d)
+	// Repeating an execution changes nothing.
+	again := Generate(item, 0, "user-ok", 3, testNow.Add(3*time.Minute))
+	if c, u, d := diff(snaps[3].Transactions, again.Transactions); len(c)+len(u)+len(d) != 0 {
+		t.Fatalf("repeated execution: created %d updated %d deleted %d", len(c), len(u), len(d))
 	}
-	if c, u, d := diff(second, third); c != 3 || u != 2 || d != 1 {
-		t.Fatalf("2→3: created %d updated %d deleted %d", c, u, d)
+}
+
+// A day later the window has moved by a day: the rows both windows hold are identical,
+// balances included, except card rows whose bill has just closed.
+func TestMovingWindowKeepsRows(t *testing.T) {
+	item := uuid.New()
+	for _, day := range []time.Time{testNow, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)} {
+		a := Generate(item, 0, "user-ok", 7, day)
+		b := Generate(item, 0, "user-ok", 8, day.AddDate(0, 0, 1))
+		card := accountsBySubtype(a)["CREDIT_CARD"][0]
+		today := day.Truncate(24 * time.Hour)
+		old := byID(a.Transactions)
+		same := 0
+		for _, tx := range b.Transactions {
+			o, ok := old[tx.ID]
+			if !ok || !o.Date.Before(today) || (tx.AccountID == card && o.Status != tx.Status) {
+				continue
+			}
+			if !reflect.DeepEqual(stored(o), stored(tx)) {
+				t.Fatalf("%s: row changed when the window moved:\n%+v\n%+v", day, o, tx)
+			}
+			same++
+		}
+		if same < 300 {
+			t.Fatalf("%s: only %d rows kept", day, same)
+		}
 	}
+}
+
+func validDoc(d *model.Document) bool {
+	switch d.Type {
+	case "CPF":
+		return ValidCPF(d.Value)
+	case "CNPJ":
+		return ValidCNPJ(d.Value)
+	}
+	return false
 }
 
 func TestGeneratedDataIsRealistic(t *testing.T) {
-	s := sandbox.Generate(uuid.New(), 0, "user-ok", 1, now)
-	kinds := map[string]int{}
-	checking := map[uuid.UUID]bool{}
-	for _, a := range s.Accounts {
-		kinds[a.Subtype]++
-		if a.Subtype == "CHECKING_ACCOUNT" {
-			checking[a.ID] = true
-			if a.BankData == nil || a.BankData.TransferNumber == nil || a.BankData.ClosingBalance == nil {
-				t.Fatalf("checking account without bank data: %+v", a)
-			}
-		}
-		if a.Subtype == "CREDIT_CARD" && (a.CreditData == nil || a.CreditData.CreditLimit == nil || len(a.CreditData.DisaggregatedCreditLimits) == 0 || len(a.CreditData.AdditionalCards) == 0) {
-			t.Fatalf("card without credit data: %+v", a.CreditData)
-		}
-	}
-	if kinds["CHECKING_ACCOUNT"] != 1 || kinds["SAVINGS_ACCOUNT"] != 1 || kinds["CREDIT_CARD"] != 1 {
+	s := Generate(uuid.New(), 0, "user-ok", 1, testNow)
+	kinds := accountsBySubtype(s)
+	if len(kinds["CHECKING_ACCOUNT"]) != 1 || len(kinds["SAVINGS_ACCOUNT"]) != 1 || len(kinds["CREDIT_CARD"]) != 1 {
 		t.Fatalf("accounts %v", kinds)
 	}
-	year := 0
-	var pix, ted, installments, pending int
+	for _, a := range s.Accounts {
+		switch a.Type {
+		case "BANK":
+			bd := a.BankData
+			if bd == nil || bd.TransferNumber == nil || !strings.Contains(*bd.TransferNumber, "/") || !strings.Contains(*bd.TransferNumber, "-") ||
+				bd.ClosingBalance == nil || bd.AutomaticallyInvestedBalance == nil || a.CreditData != nil || a.Balance == nil {
+				t.Fatalf("bank account: %+v %+v", a, bd)
+			}
+			if a.Subtype == "CHECKING_ACCOUNT" && (bd.OverdraftContractedLimit == nil || bd.OverdraftUsedLimit == nil || bd.UnarrangedOverdraftAmount == nil) {
+				t.Fatalf("checking account without overdraft data: %+v", bd)
+			}
+		case "CREDIT":
+			cd := a.CreditData
+			if cd == nil || a.BankData != nil || cd.Level == nil || cd.Brand == nil || cd.BalanceCloseDate == nil || cd.BalanceDueDate == nil ||
+				cd.AvailableCreditLimit == nil || cd.CreditLimit == nil || cd.MinimumPayment == nil || cd.IsLimitFlexible == nil ||
+				cd.Status == nil || cd.HolderType == nil || len(cd.DisaggregatedCreditLimits) == 0 || len(cd.AdditionalCards) == 0 {
+				t.Fatalf("card without full credit data: %+v", cd)
+			}
+		}
+	}
+	checking := map[uuid.UUID]bool{kinds["CHECKING_ACCOUNT"][0]: true}
+	card := kinds["CREDIT_CARD"][0]
+	year, cardRows := 0, 0
+	var pix, ted, boleto, installments, merchants, mcc, salary, fee int
 	for _, tx := range s.Transactions {
-		if checking[tx.AccountID] && tx.Date.After(now.AddDate(-1, 0, 0)) {
+		if checking[tx.AccountID] && tx.Date.After(testNow.AddDate(-1, 0, 0)) {
 			year++
 		}
-		if (tx.Amount < 0) != (tx.Type == "DEBIT") {
-			t.Fatalf("sign and type disagree: %+v", tx)
+		if tx.AccountID == card {
+			cardRows++
+			if (tx.Amount > 0) != (tx.Type == "DEBIT") {
+				t.Fatalf("card sign and type disagree: %+v", tx)
+			}
+		} else if (tx.Amount < 0) != (tx.Type == "DEBIT") {
+			t.Fatalf("bank sign and type disagree: %+v", tx)
 		}
-		if tx.Status == "PENDING" {
-			pending++
+		if tx.Category != nil || tx.CategoryID != nil {
+			t.Fatalf("category set by the generator: %+v", tx)
+		}
+		if tx.Status != "PENDING" && tx.Status != "POSTED" {
+			t.Fatalf("status %q", tx.Status)
 		}
 		if pd := tx.PaymentData; pd != nil {
 			for _, p := range []*model.PaymentParticipant{pd.Payer, pd.Receiver} {
-				if p == nil || p.DocumentNumber == nil {
+				if p == nil || p.DocumentNumber == nil || !validDoc(p.DocumentNumber) {
+					t.Fatalf("payment participant %+v of %s", p, tx.Description)
+				}
+			}
+			switch *pd.PaymentMethod {
+			case "PIX":
+				pix++
+				if pd.ReferenceNumber == nil || len(*pd.ReferenceNumber) != 32 || pd.Payer.BranchNumber == nil || pd.Receiver.AccountNumber == nil || pd.Receiver.RoutingNumber == nil {
+					t.Fatalf("PIX without bank data: %+v", pd)
+				}
+			case "TED":
+				ted++
+			case "BOLETO":
+				boleto++
+				if pd.BoletoMetadata != nil && !validBoletoBarcode(*pd.BoletoMetadata.Barcode) {
+					t.Fatalf("invalid boleto barcode %s", *pd.BoletoMetadata.Barcode)
+				}
+			}
+		}
+		if m := tx.Merchant; m != nil {
+			merchants++
+			if !ValidCNPJ(m.CNPJ) || m.Name == "" || m.BusinessName == "" || m.CNAE == nil || m.Category == nil {
+				t.Fatalf("merchant %+v", m)
+			}
+		}
+		if c := tx.CreditCardMetadata; c != nil {
+			if c.PayeeMCC != nil {
+				mcc++
+			}
+			if c.TotalInstallments != nil && *c.TotalInstallments > 1 {
+				installments++
+			}
+		}
+		if strings.HasPrefix(tx.Description, "SALARIO ") {
+			salary++
+		}
+		if strings.HasPrefix(tx.Description, "TARIFA ") {
+			fee++
+		}
+	}
+	if year < 200 || cardRows < 100 || pix == 0 || ted == 0 || boleto == 0 || installments == 0 || merchants == 0 || mcc == 0 || salary < 12 || fee < 12 {
+		t.Fatalf("checking last year %d, card %d, pix %d, ted %d, boleto %d, installments %d, merchants %d, mcc %d, salary %d, fee %d",
+			year, cardRows, pix, ted, boleto, installments, merchants, mcc, salary, fee)
+	}
+	t.Logf("checking rows in the last year: %d; card rows: %d", year, cardRows)
+	if len(s.Investments) < 4 || len(s.InvestmentTransactions) < 4 || s.Identity == nil || len(s.Loans) == 0 || len(s.Bills) != 12 || len(s.Statements) != 24 {
+		t.Fatalf("products: %d investments, %d investment transactions, %d loans, %d bills, %d statements",
+			len(s.Investments), len(s.InvestmentTransactions), len(s.Loans), len(s.Bills), len(s.Statements))
+	}
+	invs := map[uuid.UUID]bool{}
+	for _, inv := range s.Investments {
+		invs[inv.ID] = true
+	}
+	for _, it := range s.InvestmentTransactions {
+		if !invs[it.InvestmentID] {
+			t.Fatalf("investment transaction of an unknown investment: %+v", it)
+		}
+	}
+	id := s.Identity
+	if !ValidCPF(*id.TaxNumber) || *id.Document != *id.TaxNumber || id.BirthDate == nil || len(id.Addresses) == 0 || len(id.PhoneNumbers) == 0 ||
+		len(id.Emails) == 0 || id.FinancialRelationships == nil || id.Qualifications == nil || !ValidCNPJ(id.Qualifications.CompanyCNPJ) {
+		t.Fatalf("identity %+v", id)
+	}
+	for _, r := range id.Relations {
+		if !ValidCPF(*r.Document) {
+			t.Fatalf("relation %+v", r)
+		}
+	}
+}
+
+// Running balances add up, and order counts the rows of each day.
+func TestBalancesAndOrder(t *testing.T) {
+	for _, user := range []string{"user-ok", "user-ok-perf-3", "user-ok-two-checking-accounts"} {
+		s := Generate(uuid.New(), 0, user, 2, testNow)
+		for _, a := range s.Accounts {
+			var prev *model.Transaction
+			for i := range s.Transactions {
+				tx := &s.Transactions[i]
+				if tx.AccountID != a.ID {
 					continue
 				}
-				if (p.DocumentNumber.Type == "CPF" && !sandbox.ValidCPF(p.DocumentNumber.Value)) || (p.DocumentNumber.Type == "CNPJ" && !sandbox.ValidCNPJ(p.DocumentNumber.Value)) {
-					t.Fatalf("invalid document %+v", p.DocumentNumber)
+				if prev != nil && tx.Date.Before(prev.Date.Time) {
+					t.Fatalf("%s: rows out of date order", user)
 				}
+				sameDay := prev != nil && tx.Date.Truncate(24*time.Hour).Equal(prev.Date.Truncate(24*time.Hour))
+				if (sameDay && tx.Order != prev.Order+1) || (!sameDay && tx.Order != 1) {
+					t.Fatalf("%s: order %d after %+v", user, tx.Order, prev)
+				}
+				if a.Type == "BANK" {
+					if tx.Balance == nil {
+						t.Fatalf("%s: bank row without balance", user)
+					}
+					if prev != nil && math.Abs(*prev.Balance+tx.Amount-*tx.Balance) > 0.005 {
+						t.Fatalf("%s: balance %.2f + %.2f != %.2f", user, *prev.Balance, tx.Amount, *tx.Balance)
+					}
+				}
+				prev = tx
 			}
-			if pd.PaymentMethod != nil && *pd.PaymentMethod == "PIX" {
-				pix++
-			}
-			if pd.PaymentMethod != nil && *pd.PaymentMethod == "TED" {
-				ted++
+			if a.Type == "BANK" && (prev == nil || *a.Balance != *prev.Balance) {
+				t.Fatalf("%s: %s balance %v, last row %+v", user, a.Subtype, *a.Balance, prev)
 			}
 		}
-		if m := tx.Merchant; m != nil && !sandbox.ValidCNPJ(m.CNPJ) {
-			t.Fatalf("invalid merchant CNPJ %s", m.CNPJ)
-		}
-		if c := tx.CreditCardMetadata; c != nil && c.TotalInstallments != nil {
-			installments++
-		}
 	}
-	if year < 200 || pix == 0 || ted == 0 || installments == 0 || pending == 0 {
-		t.Fatalf("checking last year %d, pix %d, ted %d, installments %d, pending %d", year, pix, ted, installments, pending)
-	}
-	if len(s.Investments) == 0 || len(s.InvestmentTransactions) == 0 || s.Identity == nil || len(s.Loans) == 0 || len(s.Bills) < 10 || len(s.Statements) == 0 {
-		t.Fatal("a product is missing")
-	}
-	if !sandbox.ValidCPF(*s.Identity.TaxNumber) {
-		t.Fatalf("identity CPF %s", *s.Identity.TaxNumber)
-	}
-	raw, _ := json.Marshal(s.Transactions[0])
-	for _, f := range []string{"id", "accountId", "date", "description", "descriptionRaw", "type", "amount", "amountInAccountCurrency",
-		"balance", "currencyCode", "category", "categoryId", "status", "providerCode", "providerId", "paymentData",
-		"creditCardMetadata", "merchant", "operationType", "operationTypeAdditionalInfo", "createdAt", "updatedAt"} {
-		if !strings.Contains(string(raw), `"`+f+`":`) {
-			t.Errorf("transaction JSON lacks %s", f)
+}
+
+// Every bill's total is the sum of the card rows pointing at it, and the checking account
+// pays it on the due date.
+func TestBillsMatchTransactions(t *testing.T) {
+	s := Generate(uuid.New(), 0, "user-ok", 1, testNow)
+	sums := map[string]float64{}
+	for _, tx := range s.Transactions {
+		if c := tx.CreditCardMetadata; c != nil && c.BillID != nil {
+			v := tx.Amount
+			if tx.AmountInAccountCurrency != nil {
+				v = *tx.AmountInAccountCurrency
+			}
+			sums[*c.BillID] += v
+			if tx.Status != "POSTED" {
+				t.Fatalf("billed row pending: %+v", tx)
+			}
 		}
 	}
-	if two := sandbox.Generate(uuid.New(), 0, "user-ok-two-checking-accounts", 1, now); len(two.Accounts) != 4 {
-		t.Fatalf("two checking accounts: %d accounts", len(two.Accounts))
+	payments := map[string]float64{}
+	for _, tx := range s.Transactions {
+		if tx.Description == "PAGAMENTO FATURA CARTAO MASTERCARD" {
+			payments[tx.Date.Format("2006-01-02")] = -tx.Amount
+		}
+	}
+	card := accountsBySubtype(s)["CREDIT_CARD"][0]
+	for _, b := range s.Bills {
+		if b.AccountID != card || b.TotalAmount <= 0 {
+			t.Fatalf("bill %+v", b)
+		}
+		if math.Abs(sums[b.ID.String()]-b.TotalAmount) > 0.005 {
+			t.Fatalf("bill due %s: total %.2f, rows sum %.2f", b.DueDate.Format("2006-01-02"), b.TotalAmount, sums[b.ID.String()])
+		}
+		if b.DueDate.Before(testNow) {
+			if got := payments[b.DueDate.Format("2006-01-02")]; math.Abs(got-b.TotalAmount) > 0.005 || len(b.Payments) != 1 {
+				t.Fatalf("bill due %s of %.2f paid %.2f", b.DueDate.Format("2006-01-02"), b.TotalAmount, got)
+			}
+		}
+	}
+}
+
+func TestUsernames(t *testing.T) {
+	two := Generate(uuid.New(), 0, "user-ok-two-checking-accounts", 1, testNow)
+	if n := len(accountsBySubtype(two)["CHECKING_ACCOUNT"]); n != 2 || len(two.Accounts) != 4 {
+		t.Fatalf("two checking accounts: %d checking of %d accounts", n, len(two.Accounts))
+	}
+	perCount := map[uuid.UUID]int{}
+	for _, tx := range two.Transactions {
+		perCount[tx.AccountID]++
+	}
+	for _, id := range accountsBySubtype(two)["CHECKING_ACCOUNT"] {
+		if perCount[id] < 200 {
+			t.Fatalf("checking account with %d rows", perCount[id])
+		}
+	}
+	const cpf = "52998224725"
+	doc := Generate(uuid.New(), 5, "user-ok:"+cpf, 1, testNow)
+	if *doc.Identity.TaxNumber != cpf || *doc.Accounts[0].TaxNumber != cpf {
+		t.Fatalf("CPF login collected %s", *doc.Identity.TaxNumber)
+	}
+	for _, tx := range doc.Transactions {
+		if tx.ProviderID == nil {
+			t.Fatal("Open Finance connector without providerId")
+		}
+	}
+	if s := Generate(uuid.New(), 0, "user-ok", 1, testNow); s.Transactions[0].ProviderID != nil {
+		t.Fatal("providerId outside Open Finance")
 	}
 }
 
 func TestPerfMultiplier(t *testing.T) {
-	one := sandbox.Generate(uuid.New(), 0, "user-ok-perf-1", 1, now)
-	ten := sandbox.Generate(uuid.New(), 0, "user-ok-perf-10", 1, now)
-	if d := len(ten.Transactions) - len(one.Transactions); d < 9*300 {
-		t.Fatalf("perf-10 adds %d transactions over perf-1", d)
+	one := Generate(uuid.New(), 0, "user-ok-perf-1", 1, testNow)
+	ten := Generate(uuid.New(), 0, "user-ok-perf-10", 1, testNow)
+	checking := accountsBySubtype(one)["CHECKING_ACCOUNT"][0]
+	history := 0
+	for _, tx := range one.Transactions {
+		if tx.AccountID == checking && tx.Date.Before(testNow.Truncate(24*time.Hour)) && !strings.HasSuffix(tx.Description, " CDB DI") {
+			history++
+		}
+	}
+	if d := len(ten.Transactions) - len(one.Transactions); d != 9*history {
+		t.Fatalf("perf-10 adds %d transactions over perf-1, want 9×%d", d, history)
+	}
+	if len(byID(ten.Transactions)) != len(ten.Transactions) {
+		t.Fatal("duplicate ids in perf copies")
+	}
+	if history*maxPerf < 1_000_000 {
+		t.Fatalf("perf-%d would hold only %d rows", maxPerf, history*maxPerf)
+	}
+	if perfMultiplier("user-ok-perf-x") != 1 || perfMultiplier("user-ok-perf-99999") != maxPerf || perfMultiplier("user-ok") != 1 {
+		t.Fatal("perfMultiplier")
+	}
+}
+
+func jsonKeys(t *testing.T, v any) []string {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// The JSON of each product carries exactly the official client's fields (types in
+// /tmp/sdk/package/dist/types/*.d.ts) plus the listed additions from the spec or ours.
+func TestJSONFieldNames(t *testing.T) {
+	s := Generate(uuid.New(), 0, "user-ok", 1, testNow)
+	var pix, card model.Transaction
+	for _, tx := range s.Transactions {
+		if tx.PaymentData != nil && *tx.PaymentData.PaymentMethod == "PIX" && pix.PaymentData == nil {
+			pix = tx
+		}
+		if tx.Merchant != nil && tx.CreditCardMetadata != nil && tx.CreditCardMetadata.TotalInstallments != nil && tx.CreditCardMetadata.BillID != nil {
+			card = tx
+		}
+	}
+	cases := []struct {
+		name     string
+		value    any
+		dts      string // fields of the official client's type, always written
+		extra    string // fields it lacks, from the spec or ours
+		optional string // fields of the official client's type written only when known
+	}{
+		{"Transaction", pix, "id accountId date description descriptionRaw type amount amountInAccountCurrency balance currencyCode category " +
+			"status providerCode paymentData creditCardMetadata merchant categoryId operationType operationTypeAdditionalInfo providerId createdAt updatedAt", "order", ""},
+		{"Transaction (card)", card, "id accountId date description descriptionRaw type amount amountInAccountCurrency balance currencyCode category " +
+			"status providerCode paymentData creditCardMetadata merchant categoryId operationType operationTypeAdditionalInfo providerId createdAt updatedAt", "order", ""},
+		{"TransactionPaymentData", pix.PaymentData, "payer receiver paymentMethod referenceNumber boletoMetadata", "", "reason receiverReferenceId"},
+		{"TransactionPaymentParticipant", pix.PaymentData.Payer, "documentNumber name accountNumber branchNumber routingNumber routingNumberISPB", "", ""},
+		{"TransactionPaymentParticipantDocument", pix.PaymentData.Payer.DocumentNumber, "type value", "", ""},
+		{"CreditCardMetadata", card.CreditCardMetadata, "installmentNumber totalInstallments totalAmount payeeMCC purchaseDate billId cardNumber", "",
+			"feeType feeTypeAdditionalInfo otherCreditsType otherCreditsAdditionalInfo billForecastDate"},
+		{"TransactionMerchantData", card.Merchant, "name businessName cnpj cnae category", "", ""},
+		{"Account", s.Accounts[0], "id itemId type subtype number balance name marketingName owner taxNumber currencyCode bankData creditData", "createdAt updatedAt", ""},
+		{"BankData", s.Accounts[0].BankData, "transferNumber closingBalance automaticallyInvestedBalance overdraftContractedLimit overdraftUsedLimit " +
+			"unarrangedOverdraftAmount hasReservedBalance reservedBalances", "", ""},
+		{"CreditData", s.Accounts[2].CreditData, "level brand balanceCloseDate balanceDueDate availableCreditLimit balanceForeignCurrency minimumPayment " +
+			"creditLimit isLimitFlexible status holderType disaggregatedCreditLimits", "additionalCards", ""},
+		{"Investment", s.Investments[0], "id code issuerCNPJ number isin itemId type subtype name currencyCode date value quantity taxes taxes2 balance " +
+			"amount amountWithdrawal amountProfit amountOriginal dueDate issuer issueDate purchaseDate rate rateType fixedAnnualRate lastMonthRate " +
+			"annualRate lastTwelveMonthsRate status transactions metadata owner institution", "createdAt updatedAt", ""},
+		{"InvestmentTransaction", s.InvestmentTransactions[0], "id type description investmentId quantity value amount date tradeDate " +
+			"brokerageNumber netAmount expenses movementType agreedRate", "indexerPercentage priceFactor createdAt updatedAt", ""},
+		{"Expenses", s.InvestmentTransactions[0].Expenses, "serviceTax brokerageFee incomeTax other tradingAssetsNoticeFee maintenanceFee " +
+			"settlementFee clearingFee stockExchangeFee custodyFee operatingFee", "iof iofProvision", ""},
+		{"IdentityResponse", s.Identity, "id itemId birthDate taxNumber document documentType jobTitle companyName fullName phoneNumbers emails " +
+			"addresses relations investorProfile establishmentName establishmentCode financialRelationships qualifications socialName sex " +
+			"maritalStatus nationality otherDocuments passport incorporationDate parties businessOtherDocuments companiesCnpj createdAt updatedAt", "", ""},
+		{"Address", s.Identity.Addresses[0], "fullAddress primaryAddress city postalCode state country type additionalInfo district ibgeTownCode " +
+			"countryCode geographicCoordinates", "", ""},
+		{"Loan", s.Loans[0], "id itemId contractNumber ipocCode productName type kind date contractDate disbursementDates settlementDate " +
+			"contractAmount currencyCode dueDate installmentPeriodicity installmentPeriodicityAdditionalInfo firstInstallmentDueDate CET " +
+			"amortizationScheduled amortizationScheduledAdditionalInfo cnpjConsignee interestRates contractedFees contractedFinanceCharges " +
+			"warranties installments payments", "", ""},
+		{"LoanInstallments", s.Loans[0].Installments, "typeNumberOfInstallments totalNumberOfInstallments typeContractRemaining " +
+			"contractRemainingNumber paidInstallments dueInstallments pastDueInstallments balloonPayments", "", ""},
+		{"CreditCardBills", s.Bills[0], "id dueDate billClosingDate totalAmount totalAmountCurrencyCode minimumPaymentAmount allowsInstallments " +
+			"financeCharges payments createdAt updatedAt", "accountId", ""},
+		{"CreditCardBillPayment", s.Bills[0].Payments[0], "id valueType paymentDate paymentMode amount currencyCode", "", ""},
+		{"AccountStatement", s.Statements[0], "id monthYear url", "accountId", ""},
+	}
+	for _, c := range cases {
+		want := strings.Fields(c.dts + " " + c.extra)
+		sort.Strings(want)
+		var got []string
+		for _, k := range jsonKeys(t, c.value) {
+			if !slices.Contains(strings.Fields(c.optional), k) {
+				got = append(got, k)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s JSON fields\n got %v\nwant %v", c.name, got, want)
+		}
 	}
 }
 
@@ -156,22 +535,61 @@ func TestDocuments(t *testing.T) {
 		cpf   bool
 	}{
 		{"52998224725", true, true}, {"52998224724", false, true}, {"11111111111", false, true}, {"5299822472", false, true},
+		{"529.982.247-25", false, true},
 		{"11444777000161", true, false}, {"11444777000162", false, false}, {"00000000000000", false, false},
+		{"60701190000104", true, false}, {"00394460000141", true, false},
 	}
 	for _, c := range cases {
-		got := sandbox.ValidCNPJ(c.doc)
+		got := ValidCNPJ(c.doc)
 		if c.cpf {
-			got = sandbox.ValidCPF(c.doc)
+			got = ValidCPF(c.doc)
 		}
 		if got != c.valid {
 			t.Errorf("%s: valid %v, want %v", c.doc, got, c.valid)
 		}
 	}
+	rng := rngFor(1, 2)
+	for i := 0; i < 1000; i++ {
+		if cpf, cnpj := NewCPF(rng), NewCNPJ(rng); !ValidCPF(cpf) || !ValidCNPJ(cnpj) {
+			t.Fatalf("generated %s / %s invalid", cpf, cnpj)
+		}
+	}
+}
+
+func TestBoletos(t *testing.T) {
+	// A bank boleto and its digitable line, checked digit by digit.
+	bc, line := bankBoleto("341", time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), 1234.56, "1234567890123456789012345")
+	if !validBoletoBarcode(bc) || bc[:4] != "3419" || bc[9:19] != "0000123456" {
+		t.Fatalf("barcode %s", bc)
+	}
+	digits := strings.NewReplacer(".", "", " ", "").Replace(line)
+	if len(digits) != 47 || digits[32:33] != bc[4:5] || digits[33:] != bc[5:19] {
+		t.Fatalf("line %s for %s", line, bc)
+	}
+	for _, f := range []string{digits[0:10], digits[10:21], digits[21:32]} {
+		if int(f[len(f)-1]-'0') != mod10(f[:len(f)-1]) {
+			t.Fatalf("field %s of %s", f, line)
+		}
+	}
+	if dueFactor(time.Date(2025, 2, 22, 0, 0, 0, 0, time.UTC)) != 1000 || dueFactor(time.Date(2025, 2, 21, 0, 0, 0, 0, time.UTC)) != 9999 {
+		t.Fatal("due factor")
+	}
+	ubc, uline := utilityBoleto('3', 150.5, "0048", "1234567890123456789012345")
+	if !validBoletoBarcode(ubc) || len(strings.NewReplacer("-", "", " ", "").Replace(uline)) != 48 {
+		t.Fatalf("utility %s %s", ubc, uline)
+	}
+}
+
+func BenchmarkGenerate(b *testing.B) {
+	item := uuid.New()
+	for b.Loop() {
+		Generate(item, 0, "user-ok", 1, testNow)
+	}
 }
 
 func BenchmarkGeneratePerf5000(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		s := sandbox.Generate(uuid.New(), 0, "user-ok-perf-5000", 1, now)
+	for b.Loop() {
+		s := Generate(uuid.New(), 0, "user-ok-perf-5000", 1, testNow)
 		b.ReportMetric(float64(len(s.Transactions)), "transactions")
 	}
 }
