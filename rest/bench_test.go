@@ -28,7 +28,7 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 	key := env.NewClient(b, "read bench").APIKey
 	var it model.Item
 	env.Do(b, "POST", "/items", key, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},
-		"parameters": map[string]any{"user": "user-ok-perf-2200", "password": "password-ok"}}).Want(200).JSON(&it)
+		"parameters": map[string]any{"user": "user-ok-perf-2800", "password": "password-ok"}}).Want(200).JSON(&it)
 	deadline := time.Now().Add(20 * time.Minute)
 	for !testsupport.Settled(env.Item(b, key, it.ID.String())) {
 		if time.Now().After(deadline) {
