@@ -90,7 +90,7 @@ func (tx *Tx) DeleteItem(ctx context.Context, id uuid.UUID) error {
 func (d *DB) ItemsWithFingerprint(ctx context.Context, q bun.IDB, clientID uuid.UUID, fingerprint string) ([]*ItemRow, error) {
 	var list []*ItemRow
 	err := q.NewSelect().Model(&list).Where("i.client_id = ? AND i.fingerprint = ?", clientID, fingerprint).
-		Order("i.created_at DESC").Limit(100).Scan(context.Background())
+		Order("i.created_at DESC").Limit(100).Scan(ctx)
 	return list, err
 }
 

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -39,7 +40,7 @@ func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *Tr
 	}
 	idsCond := ""
 	if len(f.IDs) > 0 {
-		idsCond = " AND t.id = ANY($" + itoa(len(args)+1) + ")"
+		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
 		args = append(args, f.IDs)
 	}
 	rows, err := d.Pool.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
@@ -72,13 +73,6 @@ func (d *DB) AccountOwner(ctx context.Context, id uuid.UUID) (client, item uuid.
 		return client, item, false, nil
 	}
 	return client, item, err == nil, err
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // Transaction reads one transaction of clientID's items as its API document.

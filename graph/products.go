@@ -87,3 +87,15 @@ func (r *Resolver) ProductByID(ctx context.Context, kind string, id uuid.UUID) (
 	}
 	return list[0], nil
 }
+
+// IdentityByItem reads an item's one identity; an item without one is a 404.
+func (r *Resolver) IdentityByItem(ctx context.Context, itemID uuid.UUID) (json.RawMessage, error) {
+	page, err := r.ProductList(ctx, "identity", &itemID, nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Results) == 0 {
+		return nil, model.NotFound("IDENTITY_NOT_FOUND", "Item %s has no identity collected.", itemID)
+	}
+	return page.Results[0], nil
+}

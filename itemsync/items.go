@@ -357,7 +357,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 	if err != nil {
 		return nil, err
 	}
-	params, obj, err := e.parameters(ctx, p.ClientID, in.Parameters)
+	params, _, err := e.parameters(ctx, p.ClientID, in.Parameters)
 	if err != nil {
 		return nil, err
 	}
@@ -427,7 +427,6 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 			}
 			return model.BadRequest(CodeValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
 		}
-		_ = obj
 		if names := nonMFA(c); len(names) > 0 {
 			first := names[0]
 			if v, ok := params[first]; ok && stored[first] != "" && v != stored[first] {

@@ -331,10 +331,7 @@ func (s *Server) itemResources(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 	q := queryOf(r, "itemId", "type")
-	itemID, typ := q.uuid("itemId"), q.str("type")
-	if q.err == nil && itemID == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter itemId is required.")
-	}
+	itemID, typ := q.requiredUUID("itemId"), q.str("type")
 	if q.err != nil {
 		s.writeError(w, r, q.err)
 		return
@@ -355,21 +352,9 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listTransactionsV2(w http.ResponseWriter, r *http.Request) {
 	q := queryOf(r, "accountId", "ids", "dateFrom", "dateTo", "createdAtFrom", "after")
-	f := model.TransactionFilter{}
-	accountID := q.uuid("accountId")
-	for _, raw := range q.list("ids") {
-		id, err := parseUUID(raw)
-		if err != nil {
-			q.fail("ids", "%q is not a UUID.", raw)
-			break
-		}
-		f.IDs = append(f.IDs, id)
-	}
-	f.DateFrom, f.DateTo, f.CreatedAtFrom = q.date("dateFrom"), q.date("dateTo"), q.date("createdAtFrom")
+	accountID := q.requiredUUID("accountId")
+	f := model.TransactionFilter{IDs: q.uuids("ids"), DateFrom: q.date("dateFrom"), DateTo: q.date("dateTo"), CreatedAtFrom: q.date("createdAtFrom")}
 	after := q.str("after")
-	if q.err == nil && accountID == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter accountId is required.")
-	}
 	if q.err != nil {
 		s.writeError(w, r, q.err)
 		return
@@ -442,13 +427,10 @@ func (s *Server) productList(kind, parent string, typed bool) http.HandlerFunc {
 			allowed = append(allowed, "type")
 		}
 		q := queryOf(r, allowed...)
-		parentID, page, pageSize := q.uuid(parent), q.integer("page"), q.integer("pageSize")
+		parentID, page, pageSize := q.requiredUUID(parent), q.integer("page"), q.integer("pageSize")
 		var typ *string
 		if typed {
 			typ = q.str("type")
-		}
-		if q.err == nil && parentID == nil {
-			q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s is required.", parent)
 		}
 		if q.err != nil {
 			s.writeError(w, r, q.err)
@@ -503,43 +485,22 @@ func (s *Server) productByID(kind string) http.HandlerFunc {
 // identityByItem answers GET /identity?itemId=: the item's one identity, not a list.
 func (s *Server) identityByItem(w http.ResponseWriter, r *http.Request) {
 	q := queryOf(r, "itemId")
-	itemID := q.uuid("itemId")
-	if q.err == nil && itemID == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter itemId is required.")
-	}
+	itemID := q.requiredUUID("itemId")
 	if q.err != nil {
 		s.writeError(w, r, q.err)
 		return
 	}
-	res, err := s.res.ProductList(r.Context(), "identity", itemID, nil, nil, nil, nil)
-	if err == nil && len(res.Results) == 0 {
-		err = model.NotFound("IDENTITY_NOT_FOUND", "Item %s has no identity collected.", *itemID)
-	}
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.ok(w, res.Results[0])
+	raw, err := s.res.IdentityByItem(r.Context(), *itemID)
+	s.respond(w, r, raw, err)
 }
 
 // listTransactionsLegacy is the deprecated page-number list; responses say so in headers.
 func (s *Server) listTransactionsLegacy(w http.ResponseWriter, r *http.Request) {
 	q := queryOf(r, "accountId", "pageSize", "page", "from", "to", "ids", "billId", "createdAtFrom")
-	f := model.LegacyTransactionFilter{}
-	accountID := q.uuid("accountId")
-	for _, raw := range q.list("ids") {
-		id, err := parseUUID(raw)
-		if err != nil {
-			q.fail("ids", "%q is not a UUID.", raw)
-			break
-		}
-		f.IDs = append(f.IDs, id)
-	}
-	f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID = q.date("from"), q.date("to"), q.date("createdAtFrom"), q.uuid("billId")
+	accountID := q.requiredUUID("accountId")
+	f := model.LegacyTransactionFilter{BillID: q.uuid("billId"), TransactionFilter: model.TransactionFilter{
+		IDs: q.uuids("ids"), DateFrom: q.date("from"), DateTo: q.date("to"), CreatedAtFrom: q.date("createdAtFrom")}}
 	page, pageSize := q.integer("page"), q.integer("pageSize")
-	if q.err == nil && accountID == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter accountId is required.")
-	}
 	h := w.Header()
 	h.Set("Deprecation", "true")
 	h.Set("Sunset", "Thu, 31 Dec 2026 23:59:59 GMT")

@@ -170,3 +170,26 @@ func (q *query) date(name string) *time.Time {
 	}
 	return &t.Time
 }
+
+// requiredUUID reads a UUID parameter the endpoint cannot do without.
+func (q *query) requiredUUID(name string) *uuid.UUID {
+	v := q.uuid(name)
+	if v == nil && q.err == nil {
+		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s is required.", name)
+	}
+	return v
+}
+
+// uuids reads a comma-separated list of UUIDs.
+func (q *query) uuids(name string) []uuid.UUID {
+	var out []uuid.UUID
+	for _, raw := range q.list(name) {
+		id, err := parseUUID(raw)
+		if err != nil {
+			q.fail(name, "%q is not a UUID.", raw)
+			return nil
+		}
+		out = append(out, id)
+	}
+	return out
+}

@@ -198,10 +198,8 @@ func Connectors() []model.Connector {
 	for i := range list {
 		c := &list[i]
 		c.Country = "BR"
-		c.ImageURL = "https://ponte.example/connectors/" + itoa(c.ID) + ".svg"
+		c.ImageURL = "https://ponte.example/connectors/" + strconv.Itoa(c.ID) + ".svg"
 		c.CreatedAt, c.UpdatedAt = catalogueEpoch, catalogueEpoch
 	}
 	return list
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
