@@ -33,6 +33,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if cfg.MaxConns < 40 {
 		cfg.MaxConns = 40
 	}
+	cfg.ConnConfig.Tracer = statementTracer{}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -142,6 +142,19 @@ func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, af
 	return list, err
 }
 
+// CountItems counts clientID's items that match the filter.
+func (d *DB) CountItems(ctx context.Context, clientID uuid.UUID, f ItemFilter) (int, error) {
+	q := d.Bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
+	if f.ClientUserID != nil {
+		q = q.Where("i.client_user_id = ?", *f.ClientUserID)
+	}
+	if f.ConnectorID != nil {
+		q = q.Where("i.connector_id = ?", *f.ConnectorID)
+	}
+	n, err := q.Count(ctx)
+	return int(n), err
+}
+
 // ExecutionRow is one execution of an item.
 type ExecutionRow struct {
 	bun.BaseModel `bun:"table:executions,alias:e"`

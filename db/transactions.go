@@ -145,17 +145,22 @@ type DocumentScope struct {
 	Type *string
 }
 
+// documentJSON renders a product document with its row's timestamps.
+const documentJSON = `p.data || jsonb_build_object(
+	'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+	'updatedAt', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
+
+// documentWhere applies a DocumentScope's filters, as $3 to $6.
+const documentWhere = `
+	AND ($3::uuid IS NULL OR p.item_id = $3) AND ($4::uuid IS NULL OR p.owner_id = $4) AND ($5::uuid IS NULL OR p.id = $5)
+	AND ($6::text IS NULL OR p.data->>'type' = $6)`
+
 // ProductDocuments reads documents of clientID's items, in their stored order, with the
 // row timestamps laid over them; total counts every match, limit and offset page them.
 func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]json.RawMessage, int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT p.data || jsonb_build_object(
-			'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-			'updatedAt', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-			count(*) OVER ()
+	rows, err := d.Pool.Query(ctx, `SELECT `+documentJSON+`, count(*) OVER ()
 		FROM product_documents p JOIN items i ON i.id = p.item_id
-		WHERE p.kind = $1 AND i.client_id = $2
-		AND ($3::uuid IS NULL OR p.item_id = $3) AND ($4::uuid IS NULL OR p.owner_id = $4) AND ($5::uuid IS NULL OR p.id = $5)
-		AND ($6::text IS NULL OR p.data->>'type' = $6)
+		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere+`
 		ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset)
 	if err != nil {
 		return nil, 0, err

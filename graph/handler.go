@@ -13,24 +13,41 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/model"
-)
-
-// Query limits: deep or very wide queries are refused before any resolver runs.
-const (
-	maxQueryComplexity = 5000
 )
 
 // Handler serves POST (and GET) /graphql. Credentials are checked by the same HTTP
 // middleware as REST, so the resolvers see the same caller either way.
 func (r *Resolver) Handler() http.Handler {
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	cfg := generated.Config{Resolvers: r}
+	setComplexity(&cfg.Complexity)
+	es := generated.NewExecutableSchema(cfg)
+	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
-	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
+	srv.Use(queryLimits{es})
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		ctx = withPrefetch(ctx)
+		if !r.ReportStatements {
+			return next(ctx)
+		}
+		ctx, n := db.CountStatements(ctx)
+		h := next(ctx)
+		return func(ctx context.Context) *graphql.Response {
+			resp := h(ctx)
+			if resp != nil {
+				if resp.Extensions == nil {
+					resp.Extensions = map[string]any{}
+				}
+				resp.Extensions["sqlStatements"] = n.Load()
+			}
+			return resp
+		}
+	})
 	srv.SetErrorPresenter(r.presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		r.Log.Error("panic in resolver", "panic", p, "stack", string(debug.Stack()))
@@ -58,7 +75,9 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 			out.Extensions = map[string]any{}
 		}
 		out.Extensions["code"] = http.StatusBadRequest
-		out.Extensions["codeDescription"] = model.CodeInvalidRequest
+		if _, ok := out.Extensions["codeDescription"]; !ok {
+			out.Extensions["codeDescription"] = model.CodeInvalidRequest
+		}
 		return out
 	default:
 		e, _ := model.AsError(err)

@@ -24,6 +24,9 @@ type Resolver struct {
 	Sync *itemsync.Engine
 	// Now is the clock of date rules (the sunset of GET /transactions); nil means time.Now.
 	Now func() time.Time
+	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an
+	// operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1).
+	ReportStatements bool
 }
 
 // Query returns the query resolvers.

@@ -42,46 +42,79 @@ func filterHash(f model.TransactionFilter) string {
 // keyset cursor keeps pages stable while rows are added between reads: nothing is lost
 // or repeated, and no page costs more than the one before it.
 func (r *Resolver) TransactionsV2(ctx context.Context, f model.TransactionFilter, after *string) (*RawTransactionPage, error) {
-	p, err := auth.Require(ctx, auth.ReadProductData)
+	page, err := r.transactionPage(ctx, f, after, TransactionsPageSize, false)
 	if err != nil {
 		return nil, err
 	}
-	client, _, found, err := r.DB.AccountOwner(ctx, f.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	if !found || client != p.ClientID {
-		return nil, model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", f.AccountID)
+	return &RawTransactionPage{Results: page.Docs, After: page.next}, nil
+}
+
+// txPage is a page of transactions with what a connection needs.
+type txPage struct {
+	db.TransactionRows
+	next *string
+}
+
+// transactionPage authorizes and reads one page of limit transactions; the rows of a
+// connection's edges each get a cursor when edges is true.
+func (r *Resolver) transactionPage(ctx context.Context, f model.TransactionFilter, after *string, limit int, checked bool) (*txPage, error) {
+	if !checked {
+		p, err := auth.Require(ctx, auth.ReadProductData)
+		if err != nil {
+			return nil, err
+		}
+		client, _, found, err := r.DB.AccountOwner(ctx, f.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		if !found || client != p.ClientID {
+			return nil, model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", f.AccountID)
+		}
 	}
 	if f.DateFrom != nil && f.DateTo != nil && f.DateFrom.After(*f.DateTo) {
 		return nil, model.BadRequest(model.CodeInvalidParameter, "dateFrom (%s) is after dateTo (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
 	}
-	fh := filterHash(f)
 	var key *db.TransactionKey
 	if after != nil && *after != "" {
-		raw, err := r.Auth.OpenCursor(*after)
-		var c txCursor
-		if err != nil || json.Unmarshal(raw, &c) != nil {
-			return nil, model.BadRequest("INVALID_CURSOR", "The after cursor is not one this service issued; pass the next value of the previous page unchanged.")
+		k, err := r.openTxCursor(*after, f)
+		if err != nil {
+			return nil, err
 		}
-		if c.Account != f.AccountID || c.Filter != fh {
-			return nil, model.BadRequest("INVALID_CURSOR", "The after cursor belongs to another account or other filters; keep the query of the previous page.")
-		}
-		key = &db.TransactionKey{Date: time.Unix(0, c.Date).UTC(), ID: c.ID}
+		key = k
 	}
-	rows, keys, err := r.DB.TransactionPage(ctx, f, key, TransactionsPageSize+1)
+	docs, keys, err := r.DB.TransactionPage(ctx, f, key, limit+1)
 	if err != nil {
 		return nil, err
 	}
-	page := &RawTransactionPage{Results: rows}
-	if len(rows) > TransactionsPageSize {
-		page.Results = rows[:TransactionsPageSize]
-		last := keys[TransactionsPageSize-1]
-		b, _ := json.Marshal(txCursor{Account: f.AccountID, Filter: fh, Date: last.Date.UnixNano(), ID: last.ID})
-		c := r.Auth.SignCursor(b)
-		page.After = &c
+	return r.finishTxPage(f, db.TransactionRows{Docs: docs, Keys: keys}, limit), nil
+}
+
+// finishTxPage cuts the look-ahead row off a page and makes the next cursor.
+func (r *Resolver) finishTxPage(f model.TransactionFilter, rows db.TransactionRows, limit int) *txPage {
+	page := &txPage{TransactionRows: rows}
+	if len(rows.Docs) > limit {
+		page.Docs, page.Keys = rows.Docs[:limit], rows.Keys[:limit]
+		c := r.txCursor(f, page.Keys[limit-1])
+		page.next = &c
 	}
-	return page, nil
+	return page
+}
+
+func (r *Resolver) txCursor(f model.TransactionFilter, k db.TransactionKey) string {
+	b, _ := json.Marshal(txCursor{Account: f.AccountID, Filter: filterHash(f), Date: k.Date.UnixNano(), ID: k.ID})
+	return r.Auth.SignCursor(b)
+}
+
+func (r *Resolver) openTxCursor(s string, f model.TransactionFilter) (*db.TransactionKey, error) {
+	raw, err := r.Auth.OpenCursor(s)
+	var c txCursor
+	if err != nil || json.Unmarshal(raw, &c) != nil {
+		return nil, model.BadRequest("INVALID_CURSOR", "The after cursor is not one this service issued; pass the next value of the previous page unchanged.")
+	}
+	if c.Account != f.AccountID || c.Filter != filterHash(f) {
+		return nil, model.BadRequest("INVALID_CURSOR", "The after cursor belongs to another account or other filters; keep the query of the previous page.")
+	}
+	return &db.TransactionKey{Date: time.Unix(0, c.Date).UTC(), ID: c.ID}, nil
 }
 
 // Transaction reads one transaction as its API document.

@@ -590,21 +590,31 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 	if !settings.ItemsV2Enabled {
 		return nil, nil, model.Forbidden("GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).").WithCode(CodeItemsV2Disabled)
 	}
-	rows, err := e.db.ListItems(ctx, p.ClientID, f, after, ItemsPageSize+1)
+	items, cursors, err := e.ListPage(ctx, p, f, after, ItemsPageSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	var next *string
+	if len(items) > ItemsPageSize {
+		items = items[:ItemsPageSize]
+		next = &cursors[ItemsPageSize-1]
+	}
+	return items, next, nil
+}
+
+// ListPage reads up to limit+1 items after the cursor (the extra one tells a next page
+// exists), with each item's cursor. Connectors are read once per distinct connector.
+func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
+	rows, err := e.db.ListItems(ctx, p.ClientID, f, after, limit+1)
 	if errors.Is(err, db.ErrBadCursor) {
 		return nil, nil, model.BadRequest(CodeBadCursor, "The after cursor is not one this service issued.")
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	var next *string
-	if len(rows) > ItemsPageSize {
-		rows = rows[:ItemsPageSize]
-		c := db.EncodeItemCursor(rows[len(rows)-1])
-		next = &c
-	}
 	conns := map[int]*model.Connector{}
 	out := make([]*model.Item, 0, len(rows))
+	cursors := make([]string, 0, len(rows))
 	for _, it := range rows {
 		c, ok := conns[it.ConnectorID]
 		if !ok {
@@ -616,8 +626,9 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 		}
 		it.Connector = c
 		out = append(out, &it.Item)
+		cursors = append(cursors, db.EncodeItemCursor(it))
 	}
-	return out, next, nil
+	return out, cursors, nil
 }
 
 // Resources lists an Open Finance item's resources, optionally of one status.

@@ -649,6 +649,8 @@ type Loan struct {
 	Warranties                           []LoanWarranty                `json:"warranties"`
 	Installments                         *LoanInstallments             `json:"installments"`
 	Payments                             *LoanPayments                 `json:"payments"`
+	CreatedAt                            Time                          `json:"createdAt"`
+	UpdatedAt                            Time                          `json:"updatedAt"`
 }
 
 // CreditCardBillFinanceCharge is a charge on a bill (official client's
@@ -721,4 +723,16 @@ type TransactionFilter struct {
 type LegacyTransactionFilter struct {
 	TransactionFilter
 	BillID *uuid.UUID
+}
+
+// Consent is an Open Finance item's consent (the official client's Consent).
+type Consent struct {
+	ID                            uuid.UUID `json:"id"`
+	ItemID                        uuid.UUID `json:"itemId"`
+	Products                      []string  `json:"products"`
+	OpenFinancePermissionsGranted []string  `json:"openFinancePermissionsGranted"`
+	CreatedAt                     Time      `json:"createdAt"`
+	UpdatedAt                     Time      `json:"updatedAt"`
+	ExpiresAt                     *Time     `json:"expiresAt"`
+	RevokedAt                     *Time     `json:"revokedAt"`
 }

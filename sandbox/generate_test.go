@@ -505,7 +505,7 @@ func TestJSONFieldNames(t *testing.T) {
 		{"Loan", s.Loans[0], "id itemId contractNumber ipocCode productName type kind date contractDate disbursementDates settlementDate " +
 			"contractAmount currencyCode dueDate installmentPeriodicity installmentPeriodicityAdditionalInfo firstInstallmentDueDate CET " +
 			"amortizationScheduled amortizationScheduledAdditionalInfo cnpjConsignee interestRates contractedFees contractedFinanceCharges " +
-			"warranties installments payments", "", ""},
+			"warranties installments payments", "createdAt updatedAt", ""},
 		{"LoanInstallments", s.Loans[0].Installments, "typeNumberOfInstallments totalNumberOfInstallments typeContractRemaining " +
 			"contractRemainingNumber paidInstallments dueInstallments pastDueInstallments balloonPayments", "", ""},
 		{"CreditCardBills", s.Bills[0], "id dueDate billClosingDate totalAmount totalAmountCurrencyCode minimumPaymentAmount allowsInstallments " +

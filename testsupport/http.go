@@ -150,7 +150,8 @@ type GraphQLResult struct {
 		Path       []any          `json:"path"`
 		Extensions map[string]any `json:"extensions"`
 	} `json:"errors"`
-	Status int `json:"-"`
+	Extensions map[string]any `json:"extensions"`
+	Status     int            `json:"-"`
 }
 
 // GraphQL posts a query to /graphql.

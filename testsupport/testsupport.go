@@ -174,7 +174,7 @@ func New(t testing.TB, options ...Option) *Env {
 		t.Fatalf("open test database: %v", err)
 	}
 	a := auth.NewService(store, MasterKey)
-	res := &graph.Resolver{DB: store, Auth: a, Log: Logger()}
+	res := &graph.Resolver{DB: store, Auth: a, Log: Logger(), ReportStatements: true}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger()}

@@ -28,6 +28,9 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Account() AccountResolver
+	Investment() InvestmentResolver
+	Item() ItemResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 }
@@ -39,6 +42,7 @@ type ComplexityRoot struct {
 	Account struct {
 		Balance       func(childComplexity int) int
 		BankData      func(childComplexity int) int
+		Bills         func(childComplexity int, first *int, after *string) int
 		CreatedAt     func(childComplexity int) int
 		CreditData    func(childComplexity int) int
 		CurrencyCode  func(childComplexity int) int
@@ -48,10 +52,25 @@ type ComplexityRoot struct {
 		Name          func(childComplexity int) int
 		Number        func(childComplexity int) int
 		Owner         func(childComplexity int) int
+		Spending      func(childComplexity int, from *model.Time, to *model.Time) int
+		Statements    func(childComplexity int, first *int, after *string) int
 		Subtype       func(childComplexity int) int
 		TaxNumber     func(childComplexity int) int
+		Transactions  func(childComplexity int, first *int, after *string, filter *model.TransactionFilterInput) int
 		Type          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
+	}
+
+	AccountConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AccountEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	AccountPage struct {
@@ -61,9 +80,43 @@ type ComplexityRoot struct {
 		TotalPages func(childComplexity int) int
 	}
 
+	AccountStatement struct {
+		AccountID func(childComplexity int) int
+		ID        func(childComplexity int) int
+		MonthYear func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	AccountStatementConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AccountStatementEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	AdditionalCard struct {
 		Holder func(childComplexity int) int
 		Number func(childComplexity int) int
+	}
+
+	Address struct {
+		AdditionalInfo        func(childComplexity int) int
+		City                  func(childComplexity int) int
+		Country               func(childComplexity int) int
+		CountryCode           func(childComplexity int) int
+		District              func(childComplexity int) int
+		FullAddress           func(childComplexity int) int
+		GeographicCoordinates func(childComplexity int) int
+		IBGETownCode          func(childComplexity int) int
+		PostalCode            func(childComplexity int) int
+		PrimaryAddress        func(childComplexity int) int
+		State                 func(childComplexity int) int
+		Type                  func(childComplexity int) int
 	}
 
 	BankData struct {
@@ -75,6 +128,39 @@ type ComplexityRoot struct {
 		ReservedBalances             func(childComplexity int) int
 		TransferNumber               func(childComplexity int) int
 		UnarrangedOverdraftAmount    func(childComplexity int) int
+	}
+
+	BoletoMetadata struct {
+		Barcode        func(childComplexity int) int
+		BaseAmount     func(childComplexity int) int
+		DigitableLine  func(childComplexity int) int
+		DiscountAmount func(childComplexity int) int
+		InterestAmount func(childComplexity int) int
+		PenaltyAmount  func(childComplexity int) int
+	}
+
+	BusinessOtherDocument struct {
+		Country        func(childComplexity int) int
+		ExpirationDate func(childComplexity int) int
+		Number         func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	BusinessParty struct {
+		CivilName              func(childComplexity int) int
+		CompanyName            func(childComplexity int) int
+		DocumentAdditionalInfo func(childComplexity int) int
+		DocumentCountry        func(childComplexity int) int
+		DocumentExpirationDate func(childComplexity int) int
+		DocumentIssueDate      func(childComplexity int) int
+		DocumentNumber         func(childComplexity int) int
+		DocumentType           func(childComplexity int) int
+		PersonType             func(childComplexity int) int
+		Shareholding           func(childComplexity int) int
+		SocialName             func(childComplexity int) int
+		StartDate              func(childComplexity int) int
+		TradeName              func(childComplexity int) int
+		Type                   func(childComplexity int) int
 	}
 
 	Category struct {
@@ -99,6 +185,14 @@ type ComplexityRoot struct {
 		Results    func(childComplexity int) int
 		Total      func(childComplexity int) int
 		TotalPages func(childComplexity int) int
+	}
+
+	CategorySpending struct {
+		Category   func(childComplexity int) int
+		CategoryID func(childComplexity int) int
+		Count      func(childComplexity int) int
+		Received   func(childComplexity int) int
+		Spent      func(childComplexity int) int
 	}
 
 	ClientApplication struct {
@@ -147,6 +241,29 @@ type ComplexityRoot struct {
 		TotalPages func(childComplexity int) int
 	}
 
+	Consent struct {
+		CreatedAt                     func(childComplexity int) int
+		ExpiresAt                     func(childComplexity int) int
+		ID                            func(childComplexity int) int
+		ItemID                        func(childComplexity int) int
+		OpenFinancePermissionsGranted func(childComplexity int) int
+		Products                      func(childComplexity int) int
+		RevokedAt                     func(childComplexity int) int
+		UpdatedAt                     func(childComplexity int) int
+	}
+
+	ConsentConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ConsentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	CredentialOption struct {
 		Label func(childComplexity int) int
 		Value func(childComplexity int) int
@@ -166,6 +283,65 @@ type ComplexityRoot struct {
 		Type              func(childComplexity int) int
 		Validation        func(childComplexity int) int
 		ValidationMessage func(childComplexity int) int
+	}
+
+	CreditCardBill struct {
+		AccountID               func(childComplexity int) int
+		AllowsInstallments      func(childComplexity int) int
+		BillClosingDate         func(childComplexity int) int
+		CreatedAt               func(childComplexity int) int
+		DueDate                 func(childComplexity int) int
+		FinanceCharges          func(childComplexity int) int
+		ID                      func(childComplexity int) int
+		MinimumPaymentAmount    func(childComplexity int) int
+		Payments                func(childComplexity int) int
+		TotalAmount             func(childComplexity int) int
+		TotalAmountCurrencyCode func(childComplexity int) int
+		UpdatedAt               func(childComplexity int) int
+	}
+
+	CreditCardBillConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CreditCardBillEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CreditCardBillFinanceCharge struct {
+		AdditionalInfo func(childComplexity int) int
+		Amount         func(childComplexity int) int
+		CurrencyCode   func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	CreditCardBillPayment struct {
+		Amount       func(childComplexity int) int
+		CurrencyCode func(childComplexity int) int
+		ID           func(childComplexity int) int
+		PaymentDate  func(childComplexity int) int
+		PaymentMode  func(childComplexity int) int
+		ValueType    func(childComplexity int) int
+	}
+
+	CreditCardMetadata struct {
+		BillForecastDate           func(childComplexity int) int
+		BillID                     func(childComplexity int) int
+		CardNumber                 func(childComplexity int) int
+		FeeType                    func(childComplexity int) int
+		FeeTypeAdditionalInfo      func(childComplexity int) int
+		InstallmentNumber          func(childComplexity int) int
+		OtherCreditsAdditionalInfo func(childComplexity int) int
+		OtherCreditsType           func(childComplexity int) int
+		PayeeMCC                   func(childComplexity int) int
+		PurchaseDate               func(childComplexity int) int
+		TotalAmount                func(childComplexity int) int
+		TotalInstallments          func(childComplexity int) int
 	}
 
 	CreditData struct {
@@ -198,6 +374,21 @@ type ComplexityRoot struct {
 		UsedAmountCurrencyCode      func(childComplexity int) int
 	}
 
+	Document struct {
+		Type  func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
+	EconomicActivity struct {
+		Code   func(childComplexity int) int
+		IsMain func(childComplexity int) int
+	}
+
+	Email struct {
+		Type  func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
 	Event struct {
 		CreatedAt func(childComplexity int) int
 		Event     func(childComplexity int) int
@@ -210,6 +401,30 @@ type ComplexityRoot struct {
 		Code            func(childComplexity int) int
 		Message         func(childComplexity int) int
 		ProviderMessage func(childComplexity int) int
+	}
+
+	FinancialRelationshipAccount struct {
+		BranchCode func(childComplexity int) int
+		CheckDigit func(childComplexity int) int
+		CompeCode  func(childComplexity int) int
+		Number     func(childComplexity int) int
+		Subtype    func(childComplexity int) int
+		Type       func(childComplexity int) int
+	}
+
+	FinancialRelationships struct {
+		Accounts                           func(childComplexity int) int
+		PaychecksBankLink                  func(childComplexity int) int
+		PortabilitiesReceived              func(childComplexity int) int
+		Procurators                        func(childComplexity int) int
+		ProductsServicesType               func(childComplexity int) int
+		ProductsServicesTypeAdditionalInfo func(childComplexity int) int
+		StartDate                          func(childComplexity int) int
+	}
+
+	GeographicCoordinates struct {
+		Latitude  func(childComplexity int) int
+		Longitude func(childComplexity int) int
 	}
 
 	Health struct {
@@ -225,27 +440,218 @@ type ComplexityRoot struct {
 		ErrorRateLast6Hours      func(childComplexity int) int
 	}
 
+	Identity struct {
+		Addresses              func(childComplexity int) int
+		BirthDate              func(childComplexity int) int
+		BusinessOtherDocuments func(childComplexity int) int
+		CompaniesCNPJ          func(childComplexity int) int
+		CompanyName            func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		Document               func(childComplexity int) int
+		DocumentType           func(childComplexity int) int
+		Emails                 func(childComplexity int) int
+		EstablishmentCode      func(childComplexity int) int
+		EstablishmentName      func(childComplexity int) int
+		FinancialRelationships func(childComplexity int) int
+		FullName               func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		IncorporationDate      func(childComplexity int) int
+		InvestorProfile        func(childComplexity int) int
+		ItemID                 func(childComplexity int) int
+		JobTitle               func(childComplexity int) int
+		MaritalStatus          func(childComplexity int) int
+		Nationality            func(childComplexity int) int
+		OtherDocuments         func(childComplexity int) int
+		Parties                func(childComplexity int) int
+		Passport               func(childComplexity int) int
+		PhoneNumbers           func(childComplexity int) int
+		Qualifications         func(childComplexity int) int
+		Relations              func(childComplexity int) int
+		Sex                    func(childComplexity int) int
+		SocialName             func(childComplexity int) int
+		TaxNumber              func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+	}
+
+	IdentityDocument struct {
+		AdditionalInfo     func(childComplexity int) int
+		CheckDigit         func(childComplexity int) int
+		ExpirationDate     func(childComplexity int) int
+		Number             func(childComplexity int) int
+		Type               func(childComplexity int) int
+		TypeAdditionalInfo func(childComplexity int) int
+	}
+
+	InformedIncome struct {
+		Amount    func(childComplexity int) int
+		Date      func(childComplexity int) int
+		Frequency func(childComplexity int) int
+	}
+
+	InformedPatrimony struct {
+		Amount func(childComplexity int) int
+		Date   func(childComplexity int) int
+		Year   func(childComplexity int) int
+	}
+
+	InformedRevenue struct {
+		Amount                  func(childComplexity int) int
+		Frequency               func(childComplexity int) int
+		FrequencyAdditionalInfo func(childComplexity int) int
+		Year                    func(childComplexity int) int
+	}
+
+	Investment struct {
+		Amount               func(childComplexity int) int
+		AmountOriginal       func(childComplexity int) int
+		AmountProfit         func(childComplexity int) int
+		AmountWithdrawal     func(childComplexity int) int
+		AnnualRate           func(childComplexity int) int
+		Balance              func(childComplexity int) int
+		Code                 func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		CurrencyCode         func(childComplexity int) int
+		Date                 func(childComplexity int) int
+		DueDate              func(childComplexity int) int
+		FixedAnnualRate      func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		ISIN                 func(childComplexity int) int
+		Institution          func(childComplexity int) int
+		IssueDate            func(childComplexity int) int
+		Issuer               func(childComplexity int) int
+		IssuerCNPJ           func(childComplexity int) int
+		ItemID               func(childComplexity int) int
+		LastMonthRate        func(childComplexity int) int
+		LastTwelveMonthsRate func(childComplexity int) int
+		Metadata             func(childComplexity int) int
+		Name                 func(childComplexity int) int
+		Number               func(childComplexity int) int
+		Owner                func(childComplexity int) int
+		PurchaseDate         func(childComplexity int) int
+		Quantity             func(childComplexity int) int
+		Rate                 func(childComplexity int) int
+		RateType             func(childComplexity int) int
+		Status               func(childComplexity int) int
+		Subtype              func(childComplexity int) int
+		Taxes                func(childComplexity int) int
+		Taxes2               func(childComplexity int) int
+		Transactions         func(childComplexity int, first *int, after *string) int
+		Type                 func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Value                func(childComplexity int) int
+	}
+
+	InvestmentConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InvestmentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	InvestmentExpenses struct {
+		BrokerageFee           func(childComplexity int) int
+		ClearingFee            func(childComplexity int) int
+		CustodyFee             func(childComplexity int) int
+		IOF                    func(childComplexity int) int
+		IOFProvision           func(childComplexity int) int
+		IncomeTax              func(childComplexity int) int
+		MaintenanceFee         func(childComplexity int) int
+		OperatingFee           func(childComplexity int) int
+		Other                  func(childComplexity int) int
+		ServiceTax             func(childComplexity int) int
+		SettlementFee          func(childComplexity int) int
+		StockExchangeFee       func(childComplexity int) int
+		TradingAssetsNoticeFee func(childComplexity int) int
+	}
+
+	InvestmentInstitution struct {
+		Name   func(childComplexity int) int
+		Number func(childComplexity int) int
+	}
+
+	InvestmentMetadata struct {
+		ProcessNumber  func(childComplexity int) int
+		ProposalNumber func(childComplexity int) int
+		TaxRegime      func(childComplexity int) int
+	}
+
+	InvestmentTransaction struct {
+		AgreedRate        func(childComplexity int) int
+		Amount            func(childComplexity int) int
+		BrokerageNumber   func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Date              func(childComplexity int) int
+		Description       func(childComplexity int) int
+		Expenses          func(childComplexity int) int
+		ID                func(childComplexity int) int
+		IndexerPercentage func(childComplexity int) int
+		InvestmentID      func(childComplexity int) int
+		MovementType      func(childComplexity int) int
+		NetAmount         func(childComplexity int) int
+		PriceFactor       func(childComplexity int) int
+		Quantity          func(childComplexity int) int
+		TradeDate         func(childComplexity int) int
+		Type              func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		Value             func(childComplexity int) int
+	}
+
+	InvestmentTransactionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InvestmentTransactionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Item struct {
+		Accounts                         func(childComplexity int, typeArg *string) int
 		ClientUserID                     func(childComplexity int) int
 		Connector                        func(childComplexity int) int
 		ConsecutiveFailedLoginAttempts   func(childComplexity int) int
 		ConsentExpiresAt                 func(childComplexity int) int
+		Consents                         func(childComplexity int) int
 		CreatedAt                        func(childComplexity int) int
 		Error                            func(childComplexity int) int
 		ExecutionStatus                  func(childComplexity int) int
 		HasResourcesPendingAuthorization func(childComplexity int) int
 		ID                               func(childComplexity int) int
+		Identity                         func(childComplexity int) int
+		Investments                      func(childComplexity int, typeArg *string, first *int, after *string) int
 		LastUpdatedAt                    func(childComplexity int) int
+		Loans                            func(childComplexity int, first *int, after *string) int
 		NextAutoSyncAt                   func(childComplexity int) int
 		OAuthRedirectURI                 func(childComplexity int) int
 		Parameter                        func(childComplexity int) int
 		Products                         func(childComplexity int) int
 		ResourcesCollectedAt             func(childComplexity int) int
+		Spending                         func(childComplexity int, from *model.Time, to *model.Time) int
 		Status                           func(childComplexity int) int
 		StatusDetail                     func(childComplexity int) int
 		UpdatedAt                        func(childComplexity int) int
 		UserAction                       func(childComplexity int) int
 		WebhookURL                       func(childComplexity int) int
+	}
+
+	ItemConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ItemEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ItemPage struct {
@@ -270,13 +676,249 @@ type ComplexityRoot struct {
 		TotalPages func(childComplexity int) int
 	}
 
+	Loan struct {
+		AmortizationScheduled                func(childComplexity int) int
+		AmortizationScheduledAdditionalInfo  func(childComplexity int) int
+		CET                                  func(childComplexity int) int
+		CNPJConsignee                        func(childComplexity int) int
+		ContractAmount                       func(childComplexity int) int
+		ContractDate                         func(childComplexity int) int
+		ContractNumber                       func(childComplexity int) int
+		ContractedFees                       func(childComplexity int) int
+		ContractedFinanceCharges             func(childComplexity int) int
+		CreatedAt                            func(childComplexity int) int
+		CurrencyCode                         func(childComplexity int) int
+		Date                                 func(childComplexity int) int
+		DisbursementDates                    func(childComplexity int) int
+		DueDate                              func(childComplexity int) int
+		FirstInstallmentDue                  func(childComplexity int) int
+		ID                                   func(childComplexity int) int
+		IPOCCode                             func(childComplexity int) int
+		InstallmentPeriodicity               func(childComplexity int) int
+		InstallmentPeriodicityAdditionalInfo func(childComplexity int) int
+		Installments                         func(childComplexity int) int
+		InterestRates                        func(childComplexity int) int
+		ItemID                               func(childComplexity int) int
+		Kind                                 func(childComplexity int) int
+		Payments                             func(childComplexity int) int
+		ProductName                          func(childComplexity int) int
+		SettlementDate                       func(childComplexity int) int
+		Type                                 func(childComplexity int) int
+		UpdatedAt                            func(childComplexity int) int
+		Warranties                           func(childComplexity int) int
+	}
+
+	LoanBalloonPayment struct {
+		Amount  func(childComplexity int) int
+		DueDate func(childComplexity int) int
+	}
+
+	LoanBalloonPaymentAmount struct {
+		CurrencyCode func(childComplexity int) int
+		Value        func(childComplexity int) int
+	}
+
+	LoanConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LoanContractedFee struct {
+		Amount     func(childComplexity int) int
+		Charge     func(childComplexity int) int
+		ChargeType func(childComplexity int) int
+		Code       func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Rate       func(childComplexity int) int
+	}
+
+	LoanContractedFinanceCharge struct {
+		AdditionalInfo func(childComplexity int) int
+		Rate           func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	LoanEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	LoanInstallments struct {
+		BalloonPayments           func(childComplexity int) int
+		ContractRemainingNumber   func(childComplexity int) int
+		DueInstallments           func(childComplexity int) int
+		PaidInstallments          func(childComplexity int) int
+		PastDueInstallments       func(childComplexity int) int
+		TotalNumberOfInstallments func(childComplexity int) int
+		TypeContractRemaining     func(childComplexity int) int
+		TypeNumberOfInstallments  func(childComplexity int) int
+	}
+
+	LoanInterestRate struct {
+		AdditionalInfo                       func(childComplexity int) int
+		Calculation                          func(childComplexity int) int
+		InterestRateType                     func(childComplexity int) int
+		PostFixedRate                        func(childComplexity int) int
+		PreFixedRate                         func(childComplexity int) int
+		ReferentialRateIndexerAdditionalInfo func(childComplexity int) int
+		ReferentialRateIndexerSubType        func(childComplexity int) int
+		ReferentialRateIndexerType           func(childComplexity int) int
+		TaxPeriodicity                       func(childComplexity int) int
+		TaxType                              func(childComplexity int) int
+	}
+
+	LoanOverParcel struct {
+		Charges func(childComplexity int) int
+		Fees    func(childComplexity int) int
+	}
+
+	LoanOverParcelCharge struct {
+		AdditionalInfo func(childComplexity int) int
+		Amount         func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	LoanOverParcelFee struct {
+		Amount func(childComplexity int) int
+		Code   func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
+	LoanPaymentRelease struct {
+		CurrencyCode        func(childComplexity int) int
+		InstallmentID       func(childComplexity int) int
+		IsOverParcelPayment func(childComplexity int) int
+		OverParcel          func(childComplexity int) int
+		PaidAmount          func(childComplexity int) int
+		PaidDate            func(childComplexity int) int
+	}
+
+	LoanPayments struct {
+		ContractOutstandingBalance func(childComplexity int) int
+		Releases                   func(childComplexity int) int
+	}
+
+	LoanWarranty struct {
+		Amount       func(childComplexity int) int
+		CurrencyCode func(childComplexity int) int
+		Subtype      func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
+	MaritalStatus struct {
+		AdditionalInfo func(childComplexity int) int
+		Code           func(childComplexity int) int
+	}
+
+	Merchant struct {
+		BusinessName func(childComplexity int) int
+		CNAE         func(childComplexity int) int
+		CNPJ         func(childComplexity int) int
+		Category     func(childComplexity int) int
+		Name         func(childComplexity int) int
+	}
+
+	MonthSpending struct {
+		Count    func(childComplexity int) int
+		Month    func(childComplexity int) int
+		Received func(childComplexity int) int
+		Spent    func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateConnectToken          func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                  func(childComplexity int, input model.CreateItemInput) int
 		DeleteItem                  func(childComplexity int, id uuid.UUID) int
 		SubmitItemMfa               func(childComplexity int, id uuid.UUID, parameters map[string]any) int
 		UpdateItem                  func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
+		UpdateTransactionCategory   func(childComplexity int, id uuid.UUID, categoryID string) int
 		ValidateConnectorParameters func(childComplexity int, connectorID int, parameters map[string]any) int
+	}
+
+	Nationality struct {
+		HasBrazilianNationality func(childComplexity int) int
+		OtherNationalities      func(childComplexity int) int
+	}
+
+	NationalityDocument struct {
+		AdditionalInfo func(childComplexity int) int
+		Country        func(childComplexity int) int
+		ExpirationDate func(childComplexity int) int
+		IssueDate      func(childComplexity int) int
+		Number         func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	OtherNationality struct {
+		CountryCode func(childComplexity int) int
+		Documents   func(childComplexity int) int
+	}
+
+	PageInfo struct {
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+	}
+
+	Passport struct {
+		Country        func(childComplexity int) int
+		ExpirationDate func(childComplexity int) int
+		IssueDate      func(childComplexity int) int
+		Number         func(childComplexity int) int
+	}
+
+	PaycheckBankLink struct {
+		AccountOpeningDate func(childComplexity int) int
+		EmployerDocument   func(childComplexity int) int
+		EmployerName       func(childComplexity int) int
+		PaycheckBankCNPJ   func(childComplexity int) int
+		PaycheckBankISPB   func(childComplexity int) int
+	}
+
+	PaymentData struct {
+		BoletoMetadata      func(childComplexity int) int
+		Payer               func(childComplexity int) int
+		PaymentMethod       func(childComplexity int) int
+		Reason              func(childComplexity int) int
+		Receiver            func(childComplexity int) int
+		ReceiverReferenceID func(childComplexity int) int
+		ReferenceNumber     func(childComplexity int) int
+	}
+
+	PaymentParticipant struct {
+		AccountNumber     func(childComplexity int) int
+		BranchNumber      func(childComplexity int) int
+		DocumentNumber    func(childComplexity int) int
+		Name              func(childComplexity int) int
+		RoutingNumber     func(childComplexity int) int
+		RoutingNumberISPB func(childComplexity int) int
+	}
+
+	Phone struct {
+		AdditionalInfo     func(childComplexity int) int
+		AreaCode           func(childComplexity int) int
+		CountryCallingCode func(childComplexity int) int
+		Extension          func(childComplexity int) int
+		Type               func(childComplexity int) int
+		Value              func(childComplexity int) int
+	}
+
+	PortabilityReceived struct {
+		EmployerDocument         func(childComplexity int) int
+		EmployerName             func(childComplexity int) int
+		PaycheckBankDetainerCNPJ func(childComplexity int) int
+		PaycheckBankDetainerISPB func(childComplexity int) int
+		PortabilityApprovalDate  func(childComplexity int) int
+	}
+
+	Procurator struct {
+		CPFNumber      func(childComplexity int) int
+		CivilName      func(childComplexity int) int
+		DocumentNumber func(childComplexity int) int
+		DocumentType   func(childComplexity int) int
+		SocialName     func(childComplexity int) int
+		Type           func(childComplexity int) int
 	}
 
 	ProductState struct {
@@ -291,19 +933,55 @@ type ComplexityRoot struct {
 		ProviderMessage func(childComplexity int) int
 	}
 
+	Qualifications struct {
+		CompanyCNPJ           func(childComplexity int) int
+		EconomicActivities    func(childComplexity int) int
+		InformedIncome        func(childComplexity int) int
+		InformedPatrimony     func(childComplexity int) int
+		InformedRevenue       func(childComplexity int) int
+		OccupationCode        func(childComplexity int) int
+		OccupationDescription func(childComplexity int) int
+	}
+
 	Query struct {
-		Account           func(childComplexity int, id uuid.UUID) int
-		Accounts          func(childComplexity int, itemID uuid.UUID, typeArg *string) int
-		Categories        func(childComplexity int, parentID *string, page *int, pageSize *int) int
-		Category          func(childComplexity int, id string) int
-		CategoryFeedback  func(childComplexity int) int
-		ClientApplication func(childComplexity int) int
-		Connector         func(childComplexity int, id int, healthDetails *bool) int
-		Connectors        func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
-		Events            func(childComplexity int, itemID *uuid.UUID) int
-		Item              func(childComplexity int, id uuid.UUID) int
-		ItemResources     func(childComplexity int, itemID uuid.UUID, status *string) int
-		Items             func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
+		Account                func(childComplexity int, id uuid.UUID) int
+		AccountStatements      func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		Accounts               func(childComplexity int, itemID uuid.UUID, typeArg *string) int
+		Bill                   func(childComplexity int, id uuid.UUID) int
+		Bills                  func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		Categories             func(childComplexity int, parentID *string, page *int, pageSize *int) int
+		Category               func(childComplexity int, id string) int
+		CategoryFeedback       func(childComplexity int) int
+		ClientApplication      func(childComplexity int) int
+		Connector              func(childComplexity int, id int, healthDetails *bool) int
+		Connectors             func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
+		Consent                func(childComplexity int, id uuid.UUID) int
+		Consents               func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		Events                 func(childComplexity int, itemID *uuid.UUID) int
+		Identity               func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
+		Investment             func(childComplexity int, id uuid.UUID) int
+		InvestmentTransactions func(childComplexity int, investmentID uuid.UUID, first *int, after *string) int
+		Investments            func(childComplexity int, itemID uuid.UUID, typeArg *string, first *int, after *string) int
+		Item                   func(childComplexity int, id uuid.UUID) int
+		ItemConnection         func(childComplexity int, clientUserID *string, connectorID *int, first *int, after *string) int
+		ItemResources          func(childComplexity int, itemID uuid.UUID, status *string) int
+		Items                  func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
+		Loan                   func(childComplexity int, id uuid.UUID) int
+		Loans                  func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		Spending               func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
+		Transaction            func(childComplexity int, id uuid.UUID) int
+		Transactions           func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
+	}
+
+	Relation struct {
+		Document func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Type     func(childComplexity int) int
+	}
+
+	Spending struct {
+		ByCategory func(childComplexity int) int
+		ByMonth    func(childComplexity int) int
 	}
 
 	StatusDetail struct {
@@ -317,6 +995,43 @@ type ComplexityRoot struct {
 		Loans                   func(childComplexity int) int
 		PaymentData             func(childComplexity int) int
 		Transactions            func(childComplexity int) int
+	}
+
+	Transaction struct {
+		AccountID               func(childComplexity int) int
+		Amount                  func(childComplexity int) int
+		AmountInAccountCurrency func(childComplexity int) int
+		Balance                 func(childComplexity int) int
+		Category                func(childComplexity int) int
+		CategoryID              func(childComplexity int) int
+		CreatedAt               func(childComplexity int) int
+		CreditCardMetadata      func(childComplexity int) int
+		CurrencyCode            func(childComplexity int) int
+		Date                    func(childComplexity int) int
+		Description             func(childComplexity int) int
+		DescriptionRaw          func(childComplexity int) int
+		ID                      func(childComplexity int) int
+		Merchant                func(childComplexity int) int
+		OperationType           func(childComplexity int) int
+		OperationTypeAddInfo    func(childComplexity int) int
+		Order                   func(childComplexity int) int
+		PaymentData             func(childComplexity int) int
+		ProviderCode            func(childComplexity int) int
+		ProviderID              func(childComplexity int) int
+		Status                  func(childComplexity int) int
+		Type                    func(childComplexity int) int
+		UpdatedAt               func(childComplexity int) int
+	}
+
+	TransactionConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	TransactionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	UserAction struct {
@@ -342,6 +1057,23 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AccountResolver interface {
+	Transactions(ctx context.Context, obj *model.Account, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error)
+	Bills(ctx context.Context, obj *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error)
+	Statements(ctx context.Context, obj *model.Account, first *int, after *string) (*model.AccountStatementConnection, error)
+	Spending(ctx context.Context, obj *model.Account, from *model.Time, to *model.Time) (*model.Spending, error)
+}
+type InvestmentResolver interface {
+	Transactions(ctx context.Context, obj *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error)
+}
+type ItemResolver interface {
+	Accounts(ctx context.Context, obj *model.Item, typeArg *string) (*model.AccountConnection, error)
+	Investments(ctx context.Context, obj *model.Item, typeArg *string, first *int, after *string) (*model.InvestmentConnection, error)
+	Loans(ctx context.Context, obj *model.Item, first *int, after *string) (*model.LoanConnection, error)
+	Identity(ctx context.Context, obj *model.Item) (*model.Identity, error)
+	Consents(ctx context.Context, obj *model.Item) (*model.ConsentConnection, error)
+	Spending(ctx context.Context, obj *model.Item, from *model.Time, to *model.Time) (*model.Spending, error)
+}
 type MutationResolver interface {
 	CreateConnectToken(ctx context.Context, itemID *uuid.UUID, options *model.ConnectTokenOptions) (*model.ConnectToken, error)
 	ValidateConnectorParameters(ctx context.Context, connectorID int, parameters map[string]any) (*model.ValidationResult, error)
@@ -349,6 +1081,7 @@ type MutationResolver interface {
 	UpdateItem(ctx context.Context, id uuid.UUID, input *model.UpdateItemInput) (*model.Item, error)
 	SubmitItemMfa(ctx context.Context, id uuid.UUID, parameters map[string]any) (*model.Item, error)
 	DeleteItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
+	UpdateTransactionCategory(ctx context.Context, id uuid.UUID, categoryID string) (*model.Transaction, error)
 }
 type QueryResolver interface {
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
@@ -363,6 +1096,21 @@ type QueryResolver interface {
 	Accounts(ctx context.Context, itemID uuid.UUID, typeArg *string) (*model.AccountPage, error)
 	Account(ctx context.Context, id uuid.UUID) (*model.Account, error)
 	CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedback, error)
+	ItemConnection(ctx context.Context, clientUserID *string, connectorID *int, first *int, after *string) (*model.ItemConnection, error)
+	Transactions(ctx context.Context, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error)
+	Transaction(ctx context.Context, id uuid.UUID) (*model.Transaction, error)
+	Investments(ctx context.Context, itemID uuid.UUID, typeArg *string, first *int, after *string) (*model.InvestmentConnection, error)
+	Investment(ctx context.Context, id uuid.UUID) (*model.Investment, error)
+	InvestmentTransactions(ctx context.Context, investmentID uuid.UUID, first *int, after *string) (*model.InvestmentTransactionConnection, error)
+	Identity(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.Identity, error)
+	Loans(ctx context.Context, itemID uuid.UUID, first *int, after *string) (*model.LoanConnection, error)
+	Loan(ctx context.Context, id uuid.UUID) (*model.Loan, error)
+	Bills(ctx context.Context, accountID uuid.UUID, first *int, after *string) (*model.CreditCardBillConnection, error)
+	Bill(ctx context.Context, id uuid.UUID) (*model.CreditCardBill, error)
+	AccountStatements(ctx context.Context, accountID uuid.UUID, first *int, after *string) (*model.AccountStatementConnection, error)
+	Consents(ctx context.Context, itemID uuid.UUID, first *int, after *string) (*model.ConsentConnection, error)
+	Consent(ctx context.Context, id uuid.UUID) (*model.Consent, error)
+	Spending(ctx context.Context, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) (*model.Spending, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -395,6 +1143,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.BankData(childComplexity), true
+	case "Account.bills":
+		if e.ComplexityRoot.Account.Bills == nil {
+			break
+		}
+
+		args, err := ec.field_Account_bills_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Bills(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Account.createdAt":
 		if e.ComplexityRoot.Account.CreatedAt == nil {
 			break
@@ -449,6 +1208,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Owner(childComplexity), true
+	case "Account.spending":
+		if e.ComplexityRoot.Account.Spending == nil {
+			break
+		}
+
+		args, err := ec.field_Account_spending_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Spending(childComplexity, args["from"].(*model.Time), args["to"].(*model.Time)), true
+	case "Account.statements":
+		if e.ComplexityRoot.Account.Statements == nil {
+			break
+		}
+
+		args, err := ec.field_Account_statements_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Statements(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Account.subtype":
 		if e.ComplexityRoot.Account.Subtype == nil {
 			break
@@ -461,6 +1242,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.TaxNumber(childComplexity), true
+	case "Account.transactions":
+		if e.ComplexityRoot.Account.Transactions == nil {
+			break
+		}
+
+		args, err := ec.field_Account_transactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Transactions(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*model.TransactionFilterInput)), true
 	case "Account.type":
 		if e.ComplexityRoot.Account.Type == nil {
 			break
@@ -473,6 +1265,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.UpdatedAt(childComplexity), true
+
+	case "AccountConnection.edges":
+		if e.ComplexityRoot.AccountConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.Edges(childComplexity), true
+	case "AccountConnection.nodes":
+		if e.ComplexityRoot.AccountConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.Nodes(childComplexity), true
+	case "AccountConnection.pageInfo":
+		if e.ComplexityRoot.AccountConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.PageInfo(childComplexity), true
+	case "AccountConnection.totalCount":
+		if e.ComplexityRoot.AccountConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.TotalCount(childComplexity), true
+
+	case "AccountEdge.cursor":
+		if e.ComplexityRoot.AccountEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountEdge.Cursor(childComplexity), true
+	case "AccountEdge.node":
+		if e.ComplexityRoot.AccountEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountEdge.Node(childComplexity), true
 
 	case "AccountPage.page":
 		if e.ComplexityRoot.AccountPage.Page == nil {
@@ -499,6 +1329,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccountPage.TotalPages(childComplexity), true
 
+	case "AccountStatement.accountId":
+		if e.ComplexityRoot.AccountStatement.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatement.AccountID(childComplexity), true
+	case "AccountStatement.id":
+		if e.ComplexityRoot.AccountStatement.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatement.ID(childComplexity), true
+	case "AccountStatement.monthYear":
+		if e.ComplexityRoot.AccountStatement.MonthYear == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatement.MonthYear(childComplexity), true
+	case "AccountStatement.url":
+		if e.ComplexityRoot.AccountStatement.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatement.URL(childComplexity), true
+
+	case "AccountStatementConnection.edges":
+		if e.ComplexityRoot.AccountStatementConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementConnection.Edges(childComplexity), true
+	case "AccountStatementConnection.nodes":
+		if e.ComplexityRoot.AccountStatementConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementConnection.Nodes(childComplexity), true
+	case "AccountStatementConnection.pageInfo":
+		if e.ComplexityRoot.AccountStatementConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementConnection.PageInfo(childComplexity), true
+	case "AccountStatementConnection.totalCount":
+		if e.ComplexityRoot.AccountStatementConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementConnection.TotalCount(childComplexity), true
+
+	case "AccountStatementEdge.cursor":
+		if e.ComplexityRoot.AccountStatementEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementEdge.Cursor(childComplexity), true
+	case "AccountStatementEdge.node":
+		if e.ComplexityRoot.AccountStatementEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementEdge.Node(childComplexity), true
+
 	case "AdditionalCard.holder":
 		if e.ComplexityRoot.AdditionalCard.Holder == nil {
 			break
@@ -511,6 +1404,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AdditionalCard.Number(childComplexity), true
+
+	case "Address.additionalInfo":
+		if e.ComplexityRoot.Address.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.AdditionalInfo(childComplexity), true
+	case "Address.city":
+		if e.ComplexityRoot.Address.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.City(childComplexity), true
+	case "Address.country":
+		if e.ComplexityRoot.Address.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Country(childComplexity), true
+	case "Address.countryCode":
+		if e.ComplexityRoot.Address.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.CountryCode(childComplexity), true
+	case "Address.district":
+		if e.ComplexityRoot.Address.District == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.District(childComplexity), true
+	case "Address.fullAddress":
+		if e.ComplexityRoot.Address.FullAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.FullAddress(childComplexity), true
+	case "Address.geographicCoordinates":
+		if e.ComplexityRoot.Address.GeographicCoordinates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.GeographicCoordinates(childComplexity), true
+	case "Address.ibgeTownCode":
+		if e.ComplexityRoot.Address.IBGETownCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.IBGETownCode(childComplexity), true
+	case "Address.postalCode":
+		if e.ComplexityRoot.Address.PostalCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.PostalCode(childComplexity), true
+	case "Address.primaryAddress":
+		if e.ComplexityRoot.Address.PrimaryAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.PrimaryAddress(childComplexity), true
+	case "Address.state":
+		if e.ComplexityRoot.Address.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.State(childComplexity), true
+	case "Address.type":
+		if e.ComplexityRoot.Address.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Type(childComplexity), true
 
 	case "BankData.automaticallyInvestedBalance":
 		if e.ComplexityRoot.BankData.AutomaticallyInvestedBalance == nil {
@@ -560,6 +1526,153 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BankData.UnarrangedOverdraftAmount(childComplexity), true
+
+	case "BoletoMetadata.barcode":
+		if e.ComplexityRoot.BoletoMetadata.Barcode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.Barcode(childComplexity), true
+	case "BoletoMetadata.baseAmount":
+		if e.ComplexityRoot.BoletoMetadata.BaseAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.BaseAmount(childComplexity), true
+	case "BoletoMetadata.digitableLine":
+		if e.ComplexityRoot.BoletoMetadata.DigitableLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.DigitableLine(childComplexity), true
+	case "BoletoMetadata.discountAmount":
+		if e.ComplexityRoot.BoletoMetadata.DiscountAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.DiscountAmount(childComplexity), true
+	case "BoletoMetadata.interestAmount":
+		if e.ComplexityRoot.BoletoMetadata.InterestAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.InterestAmount(childComplexity), true
+	case "BoletoMetadata.penaltyAmount":
+		if e.ComplexityRoot.BoletoMetadata.PenaltyAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoMetadata.PenaltyAmount(childComplexity), true
+
+	case "BusinessOtherDocument.country":
+		if e.ComplexityRoot.BusinessOtherDocument.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessOtherDocument.Country(childComplexity), true
+	case "BusinessOtherDocument.expirationDate":
+		if e.ComplexityRoot.BusinessOtherDocument.ExpirationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessOtherDocument.ExpirationDate(childComplexity), true
+	case "BusinessOtherDocument.number":
+		if e.ComplexityRoot.BusinessOtherDocument.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessOtherDocument.Number(childComplexity), true
+	case "BusinessOtherDocument.type":
+		if e.ComplexityRoot.BusinessOtherDocument.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessOtherDocument.Type(childComplexity), true
+
+	case "BusinessParty.civilName":
+		if e.ComplexityRoot.BusinessParty.CivilName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.CivilName(childComplexity), true
+	case "BusinessParty.companyName":
+		if e.ComplexityRoot.BusinessParty.CompanyName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.CompanyName(childComplexity), true
+	case "BusinessParty.documentAdditionalInfo":
+		if e.ComplexityRoot.BusinessParty.DocumentAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentAdditionalInfo(childComplexity), true
+	case "BusinessParty.documentCountry":
+		if e.ComplexityRoot.BusinessParty.DocumentCountry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentCountry(childComplexity), true
+	case "BusinessParty.documentExpirationDate":
+		if e.ComplexityRoot.BusinessParty.DocumentExpirationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentExpirationDate(childComplexity), true
+	case "BusinessParty.documentIssueDate":
+		if e.ComplexityRoot.BusinessParty.DocumentIssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentIssueDate(childComplexity), true
+	case "BusinessParty.documentNumber":
+		if e.ComplexityRoot.BusinessParty.DocumentNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentNumber(childComplexity), true
+	case "BusinessParty.documentType":
+		if e.ComplexityRoot.BusinessParty.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.DocumentType(childComplexity), true
+	case "BusinessParty.personType":
+		if e.ComplexityRoot.BusinessParty.PersonType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.PersonType(childComplexity), true
+	case "BusinessParty.shareholding":
+		if e.ComplexityRoot.BusinessParty.Shareholding == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.Shareholding(childComplexity), true
+	case "BusinessParty.socialName":
+		if e.ComplexityRoot.BusinessParty.SocialName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.SocialName(childComplexity), true
+	case "BusinessParty.startDate":
+		if e.ComplexityRoot.BusinessParty.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.StartDate(childComplexity), true
+	case "BusinessParty.tradeName":
+		if e.ComplexityRoot.BusinessParty.TradeName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.TradeName(childComplexity), true
+	case "BusinessParty.type":
+		if e.ComplexityRoot.BusinessParty.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BusinessParty.Type(childComplexity), true
 
 	case "Category.description":
 		if e.ComplexityRoot.Category.Description == nil {
@@ -653,6 +1766,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CategoryPage.TotalPages(childComplexity), true
+
+	case "CategorySpending.category":
+		if e.ComplexityRoot.CategorySpending.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategorySpending.Category(childComplexity), true
+	case "CategorySpending.categoryId":
+		if e.ComplexityRoot.CategorySpending.CategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategorySpending.CategoryID(childComplexity), true
+	case "CategorySpending.count":
+		if e.ComplexityRoot.CategorySpending.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategorySpending.Count(childComplexity), true
+	case "CategorySpending.received":
+		if e.ComplexityRoot.CategorySpending.Received == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategorySpending.Received(childComplexity), true
+	case "CategorySpending.spent":
+		if e.ComplexityRoot.CategorySpending.Spent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategorySpending.Spent(childComplexity), true
 
 	case "ClientApplication.createdAt":
 		if e.ComplexityRoot.ClientApplication.CreatedAt == nil {
@@ -862,6 +2006,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConnectorPage.TotalPages(childComplexity), true
 
+	case "Consent.createdAt":
+		if e.ComplexityRoot.Consent.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.CreatedAt(childComplexity), true
+	case "Consent.expiresAt":
+		if e.ComplexityRoot.Consent.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.ExpiresAt(childComplexity), true
+	case "Consent.id":
+		if e.ComplexityRoot.Consent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.ID(childComplexity), true
+	case "Consent.itemId":
+		if e.ComplexityRoot.Consent.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.ItemID(childComplexity), true
+	case "Consent.openFinancePermissionsGranted":
+		if e.ComplexityRoot.Consent.OpenFinancePermissionsGranted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.OpenFinancePermissionsGranted(childComplexity), true
+	case "Consent.products":
+		if e.ComplexityRoot.Consent.Products == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.Products(childComplexity), true
+	case "Consent.revokedAt":
+		if e.ComplexityRoot.Consent.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.RevokedAt(childComplexity), true
+	case "Consent.updatedAt":
+		if e.ComplexityRoot.Consent.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.UpdatedAt(childComplexity), true
+
+	case "ConsentConnection.edges":
+		if e.ComplexityRoot.ConsentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentConnection.Edges(childComplexity), true
+	case "ConsentConnection.nodes":
+		if e.ComplexityRoot.ConsentConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentConnection.Nodes(childComplexity), true
+	case "ConsentConnection.pageInfo":
+		if e.ComplexityRoot.ConsentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentConnection.PageInfo(childComplexity), true
+	case "ConsentConnection.totalCount":
+		if e.ComplexityRoot.ConsentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentConnection.TotalCount(childComplexity), true
+
+	case "ConsentEdge.cursor":
+		if e.ComplexityRoot.ConsentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentEdge.Cursor(childComplexity), true
+	case "ConsentEdge.node":
+		if e.ComplexityRoot.ConsentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentEdge.Node(childComplexity), true
+
 	case "CredentialOption.label":
 		if e.ComplexityRoot.CredentialOption.Label == nil {
 			break
@@ -953,6 +2184,258 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CredentialParameter.ValidationMessage(childComplexity), true
+
+	case "CreditCardBill.accountId":
+		if e.ComplexityRoot.CreditCardBill.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.AccountID(childComplexity), true
+	case "CreditCardBill.allowsInstallments":
+		if e.ComplexityRoot.CreditCardBill.AllowsInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.AllowsInstallments(childComplexity), true
+	case "CreditCardBill.billClosingDate":
+		if e.ComplexityRoot.CreditCardBill.BillClosingDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.BillClosingDate(childComplexity), true
+	case "CreditCardBill.createdAt":
+		if e.ComplexityRoot.CreditCardBill.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.CreatedAt(childComplexity), true
+	case "CreditCardBill.dueDate":
+		if e.ComplexityRoot.CreditCardBill.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.DueDate(childComplexity), true
+	case "CreditCardBill.financeCharges":
+		if e.ComplexityRoot.CreditCardBill.FinanceCharges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.FinanceCharges(childComplexity), true
+	case "CreditCardBill.id":
+		if e.ComplexityRoot.CreditCardBill.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.ID(childComplexity), true
+	case "CreditCardBill.minimumPaymentAmount":
+		if e.ComplexityRoot.CreditCardBill.MinimumPaymentAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.MinimumPaymentAmount(childComplexity), true
+	case "CreditCardBill.payments":
+		if e.ComplexityRoot.CreditCardBill.Payments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.Payments(childComplexity), true
+	case "CreditCardBill.totalAmount":
+		if e.ComplexityRoot.CreditCardBill.TotalAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.TotalAmount(childComplexity), true
+	case "CreditCardBill.totalAmountCurrencyCode":
+		if e.ComplexityRoot.CreditCardBill.TotalAmountCurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.TotalAmountCurrencyCode(childComplexity), true
+	case "CreditCardBill.updatedAt":
+		if e.ComplexityRoot.CreditCardBill.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.UpdatedAt(childComplexity), true
+
+	case "CreditCardBillConnection.edges":
+		if e.ComplexityRoot.CreditCardBillConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillConnection.Edges(childComplexity), true
+	case "CreditCardBillConnection.nodes":
+		if e.ComplexityRoot.CreditCardBillConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillConnection.Nodes(childComplexity), true
+	case "CreditCardBillConnection.pageInfo":
+		if e.ComplexityRoot.CreditCardBillConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillConnection.PageInfo(childComplexity), true
+	case "CreditCardBillConnection.totalCount":
+		if e.ComplexityRoot.CreditCardBillConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillConnection.TotalCount(childComplexity), true
+
+	case "CreditCardBillEdge.cursor":
+		if e.ComplexityRoot.CreditCardBillEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillEdge.Cursor(childComplexity), true
+	case "CreditCardBillEdge.node":
+		if e.ComplexityRoot.CreditCardBillEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillEdge.Node(childComplexity), true
+
+	case "CreditCardBillFinanceCharge.additionalInfo":
+		if e.ComplexityRoot.CreditCardBillFinanceCharge.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillFinanceCharge.AdditionalInfo(childComplexity), true
+	case "CreditCardBillFinanceCharge.amount":
+		if e.ComplexityRoot.CreditCardBillFinanceCharge.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillFinanceCharge.Amount(childComplexity), true
+	case "CreditCardBillFinanceCharge.currencyCode":
+		if e.ComplexityRoot.CreditCardBillFinanceCharge.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillFinanceCharge.CurrencyCode(childComplexity), true
+	case "CreditCardBillFinanceCharge.id":
+		if e.ComplexityRoot.CreditCardBillFinanceCharge.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillFinanceCharge.ID(childComplexity), true
+	case "CreditCardBillFinanceCharge.type":
+		if e.ComplexityRoot.CreditCardBillFinanceCharge.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillFinanceCharge.Type(childComplexity), true
+
+	case "CreditCardBillPayment.amount":
+		if e.ComplexityRoot.CreditCardBillPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.Amount(childComplexity), true
+	case "CreditCardBillPayment.currencyCode":
+		if e.ComplexityRoot.CreditCardBillPayment.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.CurrencyCode(childComplexity), true
+	case "CreditCardBillPayment.id":
+		if e.ComplexityRoot.CreditCardBillPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.ID(childComplexity), true
+	case "CreditCardBillPayment.paymentDate":
+		if e.ComplexityRoot.CreditCardBillPayment.PaymentDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.PaymentDate(childComplexity), true
+	case "CreditCardBillPayment.paymentMode":
+		if e.ComplexityRoot.CreditCardBillPayment.PaymentMode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.PaymentMode(childComplexity), true
+	case "CreditCardBillPayment.valueType":
+		if e.ComplexityRoot.CreditCardBillPayment.ValueType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPayment.ValueType(childComplexity), true
+
+	case "CreditCardMetadata.billForecastDate":
+		if e.ComplexityRoot.CreditCardMetadata.BillForecastDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.BillForecastDate(childComplexity), true
+	case "CreditCardMetadata.billId":
+		if e.ComplexityRoot.CreditCardMetadata.BillID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.BillID(childComplexity), true
+	case "CreditCardMetadata.cardNumber":
+		if e.ComplexityRoot.CreditCardMetadata.CardNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.CardNumber(childComplexity), true
+	case "CreditCardMetadata.feeType":
+		if e.ComplexityRoot.CreditCardMetadata.FeeType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.FeeType(childComplexity), true
+	case "CreditCardMetadata.feeTypeAdditionalInfo":
+		if e.ComplexityRoot.CreditCardMetadata.FeeTypeAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.FeeTypeAdditionalInfo(childComplexity), true
+	case "CreditCardMetadata.installmentNumber":
+		if e.ComplexityRoot.CreditCardMetadata.InstallmentNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.InstallmentNumber(childComplexity), true
+	case "CreditCardMetadata.otherCreditsAdditionalInfo":
+		if e.ComplexityRoot.CreditCardMetadata.OtherCreditsAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.OtherCreditsAdditionalInfo(childComplexity), true
+	case "CreditCardMetadata.otherCreditsType":
+		if e.ComplexityRoot.CreditCardMetadata.OtherCreditsType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.OtherCreditsType(childComplexity), true
+	case "CreditCardMetadata.payeeMCC":
+		if e.ComplexityRoot.CreditCardMetadata.PayeeMCC == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.PayeeMCC(childComplexity), true
+	case "CreditCardMetadata.purchaseDate":
+		if e.ComplexityRoot.CreditCardMetadata.PurchaseDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.PurchaseDate(childComplexity), true
+	case "CreditCardMetadata.totalAmount":
+		if e.ComplexityRoot.CreditCardMetadata.TotalAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.TotalAmount(childComplexity), true
+	case "CreditCardMetadata.totalInstallments":
+		if e.ComplexityRoot.CreditCardMetadata.TotalInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardMetadata.TotalInstallments(childComplexity), true
 
 	case "CreditData.additionalCards":
 		if e.ComplexityRoot.CreditData.AdditionalCards == nil {
@@ -1100,6 +2583,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DisaggregatedCreditLimit.UsedAmountCurrencyCode(childComplexity), true
 
+	case "Document.type":
+		if e.ComplexityRoot.Document.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Type(childComplexity), true
+	case "Document.value":
+		if e.ComplexityRoot.Document.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Value(childComplexity), true
+
+	case "EconomicActivity.code":
+		if e.ComplexityRoot.EconomicActivity.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EconomicActivity.Code(childComplexity), true
+	case "EconomicActivity.isMain":
+		if e.ComplexityRoot.EconomicActivity.IsMain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EconomicActivity.IsMain(childComplexity), true
+
+	case "Email.type":
+		if e.ComplexityRoot.Email.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Type(childComplexity), true
+	case "Email.value":
+		if e.ComplexityRoot.Email.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Email.Value(childComplexity), true
+
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
 			break
@@ -1150,6 +2672,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExecutionError.ProviderMessage(childComplexity), true
 
+	case "FinancialRelationshipAccount.branchCode":
+		if e.ComplexityRoot.FinancialRelationshipAccount.BranchCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.BranchCode(childComplexity), true
+	case "FinancialRelationshipAccount.checkDigit":
+		if e.ComplexityRoot.FinancialRelationshipAccount.CheckDigit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.CheckDigit(childComplexity), true
+	case "FinancialRelationshipAccount.compeCode":
+		if e.ComplexityRoot.FinancialRelationshipAccount.CompeCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.CompeCode(childComplexity), true
+	case "FinancialRelationshipAccount.number":
+		if e.ComplexityRoot.FinancialRelationshipAccount.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.Number(childComplexity), true
+	case "FinancialRelationshipAccount.subtype":
+		if e.ComplexityRoot.FinancialRelationshipAccount.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.Subtype(childComplexity), true
+	case "FinancialRelationshipAccount.type":
+		if e.ComplexityRoot.FinancialRelationshipAccount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationshipAccount.Type(childComplexity), true
+
+	case "FinancialRelationships.accounts":
+		if e.ComplexityRoot.FinancialRelationships.Accounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.Accounts(childComplexity), true
+	case "FinancialRelationships.paychecksBankLink":
+		if e.ComplexityRoot.FinancialRelationships.PaychecksBankLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.PaychecksBankLink(childComplexity), true
+	case "FinancialRelationships.portabilitiesReceived":
+		if e.ComplexityRoot.FinancialRelationships.PortabilitiesReceived == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.PortabilitiesReceived(childComplexity), true
+	case "FinancialRelationships.procurators":
+		if e.ComplexityRoot.FinancialRelationships.Procurators == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.Procurators(childComplexity), true
+	case "FinancialRelationships.productsServicesType":
+		if e.ComplexityRoot.FinancialRelationships.ProductsServicesType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.ProductsServicesType(childComplexity), true
+	case "FinancialRelationships.productsServicesTypeAdditionalInfo":
+		if e.ComplexityRoot.FinancialRelationships.ProductsServicesTypeAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.ProductsServicesTypeAdditionalInfo(childComplexity), true
+	case "FinancialRelationships.startDate":
+		if e.ComplexityRoot.FinancialRelationships.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FinancialRelationships.StartDate(childComplexity), true
+
+	case "GeographicCoordinates.latitude":
+		if e.ComplexityRoot.GeographicCoordinates.Latitude == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeographicCoordinates.Latitude(childComplexity), true
+	case "GeographicCoordinates.longitude":
+		if e.ComplexityRoot.GeographicCoordinates.Longitude == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeographicCoordinates.Longitude(childComplexity), true
+
 	case "Health.details":
 		if e.ComplexityRoot.Health.Details == nil {
 			break
@@ -1194,6 +2809,822 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HealthDetails.ErrorRateLast6Hours(childComplexity), true
 
+	case "Identity.addresses":
+		if e.ComplexityRoot.Identity.Addresses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Addresses(childComplexity), true
+	case "Identity.birthDate":
+		if e.ComplexityRoot.Identity.BirthDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.BirthDate(childComplexity), true
+	case "Identity.businessOtherDocuments":
+		if e.ComplexityRoot.Identity.BusinessOtherDocuments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.BusinessOtherDocuments(childComplexity), true
+	case "Identity.companiesCnpj":
+		if e.ComplexityRoot.Identity.CompaniesCNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.CompaniesCNPJ(childComplexity), true
+	case "Identity.companyName":
+		if e.ComplexityRoot.Identity.CompanyName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.CompanyName(childComplexity), true
+	case "Identity.createdAt":
+		if e.ComplexityRoot.Identity.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.CreatedAt(childComplexity), true
+	case "Identity.document":
+		if e.ComplexityRoot.Identity.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Document(childComplexity), true
+	case "Identity.documentType":
+		if e.ComplexityRoot.Identity.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.DocumentType(childComplexity), true
+	case "Identity.emails":
+		if e.ComplexityRoot.Identity.Emails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Emails(childComplexity), true
+	case "Identity.establishmentCode":
+		if e.ComplexityRoot.Identity.EstablishmentCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.EstablishmentCode(childComplexity), true
+	case "Identity.establishmentName":
+		if e.ComplexityRoot.Identity.EstablishmentName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.EstablishmentName(childComplexity), true
+	case "Identity.financialRelationships":
+		if e.ComplexityRoot.Identity.FinancialRelationships == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.FinancialRelationships(childComplexity), true
+	case "Identity.fullName":
+		if e.ComplexityRoot.Identity.FullName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.FullName(childComplexity), true
+	case "Identity.id":
+		if e.ComplexityRoot.Identity.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.ID(childComplexity), true
+	case "Identity.incorporationDate":
+		if e.ComplexityRoot.Identity.IncorporationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.IncorporationDate(childComplexity), true
+	case "Identity.investorProfile":
+		if e.ComplexityRoot.Identity.InvestorProfile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.InvestorProfile(childComplexity), true
+	case "Identity.itemId":
+		if e.ComplexityRoot.Identity.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.ItemID(childComplexity), true
+	case "Identity.jobTitle":
+		if e.ComplexityRoot.Identity.JobTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.JobTitle(childComplexity), true
+	case "Identity.maritalStatus":
+		if e.ComplexityRoot.Identity.MaritalStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.MaritalStatus(childComplexity), true
+	case "Identity.nationality":
+		if e.ComplexityRoot.Identity.Nationality == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Nationality(childComplexity), true
+	case "Identity.otherDocuments":
+		if e.ComplexityRoot.Identity.OtherDocuments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.OtherDocuments(childComplexity), true
+	case "Identity.parties":
+		if e.ComplexityRoot.Identity.Parties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Parties(childComplexity), true
+	case "Identity.passport":
+		if e.ComplexityRoot.Identity.Passport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Passport(childComplexity), true
+	case "Identity.phoneNumbers":
+		if e.ComplexityRoot.Identity.PhoneNumbers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.PhoneNumbers(childComplexity), true
+	case "Identity.qualifications":
+		if e.ComplexityRoot.Identity.Qualifications == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Qualifications(childComplexity), true
+	case "Identity.relations":
+		if e.ComplexityRoot.Identity.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Relations(childComplexity), true
+	case "Identity.sex":
+		if e.ComplexityRoot.Identity.Sex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Sex(childComplexity), true
+	case "Identity.socialName":
+		if e.ComplexityRoot.Identity.SocialName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.SocialName(childComplexity), true
+	case "Identity.taxNumber":
+		if e.ComplexityRoot.Identity.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.TaxNumber(childComplexity), true
+	case "Identity.updatedAt":
+		if e.ComplexityRoot.Identity.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.UpdatedAt(childComplexity), true
+
+	case "IdentityDocument.additionalInfo":
+		if e.ComplexityRoot.IdentityDocument.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.AdditionalInfo(childComplexity), true
+	case "IdentityDocument.checkDigit":
+		if e.ComplexityRoot.IdentityDocument.CheckDigit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.CheckDigit(childComplexity), true
+	case "IdentityDocument.expirationDate":
+		if e.ComplexityRoot.IdentityDocument.ExpirationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.ExpirationDate(childComplexity), true
+	case "IdentityDocument.number":
+		if e.ComplexityRoot.IdentityDocument.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.Number(childComplexity), true
+	case "IdentityDocument.type":
+		if e.ComplexityRoot.IdentityDocument.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.Type(childComplexity), true
+	case "IdentityDocument.typeAdditionalInfo":
+		if e.ComplexityRoot.IdentityDocument.TypeAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IdentityDocument.TypeAdditionalInfo(childComplexity), true
+
+	case "InformedIncome.amount":
+		if e.ComplexityRoot.InformedIncome.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedIncome.Amount(childComplexity), true
+	case "InformedIncome.date":
+		if e.ComplexityRoot.InformedIncome.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedIncome.Date(childComplexity), true
+	case "InformedIncome.frequency":
+		if e.ComplexityRoot.InformedIncome.Frequency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedIncome.Frequency(childComplexity), true
+
+	case "InformedPatrimony.amount":
+		if e.ComplexityRoot.InformedPatrimony.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedPatrimony.Amount(childComplexity), true
+	case "InformedPatrimony.date":
+		if e.ComplexityRoot.InformedPatrimony.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedPatrimony.Date(childComplexity), true
+	case "InformedPatrimony.year":
+		if e.ComplexityRoot.InformedPatrimony.Year == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedPatrimony.Year(childComplexity), true
+
+	case "InformedRevenue.amount":
+		if e.ComplexityRoot.InformedRevenue.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedRevenue.Amount(childComplexity), true
+	case "InformedRevenue.frequency":
+		if e.ComplexityRoot.InformedRevenue.Frequency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedRevenue.Frequency(childComplexity), true
+	case "InformedRevenue.frequencyAdditionalInfo":
+		if e.ComplexityRoot.InformedRevenue.FrequencyAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedRevenue.FrequencyAdditionalInfo(childComplexity), true
+	case "InformedRevenue.year":
+		if e.ComplexityRoot.InformedRevenue.Year == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InformedRevenue.Year(childComplexity), true
+
+	case "Investment.amount":
+		if e.ComplexityRoot.Investment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Amount(childComplexity), true
+	case "Investment.amountOriginal":
+		if e.ComplexityRoot.Investment.AmountOriginal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.AmountOriginal(childComplexity), true
+	case "Investment.amountProfit":
+		if e.ComplexityRoot.Investment.AmountProfit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.AmountProfit(childComplexity), true
+	case "Investment.amountWithdrawal":
+		if e.ComplexityRoot.Investment.AmountWithdrawal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.AmountWithdrawal(childComplexity), true
+	case "Investment.annualRate":
+		if e.ComplexityRoot.Investment.AnnualRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.AnnualRate(childComplexity), true
+	case "Investment.balance":
+		if e.ComplexityRoot.Investment.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Balance(childComplexity), true
+	case "Investment.code":
+		if e.ComplexityRoot.Investment.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Code(childComplexity), true
+	case "Investment.createdAt":
+		if e.ComplexityRoot.Investment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.CreatedAt(childComplexity), true
+	case "Investment.currencyCode":
+		if e.ComplexityRoot.Investment.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.CurrencyCode(childComplexity), true
+	case "Investment.date":
+		if e.ComplexityRoot.Investment.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Date(childComplexity), true
+	case "Investment.dueDate":
+		if e.ComplexityRoot.Investment.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.DueDate(childComplexity), true
+	case "Investment.fixedAnnualRate":
+		if e.ComplexityRoot.Investment.FixedAnnualRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.FixedAnnualRate(childComplexity), true
+	case "Investment.id":
+		if e.ComplexityRoot.Investment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.ID(childComplexity), true
+	case "Investment.isin":
+		if e.ComplexityRoot.Investment.ISIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.ISIN(childComplexity), true
+	case "Investment.institution":
+		if e.ComplexityRoot.Investment.Institution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Institution(childComplexity), true
+	case "Investment.issueDate":
+		if e.ComplexityRoot.Investment.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.IssueDate(childComplexity), true
+	case "Investment.issuer":
+		if e.ComplexityRoot.Investment.Issuer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Issuer(childComplexity), true
+	case "Investment.issuerCNPJ":
+		if e.ComplexityRoot.Investment.IssuerCNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.IssuerCNPJ(childComplexity), true
+	case "Investment.itemId":
+		if e.ComplexityRoot.Investment.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.ItemID(childComplexity), true
+	case "Investment.lastMonthRate":
+		if e.ComplexityRoot.Investment.LastMonthRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.LastMonthRate(childComplexity), true
+	case "Investment.lastTwelveMonthsRate":
+		if e.ComplexityRoot.Investment.LastTwelveMonthsRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.LastTwelveMonthsRate(childComplexity), true
+	case "Investment.metadata":
+		if e.ComplexityRoot.Investment.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Metadata(childComplexity), true
+	case "Investment.name":
+		if e.ComplexityRoot.Investment.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Name(childComplexity), true
+	case "Investment.number":
+		if e.ComplexityRoot.Investment.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Number(childComplexity), true
+	case "Investment.owner":
+		if e.ComplexityRoot.Investment.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Owner(childComplexity), true
+	case "Investment.purchaseDate":
+		if e.ComplexityRoot.Investment.PurchaseDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.PurchaseDate(childComplexity), true
+	case "Investment.quantity":
+		if e.ComplexityRoot.Investment.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Quantity(childComplexity), true
+	case "Investment.rate":
+		if e.ComplexityRoot.Investment.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Rate(childComplexity), true
+	case "Investment.rateType":
+		if e.ComplexityRoot.Investment.RateType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.RateType(childComplexity), true
+	case "Investment.status":
+		if e.ComplexityRoot.Investment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Status(childComplexity), true
+	case "Investment.subtype":
+		if e.ComplexityRoot.Investment.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Subtype(childComplexity), true
+	case "Investment.taxes":
+		if e.ComplexityRoot.Investment.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Taxes(childComplexity), true
+	case "Investment.taxes2":
+		if e.ComplexityRoot.Investment.Taxes2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Taxes2(childComplexity), true
+	case "Investment.transactions":
+		if e.ComplexityRoot.Investment.Transactions == nil {
+			break
+		}
+
+		args, err := ec.field_Investment_transactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Investment.Transactions(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Investment.type":
+		if e.ComplexityRoot.Investment.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Type(childComplexity), true
+	case "Investment.updatedAt":
+		if e.ComplexityRoot.Investment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.UpdatedAt(childComplexity), true
+	case "Investment.value":
+		if e.ComplexityRoot.Investment.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.Value(childComplexity), true
+
+	case "InvestmentConnection.edges":
+		if e.ComplexityRoot.InvestmentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentConnection.Edges(childComplexity), true
+	case "InvestmentConnection.nodes":
+		if e.ComplexityRoot.InvestmentConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentConnection.Nodes(childComplexity), true
+	case "InvestmentConnection.pageInfo":
+		if e.ComplexityRoot.InvestmentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentConnection.PageInfo(childComplexity), true
+	case "InvestmentConnection.totalCount":
+		if e.ComplexityRoot.InvestmentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentConnection.TotalCount(childComplexity), true
+
+	case "InvestmentEdge.cursor":
+		if e.ComplexityRoot.InvestmentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentEdge.Cursor(childComplexity), true
+	case "InvestmentEdge.node":
+		if e.ComplexityRoot.InvestmentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentEdge.Node(childComplexity), true
+
+	case "InvestmentExpenses.brokerageFee":
+		if e.ComplexityRoot.InvestmentExpenses.BrokerageFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.BrokerageFee(childComplexity), true
+	case "InvestmentExpenses.clearingFee":
+		if e.ComplexityRoot.InvestmentExpenses.ClearingFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.ClearingFee(childComplexity), true
+	case "InvestmentExpenses.custodyFee":
+		if e.ComplexityRoot.InvestmentExpenses.CustodyFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.CustodyFee(childComplexity), true
+	case "InvestmentExpenses.iof":
+		if e.ComplexityRoot.InvestmentExpenses.IOF == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.IOF(childComplexity), true
+	case "InvestmentExpenses.iofProvision":
+		if e.ComplexityRoot.InvestmentExpenses.IOFProvision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.IOFProvision(childComplexity), true
+	case "InvestmentExpenses.incomeTax":
+		if e.ComplexityRoot.InvestmentExpenses.IncomeTax == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.IncomeTax(childComplexity), true
+	case "InvestmentExpenses.maintenanceFee":
+		if e.ComplexityRoot.InvestmentExpenses.MaintenanceFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.MaintenanceFee(childComplexity), true
+	case "InvestmentExpenses.operatingFee":
+		if e.ComplexityRoot.InvestmentExpenses.OperatingFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.OperatingFee(childComplexity), true
+	case "InvestmentExpenses.other":
+		if e.ComplexityRoot.InvestmentExpenses.Other == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.Other(childComplexity), true
+	case "InvestmentExpenses.serviceTax":
+		if e.ComplexityRoot.InvestmentExpenses.ServiceTax == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.ServiceTax(childComplexity), true
+	case "InvestmentExpenses.settlementFee":
+		if e.ComplexityRoot.InvestmentExpenses.SettlementFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.SettlementFee(childComplexity), true
+	case "InvestmentExpenses.stockExchangeFee":
+		if e.ComplexityRoot.InvestmentExpenses.StockExchangeFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.StockExchangeFee(childComplexity), true
+	case "InvestmentExpenses.tradingAssetsNoticeFee":
+		if e.ComplexityRoot.InvestmentExpenses.TradingAssetsNoticeFee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentExpenses.TradingAssetsNoticeFee(childComplexity), true
+
+	case "InvestmentInstitution.name":
+		if e.ComplexityRoot.InvestmentInstitution.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentInstitution.Name(childComplexity), true
+	case "InvestmentInstitution.number":
+		if e.ComplexityRoot.InvestmentInstitution.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentInstitution.Number(childComplexity), true
+
+	case "InvestmentMetadata.processNumber":
+		if e.ComplexityRoot.InvestmentMetadata.ProcessNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentMetadata.ProcessNumber(childComplexity), true
+	case "InvestmentMetadata.proposalNumber":
+		if e.ComplexityRoot.InvestmentMetadata.ProposalNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentMetadata.ProposalNumber(childComplexity), true
+	case "InvestmentMetadata.taxRegime":
+		if e.ComplexityRoot.InvestmentMetadata.TaxRegime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentMetadata.TaxRegime(childComplexity), true
+
+	case "InvestmentTransaction.agreedRate":
+		if e.ComplexityRoot.InvestmentTransaction.AgreedRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.AgreedRate(childComplexity), true
+	case "InvestmentTransaction.amount":
+		if e.ComplexityRoot.InvestmentTransaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Amount(childComplexity), true
+	case "InvestmentTransaction.brokerageNumber":
+		if e.ComplexityRoot.InvestmentTransaction.BrokerageNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.BrokerageNumber(childComplexity), true
+	case "InvestmentTransaction.createdAt":
+		if e.ComplexityRoot.InvestmentTransaction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.CreatedAt(childComplexity), true
+	case "InvestmentTransaction.date":
+		if e.ComplexityRoot.InvestmentTransaction.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Date(childComplexity), true
+	case "InvestmentTransaction.description":
+		if e.ComplexityRoot.InvestmentTransaction.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Description(childComplexity), true
+	case "InvestmentTransaction.expenses":
+		if e.ComplexityRoot.InvestmentTransaction.Expenses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Expenses(childComplexity), true
+	case "InvestmentTransaction.id":
+		if e.ComplexityRoot.InvestmentTransaction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.ID(childComplexity), true
+	case "InvestmentTransaction.indexerPercentage":
+		if e.ComplexityRoot.InvestmentTransaction.IndexerPercentage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.IndexerPercentage(childComplexity), true
+	case "InvestmentTransaction.investmentId":
+		if e.ComplexityRoot.InvestmentTransaction.InvestmentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.InvestmentID(childComplexity), true
+	case "InvestmentTransaction.movementType":
+		if e.ComplexityRoot.InvestmentTransaction.MovementType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.MovementType(childComplexity), true
+	case "InvestmentTransaction.netAmount":
+		if e.ComplexityRoot.InvestmentTransaction.NetAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.NetAmount(childComplexity), true
+	case "InvestmentTransaction.priceFactor":
+		if e.ComplexityRoot.InvestmentTransaction.PriceFactor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.PriceFactor(childComplexity), true
+	case "InvestmentTransaction.quantity":
+		if e.ComplexityRoot.InvestmentTransaction.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Quantity(childComplexity), true
+	case "InvestmentTransaction.tradeDate":
+		if e.ComplexityRoot.InvestmentTransaction.TradeDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.TradeDate(childComplexity), true
+	case "InvestmentTransaction.type":
+		if e.ComplexityRoot.InvestmentTransaction.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Type(childComplexity), true
+	case "InvestmentTransaction.updatedAt":
+		if e.ComplexityRoot.InvestmentTransaction.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.UpdatedAt(childComplexity), true
+	case "InvestmentTransaction.value":
+		if e.ComplexityRoot.InvestmentTransaction.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransaction.Value(childComplexity), true
+
+	case "InvestmentTransactionConnection.edges":
+		if e.ComplexityRoot.InvestmentTransactionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionConnection.Edges(childComplexity), true
+	case "InvestmentTransactionConnection.nodes":
+		if e.ComplexityRoot.InvestmentTransactionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionConnection.Nodes(childComplexity), true
+	case "InvestmentTransactionConnection.pageInfo":
+		if e.ComplexityRoot.InvestmentTransactionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionConnection.PageInfo(childComplexity), true
+	case "InvestmentTransactionConnection.totalCount":
+		if e.ComplexityRoot.InvestmentTransactionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionConnection.TotalCount(childComplexity), true
+
+	case "InvestmentTransactionEdge.cursor":
+		if e.ComplexityRoot.InvestmentTransactionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionEdge.Cursor(childComplexity), true
+	case "InvestmentTransactionEdge.node":
+		if e.ComplexityRoot.InvestmentTransactionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionEdge.Node(childComplexity), true
+
+	case "Item.accounts":
+		if e.ComplexityRoot.Item.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_Item_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Item.Accounts(childComplexity, args["type"].(*string)), true
 	case "Item.clientUserId":
 		if e.ComplexityRoot.Item.ClientUserID == nil {
 			break
@@ -1218,6 +3649,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.ConsentExpiresAt(childComplexity), true
+	case "Item.consents":
+		if e.ComplexityRoot.Item.Consents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Consents(childComplexity), true
 	case "Item.createdAt":
 		if e.ComplexityRoot.Item.CreatedAt == nil {
 			break
@@ -1248,12 +3685,40 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.ID(childComplexity), true
+	case "Item.identity":
+		if e.ComplexityRoot.Item.Identity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Identity(childComplexity), true
+	case "Item.investments":
+		if e.ComplexityRoot.Item.Investments == nil {
+			break
+		}
+
+		args, err := ec.field_Item_investments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Item.Investments(childComplexity, args["type"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Item.lastUpdatedAt":
 		if e.ComplexityRoot.Item.LastUpdatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Item.LastUpdatedAt(childComplexity), true
+	case "Item.loans":
+		if e.ComplexityRoot.Item.Loans == nil {
+			break
+		}
+
+		args, err := ec.field_Item_loans_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Item.Loans(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Item.nextAutoSyncAt":
 		if e.ComplexityRoot.Item.NextAutoSyncAt == nil {
 			break
@@ -1284,6 +3749,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.ResourcesCollectedAt(childComplexity), true
+	case "Item.spending":
+		if e.ComplexityRoot.Item.Spending == nil {
+			break
+		}
+
+		args, err := ec.field_Item_spending_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Item.Spending(childComplexity, args["from"].(*model.Time), args["to"].(*model.Time)), true
 	case "Item.status":
 		if e.ComplexityRoot.Item.Status == nil {
 			break
@@ -1314,6 +3790,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.WebhookURL(childComplexity), true
+
+	case "ItemConnection.edges":
+		if e.ComplexityRoot.ItemConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemConnection.Edges(childComplexity), true
+	case "ItemConnection.nodes":
+		if e.ComplexityRoot.ItemConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemConnection.Nodes(childComplexity), true
+	case "ItemConnection.pageInfo":
+		if e.ComplexityRoot.ItemConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemConnection.PageInfo(childComplexity), true
+	case "ItemConnection.totalCount":
+		if e.ComplexityRoot.ItemConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemConnection.TotalCount(childComplexity), true
+
+	case "ItemEdge.cursor":
+		if e.ComplexityRoot.ItemEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemEdge.Cursor(childComplexity), true
+	case "ItemEdge.node":
+		if e.ComplexityRoot.ItemEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemEdge.Node(childComplexity), true
 
 	case "ItemPage.next":
 		if e.ComplexityRoot.ItemPage.Next == nil {
@@ -1396,6 +3910,606 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ItemResourcePage.TotalPages(childComplexity), true
 
+	case "Loan.amortizationScheduled":
+		if e.ComplexityRoot.Loan.AmortizationScheduled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.AmortizationScheduled(childComplexity), true
+	case "Loan.amortizationScheduledAdditionalInfo":
+		if e.ComplexityRoot.Loan.AmortizationScheduledAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.AmortizationScheduledAdditionalInfo(childComplexity), true
+	case "Loan.CET":
+		if e.ComplexityRoot.Loan.CET == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.CET(childComplexity), true
+	case "Loan.cnpjConsignee":
+		if e.ComplexityRoot.Loan.CNPJConsignee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.CNPJConsignee(childComplexity), true
+	case "Loan.contractAmount":
+		if e.ComplexityRoot.Loan.ContractAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ContractAmount(childComplexity), true
+	case "Loan.contractDate":
+		if e.ComplexityRoot.Loan.ContractDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ContractDate(childComplexity), true
+	case "Loan.contractNumber":
+		if e.ComplexityRoot.Loan.ContractNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ContractNumber(childComplexity), true
+	case "Loan.contractedFees":
+		if e.ComplexityRoot.Loan.ContractedFees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ContractedFees(childComplexity), true
+	case "Loan.contractedFinanceCharges":
+		if e.ComplexityRoot.Loan.ContractedFinanceCharges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ContractedFinanceCharges(childComplexity), true
+	case "Loan.createdAt":
+		if e.ComplexityRoot.Loan.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.CreatedAt(childComplexity), true
+	case "Loan.currencyCode":
+		if e.ComplexityRoot.Loan.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.CurrencyCode(childComplexity), true
+	case "Loan.date":
+		if e.ComplexityRoot.Loan.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Date(childComplexity), true
+	case "Loan.disbursementDates":
+		if e.ComplexityRoot.Loan.DisbursementDates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.DisbursementDates(childComplexity), true
+	case "Loan.dueDate":
+		if e.ComplexityRoot.Loan.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.DueDate(childComplexity), true
+	case "Loan.firstInstallmentDueDate":
+		if e.ComplexityRoot.Loan.FirstInstallmentDue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.FirstInstallmentDue(childComplexity), true
+	case "Loan.id":
+		if e.ComplexityRoot.Loan.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ID(childComplexity), true
+	case "Loan.ipocCode":
+		if e.ComplexityRoot.Loan.IPOCCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.IPOCCode(childComplexity), true
+	case "Loan.installmentPeriodicity":
+		if e.ComplexityRoot.Loan.InstallmentPeriodicity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.InstallmentPeriodicity(childComplexity), true
+	case "Loan.installmentPeriodicityAdditionalInfo":
+		if e.ComplexityRoot.Loan.InstallmentPeriodicityAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.InstallmentPeriodicityAdditionalInfo(childComplexity), true
+	case "Loan.installments":
+		if e.ComplexityRoot.Loan.Installments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Installments(childComplexity), true
+	case "Loan.interestRates":
+		if e.ComplexityRoot.Loan.InterestRates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.InterestRates(childComplexity), true
+	case "Loan.itemId":
+		if e.ComplexityRoot.Loan.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ItemID(childComplexity), true
+	case "Loan.kind":
+		if e.ComplexityRoot.Loan.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Kind(childComplexity), true
+	case "Loan.payments":
+		if e.ComplexityRoot.Loan.Payments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Payments(childComplexity), true
+	case "Loan.productName":
+		if e.ComplexityRoot.Loan.ProductName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.ProductName(childComplexity), true
+	case "Loan.settlementDate":
+		if e.ComplexityRoot.Loan.SettlementDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.SettlementDate(childComplexity), true
+	case "Loan.type":
+		if e.ComplexityRoot.Loan.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Type(childComplexity), true
+	case "Loan.updatedAt":
+		if e.ComplexityRoot.Loan.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.UpdatedAt(childComplexity), true
+	case "Loan.warranties":
+		if e.ComplexityRoot.Loan.Warranties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.Warranties(childComplexity), true
+
+	case "LoanBalloonPayment.amount":
+		if e.ComplexityRoot.LoanBalloonPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanBalloonPayment.Amount(childComplexity), true
+	case "LoanBalloonPayment.dueDate":
+		if e.ComplexityRoot.LoanBalloonPayment.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanBalloonPayment.DueDate(childComplexity), true
+
+	case "LoanBalloonPaymentAmount.currencyCode":
+		if e.ComplexityRoot.LoanBalloonPaymentAmount.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanBalloonPaymentAmount.CurrencyCode(childComplexity), true
+	case "LoanBalloonPaymentAmount.value":
+		if e.ComplexityRoot.LoanBalloonPaymentAmount.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanBalloonPaymentAmount.Value(childComplexity), true
+
+	case "LoanConnection.edges":
+		if e.ComplexityRoot.LoanConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanConnection.Edges(childComplexity), true
+	case "LoanConnection.nodes":
+		if e.ComplexityRoot.LoanConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanConnection.Nodes(childComplexity), true
+	case "LoanConnection.pageInfo":
+		if e.ComplexityRoot.LoanConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanConnection.PageInfo(childComplexity), true
+	case "LoanConnection.totalCount":
+		if e.ComplexityRoot.LoanConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanConnection.TotalCount(childComplexity), true
+
+	case "LoanContractedFee.amount":
+		if e.ComplexityRoot.LoanContractedFee.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.Amount(childComplexity), true
+	case "LoanContractedFee.charge":
+		if e.ComplexityRoot.LoanContractedFee.Charge == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.Charge(childComplexity), true
+	case "LoanContractedFee.chargeType":
+		if e.ComplexityRoot.LoanContractedFee.ChargeType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.ChargeType(childComplexity), true
+	case "LoanContractedFee.code":
+		if e.ComplexityRoot.LoanContractedFee.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.Code(childComplexity), true
+	case "LoanContractedFee.name":
+		if e.ComplexityRoot.LoanContractedFee.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.Name(childComplexity), true
+	case "LoanContractedFee.rate":
+		if e.ComplexityRoot.LoanContractedFee.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFee.Rate(childComplexity), true
+
+	case "LoanContractedFinanceCharge.additionalInfo":
+		if e.ComplexityRoot.LoanContractedFinanceCharge.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFinanceCharge.AdditionalInfo(childComplexity), true
+	case "LoanContractedFinanceCharge.rate":
+		if e.ComplexityRoot.LoanContractedFinanceCharge.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFinanceCharge.Rate(childComplexity), true
+	case "LoanContractedFinanceCharge.type":
+		if e.ComplexityRoot.LoanContractedFinanceCharge.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanContractedFinanceCharge.Type(childComplexity), true
+
+	case "LoanEdge.cursor":
+		if e.ComplexityRoot.LoanEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanEdge.Cursor(childComplexity), true
+	case "LoanEdge.node":
+		if e.ComplexityRoot.LoanEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanEdge.Node(childComplexity), true
+
+	case "LoanInstallments.balloonPayments":
+		if e.ComplexityRoot.LoanInstallments.BalloonPayments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.BalloonPayments(childComplexity), true
+	case "LoanInstallments.contractRemainingNumber":
+		if e.ComplexityRoot.LoanInstallments.ContractRemainingNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.ContractRemainingNumber(childComplexity), true
+	case "LoanInstallments.dueInstallments":
+		if e.ComplexityRoot.LoanInstallments.DueInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.DueInstallments(childComplexity), true
+	case "LoanInstallments.paidInstallments":
+		if e.ComplexityRoot.LoanInstallments.PaidInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.PaidInstallments(childComplexity), true
+	case "LoanInstallments.pastDueInstallments":
+		if e.ComplexityRoot.LoanInstallments.PastDueInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.PastDueInstallments(childComplexity), true
+	case "LoanInstallments.totalNumberOfInstallments":
+		if e.ComplexityRoot.LoanInstallments.TotalNumberOfInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.TotalNumberOfInstallments(childComplexity), true
+	case "LoanInstallments.typeContractRemaining":
+		if e.ComplexityRoot.LoanInstallments.TypeContractRemaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.TypeContractRemaining(childComplexity), true
+	case "LoanInstallments.typeNumberOfInstallments":
+		if e.ComplexityRoot.LoanInstallments.TypeNumberOfInstallments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInstallments.TypeNumberOfInstallments(childComplexity), true
+
+	case "LoanInterestRate.additionalInfo":
+		if e.ComplexityRoot.LoanInterestRate.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.AdditionalInfo(childComplexity), true
+	case "LoanInterestRate.calculation":
+		if e.ComplexityRoot.LoanInterestRate.Calculation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.Calculation(childComplexity), true
+	case "LoanInterestRate.interestRateType":
+		if e.ComplexityRoot.LoanInterestRate.InterestRateType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.InterestRateType(childComplexity), true
+	case "LoanInterestRate.postFixedRate":
+		if e.ComplexityRoot.LoanInterestRate.PostFixedRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.PostFixedRate(childComplexity), true
+	case "LoanInterestRate.preFixedRate":
+		if e.ComplexityRoot.LoanInterestRate.PreFixedRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.PreFixedRate(childComplexity), true
+	case "LoanInterestRate.referentialRateIndexerAdditionalInfo":
+		if e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerAdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerAdditionalInfo(childComplexity), true
+	case "LoanInterestRate.referentialRateIndexerSubType":
+		if e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerSubType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerSubType(childComplexity), true
+	case "LoanInterestRate.referentialRateIndexerType":
+		if e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.ReferentialRateIndexerType(childComplexity), true
+	case "LoanInterestRate.taxPeriodicity":
+		if e.ComplexityRoot.LoanInterestRate.TaxPeriodicity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.TaxPeriodicity(childComplexity), true
+	case "LoanInterestRate.taxType":
+		if e.ComplexityRoot.LoanInterestRate.TaxType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanInterestRate.TaxType(childComplexity), true
+
+	case "LoanOverParcel.charges":
+		if e.ComplexityRoot.LoanOverParcel.Charges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcel.Charges(childComplexity), true
+	case "LoanOverParcel.fees":
+		if e.ComplexityRoot.LoanOverParcel.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcel.Fees(childComplexity), true
+
+	case "LoanOverParcelCharge.additionalInfo":
+		if e.ComplexityRoot.LoanOverParcelCharge.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelCharge.AdditionalInfo(childComplexity), true
+	case "LoanOverParcelCharge.amount":
+		if e.ComplexityRoot.LoanOverParcelCharge.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelCharge.Amount(childComplexity), true
+	case "LoanOverParcelCharge.type":
+		if e.ComplexityRoot.LoanOverParcelCharge.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelCharge.Type(childComplexity), true
+
+	case "LoanOverParcelFee.amount":
+		if e.ComplexityRoot.LoanOverParcelFee.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelFee.Amount(childComplexity), true
+	case "LoanOverParcelFee.code":
+		if e.ComplexityRoot.LoanOverParcelFee.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelFee.Code(childComplexity), true
+	case "LoanOverParcelFee.name":
+		if e.ComplexityRoot.LoanOverParcelFee.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanOverParcelFee.Name(childComplexity), true
+
+	case "LoanPaymentRelease.currencyCode":
+		if e.ComplexityRoot.LoanPaymentRelease.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.CurrencyCode(childComplexity), true
+	case "LoanPaymentRelease.installmentId":
+		if e.ComplexityRoot.LoanPaymentRelease.InstallmentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.InstallmentID(childComplexity), true
+	case "LoanPaymentRelease.isOverParcelPayment":
+		if e.ComplexityRoot.LoanPaymentRelease.IsOverParcelPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.IsOverParcelPayment(childComplexity), true
+	case "LoanPaymentRelease.overParcel":
+		if e.ComplexityRoot.LoanPaymentRelease.OverParcel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.OverParcel(childComplexity), true
+	case "LoanPaymentRelease.paidAmount":
+		if e.ComplexityRoot.LoanPaymentRelease.PaidAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.PaidAmount(childComplexity), true
+	case "LoanPaymentRelease.paidDate":
+		if e.ComplexityRoot.LoanPaymentRelease.PaidDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPaymentRelease.PaidDate(childComplexity), true
+
+	case "LoanPayments.contractOutstandingBalance":
+		if e.ComplexityRoot.LoanPayments.ContractOutstandingBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPayments.ContractOutstandingBalance(childComplexity), true
+	case "LoanPayments.releases":
+		if e.ComplexityRoot.LoanPayments.Releases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPayments.Releases(childComplexity), true
+
+	case "LoanWarranty.amount":
+		if e.ComplexityRoot.LoanWarranty.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanWarranty.Amount(childComplexity), true
+	case "LoanWarranty.currencyCode":
+		if e.ComplexityRoot.LoanWarranty.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanWarranty.CurrencyCode(childComplexity), true
+	case "LoanWarranty.subtype":
+		if e.ComplexityRoot.LoanWarranty.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanWarranty.Subtype(childComplexity), true
+	case "LoanWarranty.type":
+		if e.ComplexityRoot.LoanWarranty.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanWarranty.Type(childComplexity), true
+
+	case "MaritalStatus.additionalInfo":
+		if e.ComplexityRoot.MaritalStatus.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MaritalStatus.AdditionalInfo(childComplexity), true
+	case "MaritalStatus.code":
+		if e.ComplexityRoot.MaritalStatus.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MaritalStatus.Code(childComplexity), true
+
+	case "Merchant.businessName":
+		if e.ComplexityRoot.Merchant.BusinessName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Merchant.BusinessName(childComplexity), true
+	case "Merchant.cnae":
+		if e.ComplexityRoot.Merchant.CNAE == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Merchant.CNAE(childComplexity), true
+	case "Merchant.cnpj":
+		if e.ComplexityRoot.Merchant.CNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Merchant.CNPJ(childComplexity), true
+	case "Merchant.category":
+		if e.ComplexityRoot.Merchant.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Merchant.Category(childComplexity), true
+	case "Merchant.name":
+		if e.ComplexityRoot.Merchant.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Merchant.Name(childComplexity), true
+
+	case "MonthSpending.count":
+		if e.ComplexityRoot.MonthSpending.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthSpending.Count(childComplexity), true
+	case "MonthSpending.month":
+		if e.ComplexityRoot.MonthSpending.Month == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthSpending.Month(childComplexity), true
+	case "MonthSpending.received":
+		if e.ComplexityRoot.MonthSpending.Received == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthSpending.Received(childComplexity), true
+	case "MonthSpending.spent":
+		if e.ComplexityRoot.MonthSpending.Spent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthSpending.Spent(childComplexity), true
+
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -1451,6 +4565,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateItem(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateItemInput)), true
+	case "Mutation.updateTransactionCategory":
+		if e.ComplexityRoot.Mutation.UpdateTransactionCategory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTransactionCategory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTransactionCategory(childComplexity, args["id"].(uuid.UUID), args["categoryId"].(string)), true
 	case "Mutation.validateConnectorParameters":
 		if e.ComplexityRoot.Mutation.ValidateConnectorParameters == nil {
 			break
@@ -1462,6 +4587,323 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ValidateConnectorParameters(childComplexity, args["connectorId"].(int), args["parameters"].(map[string]any)), true
+
+	case "Nationality.hasBrazilianNationality":
+		if e.ComplexityRoot.Nationality.HasBrazilianNationality == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Nationality.HasBrazilianNationality(childComplexity), true
+	case "Nationality.otherNationalities":
+		if e.ComplexityRoot.Nationality.OtherNationalities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Nationality.OtherNationalities(childComplexity), true
+
+	case "NationalityDocument.additionalInfo":
+		if e.ComplexityRoot.NationalityDocument.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.AdditionalInfo(childComplexity), true
+	case "NationalityDocument.country":
+		if e.ComplexityRoot.NationalityDocument.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.Country(childComplexity), true
+	case "NationalityDocument.expirationDate":
+		if e.ComplexityRoot.NationalityDocument.ExpirationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.ExpirationDate(childComplexity), true
+	case "NationalityDocument.issueDate":
+		if e.ComplexityRoot.NationalityDocument.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.IssueDate(childComplexity), true
+	case "NationalityDocument.number":
+		if e.ComplexityRoot.NationalityDocument.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.Number(childComplexity), true
+	case "NationalityDocument.type":
+		if e.ComplexityRoot.NationalityDocument.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NationalityDocument.Type(childComplexity), true
+
+	case "OtherNationality.countryCode":
+		if e.ComplexityRoot.OtherNationality.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OtherNationality.CountryCode(childComplexity), true
+	case "OtherNationality.documents":
+		if e.ComplexityRoot.OtherNationality.Documents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OtherNationality.Documents(childComplexity), true
+
+	case "PageInfo.endCursor":
+		if e.ComplexityRoot.PageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.EndCursor(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Passport.country":
+		if e.ComplexityRoot.Passport.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passport.Country(childComplexity), true
+	case "Passport.expirationDate":
+		if e.ComplexityRoot.Passport.ExpirationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passport.ExpirationDate(childComplexity), true
+	case "Passport.issueDate":
+		if e.ComplexityRoot.Passport.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passport.IssueDate(childComplexity), true
+	case "Passport.number":
+		if e.ComplexityRoot.Passport.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passport.Number(childComplexity), true
+
+	case "PaycheckBankLink.accountOpeningDate":
+		if e.ComplexityRoot.PaycheckBankLink.AccountOpeningDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaycheckBankLink.AccountOpeningDate(childComplexity), true
+	case "PaycheckBankLink.employerDocument":
+		if e.ComplexityRoot.PaycheckBankLink.EmployerDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaycheckBankLink.EmployerDocument(childComplexity), true
+	case "PaycheckBankLink.employerName":
+		if e.ComplexityRoot.PaycheckBankLink.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaycheckBankLink.EmployerName(childComplexity), true
+	case "PaycheckBankLink.paycheckBankCnpj":
+		if e.ComplexityRoot.PaycheckBankLink.PaycheckBankCNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaycheckBankLink.PaycheckBankCNPJ(childComplexity), true
+	case "PaycheckBankLink.paycheckBankIspb":
+		if e.ComplexityRoot.PaycheckBankLink.PaycheckBankISPB == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaycheckBankLink.PaycheckBankISPB(childComplexity), true
+
+	case "PaymentData.boletoMetadata":
+		if e.ComplexityRoot.PaymentData.BoletoMetadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.BoletoMetadata(childComplexity), true
+	case "PaymentData.payer":
+		if e.ComplexityRoot.PaymentData.Payer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.Payer(childComplexity), true
+	case "PaymentData.paymentMethod":
+		if e.ComplexityRoot.PaymentData.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.PaymentMethod(childComplexity), true
+	case "PaymentData.reason":
+		if e.ComplexityRoot.PaymentData.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.Reason(childComplexity), true
+	case "PaymentData.receiver":
+		if e.ComplexityRoot.PaymentData.Receiver == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.Receiver(childComplexity), true
+	case "PaymentData.receiverReferenceId":
+		if e.ComplexityRoot.PaymentData.ReceiverReferenceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.ReceiverReferenceID(childComplexity), true
+	case "PaymentData.referenceNumber":
+		if e.ComplexityRoot.PaymentData.ReferenceNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentData.ReferenceNumber(childComplexity), true
+
+	case "PaymentParticipant.accountNumber":
+		if e.ComplexityRoot.PaymentParticipant.AccountNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.AccountNumber(childComplexity), true
+	case "PaymentParticipant.branchNumber":
+		if e.ComplexityRoot.PaymentParticipant.BranchNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.BranchNumber(childComplexity), true
+	case "PaymentParticipant.documentNumber":
+		if e.ComplexityRoot.PaymentParticipant.DocumentNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.DocumentNumber(childComplexity), true
+	case "PaymentParticipant.name":
+		if e.ComplexityRoot.PaymentParticipant.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.Name(childComplexity), true
+	case "PaymentParticipant.routingNumber":
+		if e.ComplexityRoot.PaymentParticipant.RoutingNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.RoutingNumber(childComplexity), true
+	case "PaymentParticipant.routingNumberISPB":
+		if e.ComplexityRoot.PaymentParticipant.RoutingNumberISPB == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentParticipant.RoutingNumberISPB(childComplexity), true
+
+	case "Phone.additionalInfo":
+		if e.ComplexityRoot.Phone.AdditionalInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.AdditionalInfo(childComplexity), true
+	case "Phone.areaCode":
+		if e.ComplexityRoot.Phone.AreaCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.AreaCode(childComplexity), true
+	case "Phone.countryCallingCode":
+		if e.ComplexityRoot.Phone.CountryCallingCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.CountryCallingCode(childComplexity), true
+	case "Phone.extension":
+		if e.ComplexityRoot.Phone.Extension == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.Extension(childComplexity), true
+	case "Phone.type":
+		if e.ComplexityRoot.Phone.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.Type(childComplexity), true
+	case "Phone.value":
+		if e.ComplexityRoot.Phone.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Phone.Value(childComplexity), true
+
+	case "PortabilityReceived.employerDocument":
+		if e.ComplexityRoot.PortabilityReceived.EmployerDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortabilityReceived.EmployerDocument(childComplexity), true
+	case "PortabilityReceived.employerName":
+		if e.ComplexityRoot.PortabilityReceived.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortabilityReceived.EmployerName(childComplexity), true
+	case "PortabilityReceived.paycheckBankDetainerCnpj":
+		if e.ComplexityRoot.PortabilityReceived.PaycheckBankDetainerCNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortabilityReceived.PaycheckBankDetainerCNPJ(childComplexity), true
+	case "PortabilityReceived.paycheckBankDetainerIspb":
+		if e.ComplexityRoot.PortabilityReceived.PaycheckBankDetainerISPB == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortabilityReceived.PaycheckBankDetainerISPB(childComplexity), true
+	case "PortabilityReceived.portabilityApprovalDate":
+		if e.ComplexityRoot.PortabilityReceived.PortabilityApprovalDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortabilityReceived.PortabilityApprovalDate(childComplexity), true
+
+	case "Procurator.cpfNumber":
+		if e.ComplexityRoot.Procurator.CPFNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.CPFNumber(childComplexity), true
+	case "Procurator.civilName":
+		if e.ComplexityRoot.Procurator.CivilName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.CivilName(childComplexity), true
+	case "Procurator.documentNumber":
+		if e.ComplexityRoot.Procurator.DocumentNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.DocumentNumber(childComplexity), true
+	case "Procurator.documentType":
+		if e.ComplexityRoot.Procurator.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.DocumentType(childComplexity), true
+	case "Procurator.socialName":
+		if e.ComplexityRoot.Procurator.SocialName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.SocialName(childComplexity), true
+	case "Procurator.type":
+		if e.ComplexityRoot.Procurator.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Procurator.Type(childComplexity), true
 
 	case "ProductState.isUpdated":
 		if e.ComplexityRoot.ProductState.IsUpdated == nil {
@@ -1501,6 +4943,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProductWarning.ProviderMessage(childComplexity), true
 
+	case "Qualifications.companyCnpj":
+		if e.ComplexityRoot.Qualifications.CompanyCNPJ == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.CompanyCNPJ(childComplexity), true
+	case "Qualifications.economicActivities":
+		if e.ComplexityRoot.Qualifications.EconomicActivities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.EconomicActivities(childComplexity), true
+	case "Qualifications.informedIncome":
+		if e.ComplexityRoot.Qualifications.InformedIncome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.InformedIncome(childComplexity), true
+	case "Qualifications.informedPatrimony":
+		if e.ComplexityRoot.Qualifications.InformedPatrimony == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.InformedPatrimony(childComplexity), true
+	case "Qualifications.informedRevenue":
+		if e.ComplexityRoot.Qualifications.InformedRevenue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.InformedRevenue(childComplexity), true
+	case "Qualifications.occupationCode":
+		if e.ComplexityRoot.Qualifications.OccupationCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.OccupationCode(childComplexity), true
+	case "Qualifications.occupationDescription":
+		if e.ComplexityRoot.Qualifications.OccupationDescription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Qualifications.OccupationDescription(childComplexity), true
+
 	case "Query.account":
 		if e.ComplexityRoot.Query.Account == nil {
 			break
@@ -1512,6 +4997,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Account(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.accountStatements":
+		if e.ComplexityRoot.Query.AccountStatements == nil {
+			break
+		}
+
+		args, err := ec.field_Query_accountStatements_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AccountStatements(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
 	case "Query.accounts":
 		if e.ComplexityRoot.Query.Accounts == nil {
 			break
@@ -1523,6 +5019,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Accounts(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string)), true
+	case "Query.bill":
+		if e.ComplexityRoot.Query.Bill == nil {
+			break
+		}
+
+		args, err := ec.field_Query_bill_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Bill(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.bills":
+		if e.ComplexityRoot.Query.Bills == nil {
+			break
+		}
+
+		args, err := ec.field_Query_bills_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Bills(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
 	case "Query.categories":
 		if e.ComplexityRoot.Query.Categories == nil {
 			break
@@ -1579,6 +5097,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Connectors(childComplexity, args["filter"].(*model.ConnectorFilter), args["healthDetails"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.consent":
+		if e.ComplexityRoot.Query.Consent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_consent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Consent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.consents":
+		if e.ComplexityRoot.Query.Consents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_consents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Consents(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
 	case "Query.events":
 		if e.ComplexityRoot.Query.Events == nil {
 			break
@@ -1590,7 +5130,51 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Events(childComplexity, args["itemId"].(*uuid.UUID)), true
+	case "Query.identity":
+		if e.ComplexityRoot.Query.Identity == nil {
+			break
+		}
 
+		args, err := ec.field_Query_identity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Identity(childComplexity, args["itemId"].(*uuid.UUID), args["id"].(*uuid.UUID)), true
+
+	case "Query.investment":
+		if e.ComplexityRoot.Query.Investment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_investment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Investment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.investmentTransactions":
+		if e.ComplexityRoot.Query.InvestmentTransactions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_investmentTransactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvestmentTransactions(childComplexity, args["investmentId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.investments":
+		if e.ComplexityRoot.Query.Investments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_investments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Investments(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.item":
 		if e.ComplexityRoot.Query.Item == nil {
 			break
@@ -1602,6 +5186,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Item(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.itemConnection":
+		if e.ComplexityRoot.Query.ItemConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_itemConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ItemConnection(childComplexity, args["clientUserId"].(*string), args["connectorId"].(*int), args["first"].(*int), args["after"].(*string)), true
 	case "Query.itemResources":
 		if e.ComplexityRoot.Query.ItemResources == nil {
 			break
@@ -1624,6 +5219,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Items(childComplexity, args["clientUserId"].(*string), args["connectorId"].(*int), args["after"].(*string)), true
+	case "Query.loan":
+		if e.ComplexityRoot.Query.Loan == nil {
+			break
+		}
+
+		args, err := ec.field_Query_loan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Loan(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.loans":
+		if e.ComplexityRoot.Query.Loans == nil {
+			break
+		}
+
+		args, err := ec.field_Query_loans_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Loans(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.spending":
+		if e.ComplexityRoot.Query.Spending == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spending_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Spending(childComplexity, args["accountId"].(*uuid.UUID), args["itemId"].(*uuid.UUID), args["from"].(*model.Time), args["to"].(*model.Time)), true
+	case "Query.transaction":
+		if e.ComplexityRoot.Query.Transaction == nil {
+			break
+		}
+
+		args, err := ec.field_Query_transaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Transaction(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.transactions":
+		if e.ComplexityRoot.Query.Transactions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_transactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Transactions(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string), args["filter"].(*model.TransactionFilterInput)), true
+
+	case "Relation.document":
+		if e.ComplexityRoot.Relation.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Document(childComplexity), true
+	case "Relation.name":
+		if e.ComplexityRoot.Relation.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Name(childComplexity), true
+	case "Relation.type":
+		if e.ComplexityRoot.Relation.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Type(childComplexity), true
+
+	case "Spending.byCategory":
+		if e.ComplexityRoot.Spending.ByCategory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Spending.ByCategory(childComplexity), true
+	case "Spending.byMonth":
+		if e.ComplexityRoot.Spending.ByMonth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Spending.ByMonth(childComplexity), true
 
 	case "StatusDetail.accountStatements":
 		if e.ComplexityRoot.StatusDetail.AccountStatements == nil {
@@ -1685,6 +5367,177 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StatusDetail.Transactions(childComplexity), true
+
+	case "Transaction.accountId":
+		if e.ComplexityRoot.Transaction.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.AccountID(childComplexity), true
+	case "Transaction.amount":
+		if e.ComplexityRoot.Transaction.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Amount(childComplexity), true
+	case "Transaction.amountInAccountCurrency":
+		if e.ComplexityRoot.Transaction.AmountInAccountCurrency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.AmountInAccountCurrency(childComplexity), true
+	case "Transaction.balance":
+		if e.ComplexityRoot.Transaction.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Balance(childComplexity), true
+	case "Transaction.category":
+		if e.ComplexityRoot.Transaction.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Category(childComplexity), true
+	case "Transaction.categoryId":
+		if e.ComplexityRoot.Transaction.CategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CategoryID(childComplexity), true
+	case "Transaction.createdAt":
+		if e.ComplexityRoot.Transaction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CreatedAt(childComplexity), true
+	case "Transaction.creditCardMetadata":
+		if e.ComplexityRoot.Transaction.CreditCardMetadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CreditCardMetadata(childComplexity), true
+	case "Transaction.currencyCode":
+		if e.ComplexityRoot.Transaction.CurrencyCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CurrencyCode(childComplexity), true
+	case "Transaction.date":
+		if e.ComplexityRoot.Transaction.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Date(childComplexity), true
+	case "Transaction.description":
+		if e.ComplexityRoot.Transaction.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Description(childComplexity), true
+	case "Transaction.descriptionRaw":
+		if e.ComplexityRoot.Transaction.DescriptionRaw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.DescriptionRaw(childComplexity), true
+	case "Transaction.id":
+		if e.ComplexityRoot.Transaction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.ID(childComplexity), true
+	case "Transaction.merchant":
+		if e.ComplexityRoot.Transaction.Merchant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Merchant(childComplexity), true
+	case "Transaction.operationType":
+		if e.ComplexityRoot.Transaction.OperationType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.OperationType(childComplexity), true
+	case "Transaction.operationTypeAdditionalInfo":
+		if e.ComplexityRoot.Transaction.OperationTypeAddInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.OperationTypeAddInfo(childComplexity), true
+	case "Transaction.order":
+		if e.ComplexityRoot.Transaction.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Order(childComplexity), true
+	case "Transaction.paymentData":
+		if e.ComplexityRoot.Transaction.PaymentData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.PaymentData(childComplexity), true
+	case "Transaction.providerCode":
+		if e.ComplexityRoot.Transaction.ProviderCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.ProviderCode(childComplexity), true
+	case "Transaction.providerId":
+		if e.ComplexityRoot.Transaction.ProviderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.ProviderID(childComplexity), true
+	case "Transaction.status":
+		if e.ComplexityRoot.Transaction.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Status(childComplexity), true
+	case "Transaction.type":
+		if e.ComplexityRoot.Transaction.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.Type(childComplexity), true
+	case "Transaction.updatedAt":
+		if e.ComplexityRoot.Transaction.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.UpdatedAt(childComplexity), true
+
+	case "TransactionConnection.edges":
+		if e.ComplexityRoot.TransactionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionConnection.Edges(childComplexity), true
+	case "TransactionConnection.nodes":
+		if e.ComplexityRoot.TransactionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionConnection.Nodes(childComplexity), true
+	case "TransactionConnection.pageInfo":
+		if e.ComplexityRoot.TransactionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionConnection.PageInfo(childComplexity), true
+
+	case "TransactionEdge.cursor":
+		if e.ComplexityRoot.TransactionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionEdge.Cursor(childComplexity), true
+	case "TransactionEdge.node":
+		if e.ComplexityRoot.TransactionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionEdge.Node(childComplexity), true
 
 	case "UserAction.attributes":
 		if e.ComplexityRoot.UserAction.Attributes == nil {
@@ -1755,6 +5608,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
 			graphql.NewInputUnmarshaler("CreateItemInput", ec.unmarshalInputCreateItemInput),
+			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 		)
 	}
@@ -2322,6 +6176,758 @@ extend type Query {
   "The application's category corrections, newest first."
   categoryFeedback: [CategoryFeedback!]!
 }
+
+"A transaction of an account (section 2.7). Card purchases are positive DEBITs; rows in an open bill are PENDING."
+type Transaction {
+  id: UUID!
+  accountId: UUID!
+  date: DateTime!
+  description: String!
+  descriptionRaw: String
+  type: String!
+  amount: Float!
+  amountInAccountCurrency: Float
+  balance: Float
+  currencyCode: String!
+  category: String
+  categoryId: String
+  status: String!
+  providerCode: String
+  providerId: String
+  paymentData: PaymentData
+  creditCardMetadata: CreditCardMetadata
+  merchant: Merchant
+  operationType: String
+  operationTypeAdditionalInfo: String
+  order: Int!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"An investment position (section 2.8)."
+type Investment {
+  id: UUID!
+  itemId: UUID!
+  code: String
+  issuerCNPJ: String
+  number: String
+  isin: String
+  type: String!
+  subtype: String
+  name: String!
+  currencyCode: String!
+  date: DateTime
+  value: Float
+  quantity: Float
+  taxes: Float
+  taxes2: Float
+  balance: Float!
+  amount: Float
+  amountWithdrawal: Float
+  amountProfit: Float
+  amountOriginal: Float
+  dueDate: DateTime
+  issuer: String
+  issueDate: DateTime
+  purchaseDate: DateTime
+  rate: Float
+  rateType: String
+  fixedAnnualRate: Float
+  lastMonthRate: Float
+  annualRate: Float
+  lastTwelveMonthsRate: Float
+  status: String
+  "The investment's movements, oldest first."
+  transactions(first: Int = 50, after: String): InvestmentTransactionConnection!
+  metadata: InvestmentMetadata
+  owner: String
+  institution: InvestmentInstitution
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"A movement of an investment."
+type InvestmentTransaction {
+  id: UUID!
+  investmentId: UUID!
+  type: String!
+  movementType: String!
+  description: String
+  quantity: Float
+  value: Float
+  amount: Float
+  netAmount: Float
+  date: DateTime!
+  tradeDate: DateTime
+  brokerageNumber: String
+  agreedRate: Float
+  indexerPercentage: Float
+  priceFactor: Float
+  expenses: InvestmentExpenses
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"The account holder's identity; PF-only and PJ-only fields are null when they do not apply."
+type Identity {
+  id: UUID!
+  itemId: UUID!
+  birthDate: DateTime
+  taxNumber: String
+  document: String
+  documentType: String
+  jobTitle: String
+  companyName: String
+  fullName: String
+  phoneNumbers: [Phone!]
+  emails: [Email!]
+  addresses: [Address!]
+  relations: [Relation!]
+  investorProfile: String
+  establishmentName: String
+  establishmentCode: String
+  financialRelationships: FinancialRelationships
+  qualifications: Qualifications
+  socialName: String
+  sex: String
+  maritalStatus: MaritalStatus
+  nationality: Nationality
+  otherDocuments: [IdentityDocument!]
+  passport: Passport
+  incorporationDate: DateTime
+  parties: [BusinessParty!]
+  businessOtherDocuments: [BusinessOtherDocument!]
+  companiesCnpj: [String!]
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"A loan contract, in the official client's field names."
+type Loan {
+  id: UUID!
+  itemId: UUID!
+  contractNumber: String
+  ipocCode: String
+  productName: String!
+  type: String
+  kind: String!
+  date: DateTime
+  contractDate: DateTime
+  disbursementDates: [DateTime!]
+  settlementDate: DateTime
+  contractAmount: Float
+  currencyCode: String!
+  dueDate: DateTime
+  installmentPeriodicity: String
+  installmentPeriodicityAdditionalInfo: String
+  firstInstallmentDueDate: DateTime
+  CET: Float
+  amortizationScheduled: String
+  amortizationScheduledAdditionalInfo: String
+  cnpjConsignee: String
+  interestRates: [LoanInterestRate!]
+  contractedFees: [LoanContractedFee!]
+  contractedFinanceCharges: [LoanContractedFinanceCharge!]
+  warranties: [LoanWarranty!]
+  installments: LoanInstallments
+  payments: LoanPayments
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"A credit card bill, in the official client's field names."
+type CreditCardBill {
+  id: UUID!
+  accountId: UUID!
+  dueDate: DateTime!
+  billClosingDate: DateTime
+  totalAmount: Float!
+  totalAmountCurrencyCode: String!
+  minimumPaymentAmount: Float
+  allowsInstallments: Boolean
+  financeCharges: [CreditCardBillFinanceCharge!]
+  payments: [CreditCardBillPayment!]
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"A monthly statement file of an account."
+type AccountStatement {
+  id: UUID!
+  accountId: UUID!
+  monthYear: String!
+  url: String!
+}
+
+"An Open Finance item's consent."
+type Consent {
+  id: UUID!
+  itemId: UUID!
+  products: [String!]
+  openFinancePermissionsGranted: [String!]
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  expiresAt: DateTime
+  revokedAt: DateTime
+}
+
+type PaymentData {
+  payer: PaymentParticipant
+  receiver: PaymentParticipant
+  receiverReferenceId: String
+  paymentMethod: String
+  referenceNumber: String
+  reason: String
+  boletoMetadata: BoletoMetadata
+}
+
+type CreditCardMetadata {
+  installmentNumber: Int
+  totalInstallments: Int
+  totalAmount: Float
+  payeeMCC: Int
+  purchaseDate: DateTime
+  billId: String
+  cardNumber: String
+  feeType: String
+  feeTypeAdditionalInfo: String
+  otherCreditsType: String
+  otherCreditsAdditionalInfo: String
+  billForecastDate: String
+}
+
+type Merchant {
+  name: String!
+  businessName: String!
+  cnpj: String!
+  cnae: String
+  category: String
+}
+
+type InvestmentMetadata {
+  taxRegime: String
+  proposalNumber: String
+  processNumber: String
+}
+
+type InvestmentInstitution {
+  name: String
+  number: String
+}
+
+type InvestmentExpenses {
+  serviceTax: Float
+  brokerageFee: Float
+  incomeTax: Float
+  other: Float
+  tradingAssetsNoticeFee: Float
+  maintenanceFee: Float
+  settlementFee: Float
+  clearingFee: Float
+  stockExchangeFee: Float
+  custodyFee: Float
+  operatingFee: Float
+  iof: Float
+  iofProvision: Float
+}
+
+type Phone {
+  type: String
+  value: String!
+  countryCallingCode: String
+  areaCode: String
+  extension: String
+  additionalInfo: String
+}
+
+type Email {
+  type: String
+  value: String!
+}
+
+type Address {
+  fullAddress: String
+  primaryAddress: String
+  city: String
+  postalCode: String
+  state: String
+  country: String
+  type: String
+  additionalInfo: String
+  district: String
+  ibgeTownCode: String
+  countryCode: String
+  geographicCoordinates: GeographicCoordinates
+}
+
+type Relation {
+  type: String
+  name: String
+  document: String
+}
+
+type FinancialRelationships {
+  startDate: DateTime!
+  productsServicesType: [String!]
+  productsServicesTypeAdditionalInfo: String
+  procurators: [Procurator!]
+  accounts: [FinancialRelationshipAccount!]
+  portabilitiesReceived: [PortabilityReceived!]
+  paychecksBankLink: [PaycheckBankLink!]
+}
+
+type Qualifications {
+  companyCnpj: String!
+  occupationCode: String
+  occupationDescription: String
+  informedIncome: InformedIncome
+  informedPatrimony: InformedPatrimony
+  economicActivities: [EconomicActivity!]
+  informedRevenue: InformedRevenue
+}
+
+type MaritalStatus {
+  code: String!
+  additionalInfo: String
+}
+
+type Nationality {
+  hasBrazilianNationality: Boolean!
+  otherNationalities: [OtherNationality!]
+}
+
+type IdentityDocument {
+  type: String!
+  typeAdditionalInfo: String
+  number: String!
+  checkDigit: String
+  additionalInfo: String
+  expirationDate: DateTime
+}
+
+type Passport {
+  number: String!
+  country: String!
+  issueDate: DateTime
+  expirationDate: DateTime
+}
+
+type BusinessParty {
+  type: String!
+  personType: String!
+  documentType: String!
+  documentNumber: String!
+  documentCountry: String
+  documentExpirationDate: DateTime
+  documentIssueDate: DateTime
+  documentAdditionalInfo: String
+  civilName: String
+  socialName: String
+  companyName: String
+  tradeName: String
+  startDate: DateTime
+  shareholding: Float
+}
+
+type BusinessOtherDocument {
+  type: String!
+  number: String!
+  country: String!
+  expirationDate: DateTime
+}
+
+type LoanInterestRate {
+  taxType: String
+  interestRateType: String
+  taxPeriodicity: String
+  calculation: String
+  referentialRateIndexerType: String
+  referentialRateIndexerSubType: String
+  referentialRateIndexerAdditionalInfo: String
+  preFixedRate: Float
+  postFixedRate: Float
+  additionalInfo: String
+}
+
+type LoanContractedFee {
+  name: String
+  code: String
+  chargeType: String
+  charge: String
+  amount: Float
+  rate: Float
+}
+
+type LoanContractedFinanceCharge {
+  type: String
+  additionalInfo: String
+  rate: Float
+}
+
+type LoanWarranty {
+  currencyCode: String
+  type: String
+  subtype: String
+  amount: Float
+}
+
+type LoanInstallments {
+  typeNumberOfInstallments: String
+  totalNumberOfInstallments: Int
+  typeContractRemaining: String
+  contractRemainingNumber: Int
+  paidInstallments: Int
+  dueInstallments: Int
+  pastDueInstallments: Int
+  balloonPayments: [LoanBalloonPayment!]
+}
+
+type LoanPayments {
+  contractOutstandingBalance: Float
+  releases: [LoanPaymentRelease!]
+}
+
+type CreditCardBillFinanceCharge {
+  id: UUID!
+  type: String!
+  amount: Float!
+  currencyCode: String!
+  additionalInfo: String
+}
+
+type CreditCardBillPayment {
+  id: UUID!
+  valueType: String!
+  paymentDate: DateTime!
+  paymentMode: String
+  amount: Float!
+  currencyCode: String!
+}
+
+type PaymentParticipant {
+  documentNumber: Document
+  name: String
+  accountNumber: String
+  branchNumber: String
+  routingNumber: String
+  routingNumberISPB: String
+}
+
+type BoletoMetadata {
+  digitableLine: String
+  barcode: String
+  baseAmount: Float
+  penaltyAmount: Float
+  interestAmount: Float
+  discountAmount: Float
+}
+
+type GeographicCoordinates {
+  latitude: Float!
+  longitude: Float!
+}
+
+type Procurator {
+  type: String!
+  cpfNumber: String!
+  documentNumber: String
+  documentType: String
+  civilName: String!
+  socialName: String
+}
+
+type FinancialRelationshipAccount {
+  compeCode: String!
+  branchCode: String!
+  number: String!
+  checkDigit: String!
+  type: String!
+  subtype: String!
+}
+
+type PortabilityReceived {
+  employerName: String!
+  employerDocument: String!
+  paycheckBankDetainerCnpj: String!
+  paycheckBankDetainerIspb: String!
+  portabilityApprovalDate: DateTime!
+}
+
+type PaycheckBankLink {
+  employerName: String!
+  employerDocument: String!
+  paycheckBankCnpj: String!
+  paycheckBankIspb: String!
+  accountOpeningDate: DateTime!
+}
+
+type InformedIncome {
+  frequency: String!
+  amount: Float!
+  date: DateTime!
+}
+
+type InformedPatrimony {
+  amount: Float!
+  year: Int!
+  date: DateTime
+}
+
+type EconomicActivity {
+  code: String!
+  isMain: Boolean!
+}
+
+type InformedRevenue {
+  amount: Float!
+  frequency: String
+  frequencyAdditionalInfo: String
+  year: Int
+}
+
+type OtherNationality {
+  countryCode: String!
+  documents: [NationalityDocument!]
+}
+
+type LoanBalloonPayment {
+  dueDate: DateTime
+  amount: LoanBalloonPaymentAmount
+}
+
+type LoanPaymentRelease {
+  isOverParcelPayment: Boolean
+  installmentId: String
+  paidDate: DateTime
+  currencyCode: String
+  paidAmount: Float
+  overParcel: LoanOverParcel
+}
+
+type Document {
+  type: String!
+  value: String!
+}
+
+type NationalityDocument {
+  type: String!
+  number: String!
+  country: String
+  issueDate: DateTime
+  expirationDate: DateTime
+  additionalInfo: String
+}
+
+type LoanBalloonPaymentAmount {
+  value: Float
+  currencyCode: String
+}
+
+type LoanOverParcel {
+  fees: [LoanOverParcelFee!]
+  charges: [LoanOverParcelCharge!]
+}
+
+type LoanOverParcelFee {
+  name: String
+  code: String
+  amount: Float
+}
+
+type LoanOverParcelCharge {
+  type: String
+  additionalInfo: String
+  amount: Float
+}
+
+# Products for dashboards: Relay-style connections over the same resolvers as REST.
+
+"Where a connection's page ends; pass endCursor as after for the next page."
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+
+"Items, newest first."
+type ItemConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [ItemEdge!]!
+  nodes: [Item!]!
+}
+type ItemEdge {
+  cursor: String!
+  node: Item!
+}
+
+"An item's accounts (a handful per item: one page)."
+type AccountConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [AccountEdge!]!
+  nodes: [Account!]!
+}
+type AccountEdge {
+  cursor: String!
+  node: Account!
+}
+
+"""
+Transactions in the order of GET /v2/transactions: date, then order within the day, then id.
+There is no totalCount: counting a large account costs more than the page itself.
+"""
+type TransactionConnection {
+  pageInfo: PageInfo!
+  edges: [TransactionEdge!]!
+  nodes: [Transaction!]!
+}
+type TransactionEdge {
+  cursor: String!
+  node: Transaction!
+}
+
+type InvestmentConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [InvestmentEdge!]!
+  nodes: [Investment!]!
+}
+type InvestmentEdge {
+  cursor: String!
+  node: Investment!
+}
+
+type InvestmentTransactionConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [InvestmentTransactionEdge!]!
+  nodes: [InvestmentTransaction!]!
+}
+type InvestmentTransactionEdge {
+  cursor: String!
+  node: InvestmentTransaction!
+}
+
+type LoanConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [LoanEdge!]!
+  nodes: [Loan!]!
+}
+type LoanEdge {
+  cursor: String!
+  node: Loan!
+}
+
+type CreditCardBillConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [CreditCardBillEdge!]!
+  nodes: [CreditCardBill!]!
+}
+type CreditCardBillEdge {
+  cursor: String!
+  node: CreditCardBill!
+}
+
+type AccountStatementConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [AccountStatementEdge!]!
+  nodes: [AccountStatement!]!
+}
+type AccountStatementEdge {
+  cursor: String!
+  node: AccountStatement!
+}
+
+type ConsentConnection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [ConsentEdge!]!
+  nodes: [Consent!]!
+}
+type ConsentEdge {
+  cursor: String!
+  node: Consent!
+}
+
+"The filters of GET /v2/transactions."
+input TransactionFilterInput {
+  ids: [UUID!]
+  dateFrom: DateTime
+  dateTo: DateTime
+  createdAtFrom: DateTime
+}
+
+"""
+Money spent (DEBIT transactions, in absolute value) and received (CREDIT), computed in SQL.
+The category is the client's choice when it set one, otherwise the categorizer's.
+"""
+type Spending {
+  byCategory: [CategorySpending!]!
+  byMonth: [MonthSpending!]!
+}
+type CategorySpending {
+  "Null for uncategorized transactions."
+  categoryId: String
+  category: String
+  spent: Float!
+  received: Float!
+  count: Int!
+}
+type MonthSpending {
+  "YYYY-MM, in UTC."
+  month: String!
+  spent: Float!
+  received: Float!
+  count: Int!
+}
+
+extend type Item {
+  accounts(type: String): AccountConnection!
+  investments(type: String, first: Int = 50, after: String): InvestmentConnection!
+  loans(first: Int = 50, after: String): LoanConnection!
+  "The holder's identity; null when the item collected none."
+  identity: Identity
+  consents: ConsentConnection!
+  "Spending over the item's accounts; dates bound the transaction date."
+  spending(from: DateTime, to: DateTime): Spending!
+}
+
+extend type Account {
+  "At most 500 per page."
+  transactions(first: Int = 50, after: String, filter: TransactionFilterInput): TransactionConnection!
+  bills(first: Int = 50, after: String): CreditCardBillConnection!
+  statements(first: Int = 50, after: String): AccountStatementConnection!
+  spending(from: DateTime, to: DateTime): Spending!
+}
+
+extend type Query {
+  "Items as a connection, newest first (the dashboard view of GET /items)."
+  itemConnection(clientUserId: String, connectorId: Int, first: Int = 20, after: String): ItemConnection!
+  transactions(accountId: UUID!, first: Int = 50, after: String, filter: TransactionFilterInput): TransactionConnection!
+  transaction(id: UUID!): Transaction!
+  investments(itemId: UUID!, type: String, first: Int = 50, after: String): InvestmentConnection!
+  investment(id: UUID!): Investment!
+  investmentTransactions(investmentId: UUID!, first: Int = 50, after: String): InvestmentTransactionConnection!
+  "An item's identity (itemId) or one identity (id): give exactly one."
+  identity(itemId: UUID, id: UUID): Identity!
+  loans(itemId: UUID!, first: Int = 50, after: String): LoanConnection!
+  loan(id: UUID!): Loan!
+  bills(accountId: UUID!, first: Int = 50, after: String): CreditCardBillConnection!
+  bill(id: UUID!): CreditCardBill!
+  accountStatements(accountId: UUID!, first: Int = 50, after: String): AccountStatementConnection!
+  consents(itemId: UUID!, first: Int = 50, after: String): ConsentConnection!
+  consent(id: UUID!): Consent!
+  "Spending of one account (accountId) or of an item's accounts (itemId): give exactly one."
+  spending(accountId: UUID, itemId: UUID, from: DateTime, to: DateTime): Spending!
+}
+
+extend type Mutation {
+  "PATCH /transactions/{id}: a category every later sync keeps, recorded as feedback."
+  updateTransactionCategory(id: UUID!, categoryId: String!): Transaction!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2362,8 +6968,40 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Account_updatedAt(ctx, field)
+	case "transactions":
+		return ec.fieldContext_Account_transactions(ctx, field)
+	case "bills":
+		return ec.fieldContext_Account_bills(ctx, field)
+	case "statements":
+		return ec.fieldContext_Account_statements(ctx, field)
+	case "spending":
+		return ec.fieldContext_Account_spending(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Account", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_AccountConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AccountConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_AccountConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_AccountConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AccountEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AccountEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_AccountPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2380,6 +7018,44 @@ func (ec *executionContext) childFields_AccountPage(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type AccountPage", field.Name)
 }
 
+func (ec *executionContext) childFields_AccountStatement(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AccountStatement_id(ctx, field)
+	case "accountId":
+		return ec.fieldContext_AccountStatement_accountId(ctx, field)
+	case "monthYear":
+		return ec.fieldContext_AccountStatement_monthYear(ctx, field)
+	case "url":
+		return ec.fieldContext_AccountStatement_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountStatement", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountStatementConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_AccountStatementConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AccountStatementConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_AccountStatementConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_AccountStatementConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountStatementConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountStatementEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AccountStatementEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AccountStatementEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountStatementEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_AdditionalCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "number":
@@ -2388,6 +7064,36 @@ func (ec *executionContext) childFields_AdditionalCard(ctx context.Context, fiel
 		return ec.fieldContext_AdditionalCard_holder(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AdditionalCard", field.Name)
+}
+
+func (ec *executionContext) childFields_Address(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fullAddress":
+		return ec.fieldContext_Address_fullAddress(ctx, field)
+	case "primaryAddress":
+		return ec.fieldContext_Address_primaryAddress(ctx, field)
+	case "city":
+		return ec.fieldContext_Address_city(ctx, field)
+	case "postalCode":
+		return ec.fieldContext_Address_postalCode(ctx, field)
+	case "state":
+		return ec.fieldContext_Address_state(ctx, field)
+	case "country":
+		return ec.fieldContext_Address_country(ctx, field)
+	case "type":
+		return ec.fieldContext_Address_type(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_Address_additionalInfo(ctx, field)
+	case "district":
+		return ec.fieldContext_Address_district(ctx, field)
+	case "ibgeTownCode":
+		return ec.fieldContext_Address_ibgeTownCode(ctx, field)
+	case "countryCode":
+		return ec.fieldContext_Address_countryCode(ctx, field)
+	case "geographicCoordinates":
+		return ec.fieldContext_Address_geographicCoordinates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Address", field.Name)
 }
 
 func (ec *executionContext) childFields_BankData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2410,6 +7116,72 @@ func (ec *executionContext) childFields_BankData(ctx context.Context, field grap
 		return ec.fieldContext_BankData_reservedBalances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BankData", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoMetadata(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "digitableLine":
+		return ec.fieldContext_BoletoMetadata_digitableLine(ctx, field)
+	case "barcode":
+		return ec.fieldContext_BoletoMetadata_barcode(ctx, field)
+	case "baseAmount":
+		return ec.fieldContext_BoletoMetadata_baseAmount(ctx, field)
+	case "penaltyAmount":
+		return ec.fieldContext_BoletoMetadata_penaltyAmount(ctx, field)
+	case "interestAmount":
+		return ec.fieldContext_BoletoMetadata_interestAmount(ctx, field)
+	case "discountAmount":
+		return ec.fieldContext_BoletoMetadata_discountAmount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoMetadata", field.Name)
+}
+
+func (ec *executionContext) childFields_BusinessOtherDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_BusinessOtherDocument_type(ctx, field)
+	case "number":
+		return ec.fieldContext_BusinessOtherDocument_number(ctx, field)
+	case "country":
+		return ec.fieldContext_BusinessOtherDocument_country(ctx, field)
+	case "expirationDate":
+		return ec.fieldContext_BusinessOtherDocument_expirationDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BusinessOtherDocument", field.Name)
+}
+
+func (ec *executionContext) childFields_BusinessParty(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_BusinessParty_type(ctx, field)
+	case "personType":
+		return ec.fieldContext_BusinessParty_personType(ctx, field)
+	case "documentType":
+		return ec.fieldContext_BusinessParty_documentType(ctx, field)
+	case "documentNumber":
+		return ec.fieldContext_BusinessParty_documentNumber(ctx, field)
+	case "documentCountry":
+		return ec.fieldContext_BusinessParty_documentCountry(ctx, field)
+	case "documentExpirationDate":
+		return ec.fieldContext_BusinessParty_documentExpirationDate(ctx, field)
+	case "documentIssueDate":
+		return ec.fieldContext_BusinessParty_documentIssueDate(ctx, field)
+	case "documentAdditionalInfo":
+		return ec.fieldContext_BusinessParty_documentAdditionalInfo(ctx, field)
+	case "civilName":
+		return ec.fieldContext_BusinessParty_civilName(ctx, field)
+	case "socialName":
+		return ec.fieldContext_BusinessParty_socialName(ctx, field)
+	case "companyName":
+		return ec.fieldContext_BusinessParty_companyName(ctx, field)
+	case "tradeName":
+		return ec.fieldContext_BusinessParty_tradeName(ctx, field)
+	case "startDate":
+		return ec.fieldContext_BusinessParty_startDate(ctx, field)
+	case "shareholding":
+		return ec.fieldContext_BusinessParty_shareholding(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BusinessParty", field.Name)
 }
 
 func (ec *executionContext) childFields_Category(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2458,6 +7230,22 @@ func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field 
 		return ec.fieldContext_CategoryPage_results(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CategoryPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CategorySpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "categoryId":
+		return ec.fieldContext_CategorySpending_categoryId(ctx, field)
+	case "category":
+		return ec.fieldContext_CategorySpending_category(ctx, field)
+	case "spent":
+		return ec.fieldContext_CategorySpending_spent(ctx, field)
+	case "received":
+		return ec.fieldContext_CategorySpending_received(ctx, field)
+	case "count":
+		return ec.fieldContext_CategorySpending_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategorySpending", field.Name)
 }
 
 func (ec *executionContext) childFields_ClientApplication(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2552,6 +7340,52 @@ func (ec *executionContext) childFields_ConnectorPage(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type ConnectorPage", field.Name)
 }
 
+func (ec *executionContext) childFields_Consent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Consent_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_Consent_itemId(ctx, field)
+	case "products":
+		return ec.fieldContext_Consent_products(ctx, field)
+	case "openFinancePermissionsGranted":
+		return ec.fieldContext_Consent_openFinancePermissionsGranted(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Consent_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Consent_updatedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Consent_expiresAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_Consent_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Consent", field.Name)
+}
+
+func (ec *executionContext) childFields_ConsentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_ConsentConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConsentConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_ConsentConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ConsentConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConsentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ConsentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ConsentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ConsentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConsentEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_CredentialOption(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "value":
@@ -2592,6 +7426,124 @@ func (ec *executionContext) childFields_CredentialParameter(ctx context.Context,
 		return ec.fieldContext_CredentialParameter_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CredentialParameter", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBill(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CreditCardBill_id(ctx, field)
+	case "accountId":
+		return ec.fieldContext_CreditCardBill_accountId(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_CreditCardBill_dueDate(ctx, field)
+	case "billClosingDate":
+		return ec.fieldContext_CreditCardBill_billClosingDate(ctx, field)
+	case "totalAmount":
+		return ec.fieldContext_CreditCardBill_totalAmount(ctx, field)
+	case "totalAmountCurrencyCode":
+		return ec.fieldContext_CreditCardBill_totalAmountCurrencyCode(ctx, field)
+	case "minimumPaymentAmount":
+		return ec.fieldContext_CreditCardBill_minimumPaymentAmount(ctx, field)
+	case "allowsInstallments":
+		return ec.fieldContext_CreditCardBill_allowsInstallments(ctx, field)
+	case "financeCharges":
+		return ec.fieldContext_CreditCardBill_financeCharges(ctx, field)
+	case "payments":
+		return ec.fieldContext_CreditCardBill_payments(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CreditCardBill_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CreditCardBill_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBill", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBillConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_CreditCardBillConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CreditCardBillConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_CreditCardBillConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CreditCardBillConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBillEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CreditCardBillEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CreditCardBillEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBillFinanceCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CreditCardBillFinanceCharge_id(ctx, field)
+	case "type":
+		return ec.fieldContext_CreditCardBillFinanceCharge_type(ctx, field)
+	case "amount":
+		return ec.fieldContext_CreditCardBillFinanceCharge_amount(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_CreditCardBillFinanceCharge_currencyCode(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_CreditCardBillFinanceCharge_additionalInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillFinanceCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBillPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CreditCardBillPayment_id(ctx, field)
+	case "valueType":
+		return ec.fieldContext_CreditCardBillPayment_valueType(ctx, field)
+	case "paymentDate":
+		return ec.fieldContext_CreditCardBillPayment_paymentDate(ctx, field)
+	case "paymentMode":
+		return ec.fieldContext_CreditCardBillPayment_paymentMode(ctx, field)
+	case "amount":
+		return ec.fieldContext_CreditCardBillPayment_amount(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_CreditCardBillPayment_currencyCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardMetadata(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installmentNumber":
+		return ec.fieldContext_CreditCardMetadata_installmentNumber(ctx, field)
+	case "totalInstallments":
+		return ec.fieldContext_CreditCardMetadata_totalInstallments(ctx, field)
+	case "totalAmount":
+		return ec.fieldContext_CreditCardMetadata_totalAmount(ctx, field)
+	case "payeeMCC":
+		return ec.fieldContext_CreditCardMetadata_payeeMCC(ctx, field)
+	case "purchaseDate":
+		return ec.fieldContext_CreditCardMetadata_purchaseDate(ctx, field)
+	case "billId":
+		return ec.fieldContext_CreditCardMetadata_billId(ctx, field)
+	case "cardNumber":
+		return ec.fieldContext_CreditCardMetadata_cardNumber(ctx, field)
+	case "feeType":
+		return ec.fieldContext_CreditCardMetadata_feeType(ctx, field)
+	case "feeTypeAdditionalInfo":
+		return ec.fieldContext_CreditCardMetadata_feeTypeAdditionalInfo(ctx, field)
+	case "otherCreditsType":
+		return ec.fieldContext_CreditCardMetadata_otherCreditsType(ctx, field)
+	case "otherCreditsAdditionalInfo":
+		return ec.fieldContext_CreditCardMetadata_otherCreditsAdditionalInfo(ctx, field)
+	case "billForecastDate":
+		return ec.fieldContext_CreditCardMetadata_billForecastDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardMetadata", field.Name)
 }
 
 func (ec *executionContext) childFields_CreditData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2654,6 +7606,36 @@ func (ec *executionContext) childFields_DisaggregatedCreditLimit(ctx context.Con
 	return nil, fmt.Errorf("no field named %q was found under type DisaggregatedCreditLimit", field.Name)
 }
 
+func (ec *executionContext) childFields_Document(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Document_type(ctx, field)
+	case "value":
+		return ec.fieldContext_Document_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
+}
+
+func (ec *executionContext) childFields_EconomicActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_EconomicActivity_code(ctx, field)
+	case "isMain":
+		return ec.fieldContext_EconomicActivity_isMain(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EconomicActivity", field.Name)
+}
+
+func (ec *executionContext) childFields_Email(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Email_type(ctx, field)
+	case "value":
+		return ec.fieldContext_Email_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Email", field.Name)
+}
+
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2682,6 +7664,54 @@ func (ec *executionContext) childFields_ExecutionError(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type ExecutionError", field.Name)
 }
 
+func (ec *executionContext) childFields_FinancialRelationshipAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "compeCode":
+		return ec.fieldContext_FinancialRelationshipAccount_compeCode(ctx, field)
+	case "branchCode":
+		return ec.fieldContext_FinancialRelationshipAccount_branchCode(ctx, field)
+	case "number":
+		return ec.fieldContext_FinancialRelationshipAccount_number(ctx, field)
+	case "checkDigit":
+		return ec.fieldContext_FinancialRelationshipAccount_checkDigit(ctx, field)
+	case "type":
+		return ec.fieldContext_FinancialRelationshipAccount_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_FinancialRelationshipAccount_subtype(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FinancialRelationshipAccount", field.Name)
+}
+
+func (ec *executionContext) childFields_FinancialRelationships(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "startDate":
+		return ec.fieldContext_FinancialRelationships_startDate(ctx, field)
+	case "productsServicesType":
+		return ec.fieldContext_FinancialRelationships_productsServicesType(ctx, field)
+	case "productsServicesTypeAdditionalInfo":
+		return ec.fieldContext_FinancialRelationships_productsServicesTypeAdditionalInfo(ctx, field)
+	case "procurators":
+		return ec.fieldContext_FinancialRelationships_procurators(ctx, field)
+	case "accounts":
+		return ec.fieldContext_FinancialRelationships_accounts(ctx, field)
+	case "portabilitiesReceived":
+		return ec.fieldContext_FinancialRelationships_portabilitiesReceived(ctx, field)
+	case "paychecksBankLink":
+		return ec.fieldContext_FinancialRelationships_paychecksBankLink(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FinancialRelationships", field.Name)
+}
+
+func (ec *executionContext) childFields_GeographicCoordinates(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "latitude":
+		return ec.fieldContext_GeographicCoordinates_latitude(ctx, field)
+	case "longitude":
+		return ec.fieldContext_GeographicCoordinates_longitude(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GeographicCoordinates", field.Name)
+}
+
 func (ec *executionContext) childFields_Health(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "status":
@@ -2706,6 +7736,352 @@ func (ec *executionContext) childFields_HealthDetails(ctx context.Context, field
 		return ec.fieldContext_HealthDetails_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type HealthDetails", field.Name)
+}
+
+func (ec *executionContext) childFields_Identity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Identity_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_Identity_itemId(ctx, field)
+	case "birthDate":
+		return ec.fieldContext_Identity_birthDate(ctx, field)
+	case "taxNumber":
+		return ec.fieldContext_Identity_taxNumber(ctx, field)
+	case "document":
+		return ec.fieldContext_Identity_document(ctx, field)
+	case "documentType":
+		return ec.fieldContext_Identity_documentType(ctx, field)
+	case "jobTitle":
+		return ec.fieldContext_Identity_jobTitle(ctx, field)
+	case "companyName":
+		return ec.fieldContext_Identity_companyName(ctx, field)
+	case "fullName":
+		return ec.fieldContext_Identity_fullName(ctx, field)
+	case "phoneNumbers":
+		return ec.fieldContext_Identity_phoneNumbers(ctx, field)
+	case "emails":
+		return ec.fieldContext_Identity_emails(ctx, field)
+	case "addresses":
+		return ec.fieldContext_Identity_addresses(ctx, field)
+	case "relations":
+		return ec.fieldContext_Identity_relations(ctx, field)
+	case "investorProfile":
+		return ec.fieldContext_Identity_investorProfile(ctx, field)
+	case "establishmentName":
+		return ec.fieldContext_Identity_establishmentName(ctx, field)
+	case "establishmentCode":
+		return ec.fieldContext_Identity_establishmentCode(ctx, field)
+	case "financialRelationships":
+		return ec.fieldContext_Identity_financialRelationships(ctx, field)
+	case "qualifications":
+		return ec.fieldContext_Identity_qualifications(ctx, field)
+	case "socialName":
+		return ec.fieldContext_Identity_socialName(ctx, field)
+	case "sex":
+		return ec.fieldContext_Identity_sex(ctx, field)
+	case "maritalStatus":
+		return ec.fieldContext_Identity_maritalStatus(ctx, field)
+	case "nationality":
+		return ec.fieldContext_Identity_nationality(ctx, field)
+	case "otherDocuments":
+		return ec.fieldContext_Identity_otherDocuments(ctx, field)
+	case "passport":
+		return ec.fieldContext_Identity_passport(ctx, field)
+	case "incorporationDate":
+		return ec.fieldContext_Identity_incorporationDate(ctx, field)
+	case "parties":
+		return ec.fieldContext_Identity_parties(ctx, field)
+	case "businessOtherDocuments":
+		return ec.fieldContext_Identity_businessOtherDocuments(ctx, field)
+	case "companiesCnpj":
+		return ec.fieldContext_Identity_companiesCnpj(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Identity_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Identity_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Identity", field.Name)
+}
+
+func (ec *executionContext) childFields_IdentityDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_IdentityDocument_type(ctx, field)
+	case "typeAdditionalInfo":
+		return ec.fieldContext_IdentityDocument_typeAdditionalInfo(ctx, field)
+	case "number":
+		return ec.fieldContext_IdentityDocument_number(ctx, field)
+	case "checkDigit":
+		return ec.fieldContext_IdentityDocument_checkDigit(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_IdentityDocument_additionalInfo(ctx, field)
+	case "expirationDate":
+		return ec.fieldContext_IdentityDocument_expirationDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IdentityDocument", field.Name)
+}
+
+func (ec *executionContext) childFields_InformedIncome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "frequency":
+		return ec.fieldContext_InformedIncome_frequency(ctx, field)
+	case "amount":
+		return ec.fieldContext_InformedIncome_amount(ctx, field)
+	case "date":
+		return ec.fieldContext_InformedIncome_date(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InformedIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_InformedPatrimony(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount":
+		return ec.fieldContext_InformedPatrimony_amount(ctx, field)
+	case "year":
+		return ec.fieldContext_InformedPatrimony_year(ctx, field)
+	case "date":
+		return ec.fieldContext_InformedPatrimony_date(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InformedPatrimony", field.Name)
+}
+
+func (ec *executionContext) childFields_InformedRevenue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount":
+		return ec.fieldContext_InformedRevenue_amount(ctx, field)
+	case "frequency":
+		return ec.fieldContext_InformedRevenue_frequency(ctx, field)
+	case "frequencyAdditionalInfo":
+		return ec.fieldContext_InformedRevenue_frequencyAdditionalInfo(ctx, field)
+	case "year":
+		return ec.fieldContext_InformedRevenue_year(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InformedRevenue", field.Name)
+}
+
+func (ec *executionContext) childFields_Investment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Investment_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_Investment_itemId(ctx, field)
+	case "code":
+		return ec.fieldContext_Investment_code(ctx, field)
+	case "issuerCNPJ":
+		return ec.fieldContext_Investment_issuerCNPJ(ctx, field)
+	case "number":
+		return ec.fieldContext_Investment_number(ctx, field)
+	case "isin":
+		return ec.fieldContext_Investment_isin(ctx, field)
+	case "type":
+		return ec.fieldContext_Investment_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_Investment_subtype(ctx, field)
+	case "name":
+		return ec.fieldContext_Investment_name(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_Investment_currencyCode(ctx, field)
+	case "date":
+		return ec.fieldContext_Investment_date(ctx, field)
+	case "value":
+		return ec.fieldContext_Investment_value(ctx, field)
+	case "quantity":
+		return ec.fieldContext_Investment_quantity(ctx, field)
+	case "taxes":
+		return ec.fieldContext_Investment_taxes(ctx, field)
+	case "taxes2":
+		return ec.fieldContext_Investment_taxes2(ctx, field)
+	case "balance":
+		return ec.fieldContext_Investment_balance(ctx, field)
+	case "amount":
+		return ec.fieldContext_Investment_amount(ctx, field)
+	case "amountWithdrawal":
+		return ec.fieldContext_Investment_amountWithdrawal(ctx, field)
+	case "amountProfit":
+		return ec.fieldContext_Investment_amountProfit(ctx, field)
+	case "amountOriginal":
+		return ec.fieldContext_Investment_amountOriginal(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Investment_dueDate(ctx, field)
+	case "issuer":
+		return ec.fieldContext_Investment_issuer(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_Investment_issueDate(ctx, field)
+	case "purchaseDate":
+		return ec.fieldContext_Investment_purchaseDate(ctx, field)
+	case "rate":
+		return ec.fieldContext_Investment_rate(ctx, field)
+	case "rateType":
+		return ec.fieldContext_Investment_rateType(ctx, field)
+	case "fixedAnnualRate":
+		return ec.fieldContext_Investment_fixedAnnualRate(ctx, field)
+	case "lastMonthRate":
+		return ec.fieldContext_Investment_lastMonthRate(ctx, field)
+	case "annualRate":
+		return ec.fieldContext_Investment_annualRate(ctx, field)
+	case "lastTwelveMonthsRate":
+		return ec.fieldContext_Investment_lastTwelveMonthsRate(ctx, field)
+	case "status":
+		return ec.fieldContext_Investment_status(ctx, field)
+	case "transactions":
+		return ec.fieldContext_Investment_transactions(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Investment_metadata(ctx, field)
+	case "owner":
+		return ec.fieldContext_Investment_owner(ctx, field)
+	case "institution":
+		return ec.fieldContext_Investment_institution(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Investment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Investment_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Investment", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_InvestmentConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InvestmentConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_InvestmentConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_InvestmentConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_InvestmentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_InvestmentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentExpenses(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "serviceTax":
+		return ec.fieldContext_InvestmentExpenses_serviceTax(ctx, field)
+	case "brokerageFee":
+		return ec.fieldContext_InvestmentExpenses_brokerageFee(ctx, field)
+	case "incomeTax":
+		return ec.fieldContext_InvestmentExpenses_incomeTax(ctx, field)
+	case "other":
+		return ec.fieldContext_InvestmentExpenses_other(ctx, field)
+	case "tradingAssetsNoticeFee":
+		return ec.fieldContext_InvestmentExpenses_tradingAssetsNoticeFee(ctx, field)
+	case "maintenanceFee":
+		return ec.fieldContext_InvestmentExpenses_maintenanceFee(ctx, field)
+	case "settlementFee":
+		return ec.fieldContext_InvestmentExpenses_settlementFee(ctx, field)
+	case "clearingFee":
+		return ec.fieldContext_InvestmentExpenses_clearingFee(ctx, field)
+	case "stockExchangeFee":
+		return ec.fieldContext_InvestmentExpenses_stockExchangeFee(ctx, field)
+	case "custodyFee":
+		return ec.fieldContext_InvestmentExpenses_custodyFee(ctx, field)
+	case "operatingFee":
+		return ec.fieldContext_InvestmentExpenses_operatingFee(ctx, field)
+	case "iof":
+		return ec.fieldContext_InvestmentExpenses_iof(ctx, field)
+	case "iofProvision":
+		return ec.fieldContext_InvestmentExpenses_iofProvision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentExpenses", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentInstitution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_InvestmentInstitution_name(ctx, field)
+	case "number":
+		return ec.fieldContext_InvestmentInstitution_number(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentInstitution", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentMetadata(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "taxRegime":
+		return ec.fieldContext_InvestmentMetadata_taxRegime(ctx, field)
+	case "proposalNumber":
+		return ec.fieldContext_InvestmentMetadata_proposalNumber(ctx, field)
+	case "processNumber":
+		return ec.fieldContext_InvestmentMetadata_processNumber(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentMetadata", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_InvestmentTransaction_id(ctx, field)
+	case "investmentId":
+		return ec.fieldContext_InvestmentTransaction_investmentId(ctx, field)
+	case "type":
+		return ec.fieldContext_InvestmentTransaction_type(ctx, field)
+	case "movementType":
+		return ec.fieldContext_InvestmentTransaction_movementType(ctx, field)
+	case "description":
+		return ec.fieldContext_InvestmentTransaction_description(ctx, field)
+	case "quantity":
+		return ec.fieldContext_InvestmentTransaction_quantity(ctx, field)
+	case "value":
+		return ec.fieldContext_InvestmentTransaction_value(ctx, field)
+	case "amount":
+		return ec.fieldContext_InvestmentTransaction_amount(ctx, field)
+	case "netAmount":
+		return ec.fieldContext_InvestmentTransaction_netAmount(ctx, field)
+	case "date":
+		return ec.fieldContext_InvestmentTransaction_date(ctx, field)
+	case "tradeDate":
+		return ec.fieldContext_InvestmentTransaction_tradeDate(ctx, field)
+	case "brokerageNumber":
+		return ec.fieldContext_InvestmentTransaction_brokerageNumber(ctx, field)
+	case "agreedRate":
+		return ec.fieldContext_InvestmentTransaction_agreedRate(ctx, field)
+	case "indexerPercentage":
+		return ec.fieldContext_InvestmentTransaction_indexerPercentage(ctx, field)
+	case "priceFactor":
+		return ec.fieldContext_InvestmentTransaction_priceFactor(ctx, field)
+	case "expenses":
+		return ec.fieldContext_InvestmentTransaction_expenses(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InvestmentTransaction_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_InvestmentTransaction_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentTransaction", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentTransactionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_InvestmentTransactionConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InvestmentTransactionConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_InvestmentTransactionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_InvestmentTransactionConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentTransactionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentTransactionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_InvestmentTransactionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_InvestmentTransactionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentTransactionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2750,8 +8126,44 @@ func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.
 		return ec.fieldContext_Item_hasResourcesPendingAuthorization(ctx, field)
 	case "products":
 		return ec.fieldContext_Item_products(ctx, field)
+	case "accounts":
+		return ec.fieldContext_Item_accounts(ctx, field)
+	case "investments":
+		return ec.fieldContext_Item_investments(ctx, field)
+	case "loans":
+		return ec.fieldContext_Item_loans(ctx, field)
+	case "identity":
+		return ec.fieldContext_Item_identity(ctx, field)
+	case "consents":
+		return ec.fieldContext_Item_consents(ctx, field)
+	case "spending":
+		return ec.fieldContext_Item_spending(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Item", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_ItemConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ItemConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_ItemConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ItemConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ItemEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ItemEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2798,6 +8210,476 @@ func (ec *executionContext) childFields_ItemResourcePage(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ItemResourcePage", field.Name)
 }
 
+func (ec *executionContext) childFields_Loan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Loan_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_Loan_itemId(ctx, field)
+	case "contractNumber":
+		return ec.fieldContext_Loan_contractNumber(ctx, field)
+	case "ipocCode":
+		return ec.fieldContext_Loan_ipocCode(ctx, field)
+	case "productName":
+		return ec.fieldContext_Loan_productName(ctx, field)
+	case "type":
+		return ec.fieldContext_Loan_type(ctx, field)
+	case "kind":
+		return ec.fieldContext_Loan_kind(ctx, field)
+	case "date":
+		return ec.fieldContext_Loan_date(ctx, field)
+	case "contractDate":
+		return ec.fieldContext_Loan_contractDate(ctx, field)
+	case "disbursementDates":
+		return ec.fieldContext_Loan_disbursementDates(ctx, field)
+	case "settlementDate":
+		return ec.fieldContext_Loan_settlementDate(ctx, field)
+	case "contractAmount":
+		return ec.fieldContext_Loan_contractAmount(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_Loan_currencyCode(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Loan_dueDate(ctx, field)
+	case "installmentPeriodicity":
+		return ec.fieldContext_Loan_installmentPeriodicity(ctx, field)
+	case "installmentPeriodicityAdditionalInfo":
+		return ec.fieldContext_Loan_installmentPeriodicityAdditionalInfo(ctx, field)
+	case "firstInstallmentDueDate":
+		return ec.fieldContext_Loan_firstInstallmentDueDate(ctx, field)
+	case "CET":
+		return ec.fieldContext_Loan_CET(ctx, field)
+	case "amortizationScheduled":
+		return ec.fieldContext_Loan_amortizationScheduled(ctx, field)
+	case "amortizationScheduledAdditionalInfo":
+		return ec.fieldContext_Loan_amortizationScheduledAdditionalInfo(ctx, field)
+	case "cnpjConsignee":
+		return ec.fieldContext_Loan_cnpjConsignee(ctx, field)
+	case "interestRates":
+		return ec.fieldContext_Loan_interestRates(ctx, field)
+	case "contractedFees":
+		return ec.fieldContext_Loan_contractedFees(ctx, field)
+	case "contractedFinanceCharges":
+		return ec.fieldContext_Loan_contractedFinanceCharges(ctx, field)
+	case "warranties":
+		return ec.fieldContext_Loan_warranties(ctx, field)
+	case "installments":
+		return ec.fieldContext_Loan_installments(ctx, field)
+	case "payments":
+		return ec.fieldContext_Loan_payments(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Loan_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Loan_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Loan", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanBalloonPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dueDate":
+		return ec.fieldContext_LoanBalloonPayment_dueDate(ctx, field)
+	case "amount":
+		return ec.fieldContext_LoanBalloonPayment_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanBalloonPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanBalloonPaymentAmount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_LoanBalloonPaymentAmount_value(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_LoanBalloonPaymentAmount_currencyCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanBalloonPaymentAmount", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "totalCount":
+		return ec.fieldContext_LoanConnection_totalCount(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LoanConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_LoanConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_LoanConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanContractedFee(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_LoanContractedFee_name(ctx, field)
+	case "code":
+		return ec.fieldContext_LoanContractedFee_code(ctx, field)
+	case "chargeType":
+		return ec.fieldContext_LoanContractedFee_chargeType(ctx, field)
+	case "charge":
+		return ec.fieldContext_LoanContractedFee_charge(ctx, field)
+	case "amount":
+		return ec.fieldContext_LoanContractedFee_amount(ctx, field)
+	case "rate":
+		return ec.fieldContext_LoanContractedFee_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanContractedFee", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanContractedFinanceCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_LoanContractedFinanceCharge_type(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_LoanContractedFinanceCharge_additionalInfo(ctx, field)
+	case "rate":
+		return ec.fieldContext_LoanContractedFinanceCharge_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanContractedFinanceCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LoanEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LoanEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanInstallments(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "typeNumberOfInstallments":
+		return ec.fieldContext_LoanInstallments_typeNumberOfInstallments(ctx, field)
+	case "totalNumberOfInstallments":
+		return ec.fieldContext_LoanInstallments_totalNumberOfInstallments(ctx, field)
+	case "typeContractRemaining":
+		return ec.fieldContext_LoanInstallments_typeContractRemaining(ctx, field)
+	case "contractRemainingNumber":
+		return ec.fieldContext_LoanInstallments_contractRemainingNumber(ctx, field)
+	case "paidInstallments":
+		return ec.fieldContext_LoanInstallments_paidInstallments(ctx, field)
+	case "dueInstallments":
+		return ec.fieldContext_LoanInstallments_dueInstallments(ctx, field)
+	case "pastDueInstallments":
+		return ec.fieldContext_LoanInstallments_pastDueInstallments(ctx, field)
+	case "balloonPayments":
+		return ec.fieldContext_LoanInstallments_balloonPayments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanInstallments", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanInterestRate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "taxType":
+		return ec.fieldContext_LoanInterestRate_taxType(ctx, field)
+	case "interestRateType":
+		return ec.fieldContext_LoanInterestRate_interestRateType(ctx, field)
+	case "taxPeriodicity":
+		return ec.fieldContext_LoanInterestRate_taxPeriodicity(ctx, field)
+	case "calculation":
+		return ec.fieldContext_LoanInterestRate_calculation(ctx, field)
+	case "referentialRateIndexerType":
+		return ec.fieldContext_LoanInterestRate_referentialRateIndexerType(ctx, field)
+	case "referentialRateIndexerSubType":
+		return ec.fieldContext_LoanInterestRate_referentialRateIndexerSubType(ctx, field)
+	case "referentialRateIndexerAdditionalInfo":
+		return ec.fieldContext_LoanInterestRate_referentialRateIndexerAdditionalInfo(ctx, field)
+	case "preFixedRate":
+		return ec.fieldContext_LoanInterestRate_preFixedRate(ctx, field)
+	case "postFixedRate":
+		return ec.fieldContext_LoanInterestRate_postFixedRate(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_LoanInterestRate_additionalInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanInterestRate", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanOverParcel(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fees":
+		return ec.fieldContext_LoanOverParcel_fees(ctx, field)
+	case "charges":
+		return ec.fieldContext_LoanOverParcel_charges(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanOverParcel", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanOverParcelCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_LoanOverParcelCharge_type(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_LoanOverParcelCharge_additionalInfo(ctx, field)
+	case "amount":
+		return ec.fieldContext_LoanOverParcelCharge_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanOverParcelCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanOverParcelFee(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_LoanOverParcelFee_name(ctx, field)
+	case "code":
+		return ec.fieldContext_LoanOverParcelFee_code(ctx, field)
+	case "amount":
+		return ec.fieldContext_LoanOverParcelFee_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanOverParcelFee", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanPaymentRelease(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "isOverParcelPayment":
+		return ec.fieldContext_LoanPaymentRelease_isOverParcelPayment(ctx, field)
+	case "installmentId":
+		return ec.fieldContext_LoanPaymentRelease_installmentId(ctx, field)
+	case "paidDate":
+		return ec.fieldContext_LoanPaymentRelease_paidDate(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_LoanPaymentRelease_currencyCode(ctx, field)
+	case "paidAmount":
+		return ec.fieldContext_LoanPaymentRelease_paidAmount(ctx, field)
+	case "overParcel":
+		return ec.fieldContext_LoanPaymentRelease_overParcel(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanPaymentRelease", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanPayments(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contractOutstandingBalance":
+		return ec.fieldContext_LoanPayments_contractOutstandingBalance(ctx, field)
+	case "releases":
+		return ec.fieldContext_LoanPayments_releases(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanPayments", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanWarranty(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "currencyCode":
+		return ec.fieldContext_LoanWarranty_currencyCode(ctx, field)
+	case "type":
+		return ec.fieldContext_LoanWarranty_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_LoanWarranty_subtype(ctx, field)
+	case "amount":
+		return ec.fieldContext_LoanWarranty_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanWarranty", field.Name)
+}
+
+func (ec *executionContext) childFields_MaritalStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_MaritalStatus_code(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_MaritalStatus_additionalInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MaritalStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_Merchant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Merchant_name(ctx, field)
+	case "businessName":
+		return ec.fieldContext_Merchant_businessName(ctx, field)
+	case "cnpj":
+		return ec.fieldContext_Merchant_cnpj(ctx, field)
+	case "cnae":
+		return ec.fieldContext_Merchant_cnae(ctx, field)
+	case "category":
+		return ec.fieldContext_Merchant_category(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Merchant", field.Name)
+}
+
+func (ec *executionContext) childFields_MonthSpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "month":
+		return ec.fieldContext_MonthSpending_month(ctx, field)
+	case "spent":
+		return ec.fieldContext_MonthSpending_spent(ctx, field)
+	case "received":
+		return ec.fieldContext_MonthSpending_received(ctx, field)
+	case "count":
+		return ec.fieldContext_MonthSpending_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MonthSpending", field.Name)
+}
+
+func (ec *executionContext) childFields_Nationality(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasBrazilianNationality":
+		return ec.fieldContext_Nationality_hasBrazilianNationality(ctx, field)
+	case "otherNationalities":
+		return ec.fieldContext_Nationality_otherNationalities(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Nationality", field.Name)
+}
+
+func (ec *executionContext) childFields_NationalityDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_NationalityDocument_type(ctx, field)
+	case "number":
+		return ec.fieldContext_NationalityDocument_number(ctx, field)
+	case "country":
+		return ec.fieldContext_NationalityDocument_country(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_NationalityDocument_issueDate(ctx, field)
+	case "expirationDate":
+		return ec.fieldContext_NationalityDocument_expirationDate(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_NationalityDocument_additionalInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NationalityDocument", field.Name)
+}
+
+func (ec *executionContext) childFields_OtherNationality(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "countryCode":
+		return ec.fieldContext_OtherNationality_countryCode(ctx, field)
+	case "documents":
+		return ec.fieldContext_OtherNationality_documents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OtherNationality", field.Name)
+}
+
+func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Passport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "number":
+		return ec.fieldContext_Passport_number(ctx, field)
+	case "country":
+		return ec.fieldContext_Passport_country(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_Passport_issueDate(ctx, field)
+	case "expirationDate":
+		return ec.fieldContext_Passport_expirationDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Passport", field.Name)
+}
+
+func (ec *executionContext) childFields_PaycheckBankLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "employerName":
+		return ec.fieldContext_PaycheckBankLink_employerName(ctx, field)
+	case "employerDocument":
+		return ec.fieldContext_PaycheckBankLink_employerDocument(ctx, field)
+	case "paycheckBankCnpj":
+		return ec.fieldContext_PaycheckBankLink_paycheckBankCnpj(ctx, field)
+	case "paycheckBankIspb":
+		return ec.fieldContext_PaycheckBankLink_paycheckBankIspb(ctx, field)
+	case "accountOpeningDate":
+		return ec.fieldContext_PaycheckBankLink_accountOpeningDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaycheckBankLink", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payer":
+		return ec.fieldContext_PaymentData_payer(ctx, field)
+	case "receiver":
+		return ec.fieldContext_PaymentData_receiver(ctx, field)
+	case "receiverReferenceId":
+		return ec.fieldContext_PaymentData_receiverReferenceId(ctx, field)
+	case "paymentMethod":
+		return ec.fieldContext_PaymentData_paymentMethod(ctx, field)
+	case "referenceNumber":
+		return ec.fieldContext_PaymentData_referenceNumber(ctx, field)
+	case "reason":
+		return ec.fieldContext_PaymentData_reason(ctx, field)
+	case "boletoMetadata":
+		return ec.fieldContext_PaymentData_boletoMetadata(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentData", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentParticipant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "documentNumber":
+		return ec.fieldContext_PaymentParticipant_documentNumber(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentParticipant_name(ctx, field)
+	case "accountNumber":
+		return ec.fieldContext_PaymentParticipant_accountNumber(ctx, field)
+	case "branchNumber":
+		return ec.fieldContext_PaymentParticipant_branchNumber(ctx, field)
+	case "routingNumber":
+		return ec.fieldContext_PaymentParticipant_routingNumber(ctx, field)
+	case "routingNumberISPB":
+		return ec.fieldContext_PaymentParticipant_routingNumberISPB(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentParticipant", field.Name)
+}
+
+func (ec *executionContext) childFields_Phone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Phone_type(ctx, field)
+	case "value":
+		return ec.fieldContext_Phone_value(ctx, field)
+	case "countryCallingCode":
+		return ec.fieldContext_Phone_countryCallingCode(ctx, field)
+	case "areaCode":
+		return ec.fieldContext_Phone_areaCode(ctx, field)
+	case "extension":
+		return ec.fieldContext_Phone_extension(ctx, field)
+	case "additionalInfo":
+		return ec.fieldContext_Phone_additionalInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Phone", field.Name)
+}
+
+func (ec *executionContext) childFields_PortabilityReceived(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "employerName":
+		return ec.fieldContext_PortabilityReceived_employerName(ctx, field)
+	case "employerDocument":
+		return ec.fieldContext_PortabilityReceived_employerDocument(ctx, field)
+	case "paycheckBankDetainerCnpj":
+		return ec.fieldContext_PortabilityReceived_paycheckBankDetainerCnpj(ctx, field)
+	case "paycheckBankDetainerIspb":
+		return ec.fieldContext_PortabilityReceived_paycheckBankDetainerIspb(ctx, field)
+	case "portabilityApprovalDate":
+		return ec.fieldContext_PortabilityReceived_portabilityApprovalDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PortabilityReceived", field.Name)
+}
+
+func (ec *executionContext) childFields_Procurator(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Procurator_type(ctx, field)
+	case "cpfNumber":
+		return ec.fieldContext_Procurator_cpfNumber(ctx, field)
+	case "documentNumber":
+		return ec.fieldContext_Procurator_documentNumber(ctx, field)
+	case "documentType":
+		return ec.fieldContext_Procurator_documentType(ctx, field)
+	case "civilName":
+		return ec.fieldContext_Procurator_civilName(ctx, field)
+	case "socialName":
+		return ec.fieldContext_Procurator_socialName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Procurator", field.Name)
+}
+
 func (ec *executionContext) childFields_ProductState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "isUpdated":
@@ -2820,6 +8702,48 @@ func (ec *executionContext) childFields_ProductWarning(ctx context.Context, fiel
 		return ec.fieldContext_ProductWarning_providerMessage(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProductWarning", field.Name)
+}
+
+func (ec *executionContext) childFields_Qualifications(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "companyCnpj":
+		return ec.fieldContext_Qualifications_companyCnpj(ctx, field)
+	case "occupationCode":
+		return ec.fieldContext_Qualifications_occupationCode(ctx, field)
+	case "occupationDescription":
+		return ec.fieldContext_Qualifications_occupationDescription(ctx, field)
+	case "informedIncome":
+		return ec.fieldContext_Qualifications_informedIncome(ctx, field)
+	case "informedPatrimony":
+		return ec.fieldContext_Qualifications_informedPatrimony(ctx, field)
+	case "economicActivities":
+		return ec.fieldContext_Qualifications_economicActivities(ctx, field)
+	case "informedRevenue":
+		return ec.fieldContext_Qualifications_informedRevenue(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Qualifications", field.Name)
+}
+
+func (ec *executionContext) childFields_Relation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Relation_type(ctx, field)
+	case "name":
+		return ec.fieldContext_Relation_name(ctx, field)
+	case "document":
+		return ec.fieldContext_Relation_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
+}
+
+func (ec *executionContext) childFields_Spending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "byCategory":
+		return ec.fieldContext_Spending_byCategory(ctx, field)
+	case "byMonth":
+		return ec.fieldContext_Spending_byMonth(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Spending", field.Name)
 }
 
 func (ec *executionContext) childFields_StatusDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2846,6 +8770,80 @@ func (ec *executionContext) childFields_StatusDetail(ctx context.Context, field 
 		return ec.fieldContext_StatusDetail_accountStatements(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StatusDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_Transaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Transaction_id(ctx, field)
+	case "accountId":
+		return ec.fieldContext_Transaction_accountId(ctx, field)
+	case "date":
+		return ec.fieldContext_Transaction_date(ctx, field)
+	case "description":
+		return ec.fieldContext_Transaction_description(ctx, field)
+	case "descriptionRaw":
+		return ec.fieldContext_Transaction_descriptionRaw(ctx, field)
+	case "type":
+		return ec.fieldContext_Transaction_type(ctx, field)
+	case "amount":
+		return ec.fieldContext_Transaction_amount(ctx, field)
+	case "amountInAccountCurrency":
+		return ec.fieldContext_Transaction_amountInAccountCurrency(ctx, field)
+	case "balance":
+		return ec.fieldContext_Transaction_balance(ctx, field)
+	case "currencyCode":
+		return ec.fieldContext_Transaction_currencyCode(ctx, field)
+	case "category":
+		return ec.fieldContext_Transaction_category(ctx, field)
+	case "categoryId":
+		return ec.fieldContext_Transaction_categoryId(ctx, field)
+	case "status":
+		return ec.fieldContext_Transaction_status(ctx, field)
+	case "providerCode":
+		return ec.fieldContext_Transaction_providerCode(ctx, field)
+	case "providerId":
+		return ec.fieldContext_Transaction_providerId(ctx, field)
+	case "paymentData":
+		return ec.fieldContext_Transaction_paymentData(ctx, field)
+	case "creditCardMetadata":
+		return ec.fieldContext_Transaction_creditCardMetadata(ctx, field)
+	case "merchant":
+		return ec.fieldContext_Transaction_merchant(ctx, field)
+	case "operationType":
+		return ec.fieldContext_Transaction_operationType(ctx, field)
+	case "operationTypeAdditionalInfo":
+		return ec.fieldContext_Transaction_operationTypeAdditionalInfo(ctx, field)
+	case "order":
+		return ec.fieldContext_Transaction_order(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Transaction_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Transaction_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
+}
+
+func (ec *executionContext) childFields_TransactionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pageInfo":
+		return ec.fieldContext_TransactionConnection_pageInfo(ctx, field)
+	case "edges":
+		return ec.fieldContext_TransactionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TransactionConnection_nodes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TransactionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TransactionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TransactionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TransactionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TransactionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_UserAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3000,6 +8998,212 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Account_bills_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Account_spending_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Account_statements_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Account_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.TransactionFilterInput, error) {
+			return ec.unmarshalOTransactionFilterInput2ᚖponteᚋmodelᚐTransactionFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Investment_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Item_accounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Item_investments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Item_loans_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Item_spending_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3094,6 +9298,28 @@ func (ec *executionContext) field_Mutation_updateItem_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTransactionCategory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "categoryId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["categoryId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_validateConnectorParameters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3130,6 +9356,36 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_accountStatements_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_account_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3163,6 +9419,50 @@ func (ec *executionContext) field_Query_accounts_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["type"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_bill_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_bills_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -3270,6 +9570,50 @@ func (ec *executionContext) field_Query_connectors_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_consent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_consents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3281,6 +9625,148 @@ func (ec *executionContext) field_Query_events_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["itemId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_identity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_investmentTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_investment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_investments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_itemConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "clientUserId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientUserId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "connectorId",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["connectorId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -3347,6 +9833,140 @@ func (ec *executionContext) field_Query_items_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_loan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_loans_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_spending_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*model.Time, error) {
+			return ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_transaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_transactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.TransactionFilterInput, error) {
+			return ec.unmarshalOTransactionFilterInput2ᚖponteᚋmodelᚐTransactionFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg3
 	return args, nil
 }
 
@@ -3787,6 +10407,356 @@ func (ec *executionContext) fieldContext_Account_updatedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Account", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Account_transactions(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Transactions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.TransactionFilterInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TransactionConnection) graphql.Marshaler {
+			return ec.marshalNTransactionConnection2ᚖponteᚋmodelᚐTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_transactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_transactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_bills(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_bills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Bills(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardBillConnection) graphql.Marshaler {
+			return ec.marshalNCreditCardBillConnection2ᚖponteᚋmodelᚐCreditCardBillConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_bills(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_bills_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_statements(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_statements(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Statements(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountStatementConnection) graphql.Marshaler {
+			return ec.marshalNAccountStatementConnection2ᚖponteᚋmodelᚐAccountStatementConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_statements(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatementConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_statements_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_spending(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_spending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Spending(ctx, obj, fc.Args["from"].(*model.Time), fc.Args["to"].(*model.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Spending) graphql.Marshaler {
+			return ec.marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_spending(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Spending(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_spending_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountEdge) graphql.Marshaler {
+			return ec.marshalNAccountEdge2ᚕᚖponteᚋmodelᚐAccountEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚕᚖponteᚋmodelᚐAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AccountEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _AccountEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AccountEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚖponteᚋmodelᚐAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AccountPage_total(ctx context.Context, field graphql.CollectedField, obj *model.AccountPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3888,6 +10858,272 @@ func (ec *executionContext) fieldContext_AccountPage_results(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _AccountStatement_id(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatement_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatement_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatement", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _AccountStatement_accountId(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatement_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatement_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatement", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _AccountStatement_monthYear(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatement_monthYear(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MonthYear, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatement_monthYear(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatement", field, false, false, "String")
+}
+
+func (ec *executionContext) _AccountStatement_url(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatement_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatement_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatement", field, false, false, "String")
+}
+
+func (ec *executionContext) _AccountStatementConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatementConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountStatementConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountStatementConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountStatementConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountStatementEdge) graphql.Marshaler {
+			return ec.marshalNAccountStatementEdge2ᚕᚖponteᚋmodelᚐAccountStatementEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountStatementConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatementEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountStatementConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountStatement) graphql.Marshaler {
+			return ec.marshalNAccountStatement2ᚕᚖponteᚋmodelᚐAccountStatementᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountStatementConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountStatementEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatementEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _AccountStatementEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountStatement) graphql.Marshaler {
+			return ec.marshalNAccountStatement2ᚖponteᚋmodelᚐAccountStatement(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountStatementEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AdditionalCard_number(ctx context.Context, field graphql.CollectedField, obj *model.AdditionalCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3932,6 +11168,291 @@ func (ec *executionContext) _AdditionalCard_holder(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_AdditionalCard_holder(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AdditionalCard", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_fullAddress(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_fullAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FullAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_fullAddress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_primaryAddress(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_primaryAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrimaryAddress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_primaryAddress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_city(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_city(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.City, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_postalCode(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_postalCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostalCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_postalCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_state(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_country(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_type(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_district(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_district(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.District, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_district(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_ibgeTownCode(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_ibgeTownCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IBGETownCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_ibgeTownCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_countryCode(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Address", field, false, false, "String")
+}
+
+func (ec *executionContext) _Address_geographicCoordinates(ctx context.Context, field graphql.CollectedField, obj *model.Address) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Address_geographicCoordinates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeographicCoordinates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GeographicCoordinates) graphql.Marshaler {
+			return ec.marshalOGeographicCoordinates2ᚖponteᚋmodelᚐGeographicCoordinates(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Address_geographicCoordinates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Address",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GeographicCoordinates(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _BankData_transferNumber(ctx context.Context, field graphql.CollectedField, obj *model.BankData) (ret graphql.Marshaler) {
@@ -4116,6 +11637,558 @@ func (ec *executionContext) _BankData_reservedBalances(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_BankData_reservedBalances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BankData", field, false, false, "Map")
+}
+
+func (ec *executionContext) _BoletoMetadata_digitableLine(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_digitableLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DigitableLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_digitableLine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoMetadata_barcode(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_barcode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Barcode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_barcode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoMetadata_baseAmount(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_baseAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_baseAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BoletoMetadata_penaltyAmount(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_penaltyAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PenaltyAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_penaltyAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BoletoMetadata_interestAmount(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_interestAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InterestAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_interestAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BoletoMetadata_discountAmount(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoMetadata_discountAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoMetadata_discountAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BusinessOtherDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessOtherDocument_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessOtherDocument_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessOtherDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessOtherDocument_number(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessOtherDocument_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessOtherDocument_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessOtherDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessOtherDocument_country(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessOtherDocument_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessOtherDocument_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessOtherDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessOtherDocument_expirationDate(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessOtherDocument_expirationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpirationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessOtherDocument_expirationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessOtherDocument", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BusinessParty_type(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_personType(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_personType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PersonType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_personType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_documentType(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_documentCountry(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentCountry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentCountry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentCountry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_documentExpirationDate(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentExpirationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentExpirationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentExpirationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BusinessParty_documentIssueDate(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentIssueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentIssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentIssueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BusinessParty_documentAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_documentAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_documentAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_civilName(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_civilName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CivilName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_civilName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_socialName(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_socialName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SocialName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_socialName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_companyName(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_companyName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompanyName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_companyName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_tradeName(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_tradeName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TradeName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_tradeName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _BusinessParty_startDate(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BusinessParty_shareholding(ctx context.Context, field graphql.CollectedField, obj *model.BusinessParty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BusinessParty_shareholding(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shareholding, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BusinessParty_shareholding(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "Float")
 }
 
 func (ec *executionContext) _Category_id(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
@@ -4470,6 +12543,121 @@ func (ec *executionContext) fieldContext_CategoryPage_results(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CategorySpending_categoryId(ctx context.Context, field graphql.CollectedField, obj *model.CategorySpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategorySpending_categoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategorySpending_categoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategorySpending", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategorySpending_category(ctx context.Context, field graphql.CollectedField, obj *model.CategorySpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategorySpending_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategorySpending_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategorySpending", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategorySpending_spent(ctx context.Context, field graphql.CollectedField, obj *model.CategorySpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategorySpending_spent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategorySpending_spent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategorySpending", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CategorySpending_received(ctx context.Context, field graphql.CollectedField, obj *model.CategorySpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategorySpending_received(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Received, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategorySpending_received(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategorySpending", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CategorySpending_count(ctx context.Context, field graphql.CollectedField, obj *model.CategorySpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategorySpending_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategorySpending_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategorySpending", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ClientApplication_id(ctx context.Context, field graphql.CollectedField, obj *model.ClientApplication) (ret graphql.Marshaler) {
@@ -5281,6 +13469,364 @@ func (ec *executionContext) fieldContext_ConnectorPage_results(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Consent_id(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Consent_itemId(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Consent_products(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_products(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Products, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "String")
+}
+
+func (ec *executionContext) _Consent_openFinancePermissionsGranted(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_openFinancePermissionsGranted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenFinancePermissionsGranted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_openFinancePermissionsGranted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "String")
+}
+
+func (ec *executionContext) _Consent_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Consent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Consent_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Consent_revokedAt(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ConsentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ConsentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConsentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ConsentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConsentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ConsentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ConsentEdge) graphql.Marshaler {
+			return ec.marshalNConsentEdge2ᚕᚖponteᚋmodelᚐConsentEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConsentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ConsentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Consent) graphql.Marshaler {
+			return ec.marshalNConsent2ᚕᚖponteᚋmodelᚐConsentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Consent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConsentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ConsentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConsentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ConsentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Consent) graphql.Marshaler {
+			return ec.marshalNConsent2ᚖponteᚋmodelᚐConsent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Consent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CredentialOption_value(ctx context.Context, field graphql.CollectedField, obj *model.CredentialOption) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5633,6 +14179,1003 @@ func (ec *executionContext) _CredentialParameter_expiresAt(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_CredentialParameter_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CredentialParameter", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBill_id(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditCardBill_accountId(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditCardBill_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBill_billClosingDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_billClosingDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillClosingDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_billClosingDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBill_totalAmount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_totalAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_totalAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditCardBill_totalAmountCurrencyCode(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_totalAmountCurrencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalAmountCurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_totalAmountCurrencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBill_minimumPaymentAmount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_minimumPaymentAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumPaymentAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_minimumPaymentAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditCardBill_allowsInstallments(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_allowsInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllowsInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_allowsInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CreditCardBill_financeCharges(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_financeCharges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinanceCharges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.CreditCardBillFinanceCharge) graphql.Marshaler {
+			return ec.marshalOCreditCardBillFinanceCharge2ᚕponteᚋmodelᚐCreditCardBillFinanceChargeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_financeCharges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBill",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillFinanceCharge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBill_payments(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.CreditCardBillPayment) graphql.Marshaler {
+			return ec.marshalOCreditCardBillPayment2ᚕponteᚋmodelᚐCreditCardBillPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBill",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBill_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBill_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBillConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardBillConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBillConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBillConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CreditCardBillEdge) graphql.Marshaler {
+			return ec.marshalNCreditCardBillEdge2ᚕᚖponteᚋmodelᚐCreditCardBillEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBillConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBillConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CreditCardBill) graphql.Marshaler {
+			return ec.marshalNCreditCardBill2ᚕᚖponteᚋmodelᚐCreditCardBillᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBillConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBill(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBillEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardBill) graphql.Marshaler {
+			return ec.marshalNCreditCardBill2ᚖponteᚋmodelᚐCreditCardBill(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBillEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBill(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge_id(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillFinanceCharge_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge_type(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillFinanceCharge_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge_amount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillFinanceCharge_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillFinanceCharge_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillFinanceCharge_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_valueType(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_valueType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValueType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_valueType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_paymentDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_paymentDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_paymentDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_paymentMode(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_paymentMode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_paymentMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_amount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditCardBillPayment_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPayment_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPayment_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_installmentNumber(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_installmentNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallmentNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_installmentNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardMetadata_totalInstallments(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_totalInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_totalInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardMetadata_totalAmount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_totalAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_totalAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CreditCardMetadata_payeeMCC(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_payeeMCC(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayeeMCC, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_payeeMCC(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardMetadata_purchaseDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_purchaseDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PurchaseDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_purchaseDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditCardMetadata_billId(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_billId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_billId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_cardNumber(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_cardNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_cardNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_feeType(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_feeType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeeType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_feeType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_feeTypeAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_feeTypeAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeeTypeAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_feeTypeAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_otherCreditsType(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_otherCreditsType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OtherCreditsType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_otherCreditsType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_otherCreditsAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_otherCreditsAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OtherCreditsAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_otherCreditsAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardMetadata_billForecastDate(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardMetadata_billForecastDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillForecastDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardMetadata_billForecastDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardMetadata", field, false, false, "String")
 }
 
 func (ec *executionContext) _CreditData_level(ctx context.Context, field graphql.CollectedField, obj *model.CreditData) (ret graphql.Marshaler) {
@@ -6205,6 +15748,144 @@ func (ec *executionContext) fieldContext_DisaggregatedCreditLimit_availableAmoun
 	return graphql.NewScalarFieldContext("DisaggregatedCreditLimit", field, false, false, "String")
 }
 
+func (ec *executionContext) _Document_type(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, "String")
+}
+
+func (ec *executionContext) _Document_value(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, "String")
+}
+
+func (ec *executionContext) _EconomicActivity_code(ctx context.Context, field graphql.CollectedField, obj *model.EconomicActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EconomicActivity_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EconomicActivity_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EconomicActivity", field, false, false, "String")
+}
+
+func (ec *executionContext) _EconomicActivity_isMain(ctx context.Context, field graphql.CollectedField, obj *model.EconomicActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EconomicActivity_isMain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsMain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EconomicActivity_isMain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EconomicActivity", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Email_type(ctx context.Context, field graphql.CollectedField, obj *model.Email) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Email_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
+func (ec *executionContext) _Email_value(ctx context.Context, field graphql.CollectedField, obj *model.Email) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Email_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Email_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Email", field, false, false, "String")
+}
+
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6389,6 +16070,387 @@ func (ec *executionContext) fieldContext_ExecutionError_attributes(_ context.Con
 	return graphql.NewScalarFieldContext("ExecutionError", field, false, false, "Map")
 }
 
+func (ec *executionContext) _FinancialRelationshipAccount_compeCode(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_compeCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompeCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_compeCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationshipAccount_branchCode(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_branchCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BranchCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_branchCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationshipAccount_number(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationshipAccount_checkDigit(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_checkDigit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckDigit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_checkDigit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationshipAccount_type(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationshipAccount_subtype(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationshipAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationshipAccount_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationshipAccount_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationshipAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationships_startDate(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationships", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _FinancialRelationships_productsServicesType(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_productsServicesType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductsServicesType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_productsServicesType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationships", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationships_productsServicesTypeAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_productsServicesTypeAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductsServicesTypeAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_productsServicesTypeAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FinancialRelationships", field, false, false, "String")
+}
+
+func (ec *executionContext) _FinancialRelationships_procurators(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_procurators(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Procurators, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Procurator) graphql.Marshaler {
+			return ec.marshalOProcurator2ᚕponteᚋmodelᚐProcuratorᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_procurators(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FinancialRelationships",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Procurator(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FinancialRelationships_accounts(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Accounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.FinancialRelationshipAccount) graphql.Marshaler {
+			return ec.marshalOFinancialRelationshipAccount2ᚕponteᚋmodelᚐFinancialRelationshipAccountᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_accounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FinancialRelationships",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FinancialRelationshipAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FinancialRelationships_portabilitiesReceived(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_portabilitiesReceived(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PortabilitiesReceived, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PortabilityReceived) graphql.Marshaler {
+			return ec.marshalOPortabilityReceived2ᚕponteᚋmodelᚐPortabilityReceivedᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_portabilitiesReceived(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FinancialRelationships",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PortabilityReceived(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FinancialRelationships_paychecksBankLink(ctx context.Context, field graphql.CollectedField, obj *model.FinancialRelationships) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FinancialRelationships_paychecksBankLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaychecksBankLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PaycheckBankLink) graphql.Marshaler {
+			return ec.marshalOPaycheckBankLink2ᚕponteᚋmodelᚐPaycheckBankLinkᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FinancialRelationships_paychecksBankLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FinancialRelationships",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaycheckBankLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GeographicCoordinates_latitude(ctx context.Context, field graphql.CollectedField, obj *model.GeographicCoordinates) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeographicCoordinates_latitude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Latitude, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeographicCoordinates_latitude(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeographicCoordinates", field, false, false, "Float")
+}
+
+func (ec *executionContext) _GeographicCoordinates_longitude(ctx context.Context, field graphql.CollectedField, obj *model.GeographicCoordinates) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeographicCoordinates_longitude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Longitude, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeographicCoordinates_longitude(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeographicCoordinates", field, false, false, "Float")
+}
+
 func (ec *executionContext) _Health_status(ctx context.Context, field graphql.CollectedField, obj *model.Health) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6557,6 +16619,3247 @@ func (ec *executionContext) _HealthDetails_error(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_HealthDetails_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HealthDetails", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_id(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Identity_itemId(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Identity_birthDate(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_birthDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BirthDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_birthDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Identity_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_document(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Document, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_documentType(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_documentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_jobTitle(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_jobTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JobTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_jobTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_companyName(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_companyName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompanyName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_companyName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_fullName(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_fullName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FullName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_fullName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_phoneNumbers(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_phoneNumbers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PhoneNumbers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Phone) graphql.Marshaler {
+			return ec.marshalOPhone2ᚕponteᚋmodelᚐPhoneᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_phoneNumbers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Phone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_emails(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_emails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Email) graphql.Marshaler {
+			return ec.marshalOEmail2ᚕponteᚋmodelᚐEmailᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_emails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Email(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_addresses(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_addresses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Addresses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Address) graphql.Marshaler {
+			return ec.marshalOAddress2ᚕponteᚋmodelᚐAddressᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_addresses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Address(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_relations(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_relations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Relations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Relation) graphql.Marshaler {
+			return ec.marshalORelation2ᚕponteᚋmodelᚐRelationᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_relations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Relation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_investorProfile(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_investorProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestorProfile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_investorProfile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_establishmentName(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_establishmentName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EstablishmentName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_establishmentName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_establishmentCode(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_establishmentCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EstablishmentCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_establishmentCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_financialRelationships(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_financialRelationships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinancialRelationships, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FinancialRelationships) graphql.Marshaler {
+			return ec.marshalOFinancialRelationships2ᚖponteᚋmodelᚐFinancialRelationships(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_financialRelationships(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FinancialRelationships(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_qualifications(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_qualifications(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Qualifications, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Qualifications) graphql.Marshaler {
+			return ec.marshalOQualifications2ᚖponteᚋmodelᚐQualifications(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_qualifications(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Qualifications(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_socialName(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_socialName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SocialName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_socialName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_sex(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_sex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_sex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_maritalStatus(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_maritalStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaritalStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MaritalStatus) graphql.Marshaler {
+			return ec.marshalOMaritalStatus2ᚖponteᚋmodelᚐMaritalStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_maritalStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MaritalStatus(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_nationality(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_nationality(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nationality, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Nationality) graphql.Marshaler {
+			return ec.marshalONationality2ᚖponteᚋmodelᚐNationality(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_nationality(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Nationality(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_otherDocuments(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_otherDocuments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OtherDocuments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.IdentityDocument) graphql.Marshaler {
+			return ec.marshalOIdentityDocument2ᚕponteᚋmodelᚐIdentityDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_otherDocuments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IdentityDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_passport(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_passport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passport, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Passport) graphql.Marshaler {
+			return ec.marshalOPassport2ᚖponteᚋmodelᚐPassport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_passport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Passport(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_incorporationDate(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_incorporationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncorporationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_incorporationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Identity_parties(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_parties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.BusinessParty) graphql.Marshaler {
+			return ec.marshalOBusinessParty2ᚕponteᚋmodelᚐBusinessPartyᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_parties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BusinessParty(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_businessOtherDocuments(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_businessOtherDocuments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessOtherDocuments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.BusinessOtherDocument) graphql.Marshaler {
+			return ec.marshalOBusinessOtherDocument2ᚕponteᚋmodelᚐBusinessOtherDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_businessOtherDocuments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BusinessOtherDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_companiesCnpj(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_companiesCnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompaniesCNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_companiesCnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identity_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Identity_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _IdentityDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityDocument_typeAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_typeAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TypeAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_typeAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityDocument_number(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityDocument_checkDigit(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_checkDigit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckDigit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_checkDigit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityDocument_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _IdentityDocument_expirationDate(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IdentityDocument_expirationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpirationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IdentityDocument_expirationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IdentityDocument", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InformedIncome_frequency(ctx context.Context, field graphql.CollectedField, obj *model.InformedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedIncome_frequency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Frequency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedIncome_frequency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedIncome", field, false, false, "String")
+}
+
+func (ec *executionContext) _InformedIncome_amount(ctx context.Context, field graphql.CollectedField, obj *model.InformedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedIncome_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedIncome_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedIncome", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InformedIncome_date(ctx context.Context, field graphql.CollectedField, obj *model.InformedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedIncome_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedIncome_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedIncome", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InformedPatrimony_amount(ctx context.Context, field graphql.CollectedField, obj *model.InformedPatrimony) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedPatrimony_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedPatrimony_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedPatrimony", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InformedPatrimony_year(ctx context.Context, field graphql.CollectedField, obj *model.InformedPatrimony) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedPatrimony_year(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Year, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedPatrimony_year(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedPatrimony", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InformedPatrimony_date(ctx context.Context, field graphql.CollectedField, obj *model.InformedPatrimony) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedPatrimony_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InformedPatrimony_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedPatrimony", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InformedRevenue_amount(ctx context.Context, field graphql.CollectedField, obj *model.InformedRevenue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedRevenue_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InformedRevenue_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedRevenue", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InformedRevenue_frequency(ctx context.Context, field graphql.CollectedField, obj *model.InformedRevenue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedRevenue_frequency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Frequency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InformedRevenue_frequency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedRevenue", field, false, false, "String")
+}
+
+func (ec *executionContext) _InformedRevenue_frequencyAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.InformedRevenue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedRevenue_frequencyAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrequencyAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InformedRevenue_frequencyAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedRevenue", field, false, false, "String")
+}
+
+func (ec *executionContext) _InformedRevenue_year(ctx context.Context, field graphql.CollectedField, obj *model.InformedRevenue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InformedRevenue_year(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Year, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InformedRevenue_year(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InformedRevenue", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Investment_id(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Investment_itemId(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Investment_code(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_issuerCNPJ(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_issuerCNPJ(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssuerCNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_issuerCNPJ(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_number(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_isin(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_isin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ISIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_isin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_type(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_subtype(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_name(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_date(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Investment_value(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_quantity(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_taxes(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_taxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_taxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_taxes2(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_taxes2(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taxes2, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_taxes2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_balance(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_amount(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_amountWithdrawal(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_amountWithdrawal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountWithdrawal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_amountWithdrawal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_amountProfit(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_amountProfit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountProfit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_amountProfit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_amountOriginal(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_amountOriginal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountOriginal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_amountOriginal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Investment_issuer(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_issuer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issuer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_issuer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_issueDate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Investment_purchaseDate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_purchaseDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PurchaseDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_purchaseDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Investment_rate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_rate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_rateType(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_rateType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RateType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_rateType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_fixedAnnualRate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_fixedAnnualRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FixedAnnualRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_fixedAnnualRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_lastMonthRate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_lastMonthRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastMonthRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_lastMonthRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_annualRate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_annualRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AnnualRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_annualRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_lastTwelveMonthsRate(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_lastTwelveMonthsRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastTwelveMonthsRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_lastTwelveMonthsRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Investment_status(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_transactions(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Investment().Transactions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentTransactionConnection) graphql.Marshaler {
+			return ec.marshalNInvestmentTransactionConnection2ᚖponteᚋmodelᚐInvestmentTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_transactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Investment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Investment_transactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Investment_metadata(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentMetadata) graphql.Marshaler {
+			return ec.marshalOInvestmentMetadata2ᚖponteᚋmodelᚐInvestmentMetadata(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Investment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentMetadata(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Investment_owner(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "String")
+}
+
+func (ec *executionContext) _Investment_institution(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_institution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Institution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentInstitution) graphql.Marshaler {
+			return ec.marshalOInvestmentInstitution2ᚖponteᚋmodelᚐInvestmentInstitution(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_institution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Investment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentInstitution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Investment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Investment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InvestmentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InvestmentEdge) graphql.Marshaler {
+			return ec.marshalNInvestmentEdge2ᚕᚖponteᚋmodelᚐInvestmentEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Investment) graphql.Marshaler {
+			return ec.marshalNInvestment2ᚕᚖponteᚋmodelᚐInvestmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Investment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Investment) graphql.Marshaler {
+			return ec.marshalNInvestment2ᚖponteᚋmodelᚐInvestment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Investment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentExpenses_serviceTax(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_serviceTax(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServiceTax, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_serviceTax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_brokerageFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_brokerageFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokerageFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_brokerageFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_incomeTax(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_incomeTax(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncomeTax, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_incomeTax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_other(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_other(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Other, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_other(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_tradingAssetsNoticeFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_tradingAssetsNoticeFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TradingAssetsNoticeFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_tradingAssetsNoticeFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_maintenanceFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_maintenanceFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaintenanceFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_maintenanceFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_settlementFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_settlementFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettlementFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_settlementFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_clearingFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_clearingFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClearingFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_clearingFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_stockExchangeFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_stockExchangeFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StockExchangeFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_stockExchangeFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_custodyFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_custodyFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustodyFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_custodyFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_operatingFee(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_operatingFee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperatingFee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_operatingFee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_iof(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_iof(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IOF, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_iof(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentExpenses_iofProvision(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentExpenses) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentExpenses_iofProvision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IOFProvision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentExpenses_iofProvision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentExpenses", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentInstitution_name(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentInstitution_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentInstitution_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentInstitution_number(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentInstitution_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentInstitution_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentMetadata_taxRegime(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentMetadata_taxRegime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxRegime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentMetadata_taxRegime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentMetadata_proposalNumber(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentMetadata_proposalNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProposalNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentMetadata_proposalNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentMetadata_processNumber(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentMetadata) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentMetadata_processNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProcessNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentMetadata_processNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransaction_id(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _InvestmentTransaction_investmentId(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_investmentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestmentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_investmentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _InvestmentTransaction_type(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransaction_movementType(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_movementType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MovementType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_movementType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransaction_description(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransaction_quantity(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_value(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_amount(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_netAmount(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_netAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NetAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_netAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_date(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InvestmentTransaction_tradeDate(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_tradeDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TradeDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_tradeDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InvestmentTransaction_brokerageNumber(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_brokerageNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokerageNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_brokerageNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransaction_agreedRate(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_agreedRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgreedRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_agreedRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_indexerPercentage(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_indexerPercentage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IndexerPercentage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_indexerPercentage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_priceFactor(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_priceFactor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PriceFactor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_priceFactor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _InvestmentTransaction_expenses(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_expenses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expenses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentExpenses) graphql.Marshaler {
+			return ec.marshalOInvestmentExpenses2ᚖponteᚋmodelᚐInvestmentExpenses(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_expenses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentExpenses(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentTransaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InvestmentTransaction_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransaction_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransaction_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _InvestmentTransactionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransactionConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentTransactionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentTransactionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InvestmentTransactionEdge) graphql.Marshaler {
+			return ec.marshalNInvestmentTransactionEdge2ᚕᚖponteᚋmodelᚐInvestmentTransactionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransactionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentTransactionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InvestmentTransaction) graphql.Marshaler {
+			return ec.marshalNInvestmentTransaction2ᚕᚖponteᚋmodelᚐInvestmentTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentTransactionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransactionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentTransactionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentTransaction) graphql.Marshaler {
+			return ec.marshalNInvestmentTransaction2ᚖponteᚋmodelᚐInvestmentTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransactionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransaction(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Item_id(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
@@ -7064,6 +20367,420 @@ func (ec *executionContext) fieldContext_Item_products(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Item", field, false, false, "Product")
 }
 
+func (ec *executionContext) _Item_accounts(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Item().Accounts(ctx, obj, fc.Args["type"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountConnection) graphql.Marshaler {
+			return ec.marshalNAccountConnection2ᚖponteᚋmodelᚐAccountConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_accounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Item_accounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_investments(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_investments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Item().Investments(ctx, obj, fc.Args["type"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentConnection) graphql.Marshaler {
+			return ec.marshalNInvestmentConnection2ᚖponteᚋmodelᚐInvestmentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_investments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Item_investments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_loans(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_loans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Item().Loans(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanConnection) graphql.Marshaler {
+			return ec.marshalNLoanConnection2ᚖponteᚋmodelᚐLoanConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_loans(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Item_loans_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_identity(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_identity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Item().Identity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Identity) graphql.Marshaler {
+			return ec.marshalOIdentity2ᚖponteᚋmodelᚐIdentity(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_identity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Identity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_consents(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_consents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Item().Consents(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConsentConnection) graphql.Marshaler {
+			return ec.marshalNConsentConnection2ᚖponteᚋmodelᚐConsentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_consents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsentConnection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_spending(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_spending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Item().Spending(ctx, obj, fc.Args["from"].(*model.Time), fc.Args["to"].(*model.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Spending) graphql.Marshaler {
+			return ec.marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_spending(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Spending(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Item_spending_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ItemConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ItemEdge) graphql.Marshaler {
+			return ec.marshalNItemEdge2ᚕᚖponteᚋmodelᚐItemEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚕᚖponteᚋmodelᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ItemPage_results(ctx context.Context, field graphql.CollectedField, obj *model.ItemPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7381,6 +21098,2381 @@ func (ec *executionContext) fieldContext_ItemResourcePage_results(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Loan_id(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Loan_itemId(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Loan_contractNumber(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_contractNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_contractNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_ipocCode(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_ipocCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IPOCCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_ipocCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_productName(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_productName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_productName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_type(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_kind(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_date(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_contractDate(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_contractDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_contractDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_disbursementDates(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_disbursementDates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisbursementDates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚕponteᚋmodelᚐTimeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_disbursementDates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_settlementDate(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_settlementDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettlementDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_settlementDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_contractAmount(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_contractAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_contractAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Loan_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_installmentPeriodicity(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_installmentPeriodicity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallmentPeriodicity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_installmentPeriodicity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_installmentPeriodicityAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_installmentPeriodicityAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallmentPeriodicityAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_installmentPeriodicityAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_firstInstallmentDueDate(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_firstInstallmentDueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstInstallmentDue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_firstInstallmentDueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_CET(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_CET(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CET, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_CET(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Loan_amortizationScheduled(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_amortizationScheduled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmortizationScheduled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_amortizationScheduled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_amortizationScheduledAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_amortizationScheduledAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmortizationScheduledAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_amortizationScheduledAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_cnpjConsignee(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_cnpjConsignee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CNPJConsignee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_cnpjConsignee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "String")
+}
+
+func (ec *executionContext) _Loan_interestRates(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_interestRates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InterestRates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanInterestRate) graphql.Marshaler {
+			return ec.marshalOLoanInterestRate2ᚕponteᚋmodelᚐLoanInterestRateᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_interestRates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanInterestRate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_contractedFees(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_contractedFees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractedFees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanContractedFee) graphql.Marshaler {
+			return ec.marshalOLoanContractedFee2ᚕponteᚋmodelᚐLoanContractedFeeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_contractedFees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanContractedFee(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_contractedFinanceCharges(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_contractedFinanceCharges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractedFinanceCharges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanContractedFinanceCharge) graphql.Marshaler {
+			return ec.marshalOLoanContractedFinanceCharge2ᚕponteᚋmodelᚐLoanContractedFinanceChargeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_contractedFinanceCharges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanContractedFinanceCharge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_warranties(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_warranties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warranties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanWarranty) graphql.Marshaler {
+			return ec.marshalOLoanWarranty2ᚕponteᚋmodelᚐLoanWarrantyᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_warranties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanWarranty(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_installments(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_installments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanInstallments) graphql.Marshaler {
+			return ec.marshalOLoanInstallments2ᚖponteᚋmodelᚐLoanInstallments(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_installments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanInstallments(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_payments(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_payments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanPayments) graphql.Marshaler {
+			return ec.marshalOLoanPayments2ᚖponteᚋmodelᚐLoanPayments(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_payments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Loan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanPayments(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Loan_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Loan_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _LoanBalloonPayment_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.LoanBalloonPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanBalloonPayment_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanBalloonPayment_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanBalloonPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _LoanBalloonPayment_amount(ctx context.Context, field graphql.CollectedField, obj *model.LoanBalloonPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanBalloonPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanBalloonPaymentAmount) graphql.Marshaler {
+			return ec.marshalOLoanBalloonPaymentAmount2ᚖponteᚋmodelᚐLoanBalloonPaymentAmount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanBalloonPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanBalloonPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanBalloonPaymentAmount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanBalloonPaymentAmount_value(ctx context.Context, field graphql.CollectedField, obj *model.LoanBalloonPaymentAmount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanBalloonPaymentAmount_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanBalloonPaymentAmount_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanBalloonPaymentAmount", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanBalloonPaymentAmount_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.LoanBalloonPaymentAmount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanBalloonPaymentAmount_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanBalloonPaymentAmount_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanBalloonPaymentAmount", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.LoanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LoanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LoanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LoanEdge) graphql.Marshaler {
+			return ec.marshalNLoanEdge2ᚕᚖponteᚋmodelᚐLoanEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.LoanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Loan) graphql.Marshaler {
+			return ec.marshalNLoan2ᚕᚖponteᚋmodelᚐLoanᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Loan(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanContractedFee_name(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFee_code(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFee_chargeType(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_chargeType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChargeType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_chargeType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFee_charge(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_charge(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Charge, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_charge(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFee_amount(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanContractedFee_rate(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFee_rate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFee_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFee", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanContractedFinanceCharge_type(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFinanceCharge_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFinanceCharge_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFinanceCharge_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFinanceCharge_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFinanceCharge_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanContractedFinanceCharge_rate(ctx context.Context, field graphql.CollectedField, obj *model.LoanContractedFinanceCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanContractedFinanceCharge_rate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanContractedFinanceCharge_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanContractedFinanceCharge", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LoanEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LoanEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Loan) graphql.Marshaler {
+			return ec.marshalNLoan2ᚖponteᚋmodelᚐLoan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Loan(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanInstallments_typeNumberOfInstallments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_typeNumberOfInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TypeNumberOfInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_typeNumberOfInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInstallments_totalNumberOfInstallments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_totalNumberOfInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalNumberOfInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_totalNumberOfInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanInstallments_typeContractRemaining(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_typeContractRemaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TypeContractRemaining, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_typeContractRemaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInstallments_contractRemainingNumber(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_contractRemainingNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractRemainingNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_contractRemainingNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanInstallments_paidInstallments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_paidInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_paidInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanInstallments_dueInstallments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_dueInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_dueInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanInstallments_pastDueInstallments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_pastDueInstallments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PastDueInstallments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_pastDueInstallments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInstallments", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanInstallments_balloonPayments(ctx context.Context, field graphql.CollectedField, obj *model.LoanInstallments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInstallments_balloonPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BalloonPayments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanBalloonPayment) graphql.Marshaler {
+			return ec.marshalOLoanBalloonPayment2ᚕponteᚋmodelᚐLoanBalloonPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInstallments_balloonPayments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanInstallments",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanBalloonPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanInterestRate_taxType(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_taxType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_taxType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_interestRateType(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_interestRateType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InterestRateType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_interestRateType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_taxPeriodicity(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_taxPeriodicity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxPeriodicity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_taxPeriodicity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_calculation(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_calculation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Calculation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_calculation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_referentialRateIndexerType(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_referentialRateIndexerType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferentialRateIndexerType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_referentialRateIndexerType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_referentialRateIndexerSubType(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_referentialRateIndexerSubType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferentialRateIndexerSubType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_referentialRateIndexerSubType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_referentialRateIndexerAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_referentialRateIndexerAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferentialRateIndexerAdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_referentialRateIndexerAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanInterestRate_preFixedRate(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_preFixedRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreFixedRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_preFixedRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanInterestRate_postFixedRate(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_postFixedRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostFixedRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_postFixedRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanInterestRate_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.LoanInterestRate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanInterestRate_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanInterestRate_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanInterestRate", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanOverParcel_fees(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcel) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcel_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanOverParcelFee) graphql.Marshaler {
+			return ec.marshalOLoanOverParcelFee2ᚕponteᚋmodelᚐLoanOverParcelFeeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcel_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanOverParcel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanOverParcelFee(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanOverParcel_charges(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcel) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcel_charges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Charges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanOverParcelCharge) graphql.Marshaler {
+			return ec.marshalOLoanOverParcelCharge2ᚕponteᚋmodelᚐLoanOverParcelChargeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcel_charges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanOverParcel",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanOverParcelCharge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanOverParcelCharge_type(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelCharge_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelCharge_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanOverParcelCharge_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelCharge_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelCharge_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanOverParcelCharge_amount(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelCharge_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelCharge_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelCharge", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanOverParcelFee_name(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelFee_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelFee_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanOverParcelFee_code(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelFee_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelFee_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelFee", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanOverParcelFee_amount(ctx context.Context, field graphql.CollectedField, obj *model.LoanOverParcelFee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanOverParcelFee_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanOverParcelFee_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanOverParcelFee", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_isOverParcelPayment(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_isOverParcelPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsOverParcelPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_isOverParcelPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPaymentRelease", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_installmentId(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_installmentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallmentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_installmentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPaymentRelease", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_paidDate(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_paidDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_paidDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPaymentRelease", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPaymentRelease", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_paidAmount(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_paidAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_paidAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPaymentRelease", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanPaymentRelease_overParcel(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPaymentRelease_overParcel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverParcel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanOverParcel) graphql.Marshaler {
+			return ec.marshalOLoanOverParcel2ᚖponteᚋmodelᚐLoanOverParcel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPaymentRelease_overParcel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanPaymentRelease",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanOverParcel(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanPayments_contractOutstandingBalance(ctx context.Context, field graphql.CollectedField, obj *model.LoanPayments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPayments_contractOutstandingBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContractOutstandingBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPayments_contractOutstandingBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPayments", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanPayments_releases(ctx context.Context, field graphql.CollectedField, obj *model.LoanPayments) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPayments_releases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Releases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LoanPaymentRelease) graphql.Marshaler {
+			return ec.marshalOLoanPaymentRelease2ᚕponteᚋmodelᚐLoanPaymentReleaseᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPayments_releases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanPayments",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanPaymentRelease(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LoanWarranty_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.LoanWarranty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanWarranty_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanWarranty_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanWarranty", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanWarranty_type(ctx context.Context, field graphql.CollectedField, obj *model.LoanWarranty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanWarranty_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanWarranty_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanWarranty", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanWarranty_subtype(ctx context.Context, field graphql.CollectedField, obj *model.LoanWarranty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanWarranty_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanWarranty_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanWarranty", field, false, false, "String")
+}
+
+func (ec *executionContext) _LoanWarranty_amount(ctx context.Context, field graphql.CollectedField, obj *model.LoanWarranty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanWarranty_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LoanWarranty_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanWarranty", field, false, false, "Float")
+}
+
+func (ec *executionContext) _MaritalStatus_code(ctx context.Context, field graphql.CollectedField, obj *model.MaritalStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MaritalStatus_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MaritalStatus_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MaritalStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _MaritalStatus_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.MaritalStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MaritalStatus_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MaritalStatus_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MaritalStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _Merchant_name(ctx context.Context, field graphql.CollectedField, obj *model.Merchant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Merchant_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Merchant_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
+}
+
+func (ec *executionContext) _Merchant_businessName(ctx context.Context, field graphql.CollectedField, obj *model.Merchant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Merchant_businessName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Merchant_businessName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
+}
+
+func (ec *executionContext) _Merchant_cnpj(ctx context.Context, field graphql.CollectedField, obj *model.Merchant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Merchant_cnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Merchant_cnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
+}
+
+func (ec *executionContext) _Merchant_cnae(ctx context.Context, field graphql.CollectedField, obj *model.Merchant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Merchant_cnae(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CNAE, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Merchant_cnae(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
+}
+
+func (ec *executionContext) _Merchant_category(ctx context.Context, field graphql.CollectedField, obj *model.Merchant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Merchant_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Merchant_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
+}
+
+func (ec *executionContext) _MonthSpending_month(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthSpending_month(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Month, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonthSpending_month(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthSpending", field, false, false, "String")
+}
+
+func (ec *executionContext) _MonthSpending_spent(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthSpending_spent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonthSpending_spent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthSpending", field, false, false, "Float")
+}
+
+func (ec *executionContext) _MonthSpending_received(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthSpending_received(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Received, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonthSpending_received(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthSpending", field, false, false, "Float")
+}
+
+func (ec *executionContext) _MonthSpending_count(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthSpending_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonthSpending_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthSpending", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Mutation_createConnectToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7645,6 +23737,1277 @@ func (ec *executionContext) fieldContext_Mutation_deleteItem(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateTransactionCategory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTransactionCategory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTransactionCategory(ctx, fc.Args["id"].(uuid.UUID), fc.Args["categoryId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖponteᚋmodelᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTransactionCategory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTransactionCategory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nationality_hasBrazilianNationality(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasBrazilianNationality, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Nationality_hasBrazilianNationality(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Nationality", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Nationality_otherNationalities(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nationality_otherNationalities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OtherNationalities, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.OtherNationality) graphql.Marshaler {
+			return ec.marshalOOtherNationality2ᚕponteᚋmodelᚐOtherNationalityᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Nationality_otherNationalities(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Nationality",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OtherNationality(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NationalityDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _NationalityDocument_number(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _NationalityDocument_country(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _NationalityDocument_issueDate(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _NationalityDocument_expirationDate(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_expirationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpirationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_expirationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _NationalityDocument_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.NationalityDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NationalityDocument_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NationalityDocument_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NationalityDocument", field, false, false, "String")
+}
+
+func (ec *executionContext) _OtherNationality_countryCode(ctx context.Context, field graphql.CollectedField, obj *model.OtherNationality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OtherNationality_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OtherNationality_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OtherNationality", field, false, false, "String")
+}
+
+func (ec *executionContext) _OtherNationality_documents(ctx context.Context, field graphql.CollectedField, obj *model.OtherNationality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OtherNationality_documents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Documents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.NationalityDocument) graphql.Marshaler {
+			return ec.marshalONationalityDocument2ᚕponteᚋmodelᚐNationalityDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OtherNationality_documents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OtherNationality",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NationalityDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _Passport_number(ctx context.Context, field graphql.CollectedField, obj *model.Passport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passport_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Passport_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passport", field, false, false, "String")
+}
+
+func (ec *executionContext) _Passport_country(ctx context.Context, field graphql.CollectedField, obj *model.Passport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passport_country(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Country, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Passport_country(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passport", field, false, false, "String")
+}
+
+func (ec *executionContext) _Passport_issueDate(ctx context.Context, field graphql.CollectedField, obj *model.Passport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passport_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Passport_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passport", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Passport_expirationDate(ctx context.Context, field graphql.CollectedField, obj *model.Passport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passport_expirationDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpirationDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Passport_expirationDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passport", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaycheckBankLink_employerName(ctx context.Context, field graphql.CollectedField, obj *model.PaycheckBankLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaycheckBankLink_employerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaycheckBankLink_employerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaycheckBankLink_employerDocument(ctx context.Context, field graphql.CollectedField, obj *model.PaycheckBankLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaycheckBankLink_employerDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaycheckBankLink_employerDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaycheckBankLink_paycheckBankCnpj(ctx context.Context, field graphql.CollectedField, obj *model.PaycheckBankLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaycheckBankLink_paycheckBankCnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaycheckBankCNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaycheckBankLink_paycheckBankCnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaycheckBankLink_paycheckBankIspb(ctx context.Context, field graphql.CollectedField, obj *model.PaycheckBankLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaycheckBankLink_paycheckBankIspb(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaycheckBankISPB, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaycheckBankLink_paycheckBankIspb(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaycheckBankLink_accountOpeningDate(ctx context.Context, field graphql.CollectedField, obj *model.PaycheckBankLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaycheckBankLink_accountOpeningDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountOpeningDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaycheckBankLink_accountOpeningDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentData_payer(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_payer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentParticipant) graphql.Marshaler {
+			return ec.marshalOPaymentParticipant2ᚖponteᚋmodelᚐPaymentParticipant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_payer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentData",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentParticipant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentData_receiver(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_receiver(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Receiver, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentParticipant) graphql.Marshaler {
+			return ec.marshalOPaymentParticipant2ᚖponteᚋmodelᚐPaymentParticipant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_receiver(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentData",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentParticipant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentData_receiverReferenceId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_receiverReferenceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReceiverReferenceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_receiverReferenceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentData_paymentMethod(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_paymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_paymentMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentData_referenceNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_referenceNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_referenceNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentData_reason(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentData_boletoMetadata(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentData_boletoMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BoletoMetadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoMetadata) graphql.Marshaler {
+			return ec.marshalOBoletoMetadata2ᚖponteᚋmodelᚐBoletoMetadata(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentData_boletoMetadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentData",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoMetadata(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentParticipant_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_documentNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Document) graphql.Marshaler {
+			return ec.marshalODocument2ᚖponteᚋmodelᚐDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_documentNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentParticipant",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentParticipant_name(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentParticipant_accountNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_accountNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_accountNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentParticipant_branchNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_branchNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BranchNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_branchNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentParticipant_routingNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_routingNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_routingNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentParticipant_routingNumberISPB(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentParticipant_routingNumberISPB(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoutingNumberISPB, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentParticipant_routingNumberISPB(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_type(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_value(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_countryCallingCode(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_countryCallingCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCallingCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_countryCallingCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_areaCode(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_areaCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AreaCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_areaCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_extension(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_extension(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extension, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_extension(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _Phone_additionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Phone_additionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Phone_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _PortabilityReceived_employerName(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortabilityReceived_employerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortabilityReceived_employerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "String")
+}
+
+func (ec *executionContext) _PortabilityReceived_employerDocument(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortabilityReceived_employerDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortabilityReceived_employerDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "String")
+}
+
+func (ec *executionContext) _PortabilityReceived_paycheckBankDetainerCnpj(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortabilityReceived_paycheckBankDetainerCnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaycheckBankDetainerCNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortabilityReceived_paycheckBankDetainerCnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "String")
+}
+
+func (ec *executionContext) _PortabilityReceived_paycheckBankDetainerIspb(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortabilityReceived_paycheckBankDetainerIspb(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaycheckBankDetainerISPB, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortabilityReceived_paycheckBankDetainerIspb(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "String")
+}
+
+func (ec *executionContext) _PortabilityReceived_portabilityApprovalDate(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortabilityReceived_portabilityApprovalDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PortabilityApprovalDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortabilityReceived_portabilityApprovalDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Procurator_type(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
+func (ec *executionContext) _Procurator_cpfNumber(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_cpfNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CPFNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_cpfNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
+func (ec *executionContext) _Procurator_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_documentNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_documentNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
+func (ec *executionContext) _Procurator_documentType(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_documentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
+func (ec *executionContext) _Procurator_civilName(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_civilName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CivilName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_civilName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
+func (ec *executionContext) _Procurator_socialName(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Procurator_socialName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SocialName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Procurator_socialName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Procurator", field, false, false, "String")
+}
+
 func (ec *executionContext) _ProductState_isUpdated(ctx context.Context, field graphql.CollectedField, obj *model.ProductState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7790,6 +25153,203 @@ func (ec *executionContext) _ProductWarning_providerMessage(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_ProductWarning_providerMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProductWarning", field, false, false, "String")
+}
+
+func (ec *executionContext) _Qualifications_companyCnpj(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_companyCnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompanyCNPJ, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_companyCnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Qualifications", field, false, false, "String")
+}
+
+func (ec *executionContext) _Qualifications_occupationCode(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_occupationCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccupationCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_occupationCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Qualifications", field, false, false, "String")
+}
+
+func (ec *executionContext) _Qualifications_occupationDescription(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_occupationDescription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccupationDescription, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_occupationDescription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Qualifications", field, false, false, "String")
+}
+
+func (ec *executionContext) _Qualifications_informedIncome(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_informedIncome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InformedIncome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InformedIncome) graphql.Marshaler {
+			return ec.marshalOInformedIncome2ᚖponteᚋmodelᚐInformedIncome(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_informedIncome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Qualifications",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InformedIncome(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Qualifications_informedPatrimony(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_informedPatrimony(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InformedPatrimony, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InformedPatrimony) graphql.Marshaler {
+			return ec.marshalOInformedPatrimony2ᚖponteᚋmodelᚐInformedPatrimony(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_informedPatrimony(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Qualifications",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InformedPatrimony(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Qualifications_economicActivities(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_economicActivities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EconomicActivities, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.EconomicActivity) graphql.Marshaler {
+			return ec.marshalOEconomicActivity2ᚕponteᚋmodelᚐEconomicActivityᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_economicActivities(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Qualifications",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EconomicActivity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Qualifications_informedRevenue(ctx context.Context, field graphql.CollectedField, obj *model.Qualifications) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Qualifications_informedRevenue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InformedRevenue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InformedRevenue) graphql.Marshaler {
+			return ec.marshalOInformedRevenue2ᚖponteᚋmodelᚐInformedRevenue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Qualifications_informedRevenue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Qualifications",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InformedRevenue(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_connectors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -8296,6 +25856,666 @@ func (ec *executionContext) fieldContext_Query_categoryFeedback(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_itemConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_itemConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ItemConnection(ctx, fc.Args["clientUserId"].(*string), fc.Args["connectorId"].(*int), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ItemConnection) graphql.Marshaler {
+			return ec.marshalNItemConnection2ᚖponteᚋmodelᚐItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_itemConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_itemConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_transactions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_transactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Transactions(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.TransactionFilterInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TransactionConnection) graphql.Marshaler {
+			return ec.marshalNTransactionConnection2ᚖponteᚋmodelᚐTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_transactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_transactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_transaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_transaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Transaction(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖponteᚋmodelᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_transaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_transaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_investments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_investments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Investments(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["type"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentConnection) graphql.Marshaler {
+			return ec.marshalNInvestmentConnection2ᚖponteᚋmodelᚐInvestmentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_investments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_investments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_investment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_investment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Investment(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Investment) graphql.Marshaler {
+			return ec.marshalNInvestment2ᚖponteᚋmodelᚐInvestment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_investment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Investment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_investment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_investmentTransactions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_investmentTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvestmentTransactions(ctx, fc.Args["investmentId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentTransactionConnection) graphql.Marshaler {
+			return ec.marshalNInvestmentTransactionConnection2ᚖponteᚋmodelᚐInvestmentTransactionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_investmentTransactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransactionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_investmentTransactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_identity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_identity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Identity(ctx, fc.Args["itemId"].(*uuid.UUID), fc.Args["id"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Identity) graphql.Marshaler {
+			return ec.marshalNIdentity2ᚖponteᚋmodelᚐIdentity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_identity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Identity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_identity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_loans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_loans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Loans(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanConnection) graphql.Marshaler {
+			return ec.marshalNLoanConnection2ᚖponteᚋmodelᚐLoanConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_loans(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_loans_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_loan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_loan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Loan(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Loan) graphql.Marshaler {
+			return ec.marshalNLoan2ᚖponteᚋmodelᚐLoan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_loan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Loan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_loan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bills(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Bills(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardBillConnection) graphql.Marshaler {
+			return ec.marshalNCreditCardBillConnection2ᚖponteᚋmodelᚐCreditCardBillConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bills(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_bills_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bill(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Bill(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardBill) graphql.Marshaler {
+			return ec.marshalNCreditCardBill2ᚖponteᚋmodelᚐCreditCardBill(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bill(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBill(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_bill_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_accountStatements(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_accountStatements(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AccountStatements(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountStatementConnection) graphql.Marshaler {
+			return ec.marshalNAccountStatementConnection2ᚖponteᚋmodelᚐAccountStatementConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_accountStatements(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatementConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_accountStatements_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_consents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_consents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Consents(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConsentConnection) graphql.Marshaler {
+			return ec.marshalNConsentConnection2ᚖponteᚋmodelᚐConsentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_consents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_consents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_consent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_consent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Consent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Consent) graphql.Marshaler {
+			return ec.marshalNConsent2ᚖponteᚋmodelᚐConsent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_consent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Consent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_consent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_spending(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_spending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Spending(ctx, fc.Args["accountId"].(*uuid.UUID), fc.Args["itemId"].(*uuid.UUID), fc.Args["from"].(*model.Time), fc.Args["to"].(*model.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Spending) graphql.Marshaler {
+			return ec.marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_spending(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Spending(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_spending_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8367,6 +26587,139 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Relation_type(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Relation_name(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Relation_document(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Document, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Spending_byCategory(ctx context.Context, field graphql.CollectedField, obj *model.Spending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Spending_byCategory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByCategory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategorySpending) graphql.Marshaler {
+			return ec.marshalNCategorySpending2ᚕᚖponteᚋmodelᚐCategorySpendingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Spending_byCategory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Spending",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategorySpending(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Spending_byMonth(ctx context.Context, field graphql.CollectedField, obj *model.Spending) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Spending_byMonth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ByMonth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MonthSpending) graphql.Marshaler {
+			return ec.marshalNMonthSpending2ᚕᚖponteᚋmodelᚐMonthSpendingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Spending_byMonth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Spending",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MonthSpending(ctx, field)
 		},
 	}
 	return fc, nil
@@ -8687,6 +27040,713 @@ func (ec *executionContext) fieldContext_StatusDetail_accountStatements(_ contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ProductState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Transaction_id(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Transaction_accountId(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Transaction_date(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Transaction_description(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_descriptionRaw(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_descriptionRaw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DescriptionRaw, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_descriptionRaw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_type(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_amount(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Transaction_amountInAccountCurrency(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_amountInAccountCurrency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountInAccountCurrency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_amountInAccountCurrency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Transaction_balance(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Transaction_currencyCode(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_currencyCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrencyCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_currencyCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_category(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_categoryId(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_categoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_categoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_status(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_providerCode(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_providerCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_providerCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_providerId(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_providerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_providerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_paymentData(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_paymentData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentData) graphql.Marshaler {
+			return ec.marshalOPaymentData2ᚖponteᚋmodelᚐPaymentData(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_paymentData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Transaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Transaction_creditCardMetadata(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_creditCardMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreditCardMetadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardMetadata) graphql.Marshaler {
+			return ec.marshalOCreditCardMetadata2ᚖponteᚋmodelᚐCreditCardMetadata(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_creditCardMetadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Transaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardMetadata(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Transaction_merchant(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_merchant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Merchant, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Merchant) graphql.Marshaler {
+			return ec.marshalOMerchant2ᚖponteᚋmodelᚐMerchant(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_merchant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Transaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Merchant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Transaction_operationType(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_operationType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_operationType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_operationTypeAdditionalInfo(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_operationTypeAdditionalInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationTypeAddInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_operationTypeAdditionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _Transaction_order(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Transaction_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Transaction_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _TransactionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TransactionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TransactionEdge) graphql.Marshaler {
+			return ec.marshalNTransactionEdge2ᚕᚖponteᚋmodelᚐTransactionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransactionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TransactionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚕᚖponteᚋmodelᚐTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TransactionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TransactionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TransactionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚖponteᚋmodelᚐTransaction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
 		},
 	}
 	return fc, nil
@@ -10226,6 +29286,69 @@ func UnmarshalCreateItemInput(ctx context.Context, raw any) (model.CreateItemInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputTransactionFilterInput(ctx context.Context, obj any) (model.TransactionFilterInput, error) {
+	var it model.TransactionFilterInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ids", "dateFrom", "dateTo", "createdAtFrom"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+			data, err := ec.unmarshalOUUID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDs = data
+		case "dateFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateFrom"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateFrom = data
+		case "dateTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateTo"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateTo = data
+		case "createdAtFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtFrom"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtFrom = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTransactionFilterInput unmarshals raw into the TransactionFilterInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTransactionFilterInput(ctx context.Context, raw any) (model.TransactionFilterInput, error) {
+	var out model.TransactionFilterInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TransactionFilterInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateItemInput(ctx context.Context, obj any) (model.UpdateItemInput, error) {
 	var it model.UpdateItemInput
 	if obj == nil {
@@ -10318,75 +29441,185 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 		case "id":
 			out.Values[i] = ec._Account_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "itemId":
 			out.Values[i] = ec._Account_itemId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
 			out.Values[i] = ec._Account_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "subtype":
 			out.Values[i] = ec._Account_subtype(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "number":
 			out.Values[i] = ec._Account_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "balance":
 			out.Values[i] = ec._Account_balance(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Account_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "marketingName":
 			out.Values[i] = ec._Account_marketingName(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "owner":
 			out.Values[i] = ec._Account_owner(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "taxNumber":
 			out.Values[i] = ec._Account_taxNumber(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "currencyCode":
 			out.Values[i] = ec._Account_currencyCode(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "bankData":
 			out.Values[i] = ec._Account_bankData(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "creditData":
 			out.Values[i] = ec._Account_creditData(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Account_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Account_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "transactions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Account_transactions(ctx, field, obj)
+				})
+		case "bills":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Account_bills(ctx, field, obj)
+				})
+		case "statements":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Account_statements(ctx, field, obj)
+				})
+		case "spending":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Account_spending(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountConnectionImplementors = []string{"AccountConnection"}
+
+func (ec *executionContext) _AccountConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AccountConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountConnection")
+		case "totalCount":
+			out.Values[i] = ec._AccountConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AccountConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._AccountConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._AccountConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountEdgeImplementors = []string{"AccountEdge"}
+
+func (ec *executionContext) _AccountEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AccountEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountEdge")
+		case "cursor":
+			out.Values[i] = ec._AccountEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AccountEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10455,6 +29688,140 @@ func (ec *executionContext) _AccountPage(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var accountStatementImplementors = []string{"AccountStatement"}
+
+func (ec *executionContext) _AccountStatement(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStatement) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatementImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountStatement")
+		case "id":
+			out.Values[i] = ec._AccountStatement_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._AccountStatement_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "monthYear":
+			out.Values[i] = ec._AccountStatement_monthYear(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._AccountStatement_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountStatementConnectionImplementors = []string{"AccountStatementConnection"}
+
+func (ec *executionContext) _AccountStatementConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStatementConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatementConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountStatementConnection")
+		case "totalCount":
+			out.Values[i] = ec._AccountStatementConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AccountStatementConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._AccountStatementConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._AccountStatementConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountStatementEdgeImplementors = []string{"AccountStatementEdge"}
+
+func (ec *executionContext) _AccountStatementEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStatementEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatementEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountStatementEdge")
+		case "cursor":
+			out.Values[i] = ec._AccountStatementEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AccountStatementEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var additionalCardImplementors = []string{"AdditionalCard"}
 
 func (ec *executionContext) _AdditionalCard(ctx context.Context, sel ast.SelectionSet, obj *model.AdditionalCard) graphql.Marshaler {
@@ -10474,6 +29841,94 @@ func (ec *executionContext) _AdditionalCard(ctx context.Context, sel ast.Selecti
 		case "holder":
 			out.Values[i] = ec._AdditionalCard_holder(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var addressImplementors = []string{"Address"}
+
+func (ec *executionContext) _Address(ctx context.Context, sel ast.SelectionSet, obj *model.Address) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, addressImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Address")
+		case "fullAddress":
+			out.Values[i] = ec._Address_fullAddress(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "primaryAddress":
+			out.Values[i] = ec._Address_primaryAddress(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "city":
+			out.Values[i] = ec._Address_city(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "postalCode":
+			out.Values[i] = ec._Address_postalCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._Address_state(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._Address_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Address_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._Address_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "district":
+			out.Values[i] = ec._Address_district(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ibgeTownCode":
+			out.Values[i] = ec._Address_ibgeTownCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "countryCode":
+			out.Values[i] = ec._Address_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "geographicCoordinates":
+			out.Values[i] = ec._Address_geographicCoordinates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -10541,6 +29996,210 @@ func (ec *executionContext) _BankData(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "reservedBalances":
 			out.Values[i] = ec._BankData_reservedBalances(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoMetadataImplementors = []string{"BoletoMetadata"}
+
+func (ec *executionContext) _BoletoMetadata(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoMetadata) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoMetadataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoMetadata")
+		case "digitableLine":
+			out.Values[i] = ec._BoletoMetadata_digitableLine(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "barcode":
+			out.Values[i] = ec._BoletoMetadata_barcode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "baseAmount":
+			out.Values[i] = ec._BoletoMetadata_baseAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "penaltyAmount":
+			out.Values[i] = ec._BoletoMetadata_penaltyAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "interestAmount":
+			out.Values[i] = ec._BoletoMetadata_interestAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "discountAmount":
+			out.Values[i] = ec._BoletoMetadata_discountAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var businessOtherDocumentImplementors = []string{"BusinessOtherDocument"}
+
+func (ec *executionContext) _BusinessOtherDocument(ctx context.Context, sel ast.SelectionSet, obj *model.BusinessOtherDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, businessOtherDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BusinessOtherDocument")
+		case "type":
+			out.Values[i] = ec._BusinessOtherDocument_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._BusinessOtherDocument_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._BusinessOtherDocument_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expirationDate":
+			out.Values[i] = ec._BusinessOtherDocument_expirationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var businessPartyImplementors = []string{"BusinessParty"}
+
+func (ec *executionContext) _BusinessParty(ctx context.Context, sel ast.SelectionSet, obj *model.BusinessParty) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, businessPartyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BusinessParty")
+		case "type":
+			out.Values[i] = ec._BusinessParty_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "personType":
+			out.Values[i] = ec._BusinessParty_personType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentType":
+			out.Values[i] = ec._BusinessParty_documentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentNumber":
+			out.Values[i] = ec._BusinessParty_documentNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentCountry":
+			out.Values[i] = ec._BusinessParty_documentCountry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "documentExpirationDate":
+			out.Values[i] = ec._BusinessParty_documentExpirationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "documentIssueDate":
+			out.Values[i] = ec._BusinessParty_documentIssueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "documentAdditionalInfo":
+			out.Values[i] = ec._BusinessParty_documentAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "civilName":
+			out.Values[i] = ec._BusinessParty_civilName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "socialName":
+			out.Values[i] = ec._BusinessParty_socialName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "companyName":
+			out.Values[i] = ec._BusinessParty_companyName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tradeName":
+			out.Values[i] = ec._BusinessParty_tradeName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "startDate":
+			out.Values[i] = ec._BusinessParty_startDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "shareholding":
+			out.Values[i] = ec._BusinessParty_shareholding(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -10700,6 +30359,59 @@ func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.Selection
 			}
 		case "results":
 			out.Values[i] = ec._CategoryPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categorySpendingImplementors = []string{"CategorySpending"}
+
+func (ec *executionContext) _CategorySpending(ctx context.Context, sel ast.SelectionSet, obj *model.CategorySpending) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categorySpendingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategorySpending")
+		case "categoryId":
+			out.Values[i] = ec._CategorySpending_categoryId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._CategorySpending_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "spent":
+			out.Values[i] = ec._CategorySpending_spent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "received":
+			out.Values[i] = ec._CategorySpending_received(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._CategorySpending_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11002,6 +30714,160 @@ func (ec *executionContext) _ConnectorPage(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var consentImplementors = []string{"Consent"}
+
+func (ec *executionContext) _Consent(ctx context.Context, sel ast.SelectionSet, obj *model.Consent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Consent")
+		case "id":
+			out.Values[i] = ec._Consent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._Consent_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "products":
+			out.Values[i] = ec._Consent_products(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "openFinancePermissionsGranted":
+			out.Values[i] = ec._Consent_openFinancePermissionsGranted(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Consent_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Consent_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Consent_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._Consent_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var consentConnectionImplementors = []string{"ConsentConnection"}
+
+func (ec *executionContext) _ConsentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ConsentConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConsentConnection")
+		case "totalCount":
+			out.Values[i] = ec._ConsentConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ConsentConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._ConsentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._ConsentConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var consentEdgeImplementors = []string{"ConsentEdge"}
+
+func (ec *executionContext) _ConsentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ConsentEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConsentEdge")
+		case "cursor":
+			out.Values[i] = ec._ConsentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ConsentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var credentialOptionImplementors = []string{"CredentialOption"}
 
 func (ec *executionContext) _CredentialOption(ctx context.Context, sel ast.SelectionSet, obj *model.CredentialOption) graphql.Marshaler {
@@ -11113,6 +30979,379 @@ func (ec *executionContext) _CredentialParameter(ctx context.Context, sel ast.Se
 			}
 		case "expiresAt":
 			out.Values[i] = ec._CredentialParameter_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillImplementors = []string{"CreditCardBill"}
+
+func (ec *executionContext) _CreditCardBill(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBill) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBill")
+		case "id":
+			out.Values[i] = ec._CreditCardBill_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._CreditCardBill_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._CreditCardBill_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "billClosingDate":
+			out.Values[i] = ec._CreditCardBill_billClosingDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalAmount":
+			out.Values[i] = ec._CreditCardBill_totalAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalAmountCurrencyCode":
+			out.Values[i] = ec._CreditCardBill_totalAmountCurrencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "minimumPaymentAmount":
+			out.Values[i] = ec._CreditCardBill_minimumPaymentAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "allowsInstallments":
+			out.Values[i] = ec._CreditCardBill_allowsInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "financeCharges":
+			out.Values[i] = ec._CreditCardBill_financeCharges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payments":
+			out.Values[i] = ec._CreditCardBill_payments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CreditCardBill_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CreditCardBill_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillConnectionImplementors = []string{"CreditCardBillConnection"}
+
+func (ec *executionContext) _CreditCardBillConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBillConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBillConnection")
+		case "totalCount":
+			out.Values[i] = ec._CreditCardBillConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CreditCardBillConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._CreditCardBillConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._CreditCardBillConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillEdgeImplementors = []string{"CreditCardBillEdge"}
+
+func (ec *executionContext) _CreditCardBillEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBillEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBillEdge")
+		case "cursor":
+			out.Values[i] = ec._CreditCardBillEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CreditCardBillEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillFinanceChargeImplementors = []string{"CreditCardBillFinanceCharge"}
+
+func (ec *executionContext) _CreditCardBillFinanceCharge(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBillFinanceCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillFinanceChargeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBillFinanceCharge")
+		case "id":
+			out.Values[i] = ec._CreditCardBillFinanceCharge_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._CreditCardBillFinanceCharge_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._CreditCardBillFinanceCharge_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._CreditCardBillFinanceCharge_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._CreditCardBillFinanceCharge_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillPaymentImplementors = []string{"CreditCardBillPayment"}
+
+func (ec *executionContext) _CreditCardBillPayment(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBillPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBillPayment")
+		case "id":
+			out.Values[i] = ec._CreditCardBillPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "valueType":
+			out.Values[i] = ec._CreditCardBillPayment_valueType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentDate":
+			out.Values[i] = ec._CreditCardBillPayment_paymentDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentMode":
+			out.Values[i] = ec._CreditCardBillPayment_paymentMode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._CreditCardBillPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._CreditCardBillPayment_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardMetadataImplementors = []string{"CreditCardMetadata"}
+
+func (ec *executionContext) _CreditCardMetadata(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardMetadata) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardMetadataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardMetadata")
+		case "installmentNumber":
+			out.Values[i] = ec._CreditCardMetadata_installmentNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalInstallments":
+			out.Values[i] = ec._CreditCardMetadata_totalInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalAmount":
+			out.Values[i] = ec._CreditCardMetadata_totalAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payeeMCC":
+			out.Values[i] = ec._CreditCardMetadata_payeeMCC(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "purchaseDate":
+			out.Values[i] = ec._CreditCardMetadata_purchaseDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "billId":
+			out.Values[i] = ec._CreditCardMetadata_billId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cardNumber":
+			out.Values[i] = ec._CreditCardMetadata_cardNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "feeType":
+			out.Values[i] = ec._CreditCardMetadata_feeType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "feeTypeAdditionalInfo":
+			out.Values[i] = ec._CreditCardMetadata_feeTypeAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "otherCreditsType":
+			out.Values[i] = ec._CreditCardMetadata_otherCreditsType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "otherCreditsAdditionalInfo":
+			out.Values[i] = ec._CreditCardMetadata_otherCreditsAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "billForecastDate":
+			out.Values[i] = ec._CreditCardMetadata_billForecastDate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -11309,6 +31548,120 @@ func (ec *executionContext) _DisaggregatedCreditLimit(ctx context.Context, sel a
 	return out
 }
 
+var documentImplementors = []string{"Document"}
+
+func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet, obj *model.Document) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Document")
+		case "type":
+			out.Values[i] = ec._Document_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._Document_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var economicActivityImplementors = []string{"EconomicActivity"}
+
+func (ec *executionContext) _EconomicActivity(ctx context.Context, sel ast.SelectionSet, obj *model.EconomicActivity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, economicActivityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EconomicActivity")
+		case "code":
+			out.Values[i] = ec._EconomicActivity_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isMain":
+			out.Values[i] = ec._EconomicActivity_isMain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var emailImplementors = []string{"Email"}
+
+func (ec *executionContext) _Email(ctx context.Context, sel ast.SelectionSet, obj *model.Email) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, emailImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Email")
+		case "type":
+			out.Values[i] = ec._Email_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._Email_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var eventImplementors = []string{"Event"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
@@ -11386,6 +31739,165 @@ func (ec *executionContext) _ExecutionError(ctx context.Context, sel ast.Selecti
 		case "attributes":
 			out.Values[i] = ec._ExecutionError_attributes(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var financialRelationshipAccountImplementors = []string{"FinancialRelationshipAccount"}
+
+func (ec *executionContext) _FinancialRelationshipAccount(ctx context.Context, sel ast.SelectionSet, obj *model.FinancialRelationshipAccount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, financialRelationshipAccountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FinancialRelationshipAccount")
+		case "compeCode":
+			out.Values[i] = ec._FinancialRelationshipAccount_compeCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "branchCode":
+			out.Values[i] = ec._FinancialRelationshipAccount_branchCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._FinancialRelationshipAccount_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkDigit":
+			out.Values[i] = ec._FinancialRelationshipAccount_checkDigit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._FinancialRelationshipAccount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtype":
+			out.Values[i] = ec._FinancialRelationshipAccount_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var financialRelationshipsImplementors = []string{"FinancialRelationships"}
+
+func (ec *executionContext) _FinancialRelationships(ctx context.Context, sel ast.SelectionSet, obj *model.FinancialRelationships) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, financialRelationshipsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FinancialRelationships")
+		case "startDate":
+			out.Values[i] = ec._FinancialRelationships_startDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "productsServicesType":
+			out.Values[i] = ec._FinancialRelationships_productsServicesType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "productsServicesTypeAdditionalInfo":
+			out.Values[i] = ec._FinancialRelationships_productsServicesTypeAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "procurators":
+			out.Values[i] = ec._FinancialRelationships_procurators(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accounts":
+			out.Values[i] = ec._FinancialRelationships_accounts(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "portabilitiesReceived":
+			out.Values[i] = ec._FinancialRelationships_portabilitiesReceived(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paychecksBankLink":
+			out.Values[i] = ec._FinancialRelationships_paychecksBankLink(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var geographicCoordinatesImplementors = []string{"GeographicCoordinates"}
+
+func (ec *executionContext) _GeographicCoordinates(ctx context.Context, sel ast.SelectionSet, obj *model.GeographicCoordinates) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, geographicCoordinatesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GeographicCoordinates")
+		case "latitude":
+			out.Values[i] = ec._GeographicCoordinates_latitude(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "longitude":
+			out.Values[i] = ec._GeographicCoordinates_longitude(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -11496,6 +32008,1054 @@ func (ec *executionContext) _HealthDetails(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var identityImplementors = []string{"Identity"}
+
+func (ec *executionContext) _Identity(ctx context.Context, sel ast.SelectionSet, obj *model.Identity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, identityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Identity")
+		case "id":
+			out.Values[i] = ec._Identity_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._Identity_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "birthDate":
+			out.Values[i] = ec._Identity_birthDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "taxNumber":
+			out.Values[i] = ec._Identity_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "document":
+			out.Values[i] = ec._Identity_document(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "documentType":
+			out.Values[i] = ec._Identity_documentType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "jobTitle":
+			out.Values[i] = ec._Identity_jobTitle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "companyName":
+			out.Values[i] = ec._Identity_companyName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fullName":
+			out.Values[i] = ec._Identity_fullName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "phoneNumbers":
+			out.Values[i] = ec._Identity_phoneNumbers(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "emails":
+			out.Values[i] = ec._Identity_emails(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addresses":
+			out.Values[i] = ec._Identity_addresses(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "relations":
+			out.Values[i] = ec._Identity_relations(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "investorProfile":
+			out.Values[i] = ec._Identity_investorProfile(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "establishmentName":
+			out.Values[i] = ec._Identity_establishmentName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "establishmentCode":
+			out.Values[i] = ec._Identity_establishmentCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "financialRelationships":
+			out.Values[i] = ec._Identity_financialRelationships(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "qualifications":
+			out.Values[i] = ec._Identity_qualifications(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "socialName":
+			out.Values[i] = ec._Identity_socialName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sex":
+			out.Values[i] = ec._Identity_sex(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maritalStatus":
+			out.Values[i] = ec._Identity_maritalStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nationality":
+			out.Values[i] = ec._Identity_nationality(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "otherDocuments":
+			out.Values[i] = ec._Identity_otherDocuments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "passport":
+			out.Values[i] = ec._Identity_passport(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "incorporationDate":
+			out.Values[i] = ec._Identity_incorporationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parties":
+			out.Values[i] = ec._Identity_parties(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "businessOtherDocuments":
+			out.Values[i] = ec._Identity_businessOtherDocuments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "companiesCnpj":
+			out.Values[i] = ec._Identity_companiesCnpj(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Identity_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Identity_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var identityDocumentImplementors = []string{"IdentityDocument"}
+
+func (ec *executionContext) _IdentityDocument(ctx context.Context, sel ast.SelectionSet, obj *model.IdentityDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, identityDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IdentityDocument")
+		case "type":
+			out.Values[i] = ec._IdentityDocument_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "typeAdditionalInfo":
+			out.Values[i] = ec._IdentityDocument_typeAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._IdentityDocument_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkDigit":
+			out.Values[i] = ec._IdentityDocument_checkDigit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._IdentityDocument_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expirationDate":
+			out.Values[i] = ec._IdentityDocument_expirationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var informedIncomeImplementors = []string{"InformedIncome"}
+
+func (ec *executionContext) _InformedIncome(ctx context.Context, sel ast.SelectionSet, obj *model.InformedIncome) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, informedIncomeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InformedIncome")
+		case "frequency":
+			out.Values[i] = ec._InformedIncome_frequency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._InformedIncome_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._InformedIncome_date(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var informedPatrimonyImplementors = []string{"InformedPatrimony"}
+
+func (ec *executionContext) _InformedPatrimony(ctx context.Context, sel ast.SelectionSet, obj *model.InformedPatrimony) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, informedPatrimonyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InformedPatrimony")
+		case "amount":
+			out.Values[i] = ec._InformedPatrimony_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "year":
+			out.Values[i] = ec._InformedPatrimony_year(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._InformedPatrimony_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var informedRevenueImplementors = []string{"InformedRevenue"}
+
+func (ec *executionContext) _InformedRevenue(ctx context.Context, sel ast.SelectionSet, obj *model.InformedRevenue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, informedRevenueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InformedRevenue")
+		case "amount":
+			out.Values[i] = ec._InformedRevenue_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frequency":
+			out.Values[i] = ec._InformedRevenue_frequency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "frequencyAdditionalInfo":
+			out.Values[i] = ec._InformedRevenue_frequencyAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "year":
+			out.Values[i] = ec._InformedRevenue_year(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentImplementors = []string{"Investment"}
+
+func (ec *executionContext) _Investment(ctx context.Context, sel ast.SelectionSet, obj *model.Investment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Investment")
+		case "id":
+			out.Values[i] = ec._Investment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemId":
+			out.Values[i] = ec._Investment_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "code":
+			out.Values[i] = ec._Investment_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuerCNPJ":
+			out.Values[i] = ec._Investment_issuerCNPJ(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "number":
+			out.Values[i] = ec._Investment_number(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isin":
+			out.Values[i] = ec._Investment_isin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Investment_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subtype":
+			out.Values[i] = ec._Investment_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Investment_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currencyCode":
+			out.Values[i] = ec._Investment_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "date":
+			out.Values[i] = ec._Investment_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "value":
+			out.Values[i] = ec._Investment_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "quantity":
+			out.Values[i] = ec._Investment_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxes":
+			out.Values[i] = ec._Investment_taxes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "taxes2":
+			out.Values[i] = ec._Investment_taxes2(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "balance":
+			out.Values[i] = ec._Investment_balance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._Investment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amountWithdrawal":
+			out.Values[i] = ec._Investment_amountWithdrawal(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amountProfit":
+			out.Values[i] = ec._Investment_amountProfit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amountOriginal":
+			out.Values[i] = ec._Investment_amountOriginal(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDate":
+			out.Values[i] = ec._Investment_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuer":
+			out.Values[i] = ec._Investment_issuer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issueDate":
+			out.Values[i] = ec._Investment_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "purchaseDate":
+			out.Values[i] = ec._Investment_purchaseDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rate":
+			out.Values[i] = ec._Investment_rate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rateType":
+			out.Values[i] = ec._Investment_rateType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fixedAnnualRate":
+			out.Values[i] = ec._Investment_fixedAnnualRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastMonthRate":
+			out.Values[i] = ec._Investment_lastMonthRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "annualRate":
+			out.Values[i] = ec._Investment_annualRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastTwelveMonthsRate":
+			out.Values[i] = ec._Investment_lastTwelveMonthsRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Investment_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "transactions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Investment_transactions(ctx, field, obj)
+				})
+		case "metadata":
+			out.Values[i] = ec._Investment_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "owner":
+			out.Values[i] = ec._Investment_owner(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "institution":
+			out.Values[i] = ec._Investment_institution(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Investment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Investment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentConnectionImplementors = []string{"InvestmentConnection"}
+
+func (ec *executionContext) _InvestmentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentConnection")
+		case "totalCount":
+			out.Values[i] = ec._InvestmentConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InvestmentConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._InvestmentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._InvestmentConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentEdgeImplementors = []string{"InvestmentEdge"}
+
+func (ec *executionContext) _InvestmentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentEdge")
+		case "cursor":
+			out.Values[i] = ec._InvestmentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._InvestmentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentExpensesImplementors = []string{"InvestmentExpenses"}
+
+func (ec *executionContext) _InvestmentExpenses(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentExpenses) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentExpensesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentExpenses")
+		case "serviceTax":
+			out.Values[i] = ec._InvestmentExpenses_serviceTax(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "brokerageFee":
+			out.Values[i] = ec._InvestmentExpenses_brokerageFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "incomeTax":
+			out.Values[i] = ec._InvestmentExpenses_incomeTax(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "other":
+			out.Values[i] = ec._InvestmentExpenses_other(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tradingAssetsNoticeFee":
+			out.Values[i] = ec._InvestmentExpenses_tradingAssetsNoticeFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maintenanceFee":
+			out.Values[i] = ec._InvestmentExpenses_maintenanceFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "settlementFee":
+			out.Values[i] = ec._InvestmentExpenses_settlementFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clearingFee":
+			out.Values[i] = ec._InvestmentExpenses_clearingFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "stockExchangeFee":
+			out.Values[i] = ec._InvestmentExpenses_stockExchangeFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "custodyFee":
+			out.Values[i] = ec._InvestmentExpenses_custodyFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "operatingFee":
+			out.Values[i] = ec._InvestmentExpenses_operatingFee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "iof":
+			out.Values[i] = ec._InvestmentExpenses_iof(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "iofProvision":
+			out.Values[i] = ec._InvestmentExpenses_iofProvision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentInstitutionImplementors = []string{"InvestmentInstitution"}
+
+func (ec *executionContext) _InvestmentInstitution(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentInstitution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentInstitutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentInstitution")
+		case "name":
+			out.Values[i] = ec._InvestmentInstitution_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._InvestmentInstitution_number(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentMetadataImplementors = []string{"InvestmentMetadata"}
+
+func (ec *executionContext) _InvestmentMetadata(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentMetadata) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentMetadataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentMetadata")
+		case "taxRegime":
+			out.Values[i] = ec._InvestmentMetadata_taxRegime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "proposalNumber":
+			out.Values[i] = ec._InvestmentMetadata_proposalNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "processNumber":
+			out.Values[i] = ec._InvestmentMetadata_processNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentTransactionImplementors = []string{"InvestmentTransaction"}
+
+func (ec *executionContext) _InvestmentTransaction(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentTransaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentTransactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentTransaction")
+		case "id":
+			out.Values[i] = ec._InvestmentTransaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "investmentId":
+			out.Values[i] = ec._InvestmentTransaction_investmentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._InvestmentTransaction_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "movementType":
+			out.Values[i] = ec._InvestmentTransaction_movementType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._InvestmentTransaction_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._InvestmentTransaction_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._InvestmentTransaction_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._InvestmentTransaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "netAmount":
+			out.Values[i] = ec._InvestmentTransaction_netAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._InvestmentTransaction_date(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tradeDate":
+			out.Values[i] = ec._InvestmentTransaction_tradeDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "brokerageNumber":
+			out.Values[i] = ec._InvestmentTransaction_brokerageNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "agreedRate":
+			out.Values[i] = ec._InvestmentTransaction_agreedRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "indexerPercentage":
+			out.Values[i] = ec._InvestmentTransaction_indexerPercentage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "priceFactor":
+			out.Values[i] = ec._InvestmentTransaction_priceFactor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expenses":
+			out.Values[i] = ec._InvestmentTransaction_expenses(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._InvestmentTransaction_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._InvestmentTransaction_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentTransactionConnectionImplementors = []string{"InvestmentTransactionConnection"}
+
+func (ec *executionContext) _InvestmentTransactionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentTransactionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentTransactionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentTransactionConnection")
+		case "totalCount":
+			out.Values[i] = ec._InvestmentTransactionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InvestmentTransactionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._InvestmentTransactionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._InvestmentTransactionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentTransactionEdgeImplementors = []string{"InvestmentTransactionEdge"}
+
+func (ec *executionContext) _InvestmentTransactionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentTransactionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentTransactionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentTransactionEdge")
+		case "cursor":
+			out.Values[i] = ec._InvestmentTransactionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._InvestmentTransactionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var itemImplementors = []string{"Item"}
 
 func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj *model.Item) graphql.Marshaler {
@@ -11510,100 +33070,222 @@ func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj
 		case "id":
 			out.Values[i] = ec._Item_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "connector":
 			out.Values[i] = ec._Item_connector(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._Item_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "executionStatus":
 			out.Values[i] = ec._Item_executionStatus(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "error":
 			out.Values[i] = ec._Item_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "parameter":
 			out.Values[i] = ec._Item_parameter(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "userAction":
 			out.Values[i] = ec._Item_userAction(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "webhookUrl":
 			out.Values[i] = ec._Item_webhookUrl(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "clientUserId":
 			out.Values[i] = ec._Item_clientUserId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "oauthRedirectUri":
 			out.Values[i] = ec._Item_oauthRedirectUri(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Item_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._Item_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastUpdatedAt":
 			out.Values[i] = ec._Item_lastUpdatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "statusDetail":
 			out.Values[i] = ec._Item_statusDetail(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "nextAutoSyncAt":
 			out.Values[i] = ec._Item_nextAutoSyncAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "consecutiveFailedLoginAttempts":
 			out.Values[i] = ec._Item_consecutiveFailedLoginAttempts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "consentExpiresAt":
 			out.Values[i] = ec._Item_consentExpiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "resourcesCollectedAt":
 			out.Values[i] = ec._Item_resourcesCollectedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "hasResourcesPendingAuthorization":
 			out.Values[i] = ec._Item_hasResourcesPendingAuthorization(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "products":
 			out.Values[i] = ec._Item_products(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "accounts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_accounts(ctx, field, obj)
+				})
+		case "investments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_investments(ctx, field, obj)
+				})
+		case "loans":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_loans(ctx, field, obj)
+				})
+		case "identity":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_identity(ctx, field, obj)
+				})
+		case "consents":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_consents(ctx, field, obj)
+				})
+		case "spending":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_spending(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var itemConnectionImplementors = []string{"ItemConnection"}
+
+func (ec *executionContext) _ItemConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ItemConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemConnection")
+		case "totalCount":
+			out.Values[i] = ec._ItemConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ItemConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._ItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._ItemConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var itemEdgeImplementors = []string{"ItemEdge"}
+
+func (ec *executionContext) _ItemEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ItemEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemEdge")
+		case "cursor":
+			out.Values[i] = ec._ItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ItemEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11773,6 +33455,995 @@ func (ec *executionContext) _ItemResourcePage(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var loanImplementors = []string{"Loan"}
+
+func (ec *executionContext) _Loan(ctx context.Context, sel ast.SelectionSet, obj *model.Loan) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Loan")
+		case "id":
+			out.Values[i] = ec._Loan_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._Loan_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contractNumber":
+			out.Values[i] = ec._Loan_contractNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ipocCode":
+			out.Values[i] = ec._Loan_ipocCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "productName":
+			out.Values[i] = ec._Loan_productName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Loan_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Loan_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._Loan_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contractDate":
+			out.Values[i] = ec._Loan_contractDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "disbursementDates":
+			out.Values[i] = ec._Loan_disbursementDates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "settlementDate":
+			out.Values[i] = ec._Loan_settlementDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contractAmount":
+			out.Values[i] = ec._Loan_contractAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._Loan_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._Loan_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "installmentPeriodicity":
+			out.Values[i] = ec._Loan_installmentPeriodicity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "installmentPeriodicityAdditionalInfo":
+			out.Values[i] = ec._Loan_installmentPeriodicityAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "firstInstallmentDueDate":
+			out.Values[i] = ec._Loan_firstInstallmentDueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "CET":
+			out.Values[i] = ec._Loan_CET(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amortizationScheduled":
+			out.Values[i] = ec._Loan_amortizationScheduled(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amortizationScheduledAdditionalInfo":
+			out.Values[i] = ec._Loan_amortizationScheduledAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cnpjConsignee":
+			out.Values[i] = ec._Loan_cnpjConsignee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "interestRates":
+			out.Values[i] = ec._Loan_interestRates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contractedFees":
+			out.Values[i] = ec._Loan_contractedFees(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contractedFinanceCharges":
+			out.Values[i] = ec._Loan_contractedFinanceCharges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "warranties":
+			out.Values[i] = ec._Loan_warranties(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "installments":
+			out.Values[i] = ec._Loan_installments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payments":
+			out.Values[i] = ec._Loan_payments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Loan_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Loan_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanBalloonPaymentImplementors = []string{"LoanBalloonPayment"}
+
+func (ec *executionContext) _LoanBalloonPayment(ctx context.Context, sel ast.SelectionSet, obj *model.LoanBalloonPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanBalloonPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanBalloonPayment")
+		case "dueDate":
+			out.Values[i] = ec._LoanBalloonPayment_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._LoanBalloonPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanBalloonPaymentAmountImplementors = []string{"LoanBalloonPaymentAmount"}
+
+func (ec *executionContext) _LoanBalloonPaymentAmount(ctx context.Context, sel ast.SelectionSet, obj *model.LoanBalloonPaymentAmount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanBalloonPaymentAmountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanBalloonPaymentAmount")
+		case "value":
+			out.Values[i] = ec._LoanBalloonPaymentAmount_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._LoanBalloonPaymentAmount_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanConnectionImplementors = []string{"LoanConnection"}
+
+func (ec *executionContext) _LoanConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LoanConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanConnection")
+		case "totalCount":
+			out.Values[i] = ec._LoanConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LoanConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._LoanConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._LoanConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanContractedFeeImplementors = []string{"LoanContractedFee"}
+
+func (ec *executionContext) _LoanContractedFee(ctx context.Context, sel ast.SelectionSet, obj *model.LoanContractedFee) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanContractedFeeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanContractedFee")
+		case "name":
+			out.Values[i] = ec._LoanContractedFee_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._LoanContractedFee_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "chargeType":
+			out.Values[i] = ec._LoanContractedFee_chargeType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "charge":
+			out.Values[i] = ec._LoanContractedFee_charge(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._LoanContractedFee_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rate":
+			out.Values[i] = ec._LoanContractedFee_rate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanContractedFinanceChargeImplementors = []string{"LoanContractedFinanceCharge"}
+
+func (ec *executionContext) _LoanContractedFinanceCharge(ctx context.Context, sel ast.SelectionSet, obj *model.LoanContractedFinanceCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanContractedFinanceChargeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanContractedFinanceCharge")
+		case "type":
+			out.Values[i] = ec._LoanContractedFinanceCharge_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._LoanContractedFinanceCharge_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rate":
+			out.Values[i] = ec._LoanContractedFinanceCharge_rate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanEdgeImplementors = []string{"LoanEdge"}
+
+func (ec *executionContext) _LoanEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LoanEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanEdge")
+		case "cursor":
+			out.Values[i] = ec._LoanEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._LoanEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanInstallmentsImplementors = []string{"LoanInstallments"}
+
+func (ec *executionContext) _LoanInstallments(ctx context.Context, sel ast.SelectionSet, obj *model.LoanInstallments) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanInstallmentsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanInstallments")
+		case "typeNumberOfInstallments":
+			out.Values[i] = ec._LoanInstallments_typeNumberOfInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalNumberOfInstallments":
+			out.Values[i] = ec._LoanInstallments_totalNumberOfInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "typeContractRemaining":
+			out.Values[i] = ec._LoanInstallments_typeContractRemaining(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contractRemainingNumber":
+			out.Values[i] = ec._LoanInstallments_contractRemainingNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paidInstallments":
+			out.Values[i] = ec._LoanInstallments_paidInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dueInstallments":
+			out.Values[i] = ec._LoanInstallments_dueInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pastDueInstallments":
+			out.Values[i] = ec._LoanInstallments_pastDueInstallments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balloonPayments":
+			out.Values[i] = ec._LoanInstallments_balloonPayments(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanInterestRateImplementors = []string{"LoanInterestRate"}
+
+func (ec *executionContext) _LoanInterestRate(ctx context.Context, sel ast.SelectionSet, obj *model.LoanInterestRate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanInterestRateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanInterestRate")
+		case "taxType":
+			out.Values[i] = ec._LoanInterestRate_taxType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "interestRateType":
+			out.Values[i] = ec._LoanInterestRate_interestRateType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "taxPeriodicity":
+			out.Values[i] = ec._LoanInterestRate_taxPeriodicity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "calculation":
+			out.Values[i] = ec._LoanInterestRate_calculation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referentialRateIndexerType":
+			out.Values[i] = ec._LoanInterestRate_referentialRateIndexerType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referentialRateIndexerSubType":
+			out.Values[i] = ec._LoanInterestRate_referentialRateIndexerSubType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referentialRateIndexerAdditionalInfo":
+			out.Values[i] = ec._LoanInterestRate_referentialRateIndexerAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "preFixedRate":
+			out.Values[i] = ec._LoanInterestRate_preFixedRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "postFixedRate":
+			out.Values[i] = ec._LoanInterestRate_postFixedRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._LoanInterestRate_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanOverParcelImplementors = []string{"LoanOverParcel"}
+
+func (ec *executionContext) _LoanOverParcel(ctx context.Context, sel ast.SelectionSet, obj *model.LoanOverParcel) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanOverParcelImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanOverParcel")
+		case "fees":
+			out.Values[i] = ec._LoanOverParcel_fees(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "charges":
+			out.Values[i] = ec._LoanOverParcel_charges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanOverParcelChargeImplementors = []string{"LoanOverParcelCharge"}
+
+func (ec *executionContext) _LoanOverParcelCharge(ctx context.Context, sel ast.SelectionSet, obj *model.LoanOverParcelCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanOverParcelChargeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanOverParcelCharge")
+		case "type":
+			out.Values[i] = ec._LoanOverParcelCharge_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._LoanOverParcelCharge_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._LoanOverParcelCharge_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanOverParcelFeeImplementors = []string{"LoanOverParcelFee"}
+
+func (ec *executionContext) _LoanOverParcelFee(ctx context.Context, sel ast.SelectionSet, obj *model.LoanOverParcelFee) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanOverParcelFeeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanOverParcelFee")
+		case "name":
+			out.Values[i] = ec._LoanOverParcelFee_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._LoanOverParcelFee_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._LoanOverParcelFee_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanPaymentReleaseImplementors = []string{"LoanPaymentRelease"}
+
+func (ec *executionContext) _LoanPaymentRelease(ctx context.Context, sel ast.SelectionSet, obj *model.LoanPaymentRelease) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanPaymentReleaseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanPaymentRelease")
+		case "isOverParcelPayment":
+			out.Values[i] = ec._LoanPaymentRelease_isOverParcelPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "installmentId":
+			out.Values[i] = ec._LoanPaymentRelease_installmentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paidDate":
+			out.Values[i] = ec._LoanPaymentRelease_paidDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._LoanPaymentRelease_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paidAmount":
+			out.Values[i] = ec._LoanPaymentRelease_paidAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "overParcel":
+			out.Values[i] = ec._LoanPaymentRelease_overParcel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanPaymentsImplementors = []string{"LoanPayments"}
+
+func (ec *executionContext) _LoanPayments(ctx context.Context, sel ast.SelectionSet, obj *model.LoanPayments) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanPaymentsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanPayments")
+		case "contractOutstandingBalance":
+			out.Values[i] = ec._LoanPayments_contractOutstandingBalance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "releases":
+			out.Values[i] = ec._LoanPayments_releases(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanWarrantyImplementors = []string{"LoanWarranty"}
+
+func (ec *executionContext) _LoanWarranty(ctx context.Context, sel ast.SelectionSet, obj *model.LoanWarranty) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanWarrantyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanWarranty")
+		case "currencyCode":
+			out.Values[i] = ec._LoanWarranty_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._LoanWarranty_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subtype":
+			out.Values[i] = ec._LoanWarranty_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._LoanWarranty_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var maritalStatusImplementors = []string{"MaritalStatus"}
+
+func (ec *executionContext) _MaritalStatus(ctx context.Context, sel ast.SelectionSet, obj *model.MaritalStatus) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, maritalStatusImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MaritalStatus")
+		case "code":
+			out.Values[i] = ec._MaritalStatus_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._MaritalStatus_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var merchantImplementors = []string{"Merchant"}
+
+func (ec *executionContext) _Merchant(ctx context.Context, sel ast.SelectionSet, obj *model.Merchant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, merchantImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Merchant")
+		case "name":
+			out.Values[i] = ec._Merchant_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "businessName":
+			out.Values[i] = ec._Merchant_businessName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cnpj":
+			out.Values[i] = ec._Merchant_cnpj(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cnae":
+			out.Values[i] = ec._Merchant_cnae(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._Merchant_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var monthSpendingImplementors = []string{"MonthSpending"}
+
+func (ec *executionContext) _MonthSpending(ctx context.Context, sel ast.SelectionSet, obj *model.MonthSpending) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, monthSpendingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MonthSpending")
+		case "month":
+			out.Values[i] = ec._MonthSpending_month(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spent":
+			out.Values[i] = ec._MonthSpending_spent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "received":
+			out.Values[i] = ec._MonthSpending_received(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._MonthSpending_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -11832,6 +34503,576 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 				return ec._Mutation_deleteItem(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTransactionCategory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTransactionCategory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var nationalityImplementors = []string{"Nationality"}
+
+func (ec *executionContext) _Nationality(ctx context.Context, sel ast.SelectionSet, obj *model.Nationality) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nationalityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Nationality")
+		case "hasBrazilianNationality":
+			out.Values[i] = ec._Nationality_hasBrazilianNationality(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "otherNationalities":
+			out.Values[i] = ec._Nationality_otherNationalities(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var nationalityDocumentImplementors = []string{"NationalityDocument"}
+
+func (ec *executionContext) _NationalityDocument(ctx context.Context, sel ast.SelectionSet, obj *model.NationalityDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nationalityDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NationalityDocument")
+		case "type":
+			out.Values[i] = ec._NationalityDocument_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._NationalityDocument_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._NationalityDocument_country(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issueDate":
+			out.Values[i] = ec._NationalityDocument_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expirationDate":
+			out.Values[i] = ec._NationalityDocument_expirationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._NationalityDocument_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var otherNationalityImplementors = []string{"OtherNationality"}
+
+func (ec *executionContext) _OtherNationality(ctx context.Context, sel ast.SelectionSet, obj *model.OtherNationality) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, otherNationalityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OtherNationality")
+		case "countryCode":
+			out.Values[i] = ec._OtherNationality_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documents":
+			out.Values[i] = ec._OtherNationality_documents(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageInfoImplementors = []string{"PageInfo"}
+
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var passportImplementors = []string{"Passport"}
+
+func (ec *executionContext) _Passport(ctx context.Context, sel ast.SelectionSet, obj *model.Passport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, passportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Passport")
+		case "number":
+			out.Values[i] = ec._Passport_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "country":
+			out.Values[i] = ec._Passport_country(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issueDate":
+			out.Values[i] = ec._Passport_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expirationDate":
+			out.Values[i] = ec._Passport_expirationDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paycheckBankLinkImplementors = []string{"PaycheckBankLink"}
+
+func (ec *executionContext) _PaycheckBankLink(ctx context.Context, sel ast.SelectionSet, obj *model.PaycheckBankLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paycheckBankLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaycheckBankLink")
+		case "employerName":
+			out.Values[i] = ec._PaycheckBankLink_employerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "employerDocument":
+			out.Values[i] = ec._PaycheckBankLink_employerDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paycheckBankCnpj":
+			out.Values[i] = ec._PaycheckBankLink_paycheckBankCnpj(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paycheckBankIspb":
+			out.Values[i] = ec._PaycheckBankLink_paycheckBankIspb(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountOpeningDate":
+			out.Values[i] = ec._PaycheckBankLink_accountOpeningDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentDataImplementors = []string{"PaymentData"}
+
+func (ec *executionContext) _PaymentData(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentData")
+		case "payer":
+			out.Values[i] = ec._PaymentData_payer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "receiver":
+			out.Values[i] = ec._PaymentData_receiver(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "receiverReferenceId":
+			out.Values[i] = ec._PaymentData_receiverReferenceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paymentMethod":
+			out.Values[i] = ec._PaymentData_paymentMethod(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referenceNumber":
+			out.Values[i] = ec._PaymentData_referenceNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._PaymentData_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "boletoMetadata":
+			out.Values[i] = ec._PaymentData_boletoMetadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentParticipantImplementors = []string{"PaymentParticipant"}
+
+func (ec *executionContext) _PaymentParticipant(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentParticipant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentParticipantImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentParticipant")
+		case "documentNumber":
+			out.Values[i] = ec._PaymentParticipant_documentNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentParticipant_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accountNumber":
+			out.Values[i] = ec._PaymentParticipant_accountNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "branchNumber":
+			out.Values[i] = ec._PaymentParticipant_branchNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingNumber":
+			out.Values[i] = ec._PaymentParticipant_routingNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "routingNumberISPB":
+			out.Values[i] = ec._PaymentParticipant_routingNumberISPB(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var phoneImplementors = []string{"Phone"}
+
+func (ec *executionContext) _Phone(ctx context.Context, sel ast.SelectionSet, obj *model.Phone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, phoneImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Phone")
+		case "type":
+			out.Values[i] = ec._Phone_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._Phone_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countryCallingCode":
+			out.Values[i] = ec._Phone_countryCallingCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "areaCode":
+			out.Values[i] = ec._Phone_areaCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "extension":
+			out.Values[i] = ec._Phone_extension(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInfo":
+			out.Values[i] = ec._Phone_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var portabilityReceivedImplementors = []string{"PortabilityReceived"}
+
+func (ec *executionContext) _PortabilityReceived(ctx context.Context, sel ast.SelectionSet, obj *model.PortabilityReceived) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, portabilityReceivedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PortabilityReceived")
+		case "employerName":
+			out.Values[i] = ec._PortabilityReceived_employerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "employerDocument":
+			out.Values[i] = ec._PortabilityReceived_employerDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paycheckBankDetainerCnpj":
+			out.Values[i] = ec._PortabilityReceived_paycheckBankDetainerCnpj(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paycheckBankDetainerIspb":
+			out.Values[i] = ec._PortabilityReceived_paycheckBankDetainerIspb(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "portabilityApprovalDate":
+			out.Values[i] = ec._PortabilityReceived_portabilityApprovalDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var procuratorImplementors = []string{"Procurator"}
+
+func (ec *executionContext) _Procurator(ctx context.Context, sel ast.SelectionSet, obj *model.Procurator) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, procuratorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Procurator")
+		case "type":
+			out.Values[i] = ec._Procurator_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cpfNumber":
+			out.Values[i] = ec._Procurator_cpfNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentNumber":
+			out.Values[i] = ec._Procurator_documentNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "documentType":
+			out.Values[i] = ec._Procurator_documentType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "civilName":
+			out.Values[i] = ec._Procurator_civilName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "socialName":
+			out.Values[i] = ec._Procurator_socialName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -11917,6 +35158,69 @@ func (ec *executionContext) _ProductWarning(ctx context.Context, sel ast.Selecti
 			}
 		case "providerMessage":
 			out.Values[i] = ec._ProductWarning_providerMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var qualificationsImplementors = []string{"Qualifications"}
+
+func (ec *executionContext) _Qualifications(ctx context.Context, sel ast.SelectionSet, obj *model.Qualifications) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, qualificationsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Qualifications")
+		case "companyCnpj":
+			out.Values[i] = ec._Qualifications_companyCnpj(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occupationCode":
+			out.Values[i] = ec._Qualifications_occupationCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "occupationDescription":
+			out.Values[i] = ec._Qualifications_occupationDescription(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "informedIncome":
+			out.Values[i] = ec._Qualifications_informedIncome(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "informedPatrimony":
+			out.Values[i] = ec._Qualifications_informedPatrimony(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "economicActivities":
+			out.Values[i] = ec._Qualifications_economicActivities(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "informedRevenue":
+			out.Values[i] = ec._Qualifications_informedRevenue(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -12028,6 +35332,96 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_categoryFeedback(ctx, field)
 				})
+		case "itemConnection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_itemConnection(ctx, field)
+				})
+		case "transactions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_transactions(ctx, field)
+				})
+		case "transaction":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_transaction(ctx, field)
+				})
+		case "investments":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_investments(ctx, field)
+				})
+		case "investment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_investment(ctx, field)
+				})
+		case "investmentTransactions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_investmentTransactions(ctx, field)
+				})
+		case "identity":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_identity(ctx, field)
+				})
+		case "loans":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_loans(ctx, field)
+				})
+		case "loan":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_loan(ctx, field)
+				})
+		case "bills":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_bills(ctx, field)
+				})
+		case "bill":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_bill(ctx, field)
+				})
+		case "accountStatements":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_accountStatements(ctx, field)
+				})
+		case "consents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_consents(ctx, field)
+				})
+		case "consent":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_consent(ctx, field)
+				})
+		case "spending":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_spending(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -12041,6 +35435,87 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var relationImplementors = []string{"Relation"}
+
+func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet, obj *model.Relation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, relationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Relation")
+		case "type":
+			out.Values[i] = ec._Relation_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Relation_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "document":
+			out.Values[i] = ec._Relation_document(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var spendingImplementors = []string{"Spending"}
+
+func (ec *executionContext) _Spending(ctx context.Context, sel ast.SelectionSet, obj *model.Spending) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spendingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Spending")
+		case "byCategory":
+			out.Values[i] = ec._Spending_byCategory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "byMonth":
+			out.Values[i] = ec._Spending_byMonth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -12118,6 +35593,230 @@ func (ec *executionContext) _StatusDetail(ctx context.Context, sel ast.Selection
 		case "accountStatements":
 			out.Values[i] = ec._StatusDetail_accountStatements(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var transactionImplementors = []string{"Transaction"}
+
+func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionSet, obj *model.Transaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, transactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Transaction")
+		case "id":
+			out.Values[i] = ec._Transaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._Transaction_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._Transaction_date(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Transaction_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "descriptionRaw":
+			out.Values[i] = ec._Transaction_descriptionRaw(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Transaction_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._Transaction_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amountInAccountCurrency":
+			out.Values[i] = ec._Transaction_amountInAccountCurrency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._Transaction_balance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currencyCode":
+			out.Values[i] = ec._Transaction_currencyCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._Transaction_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "categoryId":
+			out.Values[i] = ec._Transaction_categoryId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Transaction_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "providerCode":
+			out.Values[i] = ec._Transaction_providerCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "providerId":
+			out.Values[i] = ec._Transaction_providerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paymentData":
+			out.Values[i] = ec._Transaction_paymentData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "creditCardMetadata":
+			out.Values[i] = ec._Transaction_creditCardMetadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "merchant":
+			out.Values[i] = ec._Transaction_merchant(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "operationType":
+			out.Values[i] = ec._Transaction_operationType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "operationTypeAdditionalInfo":
+			out.Values[i] = ec._Transaction_operationTypeAdditionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "order":
+			out.Values[i] = ec._Transaction_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Transaction_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Transaction_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var transactionConnectionImplementors = []string{"TransactionConnection"}
+
+func (ec *executionContext) _TransactionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TransactionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, transactionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TransactionConnection")
+		case "pageInfo":
+			out.Values[i] = ec._TransactionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._TransactionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TransactionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var transactionEdgeImplementors = []string{"TransactionEdge"}
+
+func (ec *executionContext) _TransactionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TransactionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, transactionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TransactionEdge")
+		case "cursor":
+			out.Values[i] = ec._TransactionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TransactionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -12652,6 +36351,38 @@ func (ec *executionContext) marshalNAccount2ᚖponteᚋmodelᚐAccount(ctx conte
 	return ec._Account(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAccountConnection2ᚖponteᚋmodelᚐAccountConnection(ctx context.Context, sel ast.SelectionSet, v *model.AccountConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountConnection!")
+		return graphql.Null
+	}
+	return ec._AccountConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAccountEdge2ᚕᚖponteᚋmodelᚐAccountEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AccountEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountEdge2ᚖponteᚋmodelᚐAccountEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountEdge2ᚖponteᚋmodelᚐAccountEdge(ctx context.Context, sel ast.SelectionSet, v *model.AccountEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountEdge!")
+		return graphql.Null
+	}
+	return ec._AccountEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAccountPage2ᚖponteᚋmodelᚐAccountPage(ctx context.Context, sel ast.SelectionSet, v *model.AccountPage) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AccountPage!")
@@ -12660,8 +36391,68 @@ func (ec *executionContext) marshalNAccountPage2ᚖponteᚋmodelᚐAccountPage(c
 	return ec._AccountPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAccountStatement2ᚕᚖponteᚋmodelᚐAccountStatementᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AccountStatement) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountStatement2ᚖponteᚋmodelᚐAccountStatement(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountStatement2ᚖponteᚋmodelᚐAccountStatement(ctx context.Context, sel ast.SelectionSet, v *model.AccountStatement) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountStatement!")
+		return graphql.Null
+	}
+	return ec._AccountStatement(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAccountStatementConnection2ᚖponteᚋmodelᚐAccountStatementConnection(ctx context.Context, sel ast.SelectionSet, v *model.AccountStatementConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountStatementConnection!")
+		return graphql.Null
+	}
+	return ec._AccountStatementConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAccountStatementEdge2ᚕᚖponteᚋmodelᚐAccountStatementEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AccountStatementEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountStatementEdge2ᚖponteᚋmodelᚐAccountStatementEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountStatementEdge2ᚖponteᚋmodelᚐAccountStatementEdge(ctx context.Context, sel ast.SelectionSet, v *model.AccountStatementEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountStatementEdge!")
+		return graphql.Null
+	}
+	return ec._AccountStatementEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAdditionalCard2ponteᚋmodelᚐAdditionalCard(ctx context.Context, sel ast.SelectionSet, v model.AdditionalCard) graphql.Marshaler {
 	return ec._AdditionalCard(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAddress2ponteᚋmodelᚐAddress(ctx context.Context, sel ast.SelectionSet, v model.Address) graphql.Marshaler {
+	return ec._Address(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
@@ -12676,6 +36467,14 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNBusinessOtherDocument2ponteᚋmodelᚐBusinessOtherDocument(ctx context.Context, sel ast.SelectionSet, v model.BusinessOtherDocument) graphql.Marshaler {
+	return ec._BusinessOtherDocument(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBusinessParty2ponteᚋmodelᚐBusinessParty(ctx context.Context, sel ast.SelectionSet, v model.BusinessParty) graphql.Marshaler {
+	return ec._BusinessParty(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNCategory2ᚕᚖponteᚋmodelᚐCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Category) graphql.Marshaler {
@@ -12732,6 +36531,30 @@ func (ec *executionContext) marshalNCategoryPage2ᚖponteᚋmodelᚐCategoryPage
 		return graphql.Null
 	}
 	return ec._CategoryPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCategorySpending2ᚕᚖponteᚋmodelᚐCategorySpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategorySpending) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategorySpending2ᚖponteᚋmodelᚐCategorySpending(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategorySpending2ᚖponteᚋmodelᚐCategorySpending(ctx context.Context, sel ast.SelectionSet, v *model.CategorySpending) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategorySpending!")
+		return graphql.Null
+	}
+	return ec._CategorySpending(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNClientApplication2ᚖponteᚋmodelᚐClientApplication(ctx context.Context, sel ast.SelectionSet, v *model.ClientApplication) graphql.Marshaler {
@@ -12797,6 +36620,62 @@ func (ec *executionContext) marshalNConnectorType2ponteᚋmodelᚐConnectorType(
 	return res
 }
 
+func (ec *executionContext) marshalNConsent2ᚕᚖponteᚋmodelᚐConsentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Consent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConsent2ᚖponteᚋmodelᚐConsent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNConsent2ᚖponteᚋmodelᚐConsent(ctx context.Context, sel ast.SelectionSet, v *model.Consent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Consent!")
+		return graphql.Null
+	}
+	return ec._Consent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConsentConnection2ᚖponteᚋmodelᚐConsentConnection(ctx context.Context, sel ast.SelectionSet, v *model.ConsentConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConsentConnection!")
+		return graphql.Null
+	}
+	return ec._ConsentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConsentEdge2ᚕᚖponteᚋmodelᚐConsentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ConsentEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNConsentEdge2ᚖponteᚋmodelᚐConsentEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNConsentEdge2ᚖponteᚋmodelᚐConsentEdge(ctx context.Context, sel ast.SelectionSet, v *model.ConsentEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConsentEdge!")
+		return graphql.Null
+	}
+	return ec._ConsentEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateItemInput2ponteᚋmodelᚐCreateItemInput(ctx context.Context, v any) (model.CreateItemInput, error) {
 	res, err := ec.unmarshalInputCreateItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12841,6 +36720,70 @@ func (ec *executionContext) marshalNCredentialType2ponteᚋmodelᚐCredentialTyp
 	return res
 }
 
+func (ec *executionContext) marshalNCreditCardBill2ᚕᚖponteᚋmodelᚐCreditCardBillᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CreditCardBill) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCreditCardBill2ᚖponteᚋmodelᚐCreditCardBill(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCreditCardBill2ᚖponteᚋmodelᚐCreditCardBill(ctx context.Context, sel ast.SelectionSet, v *model.CreditCardBill) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreditCardBill!")
+		return graphql.Null
+	}
+	return ec._CreditCardBill(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCreditCardBillConnection2ᚖponteᚋmodelᚐCreditCardBillConnection(ctx context.Context, sel ast.SelectionSet, v *model.CreditCardBillConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreditCardBillConnection!")
+		return graphql.Null
+	}
+	return ec._CreditCardBillConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCreditCardBillEdge2ᚕᚖponteᚋmodelᚐCreditCardBillEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CreditCardBillEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCreditCardBillEdge2ᚖponteᚋmodelᚐCreditCardBillEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCreditCardBillEdge2ᚖponteᚋmodelᚐCreditCardBillEdge(ctx context.Context, sel ast.SelectionSet, v *model.CreditCardBillEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreditCardBillEdge!")
+		return graphql.Null
+	}
+	return ec._CreditCardBillEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCreditCardBillFinanceCharge2ponteᚋmodelᚐCreditCardBillFinanceCharge(ctx context.Context, sel ast.SelectionSet, v model.CreditCardBillFinanceCharge) graphql.Marshaler {
+	return ec._CreditCardBillFinanceCharge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCreditCardBillPayment2ponteᚋmodelᚐCreditCardBillPayment(ctx context.Context, sel ast.SelectionSet, v model.CreditCardBillPayment) graphql.Marshaler {
+	return ec._CreditCardBillPayment(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNDateTime2ponteᚋmodelᚐTime(ctx context.Context, v any) (model.Time, error) {
 	var res model.Time
 	err := res.UnmarshalGQL(v)
@@ -12853,6 +36796,14 @@ func (ec *executionContext) marshalNDateTime2ponteᚋmodelᚐTime(ctx context.Co
 
 func (ec *executionContext) marshalNDisaggregatedCreditLimit2ponteᚋmodelᚐDisaggregatedCreditLimit(ctx context.Context, sel ast.SelectionSet, v model.DisaggregatedCreditLimit) graphql.Marshaler {
 	return ec._DisaggregatedCreditLimit(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNEconomicActivity2ponteᚋmodelᚐEconomicActivity(ctx context.Context, sel ast.SelectionSet, v model.EconomicActivity) graphql.Marshaler {
+	return ec._EconomicActivity(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNEmail2ponteᚋmodelᚐEmail(ctx context.Context, sel ast.SelectionSet, v model.Email) graphql.Marshaler {
+	return ec._Email(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Event) graphql.Marshaler {
@@ -12894,6 +36845,10 @@ func (ec *executionContext) marshalNExecutionStatus2ponteᚋmodelᚐExecutionSta
 	return res
 }
 
+func (ec *executionContext) marshalNFinancialRelationshipAccount2ponteᚋmodelᚐFinancialRelationshipAccount(ctx context.Context, sel ast.SelectionSet, v model.FinancialRelationshipAccount) graphql.Marshaler {
+	return ec._FinancialRelationshipAccount(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12927,6 +36882,18 @@ func (ec *executionContext) marshalNHealthStatus2ponteᚋmodelᚐHealthStatus(ct
 	return res
 }
 
+func (ec *executionContext) marshalNIdentity2ᚖponteᚋmodelᚐIdentity(ctx context.Context, sel ast.SelectionSet, v *model.Identity) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Identity!")
+		return graphql.Null
+	}
+	return ec._Identity(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIdentityDocument2ponteᚋmodelᚐIdentityDocument(ctx context.Context, sel ast.SelectionSet, v model.IdentityDocument) graphql.Marshaler {
+	return ec._IdentityDocument(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12939,6 +36906,118 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNInvestment2ᚕᚖponteᚋmodelᚐInvestmentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Investment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvestment2ᚖponteᚋmodelᚐInvestment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvestment2ᚖponteᚋmodelᚐInvestment(ctx context.Context, sel ast.SelectionSet, v *model.Investment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Investment!")
+		return graphql.Null
+	}
+	return ec._Investment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentConnection2ᚖponteᚋmodelᚐInvestmentConnection(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentConnection!")
+		return graphql.Null
+	}
+	return ec._InvestmentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentEdge2ᚕᚖponteᚋmodelᚐInvestmentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InvestmentEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvestmentEdge2ᚖponteᚋmodelᚐInvestmentEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvestmentEdge2ᚖponteᚋmodelᚐInvestmentEdge(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentEdge!")
+		return graphql.Null
+	}
+	return ec._InvestmentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentTransaction2ᚕᚖponteᚋmodelᚐInvestmentTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InvestmentTransaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvestmentTransaction2ᚖponteᚋmodelᚐInvestmentTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvestmentTransaction2ᚖponteᚋmodelᚐInvestmentTransaction(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentTransaction) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentTransaction!")
+		return graphql.Null
+	}
+	return ec._InvestmentTransaction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentTransactionConnection2ᚖponteᚋmodelᚐInvestmentTransactionConnection(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentTransactionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentTransactionConnection!")
+		return graphql.Null
+	}
+	return ec._InvestmentTransactionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentTransactionEdge2ᚕᚖponteᚋmodelᚐInvestmentTransactionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InvestmentTransactionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvestmentTransactionEdge2ᚖponteᚋmodelᚐInvestmentTransactionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvestmentTransactionEdge2ᚖponteᚋmodelᚐInvestmentTransactionEdge(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentTransactionEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentTransactionEdge!")
+		return graphql.Null
+	}
+	return ec._InvestmentTransactionEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNItem2ᚕᚖponteᚋmodelᚐItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Item) graphql.Marshaler {
@@ -12963,6 +37042,38 @@ func (ec *executionContext) marshalNItem2ᚖponteᚋmodelᚐItem(ctx context.Con
 		return graphql.Null
 	}
 	return ec._Item(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNItemConnection2ᚖponteᚋmodelᚐItemConnection(ctx context.Context, sel ast.SelectionSet, v *model.ItemConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ItemConnection!")
+		return graphql.Null
+	}
+	return ec._ItemConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNItemEdge2ᚕᚖponteᚋmodelᚐItemEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ItemEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemEdge2ᚖponteᚋmodelᚐItemEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNItemEdge2ᚖponteᚋmodelᚐItemEdge(ctx context.Context, sel ast.SelectionSet, v *model.ItemEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ItemEdge!")
+		return graphql.Null
+	}
+	return ec._ItemEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNItemPage2ᚖponteᚋmodelᚐItemPage(ctx context.Context, sel ast.SelectionSet, v *model.ItemPage) graphql.Marshaler {
@@ -13020,6 +37131,94 @@ func (ec *executionContext) marshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx co
 	return res
 }
 
+func (ec *executionContext) marshalNLoan2ᚕᚖponteᚋmodelᚐLoanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Loan) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoan2ᚖponteᚋmodelᚐLoan(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLoan2ᚖponteᚋmodelᚐLoan(ctx context.Context, sel ast.SelectionSet, v *model.Loan) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Loan!")
+		return graphql.Null
+	}
+	return ec._Loan(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLoanBalloonPayment2ponteᚋmodelᚐLoanBalloonPayment(ctx context.Context, sel ast.SelectionSet, v model.LoanBalloonPayment) graphql.Marshaler {
+	return ec._LoanBalloonPayment(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanConnection2ᚖponteᚋmodelᚐLoanConnection(ctx context.Context, sel ast.SelectionSet, v *model.LoanConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LoanConnection!")
+		return graphql.Null
+	}
+	return ec._LoanConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLoanContractedFee2ponteᚋmodelᚐLoanContractedFee(ctx context.Context, sel ast.SelectionSet, v model.LoanContractedFee) graphql.Marshaler {
+	return ec._LoanContractedFee(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanContractedFinanceCharge2ponteᚋmodelᚐLoanContractedFinanceCharge(ctx context.Context, sel ast.SelectionSet, v model.LoanContractedFinanceCharge) graphql.Marshaler {
+	return ec._LoanContractedFinanceCharge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanEdge2ᚕᚖponteᚋmodelᚐLoanEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LoanEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanEdge2ᚖponteᚋmodelᚐLoanEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLoanEdge2ᚖponteᚋmodelᚐLoanEdge(ctx context.Context, sel ast.SelectionSet, v *model.LoanEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LoanEdge!")
+		return graphql.Null
+	}
+	return ec._LoanEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLoanInterestRate2ponteᚋmodelᚐLoanInterestRate(ctx context.Context, sel ast.SelectionSet, v model.LoanInterestRate) graphql.Marshaler {
+	return ec._LoanInterestRate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanOverParcelCharge2ponteᚋmodelᚐLoanOverParcelCharge(ctx context.Context, sel ast.SelectionSet, v model.LoanOverParcelCharge) graphql.Marshaler {
+	return ec._LoanOverParcelCharge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanOverParcelFee2ponteᚋmodelᚐLoanOverParcelFee(ctx context.Context, sel ast.SelectionSet, v model.LoanOverParcelFee) graphql.Marshaler {
+	return ec._LoanOverParcelFee(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanPaymentRelease2ponteᚋmodelᚐLoanPaymentRelease(ctx context.Context, sel ast.SelectionSet, v model.LoanPaymentRelease) graphql.Marshaler {
+	return ec._LoanPaymentRelease(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLoanWarranty2ponteᚋmodelᚐLoanWarranty(ctx context.Context, sel ast.SelectionSet, v model.LoanWarranty) graphql.Marshaler {
+	return ec._LoanWarranty(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
 	res, err := graphql.UnmarshalMap(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13036,6 +37235,58 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		graphql.AddInvalidNullFromMarshaler(ctx, "Map!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNMonthSpending2ᚕᚖponteᚋmodelᚐMonthSpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MonthSpending) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMonthSpending2ᚖponteᚋmodelᚐMonthSpending(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMonthSpending2ᚖponteᚋmodelᚐMonthSpending(ctx context.Context, sel ast.SelectionSet, v *model.MonthSpending) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MonthSpending!")
+		return graphql.Null
+	}
+	return ec._MonthSpending(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNNationalityDocument2ponteᚋmodelᚐNationalityDocument(ctx context.Context, sel ast.SelectionSet, v model.NationalityDocument) graphql.Marshaler {
+	return ec._NationalityDocument(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOtherNationality2ponteᚋmodelᚐOtherNationality(ctx context.Context, sel ast.SelectionSet, v model.OtherNationality) graphql.Marshaler {
+	return ec._OtherNationality(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaycheckBankLink2ponteᚋmodelᚐPaycheckBankLink(ctx context.Context, sel ast.SelectionSet, v model.PaycheckBankLink) graphql.Marshaler {
+	return ec._PaycheckBankLink(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPhone2ponteᚋmodelᚐPhone(ctx context.Context, sel ast.SelectionSet, v model.Phone) graphql.Marshaler {
+	return ec._Phone(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPortabilityReceived2ponteᚋmodelᚐPortabilityReceived(ctx context.Context, sel ast.SelectionSet, v model.PortabilityReceived) graphql.Marshaler {
+	return ec._PortabilityReceived(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProcurator2ponteᚋmodelᚐProcurator(ctx context.Context, sel ast.SelectionSet, v model.Procurator) graphql.Marshaler {
+	return ec._Procurator(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNProduct2ponteᚋmodelᚐProduct(ctx context.Context, v any) (model.Product, error) {
@@ -13087,6 +37338,18 @@ func (ec *executionContext) marshalNProductWarning2ponteᚋmodelᚐProductWarnin
 	return ec._ProductWarning(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx context.Context, sel ast.SelectionSet, v model.Relation) graphql.Marshaler {
+	return ec._Relation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx context.Context, sel ast.SelectionSet, v *model.Spending) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Spending!")
+		return graphql.Null
+	}
+	return ec._Spending(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13099,6 +37362,62 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTransaction2ᚕᚖponteᚋmodelᚐTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Transaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTransaction2ᚖponteᚋmodelᚐTransaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTransaction2ᚖponteᚋmodelᚐTransaction(ctx context.Context, sel ast.SelectionSet, v *model.Transaction) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Transaction!")
+		return graphql.Null
+	}
+	return ec._Transaction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTransactionConnection2ᚖponteᚋmodelᚐTransactionConnection(ctx context.Context, sel ast.SelectionSet, v *model.TransactionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TransactionConnection!")
+		return graphql.Null
+	}
+	return ec._TransactionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTransactionEdge2ᚕᚖponteᚋmodelᚐTransactionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TransactionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTransactionEdge2ᚖponteᚋmodelᚐTransactionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTransactionEdge2ᚖponteᚋmodelᚐTransactionEdge(ctx context.Context, sel ast.SelectionSet, v *model.TransactionEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TransactionEdge!")
+		return graphql.Null
+	}
+	return ec._TransactionEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (uuid.UUID, error) {
@@ -13304,11 +37623,37 @@ func (ec *executionContext) marshalOAdditionalCard2ᚕponteᚋmodelᚐAdditional
 	return ret
 }
 
+func (ec *executionContext) marshalOAddress2ᚕponteᚋmodelᚐAddressᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Address) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAddress2ponteᚋmodelᚐAddress(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx context.Context, sel ast.SelectionSet, v *model.BankData) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._BankData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBoletoMetadata2ᚖponteᚋmodelᚐBoletoMetadata(ctx context.Context, sel ast.SelectionSet, v *model.BoletoMetadata) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BoletoMetadata(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
@@ -13339,6 +37684,44 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOBusinessOtherDocument2ᚕponteᚋmodelᚐBusinessOtherDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BusinessOtherDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBusinessOtherDocument2ponteᚋmodelᚐBusinessOtherDocument(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBusinessParty2ᚕponteᚋmodelᚐBusinessPartyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BusinessParty) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBusinessParty2ponteᚋmodelᚐBusinessParty(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOConnectTokenOptions2ᚖponteᚋmodelᚐConnectTokenOptions(ctx context.Context, v any) (*model.ConnectTokenOptions, error) {
@@ -13419,11 +37802,91 @@ func (ec *executionContext) marshalOCredentialParameter2ᚖponteᚋmodelᚐCrede
 	return ec._CredentialParameter(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCreditCardBillFinanceCharge2ᚕponteᚋmodelᚐCreditCardBillFinanceChargeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CreditCardBillFinanceCharge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCreditCardBillFinanceCharge2ponteᚋmodelᚐCreditCardBillFinanceCharge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCreditCardBillPayment2ᚕponteᚋmodelᚐCreditCardBillPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CreditCardBillPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCreditCardBillPayment2ponteᚋmodelᚐCreditCardBillPayment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCreditCardMetadata2ᚖponteᚋmodelᚐCreditCardMetadata(ctx context.Context, sel ast.SelectionSet, v *model.CreditCardMetadata) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreditCardMetadata(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCreditData2ᚖponteᚋmodelᚐCreditData(ctx context.Context, sel ast.SelectionSet, v *model.CreditData) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CreditData(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODateTime2ᚕponteᚋmodelᚐTimeᚄ(ctx context.Context, v any) ([]model.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Time, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDateTime2ponteᚋmodelᚐTime(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalODateTime2ᚕponteᚋmodelᚐTimeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx context.Context, v any) (*model.Time, error) {
@@ -13461,11 +37924,82 @@ func (ec *executionContext) marshalODisaggregatedCreditLimit2ᚕponteᚋmodelᚐ
 	return ret
 }
 
+func (ec *executionContext) marshalODocument2ᚖponteᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v *model.Document) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Document(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEconomicActivity2ᚕponteᚋmodelᚐEconomicActivityᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EconomicActivity) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEconomicActivity2ponteᚋmodelᚐEconomicActivity(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOEmail2ᚕponteᚋmodelᚐEmailᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Email) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmail2ponteᚋmodelᚐEmail(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOExecutionError2ᚖponteᚋmodelᚐExecutionError(ctx context.Context, sel ast.SelectionSet, v *model.ExecutionError) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._ExecutionError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFinancialRelationshipAccount2ᚕponteᚋmodelᚐFinancialRelationshipAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FinancialRelationshipAccount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFinancialRelationshipAccount2ponteᚋmodelᚐFinancialRelationshipAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOFinancialRelationships2ᚖponteᚋmodelᚐFinancialRelationships(ctx context.Context, sel ast.SelectionSet, v *model.FinancialRelationships) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FinancialRelationships(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
@@ -13485,11 +38019,65 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalOGeographicCoordinates2ᚖponteᚋmodelᚐGeographicCoordinates(ctx context.Context, sel ast.SelectionSet, v *model.GeographicCoordinates) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GeographicCoordinates(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOHealthDetails2ᚖponteᚋmodelᚐHealthDetails(ctx context.Context, sel ast.SelectionSet, v *model.HealthDetails) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._HealthDetails(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIdentity2ᚖponteᚋmodelᚐIdentity(ctx context.Context, sel ast.SelectionSet, v *model.Identity) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Identity(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIdentityDocument2ᚕponteᚋmodelᚐIdentityDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IdentityDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIdentityDocument2ponteᚋmodelᚐIdentityDocument(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOInformedIncome2ᚖponteᚋmodelᚐInformedIncome(ctx context.Context, sel ast.SelectionSet, v *model.InformedIncome) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InformedIncome(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInformedPatrimony2ᚖponteᚋmodelᚐInformedPatrimony(ctx context.Context, sel ast.SelectionSet, v *model.InformedPatrimony) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InformedPatrimony(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInformedRevenue2ᚖponteᚋmodelᚐInformedRevenue(ctx context.Context, sel ast.SelectionSet, v *model.InformedRevenue) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InformedRevenue(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
@@ -13508,6 +38096,207 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInvestmentExpenses2ᚖponteᚋmodelᚐInvestmentExpenses(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentExpenses) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvestmentExpenses(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInvestmentInstitution2ᚖponteᚋmodelᚐInvestmentInstitution(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentInstitution) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvestmentInstitution(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInvestmentMetadata2ᚖponteᚋmodelᚐInvestmentMetadata(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentMetadata) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvestmentMetadata(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLoanBalloonPayment2ᚕponteᚋmodelᚐLoanBalloonPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanBalloonPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanBalloonPayment2ponteᚋmodelᚐLoanBalloonPayment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanBalloonPaymentAmount2ᚖponteᚋmodelᚐLoanBalloonPaymentAmount(ctx context.Context, sel ast.SelectionSet, v *model.LoanBalloonPaymentAmount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LoanBalloonPaymentAmount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLoanContractedFee2ᚕponteᚋmodelᚐLoanContractedFeeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanContractedFee) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanContractedFee2ponteᚋmodelᚐLoanContractedFee(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanContractedFinanceCharge2ᚕponteᚋmodelᚐLoanContractedFinanceChargeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanContractedFinanceCharge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanContractedFinanceCharge2ponteᚋmodelᚐLoanContractedFinanceCharge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanInstallments2ᚖponteᚋmodelᚐLoanInstallments(ctx context.Context, sel ast.SelectionSet, v *model.LoanInstallments) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LoanInstallments(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLoanInterestRate2ᚕponteᚋmodelᚐLoanInterestRateᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanInterestRate) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanInterestRate2ponteᚋmodelᚐLoanInterestRate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanOverParcel2ᚖponteᚋmodelᚐLoanOverParcel(ctx context.Context, sel ast.SelectionSet, v *model.LoanOverParcel) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LoanOverParcel(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLoanOverParcelCharge2ᚕponteᚋmodelᚐLoanOverParcelChargeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanOverParcelCharge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanOverParcelCharge2ponteᚋmodelᚐLoanOverParcelCharge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanOverParcelFee2ᚕponteᚋmodelᚐLoanOverParcelFeeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanOverParcelFee) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanOverParcelFee2ponteᚋmodelᚐLoanOverParcelFee(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanPaymentRelease2ᚕponteᚋmodelᚐLoanPaymentReleaseᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanPaymentRelease) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanPaymentRelease2ponteᚋmodelᚐLoanPaymentRelease(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLoanPayments2ᚖponteᚋmodelᚐLoanPayments(ctx context.Context, sel ast.SelectionSet, v *model.LoanPayments) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LoanPayments(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLoanWarranty2ᚕponteᚋmodelᚐLoanWarrantyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanWarranty) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLoanWarranty2ponteᚋmodelᚐLoanWarranty(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
@@ -13553,6 +38342,162 @@ func (ec *executionContext) marshalOMap2ᚕmapᚄ(ctx context.Context, sel ast.S
 	for i := range v {
 		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
 	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMaritalStatus2ᚖponteᚋmodelᚐMaritalStatus(ctx context.Context, sel ast.SelectionSet, v *model.MaritalStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MaritalStatus(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMerchant2ᚖponteᚋmodelᚐMerchant(ctx context.Context, sel ast.SelectionSet, v *model.Merchant) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Merchant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONationality2ᚖponteᚋmodelᚐNationality(ctx context.Context, sel ast.SelectionSet, v *model.Nationality) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Nationality(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONationalityDocument2ᚕponteᚋmodelᚐNationalityDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.NationalityDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNationalityDocument2ponteᚋmodelᚐNationalityDocument(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOOtherNationality2ᚕponteᚋmodelᚐOtherNationalityᚄ(ctx context.Context, sel ast.SelectionSet, v []model.OtherNationality) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOtherNationality2ponteᚋmodelᚐOtherNationality(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPassport2ᚖponteᚋmodelᚐPassport(ctx context.Context, sel ast.SelectionSet, v *model.Passport) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Passport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaycheckBankLink2ᚕponteᚋmodelᚐPaycheckBankLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PaycheckBankLink) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaycheckBankLink2ponteᚋmodelᚐPaycheckBankLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPaymentData2ᚖponteᚋmodelᚐPaymentData(ctx context.Context, sel ast.SelectionSet, v *model.PaymentData) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaymentParticipant2ᚖponteᚋmodelᚐPaymentParticipant(ctx context.Context, sel ast.SelectionSet, v *model.PaymentParticipant) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentParticipant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPhone2ᚕponteᚋmodelᚐPhoneᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Phone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPhone2ponteᚋmodelᚐPhone(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPortabilityReceived2ᚕponteᚋmodelᚐPortabilityReceivedᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PortabilityReceived) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPortabilityReceived2ponteᚋmodelᚐPortabilityReceived(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOProcurator2ᚕponteᚋmodelᚐProcuratorᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Procurator) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProcurator2ponteᚋmodelᚐProcurator(ctx, sel, v[i])
+	})
 
 	for _, e := range ret {
 		if e == graphql.Null {
@@ -13625,6 +38570,32 @@ func (ec *executionContext) marshalOProductWarning2ᚕponteᚋmodelᚐProductWar
 	return ret
 }
 
+func (ec *executionContext) marshalOQualifications2ᚖponteᚋmodelᚐQualifications(ctx context.Context, sel ast.SelectionSet, v *model.Qualifications) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Qualifications(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORelation2ᚕponteᚋmodelᚐRelationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Relation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRelation2ponteᚋmodelᚐRelation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, sel ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -13683,6 +38654,49 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTransactionFilterInput2ᚖponteᚋmodelᚐTransactionFilterInput(ctx context.Context, v any) (*model.TransactionFilterInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTransactionFilterInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOUUID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx context.Context, v any) ([]uuid.UUID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]uuid.UUID, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOUUID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx context.Context, sel ast.SelectionSet, v []uuid.UUID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {

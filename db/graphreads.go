@@ -1,0 +1,182 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+// AccountsOfItems lists the accounts of several items in one statement, in the order of
+// Accounts within each item: the dataloader of items → accounts.
+func (d *DB) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *string) ([]*model.Account, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT data, created_at, updated_at FROM accounts
+		WHERE item_id = ANY($1) AND ($2::text IS NULL OR type = $2) ORDER BY item_id, type DESC, data->>'subtype', id`, itemIDs, typ)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*model.Account
+	for rows.Next() {
+		var raw []byte
+		var c, u time.Time
+		if err := rows.Scan(&raw, &c, &u); err != nil {
+			return nil, err
+		}
+		a, err := scanAccount(raw, c, u)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// TransactionRows are one account's rows of a transaction page: documents and their keys.
+type TransactionRows struct {
+	Docs []json.RawMessage
+	Keys []TransactionKey
+}
+
+// FirstTransactionPages reads the first limit transactions of each account under one
+// filter, in one statement (a lateral join per account): the dataloader of
+// accounts → transactions. f.AccountID is ignored.
+func (d *DB) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID, f TransactionFilter, limit int) (map[uuid.UUID]*TransactionRows, error) {
+	args := []any{accountIDs, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
+	idsCond := ""
+	if len(f.IDs) > 0 {
+		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
+		args = append(args, f.IDs)
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT a.id, x.doc, x.date, x.id FROM unnest($1::uuid[]) AS a(id)
+		CROSS JOIN LATERAL (SELECT `+transactionJSON+` AS doc, t.date, t.id FROM transactions t
+			WHERE t.account_id = a.id
+			AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
+			AND ($4::timestamptz IS NULL OR t.created_at >= $4)`+idsCond+`
+			ORDER BY t.date, t.id LIMIT $5) x`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[uuid.UUID]*TransactionRows, len(accountIDs))
+	for _, id := range accountIDs {
+		out[id] = &TransactionRows{}
+	}
+	for rows.Next() {
+		var account uuid.UUID
+		var raw []byte
+		var k TransactionKey
+		if err := rows.Scan(&account, &raw, &k.Date, &k.ID); err != nil {
+			return nil, err
+		}
+		p := out[account]
+		p.Docs = append(p.Docs, raw)
+		p.Keys = append(p.Keys, k)
+	}
+	return out, rows.Err()
+}
+
+// DocumentKey is a position in the (sort_key, id) order of product documents.
+type DocumentKey struct {
+	Sort string    `json:"s"`
+	ID   uuid.UUID `json:"i"`
+}
+
+// ProductDocumentPage reads up to limit documents after the key, in their stored order: the
+// keyset form of ProductDocuments, for connections.
+func (d *DB) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s DocumentScope, after *DocumentKey, limit int) ([]json.RawMessage, []DocumentKey, error) {
+	var afterSort *string
+	var afterID *uuid.UUID
+	if after != nil {
+		afterSort, afterID = &after.Sort, &after.ID
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT `+documentJSON+`, p.sort_key, p.id
+		FROM product_documents p JOIN items i ON i.id = p.item_id
+		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere+`
+		AND ($7::text IS NULL OR (p.sort_key, p.id) > ($7, $8::uuid))
+		ORDER BY p.sort_key, p.id LIMIT $9`, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, afterSort, afterID, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var docs []json.RawMessage
+	var keys []DocumentKey
+	for rows.Next() {
+		var raw []byte
+		var k DocumentKey
+		if err := rows.Scan(&raw, &k.Sort, &k.ID); err != nil {
+			return nil, nil, err
+		}
+		docs = append(docs, raw)
+		keys = append(keys, k)
+	}
+	return docs, keys, rows.Err()
+}
+
+// ProductDocumentCount counts the documents of a scope.
+func (d *DB) ProductDocumentCount(ctx context.Context, clientID uuid.UUID, s DocumentScope) (int, error) {
+	var n int
+	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM product_documents p JOIN items i ON i.id = p.item_id
+		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type).Scan(&n)
+	return n, err
+}
+
+// SpendingRow is one group of a spending aggregate.
+type SpendingRow struct {
+	ByMonth  bool
+	Key      *string
+	Category *string
+	Spent    float64
+	Received float64
+	Count    int
+}
+
+// Spending sums the transactions of some accounts by category and by month, in SQL.
+func (d *DB) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *time.Time) ([]SpendingRow, error) {
+	rows, err := d.Pool.Query(ctx, `WITH t AS (
+			SELECT coalesce(t.user_category_id, t.data->>'categoryId') AS cat, t.date, abs(t.amount) AS amount, t.data->>'type' AS typ
+			FROM transactions t WHERE t.account_id = ANY($1)
+			AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3))
+		SELECT false, cat, (SELECT description_translated FROM categories WHERE id = cat),
+			coalesce(sum(amount) FILTER (WHERE typ = 'DEBIT'), 0)::float8, coalesce(sum(amount) FILTER (WHERE typ = 'CREDIT'), 0)::float8, count(*)
+		FROM t GROUP BY cat
+		UNION ALL
+		SELECT true, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM'), NULL,
+			coalesce(sum(amount) FILTER (WHERE typ = 'DEBIT'), 0)::float8, coalesce(sum(amount) FILTER (WHERE typ = 'CREDIT'), 0)::float8, count(*)
+		FROM t GROUP BY 2`, accountIDs, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SpendingRow
+	for rows.Next() {
+		var r SpendingRow
+		if err := rows.Scan(&r.ByMonth, &r.Key, &r.Category, &r.Spent, &r.Received, &r.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// AccountIDsOfItem lists an item's account ids.
+func (d *DB) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT id FROM accounts WHERE item_id = $1`, itemID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []uuid.UUID
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,220 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"ponte/auth"
+	"ponte/model"
+)
+
+// Dataloading by look-ahead. gqlgen resolves each list element in its own goroutine, so a
+// per-parent resolver would run one statement per item and per account. Instead, the
+// resolver of a list reads the query below it, loads the children of every parent in one
+// statement per distinct set of arguments, and leaves them in a per-operation cache that
+// the child resolvers read. The number of statements depends on the query's shape, never
+// on how many items, accounts or transactions there are, and no timing window is involved.
+
+type cacheKey struct {
+	kind   string
+	parent uuid.UUID
+	args   string
+}
+
+type prefetched struct {
+	mu sync.Mutex
+	m  map[cacheKey]any
+}
+
+type prefetchKey struct{}
+
+// withPrefetch gives an operation its cache.
+func withPrefetch(ctx context.Context) context.Context {
+	return context.WithValue(ctx, prefetchKey{}, &prefetched{m: map[cacheKey]any{}})
+}
+
+func cacheGet[T any](ctx context.Context, k cacheKey) (T, bool) {
+	var zero T
+	c, _ := ctx.Value(prefetchKey{}).(*prefetched)
+	if c == nil {
+		return zero, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k].(T)
+	return v, ok
+}
+
+func cachePut(ctx context.Context, k cacheKey, v any) {
+	if c, _ := ctx.Value(prefetchKey{}).(*prefetched); c != nil {
+		c.mu.Lock()
+		c.m[k] = v
+		c.mu.Unlock()
+	}
+}
+
+// argsKey identifies a field's arguments (after variables and defaults), the same way for
+// the look-ahead and for the field's own resolver.
+func argsKey(ctx context.Context, f *ast.Field) string {
+	b, _ := json.Marshal(f.ArgumentMap(graphql.GetOperationContext(ctx).Variables))
+	return string(b)
+}
+
+// ownArgsKey is argsKey of the field being resolved.
+func ownArgsKey(ctx context.Context) string {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return ""
+	}
+	return argsKey(ctx, fc.Field.Field)
+}
+
+// nodeFields returns the fields a connection's selection asks of its nodes, through nodes
+// and through edges { node }, fragments included.
+func nodeFields(ctx context.Context, sel ast.SelectionSet, conn, edge, node string) []graphql.CollectedField {
+	op := graphql.GetOperationContext(ctx)
+	var out []graphql.CollectedField
+	for _, f := range graphql.CollectFields(op, sel, []string{conn}) {
+		switch f.Name {
+		case "nodes":
+			out = append(out, graphql.CollectFields(op, f.Selections, []string{node})...)
+		case "edges":
+			for _, e := range graphql.CollectFields(op, f.Selections, []string{edge}) {
+				if e.Name == "node" {
+					out = append(out, graphql.CollectFields(op, e.Selections, []string{node})...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasField(ctx context.Context, sel ast.SelectionSet, typ, name string) bool {
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), sel, []string{typ}) {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// prefetchItemChildren loads the accounts of every item in one statement per distinct
+// accounts(...) selection, then their transactions.
+func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item, itemFields []graphql.CollectedField) error {
+	if len(items) == 0 || graphql.GetFieldContext(ctx) == nil {
+		return nil
+	}
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil // the child resolvers report it
+	}
+	ids := make([]uuid.UUID, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	for _, f := range itemFields {
+		if f.Name != "accounts" {
+			continue
+		}
+		key := argsKey(ctx, f.Field)
+		var args struct {
+			Type *string `json:"type"`
+		}
+		if json.Unmarshal([]byte(key), &args) != nil || !validAccountType(args.Type) {
+			continue
+		}
+		list, err := r.DB.AccountsOfItems(ctx, ids, args.Type)
+		if err != nil {
+			return err
+		}
+		byItem := make(map[uuid.UUID][]*model.Account, len(items))
+		for _, a := range list {
+			if p.IsConnectToken() {
+				a = reduce(a)
+			}
+			byItem[a.ItemID] = append(byItem[a.ItemID], a)
+		}
+		for _, id := range ids {
+			cachePut(ctx, cacheKey{"accounts", id, key}, nonNil(byItem[id]))
+		}
+		accountFields := nodeFields(ctx, f.Selections, "AccountConnection", "AccountEdge", "Account")
+		if err := r.prefetchTransactions(ctx, list, accountFields); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefetchTransactions loads the first page of transactions of every account in one
+// statement per distinct transactions(...) selection. Pages after a cursor belong to one
+// account and are left to the resolver.
+func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.Account, accountFields []graphql.CollectedField) error {
+	if len(accounts) == 0 {
+		return nil
+	}
+	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
+		return nil
+	}
+	for _, f := range accountFields {
+		if f.Name != "transactions" {
+			continue
+		}
+		key := argsKey(ctx, f.Field)
+		var args struct {
+			First  *int                          `json:"first"`
+			After  *string                       `json:"after"`
+			Filter *model.TransactionFilterInput `json:"filter"`
+		}
+		if json.Unmarshal([]byte(key), &args) != nil || args.After != nil {
+			continue
+		}
+		limit, err := firstArg(args.First, defaultFirst)
+		if err != nil {
+			continue
+		}
+		ids := make([]uuid.UUID, 0, len(accounts))
+		for _, a := range accounts {
+			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done {
+				ids = append(ids, a.ID)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		shared := transactionFilter(uuid.Nil, args.Filter)
+		if shared.DateFrom != nil && shared.DateTo != nil && shared.DateFrom.After(*shared.DateTo) {
+			continue
+		}
+		pages, err := r.DB.FirstTransactionPages(ctx, ids, shared, limit+1)
+		if err != nil {
+			return err
+		}
+		wantEdges := hasField(ctx, f.Selections, "TransactionConnection", "edges")
+		for _, id := range ids {
+			tf := shared
+			tf.AccountID = id
+			conn, err := r.txConnection(tf, r.finishTxPage(tf, *pages[id], limit), wantEdges)
+			if err != nil {
+				return err
+			}
+			cachePut(ctx, cacheKey{"transactions", id, key}, conn)
+		}
+	}
+	return nil
+}
+
+func validAccountType(t *string) bool { return t == nil || *t == "BANK" || *t == "CREDIT" }
+
+// graphqlSelections is the selection set of the field being resolved.
+func graphqlSelections(ctx context.Context) ast.SelectionSet {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return nil
+	}
+	return fc.Field.Selections
+}

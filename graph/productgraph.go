@@ -1,0 +1,240 @@
+package graph
+
+import (
+	"context"
+	"sort"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/graph/generated"
+	"ponte/model"
+)
+
+// The GraphQL-only shapes of the products: connections under items, accounts and
+// investments, over the same reads as REST.
+
+// Item returns the Item field resolvers.
+func (r *Resolver) Item() generated.ItemResolver { return &itemResolver{r} }
+
+// Account returns the Account field resolvers.
+func (r *Resolver) Account() generated.AccountResolver { return &accountResolver{r} }
+
+// Investment returns the Investment field resolvers.
+func (r *Resolver) Investment() generated.InvestmentResolver { return &investmentResolver{r} }
+
+type itemResolver struct{ *Resolver }
+type accountResolver struct{ *Resolver }
+type investmentResolver struct{ *Resolver }
+
+func (r *queryResolver) ItemConnection(ctx context.Context, clientUserID *string, connectorID *int, first *int, after *string) (*model.ItemConnection, error) {
+	p, err := auth.Require(ctx, auth.ListItems)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := firstArg(first, 20)
+	if err != nil {
+		return nil, err
+	}
+	a := ""
+	if after != nil {
+		a = *after
+	}
+	f := db.ItemFilter{ClientUserID: clientUserID, ConnectorID: connectorID}
+	items, cursors, err := r.Sync.ListPage(ctx, p, f, a, limit)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.ItemConnection{Edges: []*model.ItemEdge{}}
+	if len(items) > limit {
+		items, cursors = items[:limit], cursors[:limit]
+		c.PageInfo.HasNextPage = true
+	}
+	c.Nodes = items
+	if n := len(cursors); n > 0 {
+		c.PageInfo.EndCursor = &cursors[n-1]
+	}
+	if selected(ctx, "edges") {
+		for i, it := range items {
+			c.Edges = append(c.Edges, &model.ItemEdge{Cursor: cursors[i], Node: it})
+		}
+	}
+	if selected(ctx, "totalCount") {
+		if c.TotalCount, err = r.DB.CountItems(ctx, p.ClientID, f); err != nil {
+			return nil, err
+		}
+	}
+	fields := nodeFields(ctx, graphqlSelections(ctx), "ItemConnection", "ItemEdge", "Item")
+	return c, r.prefetchItemChildren(ctx, items, fields)
+}
+
+func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string) (*model.AccountConnection, error) {
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if !validAccountType(typ) {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
+	}
+	list, cached := cacheGet[[]*model.Account](ctx, cacheKey{"accounts", it.ID, ownArgsKey(ctx)})
+	if !cached {
+		if list, err = r.DB.Accounts(ctx, it.ID, typ); err != nil {
+			return nil, err
+		}
+		if p.IsConnectToken() {
+			for i, a := range list {
+				list[i] = reduce(a)
+			}
+		}
+		fields := nodeFields(ctx, graphqlSelections(ctx), "AccountConnection", "AccountEdge", "Account")
+		if err := r.prefetchTransactions(ctx, list, fields); err != nil {
+			return nil, err
+		}
+	}
+	c := &model.AccountConnection{TotalCount: len(list), Nodes: nonNil(list), Edges: []*model.AccountEdge{}}
+	for _, a := range list {
+		c.Edges = append(c.Edges, &model.AccountEdge{Cursor: a.ID.String(), Node: a})
+	}
+	if n := len(list); n > 0 {
+		end := list[n-1].ID.String()
+		c.PageInfo.EndCursor = &end
+	}
+	return c, nil
+}
+
+func (r *itemResolver) Investments(ctx context.Context, it *model.Item, typ *string, first *int, after *string) (*model.InvestmentConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.investmentConnection(ctx, p.ClientID, db.DocumentScope{Kind: "investment", ItemID: &it.ID, Type: typ}, first, after)
+}
+
+func (r *itemResolver) Loans(ctx context.Context, it *model.Item, first *int, after *string) (*model.LoanConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.loanConnection(ctx, p.ClientID, db.DocumentScope{Kind: "loan", ItemID: &it.ID}, first, after)
+}
+
+func (r *itemResolver) Identity(ctx context.Context, it *model.Item) (*model.Identity, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	one := 1
+	pg, err := documents[model.Identity](ctx, r.Resolver, p.ClientID, db.DocumentScope{Kind: "identity", ItemID: &it.ID}, &one, nil)
+	if err != nil || len(pg.nodes) == 0 {
+		return nil, err
+	}
+	return pg.nodes[0], nil
+}
+
+func (r *itemResolver) Consents(ctx context.Context, it *model.Item) (*model.ConsentConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.consentConnection(ctx, p.ClientID, db.DocumentScope{Kind: "consent", ItemID: &it.ID}, nil, nil)
+}
+
+func (r *itemResolver) Spending(ctx context.Context, it *model.Item, from, to *model.Time) (*model.Spending, error) {
+	if _, err := dataReader(ctx); err != nil {
+		return nil, err
+	}
+	ids, err := r.DB.AccountIDsOfItem(ctx, it.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.spending(ctx, ids, from, to)
+}
+
+func (r *accountResolver) Transactions(ctx context.Context, a *model.Account, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error) {
+	if _, err := dataReader(ctx); err != nil {
+		return nil, err
+	}
+	if c, ok := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, ownArgsKey(ctx)}); ok {
+		return c, nil
+	}
+	limit, err := firstArg(first, defaultFirst)
+	if err != nil {
+		return nil, err
+	}
+	f := transactionFilter(a.ID, filter)
+	page, err := r.transactionPage(ctx, f, after, limit, true)
+	if err != nil {
+		return nil, err
+	}
+	return r.txConnection(f, page, selected(ctx, "edges"))
+}
+
+func (r *accountResolver) Bills(ctx context.Context, a *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.billConnection(ctx, p.ClientID, db.DocumentScope{Kind: "bill", OwnerID: &a.ID}, first, after)
+}
+
+func (r *accountResolver) Statements(ctx context.Context, a *model.Account, first *int, after *string) (*model.AccountStatementConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.statementConnection(ctx, p.ClientID, db.DocumentScope{Kind: "statement", OwnerID: &a.ID}, first, after)
+}
+
+func (r *accountResolver) Spending(ctx context.Context, a *model.Account, from, to *model.Time) (*model.Spending, error) {
+	if _, err := dataReader(ctx); err != nil {
+		return nil, err
+	}
+	return r.spending(ctx, []uuid.UUID{a.ID}, from, to)
+}
+
+func (r *investmentResolver) Transactions(ctx context.Context, inv *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
+	p, err := dataReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.investmentTransactionConnection(ctx, p.ClientID, db.DocumentScope{Kind: "investment_transaction", OwnerID: &inv.ID}, first, after)
+}
+
+// spending aggregates accounts' transactions by category (largest spending first) and by
+// month (oldest first).
+func (r *Resolver) spending(ctx context.Context, accounts []uuid.UUID, from, to *model.Time) (*model.Spending, error) {
+	var f, t *model.Time
+	f, t = from, to
+	if f != nil && t != nil && f.After(t.Time) {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.Format(model.TimeLayout), t.Format(model.TimeLayout))
+	}
+	rows, err := r.DB.Spending(ctx, accounts, timePtr(f), timePtr(t))
+	if err != nil {
+		return nil, err
+	}
+	out := &model.Spending{ByCategory: []*model.CategorySpending{}, ByMonth: []*model.MonthSpending{}}
+	for _, row := range rows {
+		if row.ByMonth {
+			out.ByMonth = append(out.ByMonth, &model.MonthSpending{Month: *row.Key, Spent: row.Spent, Received: row.Received, Count: row.Count})
+		} else {
+			out.ByCategory = append(out.ByCategory, &model.CategorySpending{CategoryID: row.Key, Category: row.Category, Spent: row.Spent, Received: row.Received, Count: row.Count})
+		}
+	}
+	sort.Slice(out.ByMonth, func(i, j int) bool { return out.ByMonth[i].Month < out.ByMonth[j].Month })
+	sort.SliceStable(out.ByCategory, func(i, j int) bool {
+		a, b := out.ByCategory[i], out.ByCategory[j]
+		if a.Spent != b.Spent {
+			return a.Spent > b.Spent
+		}
+		return deref(a.CategoryID) < deref(b.CategoryID)
+	})
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
