@@ -25,9 +25,13 @@ type Sealer struct{ aead cipher.AEAD }
 
 const sealVersion = 1
 
-// NewSealer derives the sealing key from the master key.
-func NewSealer(master []byte) *Sealer {
-	block, err := aes.NewCipher(DeriveKey(master, "item-credentials")[:32])
+// NewSealer derives the sealing key of item credentials from the master key.
+func NewSealer(master []byte) *Sealer { return NewSealerFor(master, "item-credentials") }
+
+// NewSealerFor derives a sealing key for one purpose, so secrets of different kinds never
+// share a key.
+func NewSealerFor(master []byte, purpose string) *Sealer {
+	block, err := aes.NewCipher(DeriveKey(master, purpose)[:32])
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"ponte/model"
@@ -86,4 +87,37 @@ func (d *DB) SeedConnectors(ctx context.Context, list []model.Connector) error {
 		Set("updated_at = CASE WHEN (connector.name, connector.credentials, connector.products, connector.oauth_url) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.credentials, EXCLUDED.products, EXCLUDED.oauth_url) THEN EXCLUDED.updated_at ELSE connector.updated_at END").
 		Exec(ctx)
 	return err
+}
+
+// SetConnectorStatus changes a connector's health status inside tx; changed is false when
+// it already had that status, found false for an unknown connector.
+func (tx *Tx) SetConnectorStatus(ctx context.Context, id int, status string) (found, changed bool, err error) {
+	var current string
+	err = tx.PGX.QueryRow(ctx, `SELECT health->>'status' FROM connectors WHERE id = $1 FOR UPDATE`, id).Scan(&current)
+	if isNoRows(err) {
+		return false, false, nil
+	}
+	if err != nil || current == status {
+		return err == nil, false, err
+	}
+	_, err = tx.PGX.Exec(ctx, `UPDATE connectors SET health = jsonb_set(health, '{status}', to_jsonb($2::text)) WHERE id = $1`, id, status)
+	return true, err == nil, err
+}
+
+// EnabledClients lists the enabled client applications, inside tx.
+func (tx *Tx) EnabledClients(ctx context.Context) ([]uuid.UUID, error) {
+	rows, err := tx.PGX.Query(ctx, `SELECT id FROM client_applications WHERE enabled ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []uuid.UUID
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

@@ -21,6 +21,9 @@ import (
 type DB struct {
 	Pool *pgxpool.Pool
 	Bun  *bun.DB
+	// OnEvent, when set, turns each recorded event into its webhook deliveries in the
+	// same transaction (the outbox's fan-out).
+	OnEvent EventHook
 }
 
 // Open connects to url. The pool is sized for a 2-core machine serving many short queries.

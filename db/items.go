@@ -235,8 +235,19 @@ func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 	}
 	e.Payload["eventId"] = e.ID.String()
 	e.Payload["event"] = e.Event
-	_, err := tx.NewInsert().Model(e).Exec(ctx)
-	return err
+	// The official client still reads the deprecated id: the entity the event is about.
+	if _, ok := e.Payload["id"]; !ok {
+		if item, ok := e.Payload["itemId"]; ok {
+			e.Payload["id"] = item
+		}
+	}
+	if _, err := tx.NewInsert().Model(e).Exec(ctx); err != nil {
+		return err
+	}
+	if tx.onEvent != nil {
+		return tx.onEvent(ctx, tx, e)
+	}
+	return nil
 }
 
 // Events lists an item's recorded events, oldest first.

@@ -18,7 +18,12 @@ import (
 type Tx struct {
 	bun.Tx
 	PGX pgx.Tx
+	// onEvent fans a recorded event out to its deliveries, in this transaction.
+	onEvent EventHook
 }
+
+// EventHook runs for every event recorded, inside the transaction that records it.
+type EventHook func(ctx context.Context, tx *Tx, e *Event) error
 
 // InTx runs fn in a transaction and commits when it returns nil.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
@@ -44,7 +49,7 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 	}
 	// The pgx view uses the same connection, held by conn until it is closed, and so runs
 	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
-	tx := &Tx{Tx: btx, PGX: &connTx{conn: native}}
+	tx := &Tx{Tx: btx, PGX: &connTx{conn: native}, onEvent: d.OnEvent}
 	// A panic must roll back before the connection is closed: closing waits for the open
 	// transaction, which would never end.
 	defer func() {

@@ -49,7 +49,7 @@ func (r *mutationResolver) CreateConnectToken(ctx context.Context, itemID *uuid.
 	if options != nil {
 		opts = *options
 	}
-	if err := checkURL("options.webhookUrl", opts.WebhookURL); err != nil {
+	if err := r.Sync.CheckWebhookURL("options.webhookUrl", opts.WebhookURL); err != nil {
 		return nil, err
 	}
 	if err := checkURL("options.oauthRedirectUri", opts.OAuthRedirectURI); err != nil {

@@ -11,6 +11,7 @@ import (
 	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/itemsync"
+	"ponte/webhooks"
 )
 
 // Resolver is the root of every resolver.
@@ -22,6 +23,8 @@ type Resolver struct {
 	Limiter *auth.Limiter
 	// Sync creates, updates and runs items.
 	Sync *itemsync.Engine
+	// Webhooks manages subscriptions and delivers events.
+	WebhookEngine *webhooks.Engine
 	// Now is the clock of date rules (the sunset of GET /transactions); nil means time.Now.
 	Now func() time.Time
 	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an

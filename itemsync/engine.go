@@ -39,6 +39,8 @@ type Config struct {
 	ErrorCooldown time.Duration
 	// BaseURL is this service's public URL, for the pages standing in for institutions.
 	BaseURL string
+	// AllowInsecureWebhooks lets webhookUrl use plain HTTP and localhost (development).
+	AllowInsecureWebhooks bool
 }
 
 // DefaultConfig is the production pacing.

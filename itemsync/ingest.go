@@ -370,6 +370,7 @@ func (e *Engine) transactionEvents(ctx context.Context, tx *db.Tx, st *state, ch
 				ids[i] = id.String()
 			}
 			p["transactionIds"] = ids
+			p["clientId"] = it.ClientID.String()
 			if err := tx.InsertEvent(ctx, &db.Event{ClientID: it.ClientID, Event: kind.name, ItemID: &it.ID, TargetURL: it.WebhookURL, Payload: p}); err != nil {
 				return err
 			}

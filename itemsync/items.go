@@ -171,7 +171,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 		in.OAuthRedirectURI = firstNonNil(in.OAuthRedirectURI, o.OAuthRedirectURI)
 		in.AvoidDuplicates = firstNonNil(in.AvoidDuplicates, o.AvoidDuplicates)
 	}
-	if err := CheckURL("webhookUrl", in.WebhookURL); err != nil {
+	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
 	}
 	if err := CheckURL("oauthRedirectUri", in.OAuthRedirectURI); err != nil {
@@ -350,7 +350,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 	if err := p.RequireItem(id); err != nil {
 		return nil, err
 	}
-	if err := CheckURL("webhookUrl", in.WebhookURL); err != nil {
+	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
 	}
 	settings, err := e.db.ClientSettings(ctx, p.ClientID)

@@ -3,6 +3,7 @@ package itemsync
 import (
 	"fmt"
 	"net/url"
+	"ponte/webhooks"
 	"regexp"
 	"strconv"
 	"sync"
@@ -93,6 +94,15 @@ func compiled(pattern string) (*regexp.Regexp, error) {
 	}
 	regexps.Store(pattern, re)
 	return re, nil
+}
+
+// CheckWebhookURL applies the webhook URL rules (section 2.12) to a resource's own
+// webhookUrl, or accepts nothing.
+func (e *Engine) CheckWebhookURL(field string, v *string) error {
+	if v == nil || *v == "" {
+		return nil
+	}
+	return webhooks.CheckURL(field, *v, e.cfg.AllowInsecureWebhooks)
 }
 
 // CheckURL accepts an absolute http(s) URL, or nothing.

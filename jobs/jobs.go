@@ -28,7 +28,10 @@ type Config struct {
 	// PollInterval is how often idle workers look for due jobs (notifications wake them
 	// sooner for new ones).
 	PollInterval time.Duration
-	Log          *slog.Logger
+	// Queues are further queues and their workers per process (webhook deliveries wait on
+	// the network, not on the database, and run many at once).
+	Queues map[string]int
+	Log    *slog.Logger
 }
 
 // New builds a client that works the given workers and periodic jobs. Without workers it
@@ -57,6 +60,9 @@ func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJ
 	if workers != nil {
 		cfg.Workers = workers
 		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: c.MaxWorkers}}
+		for name, n := range c.Queues {
+			cfg.Queues[name] = river.QueueConfig{MaxWorkers: n}
+		}
 		cfg.PeriodicJobs = periodic
 	}
 	return river.NewClient(riverpgxv5.New(pool), cfg)

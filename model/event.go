@@ -8,6 +8,8 @@ type Event struct {
 	Event     string         `json:"event"`
 	Payload   map[string]any `json:"payload"`
 	CreatedAt Time           `json:"createdAt"`
+	// Deliveries are the event's deliveries, filled when one event is read.
+	Deliveries []*WebhookDelivery `json:"deliveries,omitempty"`
 }
 
 // CreateItemInput is the body of POST /items (section 4.3).

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -102,11 +103,14 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 		elapsed     time.Duration
 		lat         []time.Duration
 	}
+	var paths []string
 	readOurs := func() result {
 		var r result
 		start := time.Now()
 		path := "/v2/transactions?accountId=" + account.String()
+		paths = paths[:0]
 		for {
+			paths = append(paths, path)
 			var p struct {
 				Results []json.RawMessage `json:"results"`
 				Next    *string           `json:"next"`
@@ -138,6 +142,62 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 				break
 			}
 			q = p.Next
+		}
+		r.elapsed = time.Since(start)
+		return r
+	}
+	post := func(url string, body, v any) time.Duration {
+		start := time.Now()
+		raw, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", url, bytes.NewReader(raw))
+		req.Header.Set("X-API-KEY", key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		d := time.Since(start)
+		if resp.StatusCode != 200 {
+			b.Fatalf("%s: %d %s", url, resp.StatusCode, out[:min(len(out), 300)])
+		}
+		if err := json.Unmarshal(out, v); err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	// The same pages through GraphQL, every field of a transaction selected.
+	readGraphQL := func() result {
+		var r result
+		start := time.Now()
+		var after *string
+		for {
+			var p struct {
+				Data struct {
+					Transactions struct {
+						PageInfo struct {
+							HasNextPage bool    `json:"hasNextPage"`
+							EndCursor   *string `json:"endCursor"`
+						} `json:"pageInfo"`
+						Nodes []json.RawMessage `json:"nodes"`
+					} `json:"transactions"`
+				} `json:"data"`
+				Errors []any `json:"errors"`
+			}
+			r.lat = append(r.lat, post(env.URL+"/graphql", map[string]any{
+				"query":     `query($a: UUID!, $after: String) { transactions(accountId: $a, first: 500, after: $after) { pageInfo { hasNextPage endCursor } nodes { ` + txFields + ` } } }`,
+				"variables": map[string]any{"a": account, "after": after},
+			}, &p))
+			if len(p.Errors) > 0 {
+				b.Fatalf("GraphQL errors: %v", p.Errors)
+			}
+			r.pages++
+			r.rows += len(p.Data.Transactions.Nodes)
+			if !p.Data.Transactions.PageInfo.HasNextPage {
+				break
+			}
+			after = p.Data.Transactions.PageInfo.EndCursor
 		}
 		r.elapsed = time.Since(start)
 		return r
@@ -196,6 +256,24 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 		if ours.rows != base.rows {
 			b.Fatalf("the endpoint read %d rows, the baseline %d", ours.rows, base.rows)
 		}
+
+		gql := readGraphQL()
+		gqlRate := float64(gql.pages) / gql.elapsed.Seconds()
+		b.ReportMetric(gqlRate, "graphql-pages/s")
+		b.Logf("GraphQL transactions(first: 500), every field: %d rows in %d pages, %.1f pages/s, p50 %s p99 %s; REST is %.2fx faster",
+			gql.rows, gql.pages, gqlRate, pct(gql.lat, 0.5), pct(gql.lat, 0.99), oursRate/gqlRate)
+		if gql.rows != ours.rows {
+			b.Fatalf("GraphQL read %d rows, REST %d", gql.rows, ours.rows)
+		}
+
+		// A constant 200 requests per second from a second process, over the account's pages.
+		load, err := testsupport.RunLoad(testsupport.LoadSpec{BaseURL: env.URL, Key: key, Paths: append([]string(nil), paths...), Rate: 200, Duration: 15 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(load.P99.Microseconds())/1000, "p99-ms-at-200rps")
+		b.Logf("constant load from a second process: %d requests at %.0f/s, %d errors, p50 %s p99 %s max %s",
+			load.Sent, load.Achieved, load.Errors, load.P50, load.P99, load.Max)
 	}
 	close(stop)
 }

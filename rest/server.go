@@ -81,6 +81,17 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/consents", s.productList("consent", "itemId", false))
 	r.Get("/consents/{id}", s.productByID("consent"))
 
+	r.Get("/webhooks", s.listWebhooks)
+	r.Post("/webhooks", s.createWebhook)
+	r.Get("/webhooks/signing-secret", s.signingSecret)
+	r.Post("/webhooks/signing-secret/rotate", s.rotateSigningSecret)
+	r.Get("/webhooks/{id}", s.getWebhook)
+	r.Patch("/webhooks/{id}", s.updateWebhook)
+	r.Delete("/webhooks/{id}", s.deleteWebhook)
+	r.Get("/webhooks/{id}/deliveries", s.webhookDeliveries)
+	r.Get("/events/{id}", s.getEvent)
+	r.Post("/events/{id}/redeliver", s.redeliverEvent)
+
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -182,4 +183,12 @@ func (g *GraphQLResult) WantCode(t testing.TB, code string) {
 	if got, _ := g.Errors[0].Extensions["codeDescription"].(string); got != code {
 		t.Fatalf("GraphQL error codeDescription %q, want %q: %+v", got, code, g.Errors)
 	}
+}
+
+var apiTimeRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
+
+// IsAPITime reports a date in the API's form: UTC with three decimals and Z.
+func IsAPITime(v any) bool {
+	s, ok := v.(string)
+	return ok && apiTimeRE.MatchString(s)
 }

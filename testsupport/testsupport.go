@@ -27,6 +27,7 @@ import (
 	"ponte/jobs"
 	"ponte/rest"
 	"ponte/sandbox"
+	"ponte/webhooks"
 )
 
 // MasterKey is the fixed signing and encryption key of test services.
@@ -47,6 +48,7 @@ var (
 // Main runs a test binary's tests, then the after functions, then stops the cluster the
 // tests shared, and exits. Call it from TestMain.
 func Main(m *testing.M, after ...func()) {
+	runLoadIfAsked()
 	code := m.Run()
 	for _, f := range after {
 		f()
@@ -144,6 +146,7 @@ type Env struct {
 	Server   *httptest.Server
 	Sync     *itemsync.Engine
 	Jobs     *jobs.Client
+	Webhooks *webhooks.Engine
 }
 
 // Logger discards service logs unless PONTE_TEST_LOG is set, so failures stay readable.
@@ -159,6 +162,7 @@ type Setup struct {
 	Resolver *graph.Resolver
 	Sync     *itemsync.Config
 	Jobs     *jobs.Config
+	Webhooks *webhooks.Config
 }
 
 // Option adjusts a test service (smaller limits, shorter time-outs).
@@ -177,22 +181,28 @@ func New(t testing.TB, options ...Option) *Env {
 	res := &graph.Resolver{DB: store, Auth: a, Log: Logger(), ReportStatements: true}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
-	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger()}
-	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg}
+	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
+		Queues: map[string]int{webhooks.Queue: 50}}
+	hooksCfg := webhooks.DefaultConfig()
+	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg}
 	for _, o := range options {
 		o(setup)
 	}
+	syncCfg.AllowInsecureWebhooks = hooksCfg.AllowInsecure
 	srv := httptest.NewUnstartedServer(nil)
 	syncCfg.BaseURL = "http://" + srv.Listener.Addr().String()
 	eng := itemsync.New(store, a, MasterKey, syncCfg, res.Log)
+	hooks := webhooks.New(store, MasterKey, hooksCfg, res.Log)
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
+	hooks.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobsCfg)
 	if err != nil {
 		t.Fatalf("job queue: %v", err)
 	}
 	eng.SetJobs(queue)
-	res.Sync = eng
+	hooks.SetJobs(queue)
+	res.Sync, res.WebhookEngine = eng, hooks
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
 	}
@@ -205,7 +215,7 @@ func New(t testing.TB, options ...Option) *Env {
 		_ = queue.Stop(stopCtx)
 		store.Close()
 	})
-	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue}
+	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue, Webhooks: hooks}
 }
 
 // Exec runs SQL directly against the test's database, for arranging states the API cannot
@@ -230,13 +240,17 @@ func (e *Env) AddProcess(t testing.TB) {
 	syncCfg.StepDelay = 0
 	a := auth.NewService(store, MasterKey)
 	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
+	hooks := webhooks.New(store, MasterKey, e.Webhooks.Config(), Logger())
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
-	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger()})
+	hooks.Register(workers)
+	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second,
+		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eng.SetJobs(queue)
+	hooks.SetJobs(queue)
 	if err := queue.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ponte/webhooks"
 )
 
 // config is read from the environment; flags of the same meaning override it.
@@ -37,6 +39,10 @@ type config struct {
 	// PONTE_JOB_RESCUE_AFTER): a job of a killed process is retried after the latter.
 	JobTimeout     time.Duration
 	JobRescueAfter time.Duration
+	// Webhooks is the delivery configuration (PONTE_WEBHOOK_*).
+	Webhooks webhooks.Config
+	// WebhookWorkers is how many deliveries a process sends at once (PONTE_WEBHOOK_WORKERS).
+	WebhookWorkers int
 }
 
 func loadConfig(name string, args []string) (*config, error) {
@@ -77,8 +83,14 @@ func loadConfig(name string, args []string) (*config, error) {
 			*d.dst = dur
 		}
 	}
+	if err := c.loadWebhooks(); err != nil {
+		return nil, err
+	}
 	if c.JobRescueAfter <= c.JobTimeout {
 		return nil, fmt.Errorf("PONTE_JOB_RESCUE_AFTER (%s) must exceed PONTE_JOB_TIMEOUT (%s)", c.JobRescueAfter, c.JobTimeout)
+	}
+	if d := c.Webhooks.JobTimeout(); c.JobRescueAfter <= d {
+		return nil, fmt.Errorf("PONTE_JOB_RESCUE_AFTER (%s) must exceed a webhook delivery's longest run (%s: its time-out plus 2s)", c.JobRescueAfter, d)
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PONTE_ADDR)")
@@ -97,6 +109,56 @@ func loadConfig(name string, args []string) (*config, error) {
 		return nil, errors.New("PONTE_TLS_CERT and PONTE_TLS_KEY must be set together")
 	}
 	return c, nil
+}
+
+// loadWebhooks reads PONTE_WEBHOOK_RETRY (A or B, section 6.3's variants),
+// PONTE_WEBHOOK_TIMEOUT, PONTE_WEBHOOK_SCHEDULE and PONTE_WEBHOOK_SHORT_SCHEDULE (waits
+// before each retry, comma-separated durations) and PONTE_WEBHOOK_WORKERS.
+func (c *config) loadWebhooks() error {
+	c.Webhooks = webhooks.DefaultConfig()
+	c.Webhooks.AllowInsecure = c.AllowInsecureWebhooks
+	if v := os.Getenv("PONTE_WEBHOOK_RETRY"); v != "" {
+		switch webhooks.Variant(strings.ToUpper(v)) {
+		case webhooks.VariantA, webhooks.VariantB:
+			c.Webhooks.Variant = webhooks.Variant(strings.ToUpper(v))
+		default:
+			return fmt.Errorf("PONTE_WEBHOOK_RETRY must be A or B, not %q", v)
+		}
+	}
+	if v := os.Getenv("PONTE_WEBHOOK_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("PONTE_WEBHOOK_TIMEOUT must be a positive duration such as 5s, not %q", v)
+		}
+		c.Webhooks.Timeout = d
+	}
+	for _, s := range []struct {
+		name string
+		dst  *[]time.Duration
+	}{{"PONTE_WEBHOOK_SCHEDULE", &c.Webhooks.Schedule}, {"PONTE_WEBHOOK_SHORT_SCHEDULE", &c.Webhooks.ShortSchedule}} {
+		v := os.Getenv(s.name)
+		if v == "" {
+			continue
+		}
+		list := []time.Duration{}
+		for _, part := range strings.Split(v, ",") {
+			d, err := time.ParseDuration(strings.TrimSpace(part))
+			if err != nil || d < 0 {
+				return fmt.Errorf("%s must list durations such as 0s,0s,1h, not %q", s.name, v)
+			}
+			list = append(list, d)
+		}
+		*s.dst = list
+	}
+	c.WebhookWorkers = 50
+	if v := os.Getenv("PONTE_WEBHOOK_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("PONTE_WEBHOOK_WORKERS must be a positive number, not %q", v)
+		}
+		c.WebhookWorkers = n
+	}
+	return nil
 }
 
 func env(key, def string) string {

@@ -5,6 +5,7 @@
 //	ponte clients create --name N  create a client application; prints its keys as JSON
 //	ponte clients list             list client applications
 //	ponte clients disable|enable ID
+//	ponte connectors set-status ID ONLINE|UNSTABLE|OFFLINE
 package main
 
 import (
@@ -32,6 +33,8 @@ func run(ctx context.Context, args []string) error {
 		return migrate(ctx, args)
 	case "clients":
 		return clients(ctx, args)
+	case "connectors":
+		return connectors(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil
@@ -51,6 +54,8 @@ const usage = `usage:
   ponte clients set ID key=value..  per-client switches: itemsV2, itemUpdates, apiItemCreation,
                                     sandboxUpdatesOnly (true/false), itemLimit (n|none),
                                     minUpdateIntervalHours (n)
+  ponte connectors set-status ID S  set a connector's health (ONLINE, UNSTABLE, OFFLINE); sends
+                                    connector/status_updated to every application
 
 environment:
   PONTE_ADDR                  listen address (default 127.0.0.1:8080)
@@ -67,4 +72,12 @@ environment:
   PONTE_SANDBOX_STEP_DELAY    pause between sandbox execution steps (default 1s)
   PONTE_JOB_TIMEOUT, PONTE_JOB_RESCUE_AFTER
                               job time-out (2m) and when a killed process's job is retried (3m)
-  PONTE_ALLOW_INSECURE_WEBHOOKS  1: allow plain-HTTP and localhost webhook URLs (development)`
+  PONTE_ALLOW_INSECURE_WEBHOOKS  1: allow plain-HTTP and localhost webhook URLs (development)
+  PONTE_WEBHOOK_RETRY         A (default) or B: the retry rules of section 6.3
+  PONTE_WEBHOOK_TIMEOUT       a delivery's time-out (A: 5s, B: 10s)
+  PONTE_WEBHOOK_SCHEDULE, PONTE_WEBHOOK_SHORT_SCHEDULE
+                              waits before each retry, e.g. 0s,0s,1h,0s,0s,2h,0s,0s (A's);
+                              the short one is for item/login_succeeded (and, in B,
+                              item/waiting_user_input)
+  PONTE_WEBHOOK_WORKERS       deliveries sent at once per process (50)
+  PONTE_GRAPHQL_SQL_STATS     1: GraphQL responses report extensions.sqlStatements`

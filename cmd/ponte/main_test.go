@@ -438,7 +438,7 @@ func TestKilledMidExecution(t *testing.T) {
 	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
 		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
 		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_SANDBOX_STEP_DELAY=200ms",
-		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s"}
+		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms"}
 	s := start(t, env...)
 	key := apiKey(t, s.url, keys)
 	status, item := do(t, "POST", s.url+"/items", key, map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}})

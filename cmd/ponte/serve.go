@@ -20,6 +20,7 @@ import (
 	"ponte/itemsync"
 	"ponte/jobs"
 	"ponte/rest"
+	"ponte/webhooks"
 )
 
 func serve(ctx context.Context, args []string) error {
@@ -65,15 +66,20 @@ func serve(ctx context.Context, args []string) error {
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = c.StepDelay
 	syncCfg.BaseURL = c.BaseURL
+	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
 	engine := itemsync.New(store, authn, key, syncCfg, log)
+	hooks := webhooks.New(store, key, c.Webhooks, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
-	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter})
+	hooks.Register(workers)
+	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
+		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers}})
 	if err != nil {
 		return err
 	}
 	engine.SetJobs(queue)
-	res.Sync = engine
+	hooks.SetJobs(queue)
+	res.Sync, res.WebhookEngine = engine, hooks
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next.
 	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {

@@ -29,6 +29,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Account() AccountResolver
+	Event() EventResolver
 	Investment() InvestmentResolver
 	Item() ItemResolver
 	Mutation() MutationResolver
@@ -390,10 +391,11 @@ type ComplexityRoot struct {
 	}
 
 	Event struct {
-		CreatedAt func(childComplexity int) int
-		Event     func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Payload   func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		Deliveries func(childComplexity int) int
+		Event      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Payload    func(childComplexity int) int
 	}
 
 	ExecutionError struct {
@@ -830,10 +832,15 @@ type ComplexityRoot struct {
 	Mutation struct {
 		CreateConnectToken          func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                  func(childComplexity int, input model.CreateItemInput) int
+		CreateWebhook               func(childComplexity int, input model.WebhookInput) int
 		DeleteItem                  func(childComplexity int, id uuid.UUID) int
+		DeleteWebhook               func(childComplexity int, id uuid.UUID) int
+		RedeliverEvent              func(childComplexity int, id uuid.UUID) int
+		RotateWebhookSigningSecret  func(childComplexity int) int
 		SubmitItemMfa               func(childComplexity int, id uuid.UUID, parameters map[string]any) int
 		UpdateItem                  func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
 		UpdateTransactionCategory   func(childComplexity int, id uuid.UUID, categoryID string) int
+		UpdateWebhook               func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
 		ValidateConnectorParameters func(childComplexity int, connectorID int, parameters map[string]any) int
 	}
 
@@ -957,6 +964,7 @@ type ComplexityRoot struct {
 		Connectors             func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
 		Consent                func(childComplexity int, id uuid.UUID) int
 		Consents               func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		Event                  func(childComplexity int, id uuid.UUID) int
 		Events                 func(childComplexity int, itemID *uuid.UUID) int
 		Identity               func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
 		Investment             func(childComplexity int, id uuid.UUID) int
@@ -971,12 +979,22 @@ type ComplexityRoot struct {
 		Spending               func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
 		Transaction            func(childComplexity int, id uuid.UUID) int
 		Transactions           func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
+		Webhook                func(childComplexity int, id uuid.UUID) int
+		WebhookDeliveries      func(childComplexity int, webhookID uuid.UUID, page *int, pageSize *int) int
+		WebhookSigningSecret   func(childComplexity int) int
+		Webhooks               func(childComplexity int, page *int, pageSize *int) int
 	}
 
 	Relation struct {
 		Document func(childComplexity int) int
 		Name     func(childComplexity int) int
 		Type     func(childComplexity int) int
+	}
+
+	SigningSecret struct {
+		PreviousExpiresAt func(childComplexity int) int
+		PreviousSecret    func(childComplexity int) int
+		Secret            func(childComplexity int) int
 	}
 
 	Spending struct {
@@ -1051,6 +1069,54 @@ type ComplexityRoot struct {
 		Errors     func(childComplexity int) int
 		Parameters func(childComplexity int) int
 	}
+
+	Webhook struct {
+		CreatedAt  func(childComplexity int) int
+		DisabledAt func(childComplexity int) int
+		Event      func(childComplexity int) int
+		Headers    func(childComplexity int) int
+		ID         func(childComplexity int) int
+		URL        func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	WebhookAttempt struct {
+		Attempt     func(childComplexity int) int
+		AttemptedAt func(childComplexity int) int
+		Error       func(childComplexity int) int
+		LatencyMs   func(childComplexity int) int
+		Response    func(childComplexity int) int
+		StatusCode  func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		AttemptLog  func(childComplexity int) int
+		Attempts    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DeliveredAt func(childComplexity int) int
+		Event       func(childComplexity int) int
+		EventID     func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Status      func(childComplexity int) int
+		URL         func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		WebhookID   func(childComplexity int) int
+	}
+
+	WebhookDeliveryPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	WebhookPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -1062,6 +1128,9 @@ type AccountResolver interface {
 	Bills(ctx context.Context, obj *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error)
 	Statements(ctx context.Context, obj *model.Account, first *int, after *string) (*model.AccountStatementConnection, error)
 	Spending(ctx context.Context, obj *model.Account, from *model.Time, to *model.Time) (*model.Spending, error)
+}
+type EventResolver interface {
+	Deliveries(ctx context.Context, objs []*model.Event) ([][]*model.WebhookDelivery, error)
 }
 type InvestmentResolver interface {
 	Transactions(ctx context.Context, obj *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error)
@@ -1082,6 +1151,11 @@ type MutationResolver interface {
 	SubmitItemMfa(ctx context.Context, id uuid.UUID, parameters map[string]any) (*model.Item, error)
 	DeleteItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
 	UpdateTransactionCategory(ctx context.Context, id uuid.UUID, categoryID string) (*model.Transaction, error)
+	CreateWebhook(ctx context.Context, input model.WebhookInput) (*model.Webhook, error)
+	UpdateWebhook(ctx context.Context, id uuid.UUID, input model.WebhookInput) (*model.Webhook, error)
+	DeleteWebhook(ctx context.Context, id uuid.UUID) (*model.Webhook, error)
+	RedeliverEvent(ctx context.Context, id uuid.UUID) (*model.Event, error)
+	RotateWebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
 }
 type QueryResolver interface {
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
@@ -1111,6 +1185,11 @@ type QueryResolver interface {
 	Consents(ctx context.Context, itemID uuid.UUID, first *int, after *string) (*model.ConsentConnection, error)
 	Consent(ctx context.Context, id uuid.UUID) (*model.Consent, error)
 	Spending(ctx context.Context, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) (*model.Spending, error)
+	Webhooks(ctx context.Context, page *int, pageSize *int) (*model.WebhookPage, error)
+	Webhook(ctx context.Context, id uuid.UUID) (*model.Webhook, error)
+	WebhookDeliveries(ctx context.Context, webhookID uuid.UUID, page *int, pageSize *int) (*model.WebhookDeliveryPage, error)
+	Event(ctx context.Context, id uuid.UUID) (*model.Event, error)
+	WebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2628,6 +2707,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.CreatedAt(childComplexity), true
+	case "Event.deliveries":
+		if e.ComplexityRoot.Event.Deliveries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Deliveries(childComplexity), true
 	case "Event.event":
 		if e.ComplexityRoot.Event.Event == nil {
 			break
@@ -4532,6 +4617,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateItem(childComplexity, args["input"].(model.CreateItemInput)), true
+	case "Mutation.createWebhook":
+		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(model.WebhookInput)), true
 	case "Mutation.deleteItem":
 		if e.ComplexityRoot.Mutation.DeleteItem == nil {
 			break
@@ -4543,6 +4639,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteItem(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.redeliverEvent":
+		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_redeliverEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RedeliverEvent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.rotateWebhookSigningSecret":
+		if e.ComplexityRoot.Mutation.RotateWebhookSigningSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.RotateWebhookSigningSecret(childComplexity), true
 	case "Mutation.submitItemMFA":
 		if e.ComplexityRoot.Mutation.SubmitItemMfa == nil {
 			break
@@ -4576,6 +4700,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTransactionCategory(childComplexity, args["id"].(uuid.UUID), args["categoryId"].(string)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(uuid.UUID), args["input"].(model.WebhookInput)), true
 	case "Mutation.validateConnectorParameters":
 		if e.ComplexityRoot.Mutation.ValidateConnectorParameters == nil {
 			break
@@ -5119,6 +5254,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Consents(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.event":
+		if e.ComplexityRoot.Query.Event == nil {
+			break
+		}
+
+		args, err := ec.field_Query_event_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Event(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.events":
 		if e.ComplexityRoot.Query.Events == nil {
 			break
@@ -5274,6 +5420,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Transactions(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string), args["filter"].(*model.TransactionFilterInput)), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.webhookDeliveries":
+		if e.ComplexityRoot.Query.WebhookDeliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhookDeliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["webhookId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.webhookSigningSecret":
+		if e.ComplexityRoot.Query.WebhookSigningSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.WebhookSigningSecret(childComplexity), true
+	case "Query.webhooks":
+		if e.ComplexityRoot.Query.Webhooks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhooks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 
 	case "Relation.document":
 		if e.ComplexityRoot.Relation.Document == nil {
@@ -5293,6 +5478,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Relation.Type(childComplexity), true
+
+	case "SigningSecret.previousExpiresAt":
+		if e.ComplexityRoot.SigningSecret.PreviousExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SigningSecret.PreviousExpiresAt(childComplexity), true
+	case "SigningSecret.previousSecret":
+		if e.ComplexityRoot.SigningSecret.PreviousSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SigningSecret.PreviousSecret(childComplexity), true
+	case "SigningSecret.secret":
+		if e.ComplexityRoot.SigningSecret.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SigningSecret.Secret(childComplexity), true
 
 	case "Spending.byCategory":
 		if e.ComplexityRoot.Spending.ByCategory == nil {
@@ -5596,6 +5800,209 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ValidationResult.Parameters(childComplexity), true
 
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.disabledAt":
+		if e.ComplexityRoot.Webhook.DisabledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.DisabledAt(childComplexity), true
+	case "Webhook.event":
+		if e.ComplexityRoot.Webhook.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Event(childComplexity), true
+	case "Webhook.headers":
+		if e.ComplexityRoot.Webhook.Headers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Headers(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+	case "Webhook.updatedAt":
+		if e.ComplexityRoot.Webhook.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.UpdatedAt(childComplexity), true
+
+	case "WebhookAttempt.attempt":
+		if e.ComplexityRoot.WebhookAttempt.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Attempt(childComplexity), true
+	case "WebhookAttempt.attemptedAt":
+		if e.ComplexityRoot.WebhookAttempt.AttemptedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.AttemptedAt(childComplexity), true
+	case "WebhookAttempt.error":
+		if e.ComplexityRoot.WebhookAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Error(childComplexity), true
+	case "WebhookAttempt.latencyMs":
+		if e.ComplexityRoot.WebhookAttempt.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.LatencyMs(childComplexity), true
+	case "WebhookAttempt.response":
+		if e.ComplexityRoot.WebhookAttempt.Response == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Response(childComplexity), true
+	case "WebhookAttempt.statusCode":
+		if e.ComplexityRoot.WebhookAttempt.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.StatusCode(childComplexity), true
+	case "WebhookAttempt.url":
+		if e.ComplexityRoot.WebhookAttempt.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.URL(childComplexity), true
+
+	case "WebhookDelivery.attemptLog":
+		if e.ComplexityRoot.WebhookDelivery.AttemptLog == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.AttemptLog(childComplexity), true
+	case "WebhookDelivery.attempts":
+		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempts(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.deliveredAt":
+		if e.ComplexityRoot.WebhookDelivery.DeliveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.DeliveredAt(childComplexity), true
+	case "WebhookDelivery.event":
+		if e.ComplexityRoot.WebhookDelivery.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Event(childComplexity), true
+	case "WebhookDelivery.eventId":
+		if e.ComplexityRoot.WebhookDelivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventID(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.status":
+		if e.ComplexityRoot.WebhookDelivery.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Status(childComplexity), true
+	case "WebhookDelivery.url":
+		if e.ComplexityRoot.WebhookDelivery.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.URL(childComplexity), true
+	case "WebhookDelivery.updatedAt":
+		if e.ComplexityRoot.WebhookDelivery.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.UpdatedAt(childComplexity), true
+	case "WebhookDelivery.webhookId":
+		if e.ComplexityRoot.WebhookDelivery.WebhookID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.WebhookID(childComplexity), true
+
+	case "WebhookDeliveryPage.page":
+		if e.ComplexityRoot.WebhookDeliveryPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryPage.Page(childComplexity), true
+	case "WebhookDeliveryPage.results":
+		if e.ComplexityRoot.WebhookDeliveryPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryPage.Results(childComplexity), true
+	case "WebhookDeliveryPage.total":
+		if e.ComplexityRoot.WebhookDeliveryPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryPage.Total(childComplexity), true
+	case "WebhookDeliveryPage.totalPages":
+		if e.ComplexityRoot.WebhookDeliveryPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryPage.TotalPages(childComplexity), true
+
+	case "WebhookPage.page":
+		if e.ComplexityRoot.WebhookPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPage.Page(childComplexity), true
+	case "WebhookPage.results":
+		if e.ComplexityRoot.WebhookPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPage.Results(childComplexity), true
+	case "WebhookPage.total":
+		if e.ComplexityRoot.WebhookPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPage.Total(childComplexity), true
+	case "WebhookPage.totalPages":
+		if e.ComplexityRoot.WebhookPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookPage.TotalPages(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -5610,6 +6017,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateItemInput", ec.unmarshalInputCreateItemInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
+			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
 		)
 	}
 	first := true
@@ -6928,6 +7336,112 @@ extend type Mutation {
   "PATCH /transactions/{id}: a category every later sync keeps, recorded as feedback."
   updateTransactionCategory(id: UUID!, categoryId: String!): Transaction!
 }
+
+# Webhooks (sections 2.12, 4.7 and 6).
+
+directive @goField(forceResolver: Boolean, name: String, omittable: Boolean, batch: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
+
+"Custom HTTP headers: an object of string values."
+scalar Headers
+
+"A subscription of the application to one event, or all, at an HTTPS URL."
+type Webhook {
+  id: UUID!
+  url: String!
+  "An event name of section 6.1, or all."
+  event: String!
+  "Sent with every delivery to this webhook."
+  headers: Headers!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "Set while the webhook is disabled; a disabled webhook receives nothing."
+  disabledAt: DateTime
+}
+
+type WebhookPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [Webhook!]!
+}
+
+"Creates a webhook (url and event required) or changes one (absent fields stay)."
+input WebhookInput {
+  event: String
+  url: String
+  headers: Map
+  "Only when changing: false disables the webhook, true enables it again."
+  enabled: Boolean
+}
+
+"One POST of a delivery."
+type WebhookAttempt {
+  attempt: Int!
+  attemptedAt: DateTime!
+  url: String!
+  "Null when no answer came (time-out, refused connection)."
+  statusCode: Int
+  latencyMs: Int!
+  error: String
+  "The start of the receiver's answer."
+  response: String
+}
+
+"One event's delivery to one URL."
+type WebhookDelivery {
+  id: UUID!
+  eventId: UUID!
+  event: String!
+  "Null for a resource's own webhookUrl."
+  webhookId: UUID
+  url: String!
+  "PENDING, DELIVERED, FAILED (retries exhausted, or an answer that is never retried) or CANCELED (webhook deleted or disabled)."
+  status: String!
+  attempts: Int!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  deliveredAt: DateTime
+  attemptLog: [WebhookAttempt!]!
+}
+
+type WebhookDeliveryPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [WebhookDelivery!]!
+}
+
+"The secret deliveries are signed with (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)."
+type SigningSecret {
+  secret: String!
+  "After a rotation the previous secret also signs, until previousExpiresAt."
+  previousSecret: String
+  previousExpiresAt: DateTime
+}
+
+extend type Event {
+  "Where the event went and how each attempt went."
+  deliveries: [WebhookDelivery!]! @goField(forceResolver: true, batch: true)
+}
+
+extend type Query {
+  webhooks(page: Int, pageSize: Int): WebhookPage!
+  webhook(id: UUID!): Webhook!
+  "A webhook's deliveries, newest first."
+  webhookDeliveries(webhookId: UUID!, page: Int, pageSize: Int): WebhookDeliveryPage!
+  event(id: UUID!): Event!
+  webhookSigningSecret: SigningSecret!
+}
+
+extend type Mutation {
+  createWebhook(input: WebhookInput!): Webhook!
+  updateWebhook(id: UUID!, input: WebhookInput!): Webhook!
+  deleteWebhook(id: UUID!): Webhook!
+  "Sends an event again to every URL it went to; each delivery starts its schedule over."
+  redeliverEvent(id: UUID!): Event!
+  "A new signing secret; the previous one keeps signing for 24 hours."
+  rotateWebhookSigningSecret: SigningSecret!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -7646,6 +8160,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_payload(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Event_createdAt(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_Event_deliveries(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
@@ -8736,6 +9252,18 @@ func (ec *executionContext) childFields_Relation(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
 }
 
+func (ec *executionContext) childFields_SigningSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "secret":
+		return ec.fieldContext_SigningSecret_secret(ctx, field)
+	case "previousSecret":
+		return ec.fieldContext_SigningSecret_previousSecret(ctx, field)
+	case "previousExpiresAt":
+		return ec.fieldContext_SigningSecret_previousExpiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SigningSecret", field.Name)
+}
+
 func (ec *executionContext) childFields_Spending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "byCategory":
@@ -8880,6 +9408,102 @@ func (ec *executionContext) childFields_ValidationResult(ctx context.Context, fi
 		return ec.fieldContext_ValidationResult_errors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ValidationResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "event":
+		return ec.fieldContext_Webhook_event(ctx, field)
+	case "headers":
+		return ec.fieldContext_Webhook_headers(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Webhook_updatedAt(ctx, field)
+	case "disabledAt":
+		return ec.fieldContext_Webhook_disabledAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "attempt":
+		return ec.fieldContext_WebhookAttempt_attempt(ctx, field)
+	case "attemptedAt":
+		return ec.fieldContext_WebhookAttempt_attemptedAt(ctx, field)
+	case "url":
+		return ec.fieldContext_WebhookAttempt_url(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_WebhookAttempt_statusCode(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookAttempt_error(ctx, field)
+	case "response":
+		return ec.fieldContext_WebhookAttempt_response(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+	case "event":
+		return ec.fieldContext_WebhookDelivery_event(ctx, field)
+	case "webhookId":
+		return ec.fieldContext_WebhookDelivery_webhookId(ctx, field)
+	case "url":
+		return ec.fieldContext_WebhookDelivery_url(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookDelivery_status(ctx, field)
+	case "attempts":
+		return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+	case "deliveredAt":
+		return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+	case "attemptLog":
+		return ec.fieldContext_WebhookDelivery_attemptLog(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_WebhookDeliveryPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_WebhookDeliveryPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_WebhookDeliveryPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_WebhookDeliveryPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryPage", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_WebhookPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_WebhookPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_WebhookPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_WebhookPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookPage", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9240,7 +9864,49 @@ func (ec *executionContext) field_Mutation_createItem_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.WebhookInput, error) {
+			return ec.unmarshalNWebhookInput2ponteᚋmodelᚐWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -9317,6 +9983,28 @@ func (ec *executionContext) field_Mutation_updateTransactionCategory_args(ctx co
 		return nil, err
 	}
 	args["categoryId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.WebhookInput, error) {
+			return ec.unmarshalNWebhookInput2ponteᚋmodelᚐWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -9611,6 +10299,20 @@ func (ec *executionContext) field_Query_consents_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_event_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -9967,6 +10669,72 @@ func (ec *executionContext) field_Query_transactions_args(ctx context.Context, r
 		return nil, err
 	}
 	args["filter"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_webhookDeliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "webhookId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_webhooks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
 	return args, nil
 }
 
@@ -15976,6 +16744,61 @@ func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Event_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Event", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Event_deliveries(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.resolveBatch_Event_deliveries(ctx, field, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚕᚖponteᚋmodelᚐWebhookDeliveryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Event",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Event_deliveries(ctx context.Context, field graphql.CollectedField, obj *model.Event) (any, error) {
+	resolver := ec.Resolvers.Event()
+	if batch, ok := graphql.BatchParentsFor[*model.Event](ctx, "Event"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Deliveries(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[[]*model.WebhookDelivery](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Event.deliveries",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Deliveries(ctx, []*model.Event{obj})
+	return graphql.ResolveBatchSingleResult[[]*model.WebhookDelivery](
+		ctx,
+		results,
+		err,
+		"Event.deliveries",
+	)
 }
 
 func (ec *executionContext) _ExecutionError_code(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
@@ -23781,6 +24604,214 @@ func (ec *executionContext) fieldContext_Mutation_updateTransactionCategory(ctx 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateWebhook(ctx, fc.Args["input"].(model.WebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhook(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.WebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhook(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_redeliverEvent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RedeliverEvent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚖponteᚋmodelᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_redeliverEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateWebhookSigningSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateWebhookSigningSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().RotateWebhookSigningSecret(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SigningSecret) graphql.Marshaler {
+			return ec.marshalNSigningSecret2ᚖponteᚋmodelᚐSigningSecret(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateWebhookSigningSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SigningSecret(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26516,6 +27547,214 @@ func (ec *executionContext) fieldContext_Query_spending(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_webhooks(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Webhooks(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookPage) graphql.Marshaler {
+			return ec.marshalNWebhookPage2ᚖponteᚋmodelᚐWebhookPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhooks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhooks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Webhook(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhookDeliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["webhookId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryPage) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryPage2ᚖponteᚋmodelᚐWebhookDeliveryPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhookDeliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhookDeliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_event(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Event(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚖponteᚋmodelᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_event(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_event_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhookSigningSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhookSigningSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().WebhookSigningSecret(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SigningSecret) graphql.Marshaler {
+			return ec.marshalNSigningSecret2ᚖponteᚋmodelᚐSigningSecret(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhookSigningSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SigningSecret(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26659,6 +27898,75 @@ func (ec *executionContext) _Relation_document(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Relation_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _SigningSecret_secret(ctx context.Context, field graphql.CollectedField, obj *model.SigningSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SigningSecret_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SigningSecret_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SigningSecret", field, false, false, "String")
+}
+
+func (ec *executionContext) _SigningSecret_previousSecret(ctx context.Context, field graphql.CollectedField, obj *model.SigningSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SigningSecret_previousSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SigningSecret_previousSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SigningSecret", field, false, false, "String")
+}
+
+func (ec *executionContext) _SigningSecret_previousExpiresAt(ctx context.Context, field graphql.CollectedField, obj *model.SigningSecret) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SigningSecret_previousExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SigningSecret_previousExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SigningSecret", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _Spending_byCategory(ctx context.Context, field graphql.CollectedField, obj *model.Spending) (ret graphql.Marshaler) {
@@ -27963,6 +29271,792 @@ func (ec *executionContext) fieldContext_ValidationResult_errors(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ValidationError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Webhook_url(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_event(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Event, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_event(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_headers(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_headers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Headers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Headers) graphql.Marshaler {
+			return ec.marshalNHeaders2ponteᚋmodelᚐHeaders(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_headers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Headers")
+}
+
+func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Webhook_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Webhook_disabledAt(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_disabledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisabledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_disabledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _WebhookAttempt_attempt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookAttempt_attemptedAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_attemptedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_attemptedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _WebhookAttempt_url(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookAttempt_statusCode(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookAttempt_latencyMs(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookAttempt_error(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookAttempt_response(ctx context.Context, field graphql.CollectedField, obj *model.WebhookAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_response(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Response, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_response(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _WebhookDelivery_eventId(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _WebhookDelivery_event(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_event(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Event, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_event(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_webhookId(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_webhookId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_webhookId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _WebhookDelivery_url(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _WebhookDelivery_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _WebhookDelivery_deliveredAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_deliveredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_deliveredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _WebhookDelivery_attemptLog(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attemptLog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptLog, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookAttempt) graphql.Marshaler {
+			return ec.marshalNWebhookAttempt2ᚕᚖponteᚋmodelᚐWebhookAttemptᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attemptLog(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryPage_total(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryPage_page(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryPage_results(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚕᚖponteᚋmodelᚐWebhookDeliveryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookPage_total(ctx context.Context, field graphql.CollectedField, obj *model.WebhookPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.WebhookPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookPage_page(ctx context.Context, field graphql.CollectedField, obj *model.WebhookPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookPage_results(ctx context.Context, field graphql.CollectedField, obj *model.WebhookPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚕᚖponteᚋmodelᚐWebhookᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
 		},
 	}
 	return fc, nil
@@ -29416,6 +31510,69 @@ func (ec *executionContext) unmarshalInputUpdateItemInput(ctx context.Context, o
 func UnmarshalUpdateItemInput(ctx context.Context, raw any) (model.UpdateItemInput, error) {
 	var out model.UpdateItemInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateItemInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWebhookInput(ctx context.Context, obj any) (model.WebhookInput, error) {
+	var it model.WebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"event", "url", "headers", "enabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "event":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("event"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Event = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "headers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("headers"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Headers = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWebhookInput unmarshals raw into the WebhookInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWebhookInput(ctx context.Context, raw any) (model.WebhookInput, error) {
+	var out model.WebhookInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WebhookInput", raw, &out)
 	return out, err
 }
 
@@ -31676,23 +33833,29 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Event_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "event":
 			out.Values[i] = ec._Event_event(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "payload":
 			out.Values[i] = ec._Event_payload(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Event_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deliveries":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Event_deliveries(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -34512,6 +36675,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redeliverEvent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_redeliverEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotateWebhookSigningSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateWebhookSigningSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -35422,6 +37620,36 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_spending(ctx, field)
 				})
+		case "webhooks":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhooks(ctx, field)
+				})
+		case "webhook":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhook(ctx, field)
+				})
+		case "webhookDeliveries":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhookDeliveries(ctx, field)
+				})
+		case "event":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_event(ctx, field)
+				})
+		case "webhookSigningSecret":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhookSigningSecret(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -35476,6 +37704,49 @@ func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "document":
 			out.Values[i] = ec._Relation_document(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var signingSecretImplementors = []string{"SigningSecret"}
+
+func (ec *executionContext) _SigningSecret(ctx context.Context, sel ast.SelectionSet, obj *model.SigningSecret) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, signingSecretImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SigningSecret")
+		case "secret":
+			out.Values[i] = ec._SigningSecret_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousSecret":
+			out.Values[i] = ec._SigningSecret_previousSecret(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "previousExpiresAt":
+			out.Values[i] = ec._SigningSecret_previousExpiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -35945,6 +38216,311 @@ func (ec *executionContext) _ValidationResult(ctx context.Context, sel ast.Selec
 			}
 		case "errors":
 			out.Values[i] = ec._ValidationResult_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookImplementors = []string{"Webhook"}
+
+func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *model.Webhook) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Webhook")
+		case "id":
+			out.Values[i] = ec._Webhook_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._Webhook_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "event":
+			out.Values[i] = ec._Webhook_event(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "headers":
+			out.Values[i] = ec._Webhook_headers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Webhook_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Webhook_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disabledAt":
+			out.Values[i] = ec._Webhook_disabledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookAttemptImplementors = []string{"WebhookAttempt"}
+
+func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookAttempt")
+		case "attempt":
+			out.Values[i] = ec._WebhookAttempt_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attemptedAt":
+			out.Values[i] = ec._WebhookAttempt_attemptedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._WebhookAttempt_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "statusCode":
+			out.Values[i] = ec._WebhookAttempt_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._WebhookAttempt_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WebhookAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "response":
+			out.Values[i] = ec._WebhookAttempt_response(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+
+func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDelivery) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+		case "id":
+			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventId":
+			out.Values[i] = ec._WebhookDelivery_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "event":
+			out.Values[i] = ec._WebhookDelivery_event(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhookId":
+			out.Values[i] = ec._WebhookDelivery_webhookId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._WebhookDelivery_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._WebhookDelivery_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._WebhookDelivery_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookDelivery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._WebhookDelivery_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveredAt":
+			out.Values[i] = ec._WebhookDelivery_deliveredAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attemptLog":
+			out.Values[i] = ec._WebhookDelivery_attemptLog(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryPageImplementors = []string{"WebhookDeliveryPage"}
+
+func (ec *executionContext) _WebhookDeliveryPage(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryPage")
+		case "total":
+			out.Values[i] = ec._WebhookDeliveryPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._WebhookDeliveryPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._WebhookDeliveryPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._WebhookDeliveryPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookPageImplementors = []string{"WebhookPage"}
+
+func (ec *executionContext) _WebhookPage(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookPage")
+		case "total":
+			out.Values[i] = ec._WebhookPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._WebhookPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._WebhookPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._WebhookPage_results(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -36807,6 +39383,7 @@ func (ec *executionContext) marshalNEmail2ponteᚋmodelᚐEmail(ctx context.Cont
 }
 
 func (ec *executionContext) marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Event) graphql.Marshaler {
+	ctx = graphql.WithBatchParents(ctx, "Event", v, nil)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -36861,6 +39438,20 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNHeaders2ponteᚋmodelᚐHeaders(ctx context.Context, v any) (model.Headers, error) {
+	var res model.Headers
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNHeaders2ponteᚋmodelᚐHeaders(ctx context.Context, sel ast.SelectionSet, v model.Headers) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Headers!")
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalNHealth2ponteᚋmodelᚐHealth(ctx context.Context, sel ast.SelectionSet, v model.Health) graphql.Marshaler {
@@ -37342,6 +39933,14 @@ func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx contex
 	return ec._Relation(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNSigningSecret2ᚖponteᚋmodelᚐSigningSecret(ctx context.Context, sel ast.SelectionSet, v *model.SigningSecret) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SigningSecret!")
+		return graphql.Null
+	}
+	return ec._SigningSecret(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx context.Context, sel ast.SelectionSet, v *model.Spending) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Spending!")
@@ -37460,6 +40059,99 @@ func (ec *executionContext) marshalNValidationResult2ᚖponteᚋmodelᚐValidati
 		return graphql.Null
 	}
 	return ec._ValidationResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhook2ᚕᚖponteᚋmodelᚐWebhookᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Webhook) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhook2ᚖponteᚋmodelᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *model.Webhook) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Webhook!")
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookAttempt2ᚕᚖponteᚋmodelᚐWebhookAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookAttempt) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookAttempt2ᚖponteᚋmodelᚐWebhookAttempt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookAttempt2ᚖponteᚋmodelᚐWebhookAttempt(ctx context.Context, sel ast.SelectionSet, v *model.WebhookAttempt) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookAttempt!")
+		return graphql.Null
+	}
+	return ec._WebhookAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚕᚖponteᚋmodelᚐWebhookDeliveryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookDelivery) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDelivery2ᚖponteᚋmodelᚐWebhookDelivery(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚖponteᚋmodelᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDelivery) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDelivery!")
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryPage2ᚖponteᚋmodelᚐWebhookDeliveryPage(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDeliveryPage!")
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookInput2ponteᚋmodelᚐWebhookInput(ctx context.Context, v any) (model.WebhookInput, error) {
+	res, err := ec.unmarshalInputWebhookInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookPage2ᚖponteᚋmodelᚐWebhookPage(ctx context.Context, sel ast.SelectionSet, v *model.WebhookPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookPage!")
+		return graphql.Null
+	}
+	return ec._WebhookPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {

@@ -1,0 +1,335 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+// ErrDuplicateWebhook is returned when an application already has a webhook for the same
+// URL and event.
+var ErrDuplicateWebhook = errors.New("duplicate webhook")
+
+const webhookColumns = `id, url, event, headers, created_at, updated_at, disabled_at`
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanWebhook(r rowScanner) (*model.Webhook, error) {
+	w := &model.Webhook{}
+	var created, updated time.Time
+	var disabled *time.Time
+	if err := r.Scan(&w.ID, &w.URL, &w.Event, &w.Headers, &created, &updated, &disabled); err != nil {
+		return nil, err
+	}
+	w.CreatedAt, w.UpdatedAt = model.NewTime(created), model.NewTime(updated)
+	if disabled != nil {
+		t := model.NewTime(*disabled)
+		w.DisabledAt = &t
+	}
+	if w.Headers == nil {
+		w.Headers = model.Headers{}
+	}
+	return w, nil
+}
+
+// InsertWebhook stores a new webhook of clientID.
+func (d *DB) InsertWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook) error {
+	_, err := d.Pool.Exec(ctx, `INSERT INTO webhooks (id, client_id, url, event, headers, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6)`, w.ID, clientID, w.URL, w.Event, w.Headers, w.CreatedAt.Time)
+	if pgCode(err) == sqlstateUniqueViolation {
+		return ErrDuplicateWebhook
+	}
+	return err
+}
+
+// UpdateWebhook writes a webhook back; found is false for unknown or foreign ids.
+func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook) (bool, error) {
+	var disabled *time.Time
+	if w.DisabledAt != nil {
+		disabled = &w.DisabledAt.Time
+	}
+	// Disabling cancels the deliveries still waiting.
+	tag, err := d.Pool.Exec(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
+			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING' AND $6::timestamptz IS NOT NULL)
+		UPDATE webhooks SET url = $3, event = $4, headers = $5, disabled_at = $6, updated_at = $7
+		WHERE id = $1 AND client_id = $2`, w.ID, clientID, w.URL, w.Event, w.Headers, disabled, w.UpdatedAt.Time)
+	if pgCode(err) == sqlstateUniqueViolation {
+		return false, ErrDuplicateWebhook
+	}
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
+// Webhook reads one of clientID's webhooks.
+func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhook, bool, error) {
+	w, err := scanWebhook(d.Pool.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1 AND client_id = $2`, id, clientID))
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return w, err == nil, err
+}
+
+// DeleteWebhook removes one of clientID's webhooks and returns it; its waiting deliveries
+// are canceled.
+func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhook, bool, error) {
+	w, err := scanWebhook(d.Pool.QueryRow(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
+			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING')
+		DELETE FROM webhooks WHERE id = $1 AND client_id = $2 RETURNING `+webhookColumns, id, clientID))
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return w, err == nil, err
+}
+
+// Webhooks lists clientID's webhooks, oldest first.
+func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.Webhook, int, error) {
+	var total int
+	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE client_id = $1
+		ORDER BY created_at, id LIMIT $2 OFFSET $3`, clientID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []*model.Webhook{}
+	for rows.Next() {
+		w, err := scanWebhook(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, w)
+	}
+	return out, total, rows.Err()
+}
+
+// WebhookTarget is an enabled webhook an event goes to.
+type WebhookTarget struct {
+	ID      uuid.UUID
+	URL     string
+	Headers map[string]string
+}
+
+// MatchingWebhooks lists clientID's enabled webhooks for an event name (or all), inside the
+// transaction that records the event.
+func (tx *Tx) MatchingWebhooks(ctx context.Context, clientID uuid.UUID, event string) ([]WebhookTarget, error) {
+	rows, err := tx.PGX.Query(ctx, `SELECT id, url, headers FROM webhooks
+		WHERE client_id = $1 AND event IN ($2, 'all') AND disabled_at IS NULL ORDER BY created_at, id`, clientID, event)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []WebhookTarget
+	for rows.Next() {
+		var t WebhookTarget
+		if err := rows.Scan(&t.ID, &t.URL, &t.Headers); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// DeliveryRow is a delivery to write.
+type DeliveryRow struct {
+	ID        uuid.UUID
+	EventID   uuid.UUID
+	ClientID  uuid.UUID
+	WebhookID *uuid.UUID
+	URL       string
+	Headers   map[string]string
+}
+
+// InsertDeliveries writes an event's deliveries in its transaction.
+func (tx *Tx) InsertDeliveries(ctx context.Context, list []DeliveryRow) error {
+	for _, r := range list {
+		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_deliveries (id, event_id, client_id, webhook_id, url, headers)
+			VALUES ($1, $2, $3, $4, $5, $6)`, r.ID, r.EventID, r.ClientID, r.WebhookID, r.URL, r.Headers); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PendingDelivery is what sending a delivery needs.
+type PendingDelivery struct {
+	ID        uuid.UUID
+	ClientID  uuid.UUID
+	URL       string
+	Headers   map[string]string
+	Status    string
+	Attempts  int
+	EventID   uuid.UUID
+	Event     string
+	Payload   json.RawMessage
+	CreatedAt time.Time
+}
+
+// Delivery reads a delivery with its event; found is false once it is gone (its event or
+// client deleted).
+func (d *DB) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool, error) {
+	p := &PendingDelivery{}
+	err := d.Pool.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, w.headers, w.status, w.attempts, e.id, e.event, e.payload, w.created_at
+		FROM webhook_deliveries w JOIN events e ON e.id = w.event_id WHERE w.id = $1`, id).
+		Scan(&p.ID, &p.ClientID, &p.URL, &p.Headers, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return p, err == nil, err
+}
+
+// RecordAttempt logs an attempt and moves the delivery to status, in one transaction.
+func (d *DB) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
+	return d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
+		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response); err != nil {
+			return err
+		}
+		_, err := tx.PGX.Exec(ctx, `UPDATE webhook_deliveries SET attempts = $2, status = $3, updated_at = now(),
+			delivered_at = CASE WHEN $3 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $1`, deliveryID, a.Attempt, status)
+		return err
+	})
+}
+
+// SetDeliveryStatus ends a delivery without an attempt (its webhook was disabled meanwhile).
+func (d *DB) SetDeliveryStatus(ctx context.Context, id uuid.UUID, status string) error {
+	_, err := d.Pool.Exec(ctx, `UPDATE webhook_deliveries SET status = $2, updated_at = now() WHERE id = $1`, id, status)
+	return err
+}
+
+const deliveryColumns = `w.id, w.event_id, e.event, w.webhook_id, w.url, w.status, w.attempts, w.created_at, w.updated_at, w.delivered_at`
+
+func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*model.WebhookDelivery, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries w JOIN events e ON e.id = w.event_id `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*model.WebhookDelivery{}
+	byID := map[uuid.UUID]*model.WebhookDelivery{}
+	for rows.Next() {
+		v := &model.WebhookDelivery{AttemptLog: []*model.WebhookAttempt{}}
+		var created, updated time.Time
+		var delivered *time.Time
+		if err := rows.Scan(&v.ID, &v.EventID, &v.Event, &v.WebhookID, &v.URL, &v.Status, &v.Attempts, &created, &updated, &delivered); err != nil {
+			return nil, err
+		}
+		v.CreatedAt, v.UpdatedAt = model.NewTime(created), model.NewTime(updated)
+		if delivered != nil {
+			t := model.NewTime(*delivered)
+			v.DeliveredAt = &t
+		}
+		out = append(out, v)
+		byID[v.ID] = v
+	}
+	if err := rows.Err(); err != nil || len(out) == 0 {
+		return out, err
+	}
+	ids := make([]uuid.UUID, len(out))
+	for i, v := range out {
+		ids[i] = v.ID
+	}
+	arows, err := d.Pool.Query(ctx, `SELECT delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response
+		FROM webhook_attempts WHERE delivery_id = ANY($1) ORDER BY attempted_at, attempt`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer arows.Close()
+	for arows.Next() {
+		var id uuid.UUID
+		a := &model.WebhookAttempt{}
+		var at time.Time
+		if err := arows.Scan(&id, &a.Attempt, &at, &a.URL, &a.StatusCode, &a.LatencyMs, &a.Error, &a.Response); err != nil {
+			return nil, err
+		}
+		a.AttemptedAt = model.NewTime(at)
+		byID[id].AttemptLog = append(byID[id].AttemptLog, a)
+	}
+	return out, arows.Err()
+}
+
+// WebhookDeliveries lists a webhook's deliveries, newest first, with their attempts.
+func (d *DB) WebhookDeliveries(ctx context.Context, clientID, webhookID uuid.UUID, limit, offset int) ([]*model.WebhookDelivery, int, error) {
+	var total int
+	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE webhook_id = $1 AND client_id = $2`, webhookID, clientID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	list, err := d.deliveries(ctx, `WHERE w.webhook_id = $1 AND w.client_id = $2 ORDER BY w.created_at DESC, w.id DESC LIMIT $3 OFFSET $4`,
+		webhookID, clientID, limit, offset)
+	return list, total, err
+}
+
+// EventDeliveries lists the deliveries of some events, with their attempts.
+func (d *DB) EventDeliveries(ctx context.Context, clientID uuid.UUID, eventIDs []uuid.UUID) (map[uuid.UUID][]*model.WebhookDelivery, error) {
+	list, err := d.deliveries(ctx, `WHERE w.event_id = ANY($1) AND w.client_id = $2 ORDER BY w.created_at, w.id`, eventIDs, clientID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uuid.UUID][]*model.WebhookDelivery{}
+	for _, v := range list {
+		out[v.EventID] = append(out[v.EventID], v)
+	}
+	return out, nil
+}
+
+// Event reads one of clientID's events.
+func (d *DB) Event(ctx context.Context, clientID, id uuid.UUID) (*Event, bool, error) {
+	e := new(Event)
+	err := d.Bun.NewSelect().Model(e).Where("ev.id = ? AND ev.client_id = ?", id, clientID).Scan(ctx)
+	if isNoRows(err) {
+		return nil, false, nil
+	}
+	return e, err == nil, err
+}
+
+// RestartDeliveries sets an event's deliveries pending again, inside tx, and returns them.
+func (tx *Tx) RestartDeliveries(ctx context.Context, clientID, eventID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := tx.PGX.Query(ctx, `UPDATE webhook_deliveries SET status = 'PENDING', attempts = 0, updated_at = now()
+		WHERE event_id = $1 AND client_id = $2 RETURNING id`, eventID, clientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []uuid.UUID
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// WebhookSecrets are an application's sealed signing secrets.
+type WebhookSecrets struct {
+	Current, Previous []byte
+	RotatedAt         *time.Time
+}
+
+// ClientWebhookSecrets reads an application's signing secrets; make seals a new one when
+// it has none yet (concurrent callers agree on the first one written).
+func (d *DB) ClientWebhookSecrets(ctx context.Context, clientID uuid.UUID, newSecret func() []byte) (*WebhookSecrets, error) {
+	s := &WebhookSecrets{}
+	err := d.Pool.QueryRow(ctx, `SELECT webhook_secret, webhook_secret_previous, webhook_secret_rotated_at FROM client_applications WHERE id = $1`,
+		clientID).Scan(&s.Current, &s.Previous, &s.RotatedAt)
+	if err != nil || s.Current != nil {
+		return s, err
+	}
+	err = d.Pool.QueryRow(ctx, `UPDATE client_applications SET webhook_secret = coalesce(webhook_secret, $2) WHERE id = $1
+		RETURNING webhook_secret`, clientID, newSecret()).Scan(&s.Current)
+	return s, err
+}
+
+// RotateClientWebhookSecret makes sealed the current secret and keeps the old one as the
+// previous.
+func (d *DB) RotateClientWebhookSecret(ctx context.Context, clientID uuid.UUID, sealed []byte, now time.Time) error {
+	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET webhook_secret_previous = webhook_secret, webhook_secret = $2,
+		webhook_secret_rotated_at = $3 WHERE id = $1`, clientID, sealed, now)
+	return err
+}

@@ -1,0 +1,295 @@
+package webhooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/model"
+)
+
+// Events lists the names a webhook may subscribe to: section 6.1's and the official
+// client's, and all. item/all is refused: the spec contradicts itself about it and the
+// official client does not know it.
+var Events = []string{
+	"all",
+	"item/created", "item/updated", "item/error", "item/deleted", "item/waiting_user_input", "item/waiting_user_action", "item/login_succeeded",
+	"connector/status_updated",
+	"transactions/created", "transactions/updated", "transactions/deleted",
+	"payment_intent/created", "payment_intent/completed", "payment_intent/waiting_payer_authorization", "payment_intent/error",
+	"payment_request/updated",
+	"scheduled_payment/created", "scheduled_payment/completed", "scheduled_payment/error", "scheduled_payment/canceled",
+	"scheduled_payment/all_created", "scheduled_payment/all_completed",
+	"automatic_pix_payment/created", "automatic_pix_payment/completed", "automatic_pix_payment/error", "automatic_pix_payment/canceled",
+	"boleto/updated",
+	"smart_transfer_preauthorization/completed", "smart_transfer_preauthorization/error",
+	"smart_transfer_payment/completed", "smart_transfer_payment/error",
+}
+
+// Error codes of the webhook endpoints.
+const (
+	CodeNotFound  = "WEBHOOK_NOT_FOUND"
+	CodeDuplicate = "WEBHOOK_ALREADY_EXISTS"
+	CodeBadEvent  = "INVALID_WEBHOOK_EVENT"
+	CodeNoEvent   = "EVENT_NOT_FOUND"
+)
+
+// reservedHeaders are set by the service on every delivery; a webhook cannot replace them.
+var reservedHeaders = []string{"content-type", "content-length", "host", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature", "transfer-encoding", "connection"}
+
+func checkEvent(event string) error {
+	if slices.Contains(Events, event) {
+		return nil
+	}
+	if event == "item/all" {
+		return model.BadRequest(CodeBadEvent, "event item/all is not supported: subscribe to all, or create one webhook per item event.")
+	}
+	return model.BadRequest(CodeBadEvent, "event %q is not an event name; use one of section 6.1's names or all.", event)
+}
+
+func checkHeaders(in map[string]any) (map[string]string, error) {
+	out := map[string]string{}
+	for k, v := range in {
+		s, ok := v.(string)
+		if !ok {
+			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s must be a string.", k)
+		}
+		if k == "" || strings.ContainsAny(k, " :\r\n\t") || strings.ContainsAny(s, "\r\n") {
+			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s is not a valid HTTP header.", k)
+		}
+		if slices.Contains(reservedHeaders, strings.ToLower(k)) {
+			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s is set by the service on every delivery and cannot be replaced.", k)
+		}
+		out[http.CanonicalHeaderKey(k)] = s
+	}
+	if len(out) > 20 {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "headers may hold at most 20 entries.")
+	}
+	return out, nil
+}
+
+func duplicate(w *model.Webhook) error {
+	return model.BadRequest(CodeDuplicate, "A webhook for event %s at %s already exists.", w.Event, w.URL)
+}
+
+// Create adds a webhook.
+func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.WebhookInput) (*model.Webhook, error) {
+	if in.URL == nil || *in.URL == "" {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "url is required.")
+	}
+	if in.Event == nil || *in.Event == "" {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "event is required.")
+	}
+	if in.Enabled != nil {
+		return nil, model.BadRequest(model.CodeInvalidParameter, "enabled is only accepted when updating a webhook.")
+	}
+	if err := CheckURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
+		return nil, err
+	}
+	if err := checkEvent(*in.Event); err != nil {
+		return nil, err
+	}
+	headers, err := checkHeaders(in.Headers)
+	if err != nil {
+		return nil, err
+	}
+	now := model.NewTime(e.now())
+	w := &model.Webhook{ID: uuid.New(), URL: *in.URL, Event: *in.Event, Headers: headers, CreatedAt: now, UpdatedAt: now}
+	if err := e.db.InsertWebhook(ctx, p.ClientID, w); errors.Is(err, db.ErrDuplicateWebhook) {
+		return nil, duplicate(w)
+	} else if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Get reads a webhook.
+func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Webhook, error) {
+	w, found, err := e.db.Webhook(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+	}
+	return w, nil
+}
+
+// List reads a page of webhooks.
+func (e *Engine) List(ctx context.Context, p *auth.Principal, limit, offset int) ([]*model.Webhook, int, error) {
+	return e.db.Webhooks(ctx, p.ClientID, limit, offset)
+}
+
+// Update changes a webhook: the fields given, headers null clears them, enabled switches it.
+func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in model.WebhookInput) (*model.Webhook, error) {
+	w, err := e.Get(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.URL != nil {
+		if err := CheckURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
+			return nil, err
+		}
+		w.URL = *in.URL
+	}
+	if in.Event != nil {
+		if err := checkEvent(*in.Event); err != nil {
+			return nil, err
+		}
+		w.Event = *in.Event
+	}
+	if in.HeadersSet || in.Headers != nil {
+		if w.Headers, err = checkHeaders(in.Headers); err != nil {
+			return nil, err
+		}
+	}
+	now := model.NewTime(e.now())
+	if in.Enabled != nil {
+		switch {
+		case *in.Enabled:
+			w.DisabledAt = nil
+		case w.DisabledAt == nil:
+			w.DisabledAt = &now
+		}
+	}
+	w.UpdatedAt = now
+	found, err := e.db.UpdateWebhook(ctx, p.ClientID, w)
+	if errors.Is(err, db.ErrDuplicateWebhook) {
+		return nil, duplicate(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+	}
+	return w, nil
+}
+
+// Delete removes a webhook; its pending deliveries are canceled.
+func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Webhook, error) {
+	w, found, err := e.db.DeleteWebhook(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+	}
+	return w, nil
+}
+
+// Deliveries reads a page of a webhook's deliveries, newest first.
+func (e *Engine) Deliveries(ctx context.Context, p *auth.Principal, id uuid.UUID, limit, offset int) ([]*model.WebhookDelivery, int, error) {
+	if _, err := e.Get(ctx, p, id); err != nil {
+		return nil, 0, err
+	}
+	return e.db.WebhookDeliveries(ctx, p.ClientID, id, limit, offset)
+}
+
+// EventDeliveries reads the deliveries of events (a batch: one statement for all).
+func (e *Engine) EventDeliveries(ctx context.Context, p *auth.Principal, eventIDs []uuid.UUID) (map[uuid.UUID][]*model.WebhookDelivery, error) {
+	return e.db.EventDeliveries(ctx, p.ClientID, eventIDs)
+}
+
+// Event reads one recorded event.
+func (e *Engine) Event(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Event, error) {
+	ev, found, err := e.db.Event(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeNoEvent, "Event %s not found.", id)
+	}
+	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt)}, nil
+}
+
+// Redeliver sends an event again to every URL it went to (each delivery starts its
+// schedule over, its attempt log kept), or, when it went nowhere, to the URLs that match it
+// now.
+func (e *Engine) Redeliver(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Event, error) {
+	ev, found, err := e.db.Event(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeNoEvent, "Event %s not found.", id)
+	}
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		ids, err := tx.RestartDeliveries(ctx, p.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return e.fanOut(ctx, tx, ev)
+		}
+		return e.enqueue(ctx, tx, ids)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.Event(ctx, p, id)
+}
+
+// SigningSecret returns the application's signing secret, creating it on first use.
+func (e *Engine) SigningSecret(ctx context.Context, p *auth.Principal) (*model.SigningSecret, error) {
+	return e.secrets(ctx, p.ClientID)
+}
+
+// RotateSigningSecret replaces the signing secret; the old one keeps signing (a second
+// signature) for the overlap, so receivers can switch without losing a delivery.
+func (e *Engine) RotateSigningSecret(ctx context.Context, p *auth.Principal) (*model.SigningSecret, error) {
+	if _, err := e.secrets(ctx, p.ClientID); err != nil {
+		return nil, err
+	}
+	if err := e.db.RotateClientWebhookSecret(ctx, p.ClientID, e.sealer.Seal([]byte(newSecret()), p.ClientID[:]), e.now()); err != nil {
+		return nil, err
+	}
+	return e.secrets(ctx, p.ClientID)
+}
+
+// connectorStatusChanged records connector/status_updated for every application, in tx.
+func connectorStatusChanged(ctx context.Context, tx *db.Tx, clients []uuid.UUID, connectorID int, status string) error {
+	for _, c := range clients {
+		id := fmt.Sprint(connectorID)
+		if err := tx.InsertEvent(ctx, &db.Event{ClientID: c, Event: "connector/status_updated",
+			Payload: map[string]any{"id": id, "connectorId": id, "data": map[string]any{"status": status}, "triggeredBy": "INTERNAL"}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetConnectorStatus changes a connector's health (an operator's command) and, when it
+// changed, tells every application with connector/status_updated, in the same transaction.
+func (e *Engine) SetConnectorStatus(ctx context.Context, id int, status model.HealthStatus) (changed bool, err error) {
+	switch status {
+	case model.HealthOnline, model.HealthUnstable, model.HealthOffline:
+	default:
+		return false, fmt.Errorf("status must be ONLINE, UNSTABLE or OFFLINE, not %q", status)
+	}
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		found, ch, err := tx.SetConnectorStatus(ctx, id, string(status))
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("no connector %d", id)
+		}
+		if changed = ch; !ch {
+			return nil
+		}
+		clients, err := tx.EnabledClients(ctx)
+		if err != nil {
+			return err
+		}
+		return connectorStatusChanged(ctx, tx, clients, id, string(status))
+	})
+	return changed, err
+}

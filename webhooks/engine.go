@@ -1,0 +1,442 @@
+// Package webhooks delivers events to applications. Events are recorded in the outbox with
+// the change that caused them; in that same transaction each one is fanned out to a
+// delivery per URL (the application's webhooks for that event, and the resource's own
+// webhookUrl) and a durable job per delivery. Jobs POST the signed payload, record every
+// attempt, and follow the configured retry schedule.
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/jobs"
+	"ponte/model"
+)
+
+// Queue is the job queue of deliveries: separate from item executions, so a backlog of
+// deliveries never delays a sync and the reverse.
+const Queue = "webhooks"
+
+// Delivery statuses.
+const (
+	StatusPending   = "PENDING"
+	StatusDelivered = "DELIVERED"
+	StatusFailed    = "FAILED"
+	StatusCanceled  = "CANCELED"
+)
+
+// Variant names one of section 6.3's two retry rules.
+type Variant string
+
+const (
+	// VariantA: 2xx within 5 s; three consecutive attempts, three more after an hour, three
+	// more after two hours; item/login_succeeded only gets the first three.
+	VariantA Variant = "A"
+	// VariantB: 2xx within 10 s; three attempts (at once, 15 min, 2 h); 400, 401, 403, 404
+	// and 405 are never retried; item/login_succeeded and item/waiting_user_input space
+	// their attempts 6 minutes apart.
+	VariantB Variant = "B"
+)
+
+// Config tunes delivery.
+type Config struct {
+	Variant Variant
+	// Timeout cuts a receiver that has not answered; 0 is the variant's (5 s or 10 s).
+	Timeout time.Duration
+	// Schedule is the wait before each retry (len+1 attempts in all); nil is the variant's.
+	Schedule []time.Duration
+	// ShortSchedule is the same for the events the variant treats apart (see Variant); nil
+	// is the variant's.
+	ShortSchedule []time.Duration
+	// PerHost bounds concurrent deliveries to one host in a process, so a slow receiver
+	// holds at most that many workers and the others keep flowing.
+	PerHost int
+	// AllowInsecure lifts the HTTPS and no-localhost rules (PONTE_ALLOW_INSECURE_WEBHOOKS).
+	AllowInsecure bool
+	// Client sends the requests; nil is a client that does not follow redirects. Tests give
+	// one that trusts their receiver's certificate.
+	Client *http.Client
+	// SecretOverlap is how long the previous signing secret keeps signing after a rotation.
+	SecretOverlap time.Duration
+}
+
+// Schedules returns the retry waits in force for an event.
+func (c Config) schedule(event string) []time.Duration {
+	short := false
+	switch c.Variant {
+	case VariantB:
+		short = event == "item/login_succeeded" || event == "item/waiting_user_input"
+	default:
+		short = event == "item/login_succeeded"
+	}
+	if short {
+		return c.ShortSchedule
+	}
+	return c.Schedule
+}
+
+// DefaultConfig is variant A with its published schedule.
+func DefaultConfig() Config { return Config{Variant: VariantA} }
+
+func (c *Config) fill() {
+	if c.Variant == "" {
+		c.Variant = VariantA
+	}
+	switch c.Variant {
+	case VariantB:
+		if c.Timeout == 0 {
+			c.Timeout = 10 * time.Second
+		}
+		if c.Schedule == nil {
+			c.Schedule = []time.Duration{15 * time.Minute, 2 * time.Hour}
+		}
+		if c.ShortSchedule == nil {
+			c.ShortSchedule = []time.Duration{6 * time.Minute, 6 * time.Minute}
+		}
+	default:
+		if c.Timeout == 0 {
+			c.Timeout = 5 * time.Second
+		}
+		if c.Schedule == nil {
+			c.Schedule = []time.Duration{0, 0, time.Hour, 0, 0, 2 * time.Hour, 0, 0}
+		}
+		if c.ShortSchedule == nil {
+			c.ShortSchedule = c.Schedule[:2]
+		}
+	}
+	if c.PerHost == 0 {
+		c.PerHost = 8
+	}
+	if c.SecretOverlap == 0 {
+		c.SecretOverlap = 24 * time.Hour
+	}
+	if c.Client == nil {
+		c.Client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}}
+	}
+	c.Client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+}
+
+// Engine fans events out and delivers them.
+type Engine struct {
+	db     *db.DB
+	jobs   *jobs.Client
+	cfg    Config
+	log    *slog.Logger
+	sealer *auth.Sealer
+	now    func() time.Time
+
+	mu       sync.Mutex
+	inFlight map[string]int
+}
+
+// New builds the engine; call SetJobs, then Hook to start fanning events out.
+func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
+	cfg.fill()
+	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}}
+}
+
+// Config returns the configuration in force.
+func (e *Engine) Config() Config { return e.cfg }
+
+// SetJobs gives the engine the queue it inserts deliveries into, and from then on every
+// event recorded through store is fanned out.
+func (e *Engine) SetJobs(c *jobs.Client) {
+	e.jobs = c
+	e.db.OnEvent = e.fanOut
+}
+
+// Register adds the delivery worker.
+func (e *Engine) Register(w *river.Workers) { river.AddWorker(w, &deliveryWorker{e: e}) }
+
+// DeliveryArgs sends one delivery.
+type DeliveryArgs struct {
+	DeliveryID uuid.UUID `json:"deliveryId"`
+}
+
+func (DeliveryArgs) Kind() string { return "webhook_delivery" }
+
+func insertOpts() *river.InsertOpts {
+	return &river.InsertOpts{Queue: Queue, MaxAttempts: 25, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateRetryable}}}
+}
+
+// fanOut writes an event's deliveries and their jobs in the event's transaction. One URL
+// gets one delivery even when several subscriptions name it.
+func (e *Engine) fanOut(ctx context.Context, tx *db.Tx, ev *db.Event) error {
+	targets, err := tx.MatchingWebhooks(ctx, ev.ClientID, ev.Event)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var rows []db.DeliveryRow
+	for _, t := range targets {
+		if !seen[t.URL] {
+			seen[t.URL] = true
+			id := t.ID
+			rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, WebhookID: &id, URL: t.URL, Headers: t.Headers})
+		}
+	}
+	if ev.TargetURL != nil && *ev.TargetURL != "" && !seen[*ev.TargetURL] {
+		rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, URL: *ev.TargetURL, Headers: map[string]string{}})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := tx.InsertDeliveries(ctx, rows); err != nil {
+		return err
+	}
+	ids := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	return e.enqueue(ctx, tx, ids)
+}
+
+func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, ids []uuid.UUID) error {
+	if e.jobs == nil {
+		return errors.New("webhooks: no job queue")
+	}
+	params := make([]river.InsertManyParams, len(ids))
+	for i, id := range ids {
+		params[i] = river.InsertManyParams{Args: DeliveryArgs{DeliveryID: id}, InsertOpts: insertOpts()}
+	}
+	_, err := e.jobs.InsertManyTx(ctx, tx.PGX, params)
+	return err
+}
+
+type deliveryWorker struct {
+	river.WorkerDefaults[DeliveryArgs]
+	e *Engine
+}
+
+// Timeout leaves room for the request's own time-out and the bookkeeping around it.
+func (w *deliveryWorker) Timeout(*river.Job[DeliveryArgs]) time.Duration { return w.e.cfg.JobTimeout() }
+
+// JobTimeout is the longest a delivery job runs: the job queue's rescue delay must exceed
+// it, or a slow delivery would be started twice.
+func (c Config) JobTimeout() time.Duration {
+	c.fill()
+	return c.Timeout + 2*time.Second
+}
+
+// busySnooze is how long a delivery waits when its host already has PerHost deliveries
+// running in this process.
+const busySnooze = 200 * time.Millisecond
+
+func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs]) error {
+	e := w.e
+	d, found, err := e.db.Delivery(ctx, job.Args.DeliveryID)
+	if err != nil {
+		return err
+	}
+	if !found || d.Status != StatusPending {
+		return nil
+	}
+	host := hostOf(d.URL)
+	if !e.acquire(host) {
+		return river.JobSnooze(busySnooze)
+	}
+	defer e.release(host)
+	secrets, err := e.signingKeys(ctx, d.ClientID)
+	if err != nil {
+		return err
+	}
+	a := e.post(ctx, d, secrets)
+	status := StatusPending
+	sched := e.cfg.schedule(d.Event)
+	switch {
+	case a.StatusCode != nil && *a.StatusCode >= 200 && *a.StatusCode < 300:
+		status = StatusDelivered
+	case e.cfg.Variant == VariantB && a.StatusCode != nil && neverRetried(*a.StatusCode):
+		status = StatusFailed
+	case a.Attempt > len(sched):
+		status = StatusFailed
+	}
+	if err := e.db.RecordAttempt(ctx, d.ID, a, status); err != nil {
+		return err
+	}
+	if status == StatusPending {
+		return river.JobSnooze(sched[a.Attempt-1])
+	}
+	if status == StatusFailed {
+		e.log.Warn("webhook delivery failed for good", "delivery", d.ID, "event", d.Event, "url", d.URL, "attempts", a.Attempt)
+	}
+	return nil
+}
+
+func neverRetried(code int) bool {
+	switch code {
+	case 400, 401, 403, 404, 405:
+		return true
+	}
+	return false
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Host
+}
+
+func (e *Engine) acquire(host string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.inFlight[host] >= e.cfg.PerHost {
+		return false
+	}
+	e.inFlight[host]++
+	return true
+}
+
+func (e *Engine) release(host string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.inFlight[host]--; e.inFlight[host] <= 0 {
+		delete(e.inFlight, host)
+	}
+}
+
+// responseExcerpt bounds what is kept of a receiver's answer.
+const responseExcerpt = 512
+
+// post sends one attempt and describes how it went.
+func (e *Engine) post(ctx context.Context, d *db.PendingDelivery, secrets [][]byte) *model.WebhookAttempt {
+	start := e.now()
+	a := &model.WebhookAttempt{Attempt: d.Attempts + 1, AttemptedAt: model.NewTime(start), URL: d.URL}
+	body := []byte(d.Payload)
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
+	if err != nil {
+		msg := err.Error()
+		a.Error = &msg
+		return a
+	}
+	for k, v := range d.Headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Ponte-Webhooks/1")
+	id, ts := d.EventID.String(), strconv.FormatInt(start.Unix(), 10)
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", ts)
+	req.Header.Set("webhook-signature", Sign(secrets, id, ts, body))
+	resp, err := e.cfg.Client.Do(req)
+	a.LatencyMs = int(time.Since(start).Milliseconds())
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "Client.Timeout") {
+			msg = fmt.Sprintf("no answer within %s", e.cfg.Timeout)
+		}
+		a.Error = &msg
+		return a
+	}
+	defer resp.Body.Close()
+	code := resp.StatusCode
+	a.StatusCode = &code
+	excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, responseExcerpt))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	a.LatencyMs = int(time.Since(start).Milliseconds())
+	if len(excerpt) > 0 {
+		s := strings.ToValidUTF8(string(excerpt), string(utf8.RuneError))
+		a.Response = &s
+	}
+	if code < 200 || code >= 300 {
+		msg := fmt.Sprintf("answered %d", code)
+		a.Error = &msg
+	}
+	return a
+}
+
+// Sign returns the webhook-signature header of Standard Webhooks: for each secret, "v1,"
+// and the base64 HMAC-SHA256 of "id.timestamp.body", space-separated.
+func Sign(secrets [][]byte, id, timestamp string, body []byte) string {
+	sigs := make([]string, len(secrets))
+	for i, key := range secrets {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(id + "." + timestamp + "."))
+		m.Write(body)
+		sigs[i] = "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
+	}
+	return strings.Join(sigs, " ")
+}
+
+// secretPrefix marks a signing secret; the rest is the key in base64.
+const secretPrefix = "whsec_"
+
+// SecretKey decodes a whsec_ secret into its HMAC key.
+func SecretKey(secret string) ([]byte, error) {
+	return base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, secretPrefix))
+}
+
+func newSecret() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return secretPrefix + base64.StdEncoding.EncodeToString(b)
+}
+
+// secrets reads an application's signing secrets, creating the first on demand.
+func (e *Engine) secrets(ctx context.Context, clientID uuid.UUID) (*model.SigningSecret, error) {
+	sealed, err := e.db.ClientWebhookSecrets(ctx, clientID, func() []byte { return e.sealer.Seal([]byte(newSecret()), clientID[:]) })
+	if err != nil {
+		return nil, err
+	}
+	cur, err := e.sealer.Open(sealed.Current, clientID[:])
+	if err != nil {
+		return nil, err
+	}
+	out := &model.SigningSecret{Secret: string(cur)}
+	if sealed.Previous != nil && sealed.RotatedAt != nil && e.now().Before(sealed.RotatedAt.Add(e.cfg.SecretOverlap)) {
+		prev, err := e.sealer.Open(sealed.Previous, clientID[:])
+		if err != nil {
+			return nil, err
+		}
+		p, until := string(prev), model.NewTime(sealed.RotatedAt.Add(e.cfg.SecretOverlap))
+		out.PreviousSecret, out.PreviousExpiresAt = &p, &until
+	}
+	return out, nil
+}
+
+func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte, error) {
+	s, err := e.secrets(ctx, clientID)
+	if err != nil {
+		return nil, err
+	}
+	var keys [][]byte
+	for _, v := range []*string{&s.Secret, s.PreviousSecret} {
+		if v == nil {
+			continue
+		}
+		k, err := SecretKey(*v)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
