@@ -20,14 +20,15 @@ type TransactionKey struct {
 	ID   uuid.UUID
 }
 
-// transactionJSON renders a stored row as the API's document: the sync's document, with the
-// row's own timestamps and the client's category choice laid over it, built in SQL so a
-// page goes from PostgreSQL to the client without being decoded.
-const transactionJSON = `t.data || jsonb_build_object(
-	'createdAt', to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-	'updatedAt', to_char(t.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-	|| CASE WHEN t.user_category_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('categoryId', t.user_category_id,
-		'category', (SELECT description_translated FROM categories WHERE id = t.user_category_id)) END`
+// transactionJSON is a stored row's API document: rows keep it whole (timestamps and the
+// client's category included, see migration 0007), so a page goes from PostgreSQL to the
+// client as stored.
+const transactionJSON = `t.data`
+
+// APITimeSQL formats a timestamptz expression as the API's dates in SQL.
+func APITimeSQL(expr string) string {
+	return `to_char((` + expr + `) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+}
 
 // TransactionPage reads up to limit transactions of an account after the key, in
 // (date, id) order, as ready JSON documents, with each one's key.
@@ -104,7 +105,9 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 			return err
 		}
 		found = true
-		if _, err := tx.PGX.Exec(ctx, `UPDATE transactions SET user_category_id = $2, updated_at = now() WHERE id = $1`, id, categoryID); err != nil {
+		if _, err := tx.PGX.Exec(ctx, `UPDATE transactions SET user_category_id = $2, updated_at = now(),
+			data = data || jsonb_build_object('categoryId', $2::text, 'category', (SELECT description_translated FROM categories WHERE id = $2),
+				'updatedAt', `+APITimeSQL("now()")+`) WHERE id = $1`, id, categoryID); err != nil {
 			return err
 		}
 		_, err = tx.PGX.Exec(ctx, `INSERT INTO category_feedback (id, client_id, transaction_id, description, previous_category_id, category_id)

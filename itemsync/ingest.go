@@ -190,7 +190,7 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
 	}
-	src, encErr := transactionRows(list)
+	src, encErr := transactionRows(list, nil)
 	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, []string{"id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
 		if *encErr != nil {
 			return nil, *encErr
@@ -208,10 +208,11 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 	}
 	rows, err := tx.PGX.Query(ctx, `WITH ins AS (
 			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, data, created_at, updated_at)
-			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.data, $2, $2 FROM tx_stage s
+			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id,
+				s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text), $2, $2 FROM tx_stage s
 			ON CONFLICT (id) DO NOTHING
 			RETURNING account_id, date)
-		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now)
+		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, model.NewTime(now).Format(model.TimeLayout))
 	if err != nil {
 		return nil, err
 	}
@@ -245,10 +246,16 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 		}
 		return rows.Err()
 	}
+	// A row changed when the sync's document differs from the stored one without what the
+	// row lays over it (timestamps, and the category when the client chose one).
 	if err := collect(`UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id,
-			data = s.data, updated_at = $2
-		FROM tx_stage s WHERE t.id = s.id AND t.item_id = $1 AND t.created_at < $2 AND t.data IS DISTINCT FROM s.data
-		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.updated = append(c.updated, id) }, itemID, now); err != nil {
+			data = s.data || jsonb_build_object('createdAt', t.data->'createdAt', 'updatedAt', $3::text)
+				|| CASE WHEN t.user_category_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('categoryId', t.data->'categoryId', 'category', t.data->'category') END,
+			updated_at = $2
+		FROM tx_stage s WHERE t.id = s.id AND t.item_id = $1 AND t.created_at < $2
+			AND (t.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category'
+				OR (t.user_category_id IS NULL AND (t.data->'categoryId', t.data->'category') IS DISTINCT FROM (s.data->'categoryId', s.data->'category')))
+		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.updated = append(c.updated, id) }, itemID, now, model.NewTime(now).Format(model.TimeLayout)); err != nil {
 		return nil, err
 	}
 	// Only rows inside the snapshot's window can have disappeared: older history is kept.
@@ -262,8 +269,10 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 	return changes, nil
 }
 
-// transactionRows streams list as COPY rows; extra columns come first.
-func transactionRows(list []model.Transaction, extra ...any) (pgx.CopyFromSource, *error) {
+// transactionRows streams list as COPY rows; extra columns come first. With stamp the
+// documents carry it as createdAt and updatedAt (rows written as they are); without, no
+// timestamps (staged rows, compared with stored ones before they are stamped).
+func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
 	i := 0
 	var encErr error
 	return pgx.CopyFromFunc(func() ([]any, error) {
@@ -272,9 +281,10 @@ func transactionRows(list []model.Transaction, extra ...any) (pgx.CopyFromSource
 		}
 		t := &list[i]
 		i++
-		// Timestamps live in their own columns: left in the document they would make every
-		// row look changed on every sync.
 		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
+		if stamp != nil {
+			t.CreatedAt, t.UpdatedAt = model.NewTime(*stamp), model.NewTime(*stamp)
+		}
 		data, err := json.Marshal(t)
 		if err != nil {
 			encErr = err
@@ -294,7 +304,7 @@ func transactionRows(list []model.Transaction, extra ...any) (pgx.CopyFromSource
 // firstIngest copies an item's first history straight into the table: every row is new,
 // so the staging and merge steps would only cost time.
 func firstIngest(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*accountChanges, error) {
-	src, encErr := transactionRows(list, itemID, now, now)
+	src, encErr := transactionRows(list, &now, itemID, now, now)
 	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"transactions"},
 		[]string{"item_id", "created_at", "updated_at", "id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
 		if *encErr != nil {

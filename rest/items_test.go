@@ -167,15 +167,17 @@ func TestItemUserActions(t *testing.T) {
 	}{
 		{"qr approved", 0, "user-ok-qr", "qr", "approve", model.ExecSuccess},
 		{"app authorization approved", 0, "user-ok-auth-pending", "authorize-access", "approve", model.ExecSuccess},
-		{"open finance consent", 5, "", "authorize-access", "approve", model.ExecSuccess},
-		{"open finance denied", 5, "", "authorize-access", "deny", model.ExecUserAuthNotGranted},
+		// Two different CPFs: the cases run at once, and one person's credentials may have
+		// one execution at a time.
+		{"open finance consent", 5, "52998224725", "authorize-access", "approve", model.ExecSuccess},
+		{"open finance denied", 5, "11144477735", "authorize-access", "deny", model.ExecUserAuthNotGranted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			params := map[string]any{"user": tc.user, "password": "password-ok"}
 			if tc.connector == 5 {
-				params = map[string]any{"cpf": "52998224725"}
+				params = map[string]any{"cpf": tc.user}
 			}
 			it := createItem(t, env, key, tc.connector, params)
 			id := it.ID.String()

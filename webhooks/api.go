@@ -251,6 +251,9 @@ func (e *Engine) RotateSigningSecret(ctx context.Context, p *auth.Principal) (*m
 	if err := e.db.RotateClientWebhookSecret(ctx, p.ClientID, e.sealer.Seal([]byte(newSecret()), p.ClientID[:]), e.now()); err != nil {
 		return nil, err
 	}
+	e.mu.Lock()
+	delete(e.keys, p.ClientID)
+	e.mu.Unlock()
 	return e.secrets(ctx, p.ClientID)
 }
 

@@ -148,12 +148,22 @@ type Engine struct {
 
 	mu       sync.Mutex
 	inFlight map[string]int
+	keys     map[uuid.UUID]cachedKeys
 }
+
+// cachedKeys spares each delivery a read and an unsealing of its application's secrets; a
+// rotation reaches every process within keysTTL.
+type cachedKeys struct {
+	keys    [][]byte
+	expires time.Time
+}
+
+const keysTTL = 10 * time.Second
 
 // New builds the engine; call SetJobs, then Hook to start fanning events out.
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
-	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}}
+	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}, keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.
@@ -239,6 +249,11 @@ func (c Config) JobTimeout() time.Duration {
 	c.fill()
 	return c.Timeout + 2*time.Second
 }
+
+// NextRetry retries a delivery whose bookkeeping failed (a database error, a time-out
+// under load) after a short pause, instead of River's growing backoff: the delivery's own
+// schedule is kept by snoozes, and this path must not delay it by minutes.
+func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time { return time.Now().Add(time.Second) }
 
 // busySnooze is how long a delivery waits when its host already has PerHost deliveries
 // running in this process.
@@ -423,6 +438,12 @@ func (e *Engine) secrets(ctx context.Context, clientID uuid.UUID) (*model.Signin
 }
 
 func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte, error) {
+	e.mu.Lock()
+	c, ok := e.keys[clientID]
+	e.mu.Unlock()
+	if ok && e.now().Before(c.expires) {
+		return c.keys, nil
+	}
 	s, err := e.secrets(ctx, clientID)
 	if err != nil {
 		return nil, err
@@ -438,5 +459,8 @@ func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte,
 		}
 		keys = append(keys, k)
 	}
+	e.mu.Lock()
+	e.keys[clientID] = cachedKeys{keys: keys, expires: e.now().Add(keysTTL)}
+	e.mu.Unlock()
 	return keys, nil
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/testsupport"
 )
@@ -478,4 +479,164 @@ func TestKilledMidExecution(t *testing.T) {
 	if counts["item/created"] != 1 || counts["item/login_succeeded"] != 1 || counts["transactions/created"] == 0 {
 		t.Fatalf("events after the restart: %v", counts)
 	}
+}
+
+// The receiver is down while a thousand events are produced; the service is killed with
+// SIGKILL while deliveries are failing and retrying, and restarted; the receiver comes
+// back; every event arrives at least once. The schedule (three attempts, 40 s, three
+// more) outlasts the outage, as the real one (hours) outlasts a restart; item/login_succeeded,
+// which variant A gives only three immediate attempts, gets a fourth here so that it can
+// outlast the outage too.
+func TestWebhooksSurviveKill(t *testing.T) {
+	t.Parallel()
+	dbURL := testsupport.NewDatabase(t)
+	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
+	// The receiver's address, unused while it is down.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
+		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
+		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_SANDBOX_STEP_DELAY=0s",
+		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s", "PONTE_WEBHOOK_SCHEDULE=0s,0s,40s,0s,0s,40s,0s,0s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,40s",
+		"PONTE_JOB_TIMEOUT=4s", "PONTE_JOB_RESCUE_AFTER=6s"}
+	s := start(t, env...)
+	key := apiKey(t, s.url, keys)
+	if status, m := do(t, "POST", s.url+"/webhooks", key, map[string]any{"event": "all", "url": "http://" + addr + "/hook"}); status != 200 {
+		t.Fatalf("create webhook: %d %v", status, m)
+	}
+	eventIDs := func(url, key string) []string {
+		status, m := do(t, "POST", url+"/graphql", key, map[string]any{"query": `{ events { id } }`})
+		if status != 200 {
+			t.Fatalf("events: %d %v", status, m)
+		}
+		var ids []string
+		for _, e := range m["data"].(map[string]any)["events"].([]any) {
+			ids = append(ids, e.(map[string]any)["id"].(string))
+		}
+		return ids
+	}
+	attempts := func(url, key string) int {
+		_, m := do(t, "GET", url+"/webhooks", key, nil)
+		id := m["results"].([]any)[0].(map[string]any)["id"].(string)
+		_, page := do(t, "GET", url+"/webhooks/"+id+"/deliveries?pageSize=500", key, nil)
+		n := 0
+		for _, d := range page["results"].([]any) {
+			n += int(d.(map[string]any)["attempts"].(float64))
+		}
+		return n
+	}
+	began := time.Now()
+	for i := 0; len(eventIDs(s.url, key)) < 1000; i++ {
+		for j := range 20 {
+			status, m := do(t, "POST", s.url+"/items", key, map[string]any{"connectorId": 0,
+				"parameters": map[string]any{"user": "user-ok-perf-1", "password": fmt.Sprint("password-", i*20+j)}})
+			if status != 200 {
+				t.Fatalf("create item: %d %v", status, m)
+			}
+		}
+		if i > 40 {
+			t.Fatal("too few events from 800 items")
+		}
+	}
+	waitFor(t, "failing delivery attempts", func() bool { return attempts(s.url, key) > 100 })
+	t.Logf("%d events recorded in %s with the receiver down", len(eventIDs(s.url, key)), time.Since(began))
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.exited
+	s.cmd.ProcessState = &os.ProcessState{}
+
+	s2 := start(t, env...)
+	key = apiKey(t, s2.url, keys)
+	var mu sync.Mutex
+	got := map[string]int{}
+	receiver := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.Header.Get("webhook-id")]++
+		mu.Unlock()
+	})}
+	rl, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("receiver address taken meanwhile: %v", err)
+	}
+	go func() { _ = receiver.Serve(rl) }()
+	defer receiver.Close()
+
+	// Items still running at the kill finish after the restart; then the events are final.
+	waitFor(t, "every item to settle", func() bool {
+		status, m := do(t, "POST", s2.url+"/graphql", key, map[string]any{"query": `{ itemConnection(first: 500) { nodes { status } } }`})
+		if status != 200 {
+			return false
+		}
+		for _, n := range m["data"].(map[string]any)["itemConnection"].(map[string]any)["nodes"].([]any) {
+			if n.(map[string]any)["status"] == "UPDATING" {
+				return false
+			}
+		}
+		return true
+	})
+	ids := eventIDs(s2.url, key)
+	back := time.Now()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		mu.Lock()
+		missing := 0
+		for _, id := range ids {
+			if got[id] == 0 {
+				missing++
+			}
+		}
+		mu.Unlock()
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events never arrived; jobs not completed: %s", missing, len(ids), unfinishedJobs(t, dbURL))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("%d events, every one delivered within %s of the receiver's return", len(ids), time.Since(back))
+}
+
+// unfinishedJobs describes delivery jobs that have not completed, for a failure message.
+func unfinishedJobs(t *testing.T, dbURL string) string {
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		return err.Error()
+	}
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(context.Background(), `SELECT state, count(*), max(attempt), min((errors[array_length(errors, 1)])->>'error'), min(scheduled_at)::text
+		FROM river_job WHERE kind = 'webhook_delivery' AND state <> 'completed' GROUP BY state`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var state string
+		var n, attempt int
+		var msg, at *string
+		_ = rows.Scan(&state, &n, &attempt, &msg, &at)
+		out = append(out, fmt.Sprintf("%s ×%d (attempt %d, scheduled %v): %v", state, n, attempt, deref(at), deref(msg)))
+	}
+	var st []string
+	srows, _ := conn.Query(context.Background(), `SELECT status || ' ' || count(*) FROM webhook_deliveries GROUP BY status`)
+	for srows.Next() {
+		var s string
+		_ = srows.Scan(&s)
+		st = append(st, s)
+	}
+	srows.Close()
+	return strings.Join(out, "; ") + " | deliveries: " + strings.Join(st, ", ")
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -176,6 +176,24 @@ async function main() {
   const gone = await rejection(client.fetchItem(created.id))
   assert.equal(gone.codeDescription, 'ITEM_NOT_FOUND')
 
+  // Webhooks: create, list, read, update (PATCH), delete; the resource shape of the client's type.
+  const hook = await client.createWebhook('item/updated', 'https://hooks.example.com/pluggy', { 'X-Secret': 'abc' })
+  assert.ok(hook.id && hook.url === 'https://hooks.example.com/pluggy' && hook.event === 'item/updated')
+  assert.ok(hook.createdAt instanceof Date && hook.updatedAt instanceof Date && hook.disabledAt === null)
+  const hooks = await client.fetchWebhooks()
+  assert.equal(hooks.total, 1)
+  assert.equal(hooks.results[0].id, hook.id)
+  const sameHook = await client.fetchWebhook(hook.id)
+  assert.equal(sameHook.event, 'item/updated')
+  const updatedHook = await client.updateWebhook(hook.id, { event: 'all', enabled: false })
+  assert.equal(updatedHook.event, 'all')
+  assert.ok(updatedHook.disabledAt instanceof Date)
+  const badHook = await rejection(client.createWebhook('item/all', 'https://hooks.example.com/pluggy'))
+  assert.equal(badHook.codeDescription, 'INVALID_WEBHOOK_EVENT')
+  await client.deleteWebhook(hook.id)
+  const goneHook = await rejection(client.fetchWebhook(hook.id))
+  assert.equal(goneHook.codeDescription, 'WEBHOOK_NOT_FOUND')
+
   console.log('pluggy-sdk compatibility: all checks passed')
 }
 
