@@ -253,7 +253,9 @@ func (c Config) JobTimeout() time.Duration {
 // NextRetry retries a delivery whose bookkeeping failed (a database error, a time-out
 // under load) after a short pause, instead of River's growing backoff: the delivery's own
 // schedule is kept by snoozes, and this path must not delay it by minutes.
-func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time { return time.Now().Add(time.Second) }
+func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time {
+	return time.Now().Add(time.Second)
+}
 
 // busySnooze is how long a delivery waits when its host already has PerHost deliveries
 // running in this process.
