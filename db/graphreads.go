@@ -138,7 +138,7 @@ type SpendingRow struct {
 // Spending sums the transactions of some accounts by category and by month, in SQL.
 func (d *DB) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *time.Time) ([]SpendingRow, error) {
 	rows, err := d.Pool.Query(ctx, `WITH t AS (
-			SELECT coalesce(t.user_category_id, t.data->>'categoryId') AS cat, t.date, abs(t.amount) AS amount, t.data->>'type' AS typ
+			SELECT t.category_id AS cat, t.date, abs(t.amount) AS amount, t.type AS typ
 			FROM transactions t WHERE t.account_id = ANY($1)
 			AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3))
 		SELECT false, cat, (SELECT description_translated FROM categories WHERE id = cat),

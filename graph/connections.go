@@ -56,18 +56,38 @@ func decodeAll[T any](docs []json.RawMessage) ([]*T, error) {
 	return out, nil
 }
 
-// txConnection decodes a page of transactions; edges (one cursor per row) only when asked.
-func (r *Resolver) txConnection(f model.TransactionFilter, page *txPage, wantEdges bool) (*model.TransactionConnection, error) {
-	nodes, err := decodeAll[model.Transaction](page.Docs)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.TransactionConnection{Nodes: nodes, Edges: []*model.TransactionEdge{}, PageInfo: model.PageInfo{HasNextPage: page.next != nil}}
+// txWant is what a transaction connection's query selects: only that is built.
+type txWant struct{ nodes, edges, documents bool }
+
+// wantOf reads txWant from a selection of TransactionConnection.
+func wantOf(has func(name string) bool) txWant {
+	return txWant{nodes: has("nodes"), edges: has("edges"), documents: has("documents")}
+}
+
+// txConnection builds a page of transactions: nodes decoded (for nodes and edges, with a
+// cursor per row for edges) and documents passed through, each only when selected.
+func (r *Resolver) txConnection(f model.TransactionFilter, page *txPage, want txWant) (*model.TransactionConnection, error) {
+	c := &model.TransactionConnection{Nodes: []*model.Transaction{}, Edges: []*model.TransactionEdge{}, Documents: []model.JSONDocument{},
+		PageInfo: model.PageInfo{HasNextPage: page.next != nil}}
 	if n := len(page.Keys); n > 0 {
 		end := r.txCursor(f, page.Keys[n-1])
 		c.PageInfo.EndCursor = &end
 	}
-	if wantEdges {
+	if want.documents {
+		c.Documents = make([]model.JSONDocument, len(page.Docs))
+		for i, d := range page.Docs {
+			c.Documents[i] = model.JSONDocument(d)
+		}
+	}
+	if !want.nodes && !want.edges {
+		return c, nil
+	}
+	nodes, err := decodeAll[model.Transaction](page.Docs)
+	if err != nil {
+		return nil, err
+	}
+	c.Nodes = nodes
+	if want.edges {
 		c.Edges = make([]*model.TransactionEdge, len(nodes))
 		for i, n := range nodes {
 			c.Edges[i] = &model.TransactionEdge{Cursor: r.txCursor(f, page.Keys[i]), Node: n}

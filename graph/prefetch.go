@@ -194,11 +194,11 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		if err != nil {
 			return err
 		}
-		wantEdges := hasField(ctx, f.Selections, "TransactionConnection", "edges")
+		want := wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) })
 		for _, id := range ids {
 			tf := shared
 			tf.AccountID = id
-			conn, err := r.txConnection(tf, r.finishTxPage(tf, *pages[id], limit), wantEdges)
+			conn, err := r.txConnection(tf, r.finishTxPage(tf, *pages[id], limit), want)
 			if err != nil {
 				return err
 			}

@@ -187,11 +187,11 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 		return firstIngest(ctx, tx, itemID, list, now)
 	}
 	if _, err := tx.PGX.Exec(ctx, `CREATE TEMP TABLE tx_stage (
-		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, data jsonb) ON COMMIT DROP`); err != nil {
+		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
 	}
 	src, encErr := transactionRows(list, nil)
-	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, []string{"id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
+	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, transactionColumns, src); err != nil {
 		if *encErr != nil {
 			return nil, *encErr
 		}
@@ -207,9 +207,9 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 		return c
 	}
 	rows, err := tx.PGX.Query(ctx, `WITH ins AS (
-			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, data, created_at, updated_at)
-			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id,
-				s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text), $2, $2 FROM tx_stage s
+			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id, data, created_at, updated_at)
+			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.type, s.category_id,
+				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
 			ON CONFLICT (id) DO NOTHING
 			RETURNING account_id, date)
 		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, model.NewTime(now).Format(model.TimeLayout))
@@ -248,13 +248,19 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 	}
 	// A row changed when the sync's document differs from the stored one without what the
 	// row lays over it (timestamps, and the category when the client chose one).
-	if err := collect(`UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id,
-			data = s.data || jsonb_build_object('createdAt', t.data->'createdAt', 'updatedAt', $3::text)
-				|| CASE WHEN t.user_category_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('categoryId', t.data->'categoryId', 'category', t.data->'category') END,
+	if err := collect(`WITH cur AS (
+			SELECT t.id, t.data::jsonb AS j, t.user_category_id IS NOT NULL AS chosen
+			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2),
+		changed AS (
+			SELECT c.id, c.j, c.chosen FROM cur c JOIN tx_stage s ON s.id = c.id
+			WHERE c.j - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category'
+				OR (NOT c.chosen AND (c.j->'categoryId', c.j->'category') IS DISTINCT FROM (s.data->'categoryId', s.data->'category')))
+		UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id, type = s.type,
+			category_id = CASE WHEN c.chosen THEN t.category_id ELSE s.category_id END,
+			data = (s.data || jsonb_build_object('createdAt', c.j->'createdAt', 'updatedAt', $3::text)
+				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category') ELSE '{}'::jsonb END)::text,
 			updated_at = $2
-		FROM tx_stage s WHERE t.id = s.id AND t.item_id = $1 AND t.created_at < $2
-			AND (t.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category'
-				OR (t.user_category_id IS NULL AND (t.data->'categoryId', t.data->'category') IS DISTINCT FROM (s.data->'categoryId', s.data->'category')))
+		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
 		RETURNING t.id, t.account_id`, func(c *accountChanges, id uuid.UUID) { c.updated = append(c.updated, id) }, itemID, now, model.NewTime(now).Format(model.TimeLayout)); err != nil {
 		return nil, err
 	}
@@ -268,6 +274,9 @@ func ingestTransactions(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list [
 	}
 	return changes, nil
 }
+
+// transactionColumns are the columns transactionRows fills, after the extra ones.
+var transactionColumns = []string{"id", "account_id", "date", "status", "amount", "bill_id", "type", "category_id", "data"}
 
 // transactionRows streams list as COPY rows; extra columns come first. With stamp the
 // documents carry it as createdAt and updatedAt (rows written as they are); without, no
@@ -296,7 +305,7 @@ func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (
 				bill = &id
 			}
 		}
-		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, data)
+		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID, string(data))
 		return row, nil
 	}), &encErr
 }
@@ -306,7 +315,7 @@ func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (
 func firstIngest(ctx context.Context, tx *db.Tx, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*accountChanges, error) {
 	src, encErr := transactionRows(list, &now, itemID, now, now)
 	if _, err := tx.PGX.CopyFrom(ctx, pgx.Identifier{"transactions"},
-		[]string{"item_id", "created_at", "updated_at", "id", "account_id", "date", "status", "amount", "bill_id", "data"}, src); err != nil {
+		append([]string{"item_id", "created_at", "updated_at"}, transactionColumns...), src); err != nil {
 		if *encErr != nil {
 			return nil, *encErr
 		}

@@ -1,6 +1,11 @@
 package model
 
-import "github.com/google/uuid"
+import (
+	"fmt"
+	"io"
+
+	"github.com/google/uuid"
+)
 
 // Relay-style connections of the GraphQL surface. Edges are built only when a query selects
 // them, so a page of nodes costs no cursor per row.
@@ -41,9 +46,11 @@ type AccountEdge struct {
 
 // TransactionConnection is a page of Transaction nodes.
 type TransactionConnection struct {
-	PageInfo PageInfo           `json:"pageInfo"`
-	Edges    []*TransactionEdge `json:"edges"`
-	Nodes    []*Transaction     `json:"nodes"`
+	// Documents are the page's rows as complete documents (filled when selected).
+	Documents []JSONDocument     `json:"documents"`
+	PageInfo  PageInfo           `json:"pageInfo"`
+	Edges     []*TransactionEdge `json:"edges"`
+	Nodes     []*Transaction     `json:"nodes"`
 }
 
 // TransactionEdge is one node of a TransactionConnection with its cursor.
@@ -165,4 +172,16 @@ type TransactionFilterInput struct {
 	DateFrom      *Time       `json:"dateFrom"`
 	DateTo        *Time       `json:"dateTo"`
 	CreatedAtFrom *Time       `json:"createdAtFrom"`
+}
+
+// JSONDocument is a resource's complete API document, sent as it is stored: the GraphQL
+// shape for copying large lists without resolving every field of every row.
+type JSONDocument []byte
+
+// MarshalGQL writes the document unchanged.
+func (d JSONDocument) MarshalGQL(w io.Writer) { _, _ = w.Write(d) }
+
+// UnmarshalGQL refuses input: documents are output only.
+func (d *JSONDocument) UnmarshalGQL(any) error {
+	return fmt.Errorf("a JSONDocument cannot be an argument")
 }

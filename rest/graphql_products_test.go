@@ -224,6 +224,24 @@ func TestGraphQLProducts(t *testing.T) {
 		}
 	})
 
+	t.Run("documents are REST's documents", func(t *testing.T) {
+		var rest struct {
+			Results []map[string]any `json:"results"`
+		}
+		env.Do(t, "GET", "/v2/transactions?accountId="+checking, key, nil).Want(200).JSON(&rest)
+		c := env.GraphQL(t, key, `query($a: UUID!) { transactions(accountId: $a, first: 500) { documents nodes { id } } }`,
+			map[string]any{"a": checking}).OK(t)["transactions"].(map[string]any)
+		docs := c["documents"].([]any)
+		if len(docs) != len(rest.Results) || len(c["nodes"].([]any)) != len(docs) {
+			t.Fatalf("%d documents, %d REST rows", len(docs), len(rest.Results))
+		}
+		for i, d := range docs {
+			if fmt.Sprint(d) != fmt.Sprint(rest.Results[i]) {
+				t.Fatalf("document %d differs:\n%v\n%v", i, d, rest.Results[i])
+			}
+		}
+	})
+
 	t.Run("filters match REST", func(t *testing.T) {
 		from, to := "2026-01-01T00:00:00.000Z", "2026-03-31T23:59:59.000Z"
 		rest := readAll(t, env, key, "/v2/transactions?accountId="+checking+"&dateFrom="+from+"&dateTo="+to, nil)

@@ -365,18 +365,15 @@ func (s *Server) listTransactionsV2(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := struct {
-		Results []json.RawMessage `json:"results"`
-		Next    *string           `json:"next"`
-	}{Results: page.Results}
+	var next *string
 	if page.After != nil {
 		// The same query with the cursor: the client appends it unchanged.
 		v := r.URL.Query()
 		v.Set("after", *page.After)
-		next := "/v2/transactions?" + v.Encode()
-		out.Next = &next
+		n := "/v2/transactions?" + v.Encode()
+		next = &n
 	}
-	s.ok(w, out)
+	s.writeRawPage(w, page.Results, next)
 }
 
 func (s *Server) getTransaction(w http.ResponseWriter, r *http.Request) {

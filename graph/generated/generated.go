@@ -1042,9 +1042,10 @@ type ComplexityRoot struct {
 	}
 
 	TransactionConnection struct {
-		Edges    func(childComplexity int) int
-		Nodes    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Documents func(childComplexity int) int
+		Edges     func(childComplexity int) int
+		Nodes     func(childComplexity int) int
+		PageInfo  func(childComplexity int) int
 	}
 
 	TransactionEdge struct {
@@ -5711,6 +5712,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Transaction.UpdatedAt(childComplexity), true
 
+	case "TransactionConnection.documents":
+		if e.ComplexityRoot.TransactionConnection.Documents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionConnection.Documents(childComplexity), true
 	case "TransactionConnection.edges":
 		if e.ComplexityRoot.TransactionConnection.Edges == nil {
 			break
@@ -7150,6 +7157,9 @@ type LoanOverParcelCharge {
 
 # Products for dashboards: Relay-style connections over the same resolvers as REST.
 
+"A resource's complete API document (a JSON object), sent as it is stored."
+scalar JSONDocument
+
 "Where a connection's page ends; pass endCursor as after for the next page."
 type PageInfo {
   hasNextPage: Boolean!
@@ -7185,6 +7195,12 @@ Transactions in the order of GET /v2/transactions: date, then order within the d
 There is no totalCount: counting a large account costs more than the page itself.
 """
 type TransactionConnection {
+  """
+  The page's rows as complete documents, exactly as GET /v2/transactions sends them. No
+  per-field resolution: the fast way to copy a large account (about as fast as REST), where
+  nodes lets a dashboard pick fields.
+  """
+  documents: [JSONDocument!]!
   pageInfo: PageInfo!
   edges: [TransactionEdge!]!
   nodes: [Transaction!]!
@@ -9354,6 +9370,8 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 
 func (ec *executionContext) childFields_TransactionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "documents":
+		return ec.fieldContext_TransactionConnection_documents(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_TransactionConnection_pageInfo(ctx, field)
 	case "edges":
@@ -28909,6 +28927,29 @@ func (ec *executionContext) fieldContext_Transaction_updatedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _TransactionConnection_documents(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionConnection_documents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Documents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ᚕponteᚋmodelᚐJSONDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionConnection_documents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionConnection", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _TransactionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38037,6 +38078,11 @@ func (ec *executionContext) _TransactionConnection(ctx context.Context, sel ast.
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("TransactionConnection")
+		case "documents":
+			out.Values[i] = ec._TransactionConnection_documents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._TransactionConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -39720,6 +39766,49 @@ func (ec *executionContext) marshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx co
 		graphql.AddInvalidNullFromMarshaler(ctx, "ItemStatus!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx context.Context, v any) (model.JSONDocument, error) {
+	var res model.JSONDocument
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx context.Context, sel ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JSONDocument!")
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNJSONDocument2ᚕponteᚋmodelᚐJSONDocumentᚄ(ctx context.Context, v any) ([]model.JSONDocument, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.JSONDocument, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSONDocument2ᚕponteᚋmodelᚐJSONDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.JSONDocument) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNLoan2ᚕᚖponteᚋmodelᚐLoanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Loan) graphql.Marshaler {
