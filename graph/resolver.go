@@ -11,6 +11,7 @@ import (
 	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/itemsync"
+	"ponte/payments"
 	"ponte/webhooks"
 )
 
@@ -25,6 +26,8 @@ type Resolver struct {
 	Sync *itemsync.Engine
 	// Webhooks manages subscriptions and delivers events.
 	WebhookEngine *webhooks.Engine
+	// Payments runs payment requests, intents and schedules.
+	Payments *payments.Engine
 	// Now is the clock of date rules (the sunset of GET /transactions); nil means time.Now.
 	Now func() time.Time
 	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an

@@ -92,6 +92,8 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/events/{id}", s.getEvent)
 	r.Post("/events/{id}/redeliver", s.redeliverEvent)
 
+	s.paymentRoutes(r)
+
 	r.Get("/categories", s.listCategories)
 	r.Get("/categories/{id}", s.getCategory)
 

@@ -25,6 +25,7 @@ import (
 	"ponte/graph"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/payments"
 	"ponte/rest"
 	"ponte/sandbox"
 	"ponte/webhooks"
@@ -147,6 +148,7 @@ type Env struct {
 	Sync     *itemsync.Engine
 	Jobs     *jobs.Client
 	Webhooks *webhooks.Engine
+	Payments *payments.Engine
 }
 
 // Logger discards service logs unless PONTE_TEST_LOG is set, so failures stay readable.
@@ -163,6 +165,7 @@ type Setup struct {
 	Sync     *itemsync.Config
 	Jobs     *jobs.Config
 	Webhooks *webhooks.Config
+	Payments *payments.Config
 }
 
 // Option adjusts a test service (smaller limits, shorter time-outs).
@@ -184,7 +187,8 @@ func New(t testing.TB, options ...Option) *Env {
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
 		Queues: map[string]int{webhooks.Queue: 50}}
 	hooksCfg := webhooks.DefaultConfig()
-	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg}
+	payCfg := payments.Config{AuthorizationTimeout: 30 * time.Minute, StepDelay: 0}
+	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
 	for _, o := range options {
 		o(setup)
 	}
@@ -193,16 +197,21 @@ func New(t testing.TB, options ...Option) *Env {
 	syncCfg.BaseURL = "http://" + srv.Listener.Addr().String()
 	eng := itemsync.New(store, a, MasterKey, syncCfg, res.Log)
 	hooks := webhooks.New(store, MasterKey, hooksCfg, res.Log)
+	payCfg.BaseURL = syncCfg.BaseURL
+	payCfg.AllowInsecureWebhooks = hooksCfg.AllowInsecure
+	pay := payments.New(store, payCfg, res.Log)
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
 	hooks.Register(workers)
+	pay.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobsCfg)
 	if err != nil {
 		t.Fatalf("job queue: %v", err)
 	}
 	eng.SetJobs(queue)
 	hooks.SetJobs(queue)
-	res.Sync, res.WebhookEngine = eng, hooks
+	pay.SetJobs(queue)
+	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
 	}
@@ -215,7 +224,7 @@ func New(t testing.TB, options ...Option) *Env {
 		_ = queue.Stop(stopCtx)
 		store.Close()
 	})
-	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue, Webhooks: hooks}
+	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue, Webhooks: hooks, Payments: pay}
 }
 
 // Exec runs SQL directly against the test's database, for arranging states the API cannot
@@ -241,9 +250,11 @@ func (e *Env) AddProcess(t testing.TB) {
 	a := auth.NewService(store, MasterKey)
 	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
 	hooks := webhooks.New(store, MasterKey, e.Webhooks.Config(), Logger())
+	pay := payments.New(store, e.Payments.Config(), Logger())
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
 	hooks.Register(workers)
+	pay.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second,
 		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50}})
 	if err != nil {
@@ -251,6 +262,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	}
 	eng.SetJobs(queue)
 	hooks.SetJobs(queue)
+	pay.SetJobs(queue)
 	if err := queue.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

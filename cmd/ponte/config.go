@@ -43,6 +43,11 @@ type config struct {
 	Webhooks webhooks.Config
 	// WebhookWorkers is how many deliveries a process sends at once (PONTE_WEBHOOK_WORKERS).
 	WebhookWorkers int
+	// PaymentAuthTimeout ends payment attempts the payer has not authorized
+	// (PONTE_PAYMENT_AUTH_TIMEOUT, section 8: 30m); PaymentStepDelay spaces the sandbox
+	// institutions' settlement steps (PONTE_PAYMENT_STEP_DELAY).
+	PaymentAuthTimeout time.Duration
+	PaymentStepDelay   time.Duration
 }
 
 func loadConfig(name string, args []string) (*config, error) {
@@ -73,6 +78,8 @@ func loadConfig(name string, args []string) (*config, error) {
 		{"PONTE_SANDBOX_STEP_DELAY", &c.StepDelay, time.Second},
 		{"PONTE_JOB_TIMEOUT", &c.JobTimeout, 2 * time.Minute},
 		{"PONTE_JOB_RESCUE_AFTER", &c.JobRescueAfter, 3 * time.Minute},
+		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, 30 * time.Minute},
+		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, 2 * time.Second},
 	} {
 		*d.dst = d.def
 		if v := os.Getenv(d.name); v != "" {

@@ -19,6 +19,7 @@ import (
 	"ponte/graph"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/payments"
 	"ponte/rest"
 	"ponte/webhooks"
 )
@@ -69,9 +70,12 @@ func serve(ctx context.Context, args []string) error {
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
 	engine := itemsync.New(store, authn, key, syncCfg, log)
 	hooks := webhooks.New(store, key, c.Webhooks, log)
+	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout, StepDelay: c.PaymentStepDelay,
+		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
 	hooks.Register(workers)
+	pay.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
 		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers}})
 	if err != nil {
@@ -79,7 +83,8 @@ func serve(ctx context.Context, args []string) error {
 	}
 	engine.SetJobs(queue)
 	hooks.SetJobs(queue)
-	res.Sync, res.WebhookEngine = engine, hooks
+	pay.SetJobs(queue)
+	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next.
 	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {

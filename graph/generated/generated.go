@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	Investment() InvestmentResolver
 	Item() ItemResolver
 	Mutation() MutationResolver
+	PaymentRequest() PaymentRequestResolver
 	Query() QueryResolver
 }
 
@@ -162,6 +163,12 @@ type ComplexityRoot struct {
 		StartDate              func(childComplexity int) int
 		TradeName              func(childComplexity int) int
 		Type                   func(childComplexity int) int
+	}
+
+	CallbackURLs struct {
+		Error   func(childComplexity int) int
+		Pending func(childComplexity int) int
+		Success func(childComplexity int) int
 	}
 
 	Category struct {
@@ -830,18 +837,31 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateConnectToken          func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
-		CreateItem                  func(childComplexity int, input model.CreateItemInput) int
-		CreateWebhook               func(childComplexity int, input model.WebhookInput) int
-		DeleteItem                  func(childComplexity int, id uuid.UUID) int
-		DeleteWebhook               func(childComplexity int, id uuid.UUID) int
-		RedeliverEvent              func(childComplexity int, id uuid.UUID) int
-		RotateWebhookSigningSecret  func(childComplexity int) int
-		SubmitItemMfa               func(childComplexity int, id uuid.UUID, parameters map[string]any) int
-		UpdateItem                  func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
-		UpdateTransactionCategory   func(childComplexity int, id uuid.UUID, categoryID string) int
-		UpdateWebhook               func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
-		ValidateConnectorParameters func(childComplexity int, connectorID int, parameters map[string]any) int
+		CancelScheduledPayment        func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelScheduledPayments       func(childComplexity int, paymentRequestID uuid.UUID) int
+		CreateConnectToken            func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
+		CreateItem                    func(childComplexity int, input model.CreateItemInput) int
+		CreatePaymentCustomer         func(childComplexity int, input model.PaymentCustomerInput) int
+		CreatePaymentIntent           func(childComplexity int, input model.PaymentIntentInput) int
+		CreatePaymentRecipient        func(childComplexity int, input model.PaymentRecipientInput) int
+		CreatePaymentRequest          func(childComplexity int, input model.PaymentRequestInput) int
+		CreatePaymentRequestFromPixQR func(childComplexity int, input model.PixQrPaymentRequestInput) int
+		CreateWebhook                 func(childComplexity int, input model.WebhookInput) int
+		DeleteItem                    func(childComplexity int, id uuid.UUID) int
+		DeletePaymentCustomer         func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRecipient        func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRequest          func(childComplexity int, id uuid.UUID) int
+		DeleteWebhook                 func(childComplexity int, id uuid.UUID) int
+		RedeliverEvent                func(childComplexity int, id uuid.UUID) int
+		RotateWebhookSigningSecret    func(childComplexity int) int
+		SubmitItemMfa                 func(childComplexity int, id uuid.UUID, parameters map[string]any) int
+		UpdateItem                    func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
+		UpdatePaymentCustomer         func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
+		UpdatePaymentRecipient        func(childComplexity int, id uuid.UUID, input model.PaymentRecipientInput) int
+		UpdatePaymentRequest          func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
+		UpdateTransactionCategory     func(childComplexity int, id uuid.UUID, categoryID string) int
+		UpdateWebhook                 func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
+		ValidateConnectorParameters   func(childComplexity int, connectorID int, parameters map[string]any) int
 	}
 
 	Nationality struct {
@@ -883,6 +903,25 @@ type ComplexityRoot struct {
 		PaycheckBankISPB   func(childComplexity int) int
 	}
 
+	PaymentCustomer struct {
+		Cnpj      func(childComplexity int) int
+		Connector func(childComplexity int) int
+		Cpf       func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		Email     func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Type      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	PaymentCustomerPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	PaymentData struct {
 		BoletoMetadata      func(childComplexity int) int
 		Payer               func(childComplexity int) int
@@ -891,6 +930,69 @@ type ComplexityRoot struct {
 		Receiver            func(childComplexity int) int
 		ReceiverReferenceID func(childComplexity int) int
 		ReferenceNumber     func(childComplexity int) int
+	}
+
+	PaymentDebtor struct {
+		AccountType func(childComplexity int) int
+		Branch      func(childComplexity int) int
+		Compe       func(childComplexity int) int
+		Ispb        func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Number      func(childComplexity int) int
+		TaxNumber   func(childComplexity int) int
+	}
+
+	PaymentErrorDetail struct {
+		Code        func(childComplexity int) int
+		Description func(childComplexity int) int
+		Detail      func(childComplexity int) int
+	}
+
+	PaymentInstitution struct {
+		Compe     func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Ispb      func(childComplexity int) int
+		Name      func(childComplexity int) int
+		TradeName func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	PaymentInstitutionPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	PaymentIntent struct {
+		BulkPayment    func(childComplexity int) int
+		Connector      func(childComplexity int) int
+		ConsentURL     func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Debtor         func(childComplexity int) int
+		ErrorDetail    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		IsDynamicPix   func(childComplexity int) int
+		PaymentMethod  func(childComplexity int) int
+		PaymentRequest func(childComplexity int) int
+		PixData        func(childComplexity int) int
+		ReferenceID    func(childComplexity int) int
+		Status         func(childComplexity int) int
+		StatusHistory  func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	PaymentIntentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	PaymentIntentStep struct {
+		At     func(childComplexity int) int
+		Status func(childComplexity int) int
 	}
 
 	PaymentParticipant struct {
@@ -902,6 +1004,76 @@ type ComplexityRoot struct {
 		RoutingNumberISPB func(childComplexity int) int
 	}
 
+	PaymentRecipient struct {
+		Account            func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		IsDefault          func(childComplexity int) int
+		Name               func(childComplexity int) int
+		PaymentInstitution func(childComplexity int) int
+		PixKey             func(childComplexity int) int
+		TaxNumber          func(childComplexity int) int
+		Type               func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	PaymentRecipientAccount struct {
+		Branch func(childComplexity int) int
+		Number func(childComplexity int) int
+		Type   func(childComplexity int) int
+	}
+
+	PaymentRecipientPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	PaymentRequest struct {
+		Amount            func(childComplexity int) int
+		AutomaticPix      func(childComplexity int) int
+		Boleto            func(childComplexity int) int
+		BulkPaymentID     func(childComplexity int) int
+		CallbackUrls      func(childComplexity int) int
+		ClientPaymentID   func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Customer          func(childComplexity int) int
+		Description       func(childComplexity int) int
+		ErrorDetail       func(childComplexity int) int
+		Fees              func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Intents           func(childComplexity int) int
+		IsSandbox         func(childComplexity int) int
+		PaymentURL        func(childComplexity int) int
+		PixQrCode         func(childComplexity int) int
+		Recipient         func(childComplexity int) int
+		Schedule          func(childComplexity int) int
+		ScheduledPayments func(childComplexity int) int
+		SmartAccount      func(childComplexity int) int
+		Status            func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		WebhookURL        func(childComplexity int) int
+	}
+
+	PaymentRequestPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	PaymentSchedule struct {
+		AdditionalInformation func(childComplexity int) int
+		Date                  func(childComplexity int) int
+		Dates                 func(childComplexity int) int
+		DayOfMonth            func(childComplexity int) int
+		DayOfWeek             func(childComplexity int) int
+		Occurrences           func(childComplexity int) int
+		StartDate             func(childComplexity int) int
+		Type                  func(childComplexity int) int
+	}
+
 	Phone struct {
 		AdditionalInfo     func(childComplexity int) int
 		AreaCode           func(childComplexity int) int
@@ -909,6 +1081,23 @@ type ComplexityRoot struct {
 		Extension          func(childComplexity int) int
 		Type               func(childComplexity int) int
 		Value              func(childComplexity int) int
+	}
+
+	PixData struct {
+		Qr    func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
+	PixQrCode struct {
+		Amount        func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Dynamic       func(childComplexity int) int
+		MerchantCity  func(childComplexity int) int
+		MerchantName  func(childComplexity int) int
+		Payload       func(childComplexity int) int
+		PixKey        func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+		URL           func(childComplexity int) int
 	}
 
 	PortabilityReceived struct {
@@ -976,6 +1165,18 @@ type ComplexityRoot struct {
 		Items                  func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
 		Loan                   func(childComplexity int, id uuid.UUID) int
 		Loans                  func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		PaymentCustomer        func(childComplexity int, id uuid.UUID) int
+		PaymentCustomers       func(childComplexity int, page *int, pageSize *int) int
+		PaymentInstitution     func(childComplexity int, id uuid.UUID) int
+		PaymentInstitutions    func(childComplexity int, page *int, pageSize *int, name *string) int
+		PaymentIntent          func(childComplexity int, id uuid.UUID) int
+		PaymentIntents         func(childComplexity int, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) int
+		PaymentRecipient       func(childComplexity int, id uuid.UUID) int
+		PaymentRecipients      func(childComplexity int, page *int, pageSize *int) int
+		PaymentRequest         func(childComplexity int, id uuid.UUID) int
+		PaymentRequests        func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
+		ScheduledPayment       func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		ScheduledPayments      func(childComplexity int, paymentRequestID uuid.UUID) int
 		Spending               func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
 		Transaction            func(childComplexity int, id uuid.UUID) int
 		Transactions           func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
@@ -989,6 +1190,23 @@ type ComplexityRoot struct {
 		Document func(childComplexity int) int
 		Name     func(childComplexity int) int
 		Type     func(childComplexity int) int
+	}
+
+	ScheduledPayment struct {
+		CreatedAt     func(childComplexity int) int
+		Description   func(childComplexity int) int
+		ErrorDetail   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		ScheduledDate func(childComplexity int) int
+		Status        func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	ScheduledPaymentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	SigningSecret struct {
@@ -1157,6 +1375,23 @@ type MutationResolver interface {
 	DeleteWebhook(ctx context.Context, id uuid.UUID) (*model.Webhook, error)
 	RedeliverEvent(ctx context.Context, id uuid.UUID) (*model.Event, error)
 	RotateWebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
+	CreatePaymentRequest(ctx context.Context, input model.PaymentRequestInput) (*model.PaymentRequest, error)
+	CreatePaymentRequestFromPixQR(ctx context.Context, input model.PixQrPaymentRequestInput) (*model.PaymentRequest, error)
+	UpdatePaymentRequest(ctx context.Context, id uuid.UUID, input model.PaymentRequestInput) (*model.PaymentRequest, error)
+	DeletePaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
+	CreatePaymentIntent(ctx context.Context, input model.PaymentIntentInput) (*model.PaymentIntent, error)
+	CreatePaymentCustomer(ctx context.Context, input model.PaymentCustomerInput) (*model.PaymentCustomer, error)
+	UpdatePaymentCustomer(ctx context.Context, id uuid.UUID, input model.PaymentCustomerInput) (*model.PaymentCustomer, error)
+	DeletePaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error)
+	CreatePaymentRecipient(ctx context.Context, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
+	UpdatePaymentRecipient(ctx context.Context, id uuid.UUID, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
+	DeletePaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
+	CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) ([]*model.ScheduledPayment, error)
+	CancelScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
+}
+type PaymentRequestResolver interface {
+	Intents(ctx context.Context, obj *model.PaymentRequest) ([]*model.PaymentIntent, error)
+	ScheduledPayments(ctx context.Context, obj *model.PaymentRequest) ([]*model.ScheduledPayment, error)
 }
 type QueryResolver interface {
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
@@ -1191,6 +1426,18 @@ type QueryResolver interface {
 	WebhookDeliveries(ctx context.Context, webhookID uuid.UUID, page *int, pageSize *int) (*model.WebhookDeliveryPage, error)
 	Event(ctx context.Context, id uuid.UUID) (*model.Event, error)
 	WebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
+	PaymentRequests(ctx context.Context, page *int, pageSize *int, from *string, to *string) (*model.PaymentRequestPage, error)
+	PaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
+	PaymentIntents(ctx context.Context, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) (*model.PaymentIntentPage, error)
+	PaymentIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error)
+	PaymentCustomers(ctx context.Context, page *int, pageSize *int) (*model.PaymentCustomerPage, error)
+	PaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error)
+	PaymentRecipients(ctx context.Context, page *int, pageSize *int) (*model.PaymentRecipientPage, error)
+	PaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
+	PaymentInstitutions(ctx context.Context, page *int, pageSize *int, name *string) (*model.PaymentInstitutionPage, error)
+	PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error)
+	ScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error)
+	ScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1753,6 +2000,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BusinessParty.Type(childComplexity), true
+
+	case "CallbackURLs.error":
+		if e.ComplexityRoot.CallbackURLs.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CallbackURLs.Error(childComplexity), true
+	case "CallbackURLs.pending":
+		if e.ComplexityRoot.CallbackURLs.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CallbackURLs.Pending(childComplexity), true
+	case "CallbackURLs.success":
+		if e.ComplexityRoot.CallbackURLs.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CallbackURLs.Success(childComplexity), true
 
 	case "Category.description":
 		if e.ComplexityRoot.Category.Description == nil {
@@ -4596,6 +4862,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MonthSpending.Spent(childComplexity), true
 
+	case "Mutation.cancelScheduledPayment":
+		if e.ComplexityRoot.Mutation.CancelScheduledPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelScheduledPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelScheduledPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID)), true
+	case "Mutation.cancelScheduledPayments":
+		if e.ComplexityRoot.Mutation.CancelScheduledPayments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelScheduledPayments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelScheduledPayments(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -4618,6 +4906,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateItem(childComplexity, args["input"].(model.CreateItemInput)), true
+	case "Mutation.createPaymentCustomer":
+		if e.ComplexityRoot.Mutation.CreatePaymentCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentCustomer(childComplexity, args["input"].(model.PaymentCustomerInput)), true
+	case "Mutation.createPaymentIntent":
+		if e.ComplexityRoot.Mutation.CreatePaymentIntent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentIntent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentIntent(childComplexity, args["input"].(model.PaymentIntentInput)), true
+	case "Mutation.createPaymentRecipient":
+		if e.ComplexityRoot.Mutation.CreatePaymentRecipient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentRecipient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentRecipient(childComplexity, args["input"].(model.PaymentRecipientInput)), true
+	case "Mutation.createPaymentRequest":
+		if e.ComplexityRoot.Mutation.CreatePaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentRequest(childComplexity, args["input"].(model.PaymentRequestInput)), true
+	case "Mutation.createPaymentRequestFromPixQr":
+		if e.ComplexityRoot.Mutation.CreatePaymentRequestFromPixQR == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPaymentRequestFromPixQr_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePaymentRequestFromPixQR(childComplexity, args["input"].(model.PixQrPaymentRequestInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -4640,6 +4983,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteItem(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deletePaymentCustomer":
+		if e.ComplexityRoot.Mutation.DeletePaymentCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePaymentCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePaymentCustomer(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deletePaymentRecipient":
+		if e.ComplexityRoot.Mutation.DeletePaymentRecipient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePaymentRecipient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePaymentRecipient(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deletePaymentRequest":
+		if e.ComplexityRoot.Mutation.DeletePaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePaymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePaymentRequest(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -4690,6 +5066,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateItem(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateItemInput)), true
+	case "Mutation.updatePaymentCustomer":
+		if e.ComplexityRoot.Mutation.UpdatePaymentCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePaymentCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePaymentCustomer(childComplexity, args["id"].(uuid.UUID), args["input"].(model.PaymentCustomerInput)), true
+	case "Mutation.updatePaymentRecipient":
+		if e.ComplexityRoot.Mutation.UpdatePaymentRecipient == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePaymentRecipient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePaymentRecipient(childComplexity, args["id"].(uuid.UUID), args["input"].(model.PaymentRecipientInput)), true
+	case "Mutation.updatePaymentRequest":
+		if e.ComplexityRoot.Mutation.UpdatePaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePaymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePaymentRequest(childComplexity, args["id"].(uuid.UUID), args["input"].(model.PaymentRequestInput)), true
 	case "Mutation.updateTransactionCategory":
 		if e.ComplexityRoot.Mutation.UpdateTransactionCategory == nil {
 			break
@@ -4856,6 +5265,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaycheckBankLink.PaycheckBankISPB(childComplexity), true
 
+	case "PaymentCustomer.cnpj":
+		if e.ComplexityRoot.PaymentCustomer.Cnpj == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Cnpj(childComplexity), true
+	case "PaymentCustomer.connector":
+		if e.ComplexityRoot.PaymentCustomer.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Connector(childComplexity), true
+	case "PaymentCustomer.cpf":
+		if e.ComplexityRoot.PaymentCustomer.Cpf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Cpf(childComplexity), true
+	case "PaymentCustomer.createdAt":
+		if e.ComplexityRoot.PaymentCustomer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.CreatedAt(childComplexity), true
+	case "PaymentCustomer.email":
+		if e.ComplexityRoot.PaymentCustomer.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Email(childComplexity), true
+	case "PaymentCustomer.id":
+		if e.ComplexityRoot.PaymentCustomer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.ID(childComplexity), true
+	case "PaymentCustomer.name":
+		if e.ComplexityRoot.PaymentCustomer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Name(childComplexity), true
+	case "PaymentCustomer.type":
+		if e.ComplexityRoot.PaymentCustomer.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.Type(childComplexity), true
+	case "PaymentCustomer.updatedAt":
+		if e.ComplexityRoot.PaymentCustomer.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomer.UpdatedAt(childComplexity), true
+
+	case "PaymentCustomerPage.page":
+		if e.ComplexityRoot.PaymentCustomerPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomerPage.Page(childComplexity), true
+	case "PaymentCustomerPage.results":
+		if e.ComplexityRoot.PaymentCustomerPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomerPage.Results(childComplexity), true
+	case "PaymentCustomerPage.total":
+		if e.ComplexityRoot.PaymentCustomerPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomerPage.Total(childComplexity), true
+	case "PaymentCustomerPage.totalPages":
+		if e.ComplexityRoot.PaymentCustomerPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentCustomerPage.TotalPages(childComplexity), true
+
 	case "PaymentData.boletoMetadata":
 		if e.ComplexityRoot.PaymentData.BoletoMetadata == nil {
 			break
@@ -4899,6 +5388,265 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentData.ReferenceNumber(childComplexity), true
 
+	case "PaymentDebtor.accountType":
+		if e.ComplexityRoot.PaymentDebtor.AccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.AccountType(childComplexity), true
+	case "PaymentDebtor.branch":
+		if e.ComplexityRoot.PaymentDebtor.Branch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.Branch(childComplexity), true
+	case "PaymentDebtor.compe":
+		if e.ComplexityRoot.PaymentDebtor.Compe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.Compe(childComplexity), true
+	case "PaymentDebtor.ispb":
+		if e.ComplexityRoot.PaymentDebtor.Ispb == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.Ispb(childComplexity), true
+	case "PaymentDebtor.name":
+		if e.ComplexityRoot.PaymentDebtor.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.Name(childComplexity), true
+	case "PaymentDebtor.number":
+		if e.ComplexityRoot.PaymentDebtor.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.Number(childComplexity), true
+	case "PaymentDebtor.taxNumber":
+		if e.ComplexityRoot.PaymentDebtor.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentDebtor.TaxNumber(childComplexity), true
+
+	case "PaymentErrorDetail.code":
+		if e.ComplexityRoot.PaymentErrorDetail.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentErrorDetail.Code(childComplexity), true
+	case "PaymentErrorDetail.description":
+		if e.ComplexityRoot.PaymentErrorDetail.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentErrorDetail.Description(childComplexity), true
+	case "PaymentErrorDetail.detail":
+		if e.ComplexityRoot.PaymentErrorDetail.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentErrorDetail.Detail(childComplexity), true
+
+	case "PaymentInstitution.compe":
+		if e.ComplexityRoot.PaymentInstitution.Compe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.Compe(childComplexity), true
+	case "PaymentInstitution.createdAt":
+		if e.ComplexityRoot.PaymentInstitution.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.CreatedAt(childComplexity), true
+	case "PaymentInstitution.id":
+		if e.ComplexityRoot.PaymentInstitution.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.ID(childComplexity), true
+	case "PaymentInstitution.ispb":
+		if e.ComplexityRoot.PaymentInstitution.Ispb == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.Ispb(childComplexity), true
+	case "PaymentInstitution.name":
+		if e.ComplexityRoot.PaymentInstitution.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.Name(childComplexity), true
+	case "PaymentInstitution.tradeName":
+		if e.ComplexityRoot.PaymentInstitution.TradeName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.TradeName(childComplexity), true
+	case "PaymentInstitution.updatedAt":
+		if e.ComplexityRoot.PaymentInstitution.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitution.UpdatedAt(childComplexity), true
+
+	case "PaymentInstitutionPage.page":
+		if e.ComplexityRoot.PaymentInstitutionPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitutionPage.Page(childComplexity), true
+	case "PaymentInstitutionPage.results":
+		if e.ComplexityRoot.PaymentInstitutionPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitutionPage.Results(childComplexity), true
+	case "PaymentInstitutionPage.total":
+		if e.ComplexityRoot.PaymentInstitutionPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitutionPage.Total(childComplexity), true
+	case "PaymentInstitutionPage.totalPages":
+		if e.ComplexityRoot.PaymentInstitutionPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentInstitutionPage.TotalPages(childComplexity), true
+
+	case "PaymentIntent.bulkPayment":
+		if e.ComplexityRoot.PaymentIntent.BulkPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.BulkPayment(childComplexity), true
+	case "PaymentIntent.connector":
+		if e.ComplexityRoot.PaymentIntent.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.Connector(childComplexity), true
+	case "PaymentIntent.consentUrl":
+		if e.ComplexityRoot.PaymentIntent.ConsentURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.ConsentURL(childComplexity), true
+	case "PaymentIntent.createdAt":
+		if e.ComplexityRoot.PaymentIntent.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.CreatedAt(childComplexity), true
+	case "PaymentIntent.debtor":
+		if e.ComplexityRoot.PaymentIntent.Debtor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.Debtor(childComplexity), true
+	case "PaymentIntent.errorDetail":
+		if e.ComplexityRoot.PaymentIntent.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.ErrorDetail(childComplexity), true
+	case "PaymentIntent.id":
+		if e.ComplexityRoot.PaymentIntent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.ID(childComplexity), true
+	case "PaymentIntent.isDynamicPix":
+		if e.ComplexityRoot.PaymentIntent.IsDynamicPix == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.IsDynamicPix(childComplexity), true
+	case "PaymentIntent.paymentMethod":
+		if e.ComplexityRoot.PaymentIntent.PaymentMethod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.PaymentMethod(childComplexity), true
+	case "PaymentIntent.paymentRequest":
+		if e.ComplexityRoot.PaymentIntent.PaymentRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.PaymentRequest(childComplexity), true
+	case "PaymentIntent.pixData":
+		if e.ComplexityRoot.PaymentIntent.PixData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.PixData(childComplexity), true
+	case "PaymentIntent.referenceId":
+		if e.ComplexityRoot.PaymentIntent.ReferenceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.ReferenceID(childComplexity), true
+	case "PaymentIntent.status":
+		if e.ComplexityRoot.PaymentIntent.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.Status(childComplexity), true
+	case "PaymentIntent.statusHistory":
+		if e.ComplexityRoot.PaymentIntent.StatusHistory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.StatusHistory(childComplexity), true
+	case "PaymentIntent.updatedAt":
+		if e.ComplexityRoot.PaymentIntent.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntent.UpdatedAt(childComplexity), true
+
+	case "PaymentIntentPage.page":
+		if e.ComplexityRoot.PaymentIntentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentPage.Page(childComplexity), true
+	case "PaymentIntentPage.results":
+		if e.ComplexityRoot.PaymentIntentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentPage.Results(childComplexity), true
+	case "PaymentIntentPage.total":
+		if e.ComplexityRoot.PaymentIntentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentPage.Total(childComplexity), true
+	case "PaymentIntentPage.totalPages":
+		if e.ComplexityRoot.PaymentIntentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentPage.TotalPages(childComplexity), true
+
+	case "PaymentIntentStep.at":
+		if e.ComplexityRoot.PaymentIntentStep.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentStep.At(childComplexity), true
+	case "PaymentIntentStep.status":
+		if e.ComplexityRoot.PaymentIntentStep.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentStep.Status(childComplexity), true
+
 	case "PaymentParticipant.accountNumber":
 		if e.ComplexityRoot.PaymentParticipant.AccountNumber == nil {
 			break
@@ -4936,6 +5684,324 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentParticipant.RoutingNumberISPB(childComplexity), true
 
+	case "PaymentRecipient.account":
+		if e.ComplexityRoot.PaymentRecipient.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.Account(childComplexity), true
+	case "PaymentRecipient.createdAt":
+		if e.ComplexityRoot.PaymentRecipient.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.CreatedAt(childComplexity), true
+	case "PaymentRecipient.id":
+		if e.ComplexityRoot.PaymentRecipient.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.ID(childComplexity), true
+	case "PaymentRecipient.isDefault":
+		if e.ComplexityRoot.PaymentRecipient.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.IsDefault(childComplexity), true
+	case "PaymentRecipient.name":
+		if e.ComplexityRoot.PaymentRecipient.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.Name(childComplexity), true
+	case "PaymentRecipient.paymentInstitution":
+		if e.ComplexityRoot.PaymentRecipient.PaymentInstitution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.PaymentInstitution(childComplexity), true
+	case "PaymentRecipient.pixKey":
+		if e.ComplexityRoot.PaymentRecipient.PixKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.PixKey(childComplexity), true
+	case "PaymentRecipient.taxNumber":
+		if e.ComplexityRoot.PaymentRecipient.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.TaxNumber(childComplexity), true
+	case "PaymentRecipient.type":
+		if e.ComplexityRoot.PaymentRecipient.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.Type(childComplexity), true
+	case "PaymentRecipient.updatedAt":
+		if e.ComplexityRoot.PaymentRecipient.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.UpdatedAt(childComplexity), true
+
+	case "PaymentRecipientAccount.branch":
+		if e.ComplexityRoot.PaymentRecipientAccount.Branch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientAccount.Branch(childComplexity), true
+	case "PaymentRecipientAccount.number":
+		if e.ComplexityRoot.PaymentRecipientAccount.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientAccount.Number(childComplexity), true
+	case "PaymentRecipientAccount.type":
+		if e.ComplexityRoot.PaymentRecipientAccount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientAccount.Type(childComplexity), true
+
+	case "PaymentRecipientPage.page":
+		if e.ComplexityRoot.PaymentRecipientPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientPage.Page(childComplexity), true
+	case "PaymentRecipientPage.results":
+		if e.ComplexityRoot.PaymentRecipientPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientPage.Results(childComplexity), true
+	case "PaymentRecipientPage.total":
+		if e.ComplexityRoot.PaymentRecipientPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientPage.Total(childComplexity), true
+	case "PaymentRecipientPage.totalPages":
+		if e.ComplexityRoot.PaymentRecipientPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipientPage.TotalPages(childComplexity), true
+
+	case "PaymentRequest.amount":
+		if e.ComplexityRoot.PaymentRequest.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Amount(childComplexity), true
+	case "PaymentRequest.automaticPix":
+		if e.ComplexityRoot.PaymentRequest.AutomaticPix == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.AutomaticPix(childComplexity), true
+	case "PaymentRequest.boleto":
+		if e.ComplexityRoot.PaymentRequest.Boleto == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Boleto(childComplexity), true
+	case "PaymentRequest.bulkPaymentId":
+		if e.ComplexityRoot.PaymentRequest.BulkPaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.BulkPaymentID(childComplexity), true
+	case "PaymentRequest.callbackUrls":
+		if e.ComplexityRoot.PaymentRequest.CallbackUrls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.CallbackUrls(childComplexity), true
+	case "PaymentRequest.clientPaymentId":
+		if e.ComplexityRoot.PaymentRequest.ClientPaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.ClientPaymentID(childComplexity), true
+	case "PaymentRequest.createdAt":
+		if e.ComplexityRoot.PaymentRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.CreatedAt(childComplexity), true
+	case "PaymentRequest.customer":
+		if e.ComplexityRoot.PaymentRequest.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Customer(childComplexity), true
+	case "PaymentRequest.description":
+		if e.ComplexityRoot.PaymentRequest.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Description(childComplexity), true
+	case "PaymentRequest.errorDetail":
+		if e.ComplexityRoot.PaymentRequest.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.ErrorDetail(childComplexity), true
+	case "PaymentRequest.fees":
+		if e.ComplexityRoot.PaymentRequest.Fees == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Fees(childComplexity), true
+	case "PaymentRequest.id":
+		if e.ComplexityRoot.PaymentRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.ID(childComplexity), true
+	case "PaymentRequest.intents":
+		if e.ComplexityRoot.PaymentRequest.Intents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Intents(childComplexity), true
+	case "PaymentRequest.isSandbox":
+		if e.ComplexityRoot.PaymentRequest.IsSandbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.IsSandbox(childComplexity), true
+	case "PaymentRequest.paymentUrl":
+		if e.ComplexityRoot.PaymentRequest.PaymentURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.PaymentURL(childComplexity), true
+	case "PaymentRequest.pixQrCode":
+		if e.ComplexityRoot.PaymentRequest.PixQrCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.PixQrCode(childComplexity), true
+	case "PaymentRequest.recipient":
+		if e.ComplexityRoot.PaymentRequest.Recipient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Recipient(childComplexity), true
+	case "PaymentRequest.schedule":
+		if e.ComplexityRoot.PaymentRequest.Schedule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Schedule(childComplexity), true
+	case "PaymentRequest.scheduledPayments":
+		if e.ComplexityRoot.PaymentRequest.ScheduledPayments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.ScheduledPayments(childComplexity), true
+	case "PaymentRequest.smartAccount":
+		if e.ComplexityRoot.PaymentRequest.SmartAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.SmartAccount(childComplexity), true
+	case "PaymentRequest.status":
+		if e.ComplexityRoot.PaymentRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.Status(childComplexity), true
+	case "PaymentRequest.updatedAt":
+		if e.ComplexityRoot.PaymentRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.UpdatedAt(childComplexity), true
+	case "PaymentRequest.webhookUrl":
+		if e.ComplexityRoot.PaymentRequest.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.WebhookURL(childComplexity), true
+
+	case "PaymentRequestPage.page":
+		if e.ComplexityRoot.PaymentRequestPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequestPage.Page(childComplexity), true
+	case "PaymentRequestPage.results":
+		if e.ComplexityRoot.PaymentRequestPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequestPage.Results(childComplexity), true
+	case "PaymentRequestPage.total":
+		if e.ComplexityRoot.PaymentRequestPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequestPage.Total(childComplexity), true
+	case "PaymentRequestPage.totalPages":
+		if e.ComplexityRoot.PaymentRequestPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequestPage.TotalPages(childComplexity), true
+
+	case "PaymentSchedule.additionalInformation":
+		if e.ComplexityRoot.PaymentSchedule.AdditionalInformation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.AdditionalInformation(childComplexity), true
+	case "PaymentSchedule.date":
+		if e.ComplexityRoot.PaymentSchedule.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.Date(childComplexity), true
+	case "PaymentSchedule.dates":
+		if e.ComplexityRoot.PaymentSchedule.Dates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.Dates(childComplexity), true
+	case "PaymentSchedule.dayOfMonth":
+		if e.ComplexityRoot.PaymentSchedule.DayOfMonth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.DayOfMonth(childComplexity), true
+	case "PaymentSchedule.dayOfWeek":
+		if e.ComplexityRoot.PaymentSchedule.DayOfWeek == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.DayOfWeek(childComplexity), true
+	case "PaymentSchedule.occurrences":
+		if e.ComplexityRoot.PaymentSchedule.Occurrences == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.Occurrences(childComplexity), true
+	case "PaymentSchedule.startDate":
+		if e.ComplexityRoot.PaymentSchedule.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.StartDate(childComplexity), true
+	case "PaymentSchedule.type":
+		if e.ComplexityRoot.PaymentSchedule.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentSchedule.Type(childComplexity), true
+
 	case "Phone.additionalInfo":
 		if e.ComplexityRoot.Phone.AdditionalInfo == nil {
 			break
@@ -4972,6 +6038,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Phone.Value(childComplexity), true
+
+	case "PixData.qr":
+		if e.ComplexityRoot.PixData.Qr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixData.Qr(childComplexity), true
+	case "PixData.value":
+		if e.ComplexityRoot.PixData.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixData.Value(childComplexity), true
+
+	case "PixQrCode.amount":
+		if e.ComplexityRoot.PixQrCode.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.Amount(childComplexity), true
+	case "PixQrCode.description":
+		if e.ComplexityRoot.PixQrCode.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.Description(childComplexity), true
+	case "PixQrCode.dynamic":
+		if e.ComplexityRoot.PixQrCode.Dynamic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.Dynamic(childComplexity), true
+	case "PixQrCode.merchantCity":
+		if e.ComplexityRoot.PixQrCode.MerchantCity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.MerchantCity(childComplexity), true
+	case "PixQrCode.merchantName":
+		if e.ComplexityRoot.PixQrCode.MerchantName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.MerchantName(childComplexity), true
+	case "PixQrCode.payload":
+		if e.ComplexityRoot.PixQrCode.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.Payload(childComplexity), true
+	case "PixQrCode.pixKey":
+		if e.ComplexityRoot.PixQrCode.PixKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.PixKey(childComplexity), true
+	case "PixQrCode.transactionId":
+		if e.ComplexityRoot.PixQrCode.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.TransactionID(childComplexity), true
+	case "PixQrCode.url":
+		if e.ComplexityRoot.PixQrCode.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixQrCode.URL(childComplexity), true
 
 	case "PortabilityReceived.employerDocument":
 		if e.ComplexityRoot.PortabilityReceived.EmployerDocument == nil {
@@ -5388,6 +6522,138 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Loans(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.paymentCustomer":
+		if e.ComplexityRoot.Query.PaymentCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentCustomer(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.paymentCustomers":
+		if e.ComplexityRoot.Query.PaymentCustomers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentCustomers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentCustomers(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.paymentInstitution":
+		if e.ComplexityRoot.Query.PaymentInstitution == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentInstitution_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentInstitution(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.paymentInstitutions":
+		if e.ComplexityRoot.Query.PaymentInstitutions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentInstitutions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentInstitutions(childComplexity, args["page"].(*int), args["pageSize"].(*int), args["name"].(*string)), true
+	case "Query.paymentIntent":
+		if e.ComplexityRoot.Query.PaymentIntent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentIntent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentIntent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.paymentIntents":
+		if e.ComplexityRoot.Query.PaymentIntents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentIntents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentIntents(childComplexity, args["page"].(*int), args["pageSize"].(*int), args["from"].(*string), args["to"].(*string), args["paymentRequestId"].(*uuid.UUID)), true
+	case "Query.paymentRecipient":
+		if e.ComplexityRoot.Query.PaymentRecipient == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentRecipient_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentRecipient(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.paymentRecipients":
+		if e.ComplexityRoot.Query.PaymentRecipients == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentRecipients_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentRecipients(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.paymentRequest":
+		if e.ComplexityRoot.Query.PaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentRequest(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.paymentRequests":
+		if e.ComplexityRoot.Query.PaymentRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentRequests(childComplexity, args["page"].(*int), args["pageSize"].(*int), args["from"].(*string), args["to"].(*string)), true
+	case "Query.scheduledPayment":
+		if e.ComplexityRoot.Query.ScheduledPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scheduledPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ScheduledPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID)), true
+	case "Query.scheduledPayments":
+		if e.ComplexityRoot.Query.ScheduledPayments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scheduledPayments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ScheduledPayments(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
 	case "Query.spending":
 		if e.ComplexityRoot.Query.Spending == nil {
 			break
@@ -5479,6 +6745,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Relation.Type(childComplexity), true
+
+	case "ScheduledPayment.createdAt":
+		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.CreatedAt(childComplexity), true
+	case "ScheduledPayment.description":
+		if e.ComplexityRoot.ScheduledPayment.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.Description(childComplexity), true
+	case "ScheduledPayment.errorDetail":
+		if e.ComplexityRoot.ScheduledPayment.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.ErrorDetail(childComplexity), true
+	case "ScheduledPayment.id":
+		if e.ComplexityRoot.ScheduledPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.ID(childComplexity), true
+	case "ScheduledPayment.scheduledDate":
+		if e.ComplexityRoot.ScheduledPayment.ScheduledDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.ScheduledDate(childComplexity), true
+	case "ScheduledPayment.status":
+		if e.ComplexityRoot.ScheduledPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.Status(childComplexity), true
+	case "ScheduledPayment.updatedAt":
+		if e.ComplexityRoot.ScheduledPayment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPayment.UpdatedAt(childComplexity), true
+
+	case "ScheduledPaymentPage.page":
+		if e.ComplexityRoot.ScheduledPaymentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPaymentPage.Page(childComplexity), true
+	case "ScheduledPaymentPage.results":
+		if e.ComplexityRoot.ScheduledPaymentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPaymentPage.Results(childComplexity), true
+	case "ScheduledPaymentPage.total":
+		if e.ComplexityRoot.ScheduledPaymentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPaymentPage.Total(childComplexity), true
+	case "ScheduledPaymentPage.totalPages":
+		if e.ComplexityRoot.ScheduledPaymentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScheduledPaymentPage.TotalPages(childComplexity), true
 
 	case "SigningSecret.previousExpiresAt":
 		if e.ComplexityRoot.SigningSecret.PreviousExpiresAt == nil {
@@ -6019,9 +7353,18 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
 			graphql.NewInputUnmarshaler("CreateItemInput", ec.unmarshalInputCreateItemInput),
+			graphql.NewInputUnmarshaler("PaymentCustomerInput", ec.unmarshalInputPaymentCustomerInput),
+			graphql.NewInputUnmarshaler("PaymentIntentInput", ec.unmarshalInputPaymentIntentInput),
+			graphql.NewInputUnmarshaler("PaymentPayerInput", ec.unmarshalInputPaymentPayerInput),
+			graphql.NewInputUnmarshaler("PaymentRecipientAccountInput", ec.unmarshalInputPaymentRecipientAccountInput),
+			graphql.NewInputUnmarshaler("PaymentRecipientInput", ec.unmarshalInputPaymentRecipientInput),
+			graphql.NewInputUnmarshaler("PaymentRequestInput", ec.unmarshalInputPaymentRequestInput),
+			graphql.NewInputUnmarshaler("PaymentScheduleInput", ec.unmarshalInputPaymentScheduleInput),
+			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
@@ -7458,6 +8801,341 @@ extend type Mutation {
   "A new signing secret; the previous one keeps signing for 24 hours."
   rotateWebhookSigningSecret: SigningSecret!
 }
+
+# Payments (sections 2.9, 2.10, 3, 4.5; the official client's payments types where the spec
+# does not show a shape).
+
+"A participant of Brazil's payment system a recipient's account lives at."
+type PaymentInstitution {
+  id: UUID!
+  name: String!
+  tradeName: String!
+  ispb: String!
+  compe: String
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type PaymentInstitutionPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [PaymentInstitution!]!
+}
+
+"A payer an application names on its requests: INDIVIDUAL with a CPF, BUSINESS with a CNPJ."
+type PaymentCustomer {
+  id: UUID!
+  type: String!
+  name: String!
+  email: String
+  cpf: String
+  cnpj: String
+  connector: Connector
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"Creates a customer (type and name required, with the CPF or CNPJ its type needs) or changes one."
+input PaymentCustomerInput {
+  type: String
+  name: String
+  email: String
+  cpf: String
+  cnpj: String
+}
+
+type PaymentCustomerPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [PaymentCustomer!]!
+}
+
+type PaymentRecipientAccount {
+  branch: String!
+  number: String!
+  "CHECKING_ACCOUNT, SAVINGS_ACCOUNT, GUARANTEED_ACCOUNT or PAYMENT_ACCOUNT."
+  type: String!
+}
+
+input PaymentRecipientAccountInput {
+  branch: String!
+  number: String!
+  type: String!
+}
+
+"Who receives payments: a bank account, given directly or found through a PIX key."
+type PaymentRecipient {
+  "BANK_ACCOUNT."
+  type: String!
+  id: UUID!
+  name: String!
+  taxNumber: String!
+  isDefault: Boolean!
+  paymentInstitution: PaymentInstitution!
+  account: PaymentRecipientAccount!
+  pixKey: String
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"A recipient from a bank account (name, taxNumber, paymentInstitutionId, account) or from a pixKey; on a change, name, taxNumber, isDefault and account."
+input PaymentRecipientInput {
+  name: String
+  taxNumber: String
+  paymentInstitutionId: String
+  isDefault: Boolean
+  account: PaymentRecipientAccountInput
+  pixKey: String
+  smartAccountId: String
+}
+
+type PaymentRecipientPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [PaymentRecipient!]!
+}
+
+type CallbackURLs {
+  success: String
+  pending: String
+  error: String
+}
+
+input CallbackURLsInput {
+  success: String
+  pending: String
+  error: String
+}
+
+"One of five forms: SINGLE (date); DAILY, WEEKLY (dayOfWeek) and MONTHLY (dayOfMonth), each from startDate for occurrences; CUSTOM (dates)."
+type PaymentSchedule {
+  type: String!
+  date: String
+  startDate: String
+  occurrences: Int
+  dayOfWeek: String
+  dayOfMonth: Int
+  dates: [String!]
+  additionalInformation: String
+}
+
+"A schedule form; dayOfWeek also takes the hosted API's spelling THURDSAY."
+input PaymentScheduleInput {
+  type: String!
+  date: String
+  startDate: String
+  occurrences: Int
+  dayOfWeek: String
+  dayOfMonth: Int
+  dates: [String!]
+  additionalInformation: String
+}
+
+"What a request made from a pasted PIX BR Code holds of it."
+type PixQrCode {
+  payload: String!
+  dynamic: Boolean!
+  pixKey: String
+  url: String
+  amount: Float
+  merchantName: String!
+  merchantCity: String!
+  transactionId: String
+  description: String
+}
+
+type PaymentErrorDetail {
+  code: String!
+  description: String!
+  detail: String
+}
+
+"What an application asks a payer to pay (section 2.9)."
+type PaymentRequest {
+  id: UUID!
+  amount: Float!
+  "0 in the sandbox; otherwise the application's PIX pricing."
+  fees: Float!
+  description: String
+  "CREATED, IN_PROGRESS, WAITING_PAYER_AUTHORIZATION, SCHEDULED, COMPLETED, ERROR, CANCELED, EXPIRED, AUTHORIZED or a refund status."
+  status: String!
+  clientPaymentId: String
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  callbackUrls: CallbackURLs
+  "The page where the payer picks their institution and starts paying."
+  paymentUrl: String!
+  recipient: PaymentRecipient
+  customer: PaymentCustomer
+  smartAccount: JSONDocument
+  pixQrCode: PixQrCode
+  boleto: JSONDocument
+  automaticPix: JSONDocument
+  bulkPaymentId: String
+  schedule: PaymentSchedule
+  errorDetail: PaymentErrorDetail
+  isSandbox: Boolean!
+  webhookUrl: String
+  "Every attempt to pay it, newest first."
+  intents: [PaymentIntent!]! @goField(forceResolver: true)
+  "Its dated payments, when it has a schedule."
+  scheduledPayments: [ScheduledPayment!]! @goField(forceResolver: true)
+}
+
+"Creates a request (amount required; the recipient defaults to the application's default one) or changes a CREATED one."
+input PaymentRequestInput {
+  amount: Float
+  description: String
+  callbackUrls: CallbackURLsInput
+  recipientId: String
+  customerId: String
+  clientPaymentId: String
+  isSandbox: Boolean
+  schedule: PaymentScheduleInput
+  smartAccountId: String
+  "Receives every event of this request only."
+  webhookUrl: String
+}
+
+"A request that pays a PIX BR Code (copia e cola); amount and receiver come from the code."
+input PixQrPaymentRequestInput {
+  pixQrCode: String!
+  description: String
+  callbackUrls: CallbackURLsInput
+  customerId: String
+  clientPaymentId: String
+  isSandbox: Boolean
+  webhookUrl: String
+}
+
+type PaymentRequestPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [PaymentRequest!]!
+}
+
+"The BR Code a PIX-method intent is paid with: qr is a PNG data URL, value the copia-e-cola text."
+type PixData {
+  qr: String!
+  value: String!
+}
+
+"The payer's account, known once the payment completed."
+type PaymentDebtor {
+  name: String!
+  taxNumber: String!
+  ispb: String!
+  compe: String
+  branch: String!
+  number: String!
+  accountType: String!
+}
+
+type PaymentIntentStep {
+  status: String!
+  at: DateTime!
+}
+
+"One attempt of a payer to pay a request (section 2.10)."
+type PaymentIntent {
+  id: UUID!
+  status: String!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  paymentRequest: PaymentRequest
+  connector: Connector
+  "The page where the payer authorizes (stands in for the institution's consent screen)."
+  consentUrl: String
+  "The PIX end-to-end identifier."
+  referenceId: String
+  "PIS (payment initiation) or PIX."
+  paymentMethod: String!
+  isDynamicPix: Boolean!
+  pixData: PixData
+  debtor: PaymentDebtor
+  errorDetail: PaymentErrorDetail
+  bulkPayment: JSONDocument
+  "Every status it passed through, oldest first."
+  statusHistory: [PaymentIntentStep!]!
+}
+
+input PaymentPayerInput {
+  cpf: String
+  cnpj: String
+  name: String
+}
+
+"Starts an attempt (section 4.5): paymentRequestId, connectorId and parameters.cpf required."
+input PaymentIntentInput {
+  paymentRequestId: String
+  connectorId: Int
+  parameters: PaymentPayerInput
+  paymentMethod: String
+  isDynamicPix: Boolean
+}
+
+type PaymentIntentPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [PaymentIntent!]!
+}
+
+"One dated payment of a scheduled request: SCHEDULED, COMPLETED, ERROR or CANCELED."
+type ScheduledPayment {
+  id: UUID!
+  status: String!
+  scheduledDate: String!
+  description: String
+  errorDetail: PaymentErrorDetail
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type ScheduledPaymentPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [ScheduledPayment!]!
+}
+
+extend type Query {
+  "Payment requests, newest first; from and to bound createdAt (ISO date or date-time)."
+  paymentRequests(page: Int, pageSize: Int, from: String, to: String): PaymentRequestPage!
+  paymentRequest(id: UUID!): PaymentRequest!
+  paymentIntents(page: Int, pageSize: Int, from: String, to: String, paymentRequestId: UUID): PaymentIntentPage!
+  paymentIntent(id: UUID!): PaymentIntent!
+  paymentCustomers(page: Int, pageSize: Int): PaymentCustomerPage!
+  paymentCustomer(id: UUID!): PaymentCustomer!
+  paymentRecipients(page: Int, pageSize: Int): PaymentRecipientPage!
+  paymentRecipient(id: UUID!): PaymentRecipient!
+  paymentInstitutions(page: Int, pageSize: Int, name: String): PaymentInstitutionPage!
+  paymentInstitution(id: UUID!): PaymentInstitution!
+  scheduledPayments(paymentRequestId: UUID!): ScheduledPaymentPage!
+  scheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
+}
+
+extend type Mutation {
+  createPaymentRequest(input: PaymentRequestInput!): PaymentRequest!
+  createPaymentRequestFromPixQr(input: PixQrPaymentRequestInput!): PaymentRequest!
+  updatePaymentRequest(id: UUID!, input: PaymentRequestInput!): PaymentRequest!
+  "Cancels and removes a request; an attempt waiting for the payer is canceled with it."
+  deletePaymentRequest(id: UUID!): PaymentRequest!
+  createPaymentIntent(input: PaymentIntentInput!): PaymentIntent!
+  createPaymentCustomer(input: PaymentCustomerInput!): PaymentCustomer!
+  updatePaymentCustomer(id: UUID!, input: PaymentCustomerInput!): PaymentCustomer!
+  deletePaymentCustomer(id: UUID!): PaymentCustomer!
+  createPaymentRecipient(input: PaymentRecipientInput!): PaymentRecipient!
+  updatePaymentRecipient(id: UUID!, input: PaymentRecipientInput!): PaymentRecipient!
+  deletePaymentRecipient(id: UUID!): PaymentRecipient!
+  "Cancels every dated payment still SCHEDULED."
+  cancelScheduledPayments(paymentRequestId: UUID!): [ScheduledPayment!]!
+  cancelScheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -7712,6 +9390,18 @@ func (ec *executionContext) childFields_BusinessParty(ctx context.Context, field
 		return ec.fieldContext_BusinessParty_shareholding(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BusinessParty", field.Name)
+}
+
+func (ec *executionContext) childFields_CallbackURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "success":
+		return ec.fieldContext_CallbackURLs_success(ctx, field)
+	case "pending":
+		return ec.fieldContext_CallbackURLs_pending(ctx, field)
+	case "error":
+		return ec.fieldContext_CallbackURLs_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CallbackURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Category(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9122,6 +10812,44 @@ func (ec *executionContext) childFields_PaycheckBankLink(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type PaycheckBankLink", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentCustomer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentCustomer_id(ctx, field)
+	case "type":
+		return ec.fieldContext_PaymentCustomer_type(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentCustomer_name(ctx, field)
+	case "email":
+		return ec.fieldContext_PaymentCustomer_email(ctx, field)
+	case "cpf":
+		return ec.fieldContext_PaymentCustomer_cpf(ctx, field)
+	case "cnpj":
+		return ec.fieldContext_PaymentCustomer_cnpj(ctx, field)
+	case "connector":
+		return ec.fieldContext_PaymentCustomer_connector(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentCustomer_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentCustomer_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentCustomer", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentCustomerPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_PaymentCustomerPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_PaymentCustomerPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_PaymentCustomerPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_PaymentCustomerPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentCustomerPage", field.Name)
+}
+
 func (ec *executionContext) childFields_PaymentData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "payer":
@@ -9142,6 +10870,132 @@ func (ec *executionContext) childFields_PaymentData(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type PaymentData", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentDebtor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PaymentDebtor_name(ctx, field)
+	case "taxNumber":
+		return ec.fieldContext_PaymentDebtor_taxNumber(ctx, field)
+	case "ispb":
+		return ec.fieldContext_PaymentDebtor_ispb(ctx, field)
+	case "compe":
+		return ec.fieldContext_PaymentDebtor_compe(ctx, field)
+	case "branch":
+		return ec.fieldContext_PaymentDebtor_branch(ctx, field)
+	case "number":
+		return ec.fieldContext_PaymentDebtor_number(ctx, field)
+	case "accountType":
+		return ec.fieldContext_PaymentDebtor_accountType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentDebtor", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentErrorDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_PaymentErrorDetail_code(ctx, field)
+	case "description":
+		return ec.fieldContext_PaymentErrorDetail_description(ctx, field)
+	case "detail":
+		return ec.fieldContext_PaymentErrorDetail_detail(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentErrorDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentInstitution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentInstitution_id(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentInstitution_name(ctx, field)
+	case "tradeName":
+		return ec.fieldContext_PaymentInstitution_tradeName(ctx, field)
+	case "ispb":
+		return ec.fieldContext_PaymentInstitution_ispb(ctx, field)
+	case "compe":
+		return ec.fieldContext_PaymentInstitution_compe(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentInstitution_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentInstitution_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentInstitution", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentInstitutionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_PaymentInstitutionPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_PaymentInstitutionPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_PaymentInstitutionPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_PaymentInstitutionPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentInstitutionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIntent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentIntent_id(ctx, field)
+	case "status":
+		return ec.fieldContext_PaymentIntent_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentIntent_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentIntent_updatedAt(ctx, field)
+	case "paymentRequest":
+		return ec.fieldContext_PaymentIntent_paymentRequest(ctx, field)
+	case "connector":
+		return ec.fieldContext_PaymentIntent_connector(ctx, field)
+	case "consentUrl":
+		return ec.fieldContext_PaymentIntent_consentUrl(ctx, field)
+	case "referenceId":
+		return ec.fieldContext_PaymentIntent_referenceId(ctx, field)
+	case "paymentMethod":
+		return ec.fieldContext_PaymentIntent_paymentMethod(ctx, field)
+	case "isDynamicPix":
+		return ec.fieldContext_PaymentIntent_isDynamicPix(ctx, field)
+	case "pixData":
+		return ec.fieldContext_PaymentIntent_pixData(ctx, field)
+	case "debtor":
+		return ec.fieldContext_PaymentIntent_debtor(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_PaymentIntent_errorDetail(ctx, field)
+	case "bulkPayment":
+		return ec.fieldContext_PaymentIntent_bulkPayment(ctx, field)
+	case "statusHistory":
+		return ec.fieldContext_PaymentIntent_statusHistory(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIntent", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIntentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_PaymentIntentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_PaymentIntentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_PaymentIntentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_PaymentIntentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIntentPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentIntentStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_PaymentIntentStep_status(ctx, field)
+	case "at":
+		return ec.fieldContext_PaymentIntentStep_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentIntentStep", field.Name)
+}
+
 func (ec *executionContext) childFields_PaymentParticipant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "documentNumber":
@@ -9160,6 +11014,146 @@ func (ec *executionContext) childFields_PaymentParticipant(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type PaymentParticipant", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentRecipient(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_PaymentRecipient_type(ctx, field)
+	case "id":
+		return ec.fieldContext_PaymentRecipient_id(ctx, field)
+	case "name":
+		return ec.fieldContext_PaymentRecipient_name(ctx, field)
+	case "taxNumber":
+		return ec.fieldContext_PaymentRecipient_taxNumber(ctx, field)
+	case "isDefault":
+		return ec.fieldContext_PaymentRecipient_isDefault(ctx, field)
+	case "paymentInstitution":
+		return ec.fieldContext_PaymentRecipient_paymentInstitution(ctx, field)
+	case "account":
+		return ec.fieldContext_PaymentRecipient_account(ctx, field)
+	case "pixKey":
+		return ec.fieldContext_PaymentRecipient_pixKey(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentRecipient_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentRecipient_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentRecipient", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentRecipientAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "branch":
+		return ec.fieldContext_PaymentRecipientAccount_branch(ctx, field)
+	case "number":
+		return ec.fieldContext_PaymentRecipientAccount_number(ctx, field)
+	case "type":
+		return ec.fieldContext_PaymentRecipientAccount_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentRecipientAccount", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentRecipientPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_PaymentRecipientPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_PaymentRecipientPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_PaymentRecipientPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_PaymentRecipientPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentRecipientPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PaymentRequest_id(ctx, field)
+	case "amount":
+		return ec.fieldContext_PaymentRequest_amount(ctx, field)
+	case "fees":
+		return ec.fieldContext_PaymentRequest_fees(ctx, field)
+	case "description":
+		return ec.fieldContext_PaymentRequest_description(ctx, field)
+	case "status":
+		return ec.fieldContext_PaymentRequest_status(ctx, field)
+	case "clientPaymentId":
+		return ec.fieldContext_PaymentRequest_clientPaymentId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PaymentRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PaymentRequest_updatedAt(ctx, field)
+	case "callbackUrls":
+		return ec.fieldContext_PaymentRequest_callbackUrls(ctx, field)
+	case "paymentUrl":
+		return ec.fieldContext_PaymentRequest_paymentUrl(ctx, field)
+	case "recipient":
+		return ec.fieldContext_PaymentRequest_recipient(ctx, field)
+	case "customer":
+		return ec.fieldContext_PaymentRequest_customer(ctx, field)
+	case "smartAccount":
+		return ec.fieldContext_PaymentRequest_smartAccount(ctx, field)
+	case "pixQrCode":
+		return ec.fieldContext_PaymentRequest_pixQrCode(ctx, field)
+	case "boleto":
+		return ec.fieldContext_PaymentRequest_boleto(ctx, field)
+	case "automaticPix":
+		return ec.fieldContext_PaymentRequest_automaticPix(ctx, field)
+	case "bulkPaymentId":
+		return ec.fieldContext_PaymentRequest_bulkPaymentId(ctx, field)
+	case "schedule":
+		return ec.fieldContext_PaymentRequest_schedule(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_PaymentRequest_errorDetail(ctx, field)
+	case "isSandbox":
+		return ec.fieldContext_PaymentRequest_isSandbox(ctx, field)
+	case "webhookUrl":
+		return ec.fieldContext_PaymentRequest_webhookUrl(ctx, field)
+	case "intents":
+		return ec.fieldContext_PaymentRequest_intents(ctx, field)
+	case "scheduledPayments":
+		return ec.fieldContext_PaymentRequest_scheduledPayments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentRequestPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_PaymentRequestPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_PaymentRequestPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_PaymentRequestPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_PaymentRequestPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentRequestPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PaymentSchedule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_PaymentSchedule_type(ctx, field)
+	case "date":
+		return ec.fieldContext_PaymentSchedule_date(ctx, field)
+	case "startDate":
+		return ec.fieldContext_PaymentSchedule_startDate(ctx, field)
+	case "occurrences":
+		return ec.fieldContext_PaymentSchedule_occurrences(ctx, field)
+	case "dayOfWeek":
+		return ec.fieldContext_PaymentSchedule_dayOfWeek(ctx, field)
+	case "dayOfMonth":
+		return ec.fieldContext_PaymentSchedule_dayOfMonth(ctx, field)
+	case "dates":
+		return ec.fieldContext_PaymentSchedule_dates(ctx, field)
+	case "additionalInformation":
+		return ec.fieldContext_PaymentSchedule_additionalInformation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentSchedule", field.Name)
+}
+
 func (ec *executionContext) childFields_Phone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -9176,6 +11170,40 @@ func (ec *executionContext) childFields_Phone(ctx context.Context, field graphql
 		return ec.fieldContext_Phone_additionalInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Phone", field.Name)
+}
+
+func (ec *executionContext) childFields_PixData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "qr":
+		return ec.fieldContext_PixData_qr(ctx, field)
+	case "value":
+		return ec.fieldContext_PixData_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PixData", field.Name)
+}
+
+func (ec *executionContext) childFields_PixQrCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payload":
+		return ec.fieldContext_PixQrCode_payload(ctx, field)
+	case "dynamic":
+		return ec.fieldContext_PixQrCode_dynamic(ctx, field)
+	case "pixKey":
+		return ec.fieldContext_PixQrCode_pixKey(ctx, field)
+	case "url":
+		return ec.fieldContext_PixQrCode_url(ctx, field)
+	case "amount":
+		return ec.fieldContext_PixQrCode_amount(ctx, field)
+	case "merchantName":
+		return ec.fieldContext_PixQrCode_merchantName(ctx, field)
+	case "merchantCity":
+		return ec.fieldContext_PixQrCode_merchantCity(ctx, field)
+	case "transactionId":
+		return ec.fieldContext_PixQrCode_transactionId(ctx, field)
+	case "description":
+		return ec.fieldContext_PixQrCode_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PixQrCode", field.Name)
 }
 
 func (ec *executionContext) childFields_PortabilityReceived(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9266,6 +11294,40 @@ func (ec *executionContext) childFields_Relation(ctx context.Context, field grap
 		return ec.fieldContext_Relation_document(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ScheduledPayment_id(ctx, field)
+	case "status":
+		return ec.fieldContext_ScheduledPayment_status(ctx, field)
+	case "scheduledDate":
+		return ec.fieldContext_ScheduledPayment_scheduledDate(ctx, field)
+	case "description":
+		return ec.fieldContext_ScheduledPayment_description(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_ScheduledPayment_errorDetail(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ScheduledPayment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ScheduledPayment_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_ScheduledPaymentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ScheduledPaymentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_ScheduledPaymentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_ScheduledPaymentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_ScheduledPaymentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScheduledPaymentPage", field.Name)
 }
 
 func (ec *executionContext) childFields_SigningSecret(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9846,6 +11908,42 @@ func (ec *executionContext) field_Item_spending_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelScheduledPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelScheduledPayments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9882,6 +11980,76 @@ func (ec *executionContext) field_Mutation_createItem_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createPaymentCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentCustomerInput, error) {
+			return ec.unmarshalNPaymentCustomerInput2ponteᚋmodelᚐPaymentCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPaymentIntent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentIntentInput, error) {
+			return ec.unmarshalNPaymentIntentInput2ponteᚋmodelᚐPaymentIntentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPaymentRecipient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRecipientInput, error) {
+			return ec.unmarshalNPaymentRecipientInput2ponteᚋmodelᚐPaymentRecipientInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPaymentRequestFromPixQr_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PixQrPaymentRequestInput, error) {
+			return ec.unmarshalNPixQrPaymentRequestInput2ponteᚋmodelᚐPixQrPaymentRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRequestInput, error) {
+			return ec.unmarshalNPaymentRequestInput2ponteᚋmodelᚐPaymentRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9897,6 +12065,48 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_deleteItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePaymentCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePaymentRecipient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -9974,6 +12184,72 @@ func (ec *executionContext) field_Mutation_updateItem_args(ctx context.Context, 
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (*model.UpdateItemInput, error) {
 			return ec.unmarshalOUpdateItemInput2ᚖponteᚋmodelᚐUpdateItemInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePaymentCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentCustomerInput, error) {
+			return ec.unmarshalNPaymentCustomerInput2ponteᚋmodelᚐPaymentCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePaymentRecipient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRecipientInput, error) {
+			return ec.unmarshalNPaymentRecipientInput2ponteᚋmodelᚐPaymentRecipientInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updatePaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PaymentRequestInput, error) {
+			return ec.unmarshalNPaymentRequestInput2ponteᚋmodelᚐPaymentRequestInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10597,6 +12873,270 @@ func (ec *executionContext) field_Query_loans_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentCustomers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentInstitution_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentInstitutions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentIntent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentIntents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentRecipient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentRecipients_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_paymentRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scheduledPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scheduledPayments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
 	return args, nil
 }
 
@@ -12975,6 +15515,75 @@ func (ec *executionContext) _BusinessParty_shareholding(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_BusinessParty_shareholding(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BusinessParty", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CallbackURLs_success(ctx context.Context, field graphql.CollectedField, obj *model.CallbackURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CallbackURLs_success(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Success, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CallbackURLs_success(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CallbackURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _CallbackURLs_pending(ctx context.Context, field graphql.CollectedField, obj *model.CallbackURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CallbackURLs_pending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pending, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CallbackURLs_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CallbackURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _CallbackURLs_error(ctx context.Context, field graphql.CollectedField, obj *model.CallbackURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CallbackURLs_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CallbackURLs_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CallbackURLs", field, false, false, "String")
 }
 
 func (ec *executionContext) _Category_id(ctx context.Context, field graphql.CollectedField, obj *model.Category) (ret graphql.Marshaler) {
@@ -24830,6 +27439,578 @@ func (ec *executionContext) fieldContext_Mutation_rotateWebhookSigningSecret(_ c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentRequest(ctx, fc.Args["input"].(model.PaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentRequestFromPixQr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentRequestFromPixQR(ctx, fc.Args["input"].(model.PixQrPaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentRequestFromPixQr_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePaymentRequest(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.PaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentIntent(ctx, fc.Args["input"].(model.PaymentIntentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentCustomer(ctx, fc.Args["input"].(model.PaymentCustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePaymentCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePaymentCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePaymentCustomer(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.PaymentCustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePaymentCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePaymentCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentCustomer(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentRecipient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentRecipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentRecipient(ctx, fc.Args["input"].(model.PaymentRecipientInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentRecipient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentRecipient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePaymentRecipient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePaymentRecipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePaymentRecipient(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.PaymentRecipientInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePaymentRecipient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePaymentRecipient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentRecipient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentRecipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentRecipient(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentRecipient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentRecipient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelScheduledPayments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelScheduledPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelScheduledPayments(ctx, fc.Args["paymentRequestId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelScheduledPayments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelScheduledPayments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelScheduledPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelScheduledPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelScheduledPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalNScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelScheduledPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelScheduledPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25331,6 +28512,323 @@ func (ec *executionContext) fieldContext_PaycheckBankLink_accountOpeningDate(_ c
 	return graphql.NewScalarFieldContext("PaycheckBankLink", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _PaymentCustomer_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _PaymentCustomer_type(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentCustomer_name(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentCustomer_email(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentCustomer_cpf(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_cpf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cpf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_cpf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentCustomer_cnpj(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_cnpj(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cnpj, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_cnpj(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentCustomer_connector(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connector) graphql.Marshaler {
+			return ec.marshalOConnector2ᚖponteᚋmodelᚐConnector(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentCustomer",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentCustomer_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentCustomer_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomer_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomer_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomer", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentCustomerPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomerPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomerPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomerPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentCustomerPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomerPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomerPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomerPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentCustomerPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomerPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomerPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentCustomerPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentCustomerPage_results(ctx context.Context, field graphql.CollectedField, obj *model.PaymentCustomerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentCustomerPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalNPaymentCustomer2ᚕᚖponteᚋmodelᚐPaymentCustomerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentCustomerPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentCustomerPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaymentData_payer(ctx context.Context, field graphql.CollectedField, obj *model.PaymentData) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25519,6 +29017,1044 @@ func (ec *executionContext) fieldContext_PaymentData_boletoMetadata(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _PaymentDebtor_name(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_ispb(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_ispb(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ispb, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_ispb(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_compe(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_compe(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Compe, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_compe(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_branch(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_branch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Branch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_branch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_number(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentDebtor_accountType(ctx context.Context, field graphql.CollectedField, obj *model.PaymentDebtor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentDebtor_accountType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentDebtor_accountType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentDebtor", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentErrorDetail_code(ctx context.Context, field graphql.CollectedField, obj *model.PaymentErrorDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentErrorDetail_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentErrorDetail_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentErrorDetail", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentErrorDetail_description(ctx context.Context, field graphql.CollectedField, obj *model.PaymentErrorDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentErrorDetail_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentErrorDetail_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentErrorDetail", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentErrorDetail_detail(ctx context.Context, field graphql.CollectedField, obj *model.PaymentErrorDetail) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentErrorDetail_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentErrorDetail_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentErrorDetail", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentInstitution_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _PaymentInstitution_name(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentInstitution_tradeName(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_tradeName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TradeName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_tradeName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentInstitution_ispb(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_ispb(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ispb, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_ispb(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentInstitution_compe(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_compe(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Compe, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_compe(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentInstitution_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentInstitution_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitution_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitution_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitution", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentInstitutionPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitutionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitutionPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitutionPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitutionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentInstitutionPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitutionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitutionPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitutionPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitutionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentInstitutionPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitutionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitutionPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitutionPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentInstitutionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentInstitutionPage_results(ctx context.Context, field graphql.CollectedField, obj *model.PaymentInstitutionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentInstitutionPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentInstitution) graphql.Marshaler {
+			return ec.marshalNPaymentInstitution2ᚕᚖponteᚋmodelᚐPaymentInstitutionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentInstitutionPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentInstitutionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentInstitution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _PaymentIntent_status(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIntent_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentIntent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentIntent_paymentRequest(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_paymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalOPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_paymentRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_connector(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connector) graphql.Marshaler {
+			return ec.marshalOConnector2ᚖponteᚋmodelᚐConnector(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_consentUrl(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_consentUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsentURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_consentUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIntent_referenceId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_referenceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_referenceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIntent_paymentMethod(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_paymentMethod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_paymentMethod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIntent_isDynamicPix(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_isDynamicPix(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsDynamicPix, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_isDynamicPix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PaymentIntent_pixData(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_pixData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PixData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PixData) graphql.Marshaler {
+			return ec.marshalOPixData2ᚖponteᚋmodelᚐPixData(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_pixData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixData(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_debtor(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_debtor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Debtor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentDebtor) graphql.Marshaler {
+			return ec.marshalOPaymentDebtor2ᚖponteᚋmodelᚐPaymentDebtor(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_debtor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentDebtor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntent_bulkPayment(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_bulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
+			return ec.marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_bulkPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntent", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _PaymentIntent_statusHistory(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntent_statusHistory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusHistory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentIntentStep) graphql.Marshaler {
+			return ec.marshalNPaymentIntentStep2ᚕᚖponteᚋmodelᚐPaymentIntentStepᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntent_statusHistory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntentStep(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentIntentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentIntentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentIntentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚕᚖponteᚋmodelᚐPaymentIntentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentIntentPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentIntentStep_status(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentStep_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentStep_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentIntentStep_at(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentStep_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentStep_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "DateTime")
+}
+
 func (ec *executionContext) _PaymentParticipant_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25666,6 +30202,1310 @@ func (ec *executionContext) fieldContext_PaymentParticipant_routingNumberISPB(_ 
 	return graphql.NewScalarFieldContext("PaymentParticipant", field, false, false, "String")
 }
 
+func (ec *executionContext) _PaymentRecipient_type(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipient_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _PaymentRecipient_name(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipient_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipient_isDefault(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_isDefault(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsDefault, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_isDefault(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PaymentRecipient_paymentInstitution(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_paymentInstitution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentInstitution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentInstitution) graphql.Marshaler {
+			return ec.marshalNPaymentInstitution2ᚖponteᚋmodelᚐPaymentInstitution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_paymentInstitution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRecipient",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentInstitution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRecipient_account(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_account(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Account, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipientAccount) graphql.Marshaler {
+			return ec.marshalNPaymentRecipientAccount2ᚖponteᚋmodelᚐPaymentRecipientAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_account(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRecipient",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipientAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRecipient_pixKey(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_pixKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PixKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_pixKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipient_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentRecipient_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentRecipientAccount_branch(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientAccount_branch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Branch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientAccount_branch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipientAccount_number(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientAccount_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientAccount_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipientAccount_type(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientAccount_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientAccount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRecipientPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRecipientPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRecipientPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipientPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRecipientPage_results(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipientPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipientPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚕᚖponteᚋmodelᚐPaymentRecipientᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipientPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRecipientPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _PaymentRequest_amount(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PaymentRequest_fees(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_fees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fees, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_fees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PaymentRequest_description(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_status(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_clientPaymentId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_clientPaymentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientPaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_clientPaymentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PaymentRequest_callbackUrls(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_callbackUrls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CallbackUrls, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CallbackURLs) graphql.Marshaler {
+			return ec.marshalOCallbackURLs2ᚖponteᚋmodelᚐCallbackURLs(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_callbackUrls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CallbackURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_paymentUrl(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_paymentUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_paymentUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_recipient(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_recipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Recipient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalOPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_recipient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_customer(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalOPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_smartAccount(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_smartAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartAccount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
+			return ec.marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_smartAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _PaymentRequest_pixQrCode(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_pixQrCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PixQrCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PixQrCode) graphql.Marshaler {
+			return ec.marshalOPixQrCode2ᚖponteᚋmodelᚐPixQrCode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_pixQrCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixQrCode(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_boleto(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_boleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boleto, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
+			return ec.marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_boleto(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _PaymentRequest_automaticPix(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_automaticPix(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutomaticPix, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
+			return ec.marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_automaticPix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _PaymentRequest_bulkPaymentId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_bulkPaymentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_bulkPaymentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_schedule(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_schedule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schedule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentSchedule) graphql.Marshaler {
+			return ec.marshalOPaymentSchedule2ᚖponteᚋmodelᚐPaymentSchedule(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_schedule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentSchedule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_isSandbox(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_isSandbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsSandbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_isSandbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PaymentRequest_webhookUrl(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_webhookUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_webhookUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentRequest_intents(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_intents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentRequest().Intents(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚕᚖponteᚋmodelᚐPaymentIntentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_intents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequest_scheduledPayments(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_scheduledPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PaymentRequest().ScheduledPayments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_scheduledPayments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentRequestPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequestPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequestPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequestPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRequestPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequestPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequestPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequestPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRequestPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequestPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequestPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequestPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentRequestPage_results(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequestPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚕᚖponteᚋmodelᚐPaymentRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequestPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequestPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentSchedule_type(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentSchedule_date(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentSchedule_startDate(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentSchedule_occurrences(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_occurrences(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Occurrences, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_occurrences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentSchedule_dayOfWeek(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_dayOfWeek(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DayOfWeek, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_dayOfWeek(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentSchedule_dayOfMonth(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_dayOfMonth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DayOfMonth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_dayOfMonth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaymentSchedule_dates(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_dates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_dates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
+func (ec *executionContext) _PaymentSchedule_additionalInformation(ctx context.Context, field graphql.CollectedField, obj *model.PaymentSchedule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentSchedule_additionalInformation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalInformation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentSchedule_additionalInformation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
+}
+
 func (ec *executionContext) _Phone_type(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25802,6 +31642,259 @@ func (ec *executionContext) _Phone_additionalInfo(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_Phone_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixData_qr(ctx context.Context, field graphql.CollectedField, obj *model.PixData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixData_qr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Qr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixData_qr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixData_value(ctx context.Context, field graphql.CollectedField, obj *model.PixData) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixData_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixData_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixData", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_payload(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payload, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_dynamic(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_dynamic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dynamic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_dynamic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PixQrCode_pixKey(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_pixKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PixKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_pixKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_url(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_amount(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PixQrCode_merchantName(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_merchantName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_merchantName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_merchantCity(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_merchantCity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantCity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_merchantCity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_transactionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_transactionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixQrCode_description(ctx context.Context, field graphql.CollectedField, obj *model.PixQrCode) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixQrCode_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixQrCode_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixQrCode", field, false, false, "String")
 }
 
 func (ec *executionContext) _PortabilityReceived_employerName(ctx context.Context, field graphql.CollectedField, obj *model.PortabilityReceived) (ret graphql.Marshaler) {
@@ -27773,6 +33866,534 @@ func (ec *executionContext) fieldContext_Query_webhookSigningSecret(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRequests(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequestPage) graphql.Marshaler {
+			return ec.marshalNPaymentRequestPage2ᚖponteᚋmodelᚐPaymentRequestPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequestPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIntents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIntents(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["paymentRequestId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntentPage) graphql.Marshaler {
+			return ec.marshalNPaymentIntentPage2ᚖponteᚋmodelᚐPaymentIntentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIntents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIntent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentCustomers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentCustomers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentCustomers(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomerPage) graphql.Marshaler {
+			return ec.marshalNPaymentCustomerPage2ᚖponteᚋmodelᚐPaymentCustomerPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentCustomers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomerPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentCustomers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentCustomer(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+			return ec.marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentCustomer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentRecipients(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRecipients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRecipients(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipientPage) graphql.Marshaler {
+			return ec.marshalNPaymentRecipientPage2ᚖponteᚋmodelᚐPaymentRecipientPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRecipients(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipientPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRecipients_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentRecipient(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRecipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRecipient(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRecipient(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRecipient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentInstitutions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentInstitutions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentInstitutions(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["name"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentInstitutionPage) graphql.Marshaler {
+			return ec.marshalNPaymentInstitutionPage2ᚖponteᚋmodelᚐPaymentInstitutionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentInstitutions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentInstitutionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentInstitutions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentInstitution(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentInstitution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentInstitution(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentInstitution) graphql.Marshaler {
+			return ec.marshalNPaymentInstitution2ᚖponteᚋmodelᚐPaymentInstitution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentInstitution(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentInstitution(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentInstitution_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_scheduledPayments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scheduledPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ScheduledPayments(ctx, fc.Args["paymentRequestId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPaymentPage) graphql.Marshaler {
+			return ec.marshalNScheduledPaymentPage2ᚖponteᚋmodelᚐScheduledPaymentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledPayments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPaymentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledPayments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_scheduledPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scheduledPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ScheduledPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalNScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scheduledPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scheduledPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27916,6 +34537,277 @@ func (ec *executionContext) _Relation_document(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Relation_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _ScheduledPayment_status(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _ScheduledPayment_scheduledDate(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_scheduledDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_scheduledDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _ScheduledPayment_description(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _ScheduledPayment_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScheduledPayment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ScheduledPayment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPayment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPayment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _ScheduledPaymentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPaymentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPaymentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ScheduledPaymentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPaymentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPaymentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ScheduledPaymentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPaymentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPaymentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScheduledPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ScheduledPaymentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScheduledPaymentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScheduledPaymentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScheduledPaymentPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SigningSecret_secret(ctx context.Context, field graphql.CollectedField, obj *model.SigningSecret) (ret graphql.Marshaler) {
@@ -31176,6 +38068,62 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context, obj any) (model.CallbackURLs, error) {
+	var it model.CallbackURLs
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"success", "pending", "error"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "success":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("success"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Success = data
+		case "pending":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pending"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pending = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCallbackURLsInput unmarshals raw into the CallbackURLsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCallbackURLsInput(ctx context.Context, raw any) (model.CallbackURLs, error) {
+	var out model.CallbackURLs
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CallbackURLsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputConnectTokenOptions(ctx context.Context, obj any) (model.ConnectTokenOptions, error) {
 	var it model.ConnectTokenOptions
 	if obj == nil {
@@ -31418,6 +38366,622 @@ func (ec *executionContext) unmarshalInputCreateItemInput(ctx context.Context, o
 func UnmarshalCreateItemInput(ctx context.Context, raw any) (model.CreateItemInput, error) {
 	var out model.CreateItemInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateItemInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentCustomerInput(ctx context.Context, obj any) (model.PaymentCustomerInput, error) {
+	var it model.PaymentCustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "name", "email", "cpf", "cnpj"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "cpf":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cpf"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cpf = data
+		case "cnpj":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cnpj"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cnpj = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentCustomerInput unmarshals raw into the PaymentCustomerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentCustomerInput(ctx context.Context, raw any) (model.PaymentCustomerInput, error) {
+	var out model.PaymentCustomerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentCustomerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentIntentInput(ctx context.Context, obj any) (model.PaymentIntentInput, error) {
+	var it model.PaymentIntentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"paymentRequestId", "connectorId", "parameters", "paymentMethod", "isDynamicPix"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "paymentRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentRequestId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentRequestID = data
+		case "connectorId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorId"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorID = data
+		case "parameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parameters"))
+			data, err := ec.unmarshalOPaymentPayerInput2ᚖponteᚋmodelᚐPaymentPayerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Parameters = data
+		case "paymentMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethod = data
+		case "isDynamicPix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isDynamicPix"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsDynamicPix = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentIntentInput unmarshals raw into the PaymentIntentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentIntentInput(ctx context.Context, raw any) (model.PaymentIntentInput, error) {
+	var out model.PaymentIntentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentIntentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentPayerInput(ctx context.Context, obj any) (model.PaymentPayerInput, error) {
+	var it model.PaymentPayerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"cpf", "cnpj", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "cpf":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cpf"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cpf = data
+		case "cnpj":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cnpj"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cnpj = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentPayerInput unmarshals raw into the PaymentPayerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentPayerInput(ctx context.Context, raw any) (model.PaymentPayerInput, error) {
+	var out model.PaymentPayerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentPayerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentRecipientAccountInput(ctx context.Context, obj any) (model.PaymentRecipientAccount, error) {
+	var it model.PaymentRecipientAccount
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"branch", "number", "type"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "branch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("branch"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Branch = data
+		case "number":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("number"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Number = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentRecipientAccountInput unmarshals raw into the PaymentRecipientAccountInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentRecipientAccountInput(ctx context.Context, raw any) (model.PaymentRecipientAccount, error) {
+	var out model.PaymentRecipientAccount
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentRecipientAccountInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentRecipientInput(ctx context.Context, obj any) (model.PaymentRecipientInput, error) {
+	var it model.PaymentRecipientInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "taxNumber", "paymentInstitutionId", "isDefault", "account", "pixKey", "smartAccountId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "taxNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxNumber = data
+		case "paymentInstitutionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentInstitutionId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentInstitutionID = data
+		case "isDefault":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isDefault"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsDefault = data
+		case "account":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("account"))
+			data, err := ec.unmarshalOPaymentRecipientAccountInput2ᚖponteᚋmodelᚐPaymentRecipientAccount(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Account = data
+		case "pixKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pixKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PixKey = data
+		case "smartAccountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("smartAccountId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SmartAccountID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentRecipientInput unmarshals raw into the PaymentRecipientInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentRecipientInput(ctx context.Context, raw any) (model.PaymentRecipientInput, error) {
+	var out model.PaymentRecipientInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentRecipientInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentRequestInput(ctx context.Context, obj any) (model.PaymentRequestInput, error) {
+	var it model.PaymentRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "description", "callbackUrls", "recipientId", "customerId", "clientPaymentId", "isSandbox", "schedule", "smartAccountId", "webhookUrl"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "callbackUrls":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callbackUrls"))
+			data, err := ec.unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallbackUrls = data
+		case "recipientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recipientId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecipientID = data
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "clientPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientPaymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientPaymentID = data
+		case "isSandbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isSandbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsSandbox = data
+		case "schedule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schedule"))
+			data, err := ec.unmarshalOPaymentScheduleInput2ᚖponteᚋmodelᚐPaymentSchedule(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schedule = data
+		case "smartAccountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("smartAccountId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SmartAccountID = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentRequestInput unmarshals raw into the PaymentRequestInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentRequestInput(ctx context.Context, raw any) (model.PaymentRequestInput, error) {
+	var out model.PaymentRequestInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentRequestInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPaymentScheduleInput(ctx context.Context, obj any) (model.PaymentSchedule, error) {
+	var it model.PaymentSchedule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "date", "startDate", "occurrences", "dayOfWeek", "dayOfMonth", "dates", "additionalInformation"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		case "startDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startDate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartDate = data
+		case "occurrences":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("occurrences"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Occurrences = data
+		case "dayOfWeek":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dayOfWeek"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DayOfWeek = data
+		case "dayOfMonth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dayOfMonth"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DayOfMonth = data
+		case "dates":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dates"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Dates = data
+		case "additionalInformation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("additionalInformation"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdditionalInformation = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPaymentScheduleInput unmarshals raw into the PaymentScheduleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPaymentScheduleInput(ctx context.Context, raw any) (model.PaymentSchedule, error) {
+	var out model.PaymentSchedule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PaymentScheduleInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPixQrPaymentRequestInput(ctx context.Context, obj any) (model.PixQrPaymentRequestInput, error) {
+	var it model.PixQrPaymentRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"pixQrCode", "description", "callbackUrls", "customerId", "clientPaymentId", "isSandbox", "webhookUrl"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "pixQrCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pixQrCode"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PixQrCode = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "callbackUrls":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callbackUrls"))
+			data, err := ec.unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallbackUrls = data
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "clientPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientPaymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientPaymentID = data
+		case "isSandbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isSandbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsSandbox = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPixQrPaymentRequestInput unmarshals raw into the PixQrPaymentRequestInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPixQrPaymentRequestInput(ctx context.Context, raw any) (model.PixQrPaymentRequestInput, error) {
+	var out model.PixQrPaymentRequestInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PixQrPaymentRequestInput", raw, &out)
 	return out, err
 }
 
@@ -32398,6 +39962,49 @@ func (ec *executionContext) _BusinessParty(ctx context.Context, sel ast.Selectio
 			}
 		case "shareholding":
 			out.Values[i] = ec._BusinessParty_shareholding(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var callbackURLsImplementors = []string{"CallbackURLs"}
+
+func (ec *executionContext) _CallbackURLs(ctx context.Context, sel ast.SelectionSet, obj *model.CallbackURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, callbackURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CallbackURLs")
+		case "success":
+			out.Values[i] = ec._CallbackURLs_success(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pending":
+			out.Values[i] = ec._CallbackURLs_pending(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._CallbackURLs_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -36751,6 +44358,97 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createPaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentRequestFromPixQr":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentRequestFromPixQr(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentIntent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentIntent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePaymentCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePaymentCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentRecipient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentRecipient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePaymentRecipient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePaymentRecipient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentRecipient":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentRecipient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelScheduledPayments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelScheduledPayments(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelScheduledPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelScheduledPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -37041,6 +44739,127 @@ func (ec *executionContext) _PaycheckBankLink(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var paymentCustomerImplementors = []string{"PaymentCustomer"}
+
+func (ec *executionContext) _PaymentCustomer(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentCustomer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentCustomerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentCustomer")
+		case "id":
+			out.Values[i] = ec._PaymentCustomer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._PaymentCustomer_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentCustomer_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._PaymentCustomer_email(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cpf":
+			out.Values[i] = ec._PaymentCustomer_cpf(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cnpj":
+			out.Values[i] = ec._PaymentCustomer_cnpj(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._PaymentCustomer_connector(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentCustomer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentCustomer_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentCustomerPageImplementors = []string{"PaymentCustomerPage"}
+
+func (ec *executionContext) _PaymentCustomerPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentCustomerPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentCustomerPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentCustomerPage")
+		case "total":
+			out.Values[i] = ec._PaymentCustomerPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._PaymentCustomerPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PaymentCustomerPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PaymentCustomerPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var paymentDataImplementors = []string{"PaymentData"}
 
 func (ec *executionContext) _PaymentData(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentData) graphql.Marshaler {
@@ -37085,6 +44904,412 @@ func (ec *executionContext) _PaymentData(ctx context.Context, sel ast.SelectionS
 		case "boletoMetadata":
 			out.Values[i] = ec._PaymentData_boletoMetadata(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentDebtorImplementors = []string{"PaymentDebtor"}
+
+func (ec *executionContext) _PaymentDebtor(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentDebtor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentDebtorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentDebtor")
+		case "name":
+			out.Values[i] = ec._PaymentDebtor_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxNumber":
+			out.Values[i] = ec._PaymentDebtor_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ispb":
+			out.Values[i] = ec._PaymentDebtor_ispb(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "compe":
+			out.Values[i] = ec._PaymentDebtor_compe(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "branch":
+			out.Values[i] = ec._PaymentDebtor_branch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._PaymentDebtor_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountType":
+			out.Values[i] = ec._PaymentDebtor_accountType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentErrorDetailImplementors = []string{"PaymentErrorDetail"}
+
+func (ec *executionContext) _PaymentErrorDetail(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentErrorDetail) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentErrorDetailImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentErrorDetail")
+		case "code":
+			out.Values[i] = ec._PaymentErrorDetail_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PaymentErrorDetail_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._PaymentErrorDetail_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentInstitutionImplementors = []string{"PaymentInstitution"}
+
+func (ec *executionContext) _PaymentInstitution(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentInstitution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentInstitutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentInstitution")
+		case "id":
+			out.Values[i] = ec._PaymentInstitution_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentInstitution_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tradeName":
+			out.Values[i] = ec._PaymentInstitution_tradeName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ispb":
+			out.Values[i] = ec._PaymentInstitution_ispb(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "compe":
+			out.Values[i] = ec._PaymentInstitution_compe(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentInstitution_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentInstitution_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentInstitutionPageImplementors = []string{"PaymentInstitutionPage"}
+
+func (ec *executionContext) _PaymentInstitutionPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentInstitutionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentInstitutionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentInstitutionPage")
+		case "total":
+			out.Values[i] = ec._PaymentInstitutionPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._PaymentInstitutionPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PaymentInstitutionPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PaymentInstitutionPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIntentImplementors = []string{"PaymentIntent"}
+
+func (ec *executionContext) _PaymentIntent(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentIntent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIntentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIntent")
+		case "id":
+			out.Values[i] = ec._PaymentIntent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._PaymentIntent_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentIntent_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentIntent_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentRequest":
+			out.Values[i] = ec._PaymentIntent_paymentRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._PaymentIntent_connector(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "consentUrl":
+			out.Values[i] = ec._PaymentIntent_consentUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "referenceId":
+			out.Values[i] = ec._PaymentIntent_referenceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paymentMethod":
+			out.Values[i] = ec._PaymentIntent_paymentMethod(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isDynamicPix":
+			out.Values[i] = ec._PaymentIntent_isDynamicPix(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pixData":
+			out.Values[i] = ec._PaymentIntent_pixData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "debtor":
+			out.Values[i] = ec._PaymentIntent_debtor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._PaymentIntent_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bulkPayment":
+			out.Values[i] = ec._PaymentIntent_bulkPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "statusHistory":
+			out.Values[i] = ec._PaymentIntent_statusHistory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIntentPageImplementors = []string{"PaymentIntentPage"}
+
+func (ec *executionContext) _PaymentIntentPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentIntentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIntentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIntentPage")
+		case "total":
+			out.Values[i] = ec._PaymentIntentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._PaymentIntentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PaymentIntentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PaymentIntentPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentIntentStepImplementors = []string{"PaymentIntentStep"}
+
+func (ec *executionContext) _PaymentIntentStep(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentIntentStep) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentIntentStepImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentIntentStep")
+		case "status":
+			out.Values[i] = ec._PaymentIntentStep_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._PaymentIntentStep_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -37162,6 +45387,436 @@ func (ec *executionContext) _PaymentParticipant(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var paymentRecipientImplementors = []string{"PaymentRecipient"}
+
+func (ec *executionContext) _PaymentRecipient(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentRecipient) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentRecipientImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentRecipient")
+		case "type":
+			out.Values[i] = ec._PaymentRecipient_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._PaymentRecipient_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PaymentRecipient_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxNumber":
+			out.Values[i] = ec._PaymentRecipient_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isDefault":
+			out.Values[i] = ec._PaymentRecipient_isDefault(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentInstitution":
+			out.Values[i] = ec._PaymentRecipient_paymentInstitution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "account":
+			out.Values[i] = ec._PaymentRecipient_account(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pixKey":
+			out.Values[i] = ec._PaymentRecipient_pixKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentRecipient_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentRecipient_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentRecipientAccountImplementors = []string{"PaymentRecipientAccount"}
+
+func (ec *executionContext) _PaymentRecipientAccount(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentRecipientAccount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentRecipientAccountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentRecipientAccount")
+		case "branch":
+			out.Values[i] = ec._PaymentRecipientAccount_branch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._PaymentRecipientAccount_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._PaymentRecipientAccount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentRecipientPageImplementors = []string{"PaymentRecipientPage"}
+
+func (ec *executionContext) _PaymentRecipientPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentRecipientPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentRecipientPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentRecipientPage")
+		case "total":
+			out.Values[i] = ec._PaymentRecipientPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._PaymentRecipientPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PaymentRecipientPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PaymentRecipientPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentRequestImplementors = []string{"PaymentRequest"}
+
+func (ec *executionContext) _PaymentRequest(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentRequest")
+		case "id":
+			out.Values[i] = ec._PaymentRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._PaymentRequest_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fees":
+			out.Values[i] = ec._PaymentRequest_fees(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._PaymentRequest_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._PaymentRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "clientPaymentId":
+			out.Values[i] = ec._PaymentRequest_clientPaymentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PaymentRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PaymentRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "callbackUrls":
+			out.Values[i] = ec._PaymentRequest_callbackUrls(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentUrl":
+			out.Values[i] = ec._PaymentRequest_paymentUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recipient":
+			out.Values[i] = ec._PaymentRequest_recipient(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customer":
+			out.Values[i] = ec._PaymentRequest_customer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "smartAccount":
+			out.Values[i] = ec._PaymentRequest_smartAccount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pixQrCode":
+			out.Values[i] = ec._PaymentRequest_pixQrCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "boleto":
+			out.Values[i] = ec._PaymentRequest_boleto(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "automaticPix":
+			out.Values[i] = ec._PaymentRequest_automaticPix(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bulkPaymentId":
+			out.Values[i] = ec._PaymentRequest_bulkPaymentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "schedule":
+			out.Values[i] = ec._PaymentRequest_schedule(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorDetail":
+			out.Values[i] = ec._PaymentRequest_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isSandbox":
+			out.Values[i] = ec._PaymentRequest_isSandbox(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhookUrl":
+			out.Values[i] = ec._PaymentRequest_webhookUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "intents":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PaymentRequest_intents(ctx, field, obj)
+				})
+		case "scheduledPayments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PaymentRequest_scheduledPayments(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentRequestPageImplementors = []string{"PaymentRequestPage"}
+
+func (ec *executionContext) _PaymentRequestPage(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentRequestPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentRequestPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentRequestPage")
+		case "total":
+			out.Values[i] = ec._PaymentRequestPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._PaymentRequestPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PaymentRequestPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PaymentRequestPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paymentScheduleImplementors = []string{"PaymentSchedule"}
+
+func (ec *executionContext) _PaymentSchedule(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentSchedule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentScheduleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentSchedule")
+		case "type":
+			out.Values[i] = ec._PaymentSchedule_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._PaymentSchedule_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "startDate":
+			out.Values[i] = ec._PaymentSchedule_startDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "occurrences":
+			out.Values[i] = ec._PaymentSchedule_occurrences(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dayOfWeek":
+			out.Values[i] = ec._PaymentSchedule_dayOfWeek(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dayOfMonth":
+			out.Values[i] = ec._PaymentSchedule_dayOfMonth(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dates":
+			out.Values[i] = ec._PaymentSchedule_dates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "additionalInformation":
+			out.Values[i] = ec._PaymentSchedule_additionalInformation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var phoneImplementors = []string{"Phone"}
 
 func (ec *executionContext) _Phone(ctx context.Context, sel ast.SelectionSet, obj *model.Phone) graphql.Marshaler {
@@ -37200,6 +45855,117 @@ func (ec *executionContext) _Phone(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "additionalInfo":
 			out.Values[i] = ec._Phone_additionalInfo(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pixDataImplementors = []string{"PixData"}
+
+func (ec *executionContext) _PixData(ctx context.Context, sel ast.SelectionSet, obj *model.PixData) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pixDataImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PixData")
+		case "qr":
+			out.Values[i] = ec._PixData_qr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._PixData_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pixQrCodeImplementors = []string{"PixQrCode"}
+
+func (ec *executionContext) _PixQrCode(ctx context.Context, sel ast.SelectionSet, obj *model.PixQrCode) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pixQrCodeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PixQrCode")
+		case "payload":
+			out.Values[i] = ec._PixQrCode_payload(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dynamic":
+			out.Values[i] = ec._PixQrCode_dynamic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pixKey":
+			out.Values[i] = ec._PixQrCode_pixKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PixQrCode_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._PixQrCode_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "merchantName":
+			out.Values[i] = ec._PixQrCode_merchantName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantCity":
+			out.Values[i] = ec._PixQrCode_merchantCity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionId":
+			out.Values[i] = ec._PixQrCode_transactionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PixQrCode_description(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -37691,6 +46457,78 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_webhookSigningSecret(ctx, field)
 				})
+		case "paymentRequests":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRequests(ctx, field)
+				})
+		case "paymentRequest":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRequest(ctx, field)
+				})
+		case "paymentIntents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIntents(ctx, field)
+				})
+		case "paymentIntent":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIntent(ctx, field)
+				})
+		case "paymentCustomers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentCustomers(ctx, field)
+				})
+		case "paymentCustomer":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentCustomer(ctx, field)
+				})
+		case "paymentRecipients":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRecipients(ctx, field)
+				})
+		case "paymentRecipient":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRecipient(ctx, field)
+				})
+		case "paymentInstitutions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentInstitutions(ctx, field)
+				})
+		case "paymentInstitution":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentInstitution(ctx, field)
+				})
+		case "scheduledPayments":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_scheduledPayments(ctx, field)
+				})
+		case "scheduledPayment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_scheduledPayment(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -37746,6 +46584,117 @@ func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet,
 		case "document":
 			out.Values[i] = ec._Relation_document(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var scheduledPaymentImplementors = []string{"ScheduledPayment"}
+
+func (ec *executionContext) _ScheduledPayment(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledPayment")
+		case "id":
+			out.Values[i] = ec._ScheduledPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._ScheduledPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheduledDate":
+			out.Values[i] = ec._ScheduledPayment_scheduledDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ScheduledPayment_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._ScheduledPayment_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ScheduledPayment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ScheduledPayment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var scheduledPaymentPageImplementors = []string{"ScheduledPaymentPage"}
+
+func (ec *executionContext) _ScheduledPaymentPage(ctx context.Context, sel ast.SelectionSet, obj *model.ScheduledPaymentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scheduledPaymentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScheduledPaymentPage")
+		case "total":
+			out.Values[i] = ec._ScheduledPaymentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._ScheduledPaymentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ScheduledPaymentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._ScheduledPaymentPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -39957,8 +48906,225 @@ func (ec *executionContext) marshalNPaycheckBankLink2ponteᚋmodelᚐPaycheckBan
 	return ec._PaycheckBankLink(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNPaymentCustomer2ᚕᚖponteᚋmodelᚐPaymentCustomerᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentCustomer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx context.Context, sel ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentCustomer!")
+		return graphql.Null
+	}
+	return ec._PaymentCustomer(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentCustomerInput2ponteᚋmodelᚐPaymentCustomerInput(ctx context.Context, v any) (model.PaymentCustomerInput, error) {
+	res, err := ec.unmarshalInputPaymentCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentCustomerPage2ᚖponteᚋmodelᚐPaymentCustomerPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentCustomerPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentCustomerPage!")
+		return graphql.Null
+	}
+	return ec._PaymentCustomerPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentInstitution2ᚕᚖponteᚋmodelᚐPaymentInstitutionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentInstitution) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentInstitution2ᚖponteᚋmodelᚐPaymentInstitution(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentInstitution2ᚖponteᚋmodelᚐPaymentInstitution(ctx context.Context, sel ast.SelectionSet, v *model.PaymentInstitution) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentInstitution!")
+		return graphql.Null
+	}
+	return ec._PaymentInstitution(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentInstitutionPage2ᚖponteᚋmodelᚐPaymentInstitutionPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentInstitutionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentInstitutionPage!")
+		return graphql.Null
+	}
+	return ec._PaymentInstitutionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentIntent2ᚕᚖponteᚋmodelᚐPaymentIntentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentIntent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx context.Context, sel ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIntent!")
+		return graphql.Null
+	}
+	return ec._PaymentIntent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentIntentInput2ponteᚋmodelᚐPaymentIntentInput(ctx context.Context, v any) (model.PaymentIntentInput, error) {
+	res, err := ec.unmarshalInputPaymentIntentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentIntentPage2ᚖponteᚋmodelᚐPaymentIntentPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentIntentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIntentPage!")
+		return graphql.Null
+	}
+	return ec._PaymentIntentPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentIntentStep2ᚕᚖponteᚋmodelᚐPaymentIntentStepᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentIntentStep) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentIntentStep2ᚖponteᚋmodelᚐPaymentIntentStep(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentIntentStep2ᚖponteᚋmodelᚐPaymentIntentStep(ctx context.Context, sel ast.SelectionSet, v *model.PaymentIntentStep) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentIntentStep!")
+		return graphql.Null
+	}
+	return ec._PaymentIntentStep(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentRecipient2ᚕᚖponteᚋmodelᚐPaymentRecipientᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentRecipient) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentRecipient!")
+		return graphql.Null
+	}
+	return ec._PaymentRecipient(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentRecipientAccount2ᚖponteᚋmodelᚐPaymentRecipientAccount(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRecipientAccount) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentRecipientAccount!")
+		return graphql.Null
+	}
+	return ec._PaymentRecipientAccount(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentRecipientInput2ponteᚋmodelᚐPaymentRecipientInput(ctx context.Context, v any) (model.PaymentRecipientInput, error) {
+	res, err := ec.unmarshalInputPaymentRecipientInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentRecipientPage2ᚖponteᚋmodelᚐPaymentRecipientPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRecipientPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentRecipientPage!")
+		return graphql.Null
+	}
+	return ec._PaymentRecipientPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPaymentRequest2ᚕᚖponteᚋmodelᚐPaymentRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentRequest) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentRequest!")
+		return graphql.Null
+	}
+	return ec._PaymentRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentRequestInput2ponteᚋmodelᚐPaymentRequestInput(ctx context.Context, v any) (model.PaymentRequestInput, error) {
+	res, err := ec.unmarshalInputPaymentRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentRequestPage2ᚖponteᚋmodelᚐPaymentRequestPage(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRequestPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentRequestPage!")
+		return graphql.Null
+	}
+	return ec._PaymentRequestPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPhone2ponteᚋmodelᚐPhone(ctx context.Context, sel ast.SelectionSet, v model.Phone) graphql.Marshaler {
 	return ec._Phone(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPixQrPaymentRequestInput2ponteᚋmodelᚐPixQrPaymentRequestInput(ctx context.Context, v any) (model.PixQrPaymentRequestInput, error) {
+	res, err := ec.unmarshalInputPixQrPaymentRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNPortabilityReceived2ponteᚋmodelᚐPortabilityReceived(ctx context.Context, sel ast.SelectionSet, v model.PortabilityReceived) graphql.Marshaler {
@@ -40022,6 +49188,38 @@ func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx contex
 	return ec._Relation(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ScheduledPayment!")
+		return graphql.Null
+	}
+	return ec._ScheduledPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScheduledPaymentPage2ᚖponteᚋmodelᚐScheduledPaymentPage(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledPaymentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ScheduledPaymentPage!")
+		return graphql.Null
+	}
+	return ec._ScheduledPaymentPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSigningSecret2ᚖponteᚋmodelᚐSigningSecret(ctx context.Context, sel ast.SelectionSet, v *model.SigningSecret) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SigningSecret!")
@@ -40046,6 +49244,24 @@ func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) 
 func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚖstring(ctx context.Context, v any) (*string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "String!")
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalString(*v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
@@ -40505,12 +49721,34 @@ func (ec *executionContext) marshalOBusinessParty2ᚕponteᚋmodelᚐBusinessPar
 	return ret
 }
 
+func (ec *executionContext) marshalOCallbackURLs2ᚖponteᚋmodelᚐCallbackURLs(ctx context.Context, sel ast.SelectionSet, v *model.CallbackURLs) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CallbackURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx context.Context, v any) (*model.CallbackURLs, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCallbackURLsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOConnectTokenOptions2ᚖponteᚋmodelᚐConnectTokenOptions(ctx context.Context, v any) (*model.ConnectTokenOptions, error) {
 	if v == nil {
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputConnectTokenOptions(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOConnector2ᚖponteᚋmodelᚐConnector(ctx context.Context, sel ast.SelectionSet, v *model.Connector) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Connector(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOConnectorFilter2ᚖponteᚋmodelᚐConnectorFilter(ctx context.Context, v any) (*model.ConnectorFilter, error) {
@@ -40900,6 +50138,22 @@ func (ec *executionContext) marshalOInvestmentMetadata2ᚖponteᚋmodelᚐInvest
 	return ec._InvestmentMetadata(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx context.Context, v any) (*model.JSONDocument, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.JSONDocument)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx context.Context, sel ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOLoanBalloonPayment2ᚕponteᚋmodelᚐLoanBalloonPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LoanBalloonPayment) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -41218,6 +50472,13 @@ func (ec *executionContext) marshalOPaycheckBankLink2ᚕponteᚋmodelᚐPaycheck
 	return ret
 }
 
+func (ec *executionContext) marshalOPaymentCustomer2ᚖponteᚋmodelᚐPaymentCustomer(ctx context.Context, sel ast.SelectionSet, v *model.PaymentCustomer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentCustomer(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPaymentData2ᚖponteᚋmodelᚐPaymentData(ctx context.Context, sel ast.SelectionSet, v *model.PaymentData) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -41225,11 +50486,70 @@ func (ec *executionContext) marshalOPaymentData2ᚖponteᚋmodelᚐPaymentData(c
 	return ec._PaymentData(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPaymentDebtor2ᚖponteᚋmodelᚐPaymentDebtor(ctx context.Context, sel ast.SelectionSet, v *model.PaymentDebtor) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentDebtor(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx context.Context, sel ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentErrorDetail(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPaymentParticipant2ᚖponteᚋmodelᚐPaymentParticipant(ctx context.Context, sel ast.SelectionSet, v *model.PaymentParticipant) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._PaymentParticipant(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPaymentPayerInput2ᚖponteᚋmodelᚐPaymentPayerInput(ctx context.Context, v any) (*model.PaymentPayerInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentPayerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentRecipient(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPaymentRecipientAccountInput2ᚖponteᚋmodelᚐPaymentRecipientAccount(ctx context.Context, v any) (*model.PaymentRecipientAccount, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentRecipientAccountInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx context.Context, sel ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPaymentSchedule2ᚖponteᚋmodelᚐPaymentSchedule(ctx context.Context, sel ast.SelectionSet, v *model.PaymentSchedule) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentSchedule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPaymentScheduleInput2ᚖponteᚋmodelᚐPaymentSchedule(ctx context.Context, v any) (*model.PaymentSchedule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPaymentScheduleInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOPhone2ᚕponteᚋmodelᚐPhoneᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Phone) graphql.Marshaler {
@@ -41249,6 +50569,20 @@ func (ec *executionContext) marshalOPhone2ᚕponteᚋmodelᚐPhoneᚄ(ctx contex
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOPixData2ᚖponteᚋmodelᚐPixData(ctx context.Context, sel ast.SelectionSet, v *model.PixData) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PixData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPixQrCode2ᚖponteᚋmodelᚐPixQrCode(ctx context.Context, sel ast.SelectionSet, v *model.PixQrCode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PixQrCode(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPortabilityReceived2ᚕponteᚋmodelᚐPortabilityReceivedᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PortabilityReceived) graphql.Marshaler {

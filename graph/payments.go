@@ -1,0 +1,394 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/graph/generated"
+	"ponte/model"
+	"ponte/payments"
+)
+
+// PaymentRequest returns the payment request field resolvers.
+func (r *Resolver) PaymentRequest() generated.PaymentRequestResolver {
+	return &paymentRequestResolver{r}
+}
+
+type paymentRequestResolver struct{ *Resolver }
+
+func (r *Resolver) payer(ctx context.Context) (uuid.UUID, error) {
+	p, err := auth.Require(ctx, auth.ManagePayments)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	return p.ClientID, nil
+}
+
+// dateRange reads the from and to filters of payment lists; to is inclusive of its day
+// when given as a plain date.
+func dateRange(from, to *string) (*time.Time, *time.Time, error) {
+	var f, t *time.Time
+	if from != nil {
+		v, err := model.ParseTime(*from)
+		if err != nil {
+			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "from %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *from)
+		}
+		f = &v.Time
+	}
+	if to != nil {
+		v, err := model.ParseTime(*to)
+		if err != nil {
+			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "to %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *to)
+		}
+		end := v.Time
+		if len(*to) == len("2006-01-02") {
+			end = end.AddDate(0, 0, 1)
+		} else {
+			end = end.Add(time.Millisecond)
+		}
+		t = &end
+	}
+	if f != nil && t != nil && !f.Before(*t) {
+		return nil, nil, model.BadRequest(model.CodeInvalidParameter, "from %s is after to %s.", *from, *to)
+	}
+	return f, t, nil
+}
+
+func (r *queryResolver) PaymentRequests(ctx context.Context, page, pageSize *int, from, to *string) (*model.PaymentRequestPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	f, t, err := dateRange(from, to)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.Requests(ctx, client, f, t, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentRequestPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) PaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.Request(ctx, client, id)
+}
+
+func (r *queryResolver) PaymentIntents(ctx context.Context, page, pageSize *int, from, to *string, paymentRequestID *uuid.UUID) (*model.PaymentIntentPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	f, t, err := dateRange(from, to)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.Intents(ctx, client, paymentRequestID, f, t, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentIntentPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) PaymentIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.Intent(ctx, client, id)
+}
+
+func (r *queryResolver) PaymentCustomers(ctx context.Context, page, pageSize *int) (*model.PaymentCustomerPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.Customers(ctx, client, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentCustomerPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) PaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.Customer(ctx, client, id)
+}
+
+func (r *queryResolver) PaymentRecipients(ctx context.Context, page, pageSize *int) (*model.PaymentRecipientPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.Recipients(ctx, client, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentRecipientPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) PaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.Recipient(ctx, client, id)
+}
+
+func (r *queryResolver) PaymentInstitutions(ctx context.Context, page, pageSize *int, name *string) (*model.PaymentInstitutionPage, error) {
+	if _, err := r.payer(ctx); err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	n := ""
+	if name != nil {
+		n = *name
+	}
+	list, total, err := r.Payments.Institutions(ctx, n, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentInstitutionPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error) {
+	if _, err := r.payer(ctx); err != nil {
+		return nil, err
+	}
+	return r.Payments.Institution(ctx, id)
+}
+
+func (r *queryResolver) ScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Payments.Schedules(ctx, client, paymentRequestID)
+	if err != nil {
+		return nil, err
+	}
+	return schedulePage(list), nil
+}
+
+func schedulePage(list []*model.ScheduledPayment) *model.ScheduledPaymentPage {
+	pages := 1
+	if len(list) == 0 {
+		pages = 0
+	}
+	return &model.ScheduledPaymentPage{Total: len(list), TotalPages: pages, Page: 1, Results: nonNil(list)}
+}
+
+func (r *queryResolver) ScheduledPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.Schedule(ctx, client, paymentRequestID, id)
+}
+
+func (r *paymentRequestResolver) Intents(ctx context.Context, obj *model.PaymentRequest) ([]*model.PaymentIntent, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, _, err := r.Payments.Intents(ctx, client, &obj.ID, nil, nil, 100, 0)
+	return nonNil(list), err
+}
+
+func (r *paymentRequestResolver) ScheduledPayments(ctx context.Context, obj *model.PaymentRequest) ([]*model.ScheduledPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Payments.Schedules(ctx, client, obj.ID)
+	return nonNil(list), err
+}
+
+func (r *mutationResolver) CreatePaymentRequest(ctx context.Context, input model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateRequest(ctx, client, input)
+}
+
+func (r *mutationResolver) CreatePaymentRequestFromPixQR(ctx context.Context, input model.PixQrPaymentRequestInput) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateRequestFromPixQr(ctx, client, input)
+}
+
+func (r *mutationResolver) UpdatePaymentRequest(ctx context.Context, id uuid.UUID, input model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.UpdateRequest(ctx, client, id, input)
+}
+
+func (r *mutationResolver) DeletePaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.DeleteRequest(ctx, client, id)
+}
+
+func (r *mutationResolver) CreatePaymentIntent(ctx context.Context, input model.PaymentIntentInput) (*model.PaymentIntent, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateIntent(ctx, client, input, payments.ByClient)
+}
+
+func (r *mutationResolver) CreatePaymentCustomer(ctx context.Context, input model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateCustomer(ctx, client, input)
+}
+
+func (r *mutationResolver) UpdatePaymentCustomer(ctx context.Context, id uuid.UUID, input model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.UpdateCustomer(ctx, client, id, input)
+}
+
+func (r *mutationResolver) DeletePaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.DeleteCustomer(ctx, client, id)
+}
+
+func (r *mutationResolver) CreatePaymentRecipient(ctx context.Context, input model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateRecipient(ctx, client, input)
+}
+
+func (r *mutationResolver) UpdatePaymentRecipient(ctx context.Context, id uuid.UUID, input model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.UpdateRecipient(ctx, client, id, input)
+}
+
+func (r *mutationResolver) DeletePaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.DeleteRecipient(ctx, client, id)
+}
+
+func (r *mutationResolver) CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) ([]*model.ScheduledPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CancelSchedules(ctx, client, paymentRequestID, nil)
+}
+
+func (r *mutationResolver) CancelScheduledPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Payments.CancelSchedules(ctx, client, paymentRequestID, &id)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range list {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return nil, model.NotFound(payments.CodeScheduleNotFound, "Scheduled payment %s not found.", id)
+}
+
+// The payer's pages (payment and consent) carry no credential: the unguessable ids in
+// their URLs are the capability, as with a bank's own consent links.
+
+// PayerIntent reads an intent for the consent page.
+func (r *Resolver) PayerIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error) {
+	return r.Payments.Intent(ctx, uuid.Nil, id)
+}
+
+// PayerDecision records the payer's answer on the consent page.
+func (r *Resolver) PayerDecision(ctx context.Context, id uuid.UUID, authorize bool) (*model.PaymentIntent, error) {
+	return r.Payments.Decide(ctx, id, authorize)
+}
+
+// PayerRequest reads a request for the payment page.
+func (r *Resolver) PayerRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+	client, found, err := r.Payments.ClientOfRequest(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(payments.CodeRequestNotFound, "Payment request %s not found.", id)
+	}
+	return r.Payments.Request(ctx, client, id)
+}
+
+// PayerStartsIntent is the payment page's form: the payer picks an institution and gives
+// their CPF, and the attempt starts as theirs (triggeredBy USER).
+func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, connectorID int, cpf string) (*model.PaymentIntent, error) {
+	client, found, err := r.Payments.ClientOfRequest(ctx, requestID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(payments.CodeRequestNotFound, "Payment request %s not found.", requestID)
+	}
+	id := requestID.String()
+	return r.Payments.CreateIntent(ctx, client, model.PaymentIntentInput{PaymentRequestID: &id, ConnectorID: &connectorID,
+		Parameters: &model.PaymentPayerInput{Cpf: &cpf}}, payments.ByUser)
+}
+
+// PaymentConnectors lists the institutions a payer can pay through.
+func (r *Resolver) PaymentConnectors(ctx context.Context) ([]*model.Connector, error) {
+	yes := true
+	list, _, err := r.DB.Connectors(ctx, model.ConnectorFilter{SupportsPaymentInitiation: &yes}, 100, 0)
+	return list, err
+}

@@ -1,0 +1,190 @@
+package payments
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	qrcode "github.com/skip2/go-qrcode"
+)
+
+// BRCode is a PIX merchant-presented payload (EMV QRCPS-MPM as profiled by the Central
+// Bank's "Manual de Padrões para Iniciação do Pix"). A static code names a PIX key; a
+// dynamic one names the URL where the payment's details are fetched, and is single use.
+type BRCode struct {
+	Dynamic      bool
+	Key          string // static codes
+	URL          string // dynamic codes, without the scheme
+	Description  string
+	Amount       float64 // 0: the payer types the amount
+	MerchantName string
+	MerchantCity string
+	TxID         string // "***" when the receiver does not reconcile by id
+}
+
+const pixGUI = "br.gov.bcb.pix"
+
+func tlv(id, value string) string { return fmt.Sprintf("%s%02d%s", id, len(value), value) }
+
+// Encode writes the payload with its CRC.
+func (c BRCode) Encode() string {
+	var b strings.Builder
+	b.WriteString(tlv("00", "01"))
+	if c.Dynamic {
+		b.WriteString(tlv("01", "12"))
+	}
+	mai := tlv("00", pixGUI)
+	if c.Dynamic {
+		mai += tlv("25", c.URL)
+	} else {
+		mai += tlv("01", c.Key)
+		if c.Description != "" {
+			mai += tlv("02", c.Description)
+		}
+	}
+	b.WriteString(tlv("26", mai))
+	b.WriteString(tlv("52", "0000"))
+	b.WriteString(tlv("53", "986"))
+	if c.Amount > 0 {
+		b.WriteString(tlv("54", strconv.FormatFloat(c.Amount, 'f', 2, 64)))
+	}
+	b.WriteString(tlv("58", "BR"))
+	b.WriteString(tlv("59", truncate(asciiOnly(c.MerchantName), 25)))
+	b.WriteString(tlv("60", truncate(asciiOnly(c.MerchantCity), 15)))
+	txid := c.TxID
+	if txid == "" {
+		txid = "***"
+	}
+	b.WriteString(tlv("62", tlv("05", txid)))
+	b.WriteString("6304")
+	return b.String() + fmt.Sprintf("%04X", crc16(b.String()))
+}
+
+// crc16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), which the BR Code
+// computes over the whole payload up to and including "6304".
+func crc16(s string) uint16 {
+	crc := uint16(0xFFFF)
+	for i := 0; i < len(s); i++ {
+		crc ^= uint16(s[i]) << 8
+		for j := 0; j < 8; j++ {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return crc
+}
+
+// ParseBRCode reads and checks a payload: structure, CRC, and the fields a PIX payment
+// needs. Its errors are sentences for the caller.
+func ParseBRCode(s string) (*BRCode, error) {
+	s = strings.TrimSpace(s)
+	if len(s) < 8 || !strings.HasPrefix(s, "000201") {
+		return nil, fmt.Errorf("it does not start with the payload format indicator 000201")
+	}
+	fields, err := readTLV(s)
+	if err != nil {
+		return nil, err
+	}
+	crcAt := strings.LastIndex(s, "6304")
+	if crcAt < 0 || crcAt != len(s)-8 {
+		return nil, fmt.Errorf("it does not end with a CRC field (6304 and four hex digits)")
+	}
+	want := fmt.Sprintf("%04X", crc16(s[:crcAt+4]))
+	if got := strings.ToUpper(s[crcAt+4:]); got != want {
+		return nil, fmt.Errorf("its CRC is %s but the payload's CRC16 is %s: the code was altered or mistyped", got, want)
+	}
+	c := &BRCode{Dynamic: fields["01"] == "12"}
+	mai, ok := fields["26"]
+	if !ok {
+		return nil, fmt.Errorf("it has no PIX merchant account information (field 26)")
+	}
+	sub, err := readTLV(mai)
+	if err != nil {
+		return nil, fmt.Errorf("field 26: %v", err)
+	}
+	if !strings.EqualFold(sub["00"], pixGUI) {
+		return nil, fmt.Errorf("field 26 is not a PIX account (GUI %q)", sub["00"])
+	}
+	c.Key, c.URL, c.Description = sub["01"], sub["25"], sub["02"]
+	if c.Key == "" && c.URL == "" {
+		return nil, fmt.Errorf("it names neither a PIX key nor a payload URL")
+	}
+	if c.URL != "" {
+		c.Dynamic = true
+	}
+	if cur := fields["53"]; cur != "986" {
+		return nil, fmt.Errorf("its currency is %q, not 986 (BRL)", cur)
+	}
+	if a, ok := fields["54"]; ok {
+		v, err := strconv.ParseFloat(a, 64)
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("its amount %q is not a positive number", a)
+		}
+		c.Amount = v
+	}
+	c.MerchantName, c.MerchantCity = fields["59"], fields["60"]
+	if c.MerchantName == "" || c.MerchantCity == "" {
+		return nil, fmt.Errorf("it lacks the merchant name (59) or city (60)")
+	}
+	if add, ok := fields["62"]; ok {
+		if sub, err := readTLV(add); err == nil {
+			c.TxID = sub["05"]
+		}
+	}
+	return c, nil
+}
+
+func readTLV(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for i := 0; i < len(s); {
+		if i+4 > len(s) {
+			return nil, fmt.Errorf("it is cut short at position %d", i)
+		}
+		id := s[i : i+2]
+		n, err := strconv.Atoi(s[i+2 : i+4])
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("field %s at position %d has no valid length", id, i)
+		}
+		if i+4+n > len(s) {
+			return nil, fmt.Errorf("field %s at position %d runs past the end", id, i)
+		}
+		out[id] = s[i+4 : i+4+n]
+		i += 4 + n
+	}
+	return out, nil
+}
+
+// QRDataURL renders a payload as a PNG QR code, inline, so pages need no image host.
+func QRDataURL(payload string) string {
+	png, err := qrcode.Encode(payload, qrcode.Medium, 256)
+	if err != nil {
+		return ""
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// asciiOnly drops accents: EMV fields are in the ASCII subset most bank apps expect.
+func asciiOnly(s string) string {
+	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "ê", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u", "ç", "c",
+		"Á", "A", "À", "A", "Â", "A", "Ã", "A", "É", "E", "Ê", "E", "Í", "I", "Ó", "O", "Ô", "O", "Õ", "O", "Ú", "U", "Ç", "C")
+	s = r.Replace(s)
+	var b strings.Builder
+	for _, c := range s {
+		if c < utf8.RuneSelf && c >= 0x20 {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,168 @@
+// Package payments initiates PIX payments: requests an application creates, intents that
+// carry a payer's attempt through consent and settlement, customers, recipients, dated
+// schedules, and the consent page that stands in for the payer's bank in the sandbox.
+// Every move of a request or intent goes through the transition tables of states.go, in
+// a transaction that also records its events and the jobs that continue it.
+package payments
+
+import (
+	"log/slog"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/jobs"
+	"ponte/model"
+	"ponte/sandbox"
+)
+
+// Config tunes payments.
+type Config struct {
+	// BaseURL is where this service is reached: paymentUrl and consentUrl start with it.
+	BaseURL string
+	// AuthorizationTimeout ends an attempt the payer has not authorized (section 8: 30
+	// minutes; automatic PIX 60).
+	AuthorizationTimeout time.Duration
+	// StepDelay spaces the settlement steps of the sandbox institutions.
+	StepDelay time.Duration
+	// ScheduleAt is when a payment dated d runs; by default at 08:00 in São Paulo.
+	ScheduleAt func(d time.Time) time.Time
+	// AllowInsecureWebhooks lets a request's webhookUrl use plain HTTP and localhost.
+	AllowInsecureWebhooks bool
+}
+
+// DefaultConfig is the service's configuration before environment overrides.
+func DefaultConfig() Config {
+	return Config{AuthorizationTimeout: 30 * time.Minute, StepDelay: 2 * time.Second}
+}
+
+// SaoPaulo is the zone payment dates are in.
+var SaoPaulo = func() *time.Location {
+	if l, err := time.LoadLocation("America/Sao_Paulo"); err == nil {
+		return l
+	}
+	return time.FixedZone("BRT", -3*3600)
+}()
+
+func (c Config) scheduleAt(d time.Time) time.Time {
+	if c.ScheduleAt != nil {
+		return c.ScheduleAt(d)
+	}
+	return time.Date(d.Year(), d.Month(), d.Day(), 8, 0, 0, 0, SaoPaulo)
+}
+
+// Engine runs payments.
+type Engine struct {
+	db   *db.DB
+	jobs *jobs.Client
+	cfg  Config
+	log  *slog.Logger
+	now  func() time.Time
+}
+
+// New builds the engine; SetJobs must follow before it serves.
+func New(store *db.DB, cfg Config, log *slog.Logger) *Engine {
+	if cfg.AuthorizationTimeout == 0 {
+		cfg.AuthorizationTimeout = 30 * time.Minute
+	}
+	return &Engine{db: store, cfg: cfg, log: log, now: time.Now}
+}
+
+// SetJobs gives the engine the queue its continuations go to.
+func (e *Engine) SetJobs(j *jobs.Client) { e.jobs = j }
+
+// Register adds the payment workers.
+func (e *Engine) Register(w *river.Workers) {
+	river.AddWorker(w, &stepWorker{e: e})
+	river.AddWorker(w, &timeoutWorker{e: e})
+	river.AddWorker(w, &scheduledWorker{e: e})
+}
+
+// Error codes of the payment endpoints.
+const (
+	CodeRequestNotFound     = "PAYMENT_REQUEST_NOT_FOUND"
+	CodeIntentNotFound      = "PAYMENT_INTENT_NOT_FOUND"
+	CodeCustomerNotFound    = "PAYMENT_CUSTOMER_NOT_FOUND"
+	CodeRecipientNotFound   = "PAYMENT_RECIPIENT_NOT_FOUND"
+	CodeInstitutionNotFound = "PAYMENT_INSTITUTION_NOT_FOUND"
+	CodeScheduleNotFound    = "SCHEDULED_PAYMENT_NOT_FOUND"
+	CodeRequestBusy         = "PAYMENT_REQUEST_NOT_AVAILABLE"
+	CodeRequestLocked       = "PAYMENT_REQUEST_NOT_EDITABLE"
+	CodeInvalidCPF          = "INVALID_CPF"
+	CodeInvalidCNPJ         = "INVALID_CNPJ"
+	CodeInvalidPixQrCode    = "INVALID_PIX_QR_CODE"
+	CodeInvalidSchedule     = "INVALID_SCHEDULE"
+	CodeNoPayments          = "CONNECTOR_DOES_NOT_SUPPORT_PAYMENTS"
+	CodeInvalidPixKey       = "INVALID_PIX_KEY"
+	CodeNotSupported        = "PAYMENT_FEATURE_NOT_SUPPORTED"
+)
+
+func bad(format string, args ...any) error {
+	return model.BadRequest(model.CodeInvalidParameter, format, args...)
+}
+
+func conflict(code, format string, args ...any) error {
+	return model.Errorf(http.StatusConflict, code, format, args...)
+}
+
+// digits keeps the digits of a document typed with or without punctuation.
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else if r != '.' && r != '-' && r != '/' && r != ' ' {
+			return s
+		}
+	}
+	return b.String()
+}
+
+func checkCPF(field, v string) (string, error) {
+	d := digits(v)
+	if !sandbox.ValidCPF(d) {
+		return "", model.BadRequest(CodeInvalidCPF, "%s %q is not a valid CPF: 11 digits whose two check digits match.", field, v)
+	}
+	return d, nil
+}
+
+func checkCNPJ(field, v string) (string, error) {
+	d := digits(v)
+	if !sandbox.ValidCNPJ(d) {
+		return "", model.BadRequest(CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 14 digits whose two check digits match.", field, v)
+	}
+	return d, nil
+}
+
+func parseID(field, v string) (uuid.UUID, error) {
+	id, err := uuid.Parse(v)
+	if err != nil {
+		return uuid.Nil, bad("%s %q is not a valid id (a UUID).", field, v)
+	}
+	return id, nil
+}
+
+func strPtr(s string) *string { return &s }
+
+func nonEmpty(p *string) bool { return p != nil && strings.TrimSpace(*p) != "" }
+
+// round2 keeps amounts in cents.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+func checkAmount(v float64) error {
+	if v <= 0 || v > 1e9 {
+		return bad("amount must be a positive number of reais, at most 1,000,000,000 (got %v).", v)
+	}
+	if math.Abs(v*100-math.Round(v*100)) > 1e-6 {
+		return bad("amount has at most two decimal places (got %v).", v)
+	}
+	return nil
+}
+
+// Config is the engine's configuration (a second process of the same service reuses it).
+func (e *Engine) Config() Config { return e.cfg }

@@ -1,0 +1,546 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// Sandbox payers: a payer CPF picks how the simulated institution behaves. Any other
+// valid CPF pays normally.
+const (
+	CPFInsufficientFunds = "10000000108" // the payment is rejected: not enough balance
+	CPFLimitExceeded     = "10000000280" // the payment is rejected: above the account's limit
+	CPFRejectedInApp     = "10000000361" // the payer refuses in the institution's app after authorizing here
+	CPFSettlementFailure = "10000000442" // the debit is refused during settlement
+	CPFMultiSignature    = "10000000523" // a second signer must authorize (PAYMENT_PARTIALLY_ACCEPTED)
+)
+
+var scenarioErrors = map[string]model.PaymentErrorDetail{
+	CPFInsufficientFunds: {Code: "INSUFFICIENT_FUNDS", Description: "The payer's account has not enough balance for this payment.", Detail: strPtr("SALDO_INSUFICIENTE")},
+	CPFLimitExceeded:     {Code: "LIMIT_EXCEEDED", Description: "The payment is above the payer account's transaction limit.", Detail: strPtr("VALOR_ACIMA_LIMITE")},
+	CPFRejectedInApp:     {Code: "REJECTED_BY_USER", Description: "The payer rejected the payment in the institution's app.", Detail: strPtr("REJEITADO_USUARIO")},
+	CPFSettlementFailure: {Code: "SETTLEMENT_FAILED", Description: "The institution could not settle the payment.", Detail: strPtr("FALHA_INFRAESTRUTURA_ICP")},
+}
+
+// CreateIntent starts a payer's attempt on a request. The request is locked for the
+// transaction, so of several attempts racing on one request exactly one proceeds.
+func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.PaymentIntentInput, by string) (*model.PaymentIntent, error) {
+	if in.PaymentRequestID == nil {
+		return nil, bad("paymentRequestId is required.")
+	}
+	reqID, err := parseID("paymentRequestId", *in.PaymentRequestID)
+	if err != nil {
+		return nil, err
+	}
+	if in.ConnectorID == nil {
+		return nil, bad("connectorId is required: a connector with supportsPaymentInitiation (GET /connectors?supportsPaymentInitiation=true).")
+	}
+	conn, found, err := e.db.Connector(ctx, *in.ConnectorID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound("CONNECTOR_NOT_FOUND", "Connector %d not found.", *in.ConnectorID)
+	}
+	if !conn.SupportsPaymentInitiation {
+		return nil, model.BadRequest(CodeNoPayments, "Connector %d (%s) does not support payment initiation; list those that do with GET /connectors?supportsPaymentInitiation=true.", conn.ID, conn.Name)
+	}
+	if in.Parameters == nil || in.Parameters.Cpf == nil {
+		return nil, bad("parameters.cpf is required: the payer's CPF.")
+	}
+	payer := db.PaymentPayer{Name: emptyAsNil(in.Parameters.Name)}
+	if payer.Cpf, err = checkCPF("parameters.cpf", *in.Parameters.Cpf); err != nil {
+		return nil, err
+	}
+	if c := emptyAsNil(in.Parameters.Cnpj); c != nil {
+		d, err := checkCNPJ("parameters.cnpj", *c)
+		if err != nil {
+			return nil, err
+		}
+		payer.Cnpj = &d
+	}
+	method := "PIS"
+	if in.PaymentMethod != nil {
+		method = strings.ToUpper(*in.PaymentMethod)
+		if method != "PIS" && method != "PIX" {
+			return nil, bad("paymentMethod must be PIS (payment initiation) or PIX (got %q).", *in.PaymentMethod)
+		}
+	}
+	dynamic := in.IsDynamicPix != nil && *in.IsDynamicPix
+	if dynamic && method != "PIX" {
+		return nil, bad("isDynamicPix applies only to paymentMethod PIX.")
+	}
+	now := e.now()
+	n := &db.PaymentIntentRow{ID: uuid.New(), ClientID: clientID, RequestID: reqID, ConnectorID: conn.ID, Status: Started, PaymentMethod: method,
+		IsDynamicPix: dynamic, Payer: payer, Active: true, AuthorizeBy: now.Add(e.cfg.AuthorizationTimeout), CreatedAt: now, UpdatedAt: now}
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, err := e.requestRow(ctx, tx.PGX, clientID, reqID, true)
+		if err != nil {
+			return err
+		}
+		if p.Status != Created {
+			return conflict(CodeRequestBusy, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
+		}
+		if dynamic {
+			c, found, err := e.db.PaymentCustomer(ctx, clientID, uuidOrNil(p.CustomerID), true)
+			if err != nil {
+				return err
+			}
+			if !found || (c.Cpf == nil && c.Cnpj == nil) {
+				return bad("isDynamicPix needs the payment request to name a customer with a CPF or CNPJ.")
+			}
+		}
+		n.ReferenceID = strPtr(endToEndID(conn, now))
+		if method == "PIX" {
+			n.PixData, err = e.pixData(ctx, p, n)
+			if err != nil {
+				return err
+			}
+		}
+		if err := tx.InsertPaymentIntent(ctx, n); errors.Is(err, db.ErrActiveIntent) {
+			return conflict(CodeRequestBusy, "Payment request %s already has a payment intent under way.", reqID)
+		} else if err != nil {
+			return err
+		}
+		if err := tx.AddPaymentIntentStep(ctx, n.ID, Started, now); err != nil {
+			return err
+		}
+		p.ErrorDetail = nil
+		if err := e.emit(ctx, tx, p, "payment_intent/created", by, map[string]any{"paymentIntentId": n.ID.String()}); err != nil {
+			return err
+		}
+		if err := e.followRequest(ctx, tx, p, n, by); err != nil {
+			return err
+		}
+		for _, s := range []string{Enqueued, ConsentAwaitingAuthorization} {
+			if err := e.advance(ctx, tx, p, n, s, by); err != nil {
+				return err
+			}
+		}
+		_, err = e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.Intent(ctx, clientID, n.ID)
+}
+
+func uuidOrNil(p *uuid.UUID) uuid.UUID {
+	if p == nil {
+		return uuid.Nil
+	}
+	return *p
+}
+
+// endToEndID is a PIX end-to-end identifier: E, the institution's ISPB, the minute, and
+// eleven random characters.
+func endToEndID(c *model.Connector, t time.Time) string {
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b := make([]byte, 11)
+	for i := range b {
+		b[i] = alnum[rand.IntN(len(alnum))]
+	}
+	return fmt.Sprintf("E%08d%s%s", c.ID%100000000, t.UTC().Format("200601021504"), b)
+}
+
+// pixData is the BR Code a PIX-method intent is paid with: dynamic codes point at this
+// service's payload location and are single use; static ones name the recipient's key.
+func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.PaymentIntentRow) (*model.PixData, error) {
+	code := BRCode{Amount: p.Amount, MerchantName: "Ponte", MerchantCity: "SAO PAULO", TxID: strings.ReplaceAll(n.ID.String(), "-", "")[:25]}
+	if p.Description != nil {
+		code.Description = truncate(asciiOnly(*p.Description), 40)
+	}
+	switch {
+	case p.PixQrCode != nil:
+		return &model.PixData{Qr: QRDataURL(p.PixQrCode.Payload), Value: p.PixQrCode.Payload}, nil
+	case p.RecipientID != nil:
+		r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true)
+		if err != nil {
+			return nil, err
+		}
+		code.MerchantName = r.Name
+		code.Key = r.TaxNumber
+		if r.PixKey != nil {
+			code.Key = *r.PixKey
+		}
+	}
+	if n.IsDynamicPix {
+		code.Dynamic = true
+		u, err := url.Parse(e.cfg.BaseURL)
+		if err != nil {
+			return nil, err
+		}
+		code.URL = u.Host + "/payments/pix/" + n.ID.String()
+		code.Description = ""
+	}
+	v := code.Encode()
+	return &model.PixData{Qr: QRDataURL(v), Value: v}, nil
+}
+
+// advance moves an intent, and its request after it, recording the step and the events.
+func (e *Engine) advance(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, to, by string) error {
+	if err := checkIntentMove(n.Status, to); err != nil {
+		return err
+	}
+	now := e.now()
+	n.Status, n.UpdatedAt = to, now
+	if intentEnded(to) {
+		n.Active = false
+	}
+	if err := tx.SavePaymentIntent(ctx, n); err != nil {
+		return err
+	}
+	if err := tx.AddPaymentIntentStep(ctx, n.ID, to, now); err != nil {
+		return err
+	}
+	ids := map[string]any{"paymentIntentId": n.ID.String()}
+	switch to {
+	case ConsentAwaitingAuthorization, PaymentPartiallyAccepted:
+		if err := e.emit(ctx, tx, p, "payment_intent/waiting_payer_authorization", by, ids); err != nil {
+			return err
+		}
+	case PaymentCompleted:
+		ids["referenceId"] = n.ReferenceID
+		if err := e.emit(ctx, tx, p, "payment_intent/completed", by, ids); err != nil {
+			return err
+		}
+	case ConsentRejected, PaymentRejected, IntentError, PaymentTimeout, IntentCanceled:
+		ids["referenceId"] = n.ReferenceID
+		d := n.ErrorDetail
+		if d == nil {
+			d = &model.PaymentErrorDetail{Code: to, Description: "The payment did not complete."}
+		}
+		ids["error"] = map[string]any{"code": d.Code, "description": d.Description, "detail": d.Detail}
+		if err := e.emit(ctx, tx, p, "payment_intent/error", by, ids); err != nil {
+			return err
+		}
+	}
+	return e.followRequest(ctx, tx, p, n, by)
+}
+
+// followRequest puts the request in the status its intent implies.
+func (e *Engine) followRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, by string) error {
+	to := requestFollows(n.Status, p.Schedule != nil)
+	if to == p.Status {
+		return nil
+	}
+	if to == RequestError || to == Created {
+		p.ErrorDetail = n.ErrorDetail
+	}
+	return e.setRequestStatus(ctx, tx, p, to, by)
+}
+
+// intentRow reads an intent with its request, both locked, request first (the order every
+// writer takes them in).
+func (e *Engine) lockIntent(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, *db.PaymentIntentRow, error) {
+	n, found, err := db.PaymentIntent(ctx, tx.PGX, clientID, id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		return nil, nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
+	}
+	p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, n.RequestID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		return nil, nil, model.NotFound(CodeRequestNotFound, "The payment request of intent %s was deleted.", id)
+	}
+	n, _, err = db.PaymentIntent(ctx, tx.PGX, clientID, id, true)
+	return p, n, err
+}
+
+// Decide is the payer's answer on the consent page: authorize or reject. A multi-signature
+// payment waiting for its second signer takes the second authorization the same way.
+func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool) (*model.PaymentIntent, error) {
+	var clientID uuid.UUID
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, intentID)
+		if err != nil {
+			return err
+		}
+		clientID = n.ClientID
+		if n.Status == PaymentPartiallyAccepted {
+			if !authorize {
+				n.ErrorDetail = &model.PaymentErrorDetail{Code: "REJECTED_BY_USER", Description: "The second signer rejected the payment.", Detail: strPtr("REJEITADO_USUARIO")}
+				return e.advance(ctx, tx, p, n, PaymentRejected, ByUser)
+			}
+			n.Payer.Signatures++
+			if err := e.advance(ctx, tx, p, n, SettlementProcessing, ByUser); err != nil {
+				return err
+			}
+			return e.nextStep(ctx, tx, n)
+		}
+		if !authorize {
+			if err := checkIntentMove(n.Status, ConsentRejected); err != nil {
+				return err
+			}
+			n.ErrorDetail = &model.PaymentErrorDetail{Code: "REJECTED_BY_USER", Description: "The payer rejected the payment consent.", Detail: strPtr("REJEITADO_USUARIO")}
+			return e.advance(ctx, tx, p, n, ConsentRejected, ByUser)
+		}
+		if err := checkIntentMove(n.Status, ConsentAuthorized); err != nil {
+			return err
+		}
+		if n.Payer.Cpf == CPFRejectedInApp {
+			d := scenarioErrors[CPFRejectedInApp]
+			n.ErrorDetail = &d
+			return e.advance(ctx, tx, p, n, ConsentRejected, ByUser)
+		}
+		n.Payer.Signatures++
+		if err := e.advance(ctx, tx, p, n, ConsentAuthorized, ByUser); err != nil {
+			return err
+		}
+		if p.Schedule != nil {
+			return e.createScheduled(ctx, tx, p, n)
+		}
+		if err := e.advance(ctx, tx, p, n, PaymentPending, ByUser); err != nil {
+			return err
+		}
+		return e.nextStep(ctx, tx, n)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.Intent(ctx, clientID, intentID)
+}
+
+// StepArgs advances an intent's settlement one step, from the status it names: a copy of
+// the job that runs twice finds the intent moved on and does nothing.
+type StepArgs struct {
+	IntentID uuid.UUID `json:"intentId"`
+	From     string    `json:"from"`
+}
+
+func (StepArgs) Kind() string { return "payment_intent_step" }
+
+func (e *Engine) nextStep(ctx context.Context, tx *db.Tx, n *db.PaymentIntentRow) error {
+	opts := &river.InsertOpts{}
+	if e.cfg.StepDelay > 0 {
+		opts.ScheduledAt = e.now().Add(e.cfg.StepDelay)
+	}
+	_, err := e.jobs.InsertTx(ctx, tx.PGX, StepArgs{IntentID: n.ID, From: n.Status}, opts)
+	return err
+}
+
+type stepWorker struct {
+	river.WorkerDefaults[StepArgs]
+	e *Engine
+}
+
+func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, job.Args.IntentID)
+		var me *model.Error
+		if errors.As(err, &me) {
+			return nil // the request was deleted: nothing to settle
+		}
+		if err != nil || n.Status != job.Args.From {
+			return err
+		}
+		fail := func(cpf string) error {
+			d := scenarioErrors[cpf]
+			n.ErrorDetail = &d
+			return e.advance(ctx, tx, p, n, PaymentRejected, ByInternal)
+		}
+		switch n.Status {
+		case PaymentPending:
+			switch {
+			case n.Payer.Cpf == CPFInsufficientFunds || n.Payer.Cpf == CPFLimitExceeded:
+				return fail(n.Payer.Cpf)
+			case n.Payer.Cpf == CPFMultiSignature && n.Payer.Signatures < 2:
+				// Waits for the second signer; the authorization time-out runs anew.
+				n.AuthorizeBy = e.now().Add(e.cfg.AuthorizationTimeout)
+				if err := e.advance(ctx, tx, p, n, PaymentPartiallyAccepted, ByInternal); err != nil {
+					return err
+				}
+				_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{ScheduledAt: n.AuthorizeBy})
+				return err
+			}
+			if err := e.advance(ctx, tx, p, n, SettlementProcessing, ByInternal); err != nil {
+				return err
+			}
+		case SettlementProcessing:
+			if n.Payer.Cpf == CPFSettlementFailure {
+				return fail(n.Payer.Cpf)
+			}
+			if err := e.advance(ctx, tx, p, n, SettlementDebtorAccount, ByInternal); err != nil {
+				return err
+			}
+		case SettlementDebtorAccount:
+			n.Debtor = e.debtor(ctx, n)
+			return e.advance(ctx, tx, p, n, PaymentCompleted, ByInternal)
+		default:
+			return nil
+		}
+		return e.nextStep(ctx, tx, n)
+	})
+}
+
+// debtor is the payer's account as the sandbox institution reports it.
+func (e *Engine) debtor(ctx context.Context, n *db.PaymentIntentRow) *model.PaymentDebtor {
+	d := &model.PaymentDebtor{TaxNumber: n.Payer.Cpf, Branch: "0001", Number: fmt.Sprintf("%s-%s", n.Payer.Cpf[3:9], n.Payer.Cpf[9:10]), AccountType: "CHECKING_ACCOUNT"}
+	if n.Payer.Name != nil {
+		d.Name = *n.Payer.Name
+	} else {
+		d.Name = "Pagador " + n.Payer.Cpf[:3] + ".***.***-" + n.Payer.Cpf[9:]
+	}
+	// Each sandbox connector stands for one real institution of the seeded list.
+	if inst, err := e.db.PaymentInstitutionByIndex(ctx, n.ConnectorID); err == nil {
+		d.Ispb, d.Compe = inst.Ispb, inst.Compe
+	}
+	return d
+}
+
+// TimeoutArgs ends an attempt the payer did not authorize in time.
+type TimeoutArgs struct {
+	IntentID uuid.UUID `json:"intentId"`
+	From     string    `json:"from,omitempty"`
+}
+
+func (TimeoutArgs) Kind() string { return "payment_intent_timeout" }
+
+type timeoutWorker struct {
+	river.WorkerDefaults[TimeoutArgs]
+	e *Engine
+}
+
+func (w *timeoutWorker) Work(ctx context.Context, job *river.Job[TimeoutArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, job.Args.IntentID)
+		var me *model.Error
+		if errors.As(err, &me) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		from := job.Args.From
+		if from == "" {
+			from = ConsentAwaitingAuthorization
+		}
+		if n.Status != from {
+			return nil
+		}
+		n.ErrorDetail = &model.PaymentErrorDetail{Code: PaymentTimeout, Description: fmt.Sprintf("The payer did not authorize the payment within %s.", e.cfg.AuthorizationTimeout)}
+		return e.advance(ctx, tx, p, n, PaymentTimeout, ByInternal)
+	})
+}
+
+// ---- reads
+
+func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow) ([]*model.PaymentIntent, error) {
+	ids := make([]uuid.UUID, len(rows))
+	for i, n := range rows {
+		ids[i] = n.ID
+	}
+	steps, err := e.db.PaymentIntentSteps(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
+	connectors := map[int]*model.Connector{}
+	requests := map[uuid.UUID]*model.PaymentRequest{}
+	out := make([]*model.PaymentIntent, 0, len(rows))
+	for _, n := range rows {
+		v := &model.PaymentIntent{ID: n.ID, Status: n.Status, CreatedAt: model.NewTime(n.CreatedAt), UpdatedAt: model.NewTime(n.UpdatedAt),
+			ReferenceID: n.ReferenceID, PaymentMethod: n.PaymentMethod, IsDynamicPix: n.IsDynamicPix, PixData: n.PixData, Debtor: n.Debtor,
+			ErrorDetail: n.ErrorDetail, StatusHistory: steps[n.ID], RequestID: n.RequestID,
+			ConsentURL: strPtr(e.cfg.BaseURL + "/payments/consent/" + n.ID.String())}
+		if v.StatusHistory == nil {
+			v.StatusHistory = []*model.PaymentIntentStep{}
+		}
+		c, ok := connectors[n.ConnectorID]
+		if !ok {
+			if c, _, err = e.db.Connector(ctx, n.ConnectorID); err != nil {
+				return nil, err
+			}
+			connectors[n.ConnectorID] = c
+		}
+		v.Connector = c
+		r, ok := requests[n.RequestID]
+		if !ok {
+			p, found, err := db.PaymentRequest(ctx, e.db.Pool, n.ClientID, n.RequestID, false)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				if r, err = e.requestView(ctx, p, cache); err != nil {
+					return nil, err
+				}
+			}
+			requests[n.RequestID] = r
+		}
+		v.PaymentRequest = r
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Intent reads an intent (of any application when clientID is Nil: the consent page).
+func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentIntent, error) {
+	n, found, err := db.PaymentIntent(ctx, e.db.Pool, clientID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
+	}
+	list, err := e.intentViews(ctx, []*db.PaymentIntentRow{n})
+	if err != nil {
+		return nil, err
+	}
+	return list[0], nil
+}
+
+// Intents lists intents, optionally of one request, created in [from, to).
+func (e *Engine) Intents(ctx context.Context, clientID uuid.UUID, requestID *uuid.UUID, from, to *time.Time, limit, offset int) ([]*model.PaymentIntent, int, error) {
+	rows, total, err := e.db.PaymentIntents(ctx, clientID, requestID, from, to, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	list, err := e.intentViews(ctx, rows)
+	return list, total, err
+}
+
+// ClientOfIntent names the application an intent belongs to (the consent page has no
+// credential, only the intent's id).
+func (e *Engine) ClientOfIntent(ctx context.Context, id uuid.UUID) (uuid.UUID, bool, error) {
+	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, id, false)
+	if err != nil || !found {
+		return uuid.Nil, found, err
+	}
+	return n.ClientID, true, nil
+}
+
+// PayerOf is who started an intent, for the consent page.
+func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, error) {
+	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, id, false)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &n.Payer, nil
+}
+
+// ClientOfRequest names the application a request belongs to (the payment page).
+func (e *Engine) ClientOfRequest(ctx context.Context, id uuid.UUID) (uuid.UUID, bool, error) {
+	p, found, err := db.PaymentRequest(ctx, e.db.Pool, uuid.Nil, id, false)
+	if err != nil || !found {
+		return uuid.Nil, found, err
+	}
+	return p.ClientID, true, nil
+}

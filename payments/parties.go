@@ -1,0 +1,357 @@
+package payments
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"net/mail"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"ponte/db"
+	"ponte/model"
+	"ponte/sandbox"
+)
+
+// ---- institutions
+
+// Institutions lists payment institutions, optionally by part of their name.
+func (e *Engine) Institutions(ctx context.Context, name string, limit, offset int) ([]*model.PaymentInstitution, int, error) {
+	return e.db.PaymentInstitutions(ctx, strings.TrimSpace(name), limit, offset)
+}
+
+// Institution reads one institution.
+func (e *Engine) Institution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error) {
+	i, found, err := e.db.PaymentInstitution(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeInstitutionNotFound, "Payment institution %s not found.", id)
+	}
+	return i, nil
+}
+
+// ---- customers
+
+var customerTypes = []string{"INDIVIDUAL", "BUSINESS"}
+
+// checkCustomer validates a customer after a create or change was applied to it.
+func checkCustomer(c *model.PaymentCustomer) error {
+	if !slices.Contains(customerTypes, c.Type) {
+		return bad("type must be INDIVIDUAL or BUSINESS (got %q).", c.Type)
+	}
+	if strings.TrimSpace(c.Name) == "" {
+		return bad("name is required.")
+	}
+	if len(c.Name) > 200 {
+		return bad("name is longer than 200 characters.")
+	}
+	if c.Email != nil {
+		if a, err := mail.ParseAddress(*c.Email); err != nil || a.Address != *c.Email {
+			return bad("email %q is not an e-mail address.", *c.Email)
+		}
+	}
+	if c.Cpf != nil {
+		d, err := checkCPF("cpf", *c.Cpf)
+		if err != nil {
+			return err
+		}
+		c.Cpf = &d
+	}
+	if c.Cnpj != nil {
+		d, err := checkCNPJ("cnpj", *c.Cnpj)
+		if err != nil {
+			return err
+		}
+		c.Cnpj = &d
+	}
+	if c.Type == "INDIVIDUAL" && c.Cpf == nil {
+		return bad("cpf is required for an INDIVIDUAL customer.")
+	}
+	if c.Type == "BUSINESS" && c.Cnpj == nil {
+		return bad("cnpj is required for a BUSINESS customer.")
+	}
+	return nil
+}
+
+// emptyAsNil treats "" as absent: the official client's types make cpf and cnpj
+// required strings, so callers send "" for the one that does not apply.
+func emptyAsNil(p *string) *string {
+	if p == nil || strings.TrimSpace(*p) == "" {
+		return nil
+	}
+	return p
+}
+
+// CreateCustomer adds a customer.
+func (e *Engine) CreateCustomer(ctx context.Context, clientID uuid.UUID, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	now := model.NewTime(e.now())
+	c := &model.PaymentCustomer{ID: uuid.New(), Email: emptyAsNil(in.Email), Cpf: emptyAsNil(in.Cpf), Cnpj: emptyAsNil(in.Cnpj), CreatedAt: now, UpdatedAt: now}
+	if in.Type != nil {
+		c.Type = *in.Type
+	}
+	if in.Name != nil {
+		c.Name = strings.TrimSpace(*in.Name)
+	}
+	if err := checkCustomer(c); err != nil {
+		return nil, err
+	}
+	return c, e.db.InsertPaymentCustomer(ctx, clientID, c)
+}
+
+// Customer reads a customer.
+func (e *Engine) Customer(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
+	c, found, err := e.db.PaymentCustomer(ctx, clientID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeCustomerNotFound, "Payment customer %s not found.", id)
+	}
+	return c, nil
+}
+
+// Customers lists customers.
+func (e *Engine) Customers(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentCustomer, int, error) {
+	return e.db.PaymentCustomers(ctx, clientID, limit, offset)
+}
+
+// UpdateCustomer changes the fields given.
+func (e *Engine) UpdateCustomer(ctx context.Context, clientID, id uuid.UUID, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	c, err := e.Customer(ctx, clientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.Type != nil {
+		c.Type = *in.Type
+	}
+	if in.Name != nil {
+		c.Name = strings.TrimSpace(*in.Name)
+	}
+	if in.Email != nil {
+		c.Email = emptyAsNil(in.Email)
+	}
+	if in.Cpf != nil {
+		c.Cpf = emptyAsNil(in.Cpf)
+	}
+	if in.Cnpj != nil {
+		c.Cnpj = emptyAsNil(in.Cnpj)
+	}
+	if err := checkCustomer(c); err != nil {
+		return nil, err
+	}
+	c.UpdatedAt = model.NewTime(e.now())
+	return c, e.db.UpdatePaymentCustomer(ctx, clientID, c)
+}
+
+// DeleteCustomer removes a customer from lists; requests that name it keep it.
+func (e *Engine) DeleteCustomer(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
+	c, err := e.Customer(ctx, clientID, id)
+	if err != nil {
+		return nil, err
+	}
+	return c, e.db.DeletePaymentCustomer(ctx, clientID, id, e.now())
+}
+
+// ---- recipients
+
+var accountTypes = []string{"CHECKING_ACCOUNT", "SAVINGS_ACCOUNT", "GUARANTEED_ACCOUNT", "PAYMENT_ACCOUNT"}
+
+var (
+	branchRE  = regexp.MustCompile(`^[0-9]{1,4}$`)
+	accountRE = regexp.MustCompile(`^[0-9]{1,19}(-[0-9Xx])?$`)
+	phoneRE   = regexp.MustCompile(`^\+55[1-9][0-9]{9,10}$`)
+)
+
+func checkAccount(a *model.PaymentRecipientAccount) error {
+	if a == nil {
+		return bad("account {branch, number, type} is required.")
+	}
+	if !branchRE.MatchString(a.Branch) {
+		return bad("account.branch %q must be 1 to 4 digits.", a.Branch)
+	}
+	if !accountRE.MatchString(a.Number) {
+		return bad("account.number %q must be digits, optionally with a check digit after a hyphen.", a.Number)
+	}
+	if !slices.Contains(accountTypes, a.Type) {
+		return bad("account.type must be one of %s (got %q).", strings.Join(accountTypes, ", "), a.Type)
+	}
+	return nil
+}
+
+func checkTaxNumber(v string) (string, error) {
+	d := digits(v)
+	switch len(d) {
+	case 11:
+		return checkCPF("taxNumber", v)
+	case 14:
+		return checkCNPJ("taxNumber", v)
+	}
+	return "", model.BadRequest(CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 digits).", v)
+}
+
+// PixKeyKind names the kind of a PIX key (CPF, CNPJ, EMAIL, PHONE, EVP) or returns an error
+// that says why it is none.
+func PixKeyKind(key string) (string, error) {
+	switch {
+	case len(key) == 11 && sandbox.ValidCPF(key):
+		return "CPF", nil
+	case len(key) == 14 && sandbox.ValidCNPJ(key):
+		return "CNPJ", nil
+	case phoneRE.MatchString(key):
+		return "PHONE", nil
+	case strings.Contains(key, "@"):
+		if a, err := mail.ParseAddress(key); err == nil && a.Address == key && len(key) <= 77 {
+			return "EMAIL", nil
+		}
+	default:
+		if _, err := uuid.Parse(key); err == nil && len(key) == 36 {
+			return "EVP", nil
+		}
+	}
+	return "", model.BadRequest(CodeInvalidPixKey, "pixKey %q is not a PIX key: a CPF or CNPJ (digits only), an e-mail, a phone as +55 and 10 or 11 digits, or a random key (UUID).", key)
+}
+
+var sandboxNames = []string{"Mariana Costa Ltda", "Padaria Pão Quente", "João Pereira", "Oficina Silva & Filhos", "Ana Souza", "Mercado Bom Preço", "Lucas Almeida", "Clínica Vida"}
+
+// lookupPixKey stands in for the DICT, the Central Bank's directory of PIX keys: in the
+// sandbox every well-formed key resolves, always to the same account.
+func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.PaymentRecipient, error) {
+	sum := sha256.Sum256([]byte(key))
+	seed := binary.BigEndian.Uint64(sum[:8])
+	rng := rand.New(rand.NewPCG(seed, seed>>7))
+	inst, err := e.db.PaymentInstitutionByIndex(ctx, int(seed%1000))
+	if err != nil {
+		return nil, err
+	}
+	r := &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: sandboxNames[seed%uint64(len(sandboxNames))], PaymentInstitution: inst,
+		Account: &model.PaymentRecipientAccount{Branch: fmt.Sprintf("%04d", 1+rng.IntN(3000)), Number: fmt.Sprintf("%d-%d", 10000+rng.IntN(900000), rng.IntN(10)), Type: "CHECKING_ACCOUNT"},
+		PixKey:  &key}
+	switch kind {
+	case "CPF", "CNPJ":
+		r.TaxNumber = key
+	default:
+		r.TaxNumber = sandbox.NewCPF(rng)
+	}
+	return r, nil
+}
+
+// CreateRecipient adds a recipient from a bank account or a PIX key.
+func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	if in.SmartAccountID != nil {
+		return nil, model.BadRequest(CodeNotSupported, "Smart accounts are not offered by this service; create the recipient from a bank account or a PIX key.")
+	}
+	var r *model.PaymentRecipient
+	if in.PixKey != nil {
+		if in.Account != nil || in.PaymentInstitutionID != nil {
+			return nil, bad("Send either pixKey or a bank account (paymentInstitutionId and account), not both.")
+		}
+		kind, err := PixKeyKind(*in.PixKey)
+		if err != nil {
+			return nil, err
+		}
+		if r, err = e.lookupPixKey(ctx, *in.PixKey, kind); err != nil {
+			return nil, err
+		}
+		if nonEmpty(in.Name) {
+			r.Name = strings.TrimSpace(*in.Name)
+		}
+	} else {
+		if !nonEmpty(in.Name) {
+			return nil, bad("name is required (or send a pixKey).")
+		}
+		if in.TaxNumber == nil {
+			return nil, bad("taxNumber is required: the recipient's CPF or CNPJ.")
+		}
+		tax, err := checkTaxNumber(*in.TaxNumber)
+		if err != nil {
+			return nil, err
+		}
+		if in.PaymentInstitutionID == nil {
+			return nil, bad("paymentInstitutionId is required (see GET /payments/recipients/institutions).")
+		}
+		instID, err := parseID("paymentInstitutionId", *in.PaymentInstitutionID)
+		if err != nil {
+			return nil, err
+		}
+		inst, err := e.Institution(ctx, instID)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkAccount(in.Account); err != nil {
+			return nil, err
+		}
+		r = &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: strings.TrimSpace(*in.Name), TaxNumber: tax, PaymentInstitution: inst, Account: in.Account}
+	}
+	now := model.NewTime(e.now())
+	r.ID, r.CreatedAt, r.UpdatedAt = uuid.New(), now, now
+	r.IsDefault = in.IsDefault != nil && *in.IsDefault
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, true) })
+	return r, err
+}
+
+// Recipient reads a recipient.
+func (e *Engine) Recipient(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
+	r, found, err := e.db.PaymentRecipient(ctx, clientID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeRecipientNotFound, "Payment recipient %s not found.", id)
+	}
+	return r, nil
+}
+
+// Recipients lists recipients.
+func (e *Engine) Recipients(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentRecipient, int, error) {
+	return e.db.PaymentRecipients(ctx, clientID, limit, offset)
+}
+
+// UpdateRecipient changes name, taxNumber, isDefault and account.
+func (e *Engine) UpdateRecipient(ctx context.Context, clientID, id uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	r, err := e.Recipient(ctx, clientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.PixKey != nil || in.PaymentInstitutionID != nil || in.SmartAccountID != nil {
+		return nil, bad("A recipient's pixKey and institution cannot change; create another recipient.")
+	}
+	if in.Name != nil {
+		if !nonEmpty(in.Name) {
+			return nil, bad("name cannot be empty.")
+		}
+		r.Name = strings.TrimSpace(*in.Name)
+	}
+	if in.TaxNumber != nil {
+		if r.TaxNumber, err = checkTaxNumber(*in.TaxNumber); err != nil {
+			return nil, err
+		}
+	}
+	if in.Account != nil {
+		if err := checkAccount(in.Account); err != nil {
+			return nil, err
+		}
+		r.Account = in.Account
+	}
+	if in.IsDefault != nil {
+		r.IsDefault = *in.IsDefault
+	}
+	r.UpdatedAt = model.NewTime(e.now())
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, false) })
+	return r, err
+}
+
+// DeleteRecipient removes a recipient from lists; requests that name it keep it.
+func (e *Engine) DeleteRecipient(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
+	r, err := e.Recipient(ctx, clientID, id)
+	if err != nil {
+		return nil, err
+	}
+	return r, e.db.DeletePaymentRecipient(ctx, clientID, id, e.now())
+}

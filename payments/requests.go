@@ -1,0 +1,368 @@
+package payments
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/db"
+	"ponte/model"
+	"ponte/webhooks"
+)
+
+// Who moved something, as events report it (section 6.2).
+const (
+	ByClient   = "CLIENT"
+	ByUser     = "USER"
+	ByInternal = "INTERNAL"
+)
+
+// CreateRequest adds a payment request.
+func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	if in.SmartAccountID != nil {
+		return nil, model.BadRequest(CodeNotSupported, "Smart accounts are not offered by this service; leave smartAccountId out.")
+	}
+	if in.Amount == nil {
+		return nil, bad("amount is required.")
+	}
+	now := e.now()
+	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
+	if err := e.applyRequestInput(ctx, p, in, true); err != nil {
+		return nil, err
+	}
+	if err := e.price(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// applyRequestInput validates and applies the fields given; on create the recipient
+// falls back to the application's default one.
+func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
+	if in.Amount != nil {
+		if err := checkAmount(*in.Amount); err != nil {
+			return err
+		}
+		p.Amount = *in.Amount
+	}
+	if in.Description != nil {
+		if len(*in.Description) > 140 {
+			return bad("description is longer than 140 characters (a PIX description's limit).")
+		}
+		p.Description = emptyAsNil(in.Description)
+	}
+	if in.ClientPaymentID != nil {
+		if len(*in.ClientPaymentID) > 100 {
+			return bad("clientPaymentId is longer than 100 characters.")
+		}
+		p.ClientPaymentID = emptyAsNil(in.ClientPaymentID)
+	}
+	if in.CallbackUrls != nil {
+		for field, u := range map[string]*string{"callbackUrls.success": in.CallbackUrls.Success, "callbackUrls.pending": in.CallbackUrls.Pending, "callbackUrls.error": in.CallbackUrls.Error} {
+			if u != nil {
+				if err := webhooks.CheckURL(field, *u, true); err != nil {
+					return err
+				}
+			}
+		}
+		p.CallbackURLs = in.CallbackUrls
+	}
+	if in.WebhookURL != nil {
+		if *in.WebhookURL == "" {
+			p.WebhookURL = nil
+		} else {
+			if err := webhooks.CheckURL("webhookUrl", *in.WebhookURL, e.cfg.AllowInsecureWebhooks); err != nil {
+				return err
+			}
+			p.WebhookURL = in.WebhookURL
+		}
+	}
+	if in.RecipientID != nil {
+		id, err := parseID("recipientId", *in.RecipientID)
+		if err != nil {
+			return err
+		}
+		if _, found, err := e.db.PaymentRecipient(ctx, p.ClientID, id, false); err != nil {
+			return err
+		} else if !found {
+			return model.NotFound(CodeRecipientNotFound, "recipientId %s: no such payment recipient.", id)
+		}
+		p.RecipientID = &id
+	} else if create && p.PixQrCode == nil {
+		r, found, err := e.db.DefaultPaymentRecipient(ctx, p.ClientID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return bad("recipientId is required: this application has no default recipient (POST /payments/recipients with isDefault true).")
+		}
+		p.RecipientID = &r.ID
+	}
+	if in.CustomerID != nil {
+		id, err := parseID("customerId", *in.CustomerID)
+		if err != nil {
+			return err
+		}
+		if _, found, err := e.db.PaymentCustomer(ctx, p.ClientID, id, false); err != nil {
+			return err
+		} else if !found {
+			return model.NotFound(CodeCustomerNotFound, "customerId %s: no such payment customer.", id)
+		}
+		p.CustomerID = &id
+	}
+	if in.Schedule != nil {
+		s, err := normalizeSchedule(in.Schedule)
+		if err != nil {
+			return err
+		}
+		if _, err := scheduleDates(s, e.today()); err != nil {
+			return err
+		}
+		p.Schedule = s
+	}
+	return nil
+}
+
+// price sets the request's fees: none in the sandbox, otherwise the application's PIX
+// pricing (a fixed part plus a percentage of the amount).
+func (e *Engine) price(ctx context.Context, p *db.PaymentRequestRow) error {
+	p.Fees = 0
+	if p.IsSandbox {
+		return nil
+	}
+	pricing, err := e.db.ClientPaymentPricing(ctx, p.ClientID)
+	if err != nil {
+		return err
+	}
+	if pr, ok := pricing["PIX"]; ok {
+		p.Fees = round2(pr.Fixed + p.Amount*pr.Percent/100)
+	}
+	return nil
+}
+
+// CreateRequestFromPixQr adds a request that pays a PIX BR Code the caller pasted.
+func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID, in model.PixQrPaymentRequestInput) (*model.PaymentRequest, error) {
+	if !nonEmpty(in.PixQrCode) {
+		return nil, bad("pixQrCode is required: the PIX BR Code (copia e cola) to pay.")
+	}
+	code, err := ParseBRCode(*in.PixQrCode)
+	if err != nil {
+		return nil, model.BadRequest(CodeInvalidPixQrCode, "pixQrCode is not a valid PIX BR Code: %v.", err)
+	}
+	if code.Amount == 0 {
+		return nil, model.BadRequest(CodeInvalidPixQrCode, "pixQrCode has no amount (field 54); codes without one cannot be paid through a payment request.")
+	}
+	q := &model.PixQrCode{Payload: strings.TrimSpace(*in.PixQrCode), Dynamic: code.Dynamic, Amount: &code.Amount, MerchantName: code.MerchantName, MerchantCity: code.MerchantCity}
+	if code.Key != "" {
+		q.PixKey = &code.Key
+	}
+	if code.URL != "" {
+		q.URL = &code.URL
+	}
+	if code.TxID != "" && code.TxID != "***" {
+		q.TransactionID = &code.TxID
+	}
+	if code.Description != "" {
+		q.Description = &code.Description
+	}
+	desc := in.Description
+	if desc == nil {
+		desc = q.Description
+	}
+	now := e.now()
+	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, PixQrCode: q, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
+	if err := e.applyRequestInput(ctx, p, model.PaymentRequestInput{Amount: &code.Amount, Description: desc, CallbackUrls: in.CallbackUrls,
+		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
+		return nil, err
+	}
+	if err := e.price(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// parties caches recipients and customers while a page of requests is assembled.
+type parties struct {
+	recipients map[uuid.UUID]*model.PaymentRecipient
+	customers  map[uuid.UUID]*model.PaymentCustomer
+}
+
+// requestView turns a stored request into its API form.
+func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache *parties) (*model.PaymentRequest, error) {
+	if cache == nil {
+		cache = &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
+	}
+	out := &model.PaymentRequest{ID: p.ID, Amount: p.Amount, Fees: p.Fees, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
+		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
+		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
+		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
+	if p.RecipientID != nil {
+		r, ok := cache.recipients[*p.RecipientID]
+		if !ok {
+			var err error
+			if r, _, err = e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true); err != nil {
+				return nil, err
+			}
+			cache.recipients[*p.RecipientID] = r
+		}
+		out.Recipient = r
+	}
+	if p.CustomerID != nil {
+		c, ok := cache.customers[*p.CustomerID]
+		if !ok {
+			var err error
+			if c, _, err = e.db.PaymentCustomer(ctx, p.ClientID, *p.CustomerID, true); err != nil {
+				return nil, err
+			}
+			cache.customers[*p.CustomerID] = c
+		}
+		out.Customer = c
+	}
+	return out, nil
+}
+
+func (e *Engine) requestRow(ctx context.Context, q db.Querier, clientID, id uuid.UUID, lock bool) (*db.PaymentRequestRow, error) {
+	p, found, err := db.PaymentRequest(ctx, q, clientID, id, lock)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeRequestNotFound, "Payment request %s not found.", id)
+	}
+	return p, nil
+}
+
+// Request reads a request.
+func (e *Engine) Request(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRequest, error) {
+	p, err := e.requestRow(ctx, e.db.Pool, clientID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// Requests lists requests created in [from, to).
+func (e *Engine) Requests(ctx context.Context, clientID uuid.UUID, from, to *time.Time, limit, offset int) ([]*model.PaymentRequest, int, error) {
+	rows, total, err := e.db.PaymentRequests(ctx, clientID, from, to, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
+	out := make([]*model.PaymentRequest, 0, len(rows))
+	for _, p := range rows {
+		v, err := e.requestView(ctx, p, cache)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, v)
+	}
+	return out, total, nil
+}
+
+// UpdateRequest changes a request no payer has started paying.
+func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	if in.IsSandbox != nil || in.SmartAccountID != nil {
+		return nil, bad("isSandbox and smartAccountId cannot change after a request is created.")
+	}
+	var p *db.PaymentRequestRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if p, err = e.requestRow(ctx, tx.PGX, clientID, id, true); err != nil {
+			return err
+		}
+		if p.Status != Created {
+			return conflict(CodeRequestLocked, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
+		}
+		if p.PixQrCode != nil && (in.Amount != nil || in.RecipientID != nil || in.Schedule != nil) {
+			return bad("A request made from a PIX QR code keeps the code's amount and receiver and has no schedule.")
+		}
+		if err := e.applyRequestInput(ctx, p, in, false); err != nil {
+			return err
+		}
+		if err := e.price(ctx, p); err != nil {
+			return err
+		}
+		p.UpdatedAt = e.now()
+		return tx.SavePaymentRequest(ctx, p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// DeleteRequest cancels and removes a request. An attempt waiting for the payer is
+// canceled with it; a request whose money is moving, has moved, or is scheduled is not
+// deleted (cancel its schedules first).
+func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRequest, error) {
+	var p *db.PaymentRequestRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if p, err = e.requestRow(ctx, tx.PGX, clientID, id, true); err != nil {
+			return err
+		}
+		n, active, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		if active {
+			if !slices.Contains([]string{Started, Enqueued, ConsentAwaitingAuthorization}, n.Status) {
+				return conflict(CodeRequestLocked, "Payment request %s cannot be deleted: its payment is %s.", id, n.Status)
+			}
+			n.ErrorDetail = &model.PaymentErrorDetail{Code: "CANCELED", Description: "The payment request was deleted by the application."}
+			if err := e.advance(ctx, tx, p, n, IntentCanceled, ByClient); err != nil {
+				return err
+			}
+		}
+		switch p.Status {
+		case Created:
+			if err := e.setRequestStatus(ctx, tx, p, Canceled, ByClient); err != nil {
+				return err
+			}
+		case RequestError, Expired, Canceled:
+		default:
+			return conflict(CodeRequestLocked, "Payment request %s is %s and cannot be deleted.", id, p.Status)
+		}
+		return tx.DeletePaymentRequest(ctx, p.ID, e.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// setRequestStatus moves a request on its own (not following an intent), with its event.
+func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, to, by string) error {
+	if p.Status == to {
+		return nil
+	}
+	if err := checkRequestMove(p.Status, to); err != nil {
+		return err
+	}
+	p.Status, p.UpdatedAt = to, e.now()
+	if err := tx.SavePaymentRequest(ctx, p); err != nil {
+		return err
+	}
+	return e.emit(ctx, tx, p, "payment_request/updated", by, map[string]any{"clientId": p.ClientID.String(), "status": to})
+}
+
+// emit records a payment event for the application's webhooks and the request's own URL.
+func (e *Engine) emit(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, name, by string, payload map[string]any) error {
+	payload["paymentRequestId"] = p.ID.String()
+	payload["triggeredBy"] = by
+	return tx.InsertEvent(ctx, &db.Event{ClientID: p.ClientID, Event: name, TargetURL: p.WebhookURL, Payload: payload})
+}
+
+func (e *Engine) today() time.Time {
+	n := e.now().In(SaoPaulo)
+	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
+}

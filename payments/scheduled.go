@@ -1,0 +1,223 @@
+package payments
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// Scheduled payment statuses.
+const (
+	SchedScheduled = "SCHEDULED"
+	SchedCompleted = "COMPLETED"
+	SchedError     = "ERROR"
+	SchedCanceled  = "CANCELED"
+)
+
+// createScheduled writes the dated payments of a request whose consent was just given,
+// each with the job that pays it on its date.
+func (e *Engine) createScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow) error {
+	dates, err := scheduleDates(p.Schedule, e.today())
+	if err != nil {
+		// The dates were valid when the request was made; the first may have passed since.
+		n.ErrorDetail = &model.PaymentErrorDetail{Code: "INVALID_SCHEDULE", Description: err.Error()}
+		return e.advance(ctx, tx, p, n, IntentError, ByInternal)
+	}
+	now := e.now()
+	for _, d := range dates {
+		s := &db.ScheduledPaymentRow{ID: uuid.New(), RequestID: p.ID, ClientID: p.ClientID, ScheduledDate: d, Status: SchedScheduled,
+			Description: p.Description, CreatedAt: now, UpdatedAt: now}
+		if err := tx.InsertScheduledPayment(ctx, s); err != nil {
+			return err
+		}
+		if _, err := e.jobs.InsertTx(ctx, tx.PGX, ScheduledArgs{ScheduledPaymentID: s.ID}, &river.InsertOpts{ScheduledAt: e.cfg.scheduleAt(d), MaxAttempts: 25}); err != nil {
+			return err
+		}
+		if err := e.emit(ctx, tx, p, "scheduled_payment/created", ByUser, scheduledPayload(s)); err != nil {
+			return err
+		}
+	}
+	return e.emit(ctx, tx, p, "scheduled_payment/all_created", ByUser, map[string]any{"paymentIntentId": n.ID.String(), "scheduledPaymentsCount": len(dates)})
+}
+
+func scheduledPayload(s *db.ScheduledPaymentRow) map[string]any {
+	m := map[string]any{"scheduledPaymentId": s.ID.String(), "scheduledDate": s.ScheduledDate.Format("2006-01-02"), "status": s.Status}
+	if s.ErrorDetail != nil {
+		m["error"] = map[string]any{"code": s.ErrorDetail.Code, "description": s.ErrorDetail.Description, "detail": s.ErrorDetail.Detail}
+	}
+	return m
+}
+
+// ScheduledArgs pays one dated payment.
+type ScheduledArgs struct {
+	ScheduledPaymentID uuid.UUID `json:"scheduledPaymentId"`
+}
+
+func (ScheduledArgs) Kind() string { return "scheduled_payment" }
+
+type scheduledWorker struct {
+	river.WorkerDefaults[ScheduledArgs]
+	e *Engine
+}
+
+func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		s, found, err := db.ScheduledPayment(ctx, tx.PGX, job.Args.ScheduledPaymentID, false)
+		if err != nil || !found {
+			return err
+		}
+		p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, s.RequestID, true)
+		if err != nil || !found {
+			return err
+		}
+		if s, _, err = db.ScheduledPayment(ctx, tx.PGX, s.ID, true); err != nil || s.Status != SchedScheduled {
+			return err
+		}
+		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		event := "scheduled_payment/completed"
+		s.Status = SchedCompleted
+		if n != nil {
+			if d, failing := scenarioErrors[n.Payer.Cpf]; failing && n.Payer.Cpf != CPFRejectedInApp {
+				s.Status, s.ErrorDetail, event = SchedError, &d, "scheduled_payment/error"
+			}
+		}
+		s.UpdatedAt = e.now()
+		if err := tx.SaveScheduledPayment(ctx, s); err != nil {
+			return err
+		}
+		if err := e.emit(ctx, tx, p, event, ByInternal, scheduledPayload(s)); err != nil {
+			return err
+		}
+		return e.settleSchedule(ctx, tx, p, n, ByInternal)
+	})
+}
+
+// settleSchedule ends a scheduled request once none of its payments is left to run: it
+// completed if any was paid, else it is canceled (or in error if every one failed).
+func (e *Engine) settleSchedule(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, by string) error {
+	list, err := db.ScheduledPayments(ctx, tx.PGX, p.ID, false)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for _, s := range list {
+		counts[s.Status]++
+	}
+	if counts[SchedScheduled] > 0 {
+		return nil
+	}
+	to, end := Canceled, Revoked
+	switch {
+	case counts[SchedCompleted] > 0:
+		to, end = Completed, Consumed
+		if err := e.emit(ctx, tx, p, "scheduled_payment/all_completed", by, map[string]any{"completed": counts[SchedCompleted], "failed": counts[SchedError], "canceled": counts[SchedCanceled]}); err != nil {
+			return err
+		}
+	case counts[SchedError] > 0:
+		to, end = RequestError, Consumed
+	}
+	if n != nil {
+		// The intent ends with its schedule; its request is set explicitly below.
+		n.Status, n.Active, n.UpdatedAt = end, false, e.now()
+		if err := tx.SavePaymentIntent(ctx, n); err != nil {
+			return err
+		}
+		if err := tx.AddPaymentIntentStep(ctx, n.ID, end, n.UpdatedAt); err != nil {
+			return err
+		}
+	}
+	return e.setRequestStatus(ctx, tx, p, to, by)
+}
+
+func scheduledView(s *db.ScheduledPaymentRow) *model.ScheduledPayment {
+	return &model.ScheduledPayment{ID: s.ID, Status: s.Status, ScheduledDate: s.ScheduledDate.Format("2006-01-02"), Description: s.Description,
+		ErrorDetail: s.ErrorDetail, CreatedAt: model.NewTime(s.CreatedAt), UpdatedAt: model.NewTime(s.UpdatedAt)}
+}
+
+// Schedules lists a request's dated payments.
+func (e *Engine) Schedules(ctx context.Context, clientID, requestID uuid.UUID) ([]*model.ScheduledPayment, error) {
+	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+		return nil, err
+	}
+	list, err := db.ScheduledPayments(ctx, e.db.Pool, requestID, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.ScheduledPayment, len(list))
+	for i, s := range list {
+		out[i] = scheduledView(s)
+	}
+	return out, nil
+}
+
+// Schedule reads one dated payment of a request.
+func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+		return nil, err
+	}
+	s, found, err := db.ScheduledPayment(ctx, e.db.Pool, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found || s.RequestID != requestID {
+		return nil, model.NotFound(CodeScheduleNotFound, "Scheduled payment %s of payment request %s not found.", id, requestID)
+	}
+	return scheduledView(s), nil
+}
+
+// CancelSchedules cancels one dated payment (id non-nil) or every one still to run.
+func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.UUID, id *uuid.UUID) ([]*model.ScheduledPayment, error) {
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, err := e.requestRow(ctx, tx.PGX, clientID, requestID, true)
+		if err != nil {
+			return err
+		}
+		list, err := db.ScheduledPayments(ctx, tx.PGX, requestID, true)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return conflict(CodeRequestLocked, "Payment request %s has no scheduled payments (its status is %s).", requestID, p.Status)
+		}
+		found := false
+		for _, s := range list {
+			if id != nil && s.ID != *id {
+				continue
+			}
+			found = true
+			if s.Status != SchedScheduled {
+				if id != nil {
+					return conflict("SCHEDULED_PAYMENT_NOT_CANCELABLE", "Scheduled payment %s is %s: only a SCHEDULED payment can be canceled.", s.ID, s.Status)
+				}
+				continue
+			}
+			s.Status, s.UpdatedAt = SchedCanceled, e.now()
+			if err := tx.SaveScheduledPayment(ctx, s); err != nil {
+				return err
+			}
+			if err := e.emit(ctx, tx, p, "scheduled_payment/canceled", ByClient, scheduledPayload(s)); err != nil {
+				return err
+			}
+		}
+		if !found {
+			return model.NotFound(CodeScheduleNotFound, "Scheduled payment %s of payment request %s not found.", *id, requestID)
+		}
+		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		return e.settleSchedule(ctx, tx, p, n, ByClient)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.Schedules(ctx, clientID, requestID)
+}

@@ -1,0 +1,122 @@
+package payments
+
+import (
+	"net/http"
+
+	"ponte/model"
+)
+
+// Intent statuses (section 3).
+const (
+	Started                      = "STARTED"
+	Enqueued                     = "ENQUEUED"
+	ConsentAwaitingAuthorization = "CONSENT_AWAITING_AUTHORIZATION"
+	ConsentAuthorized            = "CONSENT_AUTHORIZED"
+	ConsentRejected              = "CONSENT_REJECTED"
+	PaymentPending               = "PAYMENT_PENDING"
+	PaymentPartiallyAccepted     = "PAYMENT_PARTIALLY_ACCEPTED"
+	SettlementProcessing         = "PAYMENT_SETTLEMENT_PROCESSING"
+	SettlementDebtorAccount      = "PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT"
+	PaymentCompleted             = "PAYMENT_COMPLETED"
+	PaymentRejected              = "PAYMENT_REJECTED"
+	IntentError                  = "ERROR"
+	IntentCanceled               = "CANCELED"
+	Revoked                      = "REVOKED"
+	Consumed                     = "CONSUMED"
+	PaymentTimeout               = "PAYMENT_TIMEOUT"
+)
+
+// Request statuses (section 3).
+const (
+	Created                   = "CREATED"
+	InProgress                = "IN_PROGRESS"
+	WaitingPayerAuthorization = "WAITING_PAYER_AUTHORIZATION"
+	Authorized                = "AUTHORIZED"
+	Scheduled                 = "SCHEDULED"
+	Completed                 = "COMPLETED"
+	RequestError              = "ERROR"
+	RefundInProgress          = "REFUND_IN_PROGRESS"
+	Refunded                  = "REFUNDED"
+	RefundError               = "REFUND_ERROR"
+	Expired                   = "EXPIRED"
+	Canceled                  = "CANCELED"
+)
+
+// intentMoves is every move an intent may make. Anything else is refused.
+var intentMoves = map[string][]string{
+	Started:                      {Enqueued, IntentError, IntentCanceled},
+	Enqueued:                     {ConsentAwaitingAuthorization, IntentError, IntentCanceled},
+	ConsentAwaitingAuthorization: {ConsentAuthorized, ConsentRejected, PaymentTimeout, IntentError, IntentCanceled},
+	ConsentAuthorized:            {PaymentPending, Revoked, Consumed, IntentError, IntentCanceled},
+	PaymentPending:               {PaymentPartiallyAccepted, SettlementProcessing, PaymentRejected, IntentError},
+	PaymentPartiallyAccepted:     {SettlementProcessing, PaymentRejected, PaymentTimeout, IntentError},
+	SettlementProcessing:         {SettlementDebtorAccount, PaymentRejected, IntentError},
+	SettlementDebtorAccount:      {PaymentCompleted, PaymentRejected, IntentError},
+}
+
+// requestMoves is every move a request may make.
+var requestMoves = map[string][]string{
+	Created:                   {InProgress, Canceled, Expired},
+	InProgress:                {WaitingPayerAuthorization, Scheduled, Completed, RequestError, Created, Canceled},
+	WaitingPayerAuthorization: {InProgress, Authorized, Scheduled, RequestError, Created, Canceled},
+	Authorized:                {Completed, Canceled},
+	Scheduled:                 {Completed, RequestError, Canceled},
+	Completed:                 {RefundInProgress},
+	RefundInProgress:          {Refunded, RefundError},
+}
+
+// requestFollows is the request's status while its intent is in a given status. Failures
+// before any money moved (consent refused, time-out, canceled attempt) give the request
+// back to its payer; a payment the institution rejected ends it in ERROR.
+func requestFollows(intentStatus string, scheduled bool) string {
+	switch intentStatus {
+	case Started, Enqueued, ConsentAuthorized, PaymentPending, SettlementProcessing, SettlementDebtorAccount:
+		if intentStatus == ConsentAuthorized && scheduled {
+			return Scheduled
+		}
+		return InProgress
+	case ConsentAwaitingAuthorization, PaymentPartiallyAccepted:
+		return WaitingPayerAuthorization
+	case PaymentCompleted:
+		return Completed
+	case PaymentRejected, IntentError:
+		return RequestError
+	default: // CONSENT_REJECTED, PAYMENT_TIMEOUT, CANCELED
+		return Created
+	}
+}
+
+// intentEnded reports whether an intent no longer holds its request.
+func intentEnded(status string) bool {
+	_, moves := intentMoves[status]
+	return !moves
+}
+
+func allowed(table map[string][]string, from, to string) bool {
+	for _, s := range table[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// Codes of refused moves.
+const (
+	CodeIntentTransition  = "INVALID_PAYMENT_INTENT_TRANSITION"
+	CodeRequestTransition = "INVALID_PAYMENT_REQUEST_TRANSITION"
+)
+
+func checkIntentMove(from, to string) error {
+	if from == to || allowed(intentMoves, from, to) {
+		return nil
+	}
+	return model.Errorf(http.StatusConflict, CodeIntentTransition, "A payment intent in status %s cannot move to %s.", from, to)
+}
+
+func checkRequestMove(from, to string) error {
+	if from == to || allowed(requestMoves, from, to) {
+		return nil
+	}
+	return model.Errorf(http.StatusConflict, CodeRequestTransition, "A payment request in status %s cannot move to %s.", from, to)
+}

@@ -1,0 +1,236 @@
+package rest
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"ponte/model"
+	"ponte/payments"
+)
+
+// The payer's two pages: paymentUrl (pick an institution, give a CPF) and consentUrl
+// (stands in for the institution's consent screen: authorize or reject). Both are plain
+// forms with inline styles, so they work without scripts or any outside asset.
+var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "maskCPF": maskCPF, "urlsafe": qrImage}).Parse(`<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
+label{display:block;margin:.8rem 0 .3rem}select,input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
+button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
+.approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.status{font-family:monospace}</style></head>
+<body>
+<h1>{{.Title}}</h1>
+{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
+{{with .Request}}<dl>
+<dt>Valor</dt><dd id="amount">{{brl .Amount}}</dd>
+{{if .Description}}<dt>Descrição</dt><dd>{{.Description}}</dd>{{end}}
+{{with .Recipient}}<dt>Recebedor</dt><dd id="recipient">{{.Name}}{{with .PaymentInstitution}} — {{.TradeName}}{{end}}</dd>{{end}}
+{{with .PixQrCode}}<dt>Recebedor</dt><dd id="recipient">{{.MerchantName}} ({{.MerchantCity}})</dd>{{end}}
+</dl>{{end}}
+{{with .Intent}}<dl>
+{{with .Connector}}<dt>Instituição</dt><dd id="institution">{{.Name}}</dd>{{end}}
+<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{maskCPF $.PayerCPF}})</dd>
+<dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
+</dl>
+{{with .PixData}}<p><img alt="QR code PIX" width="200" height="200" src="{{.Qr | urlsafe}}"></p><p><small>PIX copia e cola: <code id="pix">{{.Value}}</code></small></p>{{end}}
+{{end}}
+{{if .Connectors}}<form method="post">
+<label for="connectorId">Instituição de onde sai o pagamento</label>
+<select id="connectorId" name="connectorId" required>{{range .Connectors}}<option value="{{.ID}}">{{.Name}}</option>{{end}}</select>
+<label for="cpf">Seu CPF</label>
+<input id="cpf" name="cpf" inputmode="numeric" autocomplete="off" required placeholder="000.000.000-00">
+<button class="approve" type="submit">Continuar</button>
+</form>{{end}}
+{{if .CanDecide}}<p>Ambiente de testes Ponte: esta página simula a tela de consentimento da instituição.{{if .SecondSigner}} O pagamento aguarda a assinatura de um segundo responsável.{{end}}</p>
+<form method="post">
+<button class="approve" name="decision" value="authorize" type="submit">Autorizar pagamento</button>
+<button name="decision" value="reject" type="submit">Recusar</button>
+</form>{{end}}
+{{if .Message}}<p id="message">{{.Message}}</p>{{end}}
+</body></html>
+`))
+
+// qrImage lets only the PNG data URLs the service itself renders into an img src.
+func qrImage(s string) template.URL {
+	if strings.HasPrefix(s, "data:image/png;base64,") {
+		return template.URL(s)
+	}
+	return ""
+}
+
+type payView struct {
+	Title        string
+	Error        string
+	Message      string
+	Request      *model.PaymentRequest
+	Intent       *model.PaymentIntent
+	Connectors   []*model.Connector
+	PayerName    string
+	PayerCPF     string
+	CanDecide    bool
+	SecondSigner bool
+}
+
+func brl(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, cents, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(c)
+	}
+	return "R$ " + b.String() + "," + cents
+}
+
+func maskCPF(cpf string) string {
+	if len(cpf) != 11 {
+		return cpf
+	}
+	return cpf[:3] + ".***.***-" + cpf[9:]
+}
+
+func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.WriteHeader(status)
+	_ = payPages.Execute(w, v)
+}
+
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, title string, err error) {
+	e, internal := model.AsError(err)
+	if internal {
+		s.log.Error("payment page", "path", r.URL.Path, "err", err)
+	}
+	s.renderPay(w, e.Status, payView{Title: title, Error: e.Message})
+}
+
+func (s *Server) payPage(w http.ResponseWriter, r *http.Request) {
+	s.showPay(w, r, http.StatusOK, "")
+}
+
+func (s *Server) showPay(w http.ResponseWriter, r *http.Request, status int, problem string) {
+	id, err := uuidParam(r, "id", "Payment request id")
+	if err != nil {
+		s.pageError(w, r, "Pagamento não encontrado", err)
+		return
+	}
+	req, err := s.res.PayerRequest(r.Context(), id)
+	if err != nil {
+		s.pageError(w, r, "Pagamento não encontrado", err)
+		return
+	}
+	v := payView{Title: "Pagamento", Request: req, Error: problem}
+	if req.Status != payments.Created {
+		v.Message = "Este pagamento não está disponível (situação " + req.Status + ")."
+		s.renderPay(w, status, v)
+		return
+	}
+	if v.Connectors, err = s.res.PaymentConnectors(r.Context()); err != nil {
+		s.pageError(w, r, "Erro", err)
+		return
+	}
+	s.renderPay(w, status, v)
+}
+
+func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Payment request id")
+	if err != nil {
+		s.pageError(w, r, "Pagamento não encontrado", err)
+		return
+	}
+	connector, err := strconv.Atoi(r.PostFormValue("connectorId"))
+	if err != nil {
+		s.showPay(w, r, http.StatusBadRequest, "Escolha uma instituição.")
+		return
+	}
+	intent, err := s.res.PayerStartsIntent(r.Context(), id, connector, r.PostFormValue("cpf"))
+	if err != nil {
+		e, _ := model.AsError(err)
+		s.showPay(w, r, e.Status, e.Message)
+		return
+	}
+	http.Redirect(w, r, *intent.ConsentURL, http.StatusSeeOther)
+}
+
+func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
+	s.showConsent(w, r, http.StatusOK, "", "")
+}
+
+func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, status int, problem, message string) {
+	id, err := uuidParam(r, "id", "Payment intent id")
+	if err != nil {
+		s.pageError(w, r, "Consentimento não encontrado", err)
+		return
+	}
+	n, err := s.res.PayerIntent(r.Context(), id)
+	if err != nil {
+		s.pageError(w, r, "Consentimento não encontrado", err)
+		return
+	}
+	payer, err := s.res.Payments.PayerOf(r.Context(), id)
+	if err != nil || payer == nil {
+		s.pageError(w, r, "Erro", fmt.Errorf("payer of intent %s: %v", id, err))
+		return
+	}
+	v := payView{Title: "Autorizar pagamento", Request: n.PaymentRequest, Intent: n, PayerCPF: payer.Cpf, Error: problem, Message: message}
+	v.PayerName = "Pagador"
+	if payer.Name != nil {
+		v.PayerName = *payer.Name
+	}
+	switch n.Status {
+	case payments.ConsentAwaitingAuthorization:
+		v.CanDecide = true
+	case payments.PaymentPartiallyAccepted:
+		v.CanDecide, v.SecondSigner = true, true
+	}
+	s.renderPay(w, status, v)
+}
+
+func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Payment intent id")
+	if err != nil {
+		s.pageError(w, r, "Consentimento não encontrado", err)
+		return
+	}
+	decision := r.PostFormValue("decision")
+	if decision != "authorize" && decision != "reject" {
+		s.showConsent(w, r, http.StatusBadRequest, "Escolha autorizar ou recusar.", "")
+		return
+	}
+	n, err := s.res.PayerDecision(r.Context(), id, decision == "authorize")
+	if err != nil {
+		e, _ := model.AsError(err)
+		s.showConsent(w, r, e.Status, e.Message, "")
+		return
+	}
+	failed := n.ErrorDetail != nil
+	if req := n.PaymentRequest; req != nil && req.CallbackUrls != nil {
+		target := req.CallbackUrls.Success
+		if failed {
+			target = req.CallbackUrls.Error
+		}
+		if target != nil {
+			if u, err := url.Parse(*target); err == nil {
+				q := u.Query()
+				q.Set("paymentIntentId", n.ID.String())
+				u.RawQuery = q.Encode()
+				http.Redirect(w, r, u.String(), http.StatusSeeOther)
+				return
+			}
+		}
+	}
+	msg := "Pagamento autorizado. Você já pode voltar ao aplicativo."
+	if failed {
+		msg = "Pagamento não realizado: " + n.ErrorDetail.Description
+	}
+	s.showConsent(w, r, http.StatusOK, "", msg)
+}
