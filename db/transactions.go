@@ -178,7 +178,15 @@ func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s Documen
 		}
 		out = append(out, raw)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	// A page past the end has no row to carry the total.
+	if len(out) == 0 && offset > 0 {
+		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM product_documents p JOIN items i ON i.id = p.item_id
+			WHERE p.kind = $1 AND i.client_id = $2`+documentWhere, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type).Scan(&total)
+	}
+	return out, total, err
 }
 
 // LegacyTransactionFilter adds the filters of the deprecated GET /transactions.

@@ -41,6 +41,15 @@ func TestProductReads(t *testing.T) {
 		{"/consents?itemId=" + id, 0, nil},
 		{"/investments?itemId=" + id + "&pageSize=2&page=2", 2, []string{"id"}},
 	}
+	// A page past the end is empty but still reports the total.
+	var past struct {
+		Total   int   `json:"total"`
+		Results []any `json:"results"`
+	}
+	env.Do(t, "GET", "/investments?itemId="+id+"&pageSize=2&page=50", key, nil).Want(200).JSON(&past)
+	if past.Total < 4 || len(past.Results) != 0 {
+		t.Fatalf("page past the end: total %d, %d results", past.Total, len(past.Results))
+	}
 	for _, l := range lists {
 		var page struct {
 			Total      int              `json:"total"`
