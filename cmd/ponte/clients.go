@@ -121,6 +121,31 @@ func clients(ctx context.Context, args []string) error {
 			return err
 		}
 		return out.Encode(settings)
+	case "pricing":
+		// clients pricing ID PIX=0.50+1.2% ...: the fees of non-sandbox payment requests by
+		// method, a fixed part in reais plus a percentage of the amount.
+		id, err := clientArg(fs, sub)
+		if err != nil {
+			return err
+		}
+		pricing, err := store.ClientPaymentPricing(ctx, id)
+		if err != nil {
+			return fmt.Errorf("no client application %s: %w", id, err)
+		}
+		if pricing == nil {
+			pricing = map[string]db.PaymentPrice{}
+		}
+		for _, kv := range fs.Args()[1:] {
+			method, price, err := parsePrice(kv)
+			if err != nil {
+				return err
+			}
+			pricing[method] = price
+		}
+		if err := store.SetClientPaymentPricing(ctx, id, pricing); err != nil {
+			return err
+		}
+		return out.Encode(pricing)
 	default:
 		return fmt.Errorf("unknown clients subcommand %q", sub)
 	}
@@ -179,4 +204,27 @@ func applySetting(s *db.ClientSettings, kv string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown setting %q (itemsV2, itemUpdates, apiItemCreation, sandboxUpdatesOnly, itemLimit, minUpdateIntervalHours)", key)
+}
+
+// parsePrice reads METHOD=FIXED, METHOD=PERCENT% or METHOD=FIXED+PERCENT%.
+func parsePrice(kv string) (string, db.PaymentPrice, error) {
+	method, value, ok := strings.Cut(kv, "=")
+	method = strings.ToUpper(method)
+	if !ok || (method != "PIX" && method != "BOLETO") {
+		return "", db.PaymentPrice{}, fmt.Errorf("price %q must be PIX=... or BOLETO=..., for example PIX=0.50+1.2%%", kv)
+	}
+	var p db.PaymentPrice
+	for _, part := range strings.Split(value, "+") {
+		pct := strings.HasSuffix(part, "%")
+		f, err := strconv.ParseFloat(strings.TrimSuffix(part, "%"), 64)
+		if err != nil || f < 0 {
+			return "", p, fmt.Errorf("price %q: %q is not a non-negative number", kv, part)
+		}
+		if pct {
+			p.Percent = f
+		} else {
+			p.Fixed = f
+		}
+	}
+	return method, p, nil
 }

@@ -54,6 +54,8 @@ const usage = `usage:
   ponte clients set ID key=value..  per-client switches: itemsV2, itemUpdates, apiItemCreation,
                                     sandboxUpdatesOnly (true/false), itemLimit (n|none),
                                     minUpdateIntervalHours (n)
+  ponte clients pricing ID PIX=F+P%  fees of non-sandbox payment requests: a fixed part in
+                                    reais plus a percentage (PIX=0.50+1.2%, BOLETO=2.5)
   ponte connectors set-status ID S  set a connector's health (ONLINE, UNSTABLE, OFFLINE); sends
                                     connector/status_updated to every application
 
@@ -80,4 +82,6 @@ environment:
                               the short one is for item/login_succeeded (and, in B,
                               item/waiting_user_input)
   PONTE_WEBHOOK_WORKERS       deliveries sent at once per process (50)
+  PONTE_PAYMENT_AUTH_TIMEOUT  how long a payer has to authorize a payment intent (30m)
+  PONTE_PAYMENT_STEP_DELAY    pause between sandbox settlement steps (2s)
   PONTE_GRAPHQL_SQL_STATS     1: GraphQL responses report extensions.sqlStatements`

@@ -279,6 +279,28 @@ func TestConfiguredDatabaseAndClient(t *testing.T) {
 		t.Fatalf("clients set with an unknown key: %v %s", err, out)
 	}
 
+	// Fees of real (non-sandbox) payment requests follow the client's pricing.
+	price := exec.Command(build(t), "clients", "pricing", keys["clientId"], "PIX=0.50+1%")
+	price.Env = append(os.Environ(), env...)
+	if out, err := price.Output(); err != nil || !strings.Contains(string(out), `"percent": 1`) {
+		t.Fatalf("clients pricing: %v %s", err, out)
+	}
+	_, inst := do(t, "GET", s2.url+"/payments/recipients/institutions?name=Itau", key, nil)
+	instID := inst["results"].([]any)[0].(map[string]any)["id"]
+	if status, r := do(t, "POST", s2.url+"/payments/recipients", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181", "isDefault": true,
+		"paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "123", "type": "CHECKING_ACCOUNT"}}); status != 200 {
+		t.Fatalf("recipient: %d %v", status, r)
+	}
+	for _, c := range []struct {
+		sandbox bool
+		fees    float64
+	}{{false, 1.50}, {true, 0}} {
+		status, r := do(t, "POST", s2.url+"/payments/requests", key, map[string]any{"amount": 100, "isSandbox": c.sandbox})
+		if status != 200 || r["fees"] != c.fees {
+			t.Fatalf("request isSandbox=%v: %d fees %v, want %v", c.sandbox, status, r["fees"], c.fees)
+		}
+	}
+
 	mig := exec.Command(build(t), "migrate")
 	mig.Env = append(os.Environ(), env...)
 	if out, err := mig.CombinedOutput(); err != nil || !strings.Contains(string(out), "migrations applied") {
