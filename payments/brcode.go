@@ -86,17 +86,17 @@ func ParseBRCode(s string) (*BRCode, error) {
 	if len(s) < 8 || !strings.HasPrefix(s, "000201") {
 		return nil, fmt.Errorf("it does not start with the payload format indicator 000201")
 	}
-	fields, err := readTLV(s)
-	if err != nil {
-		return nil, err
-	}
-	crcAt := strings.LastIndex(s, "6304")
-	if crcAt < 0 || crcAt != len(s)-8 {
+	crcAt := len(s) - 8
+	if s[crcAt:crcAt+4] != "6304" {
 		return nil, fmt.Errorf("it does not end with a CRC field (6304 and four hex digits)")
 	}
 	want := fmt.Sprintf("%04X", crc16(s[:crcAt+4]))
 	if got := strings.ToUpper(s[crcAt+4:]); got != want {
 		return nil, fmt.Errorf("its CRC is %s but the payload's CRC16 is %s: the code was altered or mistyped", got, want)
+	}
+	fields, err := readTLV(s)
+	if err != nil {
+		return nil, err
 	}
 	c := &BRCode{Dynamic: fields["01"] == "12"}
 	mai, ok := fields["26"]

@@ -160,18 +160,18 @@ func TestPaymentScenarios(t *testing.T) {
 
 			// The request's own webhookUrl gets every event of the request and only those.
 			got2 := rc.Await(t, "every event at "+path, 20*time.Second, func(d []testsupport.Delivery) bool {
-				intentEvents, final := 0, false
+				intentEvents, statuses := 0, map[any]bool{}
 				for _, x := range d {
 					if x.Path != path {
 						continue
 					}
 					if x.Payload["event"] == "payment_request/updated" {
-						final = final || x.Payload["status"] == c.request
+						statuses[x.Payload["status"]] = true
 					} else {
 						intentEvents++
 					}
 				}
-				return final && intentEvents >= len(c.events)
+				return statuses[c.request] && statuses[payments.InProgress] && statuses[payments.WaitingPayerAuthorization] && intentEvents >= len(c.events)
 			})
 			var names, statuses []string
 			for _, d := range got2 {

@@ -1,0 +1,295 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+	"ponte/payments"
+	"ponte/testsupport"
+)
+
+// statusOf is the status of a codeDescription: unknown ids are 404s, the rest bad input.
+func statusOf(code string) int {
+	if strings.HasSuffix(code, "_NOT_FOUND") {
+		return http.StatusNotFound
+	}
+	return http.StatusBadRequest
+}
+
+func TestPaymentInstitutions(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "institutions").APIKey
+	var page model.PaymentInstitutionPage
+	env.Do(t, "GET", "/payments/recipients/institutions?pageSize=500", key, nil).Want(200).JSON(&page)
+	if page.Total < 50 || len(page.Results) != page.Total {
+		t.Fatalf("%d institutions, %d listed; want at least 50", page.Total, len(page.Results))
+	}
+	seen := map[string]bool{}
+	for _, i := range page.Results {
+		if len(i.Ispb) != 8 || i.Name == "" || i.TradeName == "" || (i.Compe != nil && len(*i.Compe) != 3) || seen[i.Ispb] {
+			t.Fatalf("institution %+v", i)
+		}
+		seen[i.Ispb] = true
+	}
+	for ispb, compe := range map[string]string{"00000000": "001", "60701190": "341", "60746948": "237", "00360305": "104", "90400888": "033", "18236120": "260"} {
+		found := false
+		for _, i := range page.Results {
+			found = found || (i.Ispb == ispb && *i.Compe == compe)
+		}
+		if !found {
+			t.Fatalf("no institution with ISPB %s and COMPE %s", ispb, compe)
+		}
+	}
+	var one model.PaymentInstitutionPage
+	env.Do(t, "GET", "/payments/recipients/institutions?name=bradesco", key, nil).Want(200).JSON(&one)
+	if one.Total != 1 || one.Results[0].Ispb != "60746948" {
+		t.Fatalf("name=bradesco: %+v", one)
+	}
+	env.Do(t, "GET", "/payments/recipients/institutions/"+one.Results[0].ID.String(), key, nil).Want(200)
+	env.Do(t, "GET", "/payments/recipients/institutions/"+uuid.NewString(), key, nil).WantError(404, payments.CodeInstitutionNotFound)
+	env.Do(t, "GET", "/payments/recipients/institutions?country=BR", key, nil).WantError(400, model.CodeInvalidParameter)
+}
+
+func TestPaymentCustomersAndRecipients(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "parties").APIKey
+	other := env.NewClient(t, "parties-other").APIKey
+
+	t.Run("customers", func(t *testing.T) {
+		bad := []struct {
+			body map[string]any
+			code string
+			msg  string
+		}{
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": "11144477736"}, payments.CodeInvalidCPF, "cpf"},
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana"}, model.CodeInvalidParameter, "cpf is required"},
+			{map[string]any{"type": "BUSINESS", "name": "Loja", "cnpj": "11222333000180"}, payments.CodeInvalidCNPJ, "cnpj"},
+			{map[string]any{"type": "BUSINESS", "name": "Loja", "cpf": happyCPF}, model.CodeInvalidParameter, "cnpj is required"},
+			{map[string]any{"type": "PERSON", "name": "Ana", "cpf": happyCPF}, model.CodeInvalidParameter, "INDIVIDUAL or BUSINESS"},
+			{map[string]any{"type": "INDIVIDUAL", "cpf": happyCPF}, model.CodeInvalidParameter, "name"},
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": happyCPF, "email": "not-an-email"}, model.CodeInvalidParameter, "email"},
+		}
+		for _, b := range bad {
+			m := env.Do(t, "POST", "/payments/customers", key, b.body).WantError(400, b.code)
+			if !strings.Contains(m["message"].(string), b.msg) {
+				t.Fatalf("%v: message %q does not mention %q", b.body, m["message"], b.msg)
+			}
+		}
+		var c model.PaymentCustomer
+		// Punctuated documents are accepted and stored as digits; "" stands for "none".
+		env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "INDIVIDUAL", "name": "Ana Souza", "email": "ana@example.com",
+			"cpf": "111.444.777-35", "cnpj": ""}).Want(200).JSON(&c)
+		if c.Cpf == nil || *c.Cpf != happyCPF || c.Cnpj != nil {
+			t.Fatalf("customer %+v", c)
+		}
+		id := c.ID.String()
+		env.Do(t, "PATCH", "/payments/customers/"+id, key, map[string]any{"name": "Ana Souza Lima"}).Want(200).JSON(&c)
+		if c.Name != "Ana Souza Lima" || *c.Cpf != happyCPF {
+			t.Fatalf("after PATCH %+v", c)
+		}
+		env.Do(t, "PATCH", "/payments/customers/"+id, key, map[string]any{"type": "BUSINESS"}).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "GET", "/payments/customers/"+id, other, nil).WantError(404, payments.CodeCustomerNotFound)
+		if m := env.Do(t, "GET", "/payments/customers", key, nil).Want(200).Map(); m["total"] != 1.0 {
+			t.Fatalf("list %v", m)
+		}
+		env.Do(t, "DELETE", "/payments/customers/"+id, key, nil).Want(200)
+		env.Do(t, "GET", "/payments/customers/"+id, key, nil).WantError(404, payments.CodeCustomerNotFound)
+		env.Do(t, "GET", "/payments/customers/not-a-uuid", key, nil).WantError(400, model.CodeInvalidParameter)
+	})
+
+	t.Run("recipients", func(t *testing.T) {
+		first := env.Recipient(t, key)
+		var inst model.PaymentInstitutionPage
+		env.Do(t, "GET", "/payments/recipients/institutions?name=Inter", key, nil).Want(200).JSON(&inst)
+		instID := inst.Results[0].ID.String()
+		account := map[string]any{"branch": "0001", "number": "998877-6", "type": "SAVINGS_ACCOUNT"}
+		bad := []struct {
+			body map[string]any
+			code string
+		}{
+			{map[string]any{"name": "X", "taxNumber": "123", "paymentInstitutionId": instID, "account": account}, payments.CodeInvalidCPF},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": uuid.NewString(), "account": account}, payments.CodeInstitutionNotFound},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "12345", "number": "1", "type": "CHECKING_ACCOUNT"}}, model.CodeInvalidParameter},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "1", "type": "WALLET"}}, model.CodeInvalidParameter},
+			{map[string]any{"pixKey": "not a key"}, payments.CodeInvalidPixKey},
+			{map[string]any{"pixKey": "+5511"}, payments.CodeInvalidPixKey},
+			{map[string]any{"smartAccountId": uuid.NewString()}, payments.CodeNotSupported},
+		}
+		for _, b := range bad {
+			env.Do(t, "POST", "/payments/recipients", key, b.body).WantError(statusOf(b.code), b.code)
+		}
+		var r model.PaymentRecipient
+		env.Do(t, "POST", "/payments/recipients", key, map[string]any{"name": "Oficina", "taxNumber": happyCPF, "paymentInstitutionId": instID,
+			"account": account, "isDefault": true}).Want(200).JSON(&r)
+		if !r.IsDefault || r.PaymentInstitution.Ispb != "00416968" || r.Account.Type != "SAVINGS_ACCOUNT" || r.Type != "BANK_ACCOUNT" {
+			t.Fatalf("recipient %+v", r)
+		}
+		// A new default takes the flag from the previous one.
+		var was model.PaymentRecipient
+		env.Do(t, "GET", "/payments/recipients/"+first, key, nil).Want(200).JSON(&was)
+		if was.IsDefault {
+			t.Fatal("two default recipients")
+		}
+		// A PIX key resolves (in the sandbox) to an account, always the same one.
+		for _, k := range []string{"fulano@example.com", "+5511987654321", happyCPF, "11222333000181", "123e4567-e12b-12d1-a456-426655440000"} {
+			var a, b model.PaymentRecipient
+			env.Do(t, "POST", "/payments/recipients", key, map[string]any{"pixKey": k}).Want(200).JSON(&a)
+			env.Do(t, "POST", "/payments/recipients", key, map[string]any{"pixKey": k}).Want(200).JSON(&b)
+			if a.PixKey == nil || *a.PixKey != k || a.Account == nil || a.PaymentInstitution == nil || a.TaxNumber == "" ||
+				a.Account.Number != b.Account.Number || a.PaymentInstitution.ID != b.PaymentInstitution.ID {
+				t.Fatalf("pix key %s: %+v / %+v", k, a, b)
+			}
+		}
+		env.Do(t, "PATCH", "/payments/recipients/"+r.ID.String(), key, map[string]any{"name": "Oficina Silva", "isDefault": false}).Want(200).JSON(&r)
+		if r.Name != "Oficina Silva" || r.IsDefault {
+			t.Fatalf("after PATCH %+v", r)
+		}
+		env.Do(t, "PATCH", "/payments/recipients/"+r.ID.String(), key, map[string]any{"pixKey": "x@example.com"}).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), other, nil).WantError(404, payments.CodeRecipientNotFound)
+		env.Do(t, "DELETE", "/payments/recipients/"+r.ID.String(), key, nil).Want(200)
+		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), key, nil).WantError(404, payments.CodeRecipientNotFound)
+	})
+}
+
+func TestPaymentRequestRules(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "request-rules").APIKey
+	// Without a recipient and without a default one there is no one to pay.
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10}).WantError(400, model.CodeInvalidParameter)
+	recipient := env.Recipient(t, key)
+	bad := []struct {
+		body map[string]any
+		code string
+	}{
+		{map[string]any{}, model.CodeInvalidParameter},
+		{map[string]any{"amount": -1}, model.CodeInvalidParameter},
+		{map[string]any{"amount": 10.001}, model.CodeInvalidParameter},
+		{map[string]any{"amount": "ten"}, model.CodeInvalidParameter},
+		{map[string]any{"amount": 10, "recipientId": "nope"}, model.CodeInvalidParameter},
+		{map[string]any{"amount": 10, "recipientId": uuid.NewString()}, payments.CodeRecipientNotFound},
+		{map[string]any{"amount": 10, "customerId": uuid.NewString()}, payments.CodeCustomerNotFound},
+		{map[string]any{"amount": 10, "callbackUrls": map[string]any{"success": "javascript:alert(1)"}}, model.CodeInvalidParameter},
+		{map[string]any{"amount": 10, "webhookUrl": "http://localhost/hook"}, model.CodeInvalidParameter},
+		{map[string]any{"amount": 10, "smartAccountId": uuid.NewString()}, payments.CodeNotSupported},
+		{map[string]any{"amount": 10, "description": strings.Repeat("x", 141)}, model.CodeInvalidParameter},
+	}
+	for _, b := range bad {
+		env.Do(t, "POST", "/payments/requests", key, b.body).WantError(statusOf(b.code), b.code)
+	}
+	var p model.PaymentRequest
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 25.5, "clientPaymentId": "order-7", "isSandbox": true}).Want(200).JSON(&p)
+	if p.Recipient == nil || p.Recipient.ID.String() != recipient || p.ClientPaymentID == nil || !strings.HasSuffix(p.PaymentURL, "/payments/pay/"+p.ID.String()) {
+		t.Fatalf("request %+v", p)
+	}
+	// Every field of section 2.9 is present, null where it does not apply.
+	m := env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).Want(200).Map()
+	for _, f := range []string{"id", "amount", "fees", "description", "status", "clientPaymentId", "createdAt", "updatedAt", "callbackUrls", "paymentUrl",
+		"recipient", "customer", "smartAccount", "pixQrCode", "boleto", "automaticPix", "schedule", "errorDetail", "isSandbox", "bulkPaymentId"} {
+		if _, ok := m[f]; !ok {
+			t.Fatalf("request lacks %s: %v", f, m)
+		}
+	}
+	if !testsupport.IsAPITime(m["createdAt"]) {
+		t.Fatalf("createdAt %v", m["createdAt"])
+	}
+	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"amount": 30, "description": "Pedido 7"}).Want(200).JSON(&p)
+	if p.Amount != 30 || *p.Description != "Pedido 7" {
+		t.Fatalf("after PATCH %+v", p)
+	}
+	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"isSandbox": false}).WantError(400, model.CodeInvalidParameter)
+
+	// Intents check their input before anything else.
+	intentBad := []struct {
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{map[string]any{"connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": p.ID, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": 0, "parameters": map[string]any{"cpf": happyCPF}}, 400, payments.CodeNoPayments},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": 999, "parameters": map[string]any{"cpf": happyCPF}}, 404, "CONNECTOR_NOT_FOUND"},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": "12345678900"}}, 400, payments.CodeInvalidCPF},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "cnpj": "1"}}, 400, payments.CodeInvalidCNPJ},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "TED"}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "isDynamicPix": true}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "PIX", "isDynamicPix": true}, 400, model.CodeInvalidParameter},
+		{map[string]any{"paymentRequestId": uuid.NewString(), "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 404, payments.CodeRequestNotFound},
+	}
+	for i, b := range intentBad {
+		t.Run(fmt.Sprint("intent input ", i), func(t *testing.T) {
+			env.Do(t, "POST", "/payments/intents", key, b.body).WantError(b.status, b.code)
+		})
+	}
+	if s := env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).Want(200).String("status"); s != payments.Created {
+		t.Fatalf("refused intents moved the request to %s", s)
+	}
+
+	// Deleting a request waiting for its payer cancels the attempt with it.
+	id := env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": happyCPF}}).Want(200).String("id")
+	env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).Want(200)
+	env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).WantError(404, payments.CodeRequestNotFound)
+	n := intentOf(t, env, key, id)
+	if n.Status != payments.IntentCanceled {
+		t.Fatalf("intent of a deleted request: %s", n.Status)
+	}
+	consent(t, env, n, "authorize").Want(http.StatusNotFound)
+}
+
+// A request made from a pasted BR Code, and intents paid by PIX (static and dynamic codes).
+func TestPaymentPixCodes(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "pix").APIKey
+	code := payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano de Tal", MerchantCity: "BRASILIA", TxID: "PEDIDO99"}.Encode()
+	var p model.PaymentRequest
+	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": code, "isSandbox": true}).Want(200).JSON(&p)
+	if p.Amount != 42.9 || p.PixQrCode == nil || *p.PixQrCode.PixKey != "fulano@example.com" || p.PixQrCode.MerchantName != "Fulano de Tal" ||
+		*p.PixQrCode.TransactionID != "PEDIDO99" || p.Recipient != nil {
+		t.Fatalf("request from a BR Code %+v", p)
+	}
+	tampered := strings.Replace(code, "42.90", "12.90", 1)
+	m := env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": tampered}).WantError(400, payments.CodeInvalidPixQrCode)
+	if !strings.Contains(m["message"].(string), "CRC") {
+		t.Fatalf("message %q does not say the CRC is wrong", m["message"])
+	}
+	noAmount := payments.BRCode{Key: "fulano@example.com", MerchantName: "Fulano", MerchantCity: "BRASILIA"}.Encode()
+	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": noAmount}).WantError(400, payments.CodeInvalidPixQrCode)
+	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{}).WantError(400, model.CodeInvalidParameter)
+
+	// Paying the pasted code by PIX hands the payer that very code.
+	var n model.PaymentIntent
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "paymentMethod": "PIX",
+		"parameters": map[string]any{"cpf": happyCPF}}).Want(200).JSON(&n)
+	if n.PixData == nil || n.PixData.Value != code || !strings.HasPrefix(n.PixData.Qr, "data:image/png;base64,") {
+		t.Fatalf("pixData %+v", n.PixData)
+	}
+
+	// A dynamic code needs a customer with a document, and points at this service.
+	env.Recipient(t, key)
+	cust := env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Cliente SA", "cnpj": "11222333000181"}).Want(200).String("id")
+	reqID := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 99.99, "customerId": cust, "isSandbox": true}).Want(200).String("id")
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector, "paymentMethod": "PIX",
+		"isDynamicPix": true, "parameters": map[string]any{"cpf": happyCPF}}).Want(200).JSON(&n)
+	got, err := payments.ParseBRCode(n.PixData.Value)
+	if err != nil {
+		t.Fatalf("dynamic code %q: %v", n.PixData.Value, err)
+	}
+	if !got.Dynamic || got.Amount != 99.99 || !strings.Contains(got.URL, "/payments/pix/"+n.ID.String()) {
+		t.Fatalf("dynamic code %+v", got)
+	}
+	// The consent page shows the QR code as an inline image.
+	page := string(env.Do(t, "GET", "/payments/consent/"+n.ID.String(), "", nil).Want(200).Body)
+	if !strings.Contains(page, `src="data:image/png;base64,`) || !strings.Contains(page, n.PixData.Value) {
+		t.Fatal("consent page without the QR code")
+	}
+}
