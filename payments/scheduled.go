@@ -187,7 +187,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 		if len(list) == 0 {
 			return conflict(CodeRequestLocked, "Payment request %s has no scheduled payments (its status is %s).", requestID, p.Status)
 		}
-		found := false
+		found, changed := false, false
 		for _, s := range list {
 			if id != nil && s.ID != *id {
 				continue
@@ -199,7 +199,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 				}
 				continue
 			}
-			s.Status, s.UpdatedAt = SchedCanceled, e.now()
+			s.Status, s.UpdatedAt, changed = SchedCanceled, e.now(), true
 			if err := tx.SaveScheduledPayment(ctx, s); err != nil {
 				return err
 			}
@@ -209,6 +209,9 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 		}
 		if !found {
 			return model.NotFound(CodeScheduleNotFound, "Scheduled payment %s of payment request %s not found.", *id, requestID)
+		}
+		if !changed {
+			return nil // nothing left to cancel: the request stays as it ended
 		}
 		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
 		if err != nil {
