@@ -194,6 +194,95 @@ async function main() {
   const goneHook = await rejection(client.fetchWebhook(hook.id))
   assert.equal(goneHook.codeDescription, 'WEBHOOK_NOT_FOUND')
 
+  // Payments: institutions, recipients, customers, requests, intents, schedules.
+  const pay = client.payments
+  const institutions = await pay.fetchPaymentInstitutions({ name: 'Nubank' })
+  assert.equal(institutions.total, 1)
+  const nubank = institutions.results[0]
+  assert.equal(nubank.ispb, '18236120')
+  assert.equal(nubank.compe, '260')
+  assert.ok(nubank.createdAt instanceof Date)
+  assert.equal((await pay.fetchPaymentInstitution(nubank.id)).tradeName, nubank.tradeName)
+  const allInstitutions = await pay.fetchPaymentInstitutions({ pageSize: 500 })
+  assert.ok(allInstitutions.total >= 50, `${allInstitutions.total} institutions`)
+
+  const recipient = await pay.createPaymentRecipient({
+    name: 'Loja Exemplo Ltda', taxNumber: '11222333000181', paymentInstitutionId: nubank.id, isDefault: true,
+    account: { branch: '0001', number: '1234567-8', type: 'CHECKING_ACCOUNT' },
+  })
+  assert.ok(recipient.id && recipient.isDefault && recipient.paymentInstitution.id === nubank.id)
+  assert.equal(recipient.account.type, 'CHECKING_ACCOUNT')
+  const byKey = await pay.createPaymentRecipient({ pixKey: 'fulano@example.com' })
+  assert.equal(byKey.pixKey, 'fulano@example.com')
+  const renamed = await pay.updatePaymentRecipient(byKey.id, { name: 'Fulano de Tal', taxNumber: '11144477735' })
+  assert.equal(renamed.name, 'Fulano de Tal')
+  assert.equal((await pay.fetchPaymentRecipients()).total, 2)
+  assert.equal((await pay.fetchPaymentRecipient(recipient.id)).name, 'Loja Exemplo Ltda')
+  await pay.deletePaymentRecipient(byKey.id)
+  assert.equal((await rejection(pay.fetchPaymentRecipient(byKey.id))).codeDescription, 'PAYMENT_RECIPIENT_NOT_FOUND')
+
+  const customer = await pay.createPaymentCustomer({ type: 'INDIVIDUAL', name: 'Maria Silva', email: 'maria@example.com', cpf: '111.444.777-35', cnpj: '' })
+  assert.equal(customer.cpf, '11144477735')
+  assert.equal((await pay.updatePaymentCustomer(customer.id, { name: 'Maria S. Silva' })).name, 'Maria S. Silva')
+  assert.equal((await pay.fetchPaymentCustomer(customer.id)).email, 'maria@example.com')
+  assert.equal((await pay.fetchPaymentCustomers()).total, 1)
+  const badCustomer = await rejection(pay.createPaymentCustomer({ type: 'INDIVIDUAL', name: 'X', email: 'x@example.com', cpf: '11144477736', cnpj: '' }))
+  assert.equal(badCustomer.codeDescription, 'INVALID_CPF')
+
+  const request = await pay.createPaymentRequest({
+    amount: 100.5, description: 'Pedido 1', recipientId: recipient.id, customerId: customer.id, clientPaymentId: 'order-1', isSandbox: true,
+    callbackUrls: { success: 'https://shop.example/ok', error: 'https://shop.example/fail' },
+  })
+  assert.equal(request.status, 'CREATED')
+  assert.equal(request.fees, 0)
+  assert.ok(request.paymentUrl.startsWith(process.env.PLUGGY_API_URL))
+  assert.ok(request.createdAt instanceof Date)
+  assert.equal((await pay.fetchPaymentRequest(request.id)).customer.id, customer.id)
+  assert.equal((await pay.fetchPaymentRequests({ from: '2020-01-01' })).total, 1)
+
+  const intent = await pay.createPaymentIntent({ paymentRequestId: request.id, connectorId: 5, parameters: { cpf: '11144477735' } })
+  assert.equal(intent.status, 'CONSENT_AWAITING_AUTHORIZATION')
+  assert.equal(intent.paymentRequest.id, request.id)
+  assert.equal(intent.connector.id, 5)
+  // The payer authorizes on the consent page, by a form post as a browser sends it.
+  const decided = await fetch(intent.consentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  assert.equal(decided.status, 303)
+  assert.ok(decided.headers.get('location').startsWith('https://shop.example/ok?paymentIntentId='))
+  let paid
+  for (let i = 0; i < 200; i++) {
+    paid = await pay.fetchPaymentIntent(intent.id)
+    if (paid.status === 'PAYMENT_COMPLETED') break
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  assert.equal(paid.status, 'PAYMENT_COMPLETED')
+  assert.ok(paid.updatedAt instanceof Date)
+  assert.equal((await pay.fetchPaymentIntents()).total, 1)
+  assert.equal((await pay.fetchPaymentRequest(request.id)).status, 'COMPLETED')
+  const again = await rejection(pay.createPaymentIntent({ paymentRequestId: request.id, connectorId: 5, parameters: { cpf: '11144477735' } }))
+  assert.equal(again.codeDescription, 'PAYMENT_REQUEST_NOT_AVAILABLE')
+
+  const tomorrow = new Date(Date.now() + 2 * 86400000).toISOString().slice(0, 10)
+  const scheduled = await pay.createPaymentRequest({
+    amount: 10, recipientId: recipient.id, isSandbox: true, schedule: { type: 'WEEKLY', startDate: tomorrow, occurrences: 2, dayOfWeek: 'THURDSAY' },
+  })
+  assert.equal(scheduled.schedule.dayOfWeek, 'THURSDAY')
+  const scheduledIntent = await pay.createPaymentIntent({ paymentRequestId: scheduled.id, connectorId: 5, parameters: { cpf: '11144477735' } })
+  await fetch(scheduledIntent.consentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  const schedules = await pay.fetchScheduledPayments(scheduled.id)
+  assert.equal(schedules.total, 2)
+  assert.equal(schedules.results[0].status, 'SCHEDULED')
+  assert.equal((await pay.fetchScheduledPayment(scheduled.id, schedules.results[0].id)).id, schedules.results[0].id)
+  await pay.cancelScheduledPayment(scheduled.id, schedules.results[0].id)
+  await pay.cancelScheduledPayments(scheduled.id)
+  assert.ok((await pay.fetchScheduledPayments(scheduled.id)).results.every((s) => s.status === 'CANCELED'))
+  assert.equal((await pay.fetchPaymentRequest(scheduled.id)).status, 'CANCELED')
+
+  const doomed = await pay.createPaymentRequest({ amount: 5, isSandbox: true })
+  assert.equal(doomed.recipient.id, recipient.id, 'the default recipient')
+  await pay.deletePaymentRequest(doomed.id)
+  assert.equal((await rejection(pay.fetchPaymentRequest(doomed.id))).codeDescription, 'PAYMENT_REQUEST_NOT_FOUND')
+  await pay.deletePaymentCustomer(customer.id)
+
   console.log('pluggy-sdk compatibility: all checks passed')
 }
 
