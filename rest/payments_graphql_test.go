@@ -1,0 +1,99 @@
+package rest_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+	"time"
+
+	"ponte/model"
+	"ponte/payments"
+	"ponte/testsupport"
+)
+
+// The same payments through GraphQL: one implementation serves both surfaces.
+func TestPaymentsGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "payments-graphql").APIKey
+	d := env.GraphQL(t, key, `{ paymentInstitutions(name: "Itaú", pageSize: 5) { total results { id ispb compe tradeName } } }`, nil).OK(t)
+	inst := d["paymentInstitutions"].(map[string]any)["results"].([]any)
+	if len(inst) == 0 {
+		t.Fatal("no institution named Itaú")
+	}
+	instID := inst[0].(map[string]any)["id"]
+
+	d = env.GraphQL(t, key, `mutation($r: PaymentRecipientInput!, $c: PaymentCustomerInput!) {
+		createPaymentRecipient(input: $r) { id isDefault paymentInstitution { ispb } account { branch number type } }
+		createPaymentCustomer(input: $c) { id type cnpj }
+	}`, map[string]any{
+		"r": map[string]any{"name": "Loja", "taxNumber": "11222333000181", "paymentInstitutionId": instID, "isDefault": true,
+			"account": map[string]any{"branch": "0001", "number": "1-9", "type": "CHECKING_ACCOUNT"}},
+		"c": map[string]any{"type": "BUSINESS", "name": "Cliente SA", "cnpj": "11.222.333/0001-81"},
+	}).OK(t)
+	if d["createPaymentCustomer"].(map[string]any)["cnpj"] != "11222333000181" {
+		t.Fatalf("customer %v", d["createPaymentCustomer"])
+	}
+	customerID := d["createPaymentCustomer"].(map[string]any)["id"]
+
+	// The same validation as REST, with its codeDescription in the extensions.
+	env.GraphQL(t, key, `mutation { createPaymentCustomer(input: {type: "INDIVIDUAL", name: "X", cpf: "123"}) { id } }`, nil).WantCode(t, payments.CodeInvalidCPF)
+	env.GraphQL(t, key, `mutation { createPaymentRequest(input: {amount: 10, schedule: {type: "WEEKLY", startDate: "2020-01-01", occurrences: 2, dayOfWeek: "MONDAY"}}) { id } }`, nil).
+		WantCode(t, payments.CodeInvalidSchedule)
+
+	d = env.GraphQL(t, key, `mutation($c: String) { createPaymentRequest(input: {amount: 12.34, description: "GraphQL", customerId: $c, isSandbox: true}) {
+		id status amount fees paymentUrl recipient { id } customer { id } } }`, map[string]any{"c": customerID}).OK(t)
+	req := d["createPaymentRequest"].(map[string]any)
+	reqID := req["id"].(string)
+	if req["status"] != payments.Created || req["amount"] != 12.34 || req["recipient"] == nil {
+		t.Fatalf("request %v", req)
+	}
+	d = env.GraphQL(t, key, `mutation($r: String) { createPaymentIntent(input: {paymentRequestId: $r, connectorId: 6, parameters: {cpf: "11144477735"},
+		paymentMethod: "PIX", isDynamicPix: true}) { id status consentUrl pixData { value } connector { id } paymentRequest { id status } } }`,
+		map[string]any{"r": reqID}).OK(t)
+	intent := d["createPaymentIntent"].(map[string]any)
+	if intent["status"] != payments.ConsentAwaitingAuthorization || intent["paymentRequest"].(map[string]any)["status"] != payments.WaitingPayerAuthorization {
+		t.Fatalf("intent %v", intent)
+	}
+	// A second attempt on the same request is a conflict, here as in REST.
+	env.GraphQL(t, key, `mutation($r: String) { createPaymentIntent(input: {paymentRequestId: $r, connectorId: 6, parameters: {cpf: "11144477735"}}) { id } }`,
+		map[string]any{"r": reqID}).WantCode(t, payments.CodeRequestBusy)
+
+	u, _ := url.Parse(intent["consentUrl"].(string))
+	env.Form(t, u.Path, url.Values{"decision": {"authorize"}}).Want(http.StatusOK)
+	id := intent["id"].(string)
+	var steps []string
+	testsupport.Eventually(t, "the intent to complete", 20*time.Second, func() bool {
+		d := env.GraphQL(t, key, `query($id: UUID!) { paymentIntent(id: $id) { status debtor { taxNumber } statusHistory { status at } } }`,
+			map[string]any{"id": id}).OK(t)
+		n := d["paymentIntent"].(map[string]any)
+		steps = nil
+		for _, s := range n["statusHistory"].([]any) {
+			steps = append(steps, s.(map[string]any)["status"].(string))
+			if !testsupport.IsAPITime(s.(map[string]any)["at"]) {
+				t.Fatalf("step time %v", s)
+			}
+		}
+		return n["status"] == payments.PaymentCompleted
+	})
+	if want := append(append(consentSteps, settleSteps...), payments.PaymentCompleted); !slices.Equal(steps, want) {
+		t.Fatalf("steps %v, want %v", steps, want)
+	}
+	d = env.GraphQL(t, key, `query($id: UUID!) { paymentRequest(id: $id) { status intents { id status } scheduledPayments { id } }
+		paymentRequests(from: "2020-01-01") { total results { id } } paymentIntents(paymentRequestId: $id) { total } }`, map[string]any{"id": reqID}).OK(t)
+	pr := d["paymentRequest"].(map[string]any)
+	if pr["status"] != payments.Completed || len(pr["intents"].([]any)) != 1 || d["paymentIntents"].(map[string]any)["total"] != 1.0 {
+		t.Fatalf("after completion %v", d)
+	}
+	// REST reads what GraphQL wrote.
+	var n model.PaymentIntent
+	env.Do(t, "GET", "/payments/intents/"+id, key, nil).Want(200).JSON(&n)
+	if n.Status != payments.PaymentCompleted || !n.IsDynamicPix || n.PixData == nil {
+		t.Fatalf("REST view %+v", n)
+	}
+	env.GraphQL(t, key, `mutation($id: UUID!) { deletePaymentRequest(id: $id) { id } }`, map[string]any{"id": reqID}).WantCode(t, payments.CodeRequestLocked)
+	// A Connect Token cannot reach payments.
+	tok := env.Do(t, "POST", "/connect_token", key, nil).Want(200).String("accessToken")
+	env.Do(t, "GET", "/payments/requests", tok, nil).WantError(403, "FORBIDDEN")
+}
