@@ -392,3 +392,9 @@ func (r *Resolver) PaymentConnectors(ctx context.Context) ([]*model.Connector, e
 	list, _, err := r.DB.Connectors(ctx, model.ConnectorFilter{SupportsPaymentInitiation: &yes}, 100, 0)
 	return list, err
 }
+
+// PixLocation is the charge a dynamic BR Code points at; like the payer's pages it needs
+// no credential (payers' banking apps fetch it).
+func (r *Resolver) PixLocation(ctx context.Context, intentID uuid.UUID) (*payments.PixCharge, error) {
+	return r.Payments.PixLocation(ctx, intentID)
+}

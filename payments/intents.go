@@ -544,3 +544,66 @@ func (e *Engine) ClientOfRequest(ctx context.Context, id uuid.UUID) (uuid.UUID, 
 	}
 	return p.ClientID, true, nil
 }
+
+// PixCharge is what a dynamic BR Code's location serves: the charge in the Central Bank's
+// PIX API vocabulary (cobrança imediata). The hosted PSPs sign it as a JWS; the sandbox
+// serves it as plain JSON.
+type PixCharge struct {
+	Calendario struct {
+		Criacao   string `json:"criacao"`
+		Expiracao int    `json:"expiracao"`
+	} `json:"calendario"`
+	Txid    string `json:"txid"`
+	Revisao int    `json:"revisao"`
+	// Status is ATIVA while it can be paid, CONCLUIDA once paid, REMOVIDA_PELO_PSP after.
+	Status string `json:"status"`
+	Valor  struct {
+		Original string `json:"original"`
+	} `json:"valor"`
+	Chave              string `json:"chave"`
+	SolicitacaoPagador string `json:"solicitacaoPagador,omitempty"`
+}
+
+// PixLocation is the charge behind a dynamic PIX intent's code: single use, so it stops
+// being payable once the intent ends.
+func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharge, error) {
+	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, intentID, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found || !n.IsDynamicPix {
+		return nil, model.NotFound(CodeIntentNotFound, "No dynamic PIX charge %s.", intentID)
+	}
+	p, found, err := db.PaymentRequest(ctx, e.db.Pool, uuid.Nil, n.RequestID, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeRequestNotFound, "The payment request of charge %s was deleted.", intentID)
+	}
+	c := &PixCharge{Txid: strings.ReplaceAll(n.ID.String(), "-", "")[:25], Status: "ATIVA"}
+	c.Calendario.Criacao = model.NewTime(n.CreatedAt).String()
+	c.Calendario.Expiracao = int(e.cfg.AuthorizationTimeout / time.Second)
+	c.Valor.Original = fmt.Sprintf("%.2f", p.Amount)
+	if p.Description != nil {
+		c.SolicitacaoPagador = *p.Description
+	}
+	if code, err := ParseBRCode(n.PixData.Value); err == nil {
+		c.Chave = code.Key
+	}
+	if p.RecipientID != nil {
+		if r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true); err == nil && r != nil {
+			c.Chave = r.TaxNumber
+			if r.PixKey != nil {
+				c.Chave = *r.PixKey
+			}
+		}
+	}
+	switch {
+	case n.Status == PaymentCompleted:
+		c.Status = "CONCLUIDA"
+	case !n.Active:
+		c.Status = "REMOVIDA_PELO_PSP"
+	}
+	return c, nil
+}

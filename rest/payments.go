@@ -89,6 +89,9 @@ func (s *Server) paymentRoutes(r chi.Router) {
 	r.Get("/payments/pay/{id}", s.payPage)
 	r.Post("/payments/pay/{id}", s.payStart)
 	r.Get("/payments/consent/{id}", s.consentPage)
+	r.Get("/payments/pix/{id}", s.byID("PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) {
+		return s.res.PixLocation(ctx, id)
+	}))
 	r.Post("/payments/consent/{id}", s.consentDecision)
 }
 

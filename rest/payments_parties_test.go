@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -287,9 +288,57 @@ func TestPaymentPixCodes(t *testing.T) {
 	if !got.Dynamic || got.Amount != 99.99 || !strings.Contains(got.URL, "/payments/pix/"+n.ID.String()) {
 		t.Fatalf("dynamic code %+v", got)
 	}
+	// The code's location serves the charge while it can be paid.
+	var charge map[string]any
+	env.Do(t, "GET", "/payments/pix/"+n.ID.String(), "", nil).Want(200).JSON(&charge)
+	if charge["status"] != "ATIVA" || charge["valor"].(map[string]any)["original"] != "99.99" || charge["chave"] != "11222333000181" {
+		t.Fatalf("charge %v", charge)
+	}
 	// The consent page shows the QR code as an inline image.
 	page := string(env.Do(t, "GET", "/payments/consent/"+n.ID.String(), "", nil).Want(200).Body)
 	if !strings.Contains(page, `src="data:image/png;base64,`) || !strings.Contains(page, n.PixData.Value) {
 		t.Fatal("consent page without the QR code")
 	}
+}
+
+// The paymentUrl page: the payer picks an institution and gives a CPF, by a form post.
+func TestPaymentPage(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "pay-page").APIKey
+	env.Recipient(t, key)
+	var p model.PaymentRequest
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 1234.5, "description": "Assinatura anual", "isSandbox": true}).Want(200).JSON(&p)
+	u, err := url.Parse(p.PaymentURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := env.Do(t, "GET", u.Path, "", nil).Want(200)
+	body := string(page.Body)
+	for _, want := range []string{"R$ 1.234,50", "Assinatura anual", "Loja Exemplo Ltda", `name="connectorId"`, `value="5"`, `name="cpf"`} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("payment page lacks %q:\n%s", want, body)
+		}
+	}
+	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+		t.Fatalf("CSP %q", csp)
+	}
+	bad := env.Form(t, u.Path, url.Values{"connectorId": {"5"}, "cpf": {"123.456.789-00"}})
+	if bad.Status != 400 || !strings.Contains(string(bad.Body), "not a valid CPF") {
+		t.Fatalf("bad CPF: %d %s", bad.Status, bad.Body)
+	}
+	r := env.Form(t, u.Path, url.Values{"connectorId": {"5"}, "cpf": {"111.444.777-35"}})
+	if r.Status != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), "/payments/consent/") {
+		t.Fatalf("start: %d %s", r.Status, r.Header.Get("Location"))
+	}
+	var list model.PaymentIntentPage
+	env.Do(t, "GET", "/payments/intents?paymentRequestId="+p.ID.String(), key, nil).Want(200).JSON(&list)
+	if list.Total != 1 || !strings.HasSuffix(r.Header.Get("Location"), list.Results[0].ID.String()) {
+		t.Fatalf("intents %+v", list)
+	}
+	// The request is no longer payable from this page while the attempt runs.
+	if body := string(env.Do(t, "GET", u.Path, "", nil).Want(200).Body); strings.Contains(body, `name="cpf"`) {
+		t.Fatal("the payment page still offers to pay")
+	}
+	env.Do(t, "GET", "/payments/pay/"+uuid.NewString(), "", nil).Want(404)
 }

@@ -108,9 +108,16 @@ func TestPaymentScenarios(t *testing.T) {
 			if req["status"] != payments.Created || req["fees"] != 0.0 || req["recipient"] == nil {
 				t.Fatalf("new request %v", req)
 			}
+			// Half the scenarios start their intent through GraphQL, half through REST.
 			var n model.PaymentIntent
-			env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
-				"parameters": map[string]any{"cpf": c.cpf, "name": "Maria Silva"}}).Want(200).JSON(&n)
+			if i%2 == 1 {
+				d := env.GraphQL(t, key, `mutation($r: String, $cpf: String) { createPaymentIntent(input: {paymentRequestId: $r, connectorId: 5,
+					parameters: {cpf: $cpf, name: "Maria Silva"}}) { id } }`, map[string]any{"r": reqID, "cpf": c.cpf}).OK(t)
+				n = *intentOf(t, env, key, d["createPaymentIntent"].(map[string]any)["id"].(string))
+			} else {
+				env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
+					"parameters": map[string]any{"cpf": c.cpf, "name": "Maria Silva"}}).Want(200).JSON(&n)
+			}
 			if n.Status != payments.ConsentAwaitingAuthorization || n.ConsentURL == nil || n.ReferenceID == nil || n.PaymentMethod != "PIS" {
 				t.Fatalf("new intent %+v", n)
 			}
