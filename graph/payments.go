@@ -349,9 +349,31 @@ func (r *mutationResolver) CancelScheduledPayment(ctx context.Context, paymentRe
 // The payer's pages (payment and consent) carry no credential: the unguessable ids in
 // their URLs are the capability, as with a bank's own consent links.
 
-// PayerIntent reads an intent for the consent page.
-func (r *Resolver) PayerIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error) {
-	return r.Payments.Intent(ctx, uuid.Nil, id)
+// ConsentView is what the consent page shows of an intent.
+type ConsentView struct {
+	Intent       *model.PaymentIntent
+	PayerName    string
+	PayerCPF     string
+	CanDecide    bool
+	SecondSigner bool
+}
+
+// PayerConsent reads an intent for the consent page.
+func (r *Resolver) PayerConsent(ctx context.Context, id uuid.UUID) (*ConsentView, error) {
+	n, err := r.Payments.Intent(ctx, uuid.Nil, id)
+	if err != nil {
+		return nil, err
+	}
+	payer, err := r.Payments.PayerOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &ConsentView{Intent: n, PayerName: "Pagador", PayerCPF: payer.Cpf}
+	if payer.Name != nil {
+		v.PayerName = *payer.Name
+	}
+	v.CanDecide, v.SecondSigner = payments.AwaitingPayer(n.Status)
+	return v, nil
 }
 
 // PayerDecision records the payer's answer on the consent page.
@@ -359,8 +381,15 @@ func (r *Resolver) PayerDecision(ctx context.Context, id uuid.UUID, authorize bo
 	return r.Payments.Decide(ctx, id, authorize)
 }
 
-// PayerRequest reads a request for the payment page.
-func (r *Resolver) PayerRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+// PaymentView is what the payment page shows of a request: the institutions to pay
+// through, when it can be paid now.
+type PaymentView struct {
+	Request    *model.PaymentRequest
+	Connectors []*model.Connector
+}
+
+// PayerPayment reads a request for the payment page.
+func (r *Resolver) PayerPayment(ctx context.Context, id uuid.UUID) (*PaymentView, error) {
 	client, found, err := r.Payments.ClientOfRequest(ctx, id)
 	if err != nil {
 		return nil, err
@@ -368,7 +397,16 @@ func (r *Resolver) PayerRequest(ctx context.Context, id uuid.UUID) (*model.Payme
 	if !found {
 		return nil, model.NotFound(payments.CodeRequestNotFound, "Payment request %s not found.", id)
 	}
-	return r.Payments.Request(ctx, client, id)
+	req, err := r.Payments.Request(ctx, client, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &PaymentView{Request: req}
+	if payments.Payable(req.Status) {
+		yes := true
+		v.Connectors, _, err = r.DB.Connectors(ctx, model.ConnectorFilter{SupportsPaymentInitiation: &yes}, 100, 0)
+	}
+	return v, err
 }
 
 // PayerStartsIntent is the payment page's form: the payer picks an institution and gives
@@ -384,13 +422,6 @@ func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, c
 	id := requestID.String()
 	return r.Payments.CreateIntent(ctx, client, model.PaymentIntentInput{PaymentRequestID: &id, ConnectorID: &connectorID,
 		Parameters: &model.PaymentPayerInput{Cpf: &cpf}}, payments.ByUser)
-}
-
-// PaymentConnectors lists the institutions a payer can pay through.
-func (r *Resolver) PaymentConnectors(ctx context.Context) ([]*model.Connector, error) {
-	yes := true
-	list, _, err := r.DB.Connectors(ctx, model.ConnectorFilter{SupportsPaymentInitiation: &yes}, 100, 0)
-	return list, err
 }
 
 // PixLocation is the charge a dynamic BR Code points at; like the payer's pages it needs

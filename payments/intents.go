@@ -530,8 +530,11 @@ func (e *Engine) ClientOfIntent(ctx context.Context, id uuid.UUID) (uuid.UUID, b
 // PayerOf is who started an intent, for the consent page.
 func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, error) {
 	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, id, false)
-	if err != nil || !found {
+	if err != nil {
 		return nil, err
+	}
+	if !found {
+		return nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
 	}
 	return &n.Payer, nil
 }

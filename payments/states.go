@@ -120,3 +120,18 @@ func checkRequestMove(from, to string) error {
 	}
 	return model.Errorf(http.StatusConflict, CodeRequestTransition, "A payment request in status %s cannot move to %s.", from, to)
 }
+
+// AwaitingPayer reports whether an intent waits for the payer's decision on the consent
+// page, and whether it is the second signer's (multi-signature accounts).
+func AwaitingPayer(status string) (waiting, secondSigner bool) {
+	switch status {
+	case ConsentAwaitingAuthorization:
+		return true, false
+	case PaymentPartiallyAccepted:
+		return true, true
+	}
+	return false, false
+}
+
+// Payable reports whether a payer can start paying a request now.
+func Payable(status string) bool { return status == Created }

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -9,7 +8,6 @@ import (
 	"strings"
 
 	"ponte/model"
-	"ponte/payments"
 )
 
 // The payer's two pages: paymentUrl (pick an institution, give a CPF) and consentUrl
@@ -123,20 +121,14 @@ func (s *Server) showPay(w http.ResponseWriter, r *http.Request, status int, pro
 		s.pageError(w, r, "Pagamento não encontrado", err)
 		return
 	}
-	req, err := s.res.PayerRequest(r.Context(), id)
+	pv, err := s.res.PayerPayment(r.Context(), id)
 	if err != nil {
 		s.pageError(w, r, "Pagamento não encontrado", err)
 		return
 	}
-	v := payView{Title: "Pagamento", Request: req, Error: problem}
-	if req.Status != payments.Created {
-		v.Message = "Este pagamento não está disponível (situação " + req.Status + ")."
-		s.renderPay(w, status, v)
-		return
-	}
-	if v.Connectors, err = s.res.PaymentConnectors(r.Context()); err != nil {
-		s.pageError(w, r, "Erro", err)
-		return
+	v := payView{Title: "Pagamento", Request: pv.Request, Connectors: pv.Connectors, Error: problem}
+	if pv.Connectors == nil {
+		v.Message = "Este pagamento não está disponível (situação " + pv.Request.Status + ")."
 	}
 	s.renderPay(w, status, v)
 }
@@ -171,28 +163,13 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, status int,
 		s.pageError(w, r, "Consentimento não encontrado", err)
 		return
 	}
-	n, err := s.res.PayerIntent(r.Context(), id)
+	c, err := s.res.PayerConsent(r.Context(), id)
 	if err != nil {
 		s.pageError(w, r, "Consentimento não encontrado", err)
 		return
 	}
-	payer, err := s.res.Payments.PayerOf(r.Context(), id)
-	if err != nil || payer == nil {
-		s.pageError(w, r, "Erro", fmt.Errorf("payer of intent %s: %v", id, err))
-		return
-	}
-	v := payView{Title: "Autorizar pagamento", Request: n.PaymentRequest, Intent: n, PayerCPF: payer.Cpf, Error: problem, Message: message}
-	v.PayerName = "Pagador"
-	if payer.Name != nil {
-		v.PayerName = *payer.Name
-	}
-	switch n.Status {
-	case payments.ConsentAwaitingAuthorization:
-		v.CanDecide = true
-	case payments.PaymentPartiallyAccepted:
-		v.CanDecide, v.SecondSigner = true, true
-	}
-	s.renderPay(w, status, v)
+	s.renderPay(w, status, payView{Title: "Autorizar pagamento", Request: c.Intent.PaymentRequest, Intent: c.Intent, PayerName: c.PayerName,
+		PayerCPF: c.PayerCPF, CanDecide: c.CanDecide, SecondSigner: c.SecondSigner, Error: problem, Message: message})
 }
 
 func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
