@@ -148,6 +148,8 @@ type Engine struct {
 
 	mu       sync.Mutex
 	inFlight map[string]int
+	// freed is closed (and replaced) whenever a delivery releases its host's slot.
+	freed chan struct{}
 	keys     map[uuid.UUID]cachedKeys
 }
 
@@ -163,7 +165,7 @@ const keysTTL = 10 * time.Second
 // New builds the engine; call SetJobs, then Hook to start fanning events out.
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
-	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}, keys: map[uuid.UUID]cachedKeys{}}
+	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.
@@ -257,9 +259,13 @@ func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time {
 	return time.Now().Add(time.Second)
 }
 
-// busySnooze is how long a delivery waits when its host already has PerHost deliveries
-// running in this process.
-const busySnooze = 200 * time.Millisecond
+// A delivery whose host already has PerHost deliveries running in this process waits up to
+// busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
+// to the queue for busySnooze, so a slow host never holds more than its share of workers.
+const (
+	busyWait   = 25 * time.Millisecond
+	busySnooze = 200 * time.Millisecond
+)
 
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs]) error {
 	e := w.e
@@ -271,7 +277,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 		return nil
 	}
 	host := hostOf(d.URL)
-	if !e.acquire(host) {
+	if !e.acquire(ctx, host) {
 		return river.JobSnooze(busySnooze)
 	}
 	defer e.release(host)
@@ -318,14 +324,26 @@ func hostOf(raw string) string {
 	return u.Host
 }
 
-func (e *Engine) acquire(host string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.inFlight[host] >= e.cfg.PerHost {
-		return false
+func (e *Engine) acquire(ctx context.Context, host string) bool {
+	timer := time.NewTimer(busyWait)
+	defer timer.Stop()
+	for {
+		e.mu.Lock()
+		if e.inFlight[host] < e.cfg.PerHost {
+			e.inFlight[host]++
+			e.mu.Unlock()
+			return true
+		}
+		freed := e.freed
+		e.mu.Unlock()
+		select {
+		case <-freed:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
 	}
-	e.inFlight[host]++
-	return true
 }
 
 func (e *Engine) release(host string) {
@@ -334,6 +352,8 @@ func (e *Engine) release(host string) {
 	if e.inFlight[host]--; e.inFlight[host] <= 0 {
 		delete(e.inFlight, host)
 	}
+	close(e.freed)
+	e.freed = make(chan struct{})
 }
 
 // responseExcerpt bounds what is kept of a receiver's answer.
