@@ -150,7 +150,7 @@ type Engine struct {
 	inFlight map[string]int
 	// freed is closed (and replaced) whenever a delivery releases its host's slot.
 	freed chan struct{}
-	keys     map[uuid.UUID]cachedKeys
+	keys  map[uuid.UUID]cachedKeys
 }
 
 // cachedKeys spares each delivery a read and an unsealing of its application's secrets; a
