@@ -22,6 +22,34 @@ type Querier interface {
 // ErrActiveIntent is returned when a request already has an attempt under way.
 var ErrActiveIntent = errors.New("the payment request already has an active intent")
 
+// pageWithTotal reads one page of rows whose last column is count(*) OVER (), and the
+// number of all matches; a page past the end has no row to carry it, so countSQL (with
+// the same leading arguments) counts instead.
+func pageWithTotal[T any](ctx context.Context, q Querier, sql, countSQL string, nCountArgs int, args []any, offset int,
+	scan func(r pgx.Rows, total *int) (T, error)) ([]T, int, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var list []T
+	total := 0
+	for rows.Next() {
+		v, err := scan(rows, &total)
+		if err != nil {
+			return nil, 0, err
+		}
+		list = append(list, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(list) == 0 && offset > 0 {
+		err = q.QueryRow(ctx, countSQL, args[:nCountArgs]...).Scan(&total)
+	}
+	return list, total, err
+}
+
 // ---- institutions
 
 const institutionColumns = `i.id, i.name, i.trade_name, i.ispb, i.compe, i.created_at, i.updated_at`
@@ -35,30 +63,14 @@ func scanInstitution(r pgx.Row) (*model.PaymentInstitution, error) {
 // PaymentInstitutions lists institutions by trade name, optionally those whose name or
 // trade name contains name.
 func (d *DB) PaymentInstitutions(ctx context.Context, name string, limit, offset int) ([]*model.PaymentInstitution, int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+institutionColumns+`, count(*) OVER () FROM payment_institutions i
-		WHERE $1 = '' OR i.name ILIKE '%' || $1 || '%' OR i.trade_name ILIKE '%' || $1 || '%'
-		ORDER BY lower(i.trade_name), i.id LIMIT $2 OFFSET $3`, name, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var list []*model.PaymentInstitution
-	total := 0
-	for rows.Next() {
-		var p model.PaymentInstitution
-		if err := rows.Scan(&p.ID, &p.Name, &p.TradeName, &p.Ispb, &p.Compe, &p.CreatedAt, &p.UpdatedAt, &total); err != nil {
-			return nil, 0, err
-		}
-		list = append(list, &p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM payment_institutions i
-			WHERE $1 = '' OR i.name ILIKE '%' || $1 || '%' OR i.trade_name ILIKE '%' || $1 || '%'`, name).Scan(&total)
-	}
-	return list, total, err
+	const where = `$1 = '' OR i.name ILIKE '%' || $1 || '%' OR i.trade_name ILIKE '%' || $1 || '%'`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+institutionColumns+`, count(*) OVER () FROM payment_institutions i WHERE `+where+`
+		ORDER BY lower(i.trade_name), i.id LIMIT $2 OFFSET $3`, `SELECT count(*) FROM payment_institutions i WHERE `+where, 1,
+		[]any{name, limit, offset}, offset, func(r pgx.Rows, total *int) (*model.PaymentInstitution, error) {
+			var p model.PaymentInstitution
+			err := r.Scan(&p.ID, &p.Name, &p.TradeName, &p.Ispb, &p.Compe, &p.CreatedAt, &p.UpdatedAt, total)
+			return &p, err
+		})
 }
 
 // PaymentInstitution reads one institution.
@@ -114,28 +126,10 @@ func (d *DB) PaymentCustomer(ctx context.Context, clientID, id uuid.UUID, withDe
 
 // PaymentCustomers lists a page of customers, newest first.
 func (d *DB) PaymentCustomers(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentCustomer, int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+customerColumns+`, count(*) OVER () FROM payment_customers c
-		WHERE c.client_id = $1 AND c.deleted_at IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT $2 OFFSET $3`, clientID, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var list []*model.PaymentCustomer
-	total := 0
-	for rows.Next() {
-		c, err := scanCustomer(rows, &total)
-		if err != nil {
-			return nil, 0, err
-		}
-		list = append(list, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM payment_customers WHERE client_id = $1 AND deleted_at IS NULL`, clientID).Scan(&total)
-	}
-	return list, total, err
+	const where = `c.client_id = $1 AND c.deleted_at IS NULL`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+customerColumns+`, count(*) OVER () FROM payment_customers c WHERE `+where+`
+		ORDER BY c.created_at DESC, c.id DESC LIMIT $2 OFFSET $3`, `SELECT count(*) FROM payment_customers c WHERE `+where, 1,
+		[]any{clientID, limit, offset}, offset, func(r pgx.Rows, total *int) (*model.PaymentCustomer, error) { return scanCustomer(r, total) })
 }
 
 // DeletePaymentCustomer hides a customer; requests that named it keep it.
@@ -197,28 +191,10 @@ func (d *DB) DefaultPaymentRecipient(ctx context.Context, clientID uuid.UUID) (*
 
 // PaymentRecipients lists a page of recipients, newest first.
 func (d *DB) PaymentRecipients(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentRecipient, int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+recipientColumns+`, count(*) OVER () FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
-		WHERE r.client_id = $1 AND r.deleted_at IS NULL ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`, clientID, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var list []*model.PaymentRecipient
-	total := 0
-	for rows.Next() {
-		r, err := scanRecipient(rows, &total)
-		if err != nil {
-			return nil, 0, err
-		}
-		list = append(list, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM payment_recipients WHERE client_id = $1 AND deleted_at IS NULL`, clientID).Scan(&total)
-	}
-	return list, total, err
+	const where = `r.client_id = $1 AND r.deleted_at IS NULL`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+recipientColumns+`, count(*) OVER () FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
+		WHERE `+where+` ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`, `SELECT count(*) FROM payment_recipients r WHERE `+where, 1,
+		[]any{clientID, limit, offset}, offset, func(r pgx.Rows, total *int) (*model.PaymentRecipient, error) { return scanRecipient(r, total) })
 }
 
 // DeletePaymentRecipient hides a recipient; requests that named it keep it.
@@ -301,29 +277,10 @@ func PaymentRequest(ctx context.Context, q Querier, clientID, id uuid.UUID, lock
 
 // PaymentRequests lists a page of a client's requests, newest first, created in [from, to).
 func (d *DB) PaymentRequests(ctx context.Context, clientID uuid.UUID, from, to *time.Time, limit, offset int) ([]*PaymentRequestRow, int, error) {
-	where := `p.client_id = $1 AND p.deleted_at IS NULL AND ($2::timestamptz IS NULL OR p.created_at >= $2) AND ($3::timestamptz IS NULL OR p.created_at < $3)`
-	rows, err := d.Pool.Query(ctx, `SELECT `+requestColumns+`, count(*) OVER () FROM payment_requests p WHERE `+where+`
-		ORDER BY p.created_at DESC, p.id DESC LIMIT $4 OFFSET $5`, clientID, from, to, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var list []*PaymentRequestRow
-	total := 0
-	for rows.Next() {
-		p, err := scanRequest(rows, &total)
-		if err != nil {
-			return nil, 0, err
-		}
-		list = append(list, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM payment_requests p WHERE `+where, clientID, from, to).Scan(&total)
-	}
-	return list, total, err
+	const where = `p.client_id = $1 AND p.deleted_at IS NULL AND ($2::timestamptz IS NULL OR p.created_at >= $2) AND ($3::timestamptz IS NULL OR p.created_at < $3)`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+requestColumns+`, count(*) OVER () FROM payment_requests p WHERE `+where+`
+		ORDER BY p.created_at DESC, p.id DESC LIMIT $4 OFFSET $5`, `SELECT count(*) FROM payment_requests p WHERE `+where, 3,
+		[]any{clientID, from, to, limit, offset}, offset, func(r pgx.Rows, total *int) (*PaymentRequestRow, error) { return scanRequest(r, total) })
 }
 
 // ---- intents
@@ -421,29 +378,10 @@ func ActivePaymentIntent(ctx context.Context, q Querier, requestID uuid.UUID) (*
 
 // PaymentIntents lists a page of a client's intents, newest first, optionally of one request.
 func (d *DB) PaymentIntents(ctx context.Context, clientID uuid.UUID, requestID *uuid.UUID, from, to *time.Time, limit, offset int) ([]*PaymentIntentRow, int, error) {
-	where := `n.client_id = $1 AND ($2::uuid IS NULL OR n.request_id = $2) AND ($3::timestamptz IS NULL OR n.created_at >= $3) AND ($4::timestamptz IS NULL OR n.created_at < $4)`
-	rows, err := d.Pool.Query(ctx, `SELECT `+intentColumns+`, count(*) OVER () FROM payment_intents n WHERE `+where+`
-		ORDER BY n.created_at DESC, n.id DESC LIMIT $5 OFFSET $6`, clientID, requestID, from, to, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var list []*PaymentIntentRow
-	total := 0
-	for rows.Next() {
-		n, err := scanIntent(rows, &total)
-		if err != nil {
-			return nil, 0, err
-		}
-		list = append(list, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM payment_intents n WHERE `+where, clientID, requestID, from, to).Scan(&total)
-	}
-	return list, total, err
+	const where = `n.client_id = $1 AND ($2::uuid IS NULL OR n.request_id = $2) AND ($3::timestamptz IS NULL OR n.created_at >= $3) AND ($4::timestamptz IS NULL OR n.created_at < $4)`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+intentColumns+`, count(*) OVER () FROM payment_intents n WHERE `+where+`
+		ORDER BY n.created_at DESC, n.id DESC LIMIT $5 OFFSET $6`, `SELECT count(*) FROM payment_intents n WHERE `+where, 4,
+		[]any{clientID, requestID, from, to, limit, offset}, offset, func(r pgx.Rows, total *int) (*PaymentIntentRow, error) { return scanIntent(r, total) })
 }
 
 // PaymentIntentSteps reads the status history of several intents in one statement.

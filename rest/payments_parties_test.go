@@ -47,6 +47,11 @@ func TestPaymentInstitutions(t *testing.T) {
 			t.Fatalf("no institution with ISPB %s and COMPE %s", ispb, compe)
 		}
 	}
+	var past model.PaymentInstitutionPage
+	env.Do(t, "GET", "/payments/recipients/institutions?page=100&pageSize=10", key, nil).Want(200).JSON(&past)
+	if past.Total != page.Total || len(past.Results) != 0 || past.Page != 100 {
+		t.Fatalf("page past the end: %+v", past)
+	}
 	var one model.PaymentInstitutionPage
 	env.Do(t, "GET", "/payments/recipients/institutions?name=bradesco", key, nil).Want(200).JSON(&one)
 	if one.Total != 1 || one.Results[0].Ispb != "60746948" {
