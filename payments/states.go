@@ -47,7 +47,7 @@ var intentMoves = map[string][]string{
 	Started:                      {Enqueued, IntentError, IntentCanceled},
 	Enqueued:                     {ConsentAwaitingAuthorization, IntentError, IntentCanceled},
 	ConsentAwaitingAuthorization: {ConsentAuthorized, ConsentRejected, PaymentTimeout, IntentError, IntentCanceled},
-	ConsentAuthorized:            {PaymentPending, Revoked, Consumed, IntentError, IntentCanceled},
+	ConsentAuthorized:            {PaymentPending, Revoked, Consumed, IntentError},
 	PaymentPending:               {PaymentPartiallyAccepted, SettlementProcessing, PaymentRejected, IntentError},
 	PaymentPartiallyAccepted:     {SettlementProcessing, PaymentRejected, PaymentTimeout, IntentError},
 	SettlementProcessing:         {SettlementDebtorAccount, PaymentRejected, IntentError},
