@@ -384,6 +384,26 @@ func (d *DB) PaymentIntents(ctx context.Context, clientID uuid.UUID, requestID *
 		[]any{clientID, requestID, from, to, limit, offset}, offset, func(r pgx.Rows, total *int) (*PaymentIntentRow, error) { return scanIntent(r, total) })
 }
 
+// PaymentIntentsOfRequests reads every intent of several requests in one statement,
+// newest first.
+func (d *DB) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*PaymentIntentRow, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+intentColumns+` FROM payment_intents n WHERE n.client_id = $1 AND n.request_id = ANY($2)
+		ORDER BY n.created_at DESC, n.id DESC`, clientID, requestIDs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []*PaymentIntentRow
+	for rows.Next() {
+		n, err := scanIntent(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, n)
+	}
+	return list, rows.Err()
+}
+
 // PaymentIntentSteps reads the status history of several intents in one statement.
 func (d *DB) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*model.PaymentIntentStep, error) {
 	rows, err := d.Pool.Query(ctx, `SELECT intent_id, status, at FROM payment_intent_steps WHERE intent_id = ANY($1) ORDER BY intent_id, seq`, ids)
@@ -446,6 +466,25 @@ func ScheduledPayments(ctx context.Context, q Querier, requestID uuid.UUID, lock
 		sql += ` FOR UPDATE`
 	}
 	rows, err := q.Query(ctx, sql, requestID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []*ScheduledPaymentRow
+	for rows.Next() {
+		s, err := scanScheduled(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, s)
+	}
+	return list, rows.Err()
+}
+
+// ScheduledPaymentsOfRequests reads the dated payments of several requests in one statement.
+func (d *DB) ScheduledPaymentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*ScheduledPaymentRow, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+scheduledColumns+` FROM scheduled_payments s WHERE s.client_id = $1 AND s.request_id = ANY($2)
+		ORDER BY s.scheduled_date, s.id`, clientID, requestIDs)
 	if err != nil {
 		return nil, err
 	}

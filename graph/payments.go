@@ -215,22 +215,42 @@ func (r *queryResolver) ScheduledPayment(ctx context.Context, paymentRequestID, 
 	return r.Payments.Schedule(ctx, client, paymentRequestID, id)
 }
 
-func (r *paymentRequestResolver) Intents(ctx context.Context, obj *model.PaymentRequest) ([]*model.PaymentIntent, error) {
+// Intents loads the intents of every request of a list at once.
+func (r *paymentRequestResolver) Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error) {
 	client, err := r.payer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	list, _, err := r.Payments.Intents(ctx, client, &obj.ID, nil, nil, 100, 0)
-	return nonNil(list), err
+	by, err := r.Payments.IntentsOfRequests(ctx, client, objs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]*model.PaymentIntent, len(objs))
+	for i, p := range objs {
+		out[i] = nonNil(by[p.ID])
+	}
+	return out, nil
 }
 
-func (r *paymentRequestResolver) ScheduledPayments(ctx context.Context, obj *model.PaymentRequest) ([]*model.ScheduledPayment, error) {
+// ScheduledPayments loads the dated payments of every request of a list at once.
+func (r *paymentRequestResolver) ScheduledPayments(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.ScheduledPayment, error) {
 	client, err := r.payer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Payments.Schedules(ctx, client, obj.ID)
-	return nonNil(list), err
+	ids := make([]uuid.UUID, len(objs))
+	for i, p := range objs {
+		ids[i] = p.ID
+	}
+	by, err := r.Payments.SchedulesOfRequests(ctx, client, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]*model.ScheduledPayment, len(objs))
+	for i, p := range objs {
+		out[i] = nonNil(by[p.ID])
+	}
+	return out, nil
 }
 
 func (r *mutationResolver) CreatePaymentRequest(ctx context.Context, input model.PaymentRequestInput) (*model.PaymentRequest, error) {

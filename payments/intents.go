@@ -443,7 +443,9 @@ func (w *timeoutWorker) Work(ctx context.Context, job *river.Job[TimeoutArgs]) e
 
 // ---- reads
 
-func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow) ([]*model.PaymentIntent, error) {
+// intentViews turns stored intents into their API form; requests already at hand (a
+// batch of requests' intents) are not read again.
+func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, requests map[uuid.UUID]*model.PaymentRequest) ([]*model.PaymentIntent, error) {
 	ids := make([]uuid.UUID, len(rows))
 	for i, n := range rows {
 		ids[i] = n.ID
@@ -454,7 +456,9 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow) (
 	}
 	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
 	connectors := map[int]*model.Connector{}
-	requests := map[uuid.UUID]*model.PaymentRequest{}
+	if requests == nil {
+		requests = map[uuid.UUID]*model.PaymentRequest{}
+	}
 	out := make([]*model.PaymentIntent, 0, len(rows))
 	for _, n := range rows {
 		v := &model.PaymentIntent{ID: n.ID, Status: n.Status, CreatedAt: model.NewTime(n.CreatedAt), UpdatedAt: model.NewTime(n.UpdatedAt),
@@ -500,7 +504,7 @@ func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.Pay
 	if !found {
 		return nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
 	}
-	list, err := e.intentViews(ctx, []*db.PaymentIntentRow{n})
+	list, err := e.intentViews(ctx, []*db.PaymentIntentRow{n}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -513,8 +517,30 @@ func (e *Engine) Intents(ctx context.Context, clientID uuid.UUID, requestID *uui
 	if err != nil {
 		return nil, 0, err
 	}
-	list, err := e.intentViews(ctx, rows)
+	list, err := e.intentViews(ctx, rows, nil)
 	return list, total, err
+}
+
+// IntentsOfRequests lists the intents of several requests, newest first, in few statements.
+func (e *Engine) IntentsOfRequests(ctx context.Context, clientID uuid.UUID, requests []*model.PaymentRequest) (map[uuid.UUID][]*model.PaymentIntent, error) {
+	ids := make([]uuid.UUID, len(requests))
+	known := make(map[uuid.UUID]*model.PaymentRequest, len(requests))
+	for i, p := range requests {
+		ids[i], known[p.ID] = p.ID, p
+	}
+	rows, err := e.db.PaymentIntentsOfRequests(ctx, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	list, err := e.intentViews(ctx, rows, known)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uuid.UUID][]*model.PaymentIntent{}
+	for _, n := range list {
+		out[n.RequestID] = append(out[n.RequestID], n)
+	}
+	return out, nil
 }
 
 // ClientOfIntent names the application an intent belongs to (the consent page has no

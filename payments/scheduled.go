@@ -158,6 +158,19 @@ func (e *Engine) Schedules(ctx context.Context, clientID, requestID uuid.UUID) (
 	return out, nil
 }
 
+// SchedulesOfRequests lists the dated payments of several requests in one statement.
+func (e *Engine) SchedulesOfRequests(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID][]*model.ScheduledPayment, error) {
+	list, err := e.db.ScheduledPaymentsOfRequests(ctx, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uuid.UUID][]*model.ScheduledPayment{}
+	for _, s := range list {
+		out[s.RequestID] = append(out[s.RequestID], scheduledView(s))
+	}
+	return out, nil
+}
+
 // Schedule reads one dated payment of a request.
 func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
 	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {

@@ -97,3 +97,35 @@ func TestPaymentsGraphQL(t *testing.T) {
 	tok := env.Do(t, "POST", "/connect_token", key, nil).Want(200).String("accessToken")
 	env.Do(t, "GET", "/payments/requests", tok, nil).WantError(403, "FORBIDDEN")
 }
+
+// A page of requests with their intents and schedules runs the same few statements
+// whatever its length.
+func TestPaymentsGraphQLBatching(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "payments-batching").APIKey
+	env.Recipient(t, key)
+	const q = `{ paymentRequests(pageSize: 50) { total results { id intents { id status connector { id } statusHistory { status } } scheduledPayments { id } } } }`
+	statements := map[int]any{}
+	made := 0
+	for _, n := range []int{2, 12} {
+		for ; made < n; made++ {
+			id := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true}).Want(200).String("id")
+			env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": id, "connectorId": 5 + made%2,
+				"parameters": map[string]any{"cpf": happyCPF}}).Want(200)
+		}
+		g := env.GraphQL(t, key, q, nil)
+		g.OK(t)
+		results := g.Data["paymentRequests"].(map[string]any)["results"].([]any)
+		for _, r := range results {
+			if len(r.(map[string]any)["intents"].([]any)) != 1 {
+				t.Fatalf("request without its intent: %v", r)
+			}
+		}
+		statements[len(results)] = g.Extensions["sqlStatements"]
+	}
+	t.Logf("SQL statements by page length: %v", statements)
+	if statements[2] == nil || statements[2] != statements[12] {
+		t.Fatalf("SQL statements by page length: %v", statements)
+	}
+}

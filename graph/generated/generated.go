@@ -1390,8 +1390,8 @@ type MutationResolver interface {
 	CancelScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 }
 type PaymentRequestResolver interface {
-	Intents(ctx context.Context, obj *model.PaymentRequest) ([]*model.PaymentIntent, error)
-	ScheduledPayments(ctx context.Context, obj *model.PaymentRequest) ([]*model.ScheduledPayment, error)
+	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
+	ScheduledPayments(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.ScheduledPayment, error)
 }
 type QueryResolver interface {
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
@@ -8980,9 +8980,9 @@ type PaymentRequest {
   isSandbox: Boolean!
   webhookUrl: String
   "Every attempt to pay it, newest first."
-  intents: [PaymentIntent!]! @goField(forceResolver: true)
+  intents: [PaymentIntent!]! @goField(forceResolver: true, batch: true)
   "Its dated payments, when it has a schedule."
-  scheduledPayments: [ScheduledPayment!]! @goField(forceResolver: true)
+  scheduledPayments: [ScheduledPayment!]! @goField(forceResolver: true, batch: true)
 }
 
 "Creates a request (amount required; the recipient defaults to the application's default one) or changes a CREATED one."
@@ -31166,7 +31166,7 @@ func (ec *executionContext) _PaymentRequest_intents(ctx context.Context, field g
 			return ec.fieldContext_PaymentRequest_intents(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentRequest().Intents(ctx, obj)
+			return ec.resolveBatch_PaymentRequest_intents(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentIntent) graphql.Marshaler {
@@ -31188,6 +31188,29 @@ func (ec *executionContext) fieldContext_PaymentRequest_intents(_ context.Contex
 	}
 	return fc, nil
 }
+func (ec *executionContext) resolveBatch_PaymentRequest_intents(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (any, error) {
+	resolver := ec.Resolvers.PaymentRequest()
+	if batch, ok := graphql.BatchParentsFor[*model.PaymentRequest](ctx, "PaymentRequest"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Intents(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[[]*model.PaymentIntent](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"PaymentRequest.intents",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Intents(ctx, []*model.PaymentRequest{obj})
+	return graphql.ResolveBatchSingleResult[[]*model.PaymentIntent](
+		ctx,
+		results,
+		err,
+		"PaymentRequest.intents",
+	)
+}
 
 func (ec *executionContext) _PaymentRequest_scheduledPayments(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -31198,7 +31221,7 @@ func (ec *executionContext) _PaymentRequest_scheduledPayments(ctx context.Contex
 			return ec.fieldContext_PaymentRequest_scheduledPayments(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PaymentRequest().ScheduledPayments(ctx, obj)
+			return ec.resolveBatch_PaymentRequest_scheduledPayments(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
@@ -31219,6 +31242,29 @@ func (ec *executionContext) fieldContext_PaymentRequest_scheduledPayments(_ cont
 		},
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_PaymentRequest_scheduledPayments(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (any, error) {
+	resolver := ec.Resolvers.PaymentRequest()
+	if batch, ok := graphql.BatchParentsFor[*model.PaymentRequest](ctx, "PaymentRequest"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.ScheduledPayments(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[[]*model.ScheduledPayment](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"PaymentRequest.scheduledPayments",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.ScheduledPayments(ctx, []*model.PaymentRequest{obj})
+	return graphql.ResolveBatchSingleResult[[]*model.ScheduledPayment](
+		ctx,
+		results,
+		err,
+		"PaymentRequest.scheduledPayments",
+	)
 }
 
 func (ec *executionContext) _PaymentRequestPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
@@ -49082,6 +49128,7 @@ func (ec *executionContext) marshalNPaymentRecipientPage2ᚖponteᚋmodelᚐPaym
 }
 
 func (ec *executionContext) marshalNPaymentRequest2ᚕᚖponteᚋmodelᚐPaymentRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PaymentRequest) graphql.Marshaler {
+	ctx = graphql.WithBatchParents(ctx, "PaymentRequest", v, nil)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
