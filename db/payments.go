@@ -275,6 +275,25 @@ func PaymentRequest(ctx context.Context, q Querier, clientID, id uuid.UUID, lock
 	return p, err == nil, err
 }
 
+// PaymentRequestsByID reads several of a client's requests (deleted ones too: their
+// intents still name them) in one statement.
+func (d *DB) PaymentRequestsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*PaymentRequestRow, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+requestColumns+` FROM payment_requests p WHERE p.client_id = $1 AND p.id = ANY($2)`, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []*PaymentRequestRow
+	for rows.Next() {
+		p, err := scanRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, p)
+	}
+	return list, rows.Err()
+}
+
 // PaymentRequests lists a page of a client's requests, newest first, created in [from, to).
 func (d *DB) PaymentRequests(ctx context.Context, clientID uuid.UUID, from, to *time.Time, limit, offset int) ([]*PaymentRequestRow, int, error) {
 	const where = `p.client_id = $1 AND p.deleted_at IS NULL AND ($2::timestamptz IS NULL OR p.created_at >= $2) AND ($3::timestamptz IS NULL OR p.created_at < $3)`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -459,6 +460,24 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, r
 	if requests == nil {
 		requests = map[uuid.UUID]*model.PaymentRequest{}
 	}
+	// The requests not at hand, in one statement.
+	var missing []uuid.UUID
+	for _, n := range rows {
+		if _, ok := requests[n.RequestID]; !ok && !slices.Contains(missing, n.RequestID) {
+			missing = append(missing, n.RequestID)
+		}
+	}
+	if len(missing) > 0 {
+		found, err := e.db.PaymentRequestsByID(ctx, rows[0].ClientID, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range found {
+			if requests[p.ID], err = e.requestView(ctx, p, cache); err != nil {
+				return nil, err
+			}
+		}
+	}
 	out := make([]*model.PaymentIntent, 0, len(rows))
 	for _, n := range rows {
 		v := &model.PaymentIntent{ID: n.ID, Status: n.Status, CreatedAt: model.NewTime(n.CreatedAt), UpdatedAt: model.NewTime(n.UpdatedAt),
@@ -476,20 +495,7 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, r
 			connectors[n.ConnectorID] = c
 		}
 		v.Connector = c
-		r, ok := requests[n.RequestID]
-		if !ok {
-			p, found, err := db.PaymentRequest(ctx, e.db.Pool, n.ClientID, n.RequestID, false)
-			if err != nil {
-				return nil, err
-			}
-			if found {
-				if r, err = e.requestView(ctx, p, cache); err != nil {
-					return nil, err
-				}
-			}
-			requests[n.RequestID] = r
-		}
-		v.PaymentRequest = r
+		v.PaymentRequest = requests[n.RequestID]
 		out = append(out, v)
 	}
 	return out, nil
