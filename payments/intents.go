@@ -102,7 +102,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 				return bad("isDynamicPix needs the payment request to name a customer with a CPF or CNPJ.")
 			}
 		}
-		n.ReferenceID = strPtr(endToEndID(conn, now))
+		n.ReferenceID = strPtr(e.endToEndID(ctx, conn, now))
 		if method == "PIX" {
 			n.PixData, err = e.pixData(ctx, p, n)
 			if err != nil {
@@ -145,15 +145,19 @@ func uuidOrNil(p *uuid.UUID) uuid.UUID {
 	return *p
 }
 
-// endToEndID is a PIX end-to-end identifier: E, the institution's ISPB, the minute, and
-// eleven random characters.
-func endToEndID(c *model.Connector, t time.Time) string {
+// endToEndID is a PIX end-to-end identifier: E, the payer institution's ISPB, the minute
+// (UTC), and eleven random characters.
+func (e *Engine) endToEndID(ctx context.Context, c *model.Connector, t time.Time) string {
 	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	b := make([]byte, 11)
 	for i := range b {
 		b[i] = alnum[rand.IntN(len(alnum))]
 	}
-	return fmt.Sprintf("E%08d%s%s", c.ID%100000000, t.UTC().Format("200601021504"), b)
+	ispb := "00000000"
+	if inst, err := e.db.PaymentInstitutionByIndex(ctx, c.ID); err == nil {
+		ispb = inst.Ispb
+	}
+	return fmt.Sprintf("E%s%s%s", ispb, t.UTC().Format("200601021504"), b)
 }
 
 // pixData is the BR Code a PIX-method intent is paid with: dynamic codes point at this

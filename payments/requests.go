@@ -329,6 +329,8 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 				return err
 			}
 		case RequestError, Expired, Canceled:
+		case Scheduled:
+			return conflict(CodeRequestLocked, "Payment request %s is SCHEDULED: cancel its scheduled payments first (POST /payments/requests/%s/schedules/cancel).", id, id)
 		default:
 			return conflict(CodeRequestLocked, "Payment request %s is %s and cannot be deleted.", id, p.Status)
 		}

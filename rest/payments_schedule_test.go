@@ -119,6 +119,7 @@ func TestPaymentScheduleForms(t *testing.T) {
 			if s := env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).Want(200).String("status"); s != payments.Scheduled {
 				t.Fatalf("request %s", s)
 			}
+			env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).WantError(409, payments.CodeRequestLocked)
 			// Cancel them all: the request ends CANCELED and the consent is revoked.
 			env.Do(t, "POST", "/payments/requests/"+p.ID.String()+"/schedules/cancel", key, nil).Want(200)
 			env.Do(t, "GET", "/payments/requests/"+p.ID.String()+"/schedules", key, nil).Want(200).JSON(&page)
@@ -133,6 +134,7 @@ func TestPaymentScheduleForms(t *testing.T) {
 			if n2 := intentOf(t, env, key, n.ID.String()); n2.Status != payments.Revoked {
 				t.Fatalf("intent %s after cancel all", n2.Status)
 			}
+			env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).Want(200)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,9 @@ import (
 const payConnector = 5
 
 const happyCPF = "11144477735"
+
+// e2eRE is the form of a PIX end-to-end id: E, an ISPB, yyyyMMddHHmm and 11 characters.
+var e2eRE = regexp.MustCompile(`^E\d{8}20\d{10}[A-Z0-9]{11}$`)
 
 func steps(list ...string) []string { return list }
 
@@ -118,8 +122,11 @@ func TestPaymentScenarios(t *testing.T) {
 				env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
 					"parameters": map[string]any{"cpf": c.cpf, "name": "Maria Silva"}}).Want(200).JSON(&n)
 			}
-			if n.Status != payments.ConsentAwaitingAuthorization || n.ConsentURL == nil || n.ReferenceID == nil || n.PaymentMethod != "PIS" {
+			if n.Status != payments.ConsentAwaitingAuthorization || n.ConsentURL == nil || n.PaymentMethod != "PIS" {
 				t.Fatalf("new intent %+v", n)
+			}
+			if n.ReferenceID == nil || !e2eRE.MatchString(*n.ReferenceID) {
+				t.Fatalf("referenceId %v is not a PIX end-to-end id", n.ReferenceID)
 			}
 			if got := env.Do(t, "GET", "/payments/requests/"+reqID, key, nil).Want(200).String("status"); got != payments.WaitingPayerAuthorization {
 				t.Fatalf("request status %s while the payer decides", got)
