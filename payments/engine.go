@@ -56,6 +56,14 @@ func (c Config) scheduleAt(d time.Time) time.Time {
 	return time.Date(d.Year(), d.Month(), d.Day(), 8, 0, 0, 0, SaoPaulo)
 }
 
+// Queue is the job queue of payment steps, time-outs and dated payments, apart from item
+// executions so that neither waits for the other.
+const Queue = "payments"
+
+// Workers is how many payment jobs a process runs at once: a settlement step mostly waits
+// (the sandbox institution's pace), so they are cheap.
+const Workers = 20
+
 // Engine runs payments.
 type Engine struct {
 	db   *db.DB

@@ -129,7 +129,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 				return err
 			}
 		}
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
+		_, err = e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
 		return err
 	})
 	if err != nil {
@@ -323,20 +323,20 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 }
 
 // StepArgs advances an intent's settlement one step, from the status it names: a copy of
-// the job that runs twice finds the intent moved on and does nothing.
+// the job that runs twice finds the intent moved on and does nothing. NotBefore paces the
+// sandbox institution: the job waits for it itself, since the queue promotes jobs
+// scheduled for later only every few seconds.
 type StepArgs struct {
-	IntentID uuid.UUID `json:"intentId"`
-	From     string    `json:"from"`
+	IntentID  uuid.UUID `json:"intentId"`
+	From      string    `json:"from"`
+	NotBefore time.Time `json:"notBefore"`
 }
 
 func (StepArgs) Kind() string { return "payment_intent_step" }
 
 func (e *Engine) nextStep(ctx context.Context, tx *db.Tx, n *db.PaymentIntentRow) error {
-	opts := &river.InsertOpts{}
-	if e.cfg.StepDelay > 0 {
-		opts.ScheduledAt = e.now().Add(e.cfg.StepDelay)
-	}
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, StepArgs{IntentID: n.ID, From: n.Status}, opts)
+	_, err := e.jobs.InsertTx(ctx, tx.PGX, StepArgs{IntentID: n.ID, From: n.Status, NotBefore: e.now().Add(e.cfg.StepDelay)},
+		&river.InsertOpts{Queue: Queue, MaxAttempts: 25})
 	return err
 }
 
@@ -347,6 +347,13 @@ type stepWorker struct {
 
 func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 	e := w.e
+	if wait := time.Until(job.Args.NotBefore); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, job.Args.IntentID)
 		var me *model.Error
@@ -372,7 +379,7 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 				if err := e.advance(ctx, tx, p, n, PaymentPartiallyAccepted, ByInternal); err != nil {
 					return err
 				}
-				_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{ScheduledAt: n.AuthorizeBy})
+				_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
 				return err
 			}
 			if err := e.advance(ctx, tx, p, n, SettlementProcessing, ByInternal); err != nil {

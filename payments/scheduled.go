@@ -34,7 +34,7 @@ func (e *Engine) createScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRe
 		if err := tx.InsertScheduledPayment(ctx, s); err != nil {
 			return err
 		}
-		if _, err := e.jobs.InsertTx(ctx, tx.PGX, ScheduledArgs{ScheduledPaymentID: s.ID}, &river.InsertOpts{ScheduledAt: e.cfg.scheduleAt(d), MaxAttempts: 25}); err != nil {
+		if _, err := e.jobs.InsertTx(ctx, tx.PGX, ScheduledArgs{ScheduledPaymentID: s.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.cfg.scheduleAt(d), MaxAttempts: 25}); err != nil {
 			return err
 		}
 		if err := e.emit(ctx, tx, p, "scheduled_payment/created", ByUser, scheduledPayload(s)); err != nil {

@@ -185,7 +185,7 @@ func New(t testing.TB, options ...Option) *Env {
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
-		Queues: map[string]int{webhooks.Queue: 50}}
+		Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}}
 	hooksCfg := webhooks.DefaultConfig()
 	payCfg := payments.Config{AuthorizationTimeout: 30 * time.Minute, StepDelay: 0}
 	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
@@ -256,7 +256,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	hooks.Register(workers)
 	pay.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second,
-		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50}})
+		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}})
 	if err != nil {
 		t.Fatal(err)
 	}

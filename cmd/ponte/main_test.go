@@ -17,6 +17,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -661,4 +662,62 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// A payment whose settlement is under way when the service is killed finishes after the
+// restart, once: its steps are durable jobs.
+func TestPaymentSurvivesKill(t *testing.T) {
+	t.Parallel()
+	dbURL := testsupport.NewDatabase(t)
+	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
+	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
+		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
+		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_PAYMENT_STEP_DELAY=1s",
+		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms"}
+	s := start(t, env...)
+	key := apiKey(t, s.url, keys)
+	_, inst := do(t, "GET", s.url+"/payments/recipients/institutions?name=Nubank", key, nil)
+	instID := inst["results"].([]any)[0].(map[string]any)["id"]
+	if status, r := do(t, "POST", s.url+"/payments/recipients", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181", "isDefault": true,
+		"paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "123", "type": "CHECKING_ACCOUNT"}}); status != 200 {
+		t.Fatalf("recipient: %d %v", status, r)
+	}
+	_, req := do(t, "POST", s.url+"/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true})
+	status, intent := do(t, "POST", s.url+"/payments/intents", key, map[string]any{"paymentRequestId": req["id"], "connectorId": 5,
+		"parameters": map[string]any{"cpf": "11144477735"}})
+	if status != 200 {
+		t.Fatalf("intent: %d %v", status, intent)
+	}
+	resp, err := http.PostForm(intent["consentUrl"].(string), url.Values{"decision": {"authorize"}})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("consent: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	id := intent["id"].(string)
+	waitFor(t, "settlement to start", func() bool {
+		_, n := do(t, "GET", s.url+"/payments/intents/"+id, key, nil)
+		return n["status"] == "PAYMENT_SETTLEMENT_PROCESSING"
+	})
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.exited
+	s.cmd.ProcessState = &os.ProcessState{}
+
+	s2 := start(t, env...)
+	key = apiKey(t, s2.url, keys)
+	var final map[string]any
+	waitFor(t, "the payment to complete after the restart", func() bool {
+		_, final = do(t, "GET", s2.url+"/payments/intents/"+id, key, nil)
+		return final["status"] == "PAYMENT_COMPLETED"
+	})
+	var steps []string
+	for _, st := range final["statusHistory"].([]any) {
+		steps = append(steps, st.(map[string]any)["status"].(string))
+	}
+	want := []string{"STARTED", "ENQUEUED", "CONSENT_AWAITING_AUTHORIZATION", "CONSENT_AUTHORIZED", "PAYMENT_PENDING",
+		"PAYMENT_SETTLEMENT_PROCESSING", "PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT", "PAYMENT_COMPLETED"}
+	if fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Fatalf("steps %v, want each once: %v", steps, want)
+	}
 }

@@ -77,7 +77,7 @@ func serve(ctx context.Context, args []string) error {
 	hooks.Register(workers)
 	pay.Register(workers)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
-		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers}})
+		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}})
 	if err != nil {
 		return err
 	}
