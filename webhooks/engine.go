@@ -131,10 +131,6 @@ func (c *Config) fill() {
 	if c.SecretOverlap == 0 {
 		c.SecretOverlap = 24 * time.Hour
 	}
-	if c.Client == nil {
-		c.Client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}}
-	}
-	c.Client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 }
 
 // Engine fans events out and delivers them.
@@ -165,6 +161,14 @@ const keysTTL = 10 * time.Second
 // New builds the engine; call SetJobs, then Hook to start fanning events out.
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
+	// A copy: the caller's client keeps its own redirect policy; deliveries never follow one.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}}
+	if cfg.Client != nil {
+		c := *cfg.Client
+		client = &c
+	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.Client = client
 	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
 }
 
