@@ -27,7 +27,7 @@ func (r *Resolver) Handler() http.Handler {
 	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postJSON{})
 	srv.Use(extension.Introspection{})
 	srv.Use(queryLimits{es})
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {

@@ -80,7 +80,24 @@ func TestGraphQL(t *testing.T) {
 		g.WantCode(t, "INVALID_REQUEST")
 	})
 	t.Run("unknown field", func(t *testing.T) {
-		env.GraphQL(t, c.APIKey, `{ connectors { nope } }`, nil).WantCode(t, "INVALID_REQUEST")
+		g := env.GraphQL(t, c.APIKey, `{ connectors { nope } }`, nil)
+		g.WantCode(t, "INVALID_REQUEST")
+		if g.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("status %d for a query that does not validate", g.Status)
+		}
+	})
+	t.Run("body that is not JSON", func(t *testing.T) {
+		r := env.Do(t, "POST", "/graphql", c.APIKey, map[string]any{"query": 42})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"errors":[{"message":"json request body could not be decoded`) ||
+			!strings.Contains(string(r.Body), `"data":null`) {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("response shape", func(t *testing.T) {
+		r := env.Do(t, "POST", "/graphql", c.APIKey, map[string]any{"query": `{ category(id: "09000000") { id } }`})
+		if r.Status != 200 || r.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(string(r.Body), `{"data":{"category":{"id":"09000000"}}`) {
+			t.Fatalf("%d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+		}
 	})
 	t.Run("introspection for GraphiQL", func(t *testing.T) {
 		d := env.GraphQL(t, c.APIKey, `{ __schema { queryType { name } types { name } } }`, nil).OK(t)
