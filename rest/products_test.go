@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -16,17 +15,8 @@ func TestProductReads(t *testing.T) {
 	it := createItem(t, env, key, 0, okParams)
 	id := it.ID.String()
 	env.WaitItem(t, key, id, testsupport.Settled)
-	var accounts model.AccountPage
-	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
-	var card, checking string
-	for _, a := range accounts.Results {
-		switch a.Subtype {
-		case "CREDIT_CARD":
-			card = a.ID.String()
-		case "CHECKING_ACCOUNT":
-			checking = a.ID.String()
-		}
-	}
+	ids := env.AccountIDs(t, key, id)
+	card, checking := ids["CREDIT_CARD"], ids["CHECKING_ACCOUNT"]
 
 	lists := []struct {
 		path   string

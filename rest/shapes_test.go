@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -78,17 +77,8 @@ func TestResourceShapes(t *testing.T) {
 	approve(t, env, key, of.ID.String())
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks.example.com/x", "headers": map[string]any{"a": "b"}}).Want(200)
 
-	var accounts model.AccountPage
-	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
-	var card, checking string
-	for _, a := range accounts.Results {
-		switch a.Subtype {
-		case "CREDIT_CARD":
-			card = a.ID.String()
-		case "CHECKING_ACCOUNT":
-			checking = a.ID.String()
-		}
-	}
+	ids := env.AccountIDs(t, key, id)
+	card, checking := ids["CREDIT_CARD"], ids["CHECKING_ACCOUNT"]
 	investments := env.Do(t, "GET", "/investments?itemId="+id, key, nil).Want(200).Map()["results"].([]any)
 	// Every instance of a list is read: the shapes cover every row, not one example.
 	reads := []struct {

@@ -50,17 +50,8 @@ func TestTransactionsV2(t *testing.T) {
 	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok-perf-3", "password": "password-ok"})
 	id := it.ID.String()
 	env.WaitItem(t, key, id, testsupport.Settled)
-	var accounts model.AccountPage
-	env.Do(t, "GET", "/accounts?itemId="+id+"&type=BANK", key, nil).Want(200).JSON(&accounts)
-	var checking, savings string
-	for _, a := range accounts.Results {
-		switch a.Subtype {
-		case "CHECKING_ACCOUNT":
-			checking = a.ID.String()
-		case "SAVINGS_ACCOUNT":
-			savings = a.ID.String()
-		}
-	}
+	ids := env.AccountIDs(t, key, id)
+	checking, savings := ids["CHECKING_ACCOUNT"], ids["SAVINGS_ACCOUNT"]
 	var stored int
 	if err := env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM transactions WHERE account_id = $1`, checking).Scan(&stored); err != nil {
 		t.Fatal(err)
@@ -214,17 +205,8 @@ func TestLegacyTransactions(t *testing.T) {
 	it := createItem(t, env, key, 0, okParams)
 	id := it.ID.String()
 	env.WaitItem(t, key, id, testsupport.Settled)
-	var accounts model.AccountPage
-	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
-	var checking, card string
-	for _, a := range accounts.Results {
-		switch a.Subtype {
-		case "CHECKING_ACCOUNT":
-			checking = a.ID.String()
-		case "CREDIT_CARD":
-			card = a.ID.String()
-		}
-	}
+	ids := env.AccountIDs(t, key, id)
+	checking, card := ids["CHECKING_ACCOUNT"], ids["CREDIT_CARD"]
 	v2 := readAll(t, env, key, "/v2/transactions?accountId="+checking, nil)
 
 	type legacyPage struct {

@@ -69,3 +69,16 @@ func EventNames(events []map[string]any) []string {
 	}
 	return out
 }
+
+// AccountIDs maps each account subtype of an item (CHECKING_ACCOUNT, SAVINGS_ACCOUNT,
+// CREDIT_CARD) to that account's id; with several of one subtype, the last listed.
+func (e *Env) AccountIDs(t testing.TB, key, itemID string) map[string]string {
+	t.Helper()
+	var page model.AccountPage
+	e.Do(t, "GET", "/accounts?itemId="+itemID, key, nil).Want(200).JSON(&page)
+	out := map[string]string{}
+	for _, a := range page.Results {
+		out[a.Subtype] = a.ID.String()
+	}
+	return out
+}
