@@ -28,8 +28,6 @@ type legacyCount struct {
 	n       int
 }
 
-var counts = &legacyCounts{m: map[string]legacyCount{}}
-
 func (c *legacyCounts) get(key string, version time.Time) (int, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -40,7 +38,7 @@ func (c *legacyCounts) get(key string, version time.Time) (int, bool) {
 func (c *legacyCounts) put(key string, version time.Time, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) > 10000 {
+	if c.m == nil || len(c.m) > 10000 {
 		c.m = map[string]legacyCount{} // bounded: a cold cache only costs one count per key
 	}
 	c.m[key] = legacyCount{version, n}
@@ -79,12 +77,12 @@ func (r *Resolver) LegacyTransactions(ctx context.Context, f model.LegacyTransac
 		return nil, err
 	}
 	key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
-	total, ok := counts.get(key, version)
+	total, ok := r.legacyCounts.get(key, version)
 	if !ok {
 		if total, err = r.DB.LegacyTransactionCount(ctx, f); err != nil {
 			return nil, err
 		}
-		counts.put(key, version, total)
+		r.legacyCounts.put(key, version, total)
 	}
 	list, err := r.DB.LegacyTransactionPage(ctx, f, limit, offset)
 	if err != nil {

@@ -33,6 +33,9 @@ type Resolver struct {
 	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an
 	// operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1).
 	ReportStatements bool
+
+	// legacyCounts keeps GET /transactions totals between pages (zero value ready).
+	legacyCounts legacyCounts
 }
 
 // Query returns the query resolvers.
