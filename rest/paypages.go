@@ -17,7 +17,7 @@ var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": b
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
+dl{display:grid;grid-template-columns:7rem 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
 label{display:block;margin:.8rem 0 .3rem}select,input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
 button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
 .approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.status{font-family:monospace}</style></head>
