@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -309,9 +310,11 @@ func TestPaymentPixCodes(t *testing.T) {
 // The paymentUrl page: the payer picks an institution and gives a CPF, by a form post.
 func TestPaymentPage(t *testing.T) {
 	t.Parallel()
-	env := testsupport.New(t)
+	rc := testsupport.NewTLSReceiver(t)
+	env := testsupport.New(t, func(s *testsupport.Setup) { s.Webhooks.Client = rc.Client() })
 	key := env.NewClient(t, "pay-page").APIKey
 	env.Recipient(t, key)
+	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "payment_intent/created", "url": rc.URL + "/created"}).Want(200)
 	var p model.PaymentRequest
 	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 1234.5, "description": "Assinatura anual", "isSandbox": true}).Want(200).JSON(&p)
 	u, err := url.Parse(p.PaymentURL)
@@ -340,6 +343,11 @@ func TestPaymentPage(t *testing.T) {
 	env.Do(t, "GET", "/payments/intents?paymentRequestId="+p.ID.String(), key, nil).Want(200).JSON(&list)
 	if list.Total != 1 || !strings.HasSuffix(r.Header.Get("Location"), list.Results[0].ID.String()) {
 		t.Fatalf("intents %+v", list)
+	}
+	// The payer started this attempt, not the application.
+	got := rc.Await(t, "payment_intent/created", 20*time.Second, func(d []testsupport.Delivery) bool { return len(d) > 0 })
+	if got[0].Payload["triggeredBy"] != "USER" || got[0].Payload["paymentIntentId"] != list.Results[0].ID.String() {
+		t.Fatalf("event %v", got[0].Payload)
 	}
 	// The request is no longer payable from this page while the attempt runs.
 	if body := string(env.Do(t, "GET", u.Path, "", nil).Want(200).Body); strings.Contains(body, `name="cpf"`) {
