@@ -247,7 +247,7 @@ func (e *Engine) followRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 	return e.setRequestStatus(ctx, tx, p, to, by)
 }
 
-// intentRow reads an intent with its request, both locked, request first (the order every
+// lockIntent reads an intent with its request, both locked, request first (the order every
 // writer takes them in).
 func (e *Engine) lockIntent(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, *db.PaymentIntentRow, error) {
 	n, found, err := db.PaymentIntent(ctx, tx.PGX, clientID, id, false)
@@ -558,16 +558,6 @@ func (e *Engine) IntentsOfRequests(ctx context.Context, clientID uuid.UUID, requ
 		out[n.RequestID] = append(out[n.RequestID], n)
 	}
 	return out, nil
-}
-
-// ClientOfIntent names the application an intent belongs to (the consent page has no
-// credential, only the intent's id).
-func (e *Engine) ClientOfIntent(ctx context.Context, id uuid.UUID) (uuid.UUID, bool, error) {
-	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, id, false)
-	if err != nil || !found {
-		return uuid.Nil, found, err
-	}
-	return n.ClientID, true, nil
 }
 
 // PayerOf is who started an intent, for the consent page.
