@@ -16,10 +16,10 @@ func (d *DB) Connectors(ctx context.Context, f model.ConnectorFilter, limit, off
 	var list []*model.Connector
 	q := d.Bun.NewSelect().Model(&list)
 	if len(f.Countries) > 0 {
-		q = q.Where("country IN (?)", bun.In(f.Countries))
+		q = q.Where("country IN (?)", bun.List(f.Countries))
 	}
 	if len(f.Types) > 0 {
-		q = q.Where("type IN (?)", bun.In(f.Types))
+		q = q.Where("type IN (?)", bun.List(f.Types))
 	}
 	// Sandbox connectors are left out unless asked for (section 4.2: default false).
 	if f.Sandbox == nil || !*f.Sandbox {

@@ -185,7 +185,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	if err != nil {
 		return nil, err
 	}
-	if params == nil || len(params) == 0 {
+	if len(params) == 0 {
 		return nil, model.BadRequest(CodeParamsNotProvided, "parameters are required: send the connector's credentials (see GET /connectors/%d).", c.ID)
 	}
 	if errs := ValidateCredentials(c, obj); len(errs) > 0 {

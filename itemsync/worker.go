@@ -2,7 +2,6 @@ package itemsync
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -28,9 +27,6 @@ func (w *executionWorker) Timeout(*river.Job[ExecutionArgs]) time.Duration { ret
 func (w *executionWorker) Work(ctx context.Context, job *river.Job[ExecutionArgs]) error {
 	return w.e.run(ctx, job.Args.ExecutionID)
 }
-
-// errBusy means another process holds the execution: the job waits and looks again.
-var errBusy = errors.New("execution is running elsewhere")
 
 // run advances one execution as far as it can go: to a wait for the user, or to its end.
 func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {

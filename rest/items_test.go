@@ -479,7 +479,9 @@ func TestItemsGraphQL(t *testing.T) {
 	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {wrong: "1"}) { status } }`, map[string]any{"id": id}).WantCode(t, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH")
 	env.GraphQL(t, key, `{ items { results { id } } }`, nil).WantCode(t, "ITEMS_V2_DISABLED")
 	env.GraphQL(t, key, `mutation { createItem(input: {connectorId: 0}) { id } }`, nil).WantCode(t, "PARAMETERS_NOT_PROVIDED")
-	d = env.GraphQL(t, key, `mutation($id: UUID!) { deleteItem(id: $id) { id } }`, map[string]any{"id": id}).OK(t)
+	if d := env.GraphQL(t, key, `mutation($id: UUID!) { deleteItem(id: $id) { id } }`, map[string]any{"id": id}).OK(t); d["deleteItem"].(map[string]any)["id"] != id {
+		t.Fatalf("deleteItem %v", d)
+	}
 	env.GraphQL(t, key, `query($id: UUID!) { item(id: $id) { id } }`, map[string]any{"id": id}).WantCode(t, "ITEM_NOT_FOUND")
 }
 
