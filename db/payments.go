@@ -224,25 +224,26 @@ type PaymentRequestRow struct {
 	WebhookURL      *string
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	AutomaticPix    *model.AutomaticPix
 }
 
 const requestColumns = `p.id, p.client_id, p.status, p.amount::float8, p.fees::float8, p.description, p.client_payment_id, p.callback_urls,
-	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at`
+	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at, p.automatic_pix`
 
 func scanRequest(r pgx.Row, extra ...any) (*PaymentRequestRow, error) {
 	var p PaymentRequestRow
 	err := r.Scan(append([]any{&p.ID, &p.ClientID, &p.Status, &p.Amount, &p.Fees, &p.Description, &p.ClientPaymentID, &p.CallbackURLs,
-		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt}, extra...)...)
+		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt, &p.AutomaticPix}, extra...)...)
 	return &p, err
 }
 
 // InsertPaymentRequest stores a new request.
 func (tx *Tx) InsertPaymentRequest(ctx context.Context, p *PaymentRequestRow) error {
 	_, err := tx.PGX.Exec(ctx, `INSERT INTO payment_requests (id, client_id, status, amount, fees, description, client_payment_id, callback_urls,
-		recipient_id, customer_id, pix_qr_code, schedule, error_detail, is_sandbox, webhook_url, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		recipient_id, customer_id, pix_qr_code, schedule, error_detail, is_sandbox, webhook_url, created_at, updated_at, automatic_pix)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 		p.ID, p.ClientID, p.Status, p.Amount, p.Fees, p.Description, p.ClientPaymentID, p.CallbackURLs,
-		p.RecipientID, p.CustomerID, p.PixQrCode, p.Schedule, p.ErrorDetail, p.IsSandbox, p.WebhookURL, p.CreatedAt, p.UpdatedAt)
+		p.RecipientID, p.CustomerID, p.PixQrCode, p.Schedule, p.ErrorDetail, p.IsSandbox, p.WebhookURL, p.CreatedAt, p.UpdatedAt, p.AutomaticPix)
 	return err
 }
 
@@ -554,4 +555,87 @@ func (d *DB) SetClientPaymentPricing(ctx context.Context, clientID uuid.UUID, p 
 		return errors.New("no such client application")
 	}
 	return err
+}
+
+// ---- automatic PIX payments
+
+// AutomaticPixPaymentRow is one charge under an automatic PIX authorization.
+type AutomaticPixPaymentRow struct {
+	ID          uuid.UUID
+	RequestID   uuid.UUID
+	ClientID    uuid.UUID
+	Status      string
+	Amount      float64
+	Description *string
+	Date        time.Time
+	IsFirst     bool
+	EndToEndID  *string
+	ErrorDetail *model.PaymentErrorDetail
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+const autoPixColumns = `a.id, a.request_id, a.client_id, a.status, a.amount::float8, a.description, a.date, a.is_first, a.end_to_end_id,
+	a.error_detail, a.created_at, a.updated_at`
+
+func scanAutoPix(r pgx.Row, extra ...any) (*AutomaticPixPaymentRow, error) {
+	var a AutomaticPixPaymentRow
+	err := r.Scan(append([]any{&a.ID, &a.RequestID, &a.ClientID, &a.Status, &a.Amount, &a.Description, &a.Date, &a.IsFirst, &a.EndToEndID,
+		&a.ErrorDetail, &a.CreatedAt, &a.UpdatedAt}, extra...)...)
+	return &a, err
+}
+
+// InsertAutomaticPixPayment stores a new charge.
+func (tx *Tx) InsertAutomaticPixPayment(ctx context.Context, a *AutomaticPixPaymentRow) error {
+	_, err := tx.PGX.Exec(ctx, `INSERT INTO automatic_pix_payments (id, request_id, client_id, status, amount, description, date, is_first,
+		end_to_end_id, error_detail, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		a.ID, a.RequestID, a.ClientID, a.Status, a.Amount, a.Description, a.Date, a.IsFirst, a.EndToEndID, a.ErrorDetail, a.CreatedAt, a.UpdatedAt)
+	return err
+}
+
+// SaveAutomaticPixPayment writes a charge's changing fields back.
+func (tx *Tx) SaveAutomaticPixPayment(ctx context.Context, a *AutomaticPixPaymentRow) error {
+	_, err := tx.PGX.Exec(ctx, `UPDATE automatic_pix_payments SET status = $2, date = $3, end_to_end_id = $4, error_detail = $5, updated_at = $6
+		WHERE id = $1`, a.ID, a.Status, a.Date, a.EndToEndID, a.ErrorDetail, a.UpdatedAt)
+	return err
+}
+
+// AutomaticPixPayment reads one charge, optionally locked.
+func AutomaticPixPayment(ctx context.Context, q Querier, id uuid.UUID, lock bool) (*AutomaticPixPaymentRow, bool, error) {
+	sql := `SELECT ` + autoPixColumns + ` FROM automatic_pix_payments a WHERE a.id = $1`
+	if lock {
+		sql += ` FOR UPDATE`
+	}
+	a, err := scanAutoPix(q.QueryRow(ctx, sql, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	return a, err == nil, err
+}
+
+// AutomaticPixPayments lists a page of a request's charges by date.
+func (d *DB) AutomaticPixPayments(ctx context.Context, requestID uuid.UUID, limit, offset int) ([]*AutomaticPixPaymentRow, int, error) {
+	const where = `a.request_id = $1`
+	return pageWithTotal(ctx, d.Pool, `SELECT `+autoPixColumns+`, count(*) OVER () FROM automatic_pix_payments a WHERE `+where+`
+		ORDER BY a.date, a.id LIMIT $2 OFFSET $3`, `SELECT count(*) FROM automatic_pix_payments a WHERE `+where, 1,
+		[]any{requestID, limit, offset}, offset, func(r pgx.Rows, total *int) (*AutomaticPixPaymentRow, error) { return scanAutoPix(r, total) })
+}
+
+// ScheduledAutomaticPixPayments lists, locked, a request's charges still to run.
+func ScheduledAutomaticPixPayments(ctx context.Context, q Querier, requestID uuid.UUID) ([]*AutomaticPixPaymentRow, error) {
+	rows, err := q.Query(ctx, `SELECT `+autoPixColumns+` FROM automatic_pix_payments a WHERE a.request_id = $1 AND a.status = 'SCHEDULED'
+		ORDER BY a.date, a.id FOR UPDATE`, requestID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []*AutomaticPixPaymentRow
+	for rows.Next() {
+		a, err := scanAutoPix(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, a)
+	}
+	return list, rows.Err()
 }

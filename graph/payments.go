@@ -449,3 +449,67 @@ func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, c
 func (r *Resolver) PixLocation(ctx context.Context, intentID uuid.UUID) (*payments.PixCharge, error) {
 	return r.Payments.PixLocation(ctx, intentID)
 }
+
+func (r *queryResolver) AutomaticPixPayments(ctx context.Context, paymentRequestID uuid.UUID, page, pageSize *int) (*model.AutomaticPixPaymentPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.AutomaticPixPayments(ctx, client, paymentRequestID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.AutomaticPixPaymentPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) AutomaticPixPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.AutomaticPixPayment(ctx, client, paymentRequestID, id)
+}
+
+func (r *mutationResolver) CreateAutomaticPixPaymentRequest(ctx context.Context, input model.AutomaticPixRequestInput) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateAutomaticPixRequest(ctx, client, input)
+}
+
+func (r *mutationResolver) ScheduleAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.ScheduleAutomaticPixPayment(ctx, client, paymentRequestID, input)
+}
+
+func (r *mutationResolver) RetryAutomaticPixPayment(ctx context.Context, paymentRequestID, id uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.RetryAutomaticPixPayment(ctx, client, paymentRequestID, id, input)
+}
+
+func (r *mutationResolver) CancelAutomaticPixPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CancelAutomaticPixPayment(ctx, client, paymentRequestID, id)
+}
+
+func (r *mutationResolver) CancelAutomaticPixAuthorization(ctx context.Context, paymentRequestID uuid.UUID) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CancelAutomaticPixAuthorization(ctx, client, paymentRequestID)
+}

@@ -136,8 +136,9 @@ type PaymentErrorDetail struct {
 
 // PaymentRequest is what an application asks a payer to pay (section 2.9).
 type PaymentRequest struct {
-	ID              uuid.UUID           `json:"id"`
-	Amount          float64             `json:"amount"`
+	ID uuid.UUID `json:"id"`
+	// Amount is absent on an automatic PIX request: each of its payments has its own.
+	Amount          *float64            `json:"amount,omitempty"`
 	Fees            float64             `json:"fees"`
 	Description     *string             `json:"description"`
 	Status          string              `json:"status"`
@@ -151,7 +152,7 @@ type PaymentRequest struct {
 	SmartAccount    *JSONDocument       `json:"smartAccount"`
 	PixQrCode       *PixQrCode          `json:"pixQrCode"`
 	Boleto          *JSONDocument       `json:"boleto"`
-	AutomaticPix    *JSONDocument       `json:"automaticPix"`
+	AutomaticPix    *AutomaticPix       `json:"automaticPix"`
 	BulkPaymentID   *string             `json:"bulkPaymentId"`
 	Schedule        *PaymentSchedule    `json:"schedule"`
 	ErrorDetail     *PaymentErrorDetail `json:"errorDetail"`
@@ -278,4 +279,73 @@ type ScheduledPaymentPage struct {
 	TotalPages int                 `json:"totalPages"`
 	Page       int                 `json:"page"`
 	Results    []*ScheduledPayment `json:"results"`
+}
+
+// AutomaticPixFirstPayment is the payment made when an automatic PIX authorization is given.
+type AutomaticPixFirstPayment struct {
+	Date        *string `json:"date,omitempty"`
+	Amount      float64 `json:"amount"`
+	Description *string `json:"description,omitempty"`
+}
+
+// AutomaticPix is a request's recurring authorization (Pix Automático): how often and how
+// much the receiver may charge.
+type AutomaticPix struct {
+	Interval              string                    `json:"interval"`
+	StartDate             string                    `json:"startDate"`
+	FixedAmount           *float64                  `json:"fixedAmount,omitempty"`
+	MinimumVariableAmount *float64                  `json:"minimumVariableAmount,omitempty"`
+	MaximumVariableAmount *float64                  `json:"maximumVariableAmount,omitempty"`
+	ExpiresAt             *string                   `json:"expiresAt,omitempty"`
+	IsRetryAccepted       bool                      `json:"isRetryAccepted"`
+	FirstPayment          *AutomaticPixFirstPayment `json:"firstPayment,omitempty"`
+}
+
+// AutomaticPixRequestInput creates an automatic PIX request (the official client's
+// CreatePaymentRequestAutomaticPix).
+type AutomaticPixRequestInput struct {
+	Description           *string                   `json:"description"`
+	RecipientID           *string                   `json:"recipientId"`
+	CustomerID            *string                   `json:"customerId"`
+	CallbackUrls          *CallbackURLs             `json:"callbackUrls"`
+	ClientPaymentID       *string                   `json:"clientPaymentId"`
+	Interval              *string                   `json:"interval"`
+	StartDate             *string                   `json:"startDate"`
+	FixedAmount           *float64                  `json:"fixedAmount"`
+	MinimumVariableAmount *float64                  `json:"minimumVariableAmount"`
+	MaximumVariableAmount *float64                  `json:"maximumVariableAmount"`
+	ExpiresAt             *string                   `json:"expiresAt"`
+	IsRetryAccepted       *bool                     `json:"isRetryAccepted"`
+	FirstPayment          *AutomaticPixFirstPayment `json:"firstPayment"`
+	IsSandbox             *bool                     `json:"isSandbox"`
+	WebhookURL            *string                   `json:"webhookUrl"`
+}
+
+// AutomaticPixPayment is one charge under an automatic PIX authorization.
+type AutomaticPixPayment struct {
+	ID          uuid.UUID           `json:"id"`
+	Status      string              `json:"status"`
+	Amount      float64             `json:"amount"`
+	Description *string             `json:"description"`
+	Date        string              `json:"date"`
+	EndToEndID  *string             `json:"endToEndId"`
+	ErrorDetail *PaymentErrorDetail `json:"errorDetail"`
+	CreatedAt   Time                `json:"createdAt"`
+	UpdatedAt   Time                `json:"updatedAt"`
+}
+
+// AutomaticPixPaymentInput schedules a charge (amount and date) or moves a failed one to a
+// new date (date only).
+type AutomaticPixPaymentInput struct {
+	Amount      *float64 `json:"amount"`
+	Description *string  `json:"description"`
+	Date        *string  `json:"date"`
+}
+
+// AutomaticPixPaymentPage is the page envelope of an authorization's charges.
+type AutomaticPixPaymentPage struct {
+	Total      int                    `json:"total"`
+	TotalPages int                    `json:"totalPages"`
+	Page       int                    `json:"page"`
+	Results    []*AutomaticPixPayment `json:"results"`
 }

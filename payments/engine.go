@@ -28,6 +28,8 @@ type Config struct {
 	// AuthorizationTimeout ends an attempt the payer has not authorized (section 8: 30
 	// minutes; automatic PIX 60).
 	AuthorizationTimeout time.Duration
+	// AutomaticPixTimeout is the same for an automatic PIX authorization (60 minutes).
+	AutomaticPixTimeout time.Duration
 	// StepDelay spaces the settlement steps of the sandbox institutions.
 	StepDelay time.Duration
 	// ScheduleAt is when a payment dated d runs; by default at 08:00 in São Paulo.
@@ -38,7 +40,7 @@ type Config struct {
 
 // DefaultConfig is the service's configuration before environment overrides.
 func DefaultConfig() Config {
-	return Config{AuthorizationTimeout: 30 * time.Minute, StepDelay: 2 * time.Second}
+	return Config{AuthorizationTimeout: 30 * time.Minute, AutomaticPixTimeout: time.Hour, StepDelay: 2 * time.Second}
 }
 
 // SaoPaulo is the zone payment dates are in.
@@ -78,6 +80,9 @@ func New(store *db.DB, cfg Config, log *slog.Logger) *Engine {
 	if cfg.AuthorizationTimeout == 0 {
 		cfg.AuthorizationTimeout = 30 * time.Minute
 	}
+	if cfg.AutomaticPixTimeout == 0 {
+		cfg.AutomaticPixTimeout = time.Hour
+	}
 	return &Engine{db: store, cfg: cfg, log: log, now: time.Now}
 }
 
@@ -89,6 +94,7 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &stepWorker{e: e})
 	river.AddWorker(w, &timeoutWorker{e: e})
 	river.AddWorker(w, &scheduledWorker{e: e})
+	river.AddWorker(w, &autoPixWorker{e: e})
 }
 
 // Error codes of the payment endpoints.

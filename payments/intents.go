@@ -93,6 +93,16 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if p.Status != Created {
 			return conflict(CodeRequestBusy, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
 		}
+		if p.AutomaticPix != nil {
+			// Section 4.5: the payer's name is required for automatic PIX only.
+			if payer.Name == nil {
+				return bad("parameters.name is required for an automatic PIX request: the payer's name goes on the recurring authorization.")
+			}
+			if method != "PIS" {
+				return bad("An automatic PIX authorization is given by payment initiation (paymentMethod PIS).")
+			}
+			n.AuthorizeBy = now.Add(e.cfg.AutomaticPixTimeout)
+		}
 		if dynamic {
 			c, found, err := e.db.PaymentCustomer(ctx, clientID, uuidOrNil(p.CustomerID), true)
 			if err != nil {
@@ -235,9 +245,19 @@ func (e *Engine) advance(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow
 	return e.followRequest(ctx, tx, p, n, by)
 }
 
+func kindOf(p *db.PaymentRequestRow) requestKind {
+	switch {
+	case p.AutomaticPix != nil:
+		return recurring
+	case p.Schedule != nil:
+		return dated
+	}
+	return single
+}
+
 // followRequest puts the request in the status its intent implies.
 func (e *Engine) followRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, by string) error {
-	to := requestFollows(n.Status, p.Schedule != nil)
+	to := requestFollows(n.Status, kindOf(p))
 	if to == p.Status {
 		return nil
 	}
@@ -310,6 +330,9 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 		}
 		if p.Schedule != nil {
 			return e.createScheduled(ctx, tx, p, n)
+		}
+		if p.AutomaticPix != nil {
+			return e.startAutomaticPix(ctx, tx, p, n)
 		}
 		if err := e.advance(ctx, tx, p, n, PaymentPending, ByUser); err != nil {
 			return err
@@ -448,7 +471,11 @@ func (w *timeoutWorker) Work(ctx context.Context, job *river.Job[TimeoutArgs]) e
 		if n.Status != from {
 			return nil
 		}
-		n.ErrorDetail = &model.PaymentErrorDetail{Code: PaymentTimeout, Description: fmt.Sprintf("The payer did not authorize the payment within %s.", e.cfg.AuthorizationTimeout)}
+		limit := e.cfg.AuthorizationTimeout
+		if p.AutomaticPix != nil {
+			limit = e.cfg.AutomaticPixTimeout
+		}
+		n.ErrorDetail = &model.PaymentErrorDetail{Code: PaymentTimeout, Description: fmt.Sprintf("The payer did not authorize the payment within %s.", limit)}
 		return e.advance(ctx, tx, p, n, PaymentTimeout, ByInternal)
 	})
 }

@@ -201,10 +201,14 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	if cache == nil {
 		cache = &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
 	}
-	out := &model.PaymentRequest{ID: p.ID, Amount: p.Amount, Fees: p.Fees, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
+	out := &model.PaymentRequest{ID: p.ID, Fees: p.Fees, AutomaticPix: p.AutomaticPix, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
 		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
 		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
+	if p.AutomaticPix == nil {
+		amount := p.Amount
+		out.Amount = &amount
+	}
 	if p.RecipientID != nil {
 		r, ok := cache.recipients[*p.RecipientID]
 		if !ok {
@@ -282,6 +286,9 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 		if p.Status != Created {
 			return conflict(CodeRequestLocked, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
 		}
+		if p.AutomaticPix != nil && (in.Amount != nil || in.Schedule != nil) {
+			return bad("An automatic PIX request has no amount or schedule of its own: each charge is scheduled under its authorization.")
+		}
 		if p.PixQrCode != nil && (in.Amount != nil || in.RecipientID != nil || in.Schedule != nil) {
 			return bad("A request made from a PIX QR code keeps the code's amount and receiver and has no schedule.")
 		}
@@ -329,6 +336,8 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 				return err
 			}
 		case RequestError, Expired, Canceled:
+		case Authorized:
+			return conflict(CodeRequestLocked, "Payment request %s has an automatic PIX authorization in force: cancel it first (POST /payments/requests/%s/automatic-pix/cancel).", id, id)
 		case Scheduled:
 			return conflict(CodeRequestLocked, "Payment request %s is SCHEDULED: cancel its scheduled payments first (POST /payments/requests/%s/schedules/cancel).", id, id)
 		default:

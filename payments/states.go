@@ -59,20 +59,33 @@ var requestMoves = map[string][]string{
 	Created:                   {InProgress, Canceled, Expired},
 	InProgress:                {WaitingPayerAuthorization, Scheduled, Completed, RequestError, Created, Canceled},
 	WaitingPayerAuthorization: {InProgress, Authorized, Scheduled, RequestError, Created, Canceled},
-	Authorized:                {Completed, Canceled},
+	Authorized:                {Completed, RequestError, Canceled},
 	Scheduled:                 {Completed, RequestError, Canceled},
 	Completed:                 {RefundInProgress},
 	RefundInProgress:          {Refunded, RefundError},
 }
 
+// requestKind tells apart what a consent authorizes: one payment now, dated payments, or
+// recurring charges (automatic PIX).
+type requestKind int
+
+const (
+	single requestKind = iota
+	dated
+	recurring
+)
+
 // requestFollows is the request's status while its intent is in a given status. Failures
 // before any money moved (consent refused, time-out, canceled attempt) give the request
 // back to its payer; a payment the institution rejected ends it in ERROR.
-func requestFollows(intentStatus string, scheduled bool) string {
+func requestFollows(intentStatus string, kind requestKind) string {
 	switch intentStatus {
 	case Started, Enqueued, ConsentAuthorized, PaymentPending, SettlementProcessing, SettlementDebtorAccount:
-		if intentStatus == ConsentAuthorized && scheduled {
+		if intentStatus == ConsentAuthorized && kind == dated {
 			return Scheduled
+		}
+		if intentStatus == ConsentAuthorized && kind == recurring {
+			return Authorized
 		}
 		return InProgress
 	case ConsentAwaitingAuthorization, PaymentPartiallyAccepted:

@@ -49,13 +49,13 @@ func TestTransitionTables(t *testing.T) {
 	// An intent's every move keeps its request on a path the request table allows.
 	for from, moves := range intentMoves {
 		for _, to := range moves {
-			for _, scheduled := range []bool{false, true} {
-				rf, rt := requestFollows(from, scheduled), requestFollows(to, scheduled)
-				if to == Revoked || to == Consumed || (scheduled && to == PaymentPending) {
-					continue // a scheduled request's payments run apart; its end sets both
+			for _, kind := range []requestKind{single, dated, recurring} {
+				rf, rt := requestFollows(from, kind), requestFollows(to, kind)
+				if to == Revoked || to == Consumed || (kind != single && to == PaymentPending) {
+					continue // dated and recurring payments run apart; their end sets both
 				}
 				if err := checkRequestMove(rf, rt); err != nil {
-					t.Errorf("intent %s → %s (scheduled %v) moves the request %s → %s: %v", from, to, scheduled, rf, rt, err)
+					t.Errorf("intent %s → %s (kind %d) moves the request %s → %s: %v", from, to, kind, rf, rt, err)
 				}
 			}
 		}

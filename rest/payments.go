@@ -42,6 +42,24 @@ func (s *Server) paymentRoutes(r chi.Router) {
 		return s.mut.CancelScheduledPayment(ctx, id, sid)
 	}))
 
+	r.Post("/payments/requests/automatic-pix", withBody(s, func(ctx context.Context, in model.AutomaticPixRequestInput) (any, error) {
+		return s.mut.CreateAutomaticPixPaymentRequest(ctx, in)
+	}))
+	r.Post("/payments/requests/{id}/automatic-pix/schedule", withIDBody(s, "Payment request id", func(ctx context.Context, id uuid.UUID, in model.AutomaticPixPaymentInput) (any, error) {
+		return s.mut.ScheduleAutomaticPixPayment(ctx, id, in)
+	}))
+	r.Get("/payments/requests/{id}/automatic-pix/schedules", s.listAutomaticPixPayments)
+	r.Get("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}", s.byTwoIDs(func(ctx context.Context, id, pid uuid.UUID) (any, error) {
+		return s.query.AutomaticPixPayment(ctx, id, pid)
+	}))
+	r.Post("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/cancel", s.byTwoIDs(func(ctx context.Context, id, pid uuid.UUID) (any, error) {
+		return s.mut.CancelAutomaticPixPayment(ctx, id, pid)
+	}))
+	r.Post("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/retry", s.retryAutomaticPixPayment)
+	r.Post("/payments/requests/{id}/automatic-pix/cancel", s.byID("Payment request id", func(ctx context.Context, id uuid.UUID) (any, error) {
+		return s.mut.CancelAutomaticPixAuthorization(ctx, id)
+	}))
+
 	r.Get("/payments/intents", s.listPaymentIntents)
 	r.Post("/payments/intents", withBody(s, func(ctx context.Context, in model.PaymentIntentInput) (any, error) {
 		return s.mut.CreatePaymentIntent(ctx, in)
@@ -207,4 +225,31 @@ func (s *Server) listPaymentInstitutions(w http.ResponseWriter, r *http.Request)
 	}
 	out, err := s.query.PaymentInstitutions(r.Context(), page, size, name)
 	s.respond(w, r, out, err)
+}
+
+func (s *Server) listAutomaticPixPayments(w http.ResponseWriter, r *http.Request) {
+	id, err := uuidParam(r, "id", "Payment request id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	q := queryOf(r, "page", "pageSize")
+	page, size := q.integer("page"), q.integer("pageSize")
+	if q.err != nil {
+		s.writeError(w, r, q.err)
+		return
+	}
+	out, err := s.query.AutomaticPixPayments(r.Context(), id, page, size)
+	s.respond(w, r, out, err)
+}
+
+func (s *Server) retryAutomaticPixPayment(w http.ResponseWriter, r *http.Request) {
+	var in model.AutomaticPixPaymentInput
+	if err := decode(r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.byTwoIDs(func(ctx context.Context, id, pid uuid.UUID) (any, error) {
+		return s.mut.RetryAutomaticPixPayment(ctx, id, pid, in)
+	})(w, r)
 }

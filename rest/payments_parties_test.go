@@ -208,7 +208,7 @@ func TestPaymentRequestRules(t *testing.T) {
 		t.Fatalf("createdAt %v", m["createdAt"])
 	}
 	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"amount": 30, "description": "Pedido 7"}).Want(200).JSON(&p)
-	if p.Amount != 30 || *p.Description != "Pedido 7" {
+	if p.Amount == nil || *p.Amount != 30 || *p.Description != "Pedido 7" {
 		t.Fatalf("after PATCH %+v", p)
 	}
 	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"isSandbox": false}).WantError(400, model.CodeInvalidParameter)
@@ -260,7 +260,7 @@ func TestPaymentPixCodes(t *testing.T) {
 	code := payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano de Tal", MerchantCity: "BRASILIA", TxID: "PEDIDO99"}.Encode()
 	var p model.PaymentRequest
 	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": code, "isSandbox": true}).Want(200).JSON(&p)
-	if p.Amount != 42.9 || p.PixQrCode == nil || *p.PixQrCode.PixKey != "fulano@example.com" || p.PixQrCode.MerchantName != "Fulano de Tal" ||
+	if p.Amount == nil || *p.Amount != 42.9 || p.PixQrCode == nil || *p.PixQrCode.PixKey != "fulano@example.com" || p.PixQrCode.MerchantName != "Fulano de Tal" ||
 		*p.PixQrCode.TransactionID != "PEDIDO99" || p.Recipient != nil {
 		t.Fatalf("request from a BR Code %+v", p)
 	}

@@ -25,7 +25,8 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 {{with .Request}}<dl>
-<dt>Valor</dt><dd id="amount">{{brl .Amount}}</dd>
+{{if .Amount}}<dt>Valor</dt><dd id="amount">{{brl .Amount}}</dd>{{end}}
+{{with .AutomaticPix}}<dt>Pix Automático</dt><dd id="automatic-pix">{{.Interval}} a partir de {{.StartDate}}{{if .FixedAmount}}, {{brl .FixedAmount}} por cobrança{{end}}{{if .MaximumVariableAmount}}, até {{brl .MaximumVariableAmount}} por cobrança{{end}}{{with .FirstPayment}}; primeira cobrança {{brl .Amount}}{{end}}</dd>{{end}}
 {{if .Description}}<dt>Descrição</dt><dd>{{.Description}}</dd>{{end}}
 {{with .Recipient}}<dt>Recebedor</dt><dd id="recipient">{{.Name}}{{with .PaymentInstitution}} — {{.TradeName}}{{end}}</dd>{{end}}
 {{with .PixQrCode}}<dt>Recebedor</dt><dd id="recipient">{{.MerchantName}} ({{.MerchantCity}})</dd>{{end}}
@@ -74,7 +75,17 @@ type payView struct {
 	SecondSigner bool
 }
 
-func brl(v float64) string {
+func brl(x any) string {
+	var v float64
+	switch a := x.(type) {
+	case float64:
+		v = a
+	case *float64:
+		if a == nil {
+			return ""
+		}
+		v = *a
+	}
 	s := strconv.FormatFloat(v, 'f', 2, 64)
 	whole, cents, _ := strings.Cut(s, ".")
 	var b strings.Builder

@@ -48,6 +48,9 @@ type config struct {
 	// institutions' settlement steps (PONTE_PAYMENT_STEP_DELAY).
 	PaymentAuthTimeout time.Duration
 	PaymentStepDelay   time.Duration
+	// AutomaticPixAuthTimeout is the same limit for automatic PIX authorizations
+	// (PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT, section 8: 60m).
+	AutomaticPixAuthTimeout time.Duration
 }
 
 func loadConfig(name string, args []string) (*config, error) {
@@ -80,6 +83,7 @@ func loadConfig(name string, args []string) (*config, error) {
 		{"PONTE_JOB_RESCUE_AFTER", &c.JobRescueAfter, 3 * time.Minute},
 		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, 30 * time.Minute},
 		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, 2 * time.Second},
+		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, time.Hour},
 	} {
 		*d.dst = d.def
 		if v := os.Getenv(d.name); v != "" {

@@ -83,5 +83,7 @@ environment:
                               item/waiting_user_input)
   PONTE_WEBHOOK_WORKERS       deliveries sent at once per process (50)
   PONTE_PAYMENT_AUTH_TIMEOUT  how long a payer has to authorize a payment intent (30m)
+  PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT
+                              the same for automatic PIX authorizations (60m)
   PONTE_PAYMENT_STEP_DELAY    pause between sandbox settlement steps (2s)
   PONTE_GRAPHQL_SQL_STATS     1: GraphQL responses report extensions.sqlStatements`

@@ -70,7 +70,8 @@ func serve(ctx context.Context, args []string) error {
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
 	engine := itemsync.New(store, authn, key, syncCfg, log)
 	hooks := webhooks.New(store, key, c.Webhooks, log)
-	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout, StepDelay: c.PaymentStepDelay,
+	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout,
+		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay,
 		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)

@@ -121,6 +121,42 @@ type ComplexityRoot struct {
 		Type                  func(childComplexity int) int
 	}
 
+	AutomaticPix struct {
+		ExpiresAt             func(childComplexity int) int
+		FirstPayment          func(childComplexity int) int
+		FixedAmount           func(childComplexity int) int
+		Interval              func(childComplexity int) int
+		IsRetryAccepted       func(childComplexity int) int
+		MaximumVariableAmount func(childComplexity int) int
+		MinimumVariableAmount func(childComplexity int) int
+		StartDate             func(childComplexity int) int
+	}
+
+	AutomaticPixFirstPayment struct {
+		Amount      func(childComplexity int) int
+		Date        func(childComplexity int) int
+		Description func(childComplexity int) int
+	}
+
+	AutomaticPixPayment struct {
+		Amount      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Date        func(childComplexity int) int
+		Description func(childComplexity int) int
+		EndToEndID  func(childComplexity int) int
+		ErrorDetail func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	AutomaticPixPaymentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	BankData struct {
 		AutomaticallyInvestedBalance func(childComplexity int) int
 		ClosingBalance               func(childComplexity int) int
@@ -837,31 +873,36 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CancelScheduledPayment        func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
-		CancelScheduledPayments       func(childComplexity int, paymentRequestID uuid.UUID) int
-		CreateConnectToken            func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
-		CreateItem                    func(childComplexity int, input model.CreateItemInput) int
-		CreatePaymentCustomer         func(childComplexity int, input model.PaymentCustomerInput) int
-		CreatePaymentIntent           func(childComplexity int, input model.PaymentIntentInput) int
-		CreatePaymentRecipient        func(childComplexity int, input model.PaymentRecipientInput) int
-		CreatePaymentRequest          func(childComplexity int, input model.PaymentRequestInput) int
-		CreatePaymentRequestFromPixQR func(childComplexity int, input model.PixQrPaymentRequestInput) int
-		CreateWebhook                 func(childComplexity int, input model.WebhookInput) int
-		DeleteItem                    func(childComplexity int, id uuid.UUID) int
-		DeletePaymentCustomer         func(childComplexity int, id uuid.UUID) int
-		DeletePaymentRecipient        func(childComplexity int, id uuid.UUID) int
-		DeletePaymentRequest          func(childComplexity int, id uuid.UUID) int
-		DeleteWebhook                 func(childComplexity int, id uuid.UUID) int
-		RedeliverEvent                func(childComplexity int, id uuid.UUID) int
-		RotateWebhookSigningSecret    func(childComplexity int) int
-		SubmitItemMfa                 func(childComplexity int, id uuid.UUID, parameters map[string]any) int
-		UpdateItem                    func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
-		UpdatePaymentCustomer         func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
-		UpdatePaymentRecipient        func(childComplexity int, id uuid.UUID, input model.PaymentRecipientInput) int
-		UpdatePaymentRequest          func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
-		UpdateTransactionCategory     func(childComplexity int, id uuid.UUID, categoryID string) int
-		UpdateWebhook                 func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
-		ValidateConnectorParameters   func(childComplexity int, connectorID int, parameters map[string]any) int
+		CancelAutomaticPixAuthorization  func(childComplexity int, paymentRequestID uuid.UUID) int
+		CancelAutomaticPixPayment        func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelScheduledPayment           func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelScheduledPayments          func(childComplexity int, paymentRequestID uuid.UUID) int
+		CreateAutomaticPixPaymentRequest func(childComplexity int, input model.AutomaticPixRequestInput) int
+		CreateConnectToken               func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
+		CreateItem                       func(childComplexity int, input model.CreateItemInput) int
+		CreatePaymentCustomer            func(childComplexity int, input model.PaymentCustomerInput) int
+		CreatePaymentIntent              func(childComplexity int, input model.PaymentIntentInput) int
+		CreatePaymentRecipient           func(childComplexity int, input model.PaymentRecipientInput) int
+		CreatePaymentRequest             func(childComplexity int, input model.PaymentRequestInput) int
+		CreatePaymentRequestFromPixQR    func(childComplexity int, input model.PixQrPaymentRequestInput) int
+		CreateWebhook                    func(childComplexity int, input model.WebhookInput) int
+		DeleteItem                       func(childComplexity int, id uuid.UUID) int
+		DeletePaymentCustomer            func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRecipient           func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRequest             func(childComplexity int, id uuid.UUID) int
+		DeleteWebhook                    func(childComplexity int, id uuid.UUID) int
+		RedeliverEvent                   func(childComplexity int, id uuid.UUID) int
+		RetryAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
+		RotateWebhookSigningSecret       func(childComplexity int) int
+		ScheduleAutomaticPixPayment      func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
+		SubmitItemMfa                    func(childComplexity int, id uuid.UUID, parameters map[string]any) int
+		UpdateItem                       func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
+		UpdatePaymentCustomer            func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
+		UpdatePaymentRecipient           func(childComplexity int, id uuid.UUID, input model.PaymentRecipientInput) int
+		UpdatePaymentRequest             func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
+		UpdateTransactionCategory        func(childComplexity int, id uuid.UUID, categoryID string) int
+		UpdateWebhook                    func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
+		ValidateConnectorParameters      func(childComplexity int, connectorID int, parameters map[string]any) int
 	}
 
 	Nationality struct {
@@ -1143,6 +1184,8 @@ type ComplexityRoot struct {
 		Account                func(childComplexity int, id uuid.UUID) int
 		AccountStatements      func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
 		Accounts               func(childComplexity int, itemID uuid.UUID, typeArg *string) int
+		AutomaticPixPayment    func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		AutomaticPixPayments   func(childComplexity int, paymentRequestID uuid.UUID, page *int, pageSize *int) int
 		Bill                   func(childComplexity int, id uuid.UUID) int
 		Bills                  func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
 		Categories             func(childComplexity int, parentID *string, page *int, pageSize *int) int
@@ -1388,6 +1431,11 @@ type MutationResolver interface {
 	DeletePaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
 	CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) ([]*model.ScheduledPayment, error)
 	CancelScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
+	CreateAutomaticPixPaymentRequest(ctx context.Context, input model.AutomaticPixRequestInput) (*model.PaymentRequest, error)
+	ScheduleAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error)
+	RetryAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error)
+	CancelAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.AutomaticPixPayment, error)
+	CancelAutomaticPixAuthorization(ctx context.Context, paymentRequestID uuid.UUID) (*model.PaymentRequest, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1438,6 +1486,8 @@ type QueryResolver interface {
 	PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error)
 	ScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error)
 	ScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
+	AutomaticPixPayments(ctx context.Context, paymentRequestID uuid.UUID, page *int, pageSize *int) (*model.AutomaticPixPaymentPage, error)
+	AutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.AutomaticPixPayment, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1804,6 +1854,154 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Address.Type(childComplexity), true
+
+	case "AutomaticPix.expiresAt":
+		if e.ComplexityRoot.AutomaticPix.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.ExpiresAt(childComplexity), true
+	case "AutomaticPix.firstPayment":
+		if e.ComplexityRoot.AutomaticPix.FirstPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.FirstPayment(childComplexity), true
+	case "AutomaticPix.fixedAmount":
+		if e.ComplexityRoot.AutomaticPix.FixedAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.FixedAmount(childComplexity), true
+	case "AutomaticPix.interval":
+		if e.ComplexityRoot.AutomaticPix.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.Interval(childComplexity), true
+	case "AutomaticPix.isRetryAccepted":
+		if e.ComplexityRoot.AutomaticPix.IsRetryAccepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.IsRetryAccepted(childComplexity), true
+	case "AutomaticPix.maximumVariableAmount":
+		if e.ComplexityRoot.AutomaticPix.MaximumVariableAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.MaximumVariableAmount(childComplexity), true
+	case "AutomaticPix.minimumVariableAmount":
+		if e.ComplexityRoot.AutomaticPix.MinimumVariableAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.MinimumVariableAmount(childComplexity), true
+	case "AutomaticPix.startDate":
+		if e.ComplexityRoot.AutomaticPix.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPix.StartDate(childComplexity), true
+
+	case "AutomaticPixFirstPayment.amount":
+		if e.ComplexityRoot.AutomaticPixFirstPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixFirstPayment.Amount(childComplexity), true
+	case "AutomaticPixFirstPayment.date":
+		if e.ComplexityRoot.AutomaticPixFirstPayment.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixFirstPayment.Date(childComplexity), true
+	case "AutomaticPixFirstPayment.description":
+		if e.ComplexityRoot.AutomaticPixFirstPayment.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixFirstPayment.Description(childComplexity), true
+
+	case "AutomaticPixPayment.amount":
+		if e.ComplexityRoot.AutomaticPixPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.Amount(childComplexity), true
+	case "AutomaticPixPayment.createdAt":
+		if e.ComplexityRoot.AutomaticPixPayment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.CreatedAt(childComplexity), true
+	case "AutomaticPixPayment.date":
+		if e.ComplexityRoot.AutomaticPixPayment.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.Date(childComplexity), true
+	case "AutomaticPixPayment.description":
+		if e.ComplexityRoot.AutomaticPixPayment.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.Description(childComplexity), true
+	case "AutomaticPixPayment.endToEndId":
+		if e.ComplexityRoot.AutomaticPixPayment.EndToEndID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.EndToEndID(childComplexity), true
+	case "AutomaticPixPayment.errorDetail":
+		if e.ComplexityRoot.AutomaticPixPayment.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.ErrorDetail(childComplexity), true
+	case "AutomaticPixPayment.id":
+		if e.ComplexityRoot.AutomaticPixPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.ID(childComplexity), true
+	case "AutomaticPixPayment.status":
+		if e.ComplexityRoot.AutomaticPixPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.Status(childComplexity), true
+	case "AutomaticPixPayment.updatedAt":
+		if e.ComplexityRoot.AutomaticPixPayment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPayment.UpdatedAt(childComplexity), true
+
+	case "AutomaticPixPaymentPage.page":
+		if e.ComplexityRoot.AutomaticPixPaymentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPaymentPage.Page(childComplexity), true
+	case "AutomaticPixPaymentPage.results":
+		if e.ComplexityRoot.AutomaticPixPaymentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPaymentPage.Results(childComplexity), true
+	case "AutomaticPixPaymentPage.total":
+		if e.ComplexityRoot.AutomaticPixPaymentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPaymentPage.Total(childComplexity), true
+	case "AutomaticPixPaymentPage.totalPages":
+		if e.ComplexityRoot.AutomaticPixPaymentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AutomaticPixPaymentPage.TotalPages(childComplexity), true
 
 	case "BankData.automaticallyInvestedBalance":
 		if e.ComplexityRoot.BankData.AutomaticallyInvestedBalance == nil {
@@ -4862,6 +5060,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MonthSpending.Spent(childComplexity), true
 
+	case "Mutation.cancelAutomaticPixAuthorization":
+		if e.ComplexityRoot.Mutation.CancelAutomaticPixAuthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelAutomaticPixAuthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelAutomaticPixAuthorization(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
+	case "Mutation.cancelAutomaticPixPayment":
+		if e.ComplexityRoot.Mutation.CancelAutomaticPixPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelAutomaticPixPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID)), true
 	case "Mutation.cancelScheduledPayment":
 		if e.ComplexityRoot.Mutation.CancelScheduledPayment == nil {
 			break
@@ -4884,6 +5104,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelScheduledPayments(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
+	case "Mutation.createAutomaticPixPaymentRequest":
+		if e.ComplexityRoot.Mutation.CreateAutomaticPixPaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAutomaticPixPaymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAutomaticPixPaymentRequest(childComplexity, args["input"].(model.AutomaticPixRequestInput)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -5038,12 +5269,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RedeliverEvent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.retryAutomaticPixPayment":
+		if e.ComplexityRoot.Mutation.RetryAutomaticPixPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryAutomaticPixPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
 	case "Mutation.rotateWebhookSigningSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookSigningSecret == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookSigningSecret(childComplexity), true
+	case "Mutation.scheduleAutomaticPixPayment":
+		if e.ComplexityRoot.Mutation.ScheduleAutomaticPixPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_scheduleAutomaticPixPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ScheduleAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
 	case "Mutation.submitItemMFA":
 		if e.ComplexityRoot.Mutation.SubmitItemMfa == nil {
 			break
@@ -6289,6 +6542,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Accounts(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string)), true
+	case "Query.automaticPixPayment":
+		if e.ComplexityRoot.Query.AutomaticPixPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_automaticPixPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID)), true
+	case "Query.automaticPixPayments":
+		if e.ComplexityRoot.Query.AutomaticPixPayments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_automaticPixPayments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AutomaticPixPayments(childComplexity, args["paymentRequestId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.bill":
 		if e.ComplexityRoot.Query.Bill == nil {
 			break
@@ -7353,6 +7628,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("AutomaticPixFirstPaymentInput", ec.unmarshalInputAutomaticPixFirstPaymentInput),
+			graphql.NewInputUnmarshaler("AutomaticPixPaymentInput", ec.unmarshalInputAutomaticPixPaymentInput),
+			graphql.NewInputUnmarshaler("AutomaticPixRequestInput", ec.unmarshalInputAutomaticPixRequestInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
@@ -8956,7 +9234,8 @@ type PaymentErrorDetail {
 "What an application asks a payer to pay (section 2.9)."
 type PaymentRequest {
   id: UUID!
-  amount: Float!
+  "Null on an automatic PIX request: each of its charges has its own amount."
+  amount: Float
   "0 in the sandbox; otherwise the application's PIX pricing."
   fees: Float!
   description: String
@@ -8973,7 +9252,7 @@ type PaymentRequest {
   smartAccount: JSONDocument
   pixQrCode: PixQrCode
   boleto: JSONDocument
-  automaticPix: JSONDocument
+  automaticPix: AutomaticPix
   bulkPaymentId: String
   schedule: PaymentSchedule
   errorDetail: PaymentErrorDetail
@@ -9135,6 +9414,91 @@ extend type Mutation {
   "Cancels every dated payment still SCHEDULED."
   cancelScheduledPayments(paymentRequestId: UUID!): [ScheduledPayment!]!
   cancelScheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
+}
+
+type AutomaticPixFirstPayment {
+  date: String
+  amount: Float!
+  description: String
+}
+
+input AutomaticPixFirstPaymentInput {
+  date: String
+  amount: Float!
+  description: String
+}
+
+"The terms of an automatic PIX (Pix Automático) authorization."
+type AutomaticPix {
+  "WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY."
+  interval: String!
+  startDate: String!
+  fixedAmount: Float
+  minimumVariableAmount: Float
+  maximumVariableAmount: Float
+  expiresAt: String
+  isRetryAccepted: Boolean!
+  firstPayment: AutomaticPixFirstPayment
+}
+
+"A request for a recurring authorization: interval and startDate required; fixedAmount or a minimum and maximum per charge."
+input AutomaticPixRequestInput {
+  description: String
+  recipientId: String
+  customerId: String
+  callbackUrls: CallbackURLsInput
+  clientPaymentId: String
+  interval: String
+  startDate: String
+  fixedAmount: Float
+  minimumVariableAmount: Float
+  maximumVariableAmount: Float
+  expiresAt: String
+  isRetryAccepted: Boolean
+  firstPayment: AutomaticPixFirstPaymentInput
+  isSandbox: Boolean
+  webhookUrl: String
+}
+
+"One charge under an automatic PIX authorization: SCHEDULED, COMPLETED, ERROR or CANCELED."
+type AutomaticPixPayment {
+  id: UUID!
+  status: String!
+  amount: Float!
+  description: String
+  date: String!
+  endToEndId: String
+  errorDetail: PaymentErrorDetail
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"Schedules a charge (amount and date) or retries a failed one on a new date (date)."
+input AutomaticPixPaymentInput {
+  amount: Float
+  description: String
+  date: String
+}
+
+type AutomaticPixPaymentPage {
+  total: Int!
+  totalPages: Int!
+  page: Int!
+  results: [AutomaticPixPayment!]!
+}
+
+extend type Query {
+  automaticPixPayments(paymentRequestId: UUID!, page: Int, pageSize: Int): AutomaticPixPaymentPage!
+  automaticPixPayment(paymentRequestId: UUID!, id: UUID!): AutomaticPixPayment!
+}
+
+extend type Mutation {
+  createAutomaticPixPaymentRequest(input: AutomaticPixRequestInput!): PaymentRequest!
+  scheduleAutomaticPixPayment(paymentRequestId: UUID!, input: AutomaticPixPaymentInput!): AutomaticPixPayment!
+  retryAutomaticPixPayment(paymentRequestId: UUID!, id: UUID!, input: AutomaticPixPaymentInput!): AutomaticPixPayment!
+  cancelAutomaticPixPayment(paymentRequestId: UUID!, id: UUID!): AutomaticPixPayment!
+  "Ends the authorization: scheduled charges are canceled, the request CANCELED."
+  cancelAutomaticPixAuthorization(paymentRequestId: UUID!): PaymentRequest!
 }
 `, BuiltIn: false},
 }
@@ -9302,6 +9666,78 @@ func (ec *executionContext) childFields_Address(ctx context.Context, field graph
 		return ec.fieldContext_Address_geographicCoordinates(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Address", field.Name)
+}
+
+func (ec *executionContext) childFields_AutomaticPix(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "interval":
+		return ec.fieldContext_AutomaticPix_interval(ctx, field)
+	case "startDate":
+		return ec.fieldContext_AutomaticPix_startDate(ctx, field)
+	case "fixedAmount":
+		return ec.fieldContext_AutomaticPix_fixedAmount(ctx, field)
+	case "minimumVariableAmount":
+		return ec.fieldContext_AutomaticPix_minimumVariableAmount(ctx, field)
+	case "maximumVariableAmount":
+		return ec.fieldContext_AutomaticPix_maximumVariableAmount(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_AutomaticPix_expiresAt(ctx, field)
+	case "isRetryAccepted":
+		return ec.fieldContext_AutomaticPix_isRetryAccepted(ctx, field)
+	case "firstPayment":
+		return ec.fieldContext_AutomaticPix_firstPayment(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AutomaticPix", field.Name)
+}
+
+func (ec *executionContext) childFields_AutomaticPixFirstPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "date":
+		return ec.fieldContext_AutomaticPixFirstPayment_date(ctx, field)
+	case "amount":
+		return ec.fieldContext_AutomaticPixFirstPayment_amount(ctx, field)
+	case "description":
+		return ec.fieldContext_AutomaticPixFirstPayment_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AutomaticPixFirstPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_AutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AutomaticPixPayment_id(ctx, field)
+	case "status":
+		return ec.fieldContext_AutomaticPixPayment_status(ctx, field)
+	case "amount":
+		return ec.fieldContext_AutomaticPixPayment_amount(ctx, field)
+	case "description":
+		return ec.fieldContext_AutomaticPixPayment_description(ctx, field)
+	case "date":
+		return ec.fieldContext_AutomaticPixPayment_date(ctx, field)
+	case "endToEndId":
+		return ec.fieldContext_AutomaticPixPayment_endToEndId(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_AutomaticPixPayment_errorDetail(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AutomaticPixPayment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_AutomaticPixPayment_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AutomaticPixPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_AutomaticPixPaymentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_AutomaticPixPaymentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_AutomaticPixPaymentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_AutomaticPixPaymentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_AutomaticPixPaymentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AutomaticPixPaymentPage", field.Name)
 }
 
 func (ec *executionContext) childFields_BankData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11908,6 +12344,42 @@ func (ec *executionContext) field_Item_spending_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelAutomaticPixAuthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelAutomaticPixPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelScheduledPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11941,6 +12413,20 @@ func (ec *executionContext) field_Mutation_cancelScheduledPayments_args(ctx cont
 		return nil, err
 	}
 	args["paymentRequestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createAutomaticPixPaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AutomaticPixRequestInput, error) {
+			return ec.unmarshalNAutomaticPixRequestInput2ponteᚋmodelᚐAutomaticPixRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -12145,6 +12631,58 @@ func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryAutomaticPixPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AutomaticPixPaymentInput, error) {
+			return ec.unmarshalNAutomaticPixPaymentInput2ponteᚋmodelᚐAutomaticPixPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_scheduleAutomaticPixPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AutomaticPixPaymentInput, error) {
+			return ec.unmarshalNAutomaticPixPaymentInput2ponteᚋmodelᚐAutomaticPixPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -12401,6 +12939,58 @@ func (ec *executionContext) field_Query_accounts_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["type"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_automaticPixPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_automaticPixPayments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
 	return args, nil
 }
 
@@ -14776,6 +15366,585 @@ func (ec *executionContext) fieldContext_Address_geographicCoordinates(_ context
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_GeographicCoordinates(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AutomaticPix_interval(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_interval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPix_startDate(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPix_fixedAmount(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_fixedAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FixedAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_fixedAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "Float")
+}
+
+func (ec *executionContext) _AutomaticPix_minimumVariableAmount(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_minimumVariableAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumVariableAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_minimumVariableAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "Float")
+}
+
+func (ec *executionContext) _AutomaticPix_maximumVariableAmount(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_maximumVariableAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaximumVariableAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_maximumVariableAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "Float")
+}
+
+func (ec *executionContext) _AutomaticPix_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPix_isRetryAccepted(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_isRetryAccepted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsRetryAccepted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_isRetryAccepted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPix", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _AutomaticPix_firstPayment(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPix) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPix_firstPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixFirstPayment) graphql.Marshaler {
+			return ec.marshalOAutomaticPixFirstPayment2ᚖponteᚋmodelᚐAutomaticPixFirstPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPix_firstPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AutomaticPix",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixFirstPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AutomaticPixFirstPayment_date(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixFirstPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixFirstPayment_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixFirstPayment_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixFirstPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixFirstPayment_amount(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixFirstPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixFirstPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixFirstPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixFirstPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _AutomaticPixFirstPayment_description(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixFirstPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixFirstPayment_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixFirstPayment_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixFirstPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_status(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_amount(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_description(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_date(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_endToEndId(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_endToEndId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndToEndID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_endToEndId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AutomaticPixPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AutomaticPixPayment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _AutomaticPixPayment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPayment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPayment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _AutomaticPixPaymentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPaymentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPaymentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AutomaticPixPaymentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPaymentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPaymentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AutomaticPixPaymentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPaymentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPaymentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AutomaticPixPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AutomaticPixPaymentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.AutomaticPixPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AutomaticPixPaymentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPayment2ᚕᚖponteᚋmodelᚐAutomaticPixPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AutomaticPixPaymentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AutomaticPixPaymentPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
 		},
 	}
 	return fc, nil
@@ -28011,6 +29180,226 @@ func (ec *executionContext) fieldContext_Mutation_cancelScheduledPayment(ctx con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createAutomaticPixPaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createAutomaticPixPaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAutomaticPixPaymentRequest(ctx, fc.Args["input"].(model.AutomaticPixRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createAutomaticPixPaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createAutomaticPixPaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_scheduleAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_scheduleAutomaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ScheduleAutomaticPixPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["input"].(model.AutomaticPixPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_scheduleAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_scheduleAutomaticPixPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryAutomaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryAutomaticPixPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.AutomaticPixPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryAutomaticPixPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelAutomaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelAutomaticPixPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelAutomaticPixPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelAutomaticPixPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelAutomaticPixAuthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelAutomaticPixAuthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelAutomaticPixAuthorization(ctx, fc.Args["paymentRequestId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelAutomaticPixAuthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelAutomaticPixAuthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30655,11 +32044,11 @@ func (ec *executionContext) _PaymentRequest_amount(ctx context.Context, field gr
 			return obj.Amount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
-			return ec.marshalNFloat2float64(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_PaymentRequest_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31013,15 +32402,24 @@ func (ec *executionContext) _PaymentRequest_automaticPix(ctx context.Context, fi
 			return obj.AutomaticPix, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.JSONDocument) graphql.Marshaler {
-			return ec.marshalOJSONDocument2ᚖponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPix) graphql.Marshaler {
+			return ec.marshalOAutomaticPix2ᚖponteᚋmodelᚐAutomaticPix(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_PaymentRequest_automaticPix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "JSONDocument")
+	fc = &graphql.FieldContext{
+		Object:     "PaymentRequest",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPix(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PaymentRequest_bulkPaymentId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
@@ -34434,6 +35832,94 @@ func (ec *executionContext) fieldContext_Query_scheduledPayment(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_scheduledPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_automaticPixPayments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_automaticPixPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AutomaticPixPayments(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPaymentPage) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPaymentPage2ᚖponteᚋmodelᚐAutomaticPixPaymentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_automaticPixPayments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPaymentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_automaticPixPayments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_automaticPixPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_automaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AutomaticPixPayment(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_automaticPixPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_automaticPixPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38114,6 +39600,258 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAutomaticPixFirstPaymentInput(ctx context.Context, obj any) (model.AutomaticPixFirstPayment, error) {
+	var it model.AutomaticPixFirstPayment
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"date", "amount", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAutomaticPixFirstPaymentInput unmarshals raw into the AutomaticPixFirstPaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAutomaticPixFirstPaymentInput(ctx context.Context, raw any) (model.AutomaticPixFirstPayment, error) {
+	var out model.AutomaticPixFirstPayment
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AutomaticPixFirstPaymentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputAutomaticPixPaymentInput(ctx context.Context, obj any) (model.AutomaticPixPaymentInput, error) {
+	var it model.AutomaticPixPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"amount", "description", "date"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAutomaticPixPaymentInput unmarshals raw into the AutomaticPixPaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAutomaticPixPaymentInput(ctx context.Context, raw any) (model.AutomaticPixPaymentInput, error) {
+	var out model.AutomaticPixPaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AutomaticPixPaymentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputAutomaticPixRequestInput(ctx context.Context, obj any) (model.AutomaticPixRequestInput, error) {
+	var it model.AutomaticPixRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "recipientId", "customerId", "callbackUrls", "clientPaymentId", "interval", "startDate", "fixedAmount", "minimumVariableAmount", "maximumVariableAmount", "expiresAt", "isRetryAccepted", "firstPayment", "isSandbox", "webhookUrl"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "recipientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recipientId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecipientID = data
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "callbackUrls":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callbackUrls"))
+			data, err := ec.unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallbackUrls = data
+		case "clientPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientPaymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientPaymentID = data
+		case "interval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interval"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interval = data
+		case "startDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startDate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartDate = data
+		case "fixedAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fixedAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FixedAmount = data
+		case "minimumVariableAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumVariableAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumVariableAmount = data
+		case "maximumVariableAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maximumVariableAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaximumVariableAmount = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "isRetryAccepted":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isRetryAccepted"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsRetryAccepted = data
+		case "firstPayment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPayment"))
+			data, err := ec.unmarshalOAutomaticPixFirstPaymentInput2ᚖponteᚋmodelᚐAutomaticPixFirstPayment(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPayment = data
+		case "isSandbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isSandbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsSandbox = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAutomaticPixRequestInput unmarshals raw into the AutomaticPixRequestInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAutomaticPixRequestInput(ctx context.Context, raw any) (model.AutomaticPixRequestInput, error) {
+	var out model.AutomaticPixRequestInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AutomaticPixRequestInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context, obj any) (model.CallbackURLs, error) {
 	var it model.CallbackURLs
 	if obj == nil {
@@ -39737,6 +41475,238 @@ func (ec *executionContext) _Address(ctx context.Context, sel ast.SelectionSet, 
 		case "geographicCoordinates":
 			out.Values[i] = ec._Address_geographicCoordinates(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var automaticPixImplementors = []string{"AutomaticPix"}
+
+func (ec *executionContext) _AutomaticPix(ctx context.Context, sel ast.SelectionSet, obj *model.AutomaticPix) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, automaticPixImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AutomaticPix")
+		case "interval":
+			out.Values[i] = ec._AutomaticPix_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startDate":
+			out.Values[i] = ec._AutomaticPix_startDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fixedAmount":
+			out.Values[i] = ec._AutomaticPix_fixedAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "minimumVariableAmount":
+			out.Values[i] = ec._AutomaticPix_minimumVariableAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maximumVariableAmount":
+			out.Values[i] = ec._AutomaticPix_maximumVariableAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._AutomaticPix_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "isRetryAccepted":
+			out.Values[i] = ec._AutomaticPix_isRetryAccepted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstPayment":
+			out.Values[i] = ec._AutomaticPix_firstPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var automaticPixFirstPaymentImplementors = []string{"AutomaticPixFirstPayment"}
+
+func (ec *executionContext) _AutomaticPixFirstPayment(ctx context.Context, sel ast.SelectionSet, obj *model.AutomaticPixFirstPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, automaticPixFirstPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AutomaticPixFirstPayment")
+		case "date":
+			out.Values[i] = ec._AutomaticPixFirstPayment_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._AutomaticPixFirstPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._AutomaticPixFirstPayment_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var automaticPixPaymentImplementors = []string{"AutomaticPixPayment"}
+
+func (ec *executionContext) _AutomaticPixPayment(ctx context.Context, sel ast.SelectionSet, obj *model.AutomaticPixPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, automaticPixPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AutomaticPixPayment")
+		case "id":
+			out.Values[i] = ec._AutomaticPixPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._AutomaticPixPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._AutomaticPixPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._AutomaticPixPayment_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._AutomaticPixPayment_date(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endToEndId":
+			out.Values[i] = ec._AutomaticPixPayment_endToEndId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._AutomaticPixPayment_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._AutomaticPixPayment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._AutomaticPixPayment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var automaticPixPaymentPageImplementors = []string{"AutomaticPixPaymentPage"}
+
+func (ec *executionContext) _AutomaticPixPaymentPage(ctx context.Context, sel ast.SelectionSet, obj *model.AutomaticPixPaymentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, automaticPixPaymentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AutomaticPixPaymentPage")
+		case "total":
+			out.Values[i] = ec._AutomaticPixPaymentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._AutomaticPixPaymentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._AutomaticPixPaymentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._AutomaticPixPaymentPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -44495,6 +46465,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createAutomaticPixPaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createAutomaticPixPaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheduleAutomaticPixPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_scheduleAutomaticPixPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryAutomaticPixPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryAutomaticPixPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelAutomaticPixPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelAutomaticPixPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelAutomaticPixAuthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelAutomaticPixAuthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -45620,7 +47625,7 @@ func (ec *executionContext) _PaymentRequest(ctx context.Context, sel ast.Selecti
 			}
 		case "amount":
 			out.Values[i] = ec._PaymentRequest_amount(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "fees":
@@ -46574,6 +48579,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_scheduledPayment(ctx, field)
+				})
+		case "automaticPixPayments":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_automaticPixPayments(ctx, field)
+				})
+		case "automaticPixPayment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_automaticPixPayment(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -48070,6 +50087,48 @@ func (ec *executionContext) marshalNAdditionalCard2ponteᚋmodelᚐAdditionalCar
 
 func (ec *executionContext) marshalNAddress2ponteᚋmodelᚐAddress(ctx context.Context, sel ast.SelectionSet, v model.Address) graphql.Marshaler {
 	return ec._Address(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAutomaticPixPayment2ᚕᚖponteᚋmodelᚐAutomaticPixPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AutomaticPixPayment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AutomaticPixPayment!")
+		return graphql.Null
+	}
+	return ec._AutomaticPixPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAutomaticPixPaymentInput2ponteᚋmodelᚐAutomaticPixPaymentInput(ctx context.Context, v any) (model.AutomaticPixPaymentInput, error) {
+	res, err := ec.unmarshalInputAutomaticPixPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAutomaticPixPaymentPage2ᚖponteᚋmodelᚐAutomaticPixPaymentPage(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPixPaymentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AutomaticPixPaymentPage!")
+		return graphql.Null
+	}
+	return ec._AutomaticPixPaymentPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAutomaticPixRequestInput2ponteᚋmodelᚐAutomaticPixRequestInput(ctx context.Context, v any) (model.AutomaticPixRequestInput, error) {
+	res, err := ec.unmarshalInputAutomaticPixRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
@@ -49684,6 +51743,28 @@ func (ec *executionContext) marshalOAddress2ᚕponteᚋmodelᚐAddressᚄ(ctx co
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOAutomaticPix2ᚖponteᚋmodelᚐAutomaticPix(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPix) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AutomaticPix(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAutomaticPixFirstPayment2ᚖponteᚋmodelᚐAutomaticPixFirstPayment(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPixFirstPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AutomaticPixFirstPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAutomaticPixFirstPaymentInput2ᚖponteᚋmodelᚐAutomaticPixFirstPayment(ctx context.Context, v any) (*model.AutomaticPixFirstPayment, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAutomaticPixFirstPaymentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx context.Context, sel ast.SelectionSet, v *model.BankData) graphql.Marshaler {

@@ -1,0 +1,460 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// Automatic PIX charge statuses (the official client's AUTOMATIC_PIX_PAYMENT_STATUSES).
+const (
+	AutoScheduled = "SCHEDULED"
+	AutoCompleted = "COMPLETED"
+	AutoCanceled  = "CANCELED"
+	AutoError     = "ERROR"
+)
+
+// CodeAutoPixNotFound is an unknown charge of an authorization.
+const CodeAutoPixNotFound = "AUTOMATIC_PIX_PAYMENT_NOT_FOUND"
+
+var autoPixIntervals = []string{"WEEKLY", "MONTHLY", "QUARTERLY", "SEMESTER", "YEARLY"}
+
+// maxRetryDays bounds how late a failed charge may be retried after its original date.
+const maxRetryDays = 7
+
+func badAutoPix(format string, args ...any) error {
+	return bad("automatic PIX: "+format, args...)
+}
+
+func parseDay(field, v string) (time.Time, error) {
+	d, err := time.Parse("2006-01-02", v)
+	if err != nil {
+		return time.Time{}, badAutoPix("%s %q is not a date in the form YYYY-MM-DD.", field, v)
+	}
+	return d, nil
+}
+
+// CreateAutomaticPixRequest adds a request for a recurring authorization: the payer
+// consents once, then the receiver schedules charges within its terms.
+func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UUID, in model.AutomaticPixRequestInput) (*model.PaymentRequest, error) {
+	a := &model.AutomaticPix{IsRetryAccepted: in.IsRetryAccepted != nil && *in.IsRetryAccepted, FixedAmount: in.FixedAmount,
+		MinimumVariableAmount: in.MinimumVariableAmount, MaximumVariableAmount: in.MaximumVariableAmount, ExpiresAt: in.ExpiresAt, FirstPayment: in.FirstPayment}
+	if in.Interval == nil || !slices.Contains(autoPixIntervals, strings.ToUpper(*in.Interval)) {
+		return nil, badAutoPix("interval must be one of %s.", strings.Join(autoPixIntervals, ", "))
+	}
+	a.Interval = strings.ToUpper(*in.Interval)
+	if in.StartDate == nil {
+		return nil, badAutoPix("startDate (YYYY-MM-DD) is required.")
+	}
+	today := e.today()
+	start, err := parseDay("startDate", *in.StartDate)
+	if err != nil {
+		return nil, err
+	}
+	if start.Before(today) {
+		return nil, badAutoPix("startDate %s is in the past.", *in.StartDate)
+	}
+	a.StartDate = *in.StartDate
+	if a.FixedAmount != nil && (a.MinimumVariableAmount != nil || a.MaximumVariableAmount != nil) {
+		return nil, badAutoPix("fixedAmount excludes minimumVariableAmount and maximumVariableAmount.")
+	}
+	for field, v := range map[string]*float64{"fixedAmount": a.FixedAmount, "minimumVariableAmount": a.MinimumVariableAmount, "maximumVariableAmount": a.MaximumVariableAmount} {
+		if v != nil {
+			if err := checkAmount(*v); err != nil {
+				return nil, badAutoPix("%s: %v", field, err.(*model.Error).Message)
+			}
+		}
+	}
+	if a.MinimumVariableAmount != nil && a.MaximumVariableAmount != nil && *a.MinimumVariableAmount > *a.MaximumVariableAmount {
+		return nil, badAutoPix("minimumVariableAmount is above maximumVariableAmount.")
+	}
+	if a.ExpiresAt != nil {
+		exp, err := parseDay("expiresAt", *a.ExpiresAt)
+		if err != nil {
+			return nil, err
+		}
+		if !exp.After(start) {
+			return nil, badAutoPix("expiresAt %s must be after startDate %s.", *a.ExpiresAt, a.StartDate)
+		}
+	}
+	if f := a.FirstPayment; f != nil {
+		if err := checkAmount(f.Amount); err != nil {
+			return nil, badAutoPix("firstPayment.amount: %v", err.(*model.Error).Message)
+		}
+		if f.Date != nil {
+			d, err := parseDay("firstPayment.date", *f.Date)
+			if err != nil {
+				return nil, err
+			}
+			if d.Before(today) {
+				return nil, badAutoPix("firstPayment.date %s is in the past.", *f.Date)
+			}
+		}
+	}
+	now := e.now()
+	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
+		CreatedAt: now, UpdatedAt: now}
+	if err := e.applyRequestInput(ctx, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
+		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
+		return nil, err
+	}
+	if err := e.price(ctx, p); err != nil { // per charge: the fixed part
+		return nil, err
+	}
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// startAutomaticPix runs when the payer authorizes: the request is AUTHORIZED (by
+// followRequest) and the first payment, if the terms have one, is scheduled.
+func (e *Engine) startAutomaticPix(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow) error {
+	f := p.AutomaticPix.FirstPayment
+	if f == nil {
+		return nil
+	}
+	date := e.today()
+	if f.Date != nil {
+		date, _ = time.Parse("2006-01-02", *f.Date)
+	}
+	desc := f.Description
+	if desc == nil {
+		desc = p.Description
+	}
+	_, err := e.scheduleCharge(ctx, tx, p, f.Amount, desc, date, true, ByUser)
+	return err
+}
+
+func (e *Engine) scheduleCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, amount float64, desc *string, date time.Time, first bool, by string) (*db.AutomaticPixPaymentRow, error) {
+	now := e.now()
+	a := &db.AutomaticPixPaymentRow{ID: uuid.New(), RequestID: p.ID, ClientID: p.ClientID, Status: AutoScheduled, Amount: amount, Description: desc,
+		Date: date, IsFirst: first, CreatedAt: now, UpdatedAt: now}
+	if err := tx.InsertAutomaticPixPayment(ctx, a); err != nil {
+		return nil, err
+	}
+	if err := e.queueCharge(ctx, tx, a); err != nil {
+		return nil, err
+	}
+	return a, e.emit(ctx, tx, p, "automatic_pix_payment/created", by, autoPixPayload(a))
+}
+
+func (e *Engine) queueCharge(ctx context.Context, tx *db.Tx, a *db.AutomaticPixPaymentRow) error {
+	at := e.cfg.scheduleAt(a.Date)
+	if !a.Date.After(e.today()) {
+		at = e.now() // due today: at once
+	}
+	_, err := e.jobs.InsertTx(ctx, tx.PGX, AutoPixArgs{PaymentID: a.ID, Date: a.Date.Format("2006-01-02")}, &river.InsertOpts{Queue: Queue, ScheduledAt: at, MaxAttempts: 25})
+	return err
+}
+
+func autoPixPayload(a *db.AutomaticPixPaymentRow) map[string]any {
+	m := map[string]any{"automaticPixPaymentId": a.ID.String(), "amount": a.Amount, "date": a.Date.Format("2006-01-02"), "status": a.Status}
+	if a.EndToEndID != nil {
+		m["endToEndId"] = *a.EndToEndID
+	}
+	if a.ErrorDetail != nil {
+		m["error"] = map[string]any{"code": a.ErrorDetail.Code, "description": a.ErrorDetail.Description, "detail": a.ErrorDetail.Detail}
+	}
+	return m
+}
+
+func autoPixView(a *db.AutomaticPixPaymentRow) *model.AutomaticPixPayment {
+	return &model.AutomaticPixPayment{ID: a.ID, Status: a.Status, Amount: a.Amount, Description: a.Description, Date: a.Date.Format("2006-01-02"),
+		EndToEndID: a.EndToEndID, ErrorDetail: a.ErrorDetail, CreatedAt: model.NewTime(a.CreatedAt), UpdatedAt: model.NewTime(a.UpdatedAt)}
+}
+
+// authorizedRequest reads and locks an automatic PIX request whose authorization is in force.
+func (e *Engine) authorizedRequest(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, error) {
+	p, err := e.requestRow(ctx, tx.PGX, clientID, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if p.AutomaticPix == nil {
+		return nil, bad("Payment request %s is not an automatic PIX request.", id)
+	}
+	if p.Status != Authorized {
+		return nil, conflict(CodeRequestLocked, "Payment request %s is %s: charges need an AUTHORIZED automatic PIX authorization.", id, p.Status)
+	}
+	return p, nil
+}
+
+// ScheduleAutomaticPixPayment schedules a charge within the authorization's terms.
+func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requestID uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	if in.Amount == nil || in.Date == nil {
+		return nil, badAutoPix("amount and date (YYYY-MM-DD) are required.")
+	}
+	if err := checkAmount(*in.Amount); err != nil {
+		return nil, err
+	}
+	date, err := parseDay("date", *in.Date)
+	if err != nil {
+		return nil, err
+	}
+	var a *db.AutomaticPixPaymentRow
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, err := e.authorizedRequest(ctx, tx, clientID, requestID)
+		if err != nil {
+			return err
+		}
+		terms := p.AutomaticPix
+		switch {
+		case terms.FixedAmount != nil && *in.Amount != *terms.FixedAmount:
+			return badAutoPix("the authorization is for a fixed amount of %.2f (got %.2f).", *terms.FixedAmount, *in.Amount)
+		case terms.MinimumVariableAmount != nil && *in.Amount < *terms.MinimumVariableAmount:
+			return badAutoPix("amount %.2f is below the authorization's minimum of %.2f.", *in.Amount, *terms.MinimumVariableAmount)
+		case terms.MaximumVariableAmount != nil && *in.Amount > *terms.MaximumVariableAmount:
+			return badAutoPix("amount %.2f is above the authorization's maximum of %.2f.", *in.Amount, *terms.MaximumVariableAmount)
+		}
+		if !date.After(e.today()) {
+			return badAutoPix("date %s must be after today (%s, São Paulo time).", *in.Date, e.today().Format("2006-01-02"))
+		}
+		if start, _ := time.Parse("2006-01-02", terms.StartDate); date.Before(start) {
+			return badAutoPix("date %s is before the authorization's startDate %s.", *in.Date, terms.StartDate)
+		}
+		if terms.ExpiresAt != nil {
+			if exp, _ := time.Parse("2006-01-02", *terms.ExpiresAt); date.After(exp) {
+				return badAutoPix("date %s is after the authorization expires (%s).", *in.Date, *terms.ExpiresAt)
+			}
+		}
+		desc := in.Description
+		if desc == nil {
+			desc = p.Description
+		}
+		a, err = e.scheduleCharge(ctx, tx, p, *in.Amount, desc, date, false, ByClient)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return autoPixView(a), nil
+}
+
+// lockCharge reads a charge of a request, both locked, request first.
+func (e *Engine) lockCharge(ctx context.Context, tx *db.Tx, clientID, requestID, id uuid.UUID) (*db.PaymentRequestRow, *db.AutomaticPixPaymentRow, error) {
+	p, err := e.requestRow(ctx, tx.PGX, clientID, requestID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, found, err := db.AutomaticPixPayment(ctx, tx.PGX, id, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found || a.RequestID != requestID {
+		return nil, nil, model.NotFound(CodeAutoPixNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
+	}
+	return p, a, nil
+}
+
+// RetryAutomaticPixPayment moves a failed charge to a new date, when the authorization
+// accepts retries: within a week of its original date, never the first payment.
+func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	if in.Date == nil {
+		return nil, badAutoPix("date (YYYY-MM-DD) is required.")
+	}
+	date, err := parseDay("date", *in.Date)
+	if err != nil {
+		return nil, err
+	}
+	var a *db.AutomaticPixPaymentRow
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var p *db.PaymentRequestRow
+		if p, a, err = e.lockCharge(ctx, tx, clientID, requestID, id); err != nil {
+			return err
+		}
+		switch {
+		case p.Status != Authorized:
+			return conflict(CodeRequestLocked, "Payment request %s is %s: its authorization is no longer in force.", requestID, p.Status)
+		case !p.AutomaticPix.IsRetryAccepted:
+			return conflict("AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The authorization of payment request %s does not accept retries.", requestID)
+		case a.IsFirst:
+			return conflict("AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The first payment of an authorization is never retried.")
+		case a.Status != AutoError:
+			return conflict("AUTOMATIC_PIX_PAYMENT_NOT_RETRIABLE", "Automatic PIX payment %s is %s: only a payment in ERROR is retried.", id, a.Status)
+		case !date.After(a.Date) || date.After(a.Date.AddDate(0, 0, maxRetryDays)) || !date.After(e.today()):
+			return badAutoPix("a retry's date must be after today and within %d days after the original date %s (got %s).", maxRetryDays, a.Date.Format("2006-01-02"), *in.Date)
+		}
+		a.Status, a.Date, a.ErrorDetail, a.UpdatedAt = AutoScheduled, date, nil, e.now()
+		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
+			return err
+		}
+		return e.queueCharge(ctx, tx, a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return autoPixView(a), nil
+}
+
+// CancelAutomaticPixPayment cancels one scheduled charge.
+func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	var a *db.AutomaticPixPaymentRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var p *db.PaymentRequestRow
+		var err error
+		if p, a, err = e.lockCharge(ctx, tx, clientID, requestID, id); err != nil {
+			return err
+		}
+		if a.Status != AutoScheduled {
+			return conflict("AUTOMATIC_PIX_PAYMENT_NOT_CANCELABLE", "Automatic PIX payment %s is %s: only a SCHEDULED payment can be canceled.", id, a.Status)
+		}
+		return e.cancelCharge(ctx, tx, p, a, ByClient)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return autoPixView(a), nil
+}
+
+func (e *Engine) cancelCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, a *db.AutomaticPixPaymentRow, by string) error {
+	a.Status, a.UpdatedAt = AutoCanceled, e.now()
+	if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
+		return err
+	}
+	return e.emit(ctx, tx, p, "automatic_pix_payment/canceled", by, autoPixPayload(a))
+}
+
+// CancelAutomaticPixAuthorization ends the authorization: its scheduled charges are
+// canceled, the consent is REVOKED and the request CANCELED.
+func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, requestID uuid.UUID) (*model.PaymentRequest, error) {
+	var p *db.PaymentRequestRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if p, err = e.authorizedRequest(ctx, tx, clientID, requestID); err != nil {
+			return err
+		}
+		pending, err := db.ScheduledAutomaticPixPayments(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		for _, a := range pending {
+			if err := e.cancelCharge(ctx, tx, p, a, ByClient); err != nil {
+				return err
+			}
+		}
+		n, active, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		if active {
+			n.Status, n.Active, n.UpdatedAt = Revoked, false, e.now()
+			if err := tx.SavePaymentIntent(ctx, n); err != nil {
+				return err
+			}
+			if err := tx.AddPaymentIntentStep(ctx, n.ID, Revoked, n.UpdatedAt); err != nil {
+				return err
+			}
+		}
+		return e.setRequestStatus(ctx, tx, p, Canceled, ByClient)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+// AutomaticPixPayments lists a request's charges by date.
+func (e *Engine) AutomaticPixPayments(ctx context.Context, clientID, requestID uuid.UUID, limit, offset int) ([]*model.AutomaticPixPayment, int, error) {
+	p, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	if p.AutomaticPix == nil {
+		return nil, 0, bad("Payment request %s is not an automatic PIX request.", requestID)
+	}
+	rows, total, err := e.db.AutomaticPixPayments(ctx, requestID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*model.AutomaticPixPayment, len(rows))
+	for i, a := range rows {
+		out[i] = autoPixView(a)
+	}
+	return out, total, nil
+}
+
+// AutomaticPixPayment reads one charge.
+func (e *Engine) AutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+		return nil, err
+	}
+	a, found, err := db.AutomaticPixPayment(ctx, e.db.Pool, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found || a.RequestID != requestID {
+		return nil, model.NotFound(CodeAutoPixNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
+	}
+	return autoPixView(a), nil
+}
+
+// AutoPixArgs runs one charge on its date. Date names the date it was queued for: a
+// charge retried for another date has a job of its own, and this one does nothing.
+type AutoPixArgs struct {
+	PaymentID uuid.UUID `json:"paymentId"`
+	Date      string    `json:"date"`
+}
+
+func (AutoPixArgs) Kind() string { return "automatic_pix_payment" }
+
+type autoPixWorker struct {
+	river.WorkerDefaults[AutoPixArgs]
+	e *Engine
+}
+
+func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		a, found, err := db.AutomaticPixPayment(ctx, tx.PGX, job.Args.PaymentID, false)
+		if err != nil || !found {
+			return err
+		}
+		p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, a.RequestID, true)
+		if err != nil || !found {
+			return err
+		}
+		if a, _, err = db.AutomaticPixPayment(ctx, tx.PGX, a.ID, true); err != nil {
+			return err
+		}
+		if a.Status != AutoScheduled || a.Date.Format("2006-01-02") != job.Args.Date || p.Status != Authorized {
+			return nil
+		}
+		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		if err != nil {
+			return err
+		}
+		event := "automatic_pix_payment/completed"
+		a.Status, a.UpdatedAt = AutoCompleted, e.now()
+		if d, failing := scenarioErrors[payerCPF(n)]; failing && payerCPF(n) != CPFRejectedInApp {
+			a.Status, a.ErrorDetail, event = AutoError, &d, "automatic_pix_payment/error"
+		} else {
+			ispb := "00000000"
+			if n != nil {
+				if inst, err := e.db.PaymentInstitutionByIndex(ctx, n.ConnectorID); err == nil {
+					ispb = inst.Ispb
+				}
+			}
+			id := fmt.Sprintf("E%s%s%s", ispb, e.now().UTC().Format("200601021504"), strings.ToUpper(strings.ReplaceAll(a.ID.String(), "-", "")[:11]))
+			a.EndToEndID = &id
+		}
+		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
+			return err
+		}
+		return e.emit(ctx, tx, p, event, ByInternal, autoPixPayload(a))
+	})
+}
+
+func payerCPF(n *db.PaymentIntentRow) string {
+	if n == nil {
+		return ""
+	}
+	return n.Payer.Cpf
+}
