@@ -93,6 +93,15 @@ func TestPaymentsGraphQL(t *testing.T) {
 		t.Fatalf("REST view %+v", n)
 	}
 	env.GraphQL(t, key, `mutation($id: UUID!) { deletePaymentRequest(id: $id) { id } }`, map[string]any{"id": reqID}).WantCode(t, payments.CodeRequestLocked)
+	// Automatic PIX through GraphQL.
+	d = env.GraphQL(t, key, `mutation { createAutomaticPixPaymentRequest(input: {interval: "WEEKLY", startDate: "`+day(1)+`",
+		minimumVariableAmount: 5, maximumVariableAmount: 80, isSandbox: true}) { id amount status automaticPix { interval maximumVariableAmount isRetryAccepted } } }`, nil).OK(t)
+	auto := d["createAutomaticPixPaymentRequest"].(map[string]any)
+	if auto["amount"] != nil || auto["automaticPix"].(map[string]any)["maximumVariableAmount"] != 80.0 {
+		t.Fatalf("automatic PIX request %v", auto)
+	}
+	env.GraphQL(t, key, `mutation($r: UUID!) { scheduleAutomaticPixPayment(paymentRequestId: $r, input: {amount: 10, date: "`+day(3)+`"}) { id } }`,
+		map[string]any{"r": auto["id"]}).WantCode(t, payments.CodeRequestLocked)
 	// A Connect Token cannot reach payments.
 	tok := env.Do(t, "POST", "/connect_token", key, nil).Want(200).String("accessToken")
 	env.Do(t, "GET", "/payments/requests", tok, nil).WantError(403, "FORBIDDEN")

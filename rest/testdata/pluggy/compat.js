@@ -277,6 +277,27 @@ async function main() {
   assert.ok((await pay.fetchScheduledPayments(scheduled.id)).results.every((s) => s.status === 'CANCELED'))
   assert.equal((await pay.fetchPaymentRequest(scheduled.id)).status, 'CANCELED')
 
+  // Automatic PIX: the terms, the payer's consent (name required), charges, cancellation.
+  const auto = await pay.createPaymentRequestPixAutomatico({
+    description: 'Academia', recipientId: recipient.id, interval: 'MONTHLY', startDate: tomorrow, fixedAmount: 50, isSandbox: true,
+  })
+  assert.equal(auto.amount, undefined)
+  assert.equal(auto.automaticPix.interval, 'MONTHLY')
+  const noName = await rejection(pay.createPaymentIntent({ paymentRequestId: auto.id, connectorId: 5, parameters: { cpf: '11144477735' } }))
+  assert.equal(noName.codeDescription, 'INVALID_PARAMETER')
+  const autoIntent = await pay.createPaymentIntent({ paymentRequestId: auto.id, connectorId: 5, parameters: { cpf: '11144477735', name: 'Maria Silva' } })
+  await fetch(autoIntent.consentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  assert.equal((await pay.fetchPaymentRequest(auto.id)).status, 'AUTHORIZED')
+  const charge = await pay.scheduleAutomaticPixPayment(auto.id, { amount: 50, date: tomorrow, description: 'Mensalidade' })
+  assert.equal(charge.status, 'SCHEDULED')
+  const charges = await pay.fetchAutomaticPixPayments(auto.id, {})
+  assert.equal(charges.total, 1)
+  assert.equal((await pay.fetchAutomaticPixPayment(auto.id, charge.id)).amount, 50)
+  await pay.cancelAutomaticPixPayment(auto.id, charge.id)
+  assert.equal((await pay.fetchAutomaticPixPayment(auto.id, charge.id)).status, 'CANCELED')
+  await pay.cancelAutomaticPixAuthorization(auto.id)
+  assert.equal((await pay.fetchPaymentRequest(auto.id)).status, 'CANCELED')
+
   const doomed = await pay.createPaymentRequest({ amount: 5, isSandbox: true })
   assert.equal(doomed.recipient.id, recipient.id, 'the default recipient')
   await pay.deletePaymentRequest(doomed.id)
