@@ -431,7 +431,7 @@ func (r *Resolver) PayerPayment(ctx context.Context, id uuid.UUID) (*PaymentView
 
 // PayerStartsIntent is the payment page's form: the payer picks an institution and gives
 // their CPF, and the attempt starts as theirs (triggeredBy USER).
-func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, connectorID int, cpf string) (*model.PaymentIntent, error) {
+func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, connectorID int, cpf, name string) (*model.PaymentIntent, error) {
 	client, found, err := r.Payments.ClientOfRequest(ctx, requestID)
 	if err != nil {
 		return nil, err
@@ -441,7 +441,7 @@ func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, c
 	}
 	id := requestID.String()
 	return r.Payments.CreateIntent(ctx, client, model.PaymentIntentInput{PaymentRequestID: &id, ConnectorID: &connectorID,
-		Parameters: &model.PaymentPayerInput{Cpf: &cpf}}, payments.ByUser)
+		Parameters: &model.PaymentPayerInput{Cpf: &cpf, Name: &name}}, payments.ByUser)
 }
 
 // PixLocation is the charge a dynamic BR Code points at; like the payer's pages it needs

@@ -109,7 +109,7 @@ func TestAutomaticPix(t *testing.T) {
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(2)}).
 		WantError(409, payments.CodeRequestLocked)
 	u := payURLPath(t, p.PaymentURL)
-	if page := string(env.Do(t, "GET", u, "", nil).Want(200).Body); !containsAll(page, "MONTHLY a partir de", "R$ 50,00 por cobrança") {
+	if page := string(env.Do(t, "GET", u, "", nil).Want(200).Body); !containsAll(page, "MONTHLY a partir de", "R$ 50,00 por cobrança", `name="name" autocomplete="name" required`) {
 		t.Fatalf("payment page does not state the terms:\n%s", page)
 	}
 	n := authorizeAutoPix(t, env, key, reqID, happyCPF)

@@ -335,7 +335,7 @@ func TestPaymentPage(t *testing.T) {
 	if bad.Status != 400 || !strings.Contains(string(bad.Body), "not a valid CPF") {
 		t.Fatalf("bad CPF: %d %s", bad.Status, bad.Body)
 	}
-	r := env.Form(t, u.Path, url.Values{"connectorId": {"5"}, "cpf": {"111.444.777-35"}})
+	r := env.Form(t, u.Path, url.Values{"connectorId": {"5"}, "cpf": {"111.444.777-35"}, "name": {"Maria Silva"}})
 	if r.Status != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), "/payments/consent/") {
 		t.Fatalf("start: %d %s", r.Status, r.Header.Get("Location"))
 	}
@@ -343,6 +343,10 @@ func TestPaymentPage(t *testing.T) {
 	env.Do(t, "GET", "/payments/intents?paymentRequestId="+p.ID.String(), key, nil).Want(200).JSON(&list)
 	if list.Total != 1 || !strings.HasSuffix(r.Header.Get("Location"), list.Results[0].ID.String()) {
 		t.Fatalf("intents %+v", list)
+	}
+	// The consent page names the payer as they introduced themselves.
+	if page := string(env.Do(t, "GET", payURLPath(t, r.Header.Get("Location")), "", nil).Want(200).Body); !strings.Contains(page, "Maria Silva (CPF 111.***.***-35)") {
+		t.Fatalf("consent page:\n%s", page)
 	}
 	// The payer started this attempt, not the application.
 	got := rc.Await(t, "payment_intent/created", 20*time.Second, func(d []testsupport.Delivery) bool { return len(d) > 0 })

@@ -43,6 +43,8 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.
 <select id="connectorId" name="connectorId" required>{{range .Connectors}}<option value="{{.ID}}">{{.Name}}</option>{{end}}</select>
 <label for="cpf">Seu CPF</label>
 <input id="cpf" name="cpf" inputmode="numeric" autocomplete="off" required placeholder="000.000.000-00">
+<label for="name">Seu nome{{if not .Request.AutomaticPix}} (opcional){{end}}</label>
+<input id="name" name="name" autocomplete="name"{{if .Request.AutomaticPix}} required{{end}}>
 <button class="approve" type="submit">Continuar</button>
 </form>{{end}}
 {{if .CanDecide}}<p>Ambiente de testes Ponte: esta página simula a tela de consentimento da instituição.{{if .SecondSigner}} O pagamento aguarda a assinatura de um segundo responsável.{{end}}</p>
@@ -155,7 +157,7 @@ func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 		s.showPay(w, r, http.StatusBadRequest, "Escolha uma instituição.")
 		return
 	}
-	intent, err := s.res.PayerStartsIntent(r.Context(), id, connector, r.PostFormValue("cpf"))
+	intent, err := s.res.PayerStartsIntent(r.Context(), id, connector, r.PostFormValue("cpf"), r.PostFormValue("name"))
 	if err != nil {
 		e, _ := model.AsError(err)
 		s.showPay(w, r, e.Status, e.Message)
