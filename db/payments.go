@@ -283,16 +283,7 @@ func (d *DB) PaymentRequestsByID(ctx context.Context, clientID uuid.UUID, ids []
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []*PaymentRequestRow
-	for rows.Next() {
-		p, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, p)
-	}
-	return list, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*PaymentRequestRow, error) { return scanRequest(r) })
 }
 
 // PaymentRequests lists a page of a client's requests, newest first, created in [from, to).
@@ -412,16 +403,7 @@ func (d *DB) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID, r
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []*PaymentIntentRow
-	for rows.Next() {
-		n, err := scanIntent(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, n)
-	}
-	return list, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*PaymentIntentRow, error) { return scanIntent(r) })
 }
 
 // PaymentIntentSteps reads the status history of several intents in one statement.
@@ -489,16 +471,7 @@ func ScheduledPayments(ctx context.Context, q Querier, requestID uuid.UUID, lock
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []*ScheduledPaymentRow
-	for rows.Next() {
-		s, err := scanScheduled(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, s)
-	}
-	return list, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*ScheduledPaymentRow, error) { return scanScheduled(r) })
 }
 
 // ScheduledPaymentsOfRequests reads the dated payments of several requests in one statement.
@@ -508,16 +481,7 @@ func (d *DB) ScheduledPaymentsOfRequests(ctx context.Context, clientID uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []*ScheduledPaymentRow
-	for rows.Next() {
-		s, err := scanScheduled(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, s)
-	}
-	return list, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*ScheduledPaymentRow, error) { return scanScheduled(r) })
 }
 
 // ScheduledPayment reads one dated payment, optionally locked.
@@ -628,14 +592,5 @@ func ScheduledAutomaticPixPayments(ctx context.Context, q Querier, requestID uui
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []*AutomaticPixPaymentRow
-	for rows.Next() {
-		a, err := scanAutoPix(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, a)
-	}
-	return list, rows.Err()
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*AutomaticPixPaymentRow, error) { return scanAutoPix(r) })
 }

@@ -167,20 +167,7 @@ func TestAutomaticPix(t *testing.T) {
 		WantError(409, payments.CodeRequestLocked)
 
 	want := map[string]int{"automatic_pix_payment/created": 4, "automatic_pix_payment/completed": 2, "automatic_pix_payment/canceled": 2}
-	rc.Await(t, "every automatic PIX event", 20*time.Second, func(d []testsupport.Delivery) bool {
-		got := map[string]int{}
-		for _, x := range d {
-			if x.Payload["paymentRequestId"] == reqID {
-				got[x.Payload["event"].(string)]++
-			}
-		}
-		for k, v := range want {
-			if got[k] != v {
-				return false
-			}
-		}
-		return true
-	})
+	awaitRequestEvents(t, rc, reqID, want)
 	for _, x := range rc.Of("automatic_pix_payment/completed", "") {
 		if x.Payload["automaticPixPaymentId"] == nil || x.Payload["endToEndId"] == nil {
 			t.Fatalf("completed event %v", x.Payload)

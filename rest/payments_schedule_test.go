@@ -139,6 +139,26 @@ func TestPaymentScheduleForms(t *testing.T) {
 	}
 }
 
+// awaitRequestEvents waits until a request's events, counted by name, are exactly want
+// (names not in want are not counted).
+func awaitRequestEvents(t *testing.T, rc *testsupport.Receiver, reqID string, want map[string]int) {
+	t.Helper()
+	rc.Await(t, fmt.Sprintf("events %v of request %s", want, reqID), 20*time.Second, func(d []testsupport.Delivery) bool {
+		got := map[string]int{}
+		for _, x := range d {
+			if x.Payload["paymentRequestId"] == reqID {
+				got[x.Payload["event"].(string)]++
+			}
+		}
+		for k, v := range want {
+			if got[k] != v {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // A daily schedule runs its payments on their dates by durable jobs; one is canceled.
 func TestPaymentScheduleRuns(t *testing.T) {
 	t.Parallel()
@@ -197,20 +217,7 @@ func TestPaymentScheduleRuns(t *testing.T) {
 
 	want := map[string]int{"scheduled_payment/created": 3, "scheduled_payment/all_created": 1, "scheduled_payment/canceled": 1,
 		"scheduled_payment/completed": 2, "scheduled_payment/all_completed": 1}
-	rc.Await(t, "every scheduled payment event", 20*time.Second, func(d []testsupport.Delivery) bool {
-		got := map[string]int{}
-		for _, x := range d {
-			if x.Payload["paymentRequestId"] == reqID {
-				got[x.Payload["event"].(string)]++
-			}
-		}
-		for k, v := range want {
-			if got[k] != v {
-				return false
-			}
-		}
-		return true
-	})
+	awaitRequestEvents(t, rc, reqID, want)
 	for _, x := range rc.Of("scheduled_payment/completed", "") {
 		if x.Payload["scheduledPaymentId"] == nil || x.Payload["scheduledDate"] == nil {
 			t.Fatalf("completed event %v", x.Payload)
