@@ -242,11 +242,7 @@ func TestEmbeddedDatabaseLifecycle(t *testing.T) {
 // exactly that client exists, idempotently.
 func TestConfiguredDatabaseAndClient(t *testing.T) {
 	t.Parallel()
-	dbURL := testsupport.NewDatabase(t)
-	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
-	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
-		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
-		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40)}
+	env, keys := configured(t)
 	s := start(t, env...)
 	if keysRE.MatchString(s.stdout.String()) {
 		t.Fatal("a development client was created although PONTE_CLIENT_ID is set")
@@ -457,12 +453,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // process, which finishes it exactly once.
 func TestKilledMidExecution(t *testing.T) {
 	t.Parallel()
-	dbURL := testsupport.NewDatabase(t)
-	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
-	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
-		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
-		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_SANDBOX_STEP_DELAY=200ms",
-		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms"}
+	env, keys := configured(t, "PONTE_SANDBOX_STEP_DELAY=200ms", "PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms")
 	s := start(t, env...)
 	key := apiKey(t, s.url, keys)
 	status, item := do(t, "POST", s.url+"/items", key, map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}})
@@ -512,8 +503,6 @@ func TestKilledMidExecution(t *testing.T) {
 // outlast the outage too.
 func TestWebhooksSurviveKill(t *testing.T) {
 	t.Parallel()
-	dbURL := testsupport.NewDatabase(t)
-	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
 	// The receiver's address, unused while it is down.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -521,11 +510,10 @@ func TestWebhooksSurviveKill(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
-		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
-		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_SANDBOX_STEP_DELAY=0s",
+	env, keys := configured(t, "PONTE_SANDBOX_STEP_DELAY=0s",
 		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s", "PONTE_WEBHOOK_SCHEDULE=0s,0s,40s,0s,0s,40s,0s,0s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,40s",
-		"PONTE_JOB_TIMEOUT=4s", "PONTE_JOB_RESCUE_AFTER=6s"}
+		"PONTE_JOB_TIMEOUT=4s", "PONTE_JOB_RESCUE_AFTER=6s")
+	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
 	s := start(t, env...)
 	key := apiKey(t, s.url, keys)
 	if status, m := do(t, "POST", s.url+"/webhooks", key, map[string]any{"event": "all", "url": "http://" + addr + "/hook"}); status != 200 {
@@ -668,12 +656,7 @@ func deref(s *string) string {
 // restart, once: its steps are durable jobs.
 func TestPaymentSurvivesKill(t *testing.T) {
 	t.Parallel()
-	dbURL := testsupport.NewDatabase(t)
-	keys := map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
-	env := []string{"DATABASE_URL=" + dbURL, "PONTE_DATA_DIR=" + t.TempDir(),
-		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
-		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40), "PONTE_PAYMENT_STEP_DELAY=1s",
-		"PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms"}
+	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=1s", "PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms")
 	s := start(t, env...)
 	key := apiKey(t, s.url, keys)
 	_, inst := do(t, "GET", s.url+"/payments/recipients/institutions?name=Nubank", key, nil)
@@ -720,4 +703,15 @@ func TestPaymentSurvivesKill(t *testing.T) {
 	if fmt.Sprint(steps) != fmt.Sprint(want) {
 		t.Fatalf("steps %v, want each once: %v", steps, want)
 	}
+}
+
+// configured is a service on a fresh test database with a configured client application
+// and master key (so that a restart keeps both), plus extra environment.
+func configured(t *testing.T, extra ...string) (env []string, keys map[string]string) {
+	t.Helper()
+	keys = map[string]string{"clientId": uuid.NewString(), "clientSecret": "a-long-configured-secret"}
+	env = []string{"DATABASE_URL=" + testsupport.NewDatabase(t), "PONTE_DATA_DIR=" + t.TempDir(),
+		"PONTE_CLIENT_ID=" + keys["clientId"], "PONTE_CLIENT_SECRET=" + keys["clientSecret"],
+		"PONTE_SECRET_KEY=" + strings.Repeat("k", 40)}
+	return append(env, extra...), keys
 }
