@@ -359,3 +359,56 @@ func TestPaymentPage(t *testing.T) {
 	}
 	env.Do(t, "GET", "/payments/pay/"+uuid.NewString(), "", nil).Want(404)
 }
+
+// The payment resources field by field, against golden shapes checked with section 2.9,
+// 2.10 and the official client's payments types.
+func TestPaymentShapes(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "payment-shapes").APIKey
+	env.Recipient(t, key)
+	env.Do(t, "POST", "/payments/recipients", key, map[string]any{"pixKey": "fulano@example.com"}).Want(200)
+	env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": happyCPF, "email": "ana@example.com"}).Want(200)
+	cust := env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Loja SA", "cnpj": "11222333000181"}).Want(200).String("id")
+
+	// A paid request with callbacks and a customer; a failed one; a PIX QR one paid by PIX;
+	// a scheduled one; an automatic PIX one.
+	paid := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "customerId": cust, "clientPaymentId": "o-1", "isSandbox": true,
+		"callbackUrls": map[string]any{"success": "https://shop.example/ok"}}).Want(200).String("id")
+	failed := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 20, "isSandbox": true}).Want(200).String("id")
+	qr := env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"isSandbox": true,
+		"pixQrCode": payments.BRCode{Key: "fulano@example.com", Amount: 5, MerchantName: "Fulano", MerchantCity: "BRASILIA"}.Encode()}).Want(200).String("id")
+	dated := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 30, "isSandbox": true,
+		"schedule": map[string]any{"type": "DAILY", "startDate": day(5), "occurrences": 2}}).Want(200).String("id")
+	auto := env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "MONTHLY", "startDate": day(1), "fixedAmount": 15,
+		"isSandbox": true, "expiresAt": day(200), "firstPayment": map[string]any{"amount": 15, "date": day(3)}}).Want(200).String("id")
+	intents := map[string]string{}
+	for req, in := range map[string]map[string]any{
+		paid:   {"cpf": happyCPF},
+		failed: {"cpf": payments.CPFInsufficientFunds},
+		qr:     {"cpf": happyCPF},
+		dated:  {"cpf": happyCPF},
+		auto:   {"cpf": happyCPF, "name": "Ana"},
+	} {
+		body := map[string]any{"paymentRequestId": req, "connectorId": payConnector, "parameters": in}
+		if req == qr {
+			body["paymentMethod"] = "PIX"
+		}
+		var n model.PaymentIntent
+		env.Do(t, "POST", "/payments/intents", key, body).Want(200).JSON(&n)
+		consent(t, env, &n, "authorize")
+		intents[req] = n.ID.String()
+	}
+	awaitIntent(t, env, key, intents[paid], payments.PaymentCompleted)
+	awaitIntent(t, env, key, intents[failed], payments.PaymentRejected)
+	awaitIntent(t, env, key, intents[qr], payments.PaymentCompleted)
+	compareShapes(t, env, key, []shapeRead{
+		{"payment_institution", []string{"/payments/recipients/institutions?pageSize=500"}},
+		{"payment_customer", []string{"/payments/customers"}},
+		{"payment_recipient", []string{"/payments/recipients"}},
+		{"payment_request", []string{"/payments/requests"}},
+		{"payment_intent", []string{"/payments/intents"}},
+		{"scheduled_payment", []string{"/payments/requests/" + dated + "/schedules"}},
+		{"automatic_pix_payment", []string{"/payments/requests/" + auto + "/automatic-pix/schedules"}},
+	})
+}

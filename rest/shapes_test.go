@@ -81,10 +81,7 @@ func TestResourceShapes(t *testing.T) {
 	card, checking := ids["CREDIT_CARD"], ids["CHECKING_ACCOUNT"]
 	investments := env.Do(t, "GET", "/investments?itemId="+id, key, nil).Want(200).Map()["results"].([]any)
 	// Every instance of a list is read: the shapes cover every row, not one example.
-	reads := []struct {
-		name  string
-		paths []string
-	}{
+	compareShapes(t, env, key, []shapeRead{
 		{"item", []string{"/items/" + id, "/items/" + of.ID.String()}},
 		{"connector", []string{"/connectors/0", "/connectors/5"}},
 		{"category", []string{"/categories"}},
@@ -105,7 +102,18 @@ func TestResourceShapes(t *testing.T) {
 		{"consent", []string{"/consents?itemId=" + of.ID.String()}},
 		{"item_resource", []string{"/items/" + of.ID.String() + "/resources"}},
 		{"webhook", []string{"/webhooks"}},
-	}
+	})
+}
+
+// shapeRead names a resource and the reads (lists are followed page by page) that show it.
+type shapeRead struct {
+	name  string
+	paths []string
+}
+
+// compareShapes reads every path and compares the shapes with the golden files.
+func compareShapes(t *testing.T, env *testsupport.Env, key string, reads []shapeRead) {
+	t.Helper()
 	for _, r := range reads {
 		s := shape{}
 		for _, p := range r.paths {
