@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -68,8 +67,8 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UU
 	}
 	for field, v := range map[string]*float64{"fixedAmount": a.FixedAmount, "minimumVariableAmount": a.MinimumVariableAmount, "maximumVariableAmount": a.MaximumVariableAmount} {
 		if v != nil {
-			if err := checkAmount(*v); err != nil {
-				return nil, badAutoPix("%s: %v", field, err.(*model.Error).Message)
+			if err := checkAmount(field, *v); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -86,8 +85,8 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UU
 		}
 	}
 	if f := a.FirstPayment; f != nil {
-		if err := checkAmount(f.Amount); err != nil {
-			return nil, badAutoPix("firstPayment.amount: %v", err.(*model.Error).Message)
+		if err := checkAmount("firstPayment.amount", f.Amount); err != nil {
+			return nil, err
 		}
 		if f.Date != nil {
 			d, err := parseDay("firstPayment.date", *f.Date)
@@ -192,7 +191,7 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requ
 	if in.Amount == nil || in.Date == nil {
 		return nil, badAutoPix("amount and date (YYYY-MM-DD) are required.")
 	}
-	if err := checkAmount(*in.Amount); err != nil {
+	if err := checkAmount("amount", *in.Amount); err != nil {
 		return nil, err
 	}
 	date, err := parseDay("date", *in.Date)
@@ -436,14 +435,11 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 		if d, failing := scenarioErrors[payerCPF(n)]; failing && payerCPF(n) != CPFRejectedInApp {
 			a.Status, a.ErrorDetail, event = AutoError, &d, "automatic_pix_payment/error"
 		} else {
-			ispb := "00000000"
+			connector := 0
 			if n != nil {
-				if inst, err := e.db.PaymentInstitutionByIndex(ctx, n.ConnectorID); err == nil {
-					ispb = inst.Ispb
-				}
+				connector = n.ConnectorID
 			}
-			id := fmt.Sprintf("E%s%s%s", ispb, e.now().UTC().Format("200601021504"), strings.ToUpper(strings.ReplaceAll(a.ID.String(), "-", "")[:11]))
-			a.EndToEndID = &id
+			a.EndToEndID = strPtr(e.endToEndID(ctx, connector, e.now()))
 		}
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 			return err

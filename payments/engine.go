@@ -168,12 +168,12 @@ func nonEmpty(p *string) bool { return p != nil && strings.TrimSpace(*p) != "" }
 // round2 keeps amounts in cents.
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-func checkAmount(v float64) error {
+func checkAmount(field string, v float64) error {
 	if v <= 0 || v > 1e9 {
-		return bad("amount must be a positive number of reais, at most 1,000,000,000 (got %v).", v)
+		return bad("%s must be a positive number of reais, at most 1,000,000,000 (got %v).", field, v)
 	}
 	if math.Abs(v*100-math.Round(v*100)) > 1e-6 {
-		return bad("amount has at most two decimal places (got %v).", v)
+		return bad("%s has at most two decimal places (got %v).", field, v)
 	}
 	return nil
 }

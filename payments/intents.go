@@ -104,15 +104,19 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 			n.AuthorizeBy = now.Add(e.cfg.AutomaticPixTimeout)
 		}
 		if dynamic {
-			c, found, err := e.db.PaymentCustomer(ctx, clientID, uuidOrNil(p.CustomerID), true)
+			noDocument := bad("isDynamicPix needs the payment request to name a customer with a CPF or CNPJ.")
+			if p.CustomerID == nil {
+				return noDocument
+			}
+			c, _, err := e.db.PaymentCustomer(ctx, clientID, *p.CustomerID, true)
 			if err != nil {
 				return err
 			}
-			if !found || (c.Cpf == nil && c.Cnpj == nil) {
-				return bad("isDynamicPix needs the payment request to name a customer with a CPF or CNPJ.")
+			if c.Cpf == nil && c.Cnpj == nil {
+				return noDocument
 			}
 		}
-		n.ReferenceID = strPtr(e.endToEndID(ctx, conn, now))
+		n.ReferenceID = strPtr(e.endToEndID(ctx, conn.ID, now))
 		if method == "PIX" {
 			n.PixData, err = e.pixData(ctx, p, n)
 			if err != nil {
@@ -148,23 +152,16 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 	return e.Intent(ctx, clientID, n.ID)
 }
 
-func uuidOrNil(p *uuid.UUID) uuid.UUID {
-	if p == nil {
-		return uuid.Nil
-	}
-	return *p
-}
-
 // endToEndID is a PIX end-to-end identifier: E, the payer institution's ISPB, the minute
 // (UTC), and eleven random characters.
-func (e *Engine) endToEndID(ctx context.Context, c *model.Connector, t time.Time) string {
+func (e *Engine) endToEndID(ctx context.Context, connectorID int, t time.Time) string {
 	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	b := make([]byte, 11)
 	for i := range b {
 		b[i] = alnum[rand.IntN(len(alnum))]
 	}
 	ispb := "00000000"
-	if inst, err := e.db.PaymentInstitutionByIndex(ctx, c.ID); err == nil {
+	if inst, err := e.db.PaymentInstitutionByIndex(ctx, connectorID); err == nil {
 		ispb = inst.Ispb
 	}
 	return fmt.Sprintf("E%s%s%s", ispb, t.UTC().Format("200601021504"), b)

@@ -46,7 +46,7 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 // falls back to the application's default one.
 func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
 	if in.Amount != nil {
-		if err := checkAmount(*in.Amount); err != nil {
+		if err := checkAmount("amount", *in.Amount); err != nil {
 			return err
 		}
 		p.Amount = *in.Amount
@@ -88,10 +88,8 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if err != nil {
 			return err
 		}
-		if _, found, err := e.db.PaymentRecipient(ctx, p.ClientID, id, false); err != nil {
+		if _, err := e.Recipient(ctx, p.ClientID, id); err != nil {
 			return err
-		} else if !found {
-			return model.NotFound(CodeRecipientNotFound, "recipientId %s: no such payment recipient.", id)
 		}
 		p.RecipientID = &id
 	} else if create && p.PixQrCode == nil {
@@ -109,10 +107,8 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if err != nil {
 			return err
 		}
-		if _, found, err := e.db.PaymentCustomer(ctx, p.ClientID, id, false); err != nil {
+		if _, err := e.Customer(ctx, p.ClientID, id); err != nil {
 			return err
-		} else if !found {
-			return model.NotFound(CodeCustomerNotFound, "customerId %s: no such payment customer.", id)
 		}
 		p.CustomerID = &id
 	}
