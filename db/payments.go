@@ -179,6 +179,26 @@ func (d *DB) PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, withD
 	return r, err == nil, err
 }
 
+// PaymentRecipientsByID reads several recipients (deleted ones too: requests still name
+// them) in one statement.
+func (d *DB) PaymentRecipientsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*model.PaymentRecipient, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
+		WHERE r.client_id = $1 AND r.id = ANY($2)`, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*model.PaymentRecipient, error) { return scanRecipient(r) })
+}
+
+// PaymentCustomersByID reads several customers (deleted ones too) in one statement.
+func (d *DB) PaymentCustomersByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*model.PaymentCustomer, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT `+customerColumns+` FROM payment_customers c WHERE c.client_id = $1 AND c.id = ANY($2)`, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*model.PaymentCustomer, error) { return scanCustomer(r) })
+}
+
 // DefaultPaymentRecipient is the application's default recipient, if it named one.
 func (d *DB) DefaultPaymentRecipient(ctx context.Context, clientID uuid.UUID) (*model.PaymentRecipient, bool, error) {
 	r, err := scanRecipient(d.Pool.QueryRow(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id

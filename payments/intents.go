@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -490,27 +491,28 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, r
 	if err != nil {
 		return nil, err
 	}
-	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
 	connectors := map[int]*model.Connector{}
 	if requests == nil {
 		requests = map[uuid.UUID]*model.PaymentRequest{}
 	}
 	// The requests not at hand, in one statement.
-	var missing []uuid.UUID
+	missing := map[uuid.UUID]bool{}
 	for _, n := range rows {
-		if _, ok := requests[n.RequestID]; !ok && !slices.Contains(missing, n.RequestID) {
-			missing = append(missing, n.RequestID)
+		if _, ok := requests[n.RequestID]; !ok {
+			missing[n.RequestID] = true
 		}
 	}
 	if len(missing) > 0 {
-		found, err := e.db.PaymentRequestsByID(ctx, rows[0].ClientID, missing)
+		found, err := e.db.PaymentRequestsByID(ctx, rows[0].ClientID, slices.Collect(maps.Keys(missing)))
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range found {
-			if requests[p.ID], err = e.requestView(ctx, p, cache); err != nil {
-				return nil, err
-			}
+		views, err := e.requestViews(ctx, found)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range views {
+			requests[v.ID] = v
 		}
 	}
 	out := make([]*model.PaymentIntent, 0, len(rows))

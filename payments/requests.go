@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -256,16 +257,50 @@ func (e *Engine) Requests(ctx context.Context, clientID uuid.UUID, from, to *tim
 	if err != nil {
 		return nil, 0, err
 	}
-	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
+	out, err := e.requestViews(ctx, rows)
+	return out, total, err
+}
+
+// requestViews turns a page of stored requests into their API form, reading their
+// recipients and customers in one statement each.
+func (e *Engine) requestViews(ctx context.Context, rows []*db.PaymentRequestRow) ([]*model.PaymentRequest, error) {
 	out := make([]*model.PaymentRequest, 0, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	recipients, customers := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
+	for _, p := range rows {
+		if p.RecipientID != nil {
+			recipients[*p.RecipientID] = true
+		}
+		if p.CustomerID != nil {
+			customers[*p.CustomerID] = true
+		}
+	}
+	cache := &parties{map[uuid.UUID]*model.PaymentRecipient{}, map[uuid.UUID]*model.PaymentCustomer{}}
+	client := rows[0].ClientID
+	rs, err := e.db.PaymentRecipientsByID(ctx, client, slices.Collect(maps.Keys(recipients)))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		cache.recipients[r.ID] = r
+	}
+	cs, err := e.db.PaymentCustomersByID(ctx, client, slices.Collect(maps.Keys(customers)))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		cache.customers[c.ID] = c
+	}
 	for _, p := range rows {
 		v, err := e.requestView(ctx, p, cache)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // UpdateRequest changes a request no payer has started paying.

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -114,12 +115,15 @@ func TestPaymentsGraphQLBatching(t *testing.T) {
 	env := testsupport.New(t)
 	key := env.NewClient(t, "payments-batching").APIKey
 	env.Recipient(t, key)
-	const q = `{ paymentRequests(pageSize: 50) { total results { id intents { id status connector { id } statusHistory { status } } scheduledPayments { id } } } }`
+	const q = `{ paymentRequests(pageSize: 50) { total results { id customer { id } recipient { id } intents { id status connector { id } statusHistory { status } } scheduledPayments { id } } } }`
 	statements := map[int]any{}
 	made := 0
 	for _, n := range []int{2, 12} {
 		for ; made < n; made++ {
-			id := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true}).Want(200).String("id")
+			// Each request has a customer of its own, so reading customers one by one would show.
+			cust := env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "INDIVIDUAL", "name": fmt.Sprint("Cliente ", made), "cpf": happyCPF}).
+				Want(200).String("id")
+			id := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true, "customerId": cust}).Want(200).String("id")
 			env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": id, "connectorId": 5 + made%2,
 				"parameters": map[string]any{"cpf": happyCPF}}).Want(200)
 		}
