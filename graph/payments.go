@@ -341,12 +341,16 @@ func (r *mutationResolver) DeletePaymentRecipient(ctx context.Context, id uuid.U
 	return r.Payments.DeleteRecipient(ctx, client, id)
 }
 
-func (r *mutationResolver) CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) ([]*model.ScheduledPayment, error) {
+func (r *mutationResolver) CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error) {
 	client, err := r.payer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.Payments.CancelSchedules(ctx, client, paymentRequestID, nil)
+	list, err := r.Payments.CancelSchedules(ctx, client, paymentRequestID, nil)
+	if err != nil {
+		return nil, err
+	}
+	return schedulePage(list), nil
 }
 
 func (r *mutationResolver) CancelScheduledPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.ScheduledPayment, error) {

@@ -32,8 +32,7 @@ func (s *Server) paymentRoutes(r chi.Router) {
 		return s.query.ScheduledPayments(ctx, id)
 	}))
 	r.Post("/payments/requests/{id}/schedules/cancel", s.byID("Payment request id", func(ctx context.Context, id uuid.UUID) (any, error) {
-		list, err := s.mut.CancelScheduledPayments(ctx, id)
-		return schedulesOf(list), err
+		return s.mut.CancelScheduledPayments(ctx, id)
 	}))
 	r.Get("/payments/requests/{id}/schedules/{scheduleId}", s.byTwoIDs(func(ctx context.Context, id, sid uuid.UUID) (any, error) {
 		return s.query.ScheduledPayment(ctx, id, sid)
@@ -48,7 +47,9 @@ func (s *Server) paymentRoutes(r chi.Router) {
 	r.Post("/payments/requests/{id}/automatic-pix/schedule", withIDBody(s, "Payment request id", func(ctx context.Context, id uuid.UUID, in model.AutomaticPixPaymentInput) (any, error) {
 		return s.mut.ScheduleAutomaticPixPayment(ctx, id, in)
 	}))
-	r.Get("/payments/requests/{id}/automatic-pix/schedules", s.listAutomaticPixPayments)
+	r.Get("/payments/requests/{id}/automatic-pix/schedules", s.pageByID("Payment request id", func(ctx context.Context, id uuid.UUID, page, size *int) (any, error) {
+		return s.query.AutomaticPixPayments(ctx, id, page, size)
+	}))
 	r.Get("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}", s.byTwoIDs(func(ctx context.Context, id, pid uuid.UUID) (any, error) {
 		return s.query.AutomaticPixPayment(ctx, id, pid)
 	}))
@@ -111,14 +112,6 @@ func (s *Server) paymentRoutes(r chi.Router) {
 		return s.res.PixLocation(ctx, id)
 	}))
 	r.Post("/payments/consent/{id}", s.consentDecision)
-}
-
-// schedulesOf answers a cancel-all with the request's schedules as a page.
-func schedulesOf(list []*model.ScheduledPayment) *model.ScheduledPaymentPage {
-	if list == nil {
-		return nil
-	}
-	return &model.ScheduledPaymentPage{Total: len(list), TotalPages: 1, Page: 1, Results: list}
 }
 
 // withBody decodes a JSON body into T and answers fn's result.
@@ -194,6 +187,25 @@ func (s *Server) pageOf(fn func(ctx context.Context, page, size *int) (any, erro
 	}
 }
 
+// pageByID reads {id} and the page parameters of a list that belongs to one resource.
+func (s *Server) pageByID(what string, fn func(ctx context.Context, id uuid.UUID, page, size *int) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := uuidParam(r, "id", what)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		q := queryOf(r, "page", "pageSize")
+		page, size := q.integer("page"), q.integer("pageSize")
+		if q.err != nil {
+			s.writeError(w, r, q.err)
+			return
+		}
+		out, err := fn(r.Context(), id, page, size)
+		s.respond(w, r, out, err)
+	}
+}
+
 func (s *Server) listPaymentRequests(w http.ResponseWriter, r *http.Request) {
 	q := queryOf(r, "page", "pageSize", "from", "to")
 	page, size, from, to := q.integer("page"), q.integer("pageSize"), q.str("from"), q.str("to")
@@ -227,29 +239,22 @@ func (s *Server) listPaymentInstitutions(w http.ResponseWriter, r *http.Request)
 	s.respond(w, r, out, err)
 }
 
-func (s *Server) listAutomaticPixPayments(w http.ResponseWriter, r *http.Request) {
+func (s *Server) retryAutomaticPixPayment(w http.ResponseWriter, r *http.Request) {
 	id, err := uuidParam(r, "id", "Payment request id")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	q := queryOf(r, "page", "pageSize")
-	page, size := q.integer("page"), q.integer("pageSize")
-	if q.err != nil {
-		s.writeError(w, r, q.err)
+	pid, err := uuidParam(r, "scheduleId", "Automatic PIX payment id")
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	out, err := s.query.AutomaticPixPayments(r.Context(), id, page, size)
-	s.respond(w, r, out, err)
-}
-
-func (s *Server) retryAutomaticPixPayment(w http.ResponseWriter, r *http.Request) {
 	var in model.AutomaticPixPaymentInput
 	if err := decode(r, &in); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.byTwoIDs(func(ctx context.Context, id, pid uuid.UUID) (any, error) {
-		return s.mut.RetryAutomaticPixPayment(ctx, id, pid, in)
-	})(w, r)
+	out, err := s.mut.RetryAutomaticPixPayment(r.Context(), id, pid, in)
+	s.respond(w, r, out, err)
 }

@@ -4,10 +4,13 @@
 package rest
 
 import (
+	"context"
+
 	"log/slog"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -88,7 +91,9 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/webhooks/{id}", s.getWebhook)
 	r.Patch("/webhooks/{id}", s.updateWebhook)
 	r.Delete("/webhooks/{id}", s.deleteWebhook)
-	r.Get("/webhooks/{id}/deliveries", s.webhookDeliveries)
+	r.Get("/webhooks/{id}/deliveries", s.pageByID("Webhook id", func(ctx context.Context, id uuid.UUID, page, size *int) (any, error) {
+		return s.query.WebhookDeliveries(ctx, id, page, size)
+	}))
 	r.Get("/events/{id}", s.getEvent)
 	r.Post("/events/{id}/redeliver", s.redeliverEvent)
 

@@ -91,22 +91,6 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, r, out, err)
 }
 
-func (s *Server) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Webhook id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	q := queryOf(r, "page", "pageSize")
-	page, size := q.integer("page"), q.integer("pageSize")
-	if q.err != nil {
-		s.writeError(w, r, q.err)
-		return
-	}
-	out, err := s.query.WebhookDeliveries(r.Context(), id, page, size)
-	s.respond(w, r, out, err)
-}
-
 func (s *Server) signingSecret(w http.ResponseWriter, r *http.Request) {
 	out, err := s.query.WebhookSigningSecret(r.Context())
 	s.respond(w, r, out, err)

@@ -1429,7 +1429,7 @@ type MutationResolver interface {
 	CreatePaymentRecipient(ctx context.Context, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
 	UpdatePaymentRecipient(ctx context.Context, id uuid.UUID, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
 	DeletePaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
-	CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) ([]*model.ScheduledPayment, error)
+	CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error)
 	CancelScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 	CreateAutomaticPixPaymentRequest(ctx context.Context, input model.AutomaticPixRequestInput) (*model.PaymentRequest, error)
 	ScheduleAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error)
@@ -9411,8 +9411,8 @@ extend type Mutation {
   createPaymentRecipient(input: PaymentRecipientInput!): PaymentRecipient!
   updatePaymentRecipient(id: UUID!, input: PaymentRecipientInput!): PaymentRecipient!
   deletePaymentRecipient(id: UUID!): PaymentRecipient!
-  "Cancels every dated payment still SCHEDULED."
-  cancelScheduledPayments(paymentRequestId: UUID!): [ScheduledPayment!]!
+  "Cancels every dated payment still SCHEDULED; answers with all of them."
+  cancelScheduledPayments(paymentRequestId: UUID!): ScheduledPaymentPage!
   cancelScheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
 }
 
@@ -29105,8 +29105,8 @@ func (ec *executionContext) _Mutation_cancelScheduledPayments(ctx context.Contex
 			return ec.Resolvers.Mutation().CancelScheduledPayments(ctx, fc.Args["paymentRequestId"].(uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
-			return ec.marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPaymentPage) graphql.Marshaler {
+			return ec.marshalNScheduledPaymentPage2ᚖponteᚋmodelᚐScheduledPaymentPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29119,7 +29119,7 @@ func (ec *executionContext) fieldContext_Mutation_cancelScheduledPayments(ctx co
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ScheduledPayment(ctx, field)
+			return ec.childFields_ScheduledPaymentPage(ctx, field)
 		},
 	}
 	defer func() {
