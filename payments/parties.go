@@ -196,9 +196,9 @@ func checkTaxNumber(v string) (string, error) {
 	return "", model.BadRequest(CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 digits).", v)
 }
 
-// PixKeyKind names the kind of a PIX key (CPF, CNPJ, EMAIL, PHONE, EVP) or returns an error
+// pixKeyKind names the kind of a PIX key (CPF, CNPJ, EMAIL, PHONE, EVP) or returns an error
 // that says why it is none.
-func PixKeyKind(key string) (string, error) {
+func pixKeyKind(key string) (string, error) {
 	switch {
 	case len(key) == 11 && sandbox.ValidCPF(key):
 		return "CPF", nil
@@ -252,7 +252,7 @@ func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in mod
 		if in.Account != nil || in.PaymentInstitutionID != nil {
 			return nil, bad("Send either pixKey or a bank account (paymentInstitutionId and account), not both.")
 		}
-		kind, err := PixKeyKind(*in.PixKey)
+		kind, err := pixKeyKind(*in.PixKey)
 		if err != nil {
 			return nil, err
 		}

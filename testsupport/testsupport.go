@@ -187,7 +187,8 @@ func New(t testing.TB, options ...Option) *Env {
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
 		Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}}
 	hooksCfg := webhooks.DefaultConfig()
-	payCfg := payments.Config{AuthorizationTimeout: 30 * time.Minute, StepDelay: 0}
+	payCfg := payments.DefaultConfig()
+	payCfg.StepDelay = 0
 	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
 	for _, o := range options {
 		o(setup)

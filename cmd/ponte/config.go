@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ponte/payments"
 	"ponte/webhooks"
 )
 
@@ -73,6 +74,7 @@ func loadConfig(name string, args []string) (*config, error) {
 		c.AllowInsecureWebhooks = b
 	}
 	c.BaseURL = os.Getenv("PONTE_BASE_URL")
+	payDefaults := payments.DefaultConfig()
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
@@ -81,9 +83,9 @@ func loadConfig(name string, args []string) (*config, error) {
 		{"PONTE_SANDBOX_STEP_DELAY", &c.StepDelay, time.Second},
 		{"PONTE_JOB_TIMEOUT", &c.JobTimeout, 2 * time.Minute},
 		{"PONTE_JOB_RESCUE_AFTER", &c.JobRescueAfter, 3 * time.Minute},
-		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, 30 * time.Minute},
-		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, 2 * time.Second},
-		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, time.Hour},
+		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, payDefaults.AuthorizationTimeout},
+		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, payDefaults.StepDelay},
+		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, payDefaults.AutomaticPixTimeout},
 	} {
 		*d.dst = d.def
 		if v := os.Getenv(d.name); v != "" {
