@@ -344,11 +344,7 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, 
 			return err
 		}
 		if active {
-			n.Status, n.Active, n.UpdatedAt = Revoked, false, e.now()
-			if err := tx.SavePaymentIntent(ctx, n); err != nil {
-				return err
-			}
-			if err := tx.AddPaymentIntentStep(ctx, n.ID, Revoked, n.UpdatedAt); err != nil {
+			if err := e.moveIntent(ctx, tx, n, Revoked); err != nil {
 				return err
 			}
 		}

@@ -204,18 +204,7 @@ func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.Pay
 
 // advance moves an intent, and its request after it, recording the step and the events.
 func (e *Engine) advance(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, to, by string) error {
-	if err := checkIntentMove(n.Status, to); err != nil {
-		return err
-	}
-	now := e.now()
-	n.Status, n.UpdatedAt = to, now
-	if intentEnded(to) {
-		n.Active = false
-	}
-	if err := tx.SavePaymentIntent(ctx, n); err != nil {
-		return err
-	}
-	if err := tx.AddPaymentIntentStep(ctx, n.ID, to, now); err != nil {
+	if err := e.moveIntent(ctx, tx, n, to); err != nil {
 		return err
 	}
 	ids := map[string]any{"paymentIntentId": n.ID.String()}
@@ -251,6 +240,24 @@ func kindOf(p *db.PaymentRequestRow) requestKind {
 		return dated
 	}
 	return single
+}
+
+// moveIntent checks a move against the table and records it: the intent's status and its
+// step. advance adds the events and the request's move; the end of a dated or recurring
+// authorization, which moves its request itself, uses this alone.
+func (e *Engine) moveIntent(ctx context.Context, tx *db.Tx, n *db.PaymentIntentRow, to string) error {
+	if err := checkIntentMove(n.Status, to); err != nil {
+		return err
+	}
+	now := e.now()
+	n.Status, n.UpdatedAt = to, now
+	if intentEnded(to) {
+		n.Active = false
+	}
+	if err := tx.SavePaymentIntent(ctx, n); err != nil {
+		return err
+	}
+	return tx.AddPaymentIntentStep(ctx, n.ID, to, now)
 }
 
 // followRequest puts the request in the status its intent implies.

@@ -126,11 +126,7 @@ func (e *Engine) settleSchedule(ctx context.Context, tx *db.Tx, p *db.PaymentReq
 	}
 	if n != nil {
 		// The intent ends with its schedule; its request is set explicitly below.
-		n.Status, n.Active, n.UpdatedAt = end, false, e.now()
-		if err := tx.SavePaymentIntent(ctx, n); err != nil {
-			return err
-		}
-		if err := tx.AddPaymentIntentStep(ctx, n.ID, end, n.UpdatedAt); err != nil {
+		if err := e.moveIntent(ctx, tx, n, end); err != nil {
 			return err
 		}
 	}
