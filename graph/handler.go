@@ -81,10 +81,15 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		return out
 	default:
 		e, _ := model.AsError(err)
-		r.Log.Error("graphql resolver failed", "path", graphql.GetPath(ctx).String(), "err", err)
+		id := model.RequestID(ctx)
+		r.Log.Error("graphql resolver failed", "requestId", id, "path", graphql.GetPath(ctx).String(), "err", err)
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		out.Message = e.Message
 		out.Extensions = e.Extensions()
+		if id != "" {
+			out.Message += " Request id: " + id + "."
+			out.Extensions["requestId"] = id
+		}
 		return out
 	}
 }

@@ -104,6 +104,17 @@ const (
 	CodeItemNotFound      = "ITEM_NOT_FOUND"
 	CodeConnectorNotFound = "CONNECTOR_NOT_FOUND"
 	CodeCategoryNotFound  = "CATEGORY_NOT_FOUND"
+
+	// CodeDatabaseUnavailable (503): the database did not answer in time; retry later.
+	CodeDatabaseUnavailable = "DATABASE_UNAVAILABLE"
+	// CodeIdempotencyKeyReused (422): an Idempotency-Key sent again with another request.
+	CodeIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
+	// CodeIdempotencyKeyInUse (409): the first request with this Idempotency-Key is still running.
+	CodeIdempotencyKeyInUse = "IDEMPOTENCY_KEY_IN_USE"
+	// CodeConnectTokenOptionConflict (400): the body contradicts an option the Connect Token carries.
+	CodeConnectTokenOptionConflict = "CONNECT_TOKEN_OPTION_CONFLICT"
+	// CodeWebhookLimitReached (409): the application has as many webhooks as it may.
+	CodeWebhookLimitReached = "WEBHOOK_LIMIT_REACHED"
 )
 
 // Shorthands for the most common failures.

@@ -2,6 +2,8 @@ package rest
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,13 +64,49 @@ func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, nex
 // other status as a failure.
 func (s *Server) ok(w http.ResponseWriter, v any) { s.writeJSON(w, http.StatusOK, v) }
 
-// writeError renders any error as the documented body; internal causes are logged, never sent.
+// writeError renders any error as the documented body; internal causes are logged under the
+// request's id, never sent: the client gets the id to quote.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, internal := model.AsError(err)
 	if internal {
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		id := model.RequestID(r.Context())
+		s.log.Error("request failed", "requestId", id, "method", r.Method, "path", r.URL.Path, "err", err)
+		body := e.Body()
+		if id != "" {
+			body.Message += " Request id: " + id + "."
+			body.Data = map[string]string{"requestId": id}
+		}
+		s.writeJSON(w, e.Status, body)
+		return
 	}
 	s.writeJSON(w, e.Status, e.Body())
+}
+
+// requestID gives every request an id, answered in X-Request-Id and logged with any failure.
+// A caller's own X-Request-Id is kept when it is a short token, so traces join up.
+func (s *Server) requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			var b [12]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(model.WithRequestID(r.Context(), id)))
+	})
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // decode reads a JSON body into dst. An empty body leaves dst as it is, for endpoints

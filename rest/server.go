@@ -36,7 +36,7 @@ func New(res *graph.Resolver) http.Handler {
 		s.limit = auth.NewLimiter(nil)
 	}
 	r := chi.NewRouter()
-	r.Use(s.recoverer, s.logRequests, s.negotiate, s.authenticate)
+	r.Use(s.requestID, s.recoverer, s.logRequests, s.negotiate, s.authenticate)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, model.NotFound(model.CodeNotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
 	})
