@@ -37,6 +37,9 @@ func New(res *graph.Resolver) http.Handler {
 	}
 	r := chi.NewRouter()
 	r.Use(s.requestID, s.recoverer, s.logRequests, s.negotiate, s.authenticate)
+	// After authentication (keys are scoped per caller) and the edge checks (refused input is
+	// never recorded).
+	r.Use(s.idempotency)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, model.NotFound(model.CodeNotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
 	})
