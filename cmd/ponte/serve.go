@@ -97,6 +97,7 @@ func serve(ctx context.Context, args []string) error {
 		_ = queue.Stop(stopCtx)
 	}()
 	go engine.RunSweeper(ctx)
+	go res.RunIdempotencyPurge(ctx)
 	srv := &http.Server{
 		Handler:           rest.New(res),
 		ReadHeaderTimeout: 10 * time.Second,
