@@ -1,16 +1,25 @@
 package webhooks
 
 import (
-	"net"
 	"net/url"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 
 	"ponte/model"
 )
 
+// privateSuffixes are name spaces that never name a public host: .localhost is loopback
+// (RFC 6761), .local is multicast DNS on the local link (RFC 6762), .internal is reserved for
+// private networks (ICANN, 2024; clouds name their metadata services under it) and
+// .home.arpa is for home networks (RFC 8375).
+var privateSuffixes = []string{"localhost", "local", "internal", "home.arpa"}
+
 // CheckURL applies the rules of section 2.12 to a URL that will receive events: absolute
-// HTTPS, a host name (not localhost, not a bare IP address), no user:password. With
-// allowInsecure (local development) plain HTTP, localhost and IP addresses pass too.
+// HTTPS, a host name (not localhost or another private name space, not an IP address in any
+// spelling), no user:password. With allowInsecure (local development) plain HTTP, localhost
+// and IP addresses pass too. The text is only the first check: deliveries connect to public
+// addresses only, whatever the name resolves to (see IsPublic).
 func CheckURL(field, v string, allowInsecure bool) error {
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" {
@@ -25,15 +34,50 @@ func CheckURL(field, v string, allowInsecure bool) error {
 	if u.Scheme != "https" {
 		return model.BadRequest(model.CodeInvalidParameter, "%s must use https (got %q).", field, v)
 	}
-	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must not point at localhost.", field)
+	host := asciiFolded(u.Hostname())
+	for _, s := range privateSuffixes {
+		if host == s || strings.HasSuffix(host, "."+s) {
+			if s == "localhost" {
+				return model.BadRequest(model.CodeInvalidParameter, "%s must not point at localhost.", field)
+			}
+			return model.BadRequest(model.CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
+		}
 	}
-	if net.ParseIP(host) != nil {
+	if isIPLiteral(host) {
 		return model.BadRequest(model.CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
 	}
 	if !strings.Contains(host, ".") {
 		return model.BadRequest(model.CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
 	}
 	return nil
+}
+
+// isIPLiteral reports a host that some layer would read as an IP address. Any IPv6 form has
+// a colon (brackets are gone by now). For IPv4 it is the WHATWG URL standard's "ends in a
+// number" rule: a host whose last label is decimal digits or 0x and hex digits is parsed as
+// an address by browsers and by inet_aton, which accepts octal (0177.0.0.1), hex (0x7f.1),
+// a single number (2130706433) and short forms (127.1, 10.1). No top-level domain is
+// numeric, so no real name is refused.
+func isIPLiteral(host string) bool {
+	if strings.ContainsAny(host, ":%") {
+		return true
+	}
+	labels := strings.Split(host, ".")
+	last := labels[len(labels)-1]
+	if last == "" {
+		return false
+	}
+	digits := "0123456789"
+	if rest, ok := strings.CutPrefix(last, "0x"); ok {
+		last, digits = rest, "0123456789abcdef"
+	}
+	return strings.Trim(last, digits) == ""
+}
+
+// asciiFolded is a host as name lookups will see it, lower-cased without its final dot:
+// IDNA maps full-width and other compatibility forms of digits and letters (NFKC) and the
+// ideographic full stops to ASCII, so "１２７。０。０。１" is 127.0.0.1 to a resolver.
+func asciiFolded(host string) string {
+	host = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".").Replace(norm.NFKC.String(host))
+	return strings.ToLower(strings.TrimSuffix(host, "."))
 }

@@ -1,0 +1,87 @@
+package webhooks
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"ponte/model"
+)
+
+func TestCheckURL(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		url  string
+		says string // "" accepts
+	}{
+		{"https://hooks.example.com/ponte", ""},
+		{"https://hooks.example.com:8443/x?a=1", ""},
+		{"https://HOOKS.Example.COM./x", ""},
+		{"https://pão.com.br/x", ""},
+		{"https://1password.com/x", ""},
+		{"https://0x.example.com/x", ""},
+		{"https://api.v2.example/x", ""},
+		{"http://hooks.example.com/x", "https"},
+		{"https://u:p@hooks.example.com/x", "password"},
+		{"hooks", "absolute"},
+		{"ftp://hooks.example.com/x", "absolute"},
+		{"https://localhost/x", "localhost"},
+		{"https://LOCALHOST./x", "localhost"},
+		{"https://api.localhost/x", "localhost"},
+		{"https://printer.local/x", ".local"},
+		{"https://metadata.google.internal/x", ".internal"},
+		{"https://nas.home.arpa/x", ".home.arpa"},
+		{"https://intranet/x", "domain"},
+		// Every spelling of an IPv4 address that inet_aton or a browser would read.
+		{"https://127.0.0.1/x", "IP address"},
+		{"https://127.1:8443/x", "IP address"},
+		{"https://10.1/x", "IP address"},
+		{"https://0177.0.0.1/x", "IP address"},
+		{"https://0x7f.1/x", "IP address"},
+		{"https://0x7f000001/x", "IP address"},
+		{"https://0X7F.0.0.1/x", "IP address"},
+		{"https://2130706433/x", "IP address"},
+		{"https://017700000001/x", "IP address"},
+		{"https://169.254.169.254/latest/meta-data", "IP address"},
+		{"https://8.8.8.8/x", "IP address"},
+		{"https://127.0.0.1./x", "IP address"},
+		{"https://１２７.０.０.１/x", "IP address"},
+		{"https://127。0。0。1/x", "IP address"},
+		{"https://a.b.c.1/x", "IP address"},
+		// IPv6 in brackets, mapped, compatible, with a zone.
+		{"https://[::1]/x", "IP address"},
+		{"https://[::ffff:127.0.0.1]/x", "IP address"},
+		{"https://[::ffff:7f00:1]:8443/x", "IP address"},
+		{"https://[::127.0.0.1]/x", "IP address"},
+		{"https://[fe80::1%25eth0]/x", "IP address"},
+		{"https://[2606:4700::1111]/x", "IP address"},
+	}
+	for _, c := range cases {
+		err := CheckURL("url", c.url, false)
+		if c.says == "" {
+			if err != nil {
+				t.Errorf("%s: refused: %v", c.url, err)
+			}
+			continue
+		}
+		var e *model.Error
+		if !errors.As(err, &e) || e.Status != 400 || e.CodeDescription != model.CodeInvalidParameter || !strings.Contains(e.Message, c.says) {
+			t.Errorf("%s: got %v, want a 400 saying %q", c.url, err, c.says)
+		}
+	}
+}
+
+// The development switch lifts the rules on the host and scheme, never the shape.
+func TestCheckURLInsecure(t *testing.T) {
+	t.Parallel()
+	for _, u := range []string{"http://127.0.0.1:9/x", "http://localhost:9/x", "https://127.1/x", "http://[::1]:9/x", "http://printer.local/x"} {
+		if err := CheckURL("url", u, true); err != nil {
+			t.Errorf("%s refused with the switch on: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://u:p@localhost:9/x", "localhost:9", "file:///etc/passwd"} {
+		if err := CheckURL("url", u, true); err == nil {
+			t.Errorf("%s accepted with the switch on", u)
+		}
+	}
+}
