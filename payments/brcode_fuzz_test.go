@@ -1,0 +1,135 @@
+package payments
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParseBRCode feeds pasted codes (POST /payments/requests/pix-qr) to the parser.
+// Properties of every code it accepts: the CRC over the payload checks; the amount is a
+// finite positive number of reais (or absent) written as EMV field 54 allows (digits and
+// at most one decimal point); the fields the payment keeps are the ones
+// in the payload; and encoding the parsed code again gives a payload that has a valid CRC
+// and parses back to the same fields. With withCRC the fuzzer's string is the payload
+// before its CRC field, which is appended, so mutations reach past the CRC check.
+func FuzzParseBRCode(f *testing.F) {
+	f.Add("00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D", false)
+	for _, c := range []BRCode{
+		{Key: "11144477735", Amount: 150.75, MerchantName: "Loja Exemplo", MerchantCity: "SAO PAULO", TxID: "PEDIDO42", Description: "Pedido 42"},
+		{Dynamic: true, URL: "pix.example.com/qr/v2/9d36b84f", Amount: 10, MerchantName: "Ponte", MerchantCity: "SAO PAULO", TxID: "***"},
+	} {
+		code := c.Encode()
+		f.Add(code, false)
+		f.Add(code[:len(code)-8], true)
+	}
+	f.Add("000201", false)
+	f.Add("0002012699", true)
+	f.Fuzz(func(t *testing.T, s string, withCRC bool) {
+		if withCRC {
+			s += "6304"
+			s += fmt.Sprintf("%04X", crc16(s))
+		}
+		c, err := ParseBRCode(s)
+		if err != nil {
+			return
+		}
+		p := strings.TrimSpace(s)
+		if want := fmt.Sprintf("%04X", crc16(p[:len(p)-4])); !strings.EqualFold(p[len(p)-4:], want) {
+			t.Fatalf("accepted %q whose CRC is not %s", s, want)
+		}
+		if math.IsNaN(c.Amount) || math.IsInf(c.Amount, 0) || c.Amount < 0 {
+			t.Fatalf("accepted %q with amount %v: an amount must be a finite positive number", s, c.Amount)
+		}
+		if fields, _ := readTLV(p); fields != nil && !emvAmount.MatchString(fields["54"]) {
+			t.Fatalf("accepted %q with amount %q: field 54 holds digits and at most one decimal point", s, fields["54"])
+		}
+		if c.Key == "" && c.URL == "" || c.MerchantName == "" || c.MerchantCity == "" {
+			t.Fatalf("accepted %q without a key or URL, merchant name or city: %+v", s, c)
+		}
+		if !strings.Contains(p, c.MerchantName) || !strings.Contains(p, c.MerchantCity) || !strings.Contains(p, c.Key) || !strings.Contains(p, c.URL) {
+			t.Fatalf("parsed fields that are not in the payload %q: %+v", s, c)
+		}
+		if !encodable(*c) {
+			return
+		}
+		again, err := ParseBRCode(c.Encode())
+		if err != nil {
+			t.Fatalf("%q parsed to %+v, whose encoding %q does not parse: %v", s, c, c.Encode(), err)
+		}
+		if !sameCode(*again, *c) {
+			t.Fatalf("%q parsed to %+v, encoded to %q, parsed back to %+v", s, c, c.Encode(), again)
+		}
+	})
+}
+
+// FuzzEncodeBRCode builds the codes this service hands payers (payments/intents.go: the
+// recipient's PIX key, or for a dynamic code its location on this service's host; the
+// request's description cut to 40 ASCII characters; a transaction id of up to 25
+// characters; an amount in cents) and checks every one parses back to what was encoded.
+func FuzzEncodeBRCode(f *testing.F) {
+	f.Add("11144477735", "Pedido 42", "Loja Exemplo Ltda", "SAO PAULO", "3f1c6a558b7e4f0e9d575d1f4", int64(15075), false)
+	f.Add("fulano@example.com", "", "Fulano de Tal", "BRASILIA", "***", int64(0), false)
+	f.Add("127.0.0.1:8080", "", "Ponte", "SAO PAULO", "a1b2c3", int64(1), true)
+	f.Fuzz(func(t *testing.T, keyOrHost, description, name, city, txid string, cents int64, dynamic bool) {
+		if cents < 0 || cents > 100_000_000_000 || len(txid) > 25 || !printableASCII(txid) ||
+			len(keyOrHost) > 253 || !printableASCII(keyOrHost) || strings.TrimSpace(keyOrHost) == "" {
+			return
+		}
+		c := BRCode{MerchantName: name, MerchantCity: city, TxID: txid, Amount: float64(cents) / 100}
+		if dynamic {
+			c.Dynamic, c.URL = true, keyOrHost+"/payments/pix/3f1c6a55-8b7e-4f0e-9d57-5d1f4a3b2c10"
+		} else {
+			if len(keyOrHost) > 77 { // the longest PIX key, an e-mail address
+				return
+			}
+			c.Key, c.Description = keyOrHost, truncate(asciiOnly(description), 40)
+		}
+		s := c.Encode()
+		got, err := ParseBRCode(s)
+		if err != nil {
+			t.Fatalf("%+v encoded to %q, which does not parse: %v", c, s, err)
+		}
+		want := c
+		want.MerchantName, want.MerchantCity = truncate(asciiOnly(name), 25), truncate(asciiOnly(city), 15)
+		if want.TxID == "" {
+			want.TxID = "***"
+		}
+		if !sameCode(*got, want) {
+			t.Fatalf("%+v encoded to %q, parsed back to %+v", c, s, got)
+		}
+	})
+}
+
+// encodable reports whether Encode can write c unchanged: Encode keeps printable ASCII
+// only, cuts the merchant name and city to 25 and 15 characters, writes two decimals, and
+// writes a dynamic code's location without a key or description.
+func encodable(c BRCode) bool {
+	if c.Dynamic != (c.URL != "") || c.Dynamic && (c.Key != "" || c.Description != "") {
+		return false
+	}
+	amount, _ := strconv.ParseFloat(strconv.FormatFloat(c.Amount, 'f', 2, 64), 64)
+	return printableASCII(c.MerchantName) && len(c.MerchantName) <= 25 && printableASCII(c.MerchantCity) && len(c.MerchantCity) <= 15 &&
+		c.TxID != "" && amount == c.Amount
+}
+
+var emvAmount = regexp.MustCompile(`^$|^[0-9]+(\.[0-9]*)?$|^\.[0-9]+$`)
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func sameCode(a, b BRCode) bool {
+	return a.Dynamic == b.Dynamic && a.Key == b.Key && a.URL == b.URL && a.Description == b.Description &&
+		a.MerchantName == b.MerchantName && a.MerchantCity == b.MerchantCity && a.TxID == b.TxID &&
+		strconv.FormatFloat(a.Amount, 'f', 2, 64) == strconv.FormatFloat(b.Amount, 'f', 2, 64)
+}
