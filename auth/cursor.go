@@ -29,10 +29,21 @@ func (s *Service) OpenCursor(cursor string) ([]byte, error) {
 	if !ok {
 		return nil, ErrBadCursor
 	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(p)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.cursorMAC(payload)) {
+	payload, ok1 := decodeCanonical(p)
+	mac, ok2 := decodeCanonical(sig)
+	if !ok1 || !ok2 || !hmac.Equal(mac, s.cursorMAC(payload)) {
 		return nil, ErrBadCursor
 	}
 	return payload, nil
+}
+
+// decodeCanonical decodes unpadded base64url and accepts only the spelling the encoder
+// writes: the decoder alone skips CR and LF and ignores unused trailing bits, which would
+// give one signed value several accepted spellings.
+func decodeCanonical(s string) ([]byte, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || base64.RawURLEncoding.EncodeToString(b) != s {
+		return nil, false
+	}
+	return b, true
 }

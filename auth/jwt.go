@@ -53,8 +53,8 @@ func parse(key []byte, token string) (claims, error) {
 	if parts[0] != jwtHeader {
 		return c, errMalformed
 	}
-	sig, err := b64.DecodeString(parts[2])
-	if err != nil {
+	sig, ok := decodeCanonical(parts[2])
+	if !ok {
 		return c, errMalformed
 	}
 	mac := hmac.New(sha256.New, key)
@@ -62,8 +62,8 @@ func parse(key []byte, token string) (claims, error) {
 	if !hmac.Equal(sig, mac.Sum(nil)) {
 		return c, errSignature
 	}
-	payload, err := b64.DecodeString(parts[1])
-	if err != nil {
+	payload, ok := decodeCanonical(parts[1])
+	if !ok {
 		return c, errMalformed
 	}
 	if err := json.Unmarshal(payload, &c); err != nil || c.Issuer != issuer {
