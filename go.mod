@@ -14,6 +14,7 @@ require (
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0
 	github.com/vektah/gqlparser/v2 v2.5.64
+	golang.org/x/crypto v0.58.0
 )
 
 require (

@@ -3,6 +3,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -123,7 +124,8 @@ type Service struct {
 	db     *db.DB
 	jwtKey []byte
 	now    func() time.Time
-	// enabledCache avoids one query per request for the client's enabled flag.
+	// enabled avoids one query per request for the client's enabled flag, while Listen
+	// runs.
 	enabled *enabledCache
 	// keySealer protects the clients' RSA private keys at rest.
 	keySealer *Sealer
@@ -143,7 +145,9 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 	return &c
 }
 
-// Authenticate exchanges a client's keys for an API key (POST /auth).
+// Authenticate exchanges a client's keys for an API key (POST /auth). Every path that
+// names a client does one hash of the secret, so timing tells nothing; a disabled client
+// gets CLIENT_DISABLED whatever the secret, so the answer does not confirm a guess either.
 func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret string) (*model.APIKey, error) {
 	bad := model.Unauthorized(model.CodeClientKeysBad, "Invalid clientId or clientSecret.")
 	if clientID == "" || clientSecret == "" {
@@ -151,22 +155,33 @@ func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret strin
 	}
 	id, err := uuid.Parse(clientID)
 	if err != nil {
-		CheckSecret(clientSecret, dummyHash)
-		return nil, bad
+		_, err := CheckSecret(ctx, clientSecret, dummyHash)
+		return nil, cmp.Or(err, error(bad))
 	}
 	c, found, err := s.db.Client(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
-		CheckSecret(clientSecret, dummyHash)
-		return nil, bad
+	stored := dummyHash
+	if found {
+		stored = c.SecretHash
 	}
-	if !CheckSecret(clientSecret, c.SecretHash) {
-		return nil, bad
+	ok, err := CheckSecret(ctx, clientSecret, stored)
+	if err != nil {
+		return nil, err
 	}
-	if !c.Enabled {
+	if found && !c.Enabled {
 		return nil, model.Unauthorized(model.CodeClientDisabled, "This client application is disabled.")
+	}
+	if !found || !ok {
+		return nil, bad
+	}
+	if NeedsRehash(c.SecretHash) {
+		// The secret is known right now and only now: store it under today's scheme. A
+		// failure leaves the old hash, which still verifies.
+		if err := s.db.ReplaceClientSecretHash(ctx, c.ID, c.SecretHash, HashSecret(clientSecret)); err != nil {
+			return nil, err
+		}
 	}
 	now := s.now()
 	key := sign(s.jwtKey, claims{
@@ -244,15 +259,26 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 // ForgetClient drops the cached enabled flag, after an operator changes it.
 func (s *Service) ForgetClient(id uuid.UUID) { s.enabled.forget(id) }
 
+// SetClientEnabled is `ponte clients enable|disable`: it returns once every process that
+// listens (see Listen) refuses or accepts the client's keys, or after a few seconds with
+// the number of processes that did not answer (they stop trusting their cache when their
+// session breaks, so a silent one is one that lost its connection).
+func (s *Service) SetClientEnabled(ctx context.Context, id uuid.UUID, enabled bool) (found bool, unacked int, err error) {
+	found, unacked, err = s.db.SetClientEnabled(ctx, id, enabled, 3*time.Second)
+	s.enabled.forget(id)
+	return found, unacked, err
+}
+
 func (s *Service) clientEnabled(ctx context.Context, id uuid.UUID) (bool, error) {
-	if v, ok := s.enabled.get(id, s.now()); ok {
+	v, ok, gen := s.enabled.get(id)
+	if ok {
 		return v, nil
 	}
 	v, err := s.db.ClientEnabled(ctx, id)
 	if err != nil {
 		return false, fmt.Errorf("check client: %w", err)
 	}
-	s.enabled.put(id, v, s.now())
+	s.enabled.put(id, v, gen)
 	return v, nil
 }
 
@@ -291,8 +317,12 @@ func (s *Service) EnsureClient(ctx context.Context, clientID, secret string) (cr
 	}
 	if c, found, err := s.db.Client(ctx, id); err != nil {
 		return false, err
-	} else if found && CheckSecret(secret, c.SecretHash) {
-		return false, nil
+	} else if found {
+		if ok, err := CheckSecret(ctx, secret, c.SecretHash); err != nil {
+			return false, err
+		} else if ok && !NeedsRehash(c.SecretHash) {
+			return false, nil
+		}
 	}
 	c := &model.ClientApplication{ID: id, Name: "Configured client", Enabled: true, SecretHash: HashSecret(secret)}
 	return s.db.UpsertClient(ctx, c)

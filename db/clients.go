@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/model"
 )
@@ -52,16 +53,112 @@ func (d *DB) UpsertClient(ctx context.Context, c *model.ClientApplication) (crea
 	return inserted, err
 }
 
-// SetClientEnabled enables or disables a client; found is false when there is none.
-func (d *DB) SetClientEnabled(ctx context.Context, id uuid.UUID, enabled bool) (bool, error) {
-	res, err := d.Bun.NewUpdate().Model((*model.ClientApplication)(nil)).
-		Set("enabled = ?, updated_at = now()", enabled).Where("id = ?", id).Exec(ctx)
-	if err != nil {
-		return false, err
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+// ReplaceClientSecretHash stores a rehash of the client's secret, unless the stored hash
+// changed since it was read (an operator set a new secret meanwhile).
+func (d *DB) ReplaceClientSecretHash(ctx context.Context, id uuid.UUID, old, hash string) error {
+	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET secret_hash = $3 WHERE id = $1 AND secret_hash = $2`, id, old, hash)
+	return err
 }
+
+// The channels of migration 0013: a change of a client's enabled flag, and each listening
+// process's acknowledgement that it dropped what it cached.
+const (
+	clientChangedChannel = "ponte_client_changed"
+	clientAckChannel     = "ponte_client_changed_ack"
+	// clientListenerName marks listening sessions in pg_stat_activity, so a writer knows
+	// how many acknowledgements to wait for.
+	clientListenerName = "ponte-client-listener"
+)
+
+// SetClientEnabled enables or disables a client; found is false when there is none. The
+// change reaches every process listening with ListenClients in the same transaction, and
+// SetClientEnabled returns once each of them acknowledged it or wait passed; unacked counts
+// those that did not answer in time.
+func (d *DB) SetClientEnabled(ctx context.Context, id uuid.UUID, enabled bool, wait time.Duration) (found bool, unacked int, err error) {
+	conn, err := d.Pool.Acquire(ctx)
+	if err != nil {
+		return false, 0, err
+	}
+	// The session listens for the acknowledgements: it must not go back to the pool
+	// still listening.
+	defer func() {
+		if _, err := conn.Exec(context.WithoutCancel(ctx), `UNLISTEN *`); err != nil {
+			_ = conn.Hijack().Close(context.WithoutCancel(ctx))
+			return
+		}
+		conn.Release()
+	}()
+	if _, err := conn.Exec(ctx, `LISTEN `+clientAckChannel); err != nil {
+		return false, 0, err
+	}
+	var xid string
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE client_applications SET enabled = $2, updated_at = now() WHERE id = $1`, id, enabled)
+		if err != nil {
+			return err
+		}
+		found = tag.RowsAffected() == 1
+		return tx.QueryRow(ctx, `SELECT txid_current()::text`).Scan(&xid)
+	})
+	if err != nil || !found {
+		return found, 0, err
+	}
+	var listeners int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+		clientListenerName).Scan(&listeners); err != nil {
+		return true, 0, err
+	}
+	payload := id.String() + ":" + xid
+	waitCtx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for listeners > 0 {
+		n, err := conn.Conn().WaitForNotification(waitCtx)
+		if err != nil {
+			break
+		}
+		if n.Payload == payload {
+			listeners--
+		}
+	}
+	return true, listeners, nil
+}
+
+// ClientListener is a dedicated session listening for changes of clients' enabled flags.
+type ClientListener struct{ conn *pgx.Conn }
+
+// ListenClients opens a session outside the pool (a listening session stays busy) and
+// listens on the clients' channel. Only then does it take the name writers count, in the
+// same statement, so every counted session hears every later change.
+func (d *DB) ListenClients(ctx context.Context) (*ClientListener, error) {
+	conn, err := pgx.ConnectConfig(ctx, d.Pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, `LISTEN `+clientChangedChannel+`; SET application_name = '`+clientListenerName+`'`); err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return &ClientListener{conn: conn}, nil
+}
+
+// Next waits for the next change and returns its payload: the client id, a colon, and
+// the id of the transaction that made the change.
+func (l *ClientListener) Next(ctx context.Context) (string, error) {
+	n, err := l.conn.WaitForNotification(ctx)
+	if err != nil {
+		return "", err
+	}
+	return n.Payload, nil
+}
+
+// Ack tells the writer of a change that this process no longer trusts what it knew.
+func (l *ClientListener) Ack(ctx context.Context, payload string) error {
+	_, err := l.conn.Exec(ctx, `SELECT pg_notify($1, $2)`, clientAckChannel, payload)
+	return err
+}
+
+// Close ends the session.
+func (l *ClientListener) Close() { _ = l.conn.Close(context.Background()) }
 
 // ListClients lists every client application, oldest first.
 func (d *DB) ListClients(ctx context.Context) ([]*model.ClientApplication, error) {

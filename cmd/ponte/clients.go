@@ -82,12 +82,17 @@ func clients(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("client id: %w", err)
 		}
-		found, err := store.SetClientEnabled(ctx, id, sub == "enable")
+		found, unacked, err := authn.SetClientEnabled(ctx, id, sub == "enable")
 		if err != nil {
 			return err
 		}
 		if !found {
 			return fmt.Errorf("no client application %s", id)
+		}
+		if unacked > 0 {
+			// Those processes lost their database session; they read the flag per request
+			// until it is back, so the change holds there too.
+			fmt.Fprintf(os.Stderr, "%d service process(es) did not acknowledge the change in time\n", unacked)
 		}
 		fmt.Printf("client %s %sd\n", id, sub)
 		return nil

@@ -1,0 +1,121 @@
+package auth
+
+import (
+	"context"
+	"crypto/pbkdf2"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+func TestSecretHashes(t *testing.T) {
+	t.Parallel()
+	fresh := HashSecret("s3cret-s3cret-s3cret")
+	if !strings.HasPrefix(fresh, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("HashSecret made %q", fresh)
+	}
+	if fresh == HashSecret("s3cret-s3cret-s3cret") {
+		t.Fatal("two hashes of one secret are equal: the salt is not random")
+	}
+	salt := []byte("0123456789abcdef")
+	key, _ := pbkdf2.Key(sha256.New, "s3cret-s3cret-s3cret", salt, 60_000, 32)
+	legacy := fmt.Sprintf("pbkdf2-sha256$60000$%s$%s", base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
+	saltB64, keyB64 := base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(make([]byte, 32))
+
+	cases := []struct {
+		name, secret, stored string
+		ok, rehash           bool
+	}{
+		{"argon2id, right secret", "s3cret-s3cret-s3cret", fresh, true, false},
+		{"argon2id, wrong secret", "s3cret-s3cret-s3creT", fresh, false, false},
+		{"argon2id, empty secret", "", fresh, false, false},
+		{"pbkdf2, right secret", "s3cret-s3cret-s3cret", legacy, true, true},
+		{"pbkdf2, wrong secret", "other", legacy, false, true},
+		{"weaker argon2id parameters", "x", "$argon2id$v=19$m=4096,t=1,p=1$" + saltB64 + "$" + keyB64, false, true},
+		{"empty", "x", "", false, true},
+		{"unknown scheme", "x", "$bcrypt$10$abc", false, true},
+		{"argon2i, not id", "x", "$argon2i$v=19$m=19456,t=2,p=1$" + saltB64 + "$" + keyB64, false, true},
+		{"another version", "x", "$argon2id$v=16$m=19456,t=2,p=1$" + saltB64 + "$" + keyB64, false, true},
+		{"memory beyond the limit", "x", "$argon2id$v=19$m=4194304,t=2,p=1$" + saltB64 + "$" + keyB64, false, true},
+		{"time beyond the limit", "x", "$argon2id$v=19$m=19456,t=1000,p=1$" + saltB64 + "$" + keyB64, false, true},
+		{"no threads", "x", "$argon2id$v=19$m=19456,t=2,p=0$" + saltB64 + "$" + keyB64, false, true},
+		{"bad salt", "x", "$argon2id$v=19$m=19456,t=2,p=1$!!$" + keyB64, false, true},
+		{"short key", "x", "$argon2id$v=19$m=19456,t=2,p=1$" + saltB64 + "$AAAA", false, true},
+		{"extra field", "x", fresh + "$x", false, true},
+		{"pbkdf2 rounds beyond the limit", "x", "pbkdf2-sha256$900000000$" + saltB64 + "$" + keyB64, false, true},
+		{"pbkdf2 without a key", "x", "pbkdf2-sha256$1000$" + saltB64 + "$", false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ok, err := CheckSecret(context.Background(), c.secret, c.stored)
+			if err != nil || ok != c.ok {
+				t.Fatalf("CheckSecret = %v, %v; want %v", ok, err, c.ok)
+			}
+			if got := NeedsRehash(c.stored); got != c.rehash {
+				t.Fatalf("NeedsRehash = %v, want %v", got, c.rehash)
+			}
+		})
+	}
+	// The stand-in for unknown clients costs what a real client's hash costs.
+	if NeedsRehash(dummyHash) {
+		t.Fatalf("dummyHash %q does not have today's parameters", dummyHash)
+	}
+}
+
+// A caller that gives up while every hashing slot is busy is answered at once.
+func TestCheckSecretWaitsForASlot(t *testing.T) {
+	for range cap(hashSlots) {
+		hashSlots <- struct{}{}
+	}
+	defer func() {
+		for range cap(hashSlots) {
+			<-hashSlots
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if ok, err := CheckSecret(ctx, "x", dummyHash); ok || err == nil {
+		t.Fatalf("CheckSecret with every slot busy and a cancelled context = %v, %v", ok, err)
+	}
+}
+
+// A value read before an invalidation is never stored after it, and nothing is trusted
+// while no listener runs.
+func TestEnabledCache(t *testing.T) {
+	t.Parallel()
+	id := uuid.New()
+	c := newEnabledCache()
+	_, _, gen := c.get(id)
+	c.put(id, true, gen)
+	if _, ok, _ := c.get(id); ok {
+		t.Fatal("the cache answered without a listener")
+	}
+	c.setLive(true)
+	_, ok, gen := c.get(id)
+	if ok {
+		t.Fatal("a new listener inherited entries")
+	}
+	c.forget(id) // a change arrives between the database read and the store
+	c.put(id, true, gen)
+	if _, ok, _ := c.get(id); ok {
+		t.Fatal("a value read before an invalidation was stored after it")
+	}
+	_, _, gen = c.get(id)
+	c.put(id, false, gen)
+	if v, ok, _ := c.get(id); !ok || v {
+		t.Fatalf("get = %v, %v; want false, true", v, ok)
+	}
+	c.forget(id)
+	if _, ok, _ := c.get(id); ok {
+		t.Fatal("forget kept the entry")
+	}
+	c.put(id, true, gen+1)
+	c.setLive(false)
+	if _, ok, _ := c.get(id); ok {
+		t.Fatal("the cache answered after its listener stopped")
+	}
+}
