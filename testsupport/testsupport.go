@@ -216,9 +216,12 @@ func New(t testing.TB, options ...Option) *Env {
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
 	}
+	listenCtx, stopListening := context.WithCancel(ctx)
+	go a.Listen(listenCtx, res.Log)
 	srv.Config.Handler = rest.New(res)
 	srv.Start()
 	t.Cleanup(func() {
+		stopListening()
 		srv.Close()
 		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

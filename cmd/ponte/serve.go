@@ -50,6 +50,7 @@ func serve(ctx context.Context, args []string) error {
 	if err := ensureClients(ctx, c, store, authn); err != nil {
 		return err
 	}
+	go authn.Listen(ctx, log)
 	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1"}
 
 	ln, err := net.Listen("tcp", c.Addr)
