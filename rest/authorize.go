@@ -36,8 +36,10 @@ type authorizeView struct {
 
 func (s *Server) renderAuthorize(w http.ResponseWriter, status int, v authorizeView) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:")
+	// form-action allows the redirect to the application's oauthRedirectUri after a decision.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
 	_ = authorizePage.Execute(w, v)
 }

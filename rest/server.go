@@ -36,6 +36,7 @@ func New(res *graph.Resolver) http.Handler {
 		s.limit = auth.NewLimiter(nil)
 	}
 	r := chi.NewRouter()
+	r.Use(securityHeaders)
 	r.Use(s.requestID, s.recoverer, s.logRequests, s.negotiate, s.authenticate)
 	// After authentication (keys are scoped per caller) and the edge checks (refused input is
 	// never recorded).

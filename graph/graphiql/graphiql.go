@@ -154,6 +154,8 @@ func Handler(mount, endpoint string) http.Handler {
 			// lets a new release's asset hashes reach the browser.
 			h.Set("Cache-Control", "no-cache")
 			h.Set("Content-Security-Policy", csp)
+			// For browsers older than frame-ancestors.
+			h.Set("X-Frame-Options", "DENY")
 			h.Set("ETag", htmlETag)
 			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(html))
 			return
