@@ -163,13 +163,8 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	if p.IsConnectToken() && p.ItemID != nil {
 		return nil, model.Forbidden("This Connect Token already connected item %s; request a new Connect Token for a new connection.", *p.ItemID)
 	}
-	// A Connect Token's options apply to every item it creates (rule 3 of 4.1).
-	if p.IsConnectToken() {
-		o := p.Options
-		in.ClientUserID = firstNonNil(in.ClientUserID, o.ClientUserID)
-		in.WebhookURL = firstNonNil(in.WebhookURL, o.WebhookURL)
-		in.OAuthRedirectURI = firstNonNil(in.OAuthRedirectURI, o.OAuthRedirectURI)
-		in.AvoidDuplicates = firstNonNil(in.AvoidDuplicates, o.AvoidDuplicates)
+	if err := applyTokenOptions(p, &in); err != nil {
+		return nil, err
 	}
 	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
@@ -243,13 +238,6 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	}
 	item.Connector = c
 	return &item.Item, nil
-}
-
-func firstNonNil[T any](a, b *T) *T {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // withoutMFA drops MFA values: they are valid for one execution only.
@@ -348,6 +336,9 @@ func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, args river.JobArgs, opt
 // Update applies the rules of PATCH /items/{id} and starts a new execution.
 func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in UpdateInput) (*model.Item, error) {
 	if err := p.RequireItem(id); err != nil {
+		return nil, err
+	}
+	if err := applyTokenUpdateOptions(p, &in); err != nil {
 		return nil, err
 	}
 	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
