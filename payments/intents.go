@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -303,6 +304,12 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 			return err
 		}
 		clientID = n.ClientID
+		// Only a waiting intent takes a decision: a second post of the page (a double
+		// click, a reload, the back button) changes nothing and sends nothing.
+		if waiting, _ := AwaitingPayer(n.Status); !waiting {
+			return model.Errorf(http.StatusConflict, CodeIntentTransition, "Payment intent %s is no longer waiting for the payer: it is %s.", n.ID, n.Status).
+				WithData(map[string]string{"status": n.Status, "decision": DecisionOf(n.Status)})
+		}
 		if n.Status == PaymentPartiallyAccepted {
 			if !authorize {
 				n.ErrorDetail = &model.PaymentErrorDetail{Code: "REJECTED_BY_USER", Description: "The second signer rejected the payment.", Detail: strPtr("REJEITADO_USUARIO")}
@@ -348,6 +355,23 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 		return nil, err
 	}
 	return e.Intent(ctx, clientID, intentID)
+}
+
+// DecisionOf says what became of a payer's consent once an intent left the statuses that
+// wait for it: AUTHORIZED, REJECTED, EXPIRED, or ENDED (canceled or failed before a
+// decision); empty while there is nothing decided yet.
+func DecisionOf(status string) string {
+	switch status {
+	case ConsentAuthorized, PaymentPending, PaymentPartiallyAccepted, SettlementProcessing, SettlementDebtorAccount, PaymentCompleted, Consumed:
+		return "AUTHORIZED"
+	case ConsentRejected, PaymentRejected:
+		return "REJECTED"
+	case PaymentTimeout:
+		return "EXPIRED"
+	case IntentCanceled, Revoked, IntentError:
+		return "ENDED"
+	}
+	return ""
 }
 
 // StepArgs advances an intent's settlement one step, from the status it names: a copy of

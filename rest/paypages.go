@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ponte/model"
+	"ponte/payments"
 )
 
 // The payer's two pages: paymentUrl (pick an institution, give a CPF) and consentUrl
@@ -109,7 +110,7 @@ func maskCPF(cpf string) string {
 
 func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
@@ -181,8 +182,26 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, status int,
 		s.pageError(w, r, "Consentimento não encontrado", err)
 		return
 	}
+	if message == "" && problem == "" && !c.CanDecide {
+		message = decidedMessage(c.Intent.Status)
+	}
 	s.renderPay(w, status, payView{Title: "Autorizar pagamento", Request: c.Intent.PaymentRequest, Intent: c.Intent, PayerName: c.PayerName,
 		PayerCPF: c.PayerCPF, CanDecide: c.CanDecide, SecondSigner: c.SecondSigner, Error: problem, Message: message})
+}
+
+// decidedMessage tells the payer what became of a consent no longer waiting for them.
+func decidedMessage(status string) string {
+	switch payments.DecisionOf(status) {
+	case "AUTHORIZED":
+		return "Este pagamento já foi autorizado (situação " + status + ")."
+	case "REJECTED":
+		return "Este pagamento já foi recusado (situação " + status + ")."
+	case "EXPIRED":
+		return "O prazo para autorizar este pagamento terminou (situação " + status + ")."
+	case "ENDED":
+		return "Este pagamento foi encerrado e não pode mais ser autorizado (situação " + status + ")."
+	}
+	return ""
 }
 
 func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
@@ -199,6 +218,12 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 	n, err := s.res.PayerDecision(r.Context(), id, decision == "authorize")
 	if err != nil {
 		e, _ := model.AsError(err)
+		if e.CodeDescription == payments.CodeIntentTransition {
+			// Decided before (a second click, a reload): the page shows what was decided,
+			// with 409 since this decision was not taken.
+			s.showConsent(w, r, e.Status, "", "")
+			return
+		}
 		s.showConsent(w, r, e.Status, e.Message, "")
 		return
 	}
