@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/model"
 )
@@ -15,15 +16,27 @@ import (
 // URL and event.
 var ErrDuplicateWebhook = errors.New("duplicate webhook")
 
-const webhookColumns = `id, url, event, headers, created_at, updated_at, disabled_at`
+// ErrWebhookLimit is returned when an application already has as many webhooks as it may.
+var ErrWebhookLimit = errors.New("webhook limit reached")
+
+const webhookColumns = `id, url, event, headers_sealed, headers_plaintext, created_at, updated_at, disabled_at`
+
+// StoredWebhook is a webhook row. Its custom headers stay sealed here: the webhooks engine
+// opens them. LegacyHeaders are plaintext headers written before migration 0011, until the
+// engine seals them at start.
+type StoredWebhook struct {
+	*model.Webhook
+	SealedHeaders []byte
+	LegacyHeaders map[string]string
+}
 
 type rowScanner interface{ Scan(dest ...any) error }
 
-func scanWebhook(r rowScanner) (*model.Webhook, error) {
-	w := &model.Webhook{}
+func scanWebhook(r rowScanner) (*StoredWebhook, error) {
+	w := &StoredWebhook{Webhook: &model.Webhook{}}
 	var created, updated time.Time
 	var disabled *time.Time
-	if err := r.Scan(&w.ID, &w.URL, &w.Event, &w.Headers, &created, &updated, &disabled); err != nil {
+	if err := r.Scan(&w.ID, &w.URL, &w.Event, &w.SealedHeaders, &w.LegacyHeaders, &created, &updated, &disabled); err != nil {
 		return nil, err
 	}
 	w.CreatedAt, w.UpdatedAt = model.NewTime(created), model.NewTime(updated)
@@ -31,24 +44,37 @@ func scanWebhook(r rowScanner) (*model.Webhook, error) {
 		t := model.NewTime(*disabled)
 		w.DisabledAt = &t
 	}
-	if w.Headers == nil {
-		w.Headers = model.Headers{}
-	}
 	return w, nil
 }
 
-// InsertWebhook stores a new webhook of clientID.
-func (d *DB) InsertWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook) error {
-	_, err := d.Pool.Exec(ctx, `INSERT INTO webhooks (id, client_id, url, event, headers, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $6)`, w.ID, clientID, w.URL, w.Event, w.Headers, w.CreatedAt.Time)
+// InsertWebhook stores a new webhook of clientID with its sealed headers (nil: none),
+// unless the application already has limit webhooks. The application's row is locked first,
+// so concurrent creates count one after the other and never pass the limit together.
+func (d *DB) InsertWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook, sealedHeaders []byte, limit int) error {
+	err := pgx.BeginFunc(ctx, d.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM client_applications WHERE id = $1 FOR NO KEY UPDATE`, clientID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= limit {
+			return ErrWebhookLimit
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO webhooks (id, client_id, url, event, headers_sealed, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6)`, w.ID, clientID, w.URL, w.Event, sealedHeaders, w.CreatedAt.Time)
+		return err
+	})
 	if pgCode(err) == sqlstateUniqueViolation {
 		return ErrDuplicateWebhook
 	}
 	return err
 }
 
-// UpdateWebhook writes a webhook back; found is false for unknown or foreign ids.
-func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook) (bool, error) {
+// UpdateWebhook writes a webhook back with its sealed headers; found is false for unknown
+// or foreign ids.
+func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook, sealedHeaders []byte) (bool, error) {
 	var disabled *time.Time
 	if w.DisabledAt != nil {
 		disabled = &w.DisabledAt.Time
@@ -56,8 +82,8 @@ func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Web
 	// Disabling cancels the deliveries still waiting.
 	tag, err := d.Pool.Exec(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
 			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING' AND $6::timestamptz IS NOT NULL)
-		UPDATE webhooks SET url = $3, event = $4, headers = $5, disabled_at = $6, updated_at = $7
-		WHERE id = $1 AND client_id = $2`, w.ID, clientID, w.URL, w.Event, w.Headers, disabled, w.UpdatedAt.Time)
+		UPDATE webhooks SET url = $3, event = $4, headers_sealed = $5, headers_plaintext = NULL, disabled_at = $6, updated_at = $7
+		WHERE id = $1 AND client_id = $2`, w.ID, clientID, w.URL, w.Event, sealedHeaders, disabled, w.UpdatedAt.Time)
 	if pgCode(err) == sqlstateUniqueViolation {
 		return false, ErrDuplicateWebhook
 	}
@@ -65,7 +91,7 @@ func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Web
 }
 
 // Webhook reads one of clientID's webhooks.
-func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhook, bool, error) {
+func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
 	w, err := scanWebhook(d.Pool.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1 AND client_id = $2`, id, clientID))
 	if isNoRows(err) {
 		return nil, false, nil
@@ -75,7 +101,7 @@ func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhoo
 
 // DeleteWebhook removes one of clientID's webhooks and returns it; its waiting deliveries
 // are canceled.
-func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhook, bool, error) {
+func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
 	w, err := scanWebhook(d.Pool.QueryRow(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
 			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING')
 		DELETE FROM webhooks WHERE id = $1 AND client_id = $2 RETURNING `+webhookColumns, id, clientID))
@@ -86,7 +112,7 @@ func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*model.
 }
 
 // Webhooks lists clientID's webhooks, oldest first.
-func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.Webhook, int, error) {
+func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*StoredWebhook, int, error) {
 	var total int
 	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&total); err != nil {
 		return nil, 0, err
@@ -97,7 +123,7 @@ func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int
 		return nil, 0, err
 	}
 	defer rows.Close()
-	out := []*model.Webhook{}
+	out := []*StoredWebhook{}
 	for rows.Next() {
 		w, err := scanWebhook(rows)
 		if err != nil {
@@ -108,17 +134,52 @@ func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int
 	return out, total, rows.Err()
 }
 
+// SealLegacyWebhookHeaders replaces every plaintext header set left by migration 0011 with
+// what seal makes of it, one webhook at a time, and returns how many it sealed. SQL cannot
+// seal (the key is the service's), so the service does it at start.
+func (d *DB) SealLegacyWebhookHeaders(ctx context.Context, seal func(id uuid.UUID, headers map[string]string) ([]byte, error)) (int, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT id, headers_plaintext FROM webhooks WHERE headers_plaintext IS NOT NULL`)
+	if err != nil {
+		return 0, err
+	}
+	type legacy struct {
+		id      uuid.UUID
+		headers map[string]string
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (legacy, error) {
+		var l legacy
+		return l, r.Scan(&l.id, &l.headers)
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, l := range list {
+		sealed, err := seal(l.id, l.headers)
+		if err != nil {
+			return n, err
+		}
+		// A row changed since it was read was written sealed by then: left alone.
+		tag, err := d.Pool.Exec(ctx, `UPDATE webhooks SET headers_sealed = $2, headers_plaintext = NULL
+			WHERE id = $1 AND headers_plaintext IS NOT NULL`, l.id, sealed)
+		if err != nil {
+			return n, err
+		}
+		n += int(tag.RowsAffected())
+	}
+	return n, nil
+}
+
 // WebhookTarget is an enabled webhook an event goes to.
 type WebhookTarget struct {
-	ID      uuid.UUID
-	URL     string
-	Headers map[string]string
+	ID  uuid.UUID
+	URL string
 }
 
 // MatchingWebhooks lists clientID's enabled webhooks for an event name (or all), inside the
 // transaction that records the event.
 func (tx *Tx) MatchingWebhooks(ctx context.Context, clientID uuid.UUID, event string) ([]WebhookTarget, error) {
-	rows, err := tx.PGX.Query(ctx, `SELECT id, url, headers FROM webhooks
+	rows, err := tx.PGX.Query(ctx, `SELECT id, url FROM webhooks
 		WHERE client_id = $1 AND event IN ($2, 'all') AND disabled_at IS NULL ORDER BY created_at, id`, clientID, event)
 	if err != nil {
 		return nil, err
@@ -127,7 +188,7 @@ func (tx *Tx) MatchingWebhooks(ctx context.Context, clientID uuid.UUID, event st
 	var out []WebhookTarget
 	for rows.Next() {
 		var t WebhookTarget
-		if err := rows.Scan(&t.ID, &t.URL, &t.Headers); err != nil {
+		if err := rows.Scan(&t.ID, &t.URL); err != nil {
 			return nil, err
 		}
 		out = append(out, t)
@@ -142,41 +203,44 @@ type DeliveryRow struct {
 	ClientID  uuid.UUID
 	WebhookID *uuid.UUID
 	URL       string
-	Headers   map[string]string
 }
 
 // InsertDeliveries writes an event's deliveries in its transaction.
 func (tx *Tx) InsertDeliveries(ctx context.Context, list []DeliveryRow) error {
 	for _, r := range list {
-		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_deliveries (id, event_id, client_id, webhook_id, url, headers)
-			VALUES ($1, $2, $3, $4, $5, $6)`, r.ID, r.EventID, r.ClientID, r.WebhookID, r.URL, r.Headers); err != nil {
+		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_deliveries (id, event_id, client_id, webhook_id, url)
+			VALUES ($1, $2, $3, $4, $5)`, r.ID, r.EventID, r.ClientID, r.WebhookID, r.URL); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// PendingDelivery is what sending a delivery needs.
+// PendingDelivery is what sending a delivery needs. The headers are its webhook's, read
+// when it is sent (none for a resource's own webhookUrl).
 type PendingDelivery struct {
-	ID        uuid.UUID
-	ClientID  uuid.UUID
-	URL       string
-	Headers   map[string]string
-	Status    string
-	Attempts  int
-	EventID   uuid.UUID
-	Event     string
-	Payload   json.RawMessage
-	CreatedAt time.Time
+	ID            uuid.UUID
+	ClientID      uuid.UUID
+	URL           string
+	WebhookID     *uuid.UUID
+	SealedHeaders []byte
+	LegacyHeaders map[string]string
+	Status        string
+	Attempts      int
+	EventID       uuid.UUID
+	Event         string
+	Payload       json.RawMessage
+	CreatedAt     time.Time
 }
 
 // Delivery reads a delivery with its event; found is false once it is gone (its event or
 // client deleted).
 func (d *DB) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool, error) {
 	p := &PendingDelivery{}
-	err := d.Pool.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, w.headers, w.status, w.attempts, e.id, e.event, e.payload, w.created_at
-		FROM webhook_deliveries w JOIN events e ON e.id = w.event_id WHERE w.id = $1`, id).
-		Scan(&p.ID, &p.ClientID, &p.URL, &p.Headers, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
+	err := d.Pool.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, h.id, h.headers_sealed, h.headers_plaintext, w.status, w.attempts,
+			e.id, e.event, e.payload, w.created_at
+		FROM webhook_deliveries w JOIN events e ON e.id = w.event_id LEFT JOIN webhooks h ON h.id = w.webhook_id WHERE w.id = $1`, id).
+		Scan(&p.ID, &p.ClientID, &p.URL, &p.WebhookID, &p.SealedHeaders, &p.LegacyHeaders, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
 	if isNoRows(err) {
 		return nil, false, nil
 	}

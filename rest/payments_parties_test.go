@@ -311,7 +311,7 @@ func TestPaymentPixCodes(t *testing.T) {
 func TestPaymentPage(t *testing.T) {
 	t.Parallel()
 	rc := testsupport.NewTLSReceiver(t)
-	env := testsupport.New(t, func(s *testsupport.Setup) { s.Webhooks.Client = rc.Client() })
+	env := testsupport.New(t, rc.Route)
 	key := env.NewClient(t, "pay-page").APIKey
 	env.Recipient(t, key)
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "payment_intent/created", "url": rc.URL + "/created"}).Want(200)

@@ -24,7 +24,7 @@ func day(n int) string { return spToday().AddDate(0, 0, n).Format("2006-01-02") 
 // a test sees some paid and can still cancel others.
 func scheduledEnv(t *testing.T, rc *testsupport.Receiver) *testsupport.Env {
 	return testsupport.New(t, func(s *testsupport.Setup) {
-		s.Webhooks.Client = rc.Client()
+		rc.Route(s)
 		s.Payments.ScheduleAt = func(d time.Time) time.Time {
 			if d.Sub(spToday()) <= 48*time.Hour {
 				return time.Now()

@@ -72,7 +72,7 @@ func consent(t *testing.T, env *testsupport.Env, n *model.PaymentIntent, decisio
 func TestPaymentScenarios(t *testing.T) {
 	t.Parallel()
 	rc := testsupport.NewTLSReceiver(t)
-	env := testsupport.New(t, func(s *testsupport.Setup) { s.Webhooks.Client = rc.Client() })
+	env := testsupport.New(t, rc.Route)
 	key := env.NewClient(t, "payments").APIKey
 	env.Recipient(t, key)
 
@@ -294,7 +294,7 @@ func TestPaymentTimeout(t *testing.T) {
 	t.Parallel()
 	rc := testsupport.NewTLSReceiver(t)
 	env := testsupport.New(t, func(s *testsupport.Setup) {
-		s.Webhooks.Client = rc.Client()
+		rc.Route(s)
 		s.Payments.AuthorizationTimeout = time.Second
 	})
 	key := env.NewClient(t, "timeout").APIKey

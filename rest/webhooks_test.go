@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -177,7 +176,7 @@ func byEvent(got []testsupport.Delivery, path string) map[string][]testsupport.D
 func TestWebhookEvents(t *testing.T) {
 	t.Parallel()
 	rc := testsupport.NewTLSReceiver(t)
-	env := testsupport.New(t, func(s *testsupport.Setup) { s.Webhooks.Client = rc.Client() })
+	env := testsupport.New(t, rc.Route)
 	client := env.NewClient(t, "webhook-events")
 	key := client.APIKey
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": rc.URL + "/all", "headers": map[string]any{"X-Team": "payments"}}).Want(200)
@@ -415,7 +414,7 @@ func failingEnv(t *testing.T, variant webhooks.Variant, schedule, short []time.D
 	rc := testsupport.NewTLSReceiver(t)
 	rc.Answer = answer
 	env := testsupport.New(t, func(s *testsupport.Setup) {
-		s.Webhooks.Client = rc.Client()
+		rc.Route(s)
 		s.Webhooks.Variant, s.Webhooks.Schedule, s.Webhooks.ShortSchedule = variant, schedule, short
 		s.Webhooks.Timeout = 300 * time.Millisecond
 	})
@@ -561,10 +560,8 @@ func TestWebhookRetries(t *testing.T) {
 		slow := testsupport.NewTLSReceiver(t)
 		slow.Answer = func(testsupport.Delivery) (int, time.Duration) { return 200, 5 * time.Second }
 		fast := testsupport.NewTLSReceiver(t)
-		// One client reaches both under their names.
-		mux := &http.Client{Transport: routeByPort(map[string]*http.Client{hostPort(slow.URL): slow.Client(), hostPort(fast.URL): fast.Client()})}
 		env := testsupport.New(t, func(s *testsupport.Setup) {
-			s.Webhooks.Client = mux
+			testsupport.Route(s, slow, fast)
 			s.Webhooks.Timeout = 4 * time.Second
 			s.Webhooks.PerHost = 2
 		})
@@ -583,12 +580,4 @@ func TestWebhookRetries(t *testing.T) {
 		}
 		t.Logf("fast receiver had every event %s after the last item was created, while the slow one held %d requests", time.Since(start), 2)
 	})
-}
-
-func hostPort(u string) string { return strings.TrimPrefix(u, "https://") }
-
-type routeByPort map[string]*http.Client
-
-func (r routeByPort) RoundTrip(req *http.Request) (*http.Response, error) {
-	return r[req.URL.Host].Transport.RoundTrip(req)
 }

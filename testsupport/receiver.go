@@ -2,12 +2,14 @@ package testsupport
 
 import (
 	"context"
-	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -68,7 +70,7 @@ func NewReceiver(t testing.TB) *Receiver {
 }
 
 // NewTLSReceiver starts an HTTPS receiver. Its URL uses the host name of its certificate, so
-// it passes the webhook URL rules; Client trusts the certificate and dials loopback.
+// it passes the webhook URL rules; Route makes the service's deliveries reach it.
 func NewTLSReceiver(t testing.TB) *Receiver {
 	rc := &Receiver{}
 	rc.Server = httptest.NewTLSServer(http.HandlerFunc(rc.handle))
@@ -78,17 +80,51 @@ func NewTLSReceiver(t testing.TB) *Receiver {
 	return rc
 }
 
-// Client is an HTTP client for the service's deliveries that reaches this receiver under
-// its certificate's name.
-func (rc *Receiver) Client() *http.Client {
-	c := rc.Server.Client()
-	tr := c.Transport.(*http.Transport).Clone()
-	addr := rc.Listener.Addr().String()
-	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, addr)
+// ReceiverAddr is the address example.com resolves to for the service's deliveries in tests:
+// a public one, so the delivery rules let it through, which the test dialer then connects to
+// the receiver on loopback that listens on the port asked for.
+var ReceiverAddr = netip.MustParseAddr("93.184.215.14")
+
+// Resolver maps host names to addresses, for the service's deliveries; other names do not
+// exist.
+type Resolver map[string][]netip.Addr
+
+func (r Resolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := r[strings.ToLower(host)]; ok {
+		return a, nil
 	}
-	tr.TLSClientConfig = &tls.Config{RootCAs: tr.TLSClientConfig.RootCAs, ServerName: "example.com"}
-	return &http.Client{Transport: tr}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// Route makes the service's deliveries reach this receiver under its certificate's name.
+func (rc *Receiver) Route(s *Setup) { Route(s, rc) }
+
+// Route makes the service's deliveries reach TLS receivers under their certificate's name:
+// example.com resolves to ReceiverAddr, a connection to it goes to the receiver listening
+// on the same port on loopback, and their certificates are trusted. A connection to any
+// other address fails without leaving the machine. s.Webhooks.Resolver may be extended
+// afterwards with names of the test's choosing.
+func Route(s *Setup, receivers ...*Receiver) {
+	pool := x509.NewCertPool()
+	ports := map[string]string{}
+	for _, rc := range receivers {
+		pool.AddCert(rc.Certificate())
+		_, port, _ := net.SplitHostPort(rc.Listener.Addr().String())
+		ports[port] = rc.Listener.Addr().String()
+	}
+	s.Webhooks.RootCAs = pool
+	s.Webhooks.Resolver = Resolver{"example.com": {ReceiverAddr}}
+	s.Webhooks.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		to, ok := ports[port]
+		if host != ReceiverAddr.String() || !ok {
+			return nil, fmt.Errorf("test dialer: no receiver at %s", addr)
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, to)
+	}
 }
 
 // Got returns the requests so far.

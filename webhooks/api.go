@@ -102,9 +102,17 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.Webhook
 	}
 	now := model.NewTime(e.now())
 	w := &model.Webhook{ID: uuid.New(), URL: *in.URL, Event: *in.Event, Headers: headers, CreatedAt: now, UpdatedAt: now}
-	if err := e.db.InsertWebhook(ctx, p.ClientID, w); errors.Is(err, db.ErrDuplicateWebhook) {
+	sealed, err := e.sealHeaders(w.ID, w.Headers)
+	if err != nil {
+		return nil, err
+	}
+	switch err := e.db.InsertWebhook(ctx, p.ClientID, w, sealed, e.cfg.Limit); {
+	case errors.Is(err, db.ErrDuplicateWebhook):
 		return nil, duplicate(w)
-	} else if err != nil {
+	case errors.Is(err, db.ErrWebhookLimit):
+		return nil, model.Errorf(http.StatusConflict, model.CodeWebhookLimitReached,
+			"An application may have at most %d webhooks, disabled ones included; delete one first, or subscribe one URL to all.", e.cfg.Limit)
+	case err != nil:
 		return nil, err
 	}
 	return w, nil
@@ -119,12 +127,22 @@ func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*mod
 	if !found {
 		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
 	}
-	return w, nil
+	return e.opened(w)
 }
 
 // List reads a page of webhooks.
 func (e *Engine) List(ctx context.Context, p *auth.Principal, limit, offset int) ([]*model.Webhook, int, error) {
-	return e.db.Webhooks(ctx, p.ClientID, limit, offset)
+	list, total, err := e.db.Webhooks(ctx, p.ClientID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*model.Webhook, len(list))
+	for i, w := range list {
+		if out[i], err = e.opened(w); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
 }
 
 // Update changes a webhook: the fields given, headers null clears them, enabled switches it.
@@ -160,7 +178,11 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 		}
 	}
 	w.UpdatedAt = now
-	found, err := e.db.UpdateWebhook(ctx, p.ClientID, w)
+	sealed, err := e.sealHeaders(w.ID, w.Headers)
+	if err != nil {
+		return nil, err
+	}
+	found, err := e.db.UpdateWebhook(ctx, p.ClientID, w, sealed)
 	if errors.Is(err, db.ErrDuplicateWebhook) {
 		return nil, duplicate(w)
 	}
@@ -182,7 +204,7 @@ func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*
 	if !found {
 		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
 	}
-	return w, nil
+	return e.opened(w)
 }
 
 // Deliveries reads a page of a webhook's deliveries, newest first.

@@ -11,6 +11,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -72,11 +73,20 @@ type Config struct {
 	// PerHost bounds concurrent deliveries to one host in a process, so a slow receiver
 	// holds at most that many workers and the others keep flowing.
 	PerHost int
-	// AllowInsecure lifts the HTTPS and no-localhost rules (PONTE_ALLOW_INSECURE_WEBHOOKS).
+	// AllowInsecure lifts the HTTPS and no-localhost rules on URLs and the public-address
+	// rule on connections (PONTE_ALLOW_INSECURE_WEBHOOKS).
 	AllowInsecure bool
-	// Client sends the requests; nil is a client that does not follow redirects. Tests give
-	// one that trusts their receiver's certificate.
-	Client *http.Client
+	// Resolver finds the addresses of a delivery's host; nil is the system's. Tests map
+	// names to addresses of their choosing.
+	Resolver Resolver
+	// Dial connects to an address the rules allowed; nil is a net.Dialer that checks the
+	// address again as the socket connects. Tests route public addresses to loopback.
+	Dial DialFunc
+	// RootCAs verifies receivers' certificates; nil is the system's pool.
+	RootCAs *x509.CertPool
+	// Limit is how many webhooks an application may have, disabled ones included
+	// (PONTE_WEBHOOK_LIMIT); 0 is DefaultLimit.
+	Limit int
 	// SecretOverlap is how long the previous signing secret keeps signing after a rotation.
 	SecretOverlap time.Duration
 }
@@ -131,7 +141,15 @@ func (c *Config) fill() {
 	if c.SecretOverlap == 0 {
 		c.SecretOverlap = 24 * time.Hour
 	}
+	if c.Limit == 0 {
+		c.Limit = DefaultLimit
+	}
 }
+
+// DefaultLimit bounds an application's webhooks: one subscribed to all covers every event,
+// twenty leave room for one per event family at a few URLs, and keep one event's fan-out
+// (a delivery and a job per webhook, written in the event's transaction) small.
+const DefaultLimit = 20
 
 // Engine fans events out and delivers them.
 type Engine struct {
@@ -139,8 +157,11 @@ type Engine struct {
 	jobs   *jobs.Client
 	cfg    Config
 	log    *slog.Logger
-	sealer *auth.Sealer
-	now    func() time.Time
+	client *http.Client
+	// sealer seals signing secrets, headerSealer custom headers: separate keys.
+	sealer       *auth.Sealer
+	headerSealer *auth.Sealer
+	now          func() time.Time
 
 	mu       sync.Mutex
 	inFlight map[string]int
@@ -161,15 +182,8 @@ const keysTTL = 10 * time.Second
 // New builds the engine; call SetJobs, then Hook to start fanning events out.
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
-	// A copy: the caller's client keeps its own redirect policy; deliveries never follow one.
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}}
-	if cfg.Client != nil {
-		c := *cfg.Client
-		client = &c
-	}
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	cfg.Client = client
-	return &Engine{db: store, cfg: cfg, log: log, sealer: auth.NewSealerFor(master, "webhook-secrets"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
+	return &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.
@@ -210,11 +224,11 @@ func (e *Engine) fanOut(ctx context.Context, tx *db.Tx, ev *db.Event) error {
 		if !seen[t.URL] {
 			seen[t.URL] = true
 			id := t.ID
-			rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, WebhookID: &id, URL: t.URL, Headers: t.Headers})
+			rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, WebhookID: &id, URL: t.URL})
 		}
 	}
 	if ev.TargetURL != nil && *ev.TargetURL != "" && !seen[*ev.TargetURL] {
-		rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, URL: *ev.TargetURL, Headers: map[string]string{}})
+		rows = append(rows, db.DeliveryRow{ID: uuid.New(), EventID: ev.ID, ClientID: ev.ClientID, URL: *ev.TargetURL})
 	}
 	if len(rows) == 0 {
 		return nil
@@ -289,7 +303,15 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 	if err != nil {
 		return err
 	}
-	a := e.post(ctx, d, secrets)
+	// The webhook's headers as they are now: never copied per delivery, so a credential
+	// lives sealed in one row and a changed one applies to the retries.
+	var headers model.Headers
+	if d.WebhookID != nil {
+		if headers, err = e.openHeaders(*d.WebhookID, d.SealedHeaders, d.LegacyHeaders); err != nil {
+			return err
+		}
+	}
+	a := e.post(ctx, d, headers, secrets)
 	status := StatusPending
 	sched := e.cfg.schedule(d.Event)
 	switch {
@@ -364,7 +386,7 @@ func (e *Engine) release(host string) {
 const responseExcerpt = 512
 
 // post sends one attempt and describes how it went.
-func (e *Engine) post(ctx context.Context, d *db.PendingDelivery, secrets [][]byte) *model.WebhookAttempt {
+func (e *Engine) post(ctx context.Context, d *db.PendingDelivery, headers model.Headers, secrets [][]byte) *model.WebhookAttempt {
 	start := e.now()
 	a := &model.WebhookAttempt{Attempt: d.Attempts + 1, AttemptedAt: model.NewTime(start), URL: d.URL}
 	body := []byte(d.Payload)
@@ -376,7 +398,7 @@ func (e *Engine) post(ctx context.Context, d *db.PendingDelivery, secrets [][]by
 		a.Error = &msg
 		return a
 	}
-	for k, v := range d.Headers {
+	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Content-Type", "application/json")
@@ -385,11 +407,15 @@ func (e *Engine) post(ctx context.Context, d *db.PendingDelivery, secrets [][]by
 	req.Header.Set("webhook-id", id)
 	req.Header.Set("webhook-timestamp", ts)
 	req.Header.Set("webhook-signature", Sign(secrets, id, ts, body))
-	resp, err := e.cfg.Client.Do(req)
+	resp, err := e.client.Do(req)
 	a.LatencyMs = int(time.Since(start).Milliseconds())
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "Client.Timeout") {
+		var refused *RefusedError
+		switch {
+		case errors.As(err, &refused):
+			msg = refused.Error()
+		case errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "Client.Timeout"):
 			msg = fmt.Sprintf("no answer within %s", e.cfg.Timeout)
 		}
 		a.Error = &msg
