@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -30,9 +31,16 @@ const (
 type IdempotencyClaim struct {
 	Replay *db.StoredResponse
 
-	store *db.DB
-	key   db.IdempotencyKey
-	owner uuid.UUID
+	store  *db.DB
+	sealer *auth.Sealer
+	key    db.IdempotencyKey
+	owner  uuid.UUID
+}
+
+// associatedData binds a kept answer to its application, caller and key, so an answer copied
+// to another row does not open.
+func (c *IdempotencyClaim) associatedData() []byte {
+	return append(append(c.key.ClientID[:], c.key.Caller[:]...), c.key.Key...)
 }
 
 // ClaimIdempotencyKey claims the key sent in the Idempotency-Key header (its values) for the
@@ -53,7 +61,7 @@ func (r *Resolver) ClaimIdempotencyKey(ctx context.Context, header []string, fin
 		return nil, model.BadRequest(model.CodeInvalidParameter, "The Idempotency-Key header must be sent once, with 1 to 255 printable ASCII characters.")
 	}
 	key := header[0]
-	c := &IdempotencyClaim{store: r.DB, key: db.IdempotencyKey{ClientID: p.ClientID, Key: key}, owner: uuid.New()}
+	c := &IdempotencyClaim{store: r.DB, sealer: r.Auth.AnswerSealer(), key: db.IdempotencyKey{ClientID: p.ClientID, Key: key}, owner: uuid.New()}
 	if p.IsConnectToken() {
 		c.key.Caller = p.TokenID
 	}
@@ -77,16 +85,23 @@ func (r *Resolver) ClaimIdempotencyKey(ctx context.Context, header []string, fin
 		if rec.Response == nil {
 			break
 		}
-		c.Replay = rec.Response
+		body, err := c.sealer.Open(rec.Response.Body, c.associatedData())
+		if err != nil {
+			// Only a changed master key does this; the answer cannot be replayed, and
+			// running the request again could repeat what it did.
+			return nil, fmt.Errorf("open the answer kept for an idempotency key: %w", err)
+		}
+		c.Replay = &db.StoredResponse{Status: rec.Response.Status, ContentType: rec.Response.ContentType, Body: body}
 		return c, nil
 	}
 	return nil, model.Errorf(http.StatusConflict, model.CodeIdempotencyKeyInUse,
 		"A request with this Idempotency-Key is still being processed; retry once it has finished to receive its answer.")
 }
 
-// Keep stores the first answer for IdempotencyTTL.
+// Keep stores the first answer, sealed, for IdempotencyTTL.
 func (c *IdempotencyClaim) Keep(ctx context.Context, status int, contentType string, body []byte) error {
-	_, err := c.store.CompleteIdempotencyKey(ctx, c.key, c.owner, db.StoredResponse{Status: status, ContentType: contentType, Body: body}, IdempotencyTTL)
+	sealed := c.sealer.Seal(body, c.associatedData())
+	_, err := c.store.CompleteIdempotencyKey(ctx, c.key, c.owner, db.StoredResponse{Status: status, ContentType: contentType, Body: sealed}, IdempotencyTTL)
 	return err
 }
 

@@ -314,3 +314,23 @@ func TestIdempotencyStaleClaimsAndExpiry(t *testing.T) {
 	}
 	wantReplay(t, fresh, withKey(t, env, "POST", "/payments/customers", key, "crash", body))
 }
+
+// Kept answers can carry credentials; they are sealed at rest like item credentials.
+func TestIdempotencyAnswersSealedAtRest(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "idem-sealed").APIKey
+	tok := withKey(t, env, "POST", "/connect_token", key, "token-1", nil).Want(200)
+	wantReplay(t, tok, withKey(t, env, "POST", "/connect_token", key, "token-1", nil))
+	hook := map[string]any{"event": "all", "url": "https://hooks.example.com/sealed", "headers": map[string]any{"Authorization": "Bearer idem-s3cret"}}
+	created := withKey(t, env, "POST", "/webhooks", key, "hook-1", hook).Want(200)
+	wantReplay(t, created, withKey(t, env, "POST", "/webhooks", key, "hook-1", hook))
+	for _, secret := range []string{tok.String("accessToken"), "idem-s3cret"} {
+		var rows, clear int
+		err := env.DB.Pool.QueryRow(context.Background(), `SELECT count(*), count(*) FILTER (WHERE position($1::bytea IN body) > 0)
+			FROM idempotency_keys`, []byte(secret)).Scan(&rows, &clear)
+		if err != nil || rows != 2 || clear != 0 {
+			t.Fatalf("%d kept answers, %d with a credential in clear (%v)", rows, clear, err)
+		}
+	}
+}
