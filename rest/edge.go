@@ -1,0 +1,262 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ponte/model"
+)
+
+// Limits of the input every REST route accepts, checked before any handler runs. A NUL
+// byte would cut the SQL statement bun writes at the server, and text that is not UTF-8
+// cannot be stored; the lengths are far above any legitimate value (the longest are a
+// Base64 RSA ciphertext of credentials and a webhook's Authorization header) and bound the
+// work a request can cause.
+const (
+	maxPathSegment = 256      // bytes of one path segment
+	maxQueryName   = 128      // bytes of a query parameter's name
+	maxQueryValue  = 8 << 10  // bytes of a query value (about 200 comma-separated ids)
+	maxJSONKey     = 256      // bytes of a JSON object key
+	maxJSONString  = 16 << 10 // bytes of a JSON string value
+	maxJSONDepth   = 32       // nested objects and arrays in a body
+)
+
+// edge refuses, before routing reaches a handler, any string a handler could not store or
+// should not read: NUL bytes, invalid UTF-8 and overlong values in the path, the query and
+// the body, bodies over maxBody, and JSON sent as another media type. /graphql has its own
+// transport and limits.
+func (s *Server) edge(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/graphql" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err := checkURL(r.URL); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := checkBody(w, r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func invalid(format string, args ...any) error {
+	return model.BadRequest(model.CodeInvalidParameter, format, args...)
+}
+
+// checkText refuses a string holding a NUL byte or invalid UTF-8, or longer than limit.
+func checkText(what, s string, limit int) error {
+	switch {
+	case strings.IndexByte(s, 0) >= 0:
+		return invalid("%s contains a NUL byte (\\u0000), which no value may hold.", what)
+	case !utf8.ValidString(s):
+		return invalid("%s is not valid UTF-8.", what)
+	case len(s) > limit:
+		return invalid("%s is longer than %d bytes.", what, limit)
+	}
+	return nil
+}
+
+func checkURL(u *url.URL) error {
+	for _, seg := range strings.Split(u.Path, "/") {
+		if err := checkText(fmt.Sprintf("Path segment %.40q", seg), seg, maxPathSegment); err != nil {
+			return err
+		}
+	}
+	if u.RawQuery == "" {
+		return nil
+	}
+	v, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return invalid("The query string is malformed: %s.", err.Error())
+	}
+	return checkValues("Query parameter", v)
+}
+
+// checkValues checks the names and values of a query string or a form body.
+func checkValues(kind string, v url.Values) error {
+	for name, vals := range v {
+		if err := checkText(fmt.Sprintf("%s name %.40q", kind, name), name, maxQueryName); err != nil {
+			return err
+		}
+		for _, val := range vals {
+			if err := checkText(fmt.Sprintf("%s %s", kind, name), val, maxQueryValue); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// formPost reports the HTML form posts of the service's own pages (the payer's pages and
+// the sandbox institutions' authorization page), which are not JSON endpoints.
+func formPost(path string) bool {
+	for _, p := range []string{"/payments/pay/", "/payments/consent/", "/sandbox/authorize/"} {
+		if rest, ok := strings.CutPrefix(path, p); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBody reads the body (at most maxBody), checks it for the route and puts it back
+// for the handler.
+func checkBody(w http.ResponseWriter, r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	if r.ContentLength > maxBody {
+		return bodyTooLarge()
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return bodyTooLarge()
+		}
+		return model.BadRequest(model.CodeInvalidRequest, "Could not read the request body.")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	switch r.Method {
+	case http.MethodPost, http.MethodPatch, http.MethodPut:
+	default:
+		return nil // no handler of these methods reads a body
+	}
+	ct := r.Header.Get("Content-Type")
+	mt, params, _ := mime.ParseMediaType(ct)
+	if formPost(r.URL.Path) {
+		if mt != "application/x-www-form-urlencoded" {
+			return unsupported(ct, "application/x-www-form-urlencoded")
+		}
+		v, err := url.ParseQuery(string(body))
+		if err != nil {
+			return invalid("The form body is malformed: %s.", err.Error())
+		}
+		return checkValues("Form field", v)
+	}
+	if !isJSON(mt) || (params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8")) {
+		return unsupported(ct, "application/json")
+	}
+	return checkJSON(body)
+}
+
+func isJSON(mt string) bool {
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}
+
+func bodyTooLarge() error {
+	return model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
+}
+
+func unsupported(got, want string) error {
+	if got == "" {
+		got = "none"
+	}
+	return model.Errorf(http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType,
+		"This endpoint reads %s (UTF-8); the request's Content-Type is %q.", want, got)
+}
+
+// checkJSON walks every string of a JSON body, keys and values, and names the field of the
+// first one refused. A body that does not parse is left to decode, which says why.
+func checkJSON(body []byte) error {
+	if !utf8.Valid(body) {
+		return invalid("The request body is not valid UTF-8.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	type frame struct {
+		obj     bool
+		wantKey bool
+		label   string // the key, or index, of the member being read
+		n       int
+	}
+	var stack []*frame
+	// path names the member being read at depth n (len(stack) for the innermost).
+	path := func(n int) string {
+		var b strings.Builder
+		for i, f := range stack[:n] {
+			if f.obj {
+				if i > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.label)
+			} else {
+				b.WriteString("[" + f.label + "]")
+			}
+		}
+		if b.Len() == 0 {
+			return "The request body"
+		}
+		return "Field " + b.String()
+	}
+	// begin is called as a value starts: an array member gets its index.
+	begin := func() {
+		if len(stack) > 0 {
+			if top := stack[len(stack)-1]; !top.obj {
+				top.label = strconv.Itoa(top.n)
+				top.n++
+			}
+		}
+	}
+	// end is called once a value is complete: an object waits for its next key.
+	end := func() {
+		if len(stack) > 0 {
+			if top := stack[len(stack)-1]; top.obj {
+				top.wantKey = true
+			}
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // io.EOF, or a syntax error decode reports
+		}
+		if len(stack) > 0 && stack[len(stack)-1].obj && stack[len(stack)-1].wantKey {
+			top := stack[len(stack)-1]
+			if key, ok := tok.(string); ok {
+				if err := checkText(fmt.Sprintf("%s has a key %.40q that", path(len(stack)-1), key), key, maxJSONKey); err != nil {
+					return err
+				}
+				top.label, top.wantKey = key, false
+				continue
+			}
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				begin()
+				if len(stack) == maxJSONDepth {
+					return model.BadRequest(model.CodeInvalidRequest, "The request body nests objects and arrays deeper than %d levels.", maxJSONDepth)
+				}
+				stack = append(stack, &frame{obj: v == '{', wantKey: true})
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			end()
+		case string:
+			begin()
+			if err := checkText(path(len(stack)), v, maxJSONString); err != nil {
+				return err
+			}
+			end()
+		default:
+			begin()
+			end()
+		}
+	}
+}
