@@ -121,9 +121,11 @@ func ParseBRCode(s string) (*BRCode, error) {
 		return nil, fmt.Errorf("its currency is %q, not 986 (BRL)", cur)
 	}
 	if a, ok := fields["54"]; ok {
+		// EMV writes the amount as digits with an optional point and at most two decimals;
+		// ParseFloat alone would also take "NaN", "Inf" and "1e-9".
 		v, err := strconv.ParseFloat(a, 64)
-		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("its amount %q is not a positive number", a)
+		if err != nil || v <= 0 || !brAmountForm(a) {
+			return nil, fmt.Errorf("its amount %q is not a positive number with at most two decimals", a)
 		}
 		c.Amount = v
 	}
@@ -187,4 +189,19 @@ func asciiOnly(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// brAmountForm reports an amount written as the BR Code specification allows: digits, then
+// optionally a point and one or two digits.
+func brAmountForm(a string) bool {
+	whole, frac, dot := strings.Cut(a, ".")
+	if whole == "" || (dot && (frac == "" || len(frac) > 2)) {
+		return false
+	}
+	for _, c := range whole + frac {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

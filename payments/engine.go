@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -168,12 +169,21 @@ func nonEmpty(p *string) bool { return p != nil && strings.TrimSpace(*p) != "" }
 // round2 keeps amounts in cents.
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
+// MaxAmount is the largest amount, in reais, any payment may carry.
+const MaxAmount = 1_000_000_000
+
+// checkAmount accepts a positive number of reais with at most two decimal places, up to
+// MaxAmount. Amounts are float64 in the model, so the rule reads the shortest decimal that
+// gives the same float: for any number a client writes with up to 15 significant digits
+// that is exactly what it wrote. A tolerance on v*100 let 0.000000001 through (stored as
+// R$ 0.00) and 10.005 (stored as 10.01).
 func checkAmount(field string, v float64) error {
-	if v <= 0 || v > 1e9 {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > MaxAmount {
 		return bad("%s must be a positive number of reais, at most 1,000,000,000 (got %v).", field, v)
 	}
-	if math.Abs(v*100-math.Round(v*100)) > 1e-6 {
-		return bad("%s has at most two decimal places (got %v).", field, v)
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 2 {
+		return bad("%s has at most two decimal places (got %s).", field, s)
 	}
 	return nil
 }

@@ -155,6 +155,9 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID,
 	if code.Amount == 0 {
 		return nil, model.BadRequest(CodeInvalidPixQrCode, "pixQrCode has no amount (field 54); codes without one cannot be paid through a payment request.")
 	}
+	if err := checkAmount("pixQrCode's amount (field 54)", code.Amount); err != nil {
+		return nil, err
+	}
 	q := &model.PixQrCode{Payload: strings.TrimSpace(*in.PixQrCode), Dynamic: code.Dynamic, Amount: &code.Amount, MerchantName: code.MerchantName, MerchantCity: code.MerchantCity}
 	if code.Key != "" {
 		q.PixKey = &code.Key
@@ -305,14 +308,15 @@ func (e *Engine) requestViews(ctx context.Context, rows []*db.PaymentRequestRow)
 
 // UpdateRequest changes a request no payer has started paying.
 func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
-	if in.IsSandbox != nil || in.SmartAccountID != nil {
-		return nil, bad("isSandbox and smartAccountId cannot change after a request is created.")
-	}
 	var p *db.PaymentRequestRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
+		// Found first: another application's id is a 404 whatever the body says.
 		if p, err = e.requestRow(ctx, tx.PGX, clientID, id, true); err != nil {
 			return err
+		}
+		if in.IsSandbox != nil || in.SmartAccountID != nil {
+			return bad("isSandbox and smartAccountId cannot change after a request is created.")
 		}
 		if p.Status != Created {
 			return conflict(CodeRequestLocked, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
