@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -184,4 +185,11 @@ func TestEdgeNumbers(t *testing.T) {
 	env.Do(t, "POST", "/items", key, `{"connectorId":1e12,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter)
 	env.Do(t, "POST", "/items", key, `{"connectorId":99999999999999999999,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter)
 	env.Do(t, "GET", "/v2/items?connectorId=99999999999", key, nil).Want(http.StatusOK)
+	env.Recipient(t, key)
+	req := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 1, "isSandbox": true}).Want(http.StatusOK).String("id")
+	env.Do(t, "POST", "/payments/intents", key, `{"paymentRequestId":"`+req+`","connectorId":99999999999,"parameters":{"cpf":"11144477735"}}`).
+		WantError(http.StatusNotFound, model.CodeConnectorNotFound)
+	if r := env.Form(t, "/payments/pay/"+req, url.Values{"connectorId": {"99999999999"}, "cpf": {happyCPF}}); r.Status < 400 || r.Status >= 500 {
+		t.Fatalf("payment page with connector 99999999999: %d", r.Status)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net"
 	"net/http"
@@ -126,10 +127,20 @@ func decode(r *http.Request, dst any) error {
 	if err := json.Unmarshal(body, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			if typeErr.Field == "" {
-				return model.BadRequest(model.CodeInvalidParameter, "The request body must be %s, not %s.", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+			what := "The request body"
+			if typeErr.Field != "" {
+				what = "Field " + typeErr.Field
 			}
-			return model.BadRequest(model.CodeInvalidParameter, "Field %s must be %s, not %s.", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+			kind := typeErr.Type.Kind().String()
+			if num, ok := strings.CutPrefix(typeErr.Value, "number "); ok {
+				// A number that does not fit: an integer with a fraction, an exponent or
+				// too many digits, or a float beyond float64.
+				if kind == "float64" {
+					return model.BadRequest(model.CodeInvalidParameter, "%s must be a finite number (got %.40s).", what, num)
+				}
+				return model.BadRequest(model.CodeInvalidParameter, "%s must be an integer written in digits, at most %d (got %.40s).", what, math.MaxInt64, num)
+			}
+			return model.BadRequest(model.CodeInvalidParameter, "%s must be %s, not %s.", what, jsonKind(kind), typeErr.Value)
 		}
 		return model.BadRequest(model.CodeMalformedJSON, "The request body is not valid JSON: %s.", err.Error())
 	}
@@ -142,7 +153,9 @@ func jsonKind(goKind string) string {
 		return "a string"
 	case "bool":
 		return "a boolean"
-	case "int", "int64", "float64":
+	case "int", "int64":
+		return "an integer"
+	case "float64":
 		return "a number"
 	case "map", "struct":
 		return "an object"

@@ -1,0 +1,200 @@
+package rest
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"ponte/model"
+)
+
+// The bad-input scan's values (badinput_test.go sends them to every route), shared with
+// the fuzz targets below as seeds.
+var (
+	// BadURLValues are path segments and query values, already escaped for a URL.
+	BadURLValues = []string{"%00", "a%00b", "%ff%fe", "%c3%28", strings.Repeat("a", 9000), "99999999999999999999", "9223372036854775807",
+		"-9223372036854775809", "2147483648", "1e309", "-1", "0", "", "x,%00", "%e2%80%ae", "..%2f..%2f", "%zz", "a;b"}
+	// BadJSONValues are raw JSON values for any field of a body.
+	BadJSONValues = []string{`"\u0000"`, `"a\u0000b"`, "\"\xff\xfe\"", `"\ud800"`, `"` + strings.Repeat("x", 70000) + `"`, `1e309`, `-1e309`,
+		`99999999999999999999`, `9223372036854775807`, `2147483648`, `1e12`, `-1`, `0`, `0.000000001`, `10.005`, `1e300`, `"NaN"`, `"Infinity"`,
+		`{}`, `[]`, `true`, `null`, `"1"`, `""`, `[{"\u0000":"\u0000"}]`, `{"\u0000":"x"}`, `[1,2,3]`, `{"a":{"b":{"c":[]}}}`}
+)
+
+// clientError fails unless err is a documented 4xx error with a code.
+func clientError(t *testing.T, err error) {
+	t.Helper()
+	var e *model.Error
+	if !errors.As(err, &e) || e.Status < 400 || e.Status >= 500 || e.CodeDescription == "" || e.Message == "" {
+		t.Fatalf("not a client error: %#v", err)
+	}
+}
+
+// cleanStrings fails if any string reachable from v (map keys included) holds a NUL byte
+// or invalid UTF-8: what the edge lets through must be storable.
+func cleanStrings(t *testing.T, v reflect.Value, path string) {
+	t.Helper()
+	check := func(s, where string) {
+		if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
+			t.Fatalf("%s holds %q after the edge accepted the body", where, s)
+		}
+	}
+	switch v.Kind() {
+	case reflect.String:
+		check(v.String(), path)
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			cleanStrings(t, v.Elem(), path)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				cleanStrings(t, v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // raw JSON, read again by a decoder covered here
+		}
+		for i := 0; i < v.Len(); i++ {
+			cleanStrings(t, v.Index(i), path+"[]")
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			cleanStrings(t, k, path+" key")
+			cleanStrings(t, v.MapIndex(k), path+"."+k.String())
+		}
+	}
+}
+
+// FuzzQueryParsing reads a query string as every list endpoint does: the edge check, then
+// the endpoint's parameters. Whatever it is, the answer is a value or a 400, and a query
+// the edge lets through carries no NUL, invalid UTF-8 or overlong value.
+func FuzzQueryParsing(f *testing.F) {
+	for _, name := range []string{"page", "pageSize", "name", "ids", "from", "itemId", "sandbox", "types", "bogus", "%00"} {
+		for _, v := range BadURLValues {
+			f.Add(name + "=" + v)
+		}
+	}
+	f.Add("page=2&pageSize=50&name=Ponte%20Bank&sandbox=true&types=PERSONAL_BANK,INVESTMENT")
+	f.Add("ids=0b6f0b7e-6b6e-4a52-9c5e-2f6b7f1a0c11,0b6f0b7e-6b6e-4a52-9c5e-2f6b7f1a0c12&from=2024-01-01&itemId=0b6f0b7e-6b6e-4a52-9c5e-2f6b7f1a0c11")
+	f.Fuzz(func(t *testing.T, raw string) {
+		r := httptest.NewRequest(http.MethodGet, "/connectors", nil)
+		r.URL.RawQuery = raw
+		edgeErr := checkURL(r.URL)
+		q := queryOf(r, "page", "pageSize", "name", "ids", "from", "itemId", "sandbox", "types")
+		page, size, name := q.integer("page"), q.integer("pageSize"), q.str("name")
+		_, types, ids := q.boolean("sandbox"), q.list("types"), q.uuids("ids")
+		_, _ = q.date("from"), q.uuid("itemId")
+		if edgeErr != nil {
+			clientError(t, edgeErr)
+			return
+		}
+		if q.err != nil {
+			clientError(t, q.err)
+			return
+		}
+		for k, vals := range r.URL.Query() {
+			for _, v := range append(vals, k) {
+				if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) || len(v) > maxQueryValue {
+					t.Fatalf("the edge let %q through", v)
+				}
+			}
+		}
+		if name != nil && strings.IndexByte(*name, 0) >= 0 {
+			t.Fatalf("name %q", *name)
+		}
+		for _, ty := range types {
+			if ty == "" || strings.IndexByte(ty, 0) >= 0 {
+				t.Fatalf("types member %q", ty)
+			}
+		}
+		for _, id := range ids {
+			if _, err := parseUUID(id.String()); err != nil {
+				t.Fatalf("id %v does not read back", id)
+			}
+		}
+		_, _ = page, size
+	})
+}
+
+// fuzzBody checks a body as the edge and the handler's decode see it: no panic, only
+// client errors, and nothing that reaches the handler's input holds a string the edge
+// should have refused.
+func fuzzBody(t *testing.T, body []byte, decodeInto func(r *http.Request) (any, error)) {
+	edgeErr := checkJSON(body)
+	r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	v, err := decodeInto(r)
+	if edgeErr != nil {
+		clientError(t, edgeErr)
+	}
+	if err != nil {
+		clientError(t, err)
+		return
+	}
+	if edgeErr == nil {
+		cleanStrings(t, reflect.ValueOf(v), "body")
+	}
+}
+
+// seedBodies adds a valid body and, for each of its fields, the body with that field
+// replaced by each bad JSON value.
+func seedBodies(f *testing.F, valid string, fields ...string) {
+	f.Add([]byte(valid))
+	for _, field := range fields {
+		for _, bad := range BadJSONValues {
+			f.Add([]byte(`{"` + field + `":` + bad + `}`))
+		}
+	}
+	for _, b := range []string{`{"\u0000":1}`, "{\"a\":\"\xff\"}", `[]`, `"x"`, `1`, `null`, `{`, "\x00", strings.Repeat("[", 100) + strings.Repeat("]", 100)} {
+		f.Add([]byte(b))
+	}
+}
+
+// FuzzDecodeItemBody is POST /items and PATCH /items/{id}: the body, then its parameters
+// as an object or an encrypted string.
+func FuzzDecodeItemBody(f *testing.F) {
+	seedBodies(f, `{"connectorId":0,"parameters":{"user":"user-ok","password":"password-ok"},"webhookUrl":"https://hooks.example.com/x",`+
+		`"clientUserId":"u1","oauthRedirectUri":"https://app.example.com/cb","products":["ACCOUNTS"],"avoidDuplicates":true}`,
+		"connectorId", "parameters", "webhookUrl", "clientUserId", "oauthRedirectUri", "products", "avoidDuplicates")
+	f.Add([]byte(`{"connectorId":0,"parameters":"bm90IGEgY2lwaGVydGV4dA=="}`))
+	f.Add([]byte(`{"connectorId":0,"parameters":{"user":"a\u0000"}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzBody(t, body, func(r *http.Request) (any, error) {
+			var b itemBody
+			if err := decode(r, &b); err != nil {
+				return nil, err
+			}
+			params, enc, err := b.split()
+			return []any{b, params, enc}, err
+		})
+	})
+}
+
+// FuzzDecodePaymentBody is the bodies of the payment endpoints: requests, automatic PIX
+// terms and charges, intents, customers and recipients.
+func FuzzDecodePaymentBody(f *testing.F) {
+	seedBodies(f, `{"amount":10.5,"description":"Pedido","isSandbox":true,"callbackUrls":{"success":"https://a.example/ok"},`+
+		`"schedule":{"type":"DAILY","startDate":"2030-01-01","occurrences":2},"fixedAmount":50,"firstPayment":{"amount":50},`+
+		`"paymentRequestId":"0b6f0b7e-6b6e-4a52-9c5e-2f6b7f1a0c11","connectorId":5,"parameters":{"cpf":"11144477735"},`+
+		`"name":"Ana","taxNumber":"11222333000181","account":{"branch":"0001","number":"1-2","type":"CHECKING_ACCOUNT"}}`,
+		"amount", "description", "callbackUrls", "schedule", "fixedAmount", "firstPayment", "paymentRequestId", "connectorId", "parameters",
+		"name", "taxNumber", "account", "pixQrCode", "date")
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzBody(t, body, func(*http.Request) (any, error) {
+			var all []any
+			for _, dst := range []any{&model.PaymentRequestInput{}, &model.PixQrPaymentRequestInput{}, &model.AutomaticPixRequestInput{},
+				&model.AutomaticPixPaymentInput{}, &model.PaymentIntentInput{}, &model.PaymentCustomerInput{}, &model.PaymentRecipientInput{}} {
+				if err := decode(httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body)), dst); err != nil {
+					return nil, err
+				}
+				all = append(all, dst)
+			}
+			return all, nil
+		})
+	})
+}
