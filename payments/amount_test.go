@@ -3,6 +3,8 @@ package payments
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,4 +40,35 @@ func TestBRCodeAmountForm(t *testing.T) {
 			t.Errorf("amount %q: err %v, want ok %v", c.amount, err, c.ok)
 		}
 	}
+}
+
+var centsText = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
+
+// FuzzCheckAmount holds checkAmount to its rule both ways: what it accepts is a whole
+// number of cents in range, and every amount written with at most two decimals in range
+// is accepted.
+func FuzzCheckAmount(f *testing.F) {
+	for _, s := range []string{"10.5", "10.50", "0.01", "0", "-1", "0.000000001", "10.005", "1e300", "1e309", "NaN", "Inf", "999999999.99",
+		"1000000000", "1000000000.01", "0.1", "0.29", "1.15", "4.35", "0x1p-2", "5e-324"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return
+		}
+		accepted := checkAmount("amount", v) == nil
+		if accepted {
+			cents := math.Round(v * 100)
+			if !(v > 0 && v <= MaxAmount) || cents/100 != v {
+				t.Fatalf("accepted %q (%v): not a positive whole number of cents up to %d", text, v, MaxAmount)
+			}
+			if back, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 2, 64), 64); back != v {
+				t.Fatalf("accepted %q (%v), which two decimals do not write exactly", text, v)
+			}
+		}
+		if centsText.MatchString(text) && v > 0 && v <= MaxAmount && !accepted {
+			t.Fatalf("refused %q, a valid amount", text)
+		}
+	})
 }
