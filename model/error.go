@@ -72,14 +72,22 @@ func (e *Error) Extensions() map[string]any {
 	return ext
 }
 
-// AsError finds the Error in err's chain. Anything else is an internal failure: it becomes a
-// 500 whose message reveals nothing, and internal reports true so the caller logs the cause.
+// AsError finds the Error in err's chain. A database that did not answer (see
+// DatabaseUnavailable) is a 503 DATABASE_UNAVAILABLE; anything else is an internal failure:
+// a 500 whose message reveals nothing. internal reports both, so the caller logs the cause.
 func AsError(err error) (e *Error, internal bool) {
 	if errors.As(err, &e) && e.Status != http.StatusInternalServerError {
 		return e, false
 	}
+	if DatabaseUnavailable(err) {
+		return &Error{Status: http.StatusServiceUnavailable, CodeDescription: CodeDatabaseUnavailable, Message: MessageDatabaseUnavailable, Err: err}, true
+	}
 	return &Error{Status: http.StatusInternalServerError, CodeDescription: CodeInternal, Message: "The service failed to process the request. It has been logged; try again later.", Err: err}, true
 }
+
+// MessageDatabaseUnavailable is the message of every DATABASE_UNAVAILABLE answer: it names
+// no host, socket, user or database.
+const MessageDatabaseUnavailable = "The database is not reachable at the moment. Retry after the number of seconds in the Retry-After header."
 
 // Stable codeDescription values. Those of the specification are spelled as it spells them.
 const (
@@ -107,6 +115,8 @@ const (
 
 	// CodeDatabaseUnavailable (503): the database did not answer in time; retry later.
 	CodeDatabaseUnavailable = "DATABASE_UNAVAILABLE"
+	// CodeNotReady (503, /readyz only): the database answers but migrations are pending.
+	CodeNotReady = "NOT_READY"
 	// CodeIdempotencyKeyReused (422): an Idempotency-Key sent again with another request.
 	CodeIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
 	// CodeIdempotencyKeyInUse (409): the first request with this Idempotency-Key is still running.
