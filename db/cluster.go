@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -25,9 +27,23 @@ import (
 type Cluster struct {
 	Dir    string // data folder (PGDATA)
 	binDir string
-	cmd    *exec.Cmd
-	done   chan error
 	cred   *syscall.Credential
+	opts   ClusterOptions
+
+	mu       sync.Mutex
+	proc     *serverProc // the running server; nil when attached to another's
+	stopping bool
+	halt     chan struct{} // closed by Stop: no more restarts
+	// supervised is closed when supervision ends; nil when the cluster is not supervised.
+	supervised chan struct{}
+}
+
+// serverProc is one run of the server process.
+type serverProc struct {
+	cmd     *exec.Cmd
+	started time.Time
+	exited  chan struct{} // closed when the process has ended and been reaped
+	err     error         // its exit, valid once exited is closed
 }
 
 // ClusterOptions tune a private cluster.
@@ -39,6 +55,10 @@ type ClusterOptions struct {
 	// Attach lets a command-line tool use the server of a service already running on the
 	// same folder instead of failing on its lock.
 	Attach bool
+	// Supervise restarts the server when it exits without being asked to (killed,
+	// crashed), with back-off, reporting each exit and restart to Logger.
+	Supervise bool
+	Logger    *slog.Logger
 }
 
 // socketPort names the socket file; nothing listens on TCP, so any number works.
@@ -59,7 +79,7 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 	if sock := filepath.Join(dir, ".s.PGSQL."+strconv.Itoa(socketPort)); len(sock) > 100 {
 		return nil, fmt.Errorf("data folder %s is too deep for a PostgreSQL Unix socket (path %d bytes, limit 100): use a shorter PONTE_DATA_DIR", dir, len(sock))
 	}
-	c := &Cluster{Dir: dir, binDir: binDir}
+	c := &Cluster{Dir: dir, binDir: binDir, opts: opts, halt: make(chan struct{})}
 	if err := c.prepareOwner(); err != nil {
 		return nil, err
 	}
@@ -74,12 +94,17 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 	if err := c.waitStaleServer(ctx); err != nil {
 		return nil, err
 	}
-	if err := c.start(opts); err != nil {
+	p, err := c.start()
+	if err != nil {
 		return nil, err
 	}
-	if err := c.waitReady(ctx); err != nil {
+	if err := c.waitReady(ctx, p); err != nil {
 		c.Stop()
 		return nil, err
+	}
+	if opts.Supervise {
+		c.supervised = make(chan struct{})
+		go c.supervise(p)
 	}
 	return c, nil
 }
@@ -214,36 +239,50 @@ func (c *Cluster) waitStaleServer(ctx context.Context) error {
 	}
 }
 
-func (c *Cluster) start(opts ClusterOptions) error {
+var errStopping = errors.New("the cluster is stopping")
+
+func (c *Cluster) start() (*serverProc, error) {
 	args := []string{"-D", c.Dir, "-k", c.Dir, "-p", strconv.Itoa(socketPort),
 		"-c", "listen_addresses=", "-c", "max_connections=200", "-c", "shared_buffers=128MB"}
-	if opts.Ephemeral {
+	if c.opts.Ephemeral {
 		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
-	c.cmd = c.command("postgres", args...)
+	p := &serverProc{cmd: c.command("postgres", args...), exited: make(chan struct{})}
 	// If this process dies without stopping the server (kill -9), the kernel sends the server
 	// SIGINT (fast shutdown) so no orphan keeps the data folder.
-	c.cmd.SysProcAttr.Pdeathsig = syscall.SIGINT
-	if opts.Log != nil {
-		c.cmd.Stdout, c.cmd.Stderr = opts.Log, opts.Log
+	p.cmd.SysProcAttr.Pdeathsig = syscall.SIGINT
+	if c.opts.Log != nil {
+		p.cmd.Stdout, p.cmd.Stderr = c.opts.Log, c.opts.Log
+	}
+	// Under the lock, so that Stop either sees this server and stops it, or this start sees
+	// Stop and does not happen.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopping {
+		return nil, errStopping
 	}
 	started := make(chan error, 1)
-	c.done = make(chan error, 1)
 	// Pdeathsig fires when the starting OS thread exits, not the process, so the thread
 	// that starts the server stays locked and alive until the server ends.
 	go func() {
 		runtime.LockOSThread()
-		if err := c.cmd.Start(); err != nil {
+		if err := p.cmd.Start(); err != nil {
 			started <- err
 			return
 		}
 		started <- nil
-		c.done <- c.cmd.Wait()
+		p.err = p.cmd.Wait()
+		close(p.exited)
 	}()
-	return <-started
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	p.started = time.Now()
+	c.proc = p
+	return p, nil
 }
 
-func (c *Cluster) waitReady(ctx context.Context) error {
+func (c *Cluster) waitReady(ctx context.Context, p *serverProc) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		conn, err := pgx.Connect(ctx, c.URL("postgres"))
@@ -252,8 +291,8 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 			return nil
 		}
 		select {
-		case err := <-c.done:
-			return fmt.Errorf("postgres exited during start-up (%v); see its log", err)
+		case <-p.exited:
+			return fmt.Errorf("postgres exited during start-up (%v); see its log", p.err)
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
@@ -270,18 +309,31 @@ func (c *Cluster) URL(database string) string {
 	return "postgres://postgres@/" + url.PathEscape(database) + "?" + q.Encode()
 }
 
-// Stop shuts the server down (fast mode: open transactions roll back) and waits for it.
+// Stop shuts the server down (fast mode: open transactions roll back) and waits for it;
+// a supervised cluster is not restarted afterwards.
 func (c *Cluster) Stop() error {
-	if c.cmd == nil || c.cmd.Process == nil {
+	c.mu.Lock()
+	if c.stopping {
+		c.mu.Unlock()
 		return nil
 	}
-	_ = c.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-c.done:
-		return nil
-	case <-time.After(30 * time.Second):
-		_ = c.cmd.Process.Kill()
-		<-c.done
-		return errors.New("postgres did not stop within 30s and was killed")
+	c.stopping = true
+	close(c.halt)
+	p := c.proc
+	c.mu.Unlock()
+	var err error
+	if p != nil {
+		_ = p.cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-p.exited:
+		case <-time.After(30 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+			err = errors.New("postgres did not stop within 30s and was killed")
+		}
 	}
+	if c.supervised != nil {
+		<-c.supervised
+	}
+	return err
 }

@@ -5,6 +5,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 
@@ -24,10 +25,16 @@ type DB struct {
 	// OnEvent, when set, turns each recorded event into its webhook deliveries in the
 	// same transaction (the outbox's fan-out).
 	OnEvent EventHook
+
+	mon *monitor
 }
 
-// Open connects to url. The pool is sized for a 2-core machine serving many short queries.
-func Open(ctx context.Context, url string) (*DB, error) {
+// Open connects to url with no limits beyond pgx's own: for tools and tests.
+func Open(ctx context.Context, url string) (*DB, error) { return OpenWith(ctx, url, Limits{}) }
+
+// OpenWith connects to url under l. The pool is sized for a 2-core machine serving many
+// short queries.
+func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database URL: %w", err)
@@ -37,6 +44,18 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		cfg.MaxConns = 40
 	}
 	cfg.ConnConfig.Tracer = statementTracer{}
+	l.applyTo(cfg.ConnConfig)
+	conns, limit := newConnSet(), newStatementLimit()
+	if l.Monitor {
+		cfg.AfterConnect = conns.add
+	}
+	if l.StatementTimeout > 0 {
+		cfg.PrepareConn = limit.prepare
+	}
+	cfg.BeforeClose = func(c *pgx.Conn) {
+		conns.remove(c)
+		limit.forget(c)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -45,12 +64,31 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	sqldb := stdlib.OpenDBFromPool(pool)
-	return &DB{Pool: pool, Bun: bun.NewDB(sqldb, pgdialect.New())}, nil
+	var connector driver.Connector = stdlib.GetPoolConnector(pool)
+	if l.AcquireTimeout > 0 {
+		connector = acquireLimit{Connector: connector, timeout: l.AcquireTimeout}
+	}
+	// As stdlib.OpenDBFromPool: the pgx pool keeps the idle connections, not database/sql.
+	sqldb := sql.OpenDB(connector)
+	sqldb.SetMaxIdleConns(0)
+	d := &DB{Pool: pool, Bun: bun.NewDB(sqldb, pgdialect.New())}
+	if l.Monitor {
+		d.mon = startMonitor(cfg.ConnConfig, l.Log, func() {
+			n := conns.breakAll()
+			pool.Reset()
+			if l.Log != nil {
+				l.Log.Warn("broke the open database connections", "count", n)
+			}
+		})
+	}
+	return d, nil
 }
 
 // Close releases every connection.
 func (d *DB) Close() {
+	if d.mon != nil {
+		d.mon.close()
+	}
 	_ = d.Bun.Close()
 	d.Pool.Close()
 }

@@ -1,0 +1,194 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Restart pacing: a server that keeps dying is retried ever more slowly, up to
+// maxRestartDelay; one that ran for stableRun before dying starts again at minRestartDelay.
+const (
+	minRestartDelay = 500 * time.Millisecond
+	maxRestartDelay = 30 * time.Second
+	stableRun       = time.Minute
+)
+
+// supervise restarts the server whenever it exits without Stop having asked it to, until
+// Stop. p is the server running when supervision begins.
+func (c *Cluster) supervise(p *serverProc) {
+	defer close(c.supervised)
+	log := c.opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	delay := minRestartDelay
+	for {
+		<-p.exited
+		if c.isStopping() {
+			return
+		}
+		if time.Since(p.started) >= stableRun {
+			delay = minRestartDelay
+		}
+		exitedAt := time.Now()
+		log.Error("PostgreSQL exited unexpectedly; restarting it", "exit", exitReason(p.err), "ranFor", exitedAt.Sub(p.started).Round(time.Millisecond), "dir", c.Dir)
+		for attempt := 1; ; attempt++ {
+			select {
+			case <-c.halt:
+				return
+			case <-time.After(delay):
+			}
+			delay = min(2*delay, maxRestartDelay)
+			next, err := c.restart()
+			if err == nil {
+				log.Warn("PostgreSQL restarted", "attempt", attempt, "down", time.Since(exitedAt).Round(time.Millisecond), "dir", c.Dir)
+				p = next
+				break
+			}
+			if c.isStopping() {
+				return
+			}
+			log.Error("PostgreSQL restart failed; retrying", "attempt", attempt, "err", err, "retryIn", delay)
+		}
+	}
+}
+
+func (c *Cluster) isStopping() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopping
+}
+
+// exitReason names how the server ended: a signal's name or an exit status.
+func exitReason(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// restart starts the server again once what remains of the last one is gone.
+func (c *Cluster) restart() (*serverProc, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-c.halt:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := c.waitOrphans(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.waitStaleServer(ctx); err != nil {
+		return nil, err
+	}
+	p, err := c.start()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.waitReady(ctx, p); err != nil {
+		// Not answering (or stopping): end it, so the next attempt starts clean.
+		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-p.exited:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		return nil, err
+	}
+	return p, nil
+}
+
+// orphanGrace is how long a killed postmaster's backends get to notice its death and exit
+// by themselves before they are told to quit.
+const orphanGrace = 5 * time.Second
+
+// waitOrphans waits until no server process of the last run works in the data folder.
+// When the postmaster is killed, its backends and auxiliary processes live on until they
+// notice; while they hold its shared memory a new postmaster refuses to start. Past
+// orphanGrace they get SIGQUIT, PostgreSQL's own "exit at once" for children of a dead
+// postmaster (and SIGCONT, in case they were stopped).
+func (c *Cluster) waitOrphans(ctx context.Context) error {
+	start := time.Now()
+	signalled := false
+	for {
+		pids := c.orphans()
+		if len(pids) == 0 {
+			return nil
+		}
+		if !signalled && time.Since(start) > orphanGrace {
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGQUIT)
+				_ = syscall.Kill(pid, syscall.SIGCONT)
+			}
+			signalled = true
+		}
+		if time.Since(start) > 2*orphanGrace {
+			return fmt.Errorf("processes %v of the previous PostgreSQL server still run in %s", pids, c.Dir)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// orphans lists live processes running the server binary with the data folder as their
+// working directory (the server changes into it at start); called between runs only. Both
+// are read from /proc; a process that is gone (a zombie has neither) is skipped.
+func (c *Cluster) orphans() []int {
+	exe, err := filepath.EvalSymlinks(filepath.Join(c.binDir, "postgres"))
+	if err != nil {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(c.Dir)
+	if err != nil {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err != nil || cwd != dir {
+			continue
+		}
+		if x, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err != nil || x != exe {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// ServerPID is the process id of the running server, or 0 (attached to another's, or
+// between runs).
+func (c *Cluster) ServerPID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc == nil {
+		return 0
+	}
+	select {
+	case <-c.proc.exited:
+		return 0
+	default:
+		return c.proc.cmd.Process.Pid
+	}
+}
