@@ -76,7 +76,15 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	a, _ := s.res.PendingAction(r.Context(), id)
 	if err := s.res.DecideAction(r.Context(), id, decision == "approve"); err != nil {
-		e, _ := model.AsError(err)
+		e, internal := model.AsError(err)
+		if internal {
+			s.log.Error("authorize decision", "requestId", model.RequestID(r.Context()), "err", err)
+		}
+		if e.Status == http.StatusNotFound {
+			// A second decision (a double click, a reload) changes nothing: the first stands.
+			s.renderAuthorize(w, e.Status, authorizeView{Title: "Nada a autorizar", Message: "Esta autorização já foi respondida ou expirou; a primeira resposta vale."})
+			return
+		}
 		s.renderAuthorize(w, e.Status, authorizeView{Title: "Não foi possível concluir", Message: e.Message})
 		return
 	}

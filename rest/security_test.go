@@ -415,3 +415,33 @@ func TestConsentDecisionOnce(t *testing.T) {
 		}
 	})
 }
+
+// The sandbox institution's authorisation page takes one answer too: a later one, even the
+// opposite, changes nothing and says the first stands.
+func TestSandboxAuthorizeDecisionOnce(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "authorize once").APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})
+	id := it.ID.String()
+	waiting, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	link, _ := waiting.UserAction.Attributes["url"].(string)
+	path := strings.TrimPrefix(link, env.URL)
+	if !strings.HasPrefix(path, "/sandbox/authorize/") {
+		t.Fatalf("action link %q", link)
+	}
+	env.Form(t, path, url.Values{"decision": {"approve"}}).Want(http.StatusOK)
+	for _, d := range []string{"approve", "deny"} {
+		page := env.Form(t, path, url.Values{"decision": {d}}).Want(http.StatusNotFound)
+		if !strings.Contains(string(page.Body), "já foi respondida") {
+			t.Fatalf("a second decision's page:\n%s", page.Body)
+		}
+	}
+	final, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	if final.ExecutionStatus != model.ExecSuccess {
+		t.Fatalf("the first answer (approve) did not stand: %s", final.ExecutionStatus)
+	}
+	if n := slices.Index(testsupport.EventNames(env.Events(t, key, id)), "item/error"); n >= 0 {
+		t.Fatal("a later deny reached the item")
+	}
+}
