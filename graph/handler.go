@@ -19,17 +19,20 @@ import (
 )
 
 // Handler serves POST (and GET) /graphql. Credentials are checked by the same HTTP
-// middleware as REST, so the resolvers see the same caller either way.
+// middleware as REST, so the resolvers see the same caller either way; the transport
+// refuses a caller without one anything but introspection before validation.
 func (r *Resolver) Handler() http.Handler {
 	cfg := generated.Config{Resolvers: r}
 	setComplexity(&cfg.Complexity)
 	es := generated.NewExecutableSchema(cfg)
 	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(postJSON{})
+	srv.AddTransport(httpTransport{})
+	// The transport parses with this limit already; gqlgen's own parse keeps it too.
+	srv.SetParserTokenLimit(maxQueryTokens)
 	srv.Use(extension.Introspection{})
 	srv.Use(queryLimits{es})
+	srv.AroundFields(markInternal)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		ctx = withPrefetch(ctx)
 		if !r.ReportStatements {
@@ -50,10 +53,31 @@ func (r *Resolver) Handler() http.Handler {
 	})
 	srv.SetErrorPresenter(r.presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
-		r.Log.Error("panic in resolver", "panic", p, "stack", string(debug.Stack()))
-		return fmt.Errorf("panic: %v", p)
+		r.Log.Error("panic in resolver", "requestId", model.RequestID(ctx), "panic", p, "stack", string(debug.Stack()))
+		return internalFailure{fmt.Errorf("panic: %v", p)}
 	})
 	return srv
+}
+
+// internalFailure marks a failure of the service rather than of the request: a resolver's
+// error that is not a client's model.Error (a database error, say), or a panic. gqlgen wraps
+// every error in a *gqlerror.Error, so without the mark a database error would look like an
+// argument that did not coerce, and its text would reach the client.
+type internalFailure struct{ err error }
+
+func (f internalFailure) Error() string { return f.err.Error() }
+func (f internalFailure) Unwrap() error { return f.err }
+
+// markInternal marks the errors resolvers return that model.AsError calls internal. Argument
+// coercion fails before the resolver middleware runs, so its errors stay unmarked.
+func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
+	res, err := next(ctx)
+	if err != nil {
+		if _, internal := model.AsError(err); internal {
+			return res, internalFailure{err}
+		}
+	}
+	return res, err
 }
 
 // presentError maps errors into GraphQL errors whose extensions carry the same code and
@@ -61,15 +85,16 @@ func (r *Resolver) Handler() http.Handler {
 func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error {
 	var gqlErr *gqlerror.Error
 	var modelErr *model.Error
+	var failure internalFailure
 	switch {
 	case errors.As(err, &modelErr) && modelErr.Status != http.StatusInternalServerError:
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		out.Message = modelErr.Message
 		out.Extensions = modelErr.Extensions()
 		return out
-	case errors.As(err, &gqlErr):
-		// A GraphQL-level error: an unknown field, or an argument that does not coerce
-		// (a malformed UUID or date). The caller's to fix.
+	case !errors.As(err, &failure) && errors.As(err, &gqlErr):
+		// A GraphQL-level error: a query that does not parse or validate, or an argument
+		// that does not coerce (a malformed UUID or date). The caller's to fix.
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		if out.Extensions == nil {
 			out.Extensions = map[string]any{}
@@ -80,12 +105,15 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		}
 		return out
 	default:
+		// Anything else is the service's failure: the client gets the request id to quote,
+		// the log gets the cause.
 		e, _ := model.AsError(err)
 		id := model.RequestID(ctx)
 		r.Log.Error("graphql resolver failed", "requestId", id, "path", graphql.GetPath(ctx).String(), "err", err)
-		out := graphql.DefaultErrorPresenter(ctx, err)
-		out.Message = e.Message
-		out.Extensions = e.Extensions()
+		out := &gqlerror.Error{Err: err, Path: graphql.GetPath(ctx), Message: e.Message, Extensions: e.Extensions()}
+		if errors.As(err, &gqlErr) {
+			out.Path, out.Locations = gqlErr.Path, gqlErr.Locations
+		}
 		if id != "" {
 			out.Message += " Request id: " + id + "."
 			out.Extensions["requestId"] = id

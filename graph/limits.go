@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/google/uuid"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"ponte/graph/generated"
@@ -63,8 +61,9 @@ func setComplexity(c *generated.ComplexityRoot) {
 	c.Query.ItemConnection = func(child int, _ *string, _ *int, first *int, _ *string) int { return 1 + child*times(first, 20) }
 }
 
-// queryLimits refuses a query deeper or more complex than the limits before any resolver
-// runs, with an error that says which limit and by how much.
+// queryLimits refuses a query more complex than the limit before any resolver runs, with an
+// error that says by how much. It runs after validation, which complexity.Calculate needs;
+// prevalidate has already bounded the selections it walks and refused queries too deep.
 type queryLimits struct{ es graphql.ExecutableSchema }
 
 var _ interface {
@@ -78,9 +77,6 @@ func (l queryLimits) MutateOperationContext(ctx context.Context, op *graphql.Ope
 	if op.Operation == nil {
 		return nil
 	}
-	if d := depth(op, op.Operation.SelectionSet, map[string]bool{}); d > maxQueryDepth {
-		return limitError(CodeQueryTooDeep, fmt.Sprintf("The query is %d levels deep; the limit is %d. Split it into several queries.", d, maxQueryDepth))
-	}
 	if c := complexity.Calculate(ctx, l.es, op.Operation, op.Variables); c > maxQueryComplexity {
 		return limitError(CodeQueryTooComplex, fmt.Sprintf("The query's complexity is %d; the limit is %d. Ask for fewer rows (first) or fewer fields, and page through the rest.", c, maxQueryComplexity))
 	}
@@ -89,33 +85,4 @@ func (l queryLimits) MutateOperationContext(ctx context.Context, op *graphql.Ope
 
 func limitError(code, msg string) *gqlerror.Error {
 	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": http.StatusBadRequest, "codeDescription": code}}
-}
-
-// depth measures the deepest field path; introspection (GraphiQL's schema query is deep by
-// nature) is not counted.
-func depth(op *graphql.OperationContext, sel ast.SelectionSet, seen map[string]bool) int {
-	deepest := 0
-	for _, s := range sel {
-		d := 0
-		switch s := s.(type) {
-		case *ast.Field:
-			if strings.HasPrefix(s.Name, "__") {
-				continue
-			}
-			d = 1 + depth(op, s.SelectionSet, seen)
-		case *ast.InlineFragment:
-			d = depth(op, s.SelectionSet, seen)
-		case *ast.FragmentSpread:
-			if seen[s.Name] {
-				continue
-			}
-			if f := op.Doc.Fragments.ForName(s.Name); f != nil {
-				seen[s.Name] = true
-				d = depth(op, f.SelectionSet, seen)
-				delete(seen, s.Name)
-			}
-		}
-		deepest = max(deepest, d)
-	}
-	return deepest
 }

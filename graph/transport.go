@@ -2,52 +2,75 @@ package graph
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"ponte/auth"
+	"ponte/model"
 )
 
-// postJSON is gqlgen's POST transport with one difference: the response's data, JSON the
-// executor has just written, goes out as it is. gqlgen's own writer passes it through
-// json.Marshal, which validates and compacts a RawMessage byte by byte: for a page of 500
-// transactions that cost about as much as writing the page (measured 2.7 ms a response).
-type postJSON struct{}
+// Request limits of /graphql. The largest legitimate request is a query of a few thousand
+// tokens with its variables, tens of kilobytes; a GET query belongs in a link, so it is
+// held to less.
+const (
+	maxBodyBytes        = 1 << 20
+	maxQueryStringBytes = 64 << 10
+)
 
-var _ graphql.Transport = postJSON{}
+// httpTransport serves GET and POST /graphql. It differs from gqlgen's transports in what
+// happens before gqlgen sees a request: the body is read through a limit, never whole; the
+// query is parsed and measured by prevalidate before gqlparser's validation, whose cost is
+// not linear; a caller without a valid credential may run introspection and nothing else;
+// and the response's data, JSON the executor has just written, goes out as it is (gqlgen's
+// own writer passes it through json.Marshal, which validated and compacted a 500-row page
+// byte by byte: 2.7 ms a response).
+type httpTransport struct{}
 
-func (postJSON) Supports(r *http.Request) bool {
-	if r.Header.Get("Upgrade") != "" {
-		return false
-	}
-	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return err == nil && r.Method == http.MethodPost && mediaType == "application/json"
+var _ graphql.Transport = httpTransport{}
+
+// Supports takes every request but OPTIONS and HEAD, which transport.Options answers, so a
+// request that is not GET or POST gets a 405 with the error body.
+func (httpTransport) Supports(r *http.Request) bool {
+	return r.Method != http.MethodOptions && r.Method != http.MethodHead
 }
 
-func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	ctx := r.Context()
+func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	w.Header().Set("Content-Type", "application/json")
 	start := graphql.Now()
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %v", err)}))
+	var params *graphql.RawParams
+	switch r.Method {
+	case http.MethodPost:
+		params = readPost(w, r, exec)
+	case http.MethodGet:
+		params = readGet(w, r, exec)
+	default:
+		w.Header().Set("Allow", "GET, POST, OPTIONS")
+		writeErrorBody(w, model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "%s is not supported on /graphql; use POST (or GET for queries).", r.Method))
 		return
 	}
-	var params graphql.RawParams
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&params); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %v", err)}))
+	if params == nil {
 		return
 	}
 	params.Headers = r.Header
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-	rc, opErr := exec.CreateOperationContext(ctx, &params)
+	ctx := r.Context()
+	if err := precheck(ctx, params, r.Method == http.MethodGet); err != nil {
+		refuse(ctx, w, exec, err)
+		return
+	}
+	rc, opErr := exec.CreateOperationContext(ctx, params)
 	if opErr != nil {
 		w.WriteHeader(statusFor(opErr))
 		writeResponse(w, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
@@ -55,6 +78,133 @@ func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 	}
 	responses, ctx := exec.DispatchOperation(ctx, rc)
 	writeResponse(w, responses(ctx))
+}
+
+// precheck is everything that must pass before gqlgen parses and validates the query: the
+// bounded checks of prevalidate, then the credential, so a caller without one costs a parse
+// and a count at most. GET runs queries only: a link must not change anything.
+func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) error {
+	p, err := prevalidate(params.Query, params.OperationName, params.Variables)
+	if err != nil {
+		return err
+	}
+	if err := authenticated(ctx); err != nil && !p.onlyIntrospection() {
+		return err
+	}
+	if getOnly && p.op != nil && p.op.Operation != ast.Query {
+		return model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "GET runs queries only; send a %s with POST.", p.op.Operation)
+	}
+	return nil
+}
+
+// authenticated returns why the request's credential is refused: missing, invalid or
+// expired. Reading connectors is what every valid credential may do, Connect Tokens
+// included, so it stands for "any valid credential"; what each resolver needs beyond that
+// it checks itself.
+func authenticated(ctx context.Context) error {
+	_, err := auth.Require(ctx, auth.ReadConnectors)
+	return err
+}
+
+// readPost decodes a POST body of at most maxBodyBytes, or answers the failure and returns nil.
+func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "application/json" {
+		writeErrorBody(w, model.Errorf(http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType, "POST /graphql takes a JSON body {query, variables, operationName} with Content-Type application/json."))
+		return nil
+	}
+	tooLarge := model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBodyBytes)
+	if r.ContentLength > maxBodyBytes {
+		// Refused on its announced length: nothing of it is read.
+		w.Header().Set("Connection", "close")
+		writeErrorBody(w, tooLarge)
+		return nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			w.Header().Set("Connection", "close")
+			writeErrorBody(w, tooLarge)
+			return nil
+		}
+		writeErrorBody(w, model.BadRequest(model.CodeMalformedJSON, "Could not read the request body."))
+		return nil
+	}
+	var params graphql.RawParams
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&params); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		writeResponse(w, exec.DispatchError(r.Context(), gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %v", err)}))
+		return nil
+	}
+	return &params
+}
+
+// readGet decodes the query string of a GET, as gqlgen's GET transport does, within
+// maxQueryStringBytes.
+func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
+	if len(r.URL.RawQuery) > maxQueryStringBytes {
+		writeErrorBody(w, model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", maxQueryStringBytes))
+		return nil
+	}
+	fail := func(msg string) *graphql.RawParams {
+		w.WriteHeader(http.StatusBadRequest)
+		writeResponse(w, exec.DispatchError(r.Context(), gqlerror.List{gqlerror.Errorf("%s", msg)}))
+		return nil
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return fail("the query string could not be decoded")
+	}
+	params := &graphql.RawParams{Query: q.Get("query"), OperationName: q.Get("operationName")}
+	for name, dst := range map[string]*map[string]any{"variables": &params.Variables, "extensions": &params.Extensions} {
+		if v := q.Get(name); v != "" {
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.UseNumber()
+			if err := dec.Decode(dst); err != nil {
+				return fail(name + " could not be decoded")
+			}
+		}
+	}
+	return params
+}
+
+// refuse answers a request refused before execution: a GraphQL response whose one error
+// carries the code and codeDescription, with the same HTTP status, or gqlgen's status for a
+// query that does not parse or validate.
+func refuse(ctx context.Context, w http.ResponseWriter, exec graphql.GraphExecutor, err error) {
+	var list gqlerror.List
+	status := http.StatusBadRequest
+	var e *model.Error
+	var gqlErr *gqlerror.Error
+	switch {
+	case errors.As(err, &e):
+		status = e.Status
+		list = gqlerror.List{{Message: e.Message, Err: e}}
+	case errors.As(err, &gqlErr):
+		list = gqlerror.List{gqlErr}
+		status = statusFor(list)
+	default:
+		status = http.StatusInternalServerError
+		list = gqlerror.List{gqlerror.WrapIfUnwrapped(internalFailure{err})}
+	}
+	if status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", "POST")
+	}
+	w.WriteHeader(status)
+	writeResponse(w, exec.DispatchError(ctx, list))
+}
+
+// writeErrorBody answers a request that never became a GraphQL request (too large, not
+// JSON, a method /graphql does not serve) with REST's error body.
+func writeErrorBody(w http.ResponseWriter, e *model.Error) {
+	b, _ := json.Marshal(e.Body())
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // statusFor is gqlgen's rule: a request that did not parse or validate is a 422.
