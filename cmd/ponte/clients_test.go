@@ -1,0 +1,69 @@
+package main_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// `ponte clients disable` in its own process reaches two running replicas at once: when it
+// returns, both refuse the client's API key on their very next request, though both had
+// the client cached as enabled; `enable` brings the key back the same way.
+func TestClientsDisableReachesReplicas(t *testing.T) {
+	t.Parallel()
+	env, keys := configured(t)
+	a := start(t, env...)
+	b := start(t, env...)
+	key := apiKey(t, a.url, keys)
+
+	var dbURL string
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "DATABASE_URL="); ok {
+			dbURL = v
+		}
+	}
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	waitFor(t, "both replicas to listen for client changes", func() bool {
+		var n int
+		_ = conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = 'ponte-client-listener'`).Scan(&n)
+		return n == 2
+	})
+
+	run := func(sub string) {
+		t.Helper()
+		cmd := exec.Command(build(t), "clients", sub, keys["clientId"])
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "client "+keys["clientId"]+" "+sub+"d") || strings.Contains(string(out), "did not acknowledge") {
+			t.Fatalf("clients %s: %v\n%s", sub, err, out)
+		}
+	}
+	for range 2 {
+		for _, s := range []*server{a, b} {
+			if got := get(t, s.url+"/connectors", key); got != 200 {
+				t.Fatalf("before disable: %d", got)
+			}
+		}
+		run("disable")
+		for _, s := range []*server{a, b} {
+			if got := get(t, s.url+"/connectors", key); got != 401 {
+				t.Fatalf("the request right after `clients disable`: %d, want 401", got)
+			}
+		}
+		run("enable")
+	}
+	for _, s := range []*server{a, b} {
+		if got := get(t, s.url+"/connectors", key); got != 200 {
+			t.Fatalf("after enable: %d", got)
+		}
+	}
+}
