@@ -21,7 +21,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.res.Ready(r.Context()); err != nil {
-		s.writeJSON(w, http.StatusServiceUnavailable, model.ErrorBody{Code: http.StatusServiceUnavailable, CodeDescription: "NOT_READY", Message: err.Error()})
+		s.writeError(w, r, err)
 		return
 	}
 	s.ok(w, map[string]string{"status": "ready"})

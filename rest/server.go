@@ -37,7 +37,7 @@ func New(res *graph.Resolver) http.Handler {
 	}
 	r := chi.NewRouter()
 	r.Use(securityHeaders)
-	r.Use(s.requestID, s.recoverer, s.logRequests, s.negotiate, s.authenticate)
+	r.Use(s.requestID, s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
 	r.Use(s.edge)
 	// After authentication (keys are scoped per caller) and the edge checks (refused input is
 	// never recorded).

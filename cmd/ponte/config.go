@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ponte/db"
 	"ponte/payments"
 	"ponte/webhooks"
 )
@@ -52,6 +53,9 @@ type config struct {
 	// AutomaticPixAuthTimeout is the same limit for automatic PIX authorizations
 	// (PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT, section 8: 60m).
 	AutomaticPixAuthTimeout time.Duration
+	// DB bounds database waits (PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT,
+	// PONTE_DB_STATEMENT_TIMEOUT; 0 lifts a limit).
+	DB db.Limits
 }
 
 func loadConfig(name string, args []string) (*config, error) {
@@ -86,6 +90,9 @@ func loadConfig(name string, args []string) (*config, error) {
 		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, payDefaults.AuthorizationTimeout},
 		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, payDefaults.StepDelay},
 		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, payDefaults.AutomaticPixTimeout},
+		{"PONTE_DB_CONNECT_TIMEOUT", &c.DB.ConnectTimeout, 3 * time.Second},
+		{"PONTE_DB_ACQUIRE_TIMEOUT", &c.DB.AcquireTimeout, 5 * time.Second},
+		{"PONTE_DB_STATEMENT_TIMEOUT", &c.DB.StatementTimeout, 5 * time.Second},
 	} {
 		*d.dst = d.def
 		if v := os.Getenv(d.name); v != "" {

@@ -10,10 +10,18 @@ import (
 )
 
 // openDatabase returns the prepared store and a function that closes it (and stops the
-// private cluster, when one was started).
+// private cluster, when one was started). The service (attach false) runs under the
+// configured limits with the database monitor, and supervises its private cluster;
+// operator commands (attach true) do neither.
 func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), error) {
 	url := c.DatabaseURL
 	stop := func() {}
+	limits := db.Limits{ConnectTimeout: c.DB.ConnectTimeout}
+	if !attach {
+		limits = c.DB
+		limits.Monitor = true
+		limits.Log = c.logger()
+	}
 	if url == "" {
 		if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 			return nil, nil, err
@@ -22,7 +30,8 @@ func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), 
 		if err != nil {
 			return nil, nil, err
 		}
-		cluster, err := db.StartCluster(ctx, filepath.Join(c.DataDir, "pg"), db.ClusterOptions{Log: logFile, Attach: attach})
+		cluster, err := db.StartCluster(ctx, filepath.Join(c.DataDir, "pg"), db.ClusterOptions{Log: logFile, Attach: attach,
+			Supervise: !attach, Logger: c.logger()})
 		if err != nil {
 			logFile.Close()
 			return nil, nil, err
@@ -35,7 +44,7 @@ func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), 
 		url = cluster.URL("ponte")
 		stop = func() { cluster.Stop(); logFile.Close() }
 	}
-	store, err := db.Prepare(ctx, url, sandbox.Connectors())
+	store, err := db.PrepareWith(ctx, url, sandbox.Connectors(), limits)
 	if err != nil {
 		stop()
 		return nil, nil, err

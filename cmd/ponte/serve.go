@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/auth"
+	"ponte/db"
 	"ponte/graph"
 	"ponte/itemsync"
 	"ponte/jobs"
@@ -88,8 +89,9 @@ func serve(ctx context.Context, args []string) error {
 	pay.SetJobs(queue)
 	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
-	// retried by whichever process runs next.
-	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {
+	// retried by whichever process runs next. Jobs and the queue's own queries are
+	// LongRunning: bounded by the job time-out, not the statement time-out of requests.
+	if err := queue.Start(db.LongRunning(context.WithoutCancel(ctx))); err != nil {
 		return err
 	}
 	defer func() {
@@ -97,7 +99,7 @@ func serve(ctx context.Context, args []string) error {
 		defer done()
 		_ = queue.Stop(stopCtx)
 	}()
-	go engine.RunSweeper(ctx)
+	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
 	srv := &http.Server{
 		Handler:           rest.New(res),
