@@ -94,6 +94,9 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 	if err := c.waitStaleServer(ctx); err != nil {
 		return nil, err
 	}
+	if err := c.waitOrphans(ctx); err != nil {
+		return nil, err
+	}
 	p, err := c.start()
 	if err != nil {
 		return nil, err

@@ -85,10 +85,11 @@ func (c *Cluster) restart() (*serverProc, error) {
 		case <-ctx.Done():
 		}
 	}()
-	if err := c.waitOrphans(ctx); err != nil {
+	// The lock file first: a server some other process started meanwhile is not an orphan.
+	if err := c.waitStaleServer(ctx); err != nil {
 		return nil, err
 	}
-	if err := c.waitStaleServer(ctx); err != nil {
+	if err := c.waitOrphans(ctx); err != nil {
 		return nil, err
 	}
 	p, err := c.start()
@@ -113,7 +114,8 @@ func (c *Cluster) restart() (*serverProc, error) {
 // by themselves before they are told to quit.
 const orphanGrace = 5 * time.Second
 
-// waitOrphans waits until no server process of the last run works in the data folder.
+// waitOrphans waits until no server process of the last run works in the data folder;
+// called once the lock file names no live postmaster.
 // When the postmaster is killed, its backends and auxiliary processes live on until they
 // notice; while they hold its shared memory a new postmaster refuses to start. Past
 // orphanGrace they get SIGQUIT, PostgreSQL's own "exit at once" for children of a dead
