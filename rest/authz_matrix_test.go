@@ -1,0 +1,549 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"ponte/auth"
+	"ponte/model"
+	"ponte/payments"
+	"ponte/testsupport"
+)
+
+// The authorization matrix: every REST route (listed by chi.Walk) and every GraphQL query
+// and mutation field (listed by introspection) is called with each credential below, on
+// application A's resources, and must answer as section 5 says:
+//
+//   - no credential, an expired API key, a key signed with another master key: 401
+//     API_KEY_MISSING, API_KEY_EXPIRED, API_KEY_INVALID;
+//   - A's Connect Token (issued for A's Open Finance item): 403 FORBIDDEN outside its reach, and past
+//     the gate inside it (auth.connectTokenReach: the connector catalogue and validation,
+//     creating or updating its one item, reading that item and its reduced account list);
+//   - application B's API key: 404 wherever A's id is the resource addressed, and never
+//     any of A's ids or values in the body (unless B sent them), also where an id of A
+//     is only a filter or a reference in a body;
+//   - never a 5xx.
+//
+// Public routes answer every credential alike, as they answer none, and show what the
+// holder of their link is meant to see. They are:
+//   - /healthz, /readyz: probes for load balancers, which hold no key;
+//   - POST /auth: it is how a key is obtained;
+//   - /graphiql: a static page, the key goes in its Headers tab;
+//   - the pages a person opens from a link the application handed out, reached by an
+//     unguessable id that is the capability: /sandbox/authorize/{id} (the simulated bank's
+//     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages) and
+//     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank).
+//
+// /graphql is called field by field by the GraphQL half (authz_matrix_graphql_test.go).
+//
+// Resources that belong to no application (connectors, categories, payment institutions)
+// are read by any application's key.
+
+// azRoute says how to call one route on A's resources.
+type azRoute struct {
+	ids    []string   // fixture kind of each path parameter, in order
+	query  string     // required query string; {kind} is replaced by the fixture
+	body   string     // JSON body kind (see azBodies)
+	form   url.Values // HTML form of a public page (a refused decision: pages change nothing)
+	public bool       // answers without a credential (see above)
+	token  bool       // within the reach of A's Connect Token
+	gql    bool       // the GraphQL endpoint, called field by field by azGraphQL
+}
+
+// azShared are fixture kinds that belong to no application.
+var azShared = map[string]bool{"connector": true, "category": true, "institution": true, "asset": true}
+
+// azRoutes lists every route by "METHOD pattern" ("*" for routes mounted for every method).
+// A route missing here fails the test, naming it.
+func azRoutes() map[string]azRoute {
+	return map[string]azRoute{
+		"GET /healthz":        {public: true},
+		"GET /readyz":         {public: true},
+		"POST /auth":          {public: true, body: "auth"},
+		"POST /connect_token": {body: "token"},
+
+		"GET /connectors":                {token: true},
+		"GET /connectors/{id}":           {ids: []string{"connector"}, token: true},
+		"POST /connectors/{id}/validate": {ids: []string{"connector"}, body: "credentials", token: true},
+
+		"POST /items":                 {body: "item"},
+		"GET /v2/items":               {},
+		"GET /items/{id}":             {ids: []string{"ofItem"}, token: true},
+		"PATCH /items/{id}":           {ids: []string{"ofItem"}, body: "empty", token: true},
+		"DELETE /items/{id}":          {ids: []string{"ofItem"}},
+		"POST /items/{id}/mfa":        {ids: []string{"ofItem"}, body: "mfa", token: true},
+		"GET /items/{id}/resources":   {ids: []string{"ofItem"}, token: true},
+		"GET /sandbox/authorize/{id}": {ids: []string{"action"}, public: true},
+		"POST /sandbox/authorize/{id}": {ids: []string{"action"}, public: true,
+			form: url.Values{"decision": {"maybe"}}},
+
+		"GET /accounts":                      {query: "itemId={ofItem}", token: true},
+		"GET /accounts/{id}":                 {ids: []string{"account"}},
+		"GET /v2/transactions":               {query: "accountId={account}"},
+		"GET /transactions/{id}":             {ids: []string{"transaction"}},
+		"PATCH /transactions/{id}":           {ids: []string{"transaction"}, body: "category"},
+		"GET /transactions":                  {query: "accountId={account}"},
+		"GET /category_feedback":             {},
+		"GET /accounts/{id}/statements":      {ids: []string{"account"}},
+		"GET /investments":                   {query: "itemId={item}"},
+		"GET /investments/{id}":              {ids: []string{"investment"}},
+		"GET /investments/{id}/transactions": {ids: []string{"investment"}},
+		"GET /identity":                      {query: "itemId={item}"},
+		"GET /identity/{id}":                 {ids: []string{"identity"}},
+		"GET /loans":                         {query: "itemId={item}"},
+		"GET /loans/{id}":                    {ids: []string{"loan"}},
+		"GET /bills":                         {query: "accountId={card}"},
+		"GET /bills/{id}":                    {ids: []string{"bill"}},
+		"GET /consents":                      {query: "itemId={ofItem}"},
+		"GET /consents/{id}":                 {ids: []string{"consent"}},
+
+		"GET /webhooks":                        {},
+		"POST /webhooks":                       {body: "webhook"},
+		"GET /webhooks/signing-secret":         {},
+		"POST /webhooks/signing-secret/rotate": {},
+		"GET /webhooks/{id}":                   {ids: []string{"webhook"}},
+		"PATCH /webhooks/{id}":                 {ids: []string{"webhook"}, body: "webhook"},
+		"DELETE /webhooks/{id}":                {ids: []string{"webhook"}},
+		"GET /webhooks/{id}/deliveries":        {ids: []string{"webhook"}},
+		"GET /events/{id}":                     {ids: []string{"event"}},
+		"POST /events/{id}/redeliver":          {ids: []string{"event"}},
+
+		"GET /payments/requests":                                                   {},
+		"POST /payments/requests":                                                  {body: "request"},
+		"POST /payments/requests/pix-qr":                                           {body: "pixqr"},
+		"GET /payments/requests/{id}":                                              {ids: []string{"request"}},
+		"PATCH /payments/requests/{id}":                                            {ids: []string{"request"}, body: "request"},
+		"DELETE /payments/requests/{id}":                                           {ids: []string{"request"}},
+		"GET /payments/requests/{id}/schedules":                                    {ids: []string{"schedReq"}},
+		"POST /payments/requests/{id}/schedules/cancel":                            {ids: []string{"schedReq"}},
+		"GET /payments/requests/{id}/schedules/{scheduleId}":                       {ids: []string{"schedReq", "schedule"}},
+		"POST /payments/requests/{id}/schedules/{scheduleId}/cancel":               {ids: []string{"schedReq", "schedule"}},
+		"POST /payments/requests/automatic-pix":                                    {body: "terms"},
+		"POST /payments/requests/{id}/automatic-pix/schedule":                      {ids: []string{"autoReq"}, body: "charge"},
+		"GET /payments/requests/{id}/automatic-pix/schedules":                      {ids: []string{"autoReq"}},
+		"GET /payments/requests/{id}/automatic-pix/schedules/{scheduleId}":         {ids: []string{"autoReq", "charge"}},
+		"POST /payments/requests/{id}/automatic-pix/schedules/{scheduleId}/cancel": {ids: []string{"autoReq", "charge"}},
+		"POST /payments/requests/{id}/automatic-pix/schedules/{scheduleId}/retry":  {ids: []string{"autoReq", "charge"}, body: "retry"},
+		"POST /payments/requests/{id}/automatic-pix/cancel":                        {ids: []string{"autoReq"}},
+		"GET /payments/intents":                                                    {},
+		"POST /payments/intents":                                                   {body: "intent"},
+		"GET /payments/intents/{id}":                                               {ids: []string{"intent"}},
+		"GET /payments/customers":                                                  {},
+		"POST /payments/customers":                                                 {body: "customer"},
+		"GET /payments/customers/{id}":                                             {ids: []string{"customer"}},
+		"PATCH /payments/customers/{id}":                                           {ids: []string{"customer"}, body: "customer"},
+		"DELETE /payments/customers/{id}":                                          {ids: []string{"customer"}},
+		"GET /payments/recipients/institutions":                                    {},
+		"GET /payments/recipients/institutions/{id}":                               {ids: []string{"institution"}},
+		"GET /payments/recipients":                                                 {},
+		"POST /payments/recipients":                                                {body: "recipient"},
+		"GET /payments/recipients/{id}":                                            {ids: []string{"recipient"}},
+		"PATCH /payments/recipients/{id}":                                          {ids: []string{"recipient"}, body: "recipient"},
+		"DELETE /payments/recipients/{id}":                                         {ids: []string{"recipient"}},
+		"GET /payments/pay/{id}":                                                   {ids: []string{"payReq"}, public: true},
+		"POST /payments/pay/{id}": {ids: []string{"payReq"}, public: true,
+			form: url.Values{"connectorId": {"5"}, "cpf": {"123"}, "name": {"Maria"}}},
+		"GET /payments/consent/{id}": {ids: []string{"intent"}, public: true},
+		"POST /payments/consent/{id}": {ids: []string{"intent"}, public: true,
+			form: url.Values{"decision": {"maybe"}}},
+		"GET /payments/pix/{id}": {ids: []string{"pixIntent"}, public: true},
+
+		"GET /categories":      {},
+		"GET /categories/{id}": {ids: []string{"category"}},
+
+		"* /graphql":    {gql: true},
+		"* /graphiql":   {public: true},
+		"* /graphiql/*": {ids: []string{"asset"}, public: true},
+	}
+}
+
+// azBodies are the JSON bodies, valid for their routes, with A's ids where a field names
+// one: B's key must not reach A's resources through a body either.
+func azBodies(f map[string]string) map[string]any {
+	return map[string]any{
+		"auth":        map[string]any{"clientId": f["clientId"], "clientSecret": f["clientSecret"]},
+		"token":       map[string]any{"itemId": f["ofItem"], "options": map[string]any{"clientUserId": "b-user"}},
+		"credentials": map[string]any{"user": "user-ok", "password": "password-ok"},
+		"item":        map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}},
+		"empty":       map[string]any{},
+		"mfa":         map[string]any{"token": "123456"},
+		"category":    map[string]any{"categoryId": f["category"]},
+		"webhook":     map[string]any{"event": "all", "url": "https://b-hooks.example.com/w"},
+		"request": map[string]any{"amount": 10.5, "description": "Pedido de B", "isSandbox": true,
+			"recipientId": f["recipient"], "customerId": f["customer"]},
+		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},
+		"terms": map[string]any{"interval": "MONTHLY", "startDate": day(1), "fixedAmount": 50, "isSandbox": true,
+			"recipientId": f["recipient"], "customerId": f["customer"]},
+		"charge":    map[string]any{"amount": 50, "date": day(5)},
+		"retry":     map[string]any{"date": day(3)},
+		"intent":    map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
+		"customer":  map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
+		"recipient": map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
+	}
+}
+
+// azFixture is A's world: its resources' ids by kind, and every id and value of A that no
+// other application may see.
+type azFixture struct {
+	ids     map[string]string
+	secrets map[string]string // value -> what it is
+}
+
+const azMark = "a7731" // in every value A chooses, so a leak is recognisable
+
+func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFixture {
+	key := a.APIKey
+	f := map[string]string{"clientId": a.ID, "clientSecret": a.Secret, "connector": "0", "asset": "x"}
+	first := func(path string) string {
+		var page struct {
+			Results []struct {
+				ID string `json:"id"`
+			} `json:"results"`
+			ID string `json:"id"`
+		}
+		env.Do(t, "GET", path, key, nil).Want(200).JSON(&page)
+		if len(page.Results) > 0 {
+			return page.Results[0].ID
+		}
+		if page.ID == "" {
+			t.Fatalf("no fixture at %s", path)
+		}
+		return page.ID
+	}
+	var it model.Item
+	env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "clientUserId": "user-" + azMark,
+		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&it)
+	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+	f["item"] = it.ID.String()
+	accounts := env.AccountIDs(t, key, f["item"])
+	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
+	f["transaction"] = first("/transactions?accountId=" + f["account"])
+	f["investment"] = first("/investments?itemId=" + f["item"])
+	f["identity"] = first("/identity?itemId=" + f["item"])
+	f["loan"] = first("/loans?itemId=" + f["item"])
+	f["bill"] = first("/bills?accountId=" + f["card"])
+	f["category"] = first("/categories")
+	f["institution"] = first("/payments/recipients/institutions?name=Nubank")
+	f["feedback"] = azPatchCategory(t, env, key, f["transaction"])
+	of := createItem(t, env, key, 5, map[string]any{"cpf": "52998224725"})
+	approve(t, env, key, of.ID.String())
+	f["ofItem"] = of.ID.String()
+	f["consent"] = first("/consents?itemId=" + f["ofItem"])
+	f["webhook"] = env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks-" + azMark + ".example.com/a",
+		"headers": map[string]any{"Authorization": "Bearer secret-" + azMark}}).Want(200).String("id")
+	f["event"] = env.Events(t, key, f["item"])[0]["id"].(string)
+	f["signingSecret"] = env.Do(t, "GET", "/webhooks/signing-secret", key, nil).Want(200).String("secret")
+
+	pending := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})
+	waiting, _ := env.WaitItem(t, key, pending.ID.String(), testsupport.Settled)
+	if waiting.UserAction == nil {
+		t.Fatalf("no user action on %+v", waiting)
+	}
+	link, _ := waiting.UserAction.Attributes["url"].(string)
+	f["otherItem"], f["action"] = pending.ID.String(), link[strings.LastIndex(link, "/")+1:]
+
+	f["recipient"] = env.Recipient(t, key)
+	f["customer"] = env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Cliente " + azMark,
+		"cnpj": "11222333000181", "email": azMark + "@example.com"}).Want(200).String("id")
+	newRequest := func(body map[string]any) string {
+		body["description"] = "Pedido " + azMark
+		return env.Do(t, "POST", "/payments/requests", key, body).Want(200).String("id")
+	}
+	intentFor := func(req string, extra map[string]any) string {
+		body := map[string]any{"paymentRequestId": req, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria " + azMark}}
+		for k, v := range extra {
+			body[k] = v
+		}
+		return env.Do(t, "POST", "/payments/intents", key, body).Want(200).String("id")
+	}
+	f["request"] = newRequest(map[string]any{"amount": 10.5, "isSandbox": true, "customerId": f["customer"]})
+	f["payReq"] = newRequest(map[string]any{"amount": 11.5, "isSandbox": true})
+	f["intentReq"] = newRequest(map[string]any{"amount": 12.5, "isSandbox": true})
+	f["intent"] = intentFor(newRequest(map[string]any{"amount": 13.5, "isSandbox": true}), nil)
+	f["pixIntent"] = intentFor(newRequest(map[string]any{"amount": 99.99, "customerId": f["customer"], "isSandbox": true}),
+		map[string]any{"paymentMethod": "PIX", "isDynamicPix": true})
+	f["schedReq"] = newRequest(map[string]any{"amount": 20, "isSandbox": true, "schedule": map[string]any{"type": "DAILY", "startDate": day(5), "occurrences": 3}})
+	var n model.PaymentIntent
+	env.Do(t, "GET", "/payments/intents/"+intentFor(f["schedReq"], nil), key, nil).Want(200).JSON(&n)
+	consent(t, env, &n, "authorize").Want(http.StatusOK)
+	f["schedule"] = first("/payments/requests/" + f["schedReq"] + "/schedules")
+	f["autoReq"] = env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "MONTHLY", "startDate": day(1),
+		"fixedAmount": 50, "isSandbox": true, "isRetryAccepted": true, "description": "Academia " + azMark}).Want(200).String("id")
+	authorizeAutoPix(t, env, key, f["autoReq"], happyCPF)
+	f["charge"] = env.Do(t, "POST", "/payments/requests/"+f["autoReq"]+"/automatic-pix/schedule", key,
+		map[string]any{"amount": 50, "date": day(5)}).Want(200).String("id")
+	f["brcode"] = payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "P1"}.Encode()
+
+	fx := &azFixture{ids: f, secrets: map[string]string{azMark: "a value A chose", "Loja Exemplo Ltda": "A's recipient name", f["signingSecret"]: "A's signing secret"}}
+	for kind, id := range f {
+		if !azShared[kind] && regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(id) {
+			fx.secrets[id] = "A's " + kind + " id"
+		}
+	}
+	return fx
+}
+
+// azPatchCategory gives A a category correction, so GET /category_feedback has A's data.
+func azPatchCategory(t *testing.T, env *testsupport.Env, key, txID string) string {
+	cats := env.Do(t, "GET", "/categories", key, nil).Want(200).Map()["results"].([]any)
+	cat := cats[len(cats)-1].(map[string]any)["id"].(string)
+	env.Do(t, "PATCH", "/transactions/"+txID, key, map[string]any{"categoryId": cat}).Want(200)
+	var fb struct{ Results []map[string]any }
+	env.Do(t, "GET", "/category_feedback", key, nil).Want(200).JSON(&fb)
+	if len(fb.Results) == 0 {
+		t.Fatalf("no category feedback after PATCH /transactions/%s", txID)
+	}
+	return fb.Results[0]["id"].(string)
+}
+
+// azCred is one column of the matrix.
+type azCred struct {
+	name, key string
+	code      string // the 401's codeDescription; "" for the token and B's key
+	token, b  bool
+}
+
+func azCreds(t *testing.T, env *testsupport.Env, a, b *testsupport.Client, fx *azFixture) []azCred {
+	ctx := context.Background()
+	expired, err := env.Auth.WithClock(func() time.Time { return time.Now().Add(-3 * time.Hour) }).Authenticate(ctx, a.ID, a.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := auth.NewService(env.DB, []byte("another-master-key-0123456789abcdef")).Authenticate(ctx, a.ID, a.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := env.Do(t, "POST", "/connect_token", a.APIKey, map[string]any{"itemId": fx.ids["ofItem"]}).Want(200).String("accessToken")
+	return []azCred{
+		{name: "no credential", code: model.CodeAPIKeyMissing},
+		{name: "expired key", key: expired.APIKey, code: model.CodeAPIKeyExpired},
+		{name: "forged key", key: forged.APIKey, code: model.CodeAPIKeyInvalid},
+		{name: "A's Connect Token", key: token, token: true},
+		{name: "B's key", key: b.APIKey, b: true},
+	}
+}
+
+// azSend makes one request without following redirects (the payer's pages redirect).
+func azSend(t *testing.T, env *testsupport.Env, method, path, key string, body []byte, contentType string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, env.URL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if key != "" {
+		req.Header.Set("X-API-KEY", key)
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// azLeaks names A's ids and values in body that the request did not carry itself.
+func azLeaks(fx *azFixture, sent string, body []byte) []string {
+	var out []string
+	for v, what := range fx.secrets {
+		if v != "" && !strings.Contains(sent, v) && bytes.Contains(body, []byte(v)) {
+			out = append(out, what+" "+v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func azErrorCode(body []byte) (status float64, code string) {
+	var e struct {
+		Code            float64 `json:"code"`
+		CodeDescription string  `json:"codeDescription"`
+	}
+	_ = json.Unmarshal(body, &e)
+	return e.Code, e.CodeDescription
+}
+
+func TestAuthzMatrix(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t, func(s *testsupport.Setup) { s.Resolver.Limiter = auth.NewLimiter(map[string]int{}) })
+	a, b := env.NewClient(t, "matrix-a"), env.NewClient(t, "matrix-b")
+	for _, c := range []*testsupport.Client{a, b} {
+		env.Exec(t, `UPDATE client_applications SET items_v2_enabled = true WHERE id = $1`, c.ID)
+	}
+	fx := azFixtures(t, env, a)
+	creds := azCreds(t, env, a, b, fx)
+	t.Run("REST", func(t *testing.T) { azREST(t, env, fx, creds, a.APIKey) })
+	t.Run("GraphQL", func(t *testing.T) { azGraphQL(t, env, fx, creds, a.APIKey) })
+	t.Run("Connect Token reaches only its item", func(t *testing.T) { azTokenItem(t, env, fx, creds, a.APIKey) })
+}
+
+var azParam = regexp.MustCompile(`\{[^}]+\}|\*`)
+
+func azREST(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred, keyA string) {
+	router, ok := env.Server.Config.Handler.(chi.Routes)
+	if !ok {
+		t.Fatalf("rest.New returns %T, not a chi router: the matrix cannot list the routes", env.Server.Config.Handler)
+	}
+	specs, bodies := azRoutes(), azBodies(fx.ids)
+	seen := map[string]bool{}
+	var routes []string
+	_ = chi.Walk(router, func(method, pattern string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routes = append(routes, method+" "+pattern)
+		return nil
+	})
+	sort.Strings(routes)
+	var controls []string
+	for _, route := range routes {
+		method, pattern, _ := strings.Cut(route, " ")
+		name := route
+		spec, found := specs[name]
+		if !found {
+			name = "* " + pattern
+			spec, found = specs[name]
+			if found && method != http.MethodGet && method != http.MethodPost {
+				seen[name] = true
+				continue // the same handler for every method: GET and POST are enough
+			}
+		}
+		if !found {
+			t.Errorf("route %s has no entry in azRoutes: add it, saying who may call it", route)
+			continue
+		}
+		seen[name] = true
+		if spec.gql {
+			continue
+		}
+		i := 0
+		path := azParam.ReplaceAllStringFunc(pattern, func(string) string {
+			kind := spec.ids[i]
+			i++
+			return fx.ids[kind]
+		})
+		if spec.query != "" {
+			path += "?" + regexp.MustCompile(`\{(\w+)\}`).ReplaceAllStringFunc(spec.query, func(m string) string { return fx.ids[m[1:len(m)-1]] })
+		}
+		var body []byte
+		contentType := "application/json"
+		switch {
+		case spec.form != nil:
+			body, contentType = []byte(spec.form.Encode()), "application/x-www-form-urlencoded"
+		case spec.body != "":
+			body, _ = json.Marshal(bodies[spec.body])
+		case method == http.MethodPost || method == http.MethodPatch:
+			body = []byte(`{}`)
+		}
+		ownsA := false // A's id is the resource the path or query addresses
+		for _, kind := range append(append([]string{}, spec.ids...), regexp.MustCompile(`\{(\w+)\}`).FindAllString(spec.query, -1)...) {
+			if !azShared[strings.Trim(kind, "{}")] {
+				ownsA = true
+			}
+		}
+		if ownsA && method == http.MethodGet && !spec.public {
+			controls = append(controls, path)
+		}
+		publicStatus := 0
+		for _, c := range creds {
+			status, got := azSend(t, env, method, path, c.key, body, contentType)
+			cell := route + " with " + c.name
+			st, code := azErrorCode(got)
+			switch {
+			case status >= 500:
+				t.Errorf("%s: %d %.300s", cell, status, got)
+			case spec.public:
+				if publicStatus == 0 {
+					publicStatus = status
+				}
+				if status != publicStatus || status == 401 || status == 403 {
+					t.Errorf("%s: %d, want what a public route answers without a credential (%d): %.300s", cell, status, publicStatus, got)
+				}
+			case c.code != "":
+				if status != 401 || code != c.code || st != 401 {
+					t.Errorf("%s: %d %s, want 401 %s: %.300s", cell, status, code, c.code, got)
+				}
+			case c.token && spec.token:
+				if status == 401 || status == 403 {
+					t.Errorf("%s: %d, but this route is within a Connect Token's reach: %.300s", cell, status, got)
+				}
+			case c.token:
+				if status != 403 || code != model.CodeForbidden {
+					t.Errorf("%s: %d %s, want 403 %s: %.300s", cell, status, code, model.CodeForbidden, got)
+				}
+			case c.b && ownsA:
+				if status != 404 || code == model.CodeNotFound {
+					t.Errorf("%s: %d %s, want 404 naming the resource: %.300s", cell, status, code, got)
+				}
+			}
+			if !c.token && !spec.public {
+				if leaks := azLeaks(fx, path+string(body), got); len(leaks) > 0 {
+					t.Errorf("%s shows %s: %.300s", cell, strings.Join(leaks, ", "), got)
+				}
+			}
+		}
+	}
+	for k := range specs {
+		if !seen[k] {
+			t.Errorf("azRoutes has %s, which the router does not serve", k)
+		}
+	}
+	// A reaches every resource B was refused: the 404s above were about ownership, and
+	// none of the refused requests changed or deleted anything.
+	for _, path := range controls {
+		if status, got := azSend(t, env, "GET", path, keyA, nil, ""); status != 200 {
+			t.Errorf("A's own GET %s: %d %.300s", path, status, got)
+		}
+	}
+}
+
+// azHiddenAccountFields are null in a Connect Token's view of accounts (section 5).
+var azHiddenAccountFields = []string{"balance", "owner", "taxNumber", "bankData", "creditData"}
+
+// azTokenItem checks A's Connect Token against A's other items, and the reduced view.
+func azTokenItem(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred, keyA string) {
+	tok := creds[3].key
+	for _, other := range []string{fx.ids["item"], fx.ids["otherItem"]} {
+		for _, path := range []string{"/items/" + other, "/accounts?itemId=" + other, "/items/" + other + "/resources"} {
+			status, got := azSend(t, env, "GET", path, tok, nil, "")
+			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden {
+				t.Errorf("GET %s with a token for another item: %d %.300s, want 403 %s", path, status, got, model.CodeForbidden)
+			}
+		}
+		for _, m := range []struct{ method, path, body string }{{"PATCH", "/items/" + other, `{}`}, {"POST", "/items/" + other + "/mfa", `{"token":"123456"}`}} {
+			status, got := azSend(t, env, m.method, m.path, tok, []byte(m.body), "application/json")
+			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden {
+				t.Errorf("%s %s with a token for another item: %d %.300s, want 403 %s", m.method, m.path, status, got, model.CodeForbidden)
+			}
+		}
+	}
+	var page struct {
+		Results []map[string]any `json:"results"`
+	}
+	status, got := azSend(t, env, "GET", "/accounts?itemId="+fx.ids["ofItem"], tok, nil, "")
+	if err := json.Unmarshal(got, &page); status != 200 || err != nil || len(page.Results) == 0 {
+		t.Fatalf("the token's account list: %d %.300s", status, got)
+	}
+	for _, acc := range page.Results {
+		for _, hidden := range azHiddenAccountFields {
+			if acc[hidden] != nil {
+				t.Errorf("a Connect Token sees account %v's %s: %v", acc["id"], hidden, acc[hidden])
+			}
+		}
+	}
+	if status, got := azSend(t, env, "GET", "/accounts?itemId="+fx.ids["ofItem"], keyA, nil, ""); status != 200 || !bytes.Contains(got, []byte(`"balance":`)) {
+		t.Errorf("A's own account list: %d %.300s", status, got)
+	}
+}
