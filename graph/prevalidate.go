@@ -37,6 +37,12 @@ const (
 	// under its own name; ten fragments that each select `id` and `__typename` in one
 	// selection set make 90 pairs.
 	maxSharedNamePairs = 2_000
+	// maxAnonymousSelections bounds what a caller without a credential may select (its
+	// query may only introspect). GraphiQL's introspection query makes 486 selections, the
+	// operation's and its fragments', and costs about 60 ms of CPU to answer (280 KB, a
+	// goroutine per list element); this allows it and some other tool's longer variant, not
+	// several copies of it.
+	maxAnonymousSelections = 750
 	// maxNesting bounds selection sets inside each other, introspection included (the
 	// depth limit maxQueryDepth exempts introspection, whose type references nest deeply).
 	maxNesting = 40
@@ -48,6 +54,8 @@ type preparsed struct {
 	// op is the operation the request names, nil when there is no such operation (gqlgen
 	// reports that after validation).
 	op *ast.OperationDefinition
+	// selections is the document's size as checkSize counts it.
+	selections int64
 	// steps counts the nodes the checks visited, so tests can see the work is bounded.
 	steps int
 }
@@ -86,7 +94,7 @@ func (p *preparsed) check(query, operationName string, variables map[string]any)
 	}
 	p.doc = doc
 	w := newDocWalker(doc, &p.steps)
-	if err := w.checkSize(); err != nil {
+	if p.selections, err = w.checkSize(); err != nil {
 		return err
 	}
 	if err := w.checkValues(); err != nil {
@@ -229,26 +237,26 @@ const sizeCap = 1 << 40
 
 // checkSize refuses a document whose operations and fragments, fragments expanded, hold more
 // than maxSelections selections, or whose fields share response paths in more than
-// maxSharedNamePairs pairs. The validator walks every operation and every fragment
-// definition on its own, so each counts.
-func (w *docWalker) checkSize() error {
+// maxSharedNamePairs pairs, and returns the selections. The validator walks every
+// operation and every fragment definition on its own, so each counts.
+func (w *docWalker) checkSize() (int64, error) {
 	var total int64
 	for _, op := range w.doc.Operations {
 		n, err := w.size(op.SelectionSet)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		total = min(total+n, sizeCap)
 	}
 	for _, f := range w.doc.Fragments {
 		n, err := w.size(f.SelectionSet)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		total = min(total+n, sizeCap)
 	}
 	if total > maxSelections {
-		return tooComplex("The query makes %s selections, counting every alias, repeat and fragment spread, in its operations and fragments; the limit is %d.", countText(total), maxSelections)
+		return total, tooComplex("The query makes %s selections, counting every alias, repeat and fragment spread, in its operations and fragments; the limit is %d.", countText(total), maxSelections)
 	}
 	// The document is now known to be small once expanded, so expanding it is cheap.
 	pairs := 0
@@ -288,16 +296,16 @@ func (w *docWalker) checkSize() error {
 	for _, op := range w.doc.Operations {
 		root--
 		if !walk(op.SelectionSet, root) {
-			return w.tooManyShared()
+			return total, w.tooManyShared()
 		}
 	}
 	for _, f := range w.doc.Fragments {
 		root--
 		if !walk(f.SelectionSet, root) {
-			return w.tooManyShared()
+			return total, w.tooManyShared()
 		}
 	}
-	return nil
+	return total, nil
 }
 
 func (w *docWalker) tooManyShared() error {

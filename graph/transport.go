@@ -88,8 +88,13 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 	if err != nil {
 		return err
 	}
-	if err := authenticated(ctx); err != nil && !p.onlyIntrospection() {
-		return err
+	if err := authenticated(ctx); err != nil {
+		if !p.onlyIntrospection() {
+			return err
+		}
+		if p.selections > maxAnonymousSelections {
+			return tooComplex("Without a valid credential a query may only introspect, in at most %d selections; this one makes %d. Send an API key in X-API-KEY.", maxAnonymousSelections, p.selections)
+		}
 	}
 	if getOnly && p.op != nil && p.op.Operation != ast.Query {
 		return model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "GET runs queries only; send a %s with POST.", p.op.Operation)

@@ -134,6 +134,11 @@ func TestGraphQLAbuse(t *testing.T) {
 			}
 		}
 		wantRefused(t, postQuery(t, env, "not-a-key", `{ connectors { total } }`, nil), 401, "API_KEY_INVALID")
+		// Introspection is bounded too: three dumps of every type are refused without a key.
+		fragments := graphiqlIntrospection[strings.Index(graphiqlIntrospection, "fragment FullType"):]
+		three := "{ a: __schema { types { ...FullType } } b: __schema { types { ...FullType } } c: __schema { types { ...FullType } } } " + fragments
+		wantRefused(t, postQuery(t, env, "", three, nil), 400, "QUERY_TOO_COMPLEX")
+		env.GraphQL(t, key, three, nil).OK(t)
 		// The operation a request names decides: B selects data.
 		r := env.Do(t, "POST", "/graphql", "", map[string]any{"query": `query A { __typename } query B { connectors { total } }`, "operationName": "B"})
 		wantRefused(t, r, 401, "API_KEY_MISSING")
@@ -221,7 +226,7 @@ func TestGraphQLAbuse(t *testing.T) {
 
 // rawPost sends a body of n bytes ('{"query":"' then spaces) on its own connection, reading
 // the answer while it writes, as a client whose upload the server cuts short must.
-func rawPost(t *testing.T, base, path string, n int, chunked bool) (int, []byte) {
+func rawPost(t testing.TB, base, path string, n int, chunked bool) (int, []byte) {
 	t.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
