@@ -133,7 +133,8 @@ func loadConfig(name string, args []string) (*config, error) {
 
 // loadWebhooks reads PONTE_WEBHOOK_RETRY (A or B, section 6.3's variants),
 // PONTE_WEBHOOK_TIMEOUT, PONTE_WEBHOOK_SCHEDULE and PONTE_WEBHOOK_SHORT_SCHEDULE (waits
-// before each retry, comma-separated durations) and PONTE_WEBHOOK_WORKERS.
+// before each retry, comma-separated durations), PONTE_WEBHOOK_LIMIT (webhooks per
+// application) and PONTE_WEBHOOK_WORKERS.
 func (c *config) loadWebhooks() error {
 	c.Webhooks = webhooks.DefaultConfig()
 	c.Webhooks.AllowInsecure = c.AllowInsecureWebhooks
@@ -169,6 +170,13 @@ func (c *config) loadWebhooks() error {
 			list = append(list, d)
 		}
 		*s.dst = list
+	}
+	if v := os.Getenv("PONTE_WEBHOOK_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("PONTE_WEBHOOK_LIMIT must be a positive number, not %q", v)
+		}
+		c.Webhooks.Limit = n
 	}
 	c.WebhookWorkers = 50
 	if v := os.Getenv("PONTE_WEBHOOK_WORKERS"); v != "" {

@@ -72,6 +72,9 @@ func serve(ctx context.Context, args []string) error {
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
 	engine := itemsync.New(store, authn, key, syncCfg, log)
 	hooks := webhooks.New(store, key, c.Webhooks, log)
+	if _, err := hooks.SealStoredHeaders(ctx); err != nil {
+		return fmt.Errorf("seal stored webhook headers: %w", err)
+	}
 	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout,
 		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay,
 		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
