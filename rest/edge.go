@@ -171,32 +171,40 @@ func unsupported(got, want string) error {
 		"This endpoint reads %s (UTF-8); the request's Content-Type is %q.", want, got)
 }
 
-// checkJSON walks every string of a JSON body, keys and values, and names the field of the
-// first one refused. A body that does not parse is left to decode, which says why.
+// checkJSON checks every string of a JSON body, keys and values, and names the field of
+// the first one refused. A body that does not parse is left to decode, which says why.
+//
+// It scans the bytes by hand rather than through json.Decoder.Token: measured on 1 MiB
+// bodies of small values, Token cost 35 to 50 times json.Valid (about a second of CPU a
+// request on this 2-core machine under load), this scan about twice. Its verdicts are
+// checked against a Token walk by FuzzEdgeJSON. Lengths are counted as written, escapes
+// included.
 func checkJSON(body []byte) error {
 	if !utf8.Valid(body) {
 		return invalid("The request body is not valid UTF-8.")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	type frame struct {
-		obj     bool
-		wantKey bool
-		label   string // the key, or index, of the member being read
-		n       int
+	if !json.Valid(body) {
+		return nil
 	}
-	var stack []*frame
+	type frame struct {
+		obj      bool
+		key, end int // where the current member's key is in body, in an object
+		n        int // members begun, in an array
+	}
+	var stack []frame
+	wantKey := false
 	// path names the member being read at depth n (len(stack) for the innermost).
 	path := func(n int) string {
 		var b strings.Builder
 		for i, f := range stack[:n] {
-			if f.obj {
-				if i > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(f.label)
-			} else {
-				b.WriteString("[" + f.label + "]")
+			switch {
+			case !f.obj:
+				b.WriteString("[" + strconv.Itoa(f.n-1) + "]")
+			case i > 0:
+				b.WriteByte('.')
+				fallthrough
+			default:
+				b.Write(body[f.key:f.end])
 			}
 		}
 		if b.Len() == 0 {
@@ -204,59 +212,89 @@ func checkJSON(body []byte) error {
 		}
 		return "Field " + b.String()
 	}
-	// begin is called as a value starts: an array member gets its index.
-	begin := func() {
-		if len(stack) > 0 {
-			if top := stack[len(stack)-1]; !top.obj {
-				top.label = strconv.Itoa(top.n)
-				top.n++
-			}
+	// value notes that a value starts: it is the next member of an array.
+	value := func() {
+		if len(stack) > 0 && !stack[len(stack)-1].obj {
+			stack[len(stack)-1].n++
 		}
 	}
-	// end is called once a value is complete: an object waits for its next key.
-	end := func() {
-		if len(stack) > 0 {
-			if top := stack[len(stack)-1]; top.obj {
-				top.wantKey = true
+	for i := 0; i < len(body); {
+		switch c := body[i]; c {
+		case '{', '[':
+			value()
+			if len(stack) == maxJSONDepth {
+				return model.BadRequest(model.CodeInvalidRequest, "The request body nests objects and arrays deeper than %d levels.", maxJSONDepth)
 			}
-		}
-	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // io.EOF, or a syntax error decode reports
-		}
-		if len(stack) > 0 && stack[len(stack)-1].obj && stack[len(stack)-1].wantKey {
-			top := stack[len(stack)-1]
-			if key, ok := tok.(string); ok {
-				if err := checkText(fmt.Sprintf("%s has a key %.40q that", path(len(stack)-1), key), key, maxJSONKey); err != nil {
-					return err
-				}
-				top.label, top.wantKey = key, false
-				continue
-			}
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			if v == '{' || v == '[' {
-				begin()
-				if len(stack) == maxJSONDepth {
-					return model.BadRequest(model.CodeInvalidRequest, "The request body nests objects and arrays deeper than %d levels.", maxJSONDepth)
-				}
-				stack = append(stack, &frame{obj: v == '{', wantKey: true})
-				continue
-			}
+			stack = append(stack, frame{obj: c == '{'})
+			wantKey = c == '{'
+			i++
+		case '}', ']':
 			stack = stack[:len(stack)-1]
-			end()
-		case string:
-			begin()
-			if err := checkText(path(len(stack)), v, maxJSONString); err != nil {
-				return err
+			i++
+		case ',':
+			wantKey = stack[len(stack)-1].obj
+			i++
+		case ':':
+			wantKey = false
+			i++
+		case '"':
+			end, nul := scanString(body, i)
+			size := end - i - 2
+			if wantKey {
+				if nul || size > maxJSONKey {
+					what := "contains a NUL byte (\\u0000), which no value may hold"
+					if !nul {
+						what = fmt.Sprintf("is longer than %d bytes", maxJSONKey)
+					}
+					return invalid("%s has a key %.40q that %s.", path(len(stack)-1), body[i+1:end-1], what)
+				}
+				stack[len(stack)-1].key, stack[len(stack)-1].end = i+1, end-1
+			} else {
+				value()
+				if nul {
+					return invalid("%s contains a NUL byte (\\u0000), which no value may hold.", path(len(stack)))
+				}
+				if size > maxJSONString {
+					return invalid("%s is longer than %d bytes.", path(len(stack)), maxJSONString)
+				}
 			}
-			end()
-		default:
-			begin()
-			end()
+			i = end
+		case ' ', '\t', '\n', '\r':
+			i++
+		default: // a number, true, false or null: runs to the next delimiter
+			value()
+			for i < len(body) && !jsonDelimiter(body[i]) {
+				i++
+			}
 		}
+	}
+	return nil
+}
+
+func jsonDelimiter(c byte) bool {
+	switch c {
+	case ',', ']', '}', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// scanString reads the string literal starting at body[start] (a quote) of valid JSON and
+// returns the index after its closing quote and whether it holds an escaped NUL.
+func scanString(body []byte, start int) (end int, nul bool) {
+	for i := start + 1; ; {
+		j := bytes.IndexAny(body[i:], `"\`)
+		if j < 0 {
+			return len(body), nul
+		}
+		i += j
+		if body[i] == '"' {
+			return i + 1, nul
+		}
+		// An escape: \uXXXX or a backslash and one character.
+		if body[i+1] == 'u' && string(body[i+2:i+6]) == "0000" {
+			nul = true
+		}
+		i += 2
 	}
 }

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -196,5 +197,86 @@ func FuzzDecodePaymentBody(f *testing.F) {
 			}
 			return all, nil
 		})
+	})
+}
+
+// tokenWalk is the reference for checkJSON: encoding/json's own tokens, decoded. It
+// reports whether a key or string holds a NUL, the deepest nesting and the longest
+// decoded key and string.
+func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var objs []bool // per open container: is it an object
+	var keys []bool // per open object: is a key expected next
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		inObj := len(objs) > 0 && objs[len(objs)-1]
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				if inObj {
+					keys[len(keys)-1] = true
+				}
+				objs, keys = append(objs, v == '{'), append(keys, true)
+				depth = max(depth, len(objs))
+			} else {
+				objs, keys = objs[:len(objs)-1], keys[:len(keys)-1]
+			}
+			continue
+		case string:
+			nul = nul || strings.IndexByte(v, 0) >= 0
+			if inObj && keys[len(keys)-1] {
+				keys[len(keys)-1] = false
+				maxKey = max(maxKey, len(v))
+				continue
+			}
+			maxString = max(maxString, len(v))
+		}
+		if inObj {
+			keys[len(keys)-1] = true
+		}
+	}
+}
+
+// FuzzEdgeJSON holds checkJSON's hand-written scan to the reference walk: it refuses a
+// body with a NUL anywhere, a decoded string or key over its limit, or nesting over the
+// limit, and refuses nothing else (a string's length is counted as written, and an escape
+// writes at most six bytes for each byte it stands for).
+func FuzzEdgeJSON(f *testing.F) {
+	seedBodies(f, `{"a":[1,"x",{"b":null}],"c":{"d":"\u00e9\\u0000\"","e":[]}}`, "a", "c", "d")
+	f.Add([]byte(`{"k\u0000":1}`))
+	f.Add([]byte(`["\\\u0000", "\\u0000", "\u0000\\"]`))
+	f.Add([]byte(`{"a":"` + strings.Repeat(`\u00e9`, maxJSONString/6+1) + `"}`))
+	f.Add([]byte(`{"` + strings.Repeat("k", maxJSONKey+1) + `":1}`))
+	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth) + strings.Repeat(`]`, maxJSONDepth)))
+	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth+1) + strings.Repeat(`]`, maxJSONDepth+1)))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		err := checkJSON(body)
+		if err != nil {
+			clientError(t, err)
+		}
+		if !utf8.Valid(body) {
+			if err == nil {
+				t.Fatalf("accepted invalid UTF-8 %q", body)
+			}
+			return
+		}
+		if !json.Valid(body) {
+			return // decode refuses it
+		}
+		nul, depth, maxKey, maxString := tokenWalk(body)
+		mustRefuse := nul || depth > maxJSONDepth || maxKey > maxJSONKey || maxString > maxJSONString
+		mayAccept := !nul && depth <= maxJSONDepth && 6*maxKey <= maxJSONKey && 6*maxString <= maxJSONString
+		if mustRefuse && err == nil {
+			t.Fatalf("accepted %.200q (NUL %v, depth %d, key %d, string %d)", body, nul, depth, maxKey, maxString)
+		}
+		if mayAccept && err != nil {
+			t.Fatalf("refused %.200q: %v", body, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "NUL") && !nul {
+			t.Fatalf("%.200q: %v, but the reference finds no NUL", body, err)
+		}
 	})
 }
