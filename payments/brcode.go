@@ -28,21 +28,47 @@ const pixGUI = "br.gov.bcb.pix"
 
 func tlv(id, value string) string { return fmt.Sprintf("%s%02d%s", id, len(value), value) }
 
-// Encode writes the payload with its CRC.
-func (c BRCode) Encode() string {
-	var b strings.Builder
-	b.WriteString(tlv("00", "01"))
-	if c.Dynamic {
-		b.WriteString(tlv("01", "12"))
+// EMV limits: a field's value has at most 99 characters, and the PIX account information
+// (field 26) holds the GUI (18 characters with its header) and the key or URL, so either may
+// take at most 77; the merchant name 25 and city 15.
+const (
+	maxFieldLen  = 99
+	maxKeyOrURL  = maxFieldLen - 18 - 4
+	maxMerchant  = 25
+	maxCity      = 15
+	unnamedParty = "NAO INFORMADO"
+	defaultTxID  = "***"
+)
+
+// Fits reports whether the key or URL fits the payload; Encode needs it to.
+func (c BRCode) Fits() error {
+	if c.Dynamic && len(c.URL) > maxKeyOrURL {
+		return fmt.Errorf("the PIX location %q has %d characters; a BR Code holds at most %d", c.URL, len(c.URL), maxKeyOrURL)
 	}
+	if !c.Dynamic && len(c.Key) > maxKeyOrURL {
+		return fmt.Errorf("the PIX key has %d characters; a BR Code holds at most %d", len(c.Key), maxKeyOrURL)
+	}
+	return nil
+}
+
+// Encode writes the payload with its CRC. The description is cut to what field 26 leaves
+// free, and a name or city with nothing printable becomes "NAO INFORMADO", because a payload
+// without them does not parse. The key or URL must fit (Fits): cutting either would send the
+// money elsewhere.
+func (c BRCode) Encode() string {
 	mai := tlv("00", pixGUI)
 	if c.Dynamic {
 		mai += tlv("25", c.URL)
 	} else {
 		mai += tlv("01", c.Key)
-		if c.Description != "" {
-			mai += tlv("02", c.Description)
+		if room := maxFieldLen - len(mai) - 4; c.Description != "" && room > 0 {
+			mai += tlv("02", truncate(asciiOnly(c.Description), room))
 		}
+	}
+	var b strings.Builder
+	b.WriteString(tlv("00", "01"))
+	if c.Dynamic {
+		b.WriteString(tlv("01", "12"))
 	}
 	b.WriteString(tlv("26", mai))
 	b.WriteString(tlv("52", "0000"))
@@ -51,15 +77,22 @@ func (c BRCode) Encode() string {
 		b.WriteString(tlv("54", strconv.FormatFloat(c.Amount, 'f', 2, 64)))
 	}
 	b.WriteString(tlv("58", "BR"))
-	b.WriteString(tlv("59", truncate(asciiOnly(c.MerchantName), 25)))
-	b.WriteString(tlv("60", truncate(asciiOnly(c.MerchantCity), 15)))
+	b.WriteString(tlv("59", orUnnamed(truncate(asciiOnly(c.MerchantName), maxMerchant))))
+	b.WriteString(tlv("60", orUnnamed(truncate(asciiOnly(c.MerchantCity), maxCity))))
 	txid := c.TxID
 	if txid == "" {
-		txid = "***"
+		txid = defaultTxID
 	}
 	b.WriteString(tlv("62", tlv("05", txid)))
 	b.WriteString("6304")
 	return b.String() + fmt.Sprintf("%04X", crc16(b.String()))
+}
+
+func orUnnamed(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return unnamedParty
+	}
+	return s
 }
 
 // crc16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), which the BR Code

@@ -84,18 +84,34 @@ func FuzzEncodeBRCode(f *testing.F) {
 		if dynamic {
 			c.Dynamic, c.URL = true, keyOrHost+"/payments/pix/3f1c6a55-8b7e-4f0e-9d57-5d1f4a3b2c10"
 		} else {
-			if len(keyOrHost) > 77 { // the longest PIX key, an e-mail address
-				return
-			}
 			c.Key, c.Description = keyOrHost, truncate(asciiOnly(description), 40)
+		}
+		if c.Fits() != nil {
+			if len(c.Key) <= 77 && len(c.URL) <= 77 {
+				t.Fatalf("%+v: Fits refused a key or URL of at most 77 characters", c)
+			}
+			return
 		}
 		s := c.Encode()
 		got, err := ParseBRCode(s)
 		if err != nil {
 			t.Fatalf("%+v encoded to %q, which does not parse: %v", c, s, err)
 		}
+		fields, _ := readTLV(s[:len(s)-8])
+		if len(fields["26"]) > 99 {
+			t.Fatalf("%+v encoded field 26 with %d characters; EMV allows 99", c, len(fields["26"]))
+		}
+		if len(got.Description) < len(c.Description) && len(fields["26"]) < 99-4 {
+			t.Fatalf("%+v encoded to %q: the description was cut though field 26 had room", c, s)
+		}
+		// The description may be cut to fit field 26, never changed otherwise; a name or
+		// city with nothing printable is written as "NAO INFORMADO".
+		if !strings.HasPrefix(c.Description, got.Description) {
+			t.Fatalf("%+v encoded to %q: description %q is not a prefix of the one given", c, s, got.Description)
+		}
 		want := c
-		want.MerchantName, want.MerchantCity = truncate(asciiOnly(name), 25), truncate(asciiOnly(city), 15)
+		want.Description = got.Description
+		want.MerchantName, want.MerchantCity = orNamed(truncate(asciiOnly(name), 25)), orNamed(truncate(asciiOnly(city), 15))
 		if want.TxID == "" {
 			want.TxID = "***"
 		}
@@ -103,6 +119,13 @@ func FuzzEncodeBRCode(f *testing.F) {
 			t.Fatalf("%+v encoded to %q, parsed back to %+v", c, s, got)
 		}
 	})
+}
+
+func orNamed(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "NAO INFORMADO"
+	}
+	return s
 }
 
 // encodable reports whether Encode can write c unchanged: Encode keeps printable ASCII

@@ -199,6 +199,9 @@ func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.Pay
 		code.URL = u.Host + "/payments/pix/" + n.ID.String()
 		code.Description = ""
 	}
+	if err := code.Fits(); err != nil {
+		return nil, model.BadRequest(CodeNotSupported, "This payment cannot be paid by PIX code: %v. For a dynamic code, serve the service under a shorter PONTE_BASE_URL host.", err)
+	}
 	v := code.Encode()
 	return &model.PixData{Qr: QRDataURL(v), Value: v}, nil
 }
