@@ -129,15 +129,16 @@ func orNamed(s string) string {
 }
 
 // encodable reports whether Encode can write c unchanged: Encode keeps printable ASCII
-// only, cuts the merchant name and city to 25 and 15 characters, writes two decimals, and
-// writes a dynamic code's location without a key or description.
+// only (in the name, city and description), cuts the merchant name and city to 25 and 15
+// characters, writes two decimals, and writes a dynamic code's location without a key or
+// description.
 func encodable(c BRCode) bool {
 	if c.Dynamic != (c.URL != "") || c.Dynamic && (c.Key != "" || c.Description != "") {
 		return false
 	}
 	amount, _ := strconv.ParseFloat(strconv.FormatFloat(c.Amount, 'f', 2, 64), 64)
 	return printableASCII(c.MerchantName) && len(c.MerchantName) <= 25 && printableASCII(c.MerchantCity) && len(c.MerchantCity) <= 15 &&
-		c.TxID != "" && amount == c.Amount
+		printableASCII(c.Description) && c.TxID != "" && amount == c.Amount
 }
 
 var emvAmount = regexp.MustCompile(`^$|^[0-9]+(\.[0-9]*)?$|^\.[0-9]+$`)
