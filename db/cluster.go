@@ -91,6 +91,21 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 	if opts.Attach && c.running(ctx) {
 		return c, nil
 	}
+	p, err := c.launch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Supervise {
+		c.supervised = make(chan struct{})
+		go c.supervise(p)
+	}
+	return c, nil
+}
+
+// launch starts the server once what remains of an earlier one is gone and waits until it
+// answers; one that never answers is ended, so the next attempt starts clean.
+func (c *Cluster) launch(ctx context.Context) (*serverProc, error) {
+	// The lock file first: a server some other process started meanwhile is not an orphan.
 	if err := c.waitStaleServer(ctx); err != nil {
 		return nil, err
 	}
@@ -102,14 +117,17 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 		return nil, err
 	}
 	if err := c.waitReady(ctx, p); err != nil {
-		c.Stop()
+		// Not answering (or stopping): end it, so the next attempt starts clean.
+		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-p.exited:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
 		return nil, err
 	}
-	if opts.Supervise {
-		c.supervised = make(chan struct{})
-		go c.supervise(p)
-	}
-	return c, nil
+	return p, nil
 }
 
 // FindServerBinaries looks for initdb and postgres on PATH, then in the Debian layout

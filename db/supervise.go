@@ -85,29 +85,7 @@ func (c *Cluster) restart() (*serverProc, error) {
 		case <-ctx.Done():
 		}
 	}()
-	// The lock file first: a server some other process started meanwhile is not an orphan.
-	if err := c.waitStaleServer(ctx); err != nil {
-		return nil, err
-	}
-	if err := c.waitOrphans(ctx); err != nil {
-		return nil, err
-	}
-	p, err := c.start()
-	if err != nil {
-		return nil, err
-	}
-	if err := c.waitReady(ctx, p); err != nil {
-		// Not answering (or stopping): end it, so the next attempt starts clean.
-		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
-		select {
-		case <-p.exited:
-		case <-time.After(10 * time.Second):
-			_ = p.cmd.Process.Kill()
-			<-p.exited
-		}
-		return nil, err
-	}
-	return p, nil
+	return c.launch(ctx)
 }
 
 // orphanGrace is how long a killed postmaster's backends get to notice its death and exit
