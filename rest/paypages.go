@@ -110,7 +110,9 @@ func maskCPF(cpf string) string {
 
 func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'")
+	// Browsers apply form-action to the redirect that follows a post too: the consent page's
+	// decision redirects to the application's callbackUrls, on any host.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' https: http:; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
