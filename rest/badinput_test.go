@@ -17,8 +17,6 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/auth"
-	"ponte/model"
-	"ponte/payments"
 	"ponte/rest"
 	"ponte/testsupport"
 )
@@ -465,84 +463,9 @@ func scanGraphQL(s *scanner, key string) {
 	}
 }
 
-// scanFixtures builds one of each resource for client a: the ids the scan aims at.
+// scanFixtures builds one of each resource for client a, the same world the authorization
+// matrix builds: the ids the scan aims at.
 func scanFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) map[string]string {
-	key := a.APIKey
 	env.Exec(t, `UPDATE client_applications SET items_v2_enabled = true WHERE id = $1`, a.ID)
-	f := map[string]string{"clientId": a.ID, "connector": "0", "asset": "x"}
-	orRandom := func(kind, path string) {
-		var page struct {
-			Results []struct {
-				ID string `json:"id"`
-			} `json:"results"`
-			ID string `json:"id"`
-		}
-		env.Do(t, "GET", path, key, nil).JSON(&page)
-		switch {
-		case len(page.Results) > 0:
-			f[kind] = page.Results[0].ID
-		case page.ID != "":
-			f[kind] = page.ID
-		default:
-			f[kind] = uuid.NewString()
-		}
-	}
-	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
-	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
-	f["item"] = it.ID.String()
-	accounts := env.AccountIDs(t, key, f["item"])
-	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
-	orRandom("transaction", "/v2/transactions?accountId="+f["account"])
-	orRandom("investment", "/investments?itemId="+f["item"])
-	orRandom("identity", "/identity?itemId="+f["item"])
-	orRandom("loan", "/loans?itemId="+f["item"])
-	orRandom("bill", "/bills?accountId="+f["card"])
-	orRandom("consent", "/consents?itemId="+f["item"])
-	orRandom("category", "/categories")
-	orRandom("institution", "/payments/recipients/institutions?name=Nubank")
-	f["event"] = env.Events(t, key, f["item"])[0]["id"].(string)
-	f["webhook"] = env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks.example.com/a"}).Want(200).String("id")
-
-	pending := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})
-	waiting, _ := env.WaitItem(t, key, pending.ID.String(), testsupport.Settled)
-	if waiting.UserAction == nil {
-		t.Fatalf("no user action on %+v", waiting)
-	}
-	link, _ := waiting.UserAction.Attributes["url"].(string)
-	f["action"] = link[strings.LastIndex(link, "/")+1:]
-
-	f["recipient"] = env.Recipient(t, key)
-	f["customer"] = env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Cliente SA", "cnpj": "11222333000181"}).Want(200).String("id")
-	newRequest := func(body map[string]any) string {
-		return env.Do(t, "POST", "/payments/requests", key, body).Want(200).String("id")
-	}
-	f["request"] = newRequest(map[string]any{"amount": 10.5, "isSandbox": true})
-	f["payReq"] = newRequest(map[string]any{"amount": 10.5, "isSandbox": true})
-	f["intentReq"] = newRequest(map[string]any{"amount": 10.5, "isSandbox": true})
-	intentFor := func(req string, extra map[string]any) *model.PaymentIntent {
-		body := map[string]any{"paymentRequestId": req, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}}
-		for k, v := range extra {
-			body[k] = v
-		}
-		var n model.PaymentIntent
-		env.Do(t, "POST", "/payments/intents", key, body).Want(200).JSON(&n)
-		return &n
-	}
-	f["intent"] = intentFor(newRequest(map[string]any{"amount": 10.5, "isSandbox": true}), nil).ID.String()
-	f["pixIntent"] = intentFor(newRequest(map[string]any{"amount": 99.99, "customerId": f["customer"], "isSandbox": true}),
-		map[string]any{"paymentMethod": "PIX", "isDynamicPix": true}).ID.String()
-
-	f["schedReq"] = newRequest(map[string]any{"amount": 20, "isSandbox": true, "schedule": map[string]any{"type": "DAILY", "startDate": day(5), "occurrences": 3}})
-	consent(t, env, intentFor(f["schedReq"], nil), "authorize").Want(http.StatusOK)
-	var sched model.ScheduledPaymentPage
-	env.Do(t, "GET", "/payments/requests/"+f["schedReq"]+"/schedules", key, nil).Want(200).JSON(&sched)
-	f["schedule"] = sched.Results[0].ID.String()
-
-	f["autoReq"] = env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "MONTHLY", "startDate": day(1),
-		"fixedAmount": 50, "isSandbox": true, "isRetryAccepted": true}).Want(200).String("id")
-	authorizeAutoPix(t, env, key, f["autoReq"], happyCPF)
-	f["charge"] = env.Do(t, "POST", "/payments/requests/"+f["autoReq"]+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(5)}).
-		Want(200).String("id")
-	f["brcode"] = payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "P1"}.Encode()
-	return f
+	return azFixtures(t, env, a).ids
 }
