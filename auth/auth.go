@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -280,15 +279,6 @@ func (s *Service) clientEnabled(ctx context.Context, id uuid.UUID) (bool, error)
 	}
 	s.enabled.put(id, v, gen)
 	return v, nil
-}
-
-// StatusOf is a helper for tests and logs.
-func StatusOf(err error) int {
-	var e *model.Error
-	if errors.As(err, &e) {
-		return e.Status
-	}
-	return http.StatusInternalServerError
 }
 
 // NewClient creates a client application and returns it with its secret, which is shown

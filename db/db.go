@@ -93,11 +93,6 @@ func (d *DB) Close() {
 	d.Pool.Close()
 }
 
-// Tx runs fn in a transaction, committing when it returns nil.
-func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return d.Bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
-}
-
 // isNoRows reports a query that found nothing.
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) || errors.Is(err, pgx.ErrNoRows) }
 

@@ -20,11 +20,6 @@ type Time struct{ time.Time }
 // to the one stored.
 func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
 
-// Now is the current time in the service's precision.
-func Now() Time { return NewTime(time.Now()) }
-
-// TimePtr is a convenience for optional timestamps.
-func TimePtr(t time.Time) *Time { v := NewTime(t); return &v }
 
 func (t Time) String() string { return t.UTC().Format(TimeLayout) }
 
