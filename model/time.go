@@ -20,7 +20,6 @@ type Time struct{ time.Time }
 // to the one stored.
 func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
 
-
 func (t Time) String() string { return t.UTC().Format(TimeLayout) }
 
 func (t Time) MarshalJSON() ([]byte, error) {
