@@ -54,8 +54,8 @@ func wantUnavailable(t *testing.T, what string, err error) {
 	if err == nil {
 		t.Fatalf("%s: no error", what)
 	}
-	if e, _ := model.AsError(err); e.Status != 503 || e.CodeDescription != model.CodeDatabaseUnavailable {
-		t.Fatalf("%s: %v became %d %s", what, err, e.Status, e.CodeDescription)
+	if e, _ := model.AsError(err); e.Status() != 503 || e.Code != model.CodeDatabaseUnavailable {
+		t.Fatalf("%s: %v became %d %s", what, err, e.Status(), e.Code.String())
 	}
 }
 
@@ -174,9 +174,10 @@ func TestClusterFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		await(t, "the monitor to see the killed server", 10*time.Second, func() bool { return !d.Available() })
+		// The restart is logged just after the new server answers: wait for the line too.
 		await(t, "the server's restart", time.Minute, func() bool {
 			pid := c.ServerPID()
-			return pid != 0 && pid != old && d.Available()
+			return pid != 0 && pid != old && d.Available() && strings.Contains(logs.String(), "PostgreSQL restarted")
 		})
 		if _, err := d.Bun.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatalf("after the restart: %v", err)
