@@ -96,10 +96,10 @@ func Require(ctx context.Context, action Action) (*Principal, error) {
 		return nil, v.err
 	}
 	if v.p == nil {
-		return nil, model.Unauthorized(model.CodeAPIKeyMissing, "Missing credential: send an API Key (from POST /auth) or a Connect Token in the X-API-KEY header.")
+		return nil, model.Fail(model.CodeAPIKeyMissing, "Missing credential: send an API Key (from POST /auth) or a Connect Token in the X-API-KEY header.")
 	}
 	if v.p.Kind == KindConnectToken && !connectTokenReach[action] {
-		return nil, model.Forbidden("A Connect Token cannot perform %s; use an API Key on your server.", action)
+		return nil, model.Fail(model.CodeForbidden, "A Connect Token cannot perform %s; use an API Key on your server.", action)
 	}
 	return v.p, nil
 }
@@ -110,7 +110,7 @@ func (p *Principal) RequireItem(itemID uuid.UUID) error {
 		return nil
 	}
 	if p.ItemID == nil || *p.ItemID != itemID {
-		return model.Forbidden("This Connect Token cannot reach item %s: a token reaches only the item it was issued for or created.", itemID)
+		return model.Fail(model.CodeForbidden, "This Connect Token cannot reach item %s: a token reaches only the item it was issued for or created.", itemID)
 	}
 	return nil
 }
@@ -148,9 +148,9 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 // names a client does one hash of the secret, so timing tells nothing; a disabled client
 // gets CLIENT_DISABLED whatever the secret, so the answer does not confirm a guess either.
 func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret string) (*model.APIKey, error) {
-	bad := model.Unauthorized(model.CodeClientKeysBad, "Invalid clientId or clientSecret.")
+	bad := model.Fail(model.CodeClientKeysBad, "Invalid clientId or clientSecret.")
 	if clientID == "" || clientSecret == "" {
-		return nil, model.BadRequest(model.CodeInvalidRequest, "clientId and clientSecret are required.")
+		return nil, model.Fail(model.CodeInvalidRequest, "clientId and clientSecret are required.")
 	}
 	id, err := uuid.Parse(clientID)
 	if err != nil {
@@ -170,7 +170,7 @@ func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret strin
 		return nil, err
 	}
 	if found && !c.Enabled {
-		return nil, model.Unauthorized(model.CodeClientDisabled, "This client application is disabled.")
+		return nil, model.Fail(model.CodeClientDisabled, "This client application is disabled.")
 	}
 	if !found || !ok {
 		return nil, bad
@@ -215,21 +215,21 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) {
 	c, err := parse(s.jwtKey, token)
 	if err != nil {
-		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
 	if s.now().Unix() >= c.Expires {
-		return nil, model.Unauthorized(model.CodeAPIKeyExpired, "The credential in X-API-KEY expired at %s; request a new one.", time.Unix(c.Expires, 0).UTC().Format(model.TimeLayout))
+		return nil, model.Fail(model.CodeAPIKeyExpired, "The credential in X-API-KEY expired at %s; request a new one.", time.Unix(c.Expires, 0).UTC().Format(model.TimeLayout))
 	}
 	clientID, err := uuid.Parse(c.Subject)
 	if err != nil {
-		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
 	enabled, err := s.clientEnabled(ctx, clientID)
 	if err != nil {
 		return nil, err
 	}
 	if !enabled {
-		return nil, model.Unauthorized(model.CodeClientDisabled, "This client application is disabled.")
+		return nil, model.Fail(model.CodeClientDisabled, "This client application is disabled.")
 	}
 	p := &Principal{ClientID: clientID}
 	switch c.Type {
@@ -239,19 +239,19 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 	case tokenConnect:
 		id, err := uuid.Parse(c.ID)
 		if err != nil {
-			return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+			return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 		}
 		row, found, err := s.db.ConnectToken(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		if !found || row.ClientID != clientID {
-			return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+			return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 		}
 		p.Kind, p.TokenID, p.ItemID, p.Options = KindConnectToken, row.ID, row.ItemID, row.Options
 		return p, nil
 	default:
-		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
 }
 

@@ -22,7 +22,7 @@ func (r *queryResolver) Accounts(ctx context.Context, itemID uuid.UUID, typ *str
 		return nil, err
 	}
 	if typ != nil && *typ != "BANK" && *typ != "CREDIT" {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
+		return nil, model.Fail(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
 	}
 	if _, err := r.Sync.Get(ctx, p, itemID); err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Accou
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", id)
+		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", id)
 	}
 	return a, nil
 }

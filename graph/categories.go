@@ -31,7 +31,7 @@ func (r *queryResolver) Category(ctx context.Context, id string) (*model.Categor
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(model.CodeCategoryNotFound, "Category %q not found.", id)
+		return nil, model.Fail(model.CodeCategoryNotFound, "Category %q not found.", id)
 	}
 	return c, nil
 }

@@ -19,7 +19,7 @@ func (r *queryResolver) ClientApplication(ctx context.Context) (*model.ClientApp
 		return nil, err
 	}
 	if !found {
-		return nil, model.Unauthorized(model.CodeAPIKeyInvalid, "The client application of this credential no longer exists.")
+		return nil, model.Fail(model.CodeAPIKeyInvalid, "The client application of this credential no longer exists.")
 	}
 	return c, nil
 }
@@ -42,7 +42,7 @@ func (r *mutationResolver) CreateConnectToken(ctx context.Context, itemID *uuid.
 			return nil, err
 		}
 		if !found {
-			return nil, model.NotFound(model.CodeItemNotFound, "Item %s not found.", itemID)
+			return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
 		}
 	}
 	var opts model.ConnectTokenOptions

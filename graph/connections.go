@@ -23,7 +23,7 @@ func firstArg(first *int, def int) (int, error) {
 		return def, nil
 	}
 	if *first < 1 || *first > maxFirst {
-		return 0, model.BadRequest(model.CodeInvalidParameter, "first must be between 1 and %d (got %d).", maxFirst, *first)
+		return 0, model.Fail(model.CodeInvalidParameter, "first must be between 1 and %d (got %d).", maxFirst, *first)
 	}
 	return *first, nil
 }
@@ -144,7 +144,7 @@ func documents[T any](ctx context.Context, r *Resolver, clientID uuid.UUID, s db
 		raw, err := r.Auth.OpenCursor(*after)
 		var c docCursor
 		if err != nil || json.Unmarshal(raw, &c) != nil || c.Scope != sk {
-			return nil, model.BadRequest("INVALID_CURSOR", "The after cursor is not one this service issued for this list; pass endCursor of the previous page unchanged.")
+			return nil, model.Fail(model.CodeInvalidCursor, "The after cursor is not one this service issued for this list; pass endCursor of the previous page unchanged.")
 		}
 		key = &c.DocumentKey
 	}

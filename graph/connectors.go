@@ -25,12 +25,12 @@ func (r *queryResolver) Connectors(ctx context.Context, filter *model.ConnectorF
 	}
 	for _, t := range f.Types {
 		if !slices.Contains(model.ConnectorTypes, t) {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "types: %q is not a connector type; use %s.", t, joinTypes())
+			return nil, model.Fail(model.CodeInvalidParameter, "types: %q is not a connector type; use %s.", t, joinTypes())
 		}
 	}
 	for _, c := range f.Countries {
 		if c != "BR" {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "countries: %q is not served; the only allowed value is BR.", c)
+			return nil, model.Fail(model.CodeInvalidParameter, "countries: %q is not served; the only allowed value is BR.", c)
 		}
 	}
 	list, total, err := r.DB.Connectors(ctx, f, limit, offset)
@@ -63,7 +63,7 @@ func (r *Resolver) connector(ctx context.Context, id int) (*model.Connector, err
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(model.CodeConnectorNotFound, "Connector %d not found.", id)
+		return nil, model.Fail(model.CodeConnectorNotFound, "Connector %d not found.", id)
 	}
 	return c, nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"ponte/auth"
 	"ponte/db"
-	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -74,7 +73,7 @@ func wantInvalidCursor(t *testing.T, r *Resolver, cursor string, f model.Transac
 func wantInvalidCursorErr(t *testing.T, err error, input string) {
 	t.Helper()
 	var e *model.Error
-	if !errors.As(err, &e) || e.Status != 400 || e.CodeDescription != itemsync.CodeBadCursor {
+	if !errors.As(err, &e) || e.Status() != 400 || e.Code != model.CodeInvalidCursor {
 		t.Fatalf("refusing %q: %v, want a 400 INVALID_CURSOR", input, err)
 	}
 }

@@ -87,7 +87,7 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 	var modelErr *model.Error
 	var failure internalFailure
 	switch {
-	case errors.As(err, &modelErr) && modelErr.Status != http.StatusInternalServerError:
+	case errors.As(err, &modelErr) && modelErr.Status() != http.StatusInternalServerError:
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		out.Message = modelErr.Message
 		out.Extensions = modelErr.Extensions()
@@ -99,10 +99,8 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		if out.Extensions == nil {
 			out.Extensions = map[string]any{}
 		}
-		out.Extensions["code"] = http.StatusBadRequest
-		if _, ok := out.Extensions["codeDescription"]; !ok {
-			out.Extensions["codeDescription"] = model.CodeInvalidRequest
-		}
+		out.Extensions["code"] = model.CodeInvalidRequest.Status()
+		out.Extensions["codeDescription"] = model.CodeInvalidRequest.String()
 		return out
 	default:
 		// Anything else is the service's failure: the client gets the request id to quote,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -58,7 +57,7 @@ func (r *Resolver) ClaimIdempotencyKey(ctx context.Context, header []string, fin
 		return nil, nil
 	}
 	if len(header) != 1 || !validIdempotencyKey(header[0]) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "The Idempotency-Key header must be sent once, with 1 to 255 printable ASCII characters.")
+		return nil, model.Fail(model.CodeInvalidParameter, "The Idempotency-Key header must be sent once, with 1 to 255 printable ASCII characters.")
 	}
 	key := header[0]
 	c := &IdempotencyClaim{store: r.DB, sealer: r.Auth.AnswerSealer(), key: db.IdempotencyKey{ClientID: p.ClientID, Key: key}, owner: uuid.New()}
@@ -79,7 +78,7 @@ func (r *Resolver) ClaimIdempotencyKey(ctx context.Context, header []string, fin
 			continue
 		}
 		if !bytes.Equal(rec.Fingerprint, fingerprint) {
-			return nil, model.Errorf(http.StatusUnprocessableEntity, model.CodeIdempotencyKeyReused,
+			return nil, model.Fail(model.CodeIdempotencyKeyReused,
 				"This Idempotency-Key was already used with another request (method, path, query or body differ); use a new key for a new request.")
 		}
 		if rec.Response == nil {
@@ -94,7 +93,7 @@ func (r *Resolver) ClaimIdempotencyKey(ctx context.Context, header []string, fin
 		c.Replay = &db.StoredResponse{Status: rec.Response.Status, ContentType: rec.Response.ContentType, Body: body}
 		return c, nil
 	}
-	return nil, model.Errorf(http.StatusConflict, model.CodeIdempotencyKeyInUse,
+	return nil, model.Fail(model.CodeIdempotencyKeyInUse,
 		"A request with this Idempotency-Key is still being processed; retry once it has finished to receive its answer.")
 }
 

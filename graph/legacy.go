@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
 
@@ -52,7 +51,7 @@ func (r *Resolver) LegacyTransactions(ctx context.Context, f model.LegacyTransac
 		now = r.Now()
 	}
 	if !now.Before(LegacySunset) {
-		return nil, model.Errorf(http.StatusGone, "ENDPOINT_SUNSET", "GET /transactions was retired on %s; use GET /v2/transactions (cursor pagination, same filters).", LegacySunset.AddDate(0, 0, -1).Format("2006-01-02"))
+		return nil, model.Fail(model.CodeEndpointSunset, "GET /transactions was retired on %s; use GET /v2/transactions (cursor pagination, same filters).", LegacySunset.AddDate(0, 0, -1).Format("2006-01-02"))
 	}
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
@@ -63,10 +62,10 @@ func (r *Resolver) LegacyTransactions(ctx context.Context, f model.LegacyTransac
 		return nil, err
 	}
 	if !found || client != p.ClientID {
-		return nil, model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", f.AccountID)
+		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
 	}
 	if f.DateFrom != nil && f.DateTo != nil && f.DateFrom.After(*f.DateTo) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
+		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
 	}
 	pg, limit, offset, err := pageArgs(page, pageSize)
 	if err != nil {

@@ -2,8 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
@@ -24,12 +22,6 @@ const (
 	maxQueryComplexity = 100_000
 	maxQueryDepth      = 12
 	accountsPerItem    = 10
-)
-
-// Codes of refused queries.
-const (
-	CodeQueryTooComplex = "QUERY_TOO_COMPLEX"
-	CodeQueryTooDeep    = "QUERY_TOO_DEEP"
 )
 
 func times(first *int, def int) int {
@@ -78,11 +70,8 @@ func (l queryLimits) MutateOperationContext(ctx context.Context, op *graphql.Ope
 		return nil
 	}
 	if c := complexity.Calculate(ctx, l.es, op.Operation, op.Variables); c > maxQueryComplexity {
-		return limitError(CodeQueryTooComplex, fmt.Sprintf("The query's complexity is %d; the limit is %d. Ask for fewer rows (first) or fewer fields, and page through the rest.", c, maxQueryComplexity))
+		e := model.Fail(model.CodeQueryTooComplex, "The query's complexity is %d; the limit is %d. Ask for fewer rows (first) or fewer fields, and page through the rest.", c, maxQueryComplexity)
+		return &gqlerror.Error{Message: e.Message, Err: e, Extensions: e.Extensions()}
 	}
 	return nil
-}
-
-func limitError(code, msg string) *gqlerror.Error {
-	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": http.StatusBadRequest, "codeDescription": code}}
 }

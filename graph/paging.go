@@ -17,13 +17,13 @@ func pageArgs(page, pageSize *int) (p, limit, offset int, err error) {
 	p, limit = 1, defaultPageSize
 	if page != nil {
 		if *page < 1 || *page > maxPage {
-			return 0, 0, 0, model.BadRequest(model.CodeInvalidParameter, "page must be between 1 and %d (got %d).", maxPage, *page)
+			return 0, 0, 0, model.Fail(model.CodeInvalidParameter, "page must be between 1 and %d (got %d).", maxPage, *page)
 		}
 		p = *page
 	}
 	if pageSize != nil {
 		if *pageSize < 1 || *pageSize > maxPageSize {
-			return 0, 0, 0, model.BadRequest(model.CodeInvalidParameter, "pageSize must be between 1 and %d (got %d).", maxPageSize, *pageSize)
+			return 0, 0, 0, model.Fail(model.CodeInvalidParameter, "pageSize must be between 1 and %d (got %d).", maxPageSize, *pageSize)
 		}
 		limit = *pageSize
 	}

@@ -34,14 +34,14 @@ func dateRange(from, to *string) (*time.Time, *time.Time, error) {
 	if from != nil {
 		v, err := model.ParseTime(*from)
 		if err != nil {
-			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "from %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *from)
+			return nil, nil, model.Fail(model.CodeInvalidParameter, "from %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *from)
 		}
 		f = &v.Time
 	}
 	if to != nil {
 		v, err := model.ParseTime(*to)
 		if err != nil {
-			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "to %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *to)
+			return nil, nil, model.Fail(model.CodeInvalidParameter, "to %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *to)
 		}
 		end := v.Time
 		if len(*to) == len("2006-01-02") {
@@ -52,7 +52,7 @@ func dateRange(from, to *string) (*time.Time, *time.Time, error) {
 		t = &end
 	}
 	if f != nil && t != nil && !f.Before(*t) {
-		return nil, nil, model.BadRequest(model.CodeInvalidParameter, "from %s is after to %s.", *from, *to)
+		return nil, nil, model.Fail(model.CodeInvalidParameter, "from %s is after to %s.", *from, *to)
 	}
 	return f, t, nil
 }
@@ -367,7 +367,7 @@ func (r *mutationResolver) CancelScheduledPayment(ctx context.Context, paymentRe
 			return s, nil
 		}
 	}
-	return nil, model.NotFound(payments.CodeScheduleNotFound, "Scheduled payment %s not found.", id)
+	return nil, model.Fail(model.CodeScheduledPaymentNotFound, "Scheduled payment %s not found.", id)
 }
 
 // The payer's pages (payment and consent) carry no credential: the unguessable ids in
@@ -419,7 +419,7 @@ func (r *Resolver) PayerPayment(ctx context.Context, id uuid.UUID) (*PaymentView
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(payments.CodeRequestNotFound, "Payment request %s not found.", id)
+		return nil, model.Fail(model.CodePaymentRequestNotFound, "Payment request %s not found.", id)
 	}
 	req, err := r.Payments.Request(ctx, client, id)
 	if err != nil {
@@ -441,7 +441,7 @@ func (r *Resolver) PayerStartsIntent(ctx context.Context, requestID uuid.UUID, c
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(payments.CodeRequestNotFound, "Payment request %s not found.", requestID)
+		return nil, model.Fail(model.CodePaymentRequestNotFound, "Payment request %s not found.", requestID)
 	}
 	id := requestID.String()
 	return r.Payments.CreateIntent(ctx, client, model.PaymentIntentInput{PaymentRequestID: &id, ConnectorID: &connectorID,

@@ -153,15 +153,15 @@ func (p *preparsed) onlyIntrospection() bool {
 }
 
 func tooComplex(format string, args ...any) *model.Error {
-	return model.BadRequest(CodeQueryTooComplex, format, args...)
+	return model.Fail(model.CodeQueryTooComplex, format, args...)
 }
 
 func tooDeep(format string, args ...any) *model.Error {
-	return model.BadRequest(CodeQueryTooDeep, format, args...)
+	return model.Fail(model.CodeQueryTooDeep, format, args...)
 }
 
 func invalidText(what string) *model.Error {
-	return model.BadRequest(model.CodeInvalidParameter, "%s is not valid UTF-8 text or contains a NUL character.", what)
+	return model.Fail(model.CodeInvalidParameter, "%s is not valid UTF-8 text or contains a NUL character.", what)
 }
 
 func checkText(what, s string) *model.Error {

@@ -49,7 +49,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
 func codeOf(err error) string {
 	var e *model.Error
 	if errors.As(err, &e) {
-		return e.CodeDescription
+		return e.Code.String()
 	}
 	var g *gqlerror.Error
 	if errors.As(err, &g) {
@@ -71,40 +71,40 @@ func TestPrevalidate(t *testing.T) {
 		{"introspection", introspection, "", nil, ""},
 		{"ordinary query", `query Q($id: UUID!) { item(id: $id) { id accounts { edges { node { id } } } } }`, "Q", nil, ""},
 		{"a field repeated 63 times is 1,953 pairs", "{" + strings.Repeat("__typename ", 63) + "}", "", nil, ""},
-		{"64 times is 2,016", "{" + strings.Repeat("__typename ", 64) + "}", "", nil, CodeQueryTooComplex},
+		{"64 times is 2,016", "{" + strings.Repeat("__typename ", 64) + "}", "", nil, model.CodeQueryTooComplex.String()},
 		{"fields under distinct aliases share no path", "{" + repeat(60, `a%d: __type(name: "Q") { name name } `) + "}", "", nil, ""},
 		{"40 merged parents: 780 + 780 pairs", "{" + strings.Repeat(`a: __type(name: "Q") { name } `, 40) + "}", "", nil, ""},
-		{"50 merged parents: 1,225 + 1,225 pairs", "{" + strings.Repeat(`a: __type(name: "Q") { name } `, 50) + "}", "", nil, CodeQueryTooComplex},
-		{"repeats through fragments count", "{ ...A ...B ...C } fragment A on Query { " + strings.Repeat("__typename ", 30) + "} fragment B on Query { ...A } fragment C on Query { ...A }", "", nil, CodeQueryTooComplex},
+		{"50 merged parents: 1,225 + 1,225 pairs", "{" + strings.Repeat(`a: __type(name: "Q") { name } `, 50) + "}", "", nil, model.CodeQueryTooComplex.String()},
+		{"repeats through fragments count", "{ ...A ...B ...C } fragment A on Query { " + strings.Repeat("__typename ", 30) + "} fragment B on Query { ...A } fragment C on Query { ...A }", "", nil, model.CodeQueryTooComplex.String()},
 		{"2,000 selections", "{" + repeat(2000, "a%d: __typename ") + "}", "", nil, ""},
-		{"2,001 selections", "{" + repeat(2001, "a%d: __typename ") + "}", "", nil, CodeQueryTooComplex},
-		{"a fragment counts where it is spread and on its own", "{ ...F }" + " fragment F on Query {" + repeat(1000, "a%d: __typename ") + "}", "", nil, CodeQueryTooComplex},
-		{"fan-out of 10", fanOut(10), "", nil, CodeQueryTooComplex},
-		{"fan-out of 100 saturates", fanOut(100), "", nil, CodeQueryTooComplex},
-		{"over the token limit", "{" + repeat(maxQueryTokens/3+1, "a%d: __typename ") + "}", "", nil, CodeQueryTooComplex},
+		{"2,001 selections", "{" + repeat(2001, "a%d: __typename ") + "}", "", nil, model.CodeQueryTooComplex.String()},
+		{"a fragment counts where it is spread and on its own", "{ ...F }" + " fragment F on Query {" + repeat(1000, "a%d: __typename ") + "}", "", nil, model.CodeQueryTooComplex.String()},
+		{"fan-out of 10", fanOut(10), "", nil, model.CodeQueryTooComplex.String()},
+		{"fan-out of 100 saturates", fanOut(100), "", nil, model.CodeQueryTooComplex.String()},
+		{"over the token limit", "{" + repeat(maxQueryTokens/3+1, "a%d: __typename ") + "}", "", nil, model.CodeQueryTooComplex.String()},
 		{"a cycle", "{ ...A } fragment A on Query { ...B } fragment B on Query { ...C } fragment C on Query { ...A }", "", nil, "GRAPHQL_VALIDATION_FAILED"},
 		{"an unused cycle", "{ __typename } fragment A on Query { ...A }", "", nil, "GRAPHQL_VALIDATION_FAILED"},
 		{"a syntax error", "{ a ", "", nil, "GRAPHQL_PARSE_FAILED"},
 		{"an unknown fragment is validation's to report", "{ ...Nope }", "", nil, ""},
 		{"12 levels", "{" + strings.Repeat(" a {", 11) + " b" + strings.Repeat(" }", 11) + " }", "", nil, ""},
-		{"13 levels", "{" + strings.Repeat(" a {", 12) + " b" + strings.Repeat(" }", 12) + " }", "", nil, CodeQueryTooDeep},
-		{"13 levels through fragments", "{ a { a { a { ...F } } } } fragment F on T { a { a { a { a { a { a { a { a { a { b } } } } } } } } } }", "", nil, CodeQueryTooDeep},
+		{"13 levels", "{" + strings.Repeat(" a {", 12) + " b" + strings.Repeat(" }", 12) + " }", "", nil, model.CodeQueryTooDeep.String()},
+		{"13 levels through fragments", "{ a { a { a { ...F } } } } fragment F on T { a { a { a { a { a { a { a { a { a { b } } } } } } } } } }", "", nil, model.CodeQueryTooDeep.String()},
 		{"depth counts the operation run", "query A { __typename } query B {" + strings.Repeat(" a {", 12) + " b" + strings.Repeat(" }", 12) + " }", "A", nil, ""},
 		{"introspection is exempt from depth", `{ __type(name: "Q") ` + strings.Repeat("{ ofType ", 30) + "{ name }" + strings.Repeat(" }", 30) + " }", "", nil, ""},
-		{"but not from nesting", `{ __type(name: "Q") ` + strings.Repeat("{ ofType ", 40) + "{ name }" + strings.Repeat(" }", 40) + " }", "", nil, CodeQueryTooDeep},
-		{"NUL in the query text", "{ __typename }\x00", "", nil, model.CodeInvalidParameter},
-		{"invalid UTF-8 in the query text", "{ a(s: \"\xff\") }", "", nil, model.CodeInvalidParameter},
-		{"NUL through an escape", `{ a(s: "x\u0000") }`, "", nil, model.CodeInvalidParameter},
-		{"NUL in a nested input", `{ a(s: {b: [{c: "\u0000"}]}) }`, "", nil, model.CodeInvalidParameter},
-		{"NUL in a variable default", `query($s: String = "\u0000") { a(s: $s) }`, "", nil, model.CodeInvalidParameter},
-		{"NUL in a directive", `{ a @include(if: "\u0000") }`, "", nil, model.CodeInvalidParameter},
-		{"NUL in a fragment's argument", `{ ...F } fragment F on Query { a(s: "\u0000") }`, "", nil, model.CodeInvalidParameter},
+		{"but not from nesting", `{ __type(name: "Q") ` + strings.Repeat("{ ofType ", 40) + "{ name }" + strings.Repeat(" }", 40) + " }", "", nil, model.CodeQueryTooDeep.String()},
+		{"NUL in the query text", "{ __typename }\x00", "", nil, model.CodeInvalidParameter.String()},
+		{"invalid UTF-8 in the query text", "{ a(s: \"\xff\") }", "", nil, model.CodeInvalidParameter.String()},
+		{"NUL through an escape", `{ a(s: "x\u0000") }`, "", nil, model.CodeInvalidParameter.String()},
+		{"NUL in a nested input", `{ a(s: {b: [{c: "\u0000"}]}) }`, "", nil, model.CodeInvalidParameter.String()},
+		{"NUL in a variable default", `query($s: String = "\u0000") { a(s: $s) }`, "", nil, model.CodeInvalidParameter.String()},
+		{"NUL in a directive", `{ a @include(if: "\u0000") }`, "", nil, model.CodeInvalidParameter.String()},
+		{"NUL in a fragment's argument", `{ ...F } fragment F on Query { a(s: "\u0000") }`, "", nil, model.CodeInvalidParameter.String()},
 		{"an escaped character is fine", `{ a(s: "caf\u00e9") }`, "", nil, ""},
-		{"NUL in a variable", `query($s: String) { a(s: $s) }`, "", map[string]any{"s": "a\x00"}, model.CodeInvalidParameter},
-		{"NUL deep in a variable", `query($s: In) { a(s: $s) }`, "", map[string]any{"s": map[string]any{"l": []any{json.Number("1"), map[string]any{"x": "\x00"}}}}, model.CodeInvalidParameter},
-		{"NUL in a variable's key", `query($s: In) { a(s: $s) }`, "", map[string]any{"s": map[string]any{"\x00": true}}, model.CodeInvalidParameter},
-		{"invalid UTF-8 in a variable", `query($s: String) { a(s: $s) }`, "", map[string]any{"s": "\xc3"}, model.CodeInvalidParameter},
-		{"NUL in the operation name", `query Q { a }`, "Q\x00", nil, model.CodeInvalidParameter},
+		{"NUL in a variable", `query($s: String) { a(s: $s) }`, "", map[string]any{"s": "a\x00"}, model.CodeInvalidParameter.String()},
+		{"NUL deep in a variable", `query($s: In) { a(s: $s) }`, "", map[string]any{"s": map[string]any{"l": []any{json.Number("1"), map[string]any{"x": "\x00"}}}}, model.CodeInvalidParameter.String()},
+		{"NUL in a variable's key", `query($s: In) { a(s: $s) }`, "", map[string]any{"s": map[string]any{"\x00": true}}, model.CodeInvalidParameter.String()},
+		{"invalid UTF-8 in a variable", `query($s: String) { a(s: $s) }`, "", map[string]any{"s": "\xc3"}, model.CodeInvalidParameter.String()},
+		{"NUL in the operation name", `query Q { a }`, "Q\x00", nil, model.CodeInvalidParameter.String()},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestPrevalidateMemoises(t *testing.T) {
 	t.Parallel()
 	// 2^24 selections, 24 fragments: the work is the 24 fragments, not the selections.
 	p, err := prevalidate(fanOut(24), "", nil)
-	if codeOf(err) != CodeQueryTooComplex || p.steps > 200 {
+	if codeOf(err) != model.CodeQueryTooComplex.String() || p.steps > 200 {
 		t.Fatalf("%v after %d steps", err, p.steps)
 	}
 	// The depth walk too: measured on a fan-out that is otherwise accepted.
@@ -177,7 +177,7 @@ func TestTokenLimitMessage(t *testing.T) {
 	t.Parallel()
 	_, err := prevalidate("{"+strings.Repeat("a ", maxQueryTokens)+"}", "", nil)
 	var e *model.Error
-	if !errors.As(err, &e) || e.CodeDescription != CodeQueryTooComplex || !strings.Contains(e.Message, "tokens") {
+	if !errors.As(err, &e) || e.Code != model.CodeQueryTooComplex || !strings.Contains(e.Message, "tokens") {
 		t.Fatalf("%v", err)
 	}
 }

@@ -75,7 +75,7 @@ func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string
 		return nil, err
 	}
 	if !validAccountType(typ) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
+		return nil, model.Fail(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
 	}
 	list, cached := cacheGet[[]*model.Account](ctx, cacheKey{"accounts", it.ID, ownArgsKey(ctx)})
 	if !cached {
@@ -207,7 +207,7 @@ func (r *Resolver) spending(ctx context.Context, accounts []uuid.UUID, from, to 
 	var f, t *model.Time
 	f, t = from, to
 	if f != nil && t != nil && f.After(t.Time) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.Format(model.TimeLayout), t.Format(model.TimeLayout))
+		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.Format(model.TimeLayout), t.Format(model.TimeLayout))
 	}
 	rows, err := r.DB.Spending(ctx, accounts, timePtr(f), timePtr(t))
 	if err != nil {

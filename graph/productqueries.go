@@ -95,7 +95,7 @@ func (r *queryResolver) InvestmentTransactions(ctx context.Context, investmentID
 func (r *queryResolver) Identity(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.Identity, error) {
 	switch {
 	case (itemID == nil) == (id == nil):
-		return nil, model.BadRequest(model.CodeInvalidParameter, "Give exactly one of itemId and id.")
+		return nil, model.Fail(model.CodeInvalidParameter, "Give exactly one of itemId and id.")
 	case id != nil:
 		return productDoc[model.Identity](ctx, r.Resolver, "identity", *id)
 	}
@@ -153,7 +153,7 @@ func (r *queryResolver) Consent(ctx context.Context, id uuid.UUID) (*model.Conse
 
 func (r *queryResolver) Spending(ctx context.Context, accountID *uuid.UUID, itemID *uuid.UUID, from, to *model.Time) (*model.Spending, error) {
 	if (accountID == nil) == (itemID == nil) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "Give exactly one of accountId and itemId.")
+		return nil, model.Fail(model.CodeInvalidParameter, "Give exactly one of accountId and itemId.")
 	}
 	if _, err := r.checkedParent(ctx, "spending", itemID, accountID); err != nil {
 		return nil, err

@@ -20,10 +20,10 @@ type RawPage struct {
 }
 
 // productKinds names each product's not-found code.
-var productKinds = map[string]string{
-	"investment": "INVESTMENT_NOT_FOUND", "investment_transaction": "INVESTMENT_TRANSACTION_NOT_FOUND",
-	"identity": "IDENTITY_NOT_FOUND", "loan": "LOAN_NOT_FOUND", "bill": "BILL_NOT_FOUND",
-	"statement": "STATEMENT_NOT_FOUND", "consent": "CONSENT_NOT_FOUND",
+var productKinds = map[string]model.Code{
+	"investment": model.CodeInvestmentNotFound, "investment_transaction": model.CodeInvestmentTransactionNotFound,
+	"identity": model.CodeIdentityNotFound, "loan": model.CodeLoanNotFound, "bill": model.CodeBillNotFound,
+	"statement": model.CodeStatementNotFound, "consent": model.CodeConsentNotFound,
 }
 
 // ProductList reads a page of one product for an item (itemID) or an owner (an account or an
@@ -60,14 +60,14 @@ func (r *Resolver) ownerExists(ctx context.Context, clientID uuid.UUID, kind str
 		if _, n, err := r.DB.ProductDocuments(ctx, clientID, db.DocumentScope{Kind: "investment", ID: &owner}, 1, 0); err != nil {
 			return err
 		} else if n == 0 {
-			return model.NotFound("INVESTMENT_NOT_FOUND", "Investment %s not found.", owner)
+			return model.Fail(model.CodeInvestmentNotFound, "Investment %s not found.", owner)
 		}
 		return nil
 	}
 	if _, found, err := r.DB.Account(ctx, clientID, owner); err != nil {
 		return err
 	} else if !found {
-		return model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", owner)
+		return model.Fail(model.CodeAccountNotFound, "Account %s not found.", owner)
 	}
 	return nil
 }
@@ -83,7 +83,7 @@ func (r *Resolver) ProductByID(ctx context.Context, kind string, id uuid.UUID) (
 		return nil, err
 	}
 	if len(list) == 0 {
-		return nil, model.NotFound(productKinds[kind], "No %s with id %s.", kind, id)
+		return nil, model.Fail(productKinds[kind], "No %s with id %s.", kind, id)
 	}
 	return list[0], nil
 }
@@ -95,7 +95,7 @@ func (r *Resolver) IdentityByItem(ctx context.Context, itemID uuid.UUID) (json.R
 		return nil, err
 	}
 	if len(page.Results) == 0 {
-		return nil, model.NotFound("IDENTITY_NOT_FOUND", "Item %s has no identity collected.", itemID)
+		return nil, model.Fail(model.CodeIdentityNotFound, "Item %s has no identity collected.", itemID)
 	}
 	return page.Results[0], nil
 }

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"ponte/model"
@@ -16,17 +15,17 @@ const readyTimeout = 800 * time.Millisecond
 // names no host, socket, user or database: the cause goes to the log.
 func (r *Resolver) Ready(ctx context.Context) error {
 	if !r.DatabaseAvailable() {
-		return model.Errorf(http.StatusServiceUnavailable, model.CodeDatabaseUnavailable, "The database is not reachable.")
+		return model.Fail(model.CodeDatabaseUnavailable, "The database is not reachable.")
 	}
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	pending, err := r.DB.Pending(ctx)
 	if err != nil {
 		r.Log.Warn("readiness check failed", "err", err)
-		return model.Errorf(http.StatusServiceUnavailable, model.CodeDatabaseUnavailable, "The database is not reachable.")
+		return model.Fail(model.CodeDatabaseUnavailable, "The database is not reachable.")
 	}
 	if len(pending) > 0 {
-		return model.Errorf(http.StatusServiceUnavailable, model.CodeNotReady, "Migrations are pending.")
+		return model.Fail(model.CodeNotReady, "Migrations are pending.")
 	}
 	return nil
 }

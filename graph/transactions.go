@@ -68,11 +68,11 @@ func (r *Resolver) transactionPage(ctx context.Context, f model.TransactionFilte
 			return nil, err
 		}
 		if !found || client != p.ClientID {
-			return nil, model.NotFound("ACCOUNT_NOT_FOUND", "Account %s not found.", f.AccountID)
+			return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
 		}
 	}
 	if f.DateFrom != nil && f.DateTo != nil && f.DateFrom.After(*f.DateTo) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "dateFrom (%s) is after dateTo (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
+		return nil, model.Fail(model.CodeInvalidParameter, "dateFrom (%s) is after dateTo (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
 	}
 	var key *db.TransactionKey
 	if after != nil && *after != "" {
@@ -109,10 +109,10 @@ func (r *Resolver) openTxCursor(s string, f model.TransactionFilter) (*db.Transa
 	raw, err := r.Auth.OpenCursor(s)
 	var c txCursor
 	if err != nil || json.Unmarshal(raw, &c) != nil {
-		return nil, model.BadRequest("INVALID_CURSOR", "The after cursor is not one this service issued; pass the next value of the previous page unchanged.")
+		return nil, model.Fail(model.CodeInvalidCursor, "The after cursor is not one this service issued; pass the next value of the previous page unchanged.")
 	}
 	if c.Account != f.AccountID || c.Filter != filterHash(f) {
-		return nil, model.BadRequest("INVALID_CURSOR", "The after cursor belongs to another account or other filters; keep the query of the previous page.")
+		return nil, model.Fail(model.CodeInvalidCursor, "The after cursor belongs to another account or other filters; keep the query of the previous page.")
 	}
 	return &db.TransactionKey{Date: time.Unix(0, c.Date).UTC(), ID: c.ID}, nil
 }
@@ -128,7 +128,7 @@ func (r *Resolver) Transaction(ctx context.Context, id uuid.UUID) (json.RawMessa
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound("TRANSACTION_NOT_FOUND", "Transaction %s not found.", id)
+		return nil, model.Fail(model.CodeTransactionNotFound, "Transaction %s not found.", id)
 	}
 	return raw, nil
 }
@@ -141,19 +141,19 @@ func (r *Resolver) SetTransactionCategory(ctx context.Context, id uuid.UUID, cat
 		return nil, err
 	}
 	if categoryID == "" {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "categoryId is required.")
+		return nil, model.Fail(model.CodeInvalidParameter, "categoryId is required.")
 	}
 	if _, found, err := r.DB.Category(ctx, categoryID); err != nil {
 		return nil, err
 	} else if !found {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "categoryId %q is not a category; see GET /categories.", categoryID)
+		return nil, model.Fail(model.CodeInvalidParameter, "categoryId %q is not a category; see GET /categories.", categoryID)
 	}
 	found, err := r.DB.SetTransactionCategory(ctx, p.ClientID, id, categoryID)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound("TRANSACTION_NOT_FOUND", "Transaction %s not found.", id)
+		return nil, model.Fail(model.CodeTransactionNotFound, "Transaction %s not found.", id)
 	}
 	return r.Transaction(ctx, id)
 }

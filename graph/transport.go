@@ -57,7 +57,7 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		params = readGet(w, r, exec)
 	default:
 		w.Header().Set("Allow", "GET, POST, OPTIONS")
-		writeErrorBody(w, model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "%s is not supported on /graphql; use POST (or GET for queries).", r.Method))
+		writeErrorBody(w, model.Fail(model.CodeMethodNotAllowed, "%s is not supported on /graphql; use POST (or GET for queries).", r.Method))
 		return
 	}
 	if params == nil {
@@ -97,7 +97,7 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 		}
 	}
 	if getOnly && p.op != nil && p.op.Operation != ast.Query {
-		return model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "GET runs queries only; send a %s with POST.", p.op.Operation)
+		return model.Fail(model.CodeMethodNotAllowed, "GET runs queries only; send a %s with POST.", p.op.Operation)
 	}
 	return nil
 }
@@ -115,10 +115,10 @@ func authenticated(ctx context.Context) error {
 func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
-		writeErrorBody(w, model.Errorf(http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType, "POST /graphql takes a JSON body {query, variables, operationName} with Content-Type application/json."))
+		writeErrorBody(w, model.Fail(model.CodeUnsupportedMediaType, "POST /graphql takes a JSON body {query, variables, operationName} with Content-Type application/json."))
 		return nil
 	}
-	tooLarge := model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBodyBytes)
+	tooLarge := model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBodyBytes)
 	if r.ContentLength > maxBodyBytes {
 		// Refused on its announced length: nothing of it is read.
 		w.Header().Set("Connection", "close")
@@ -133,7 +133,7 @@ func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor
 			writeErrorBody(w, tooLarge)
 			return nil
 		}
-		writeErrorBody(w, model.BadRequest(model.CodeMalformedJSON, "Could not read the request body."))
+		writeErrorBody(w, model.Fail(model.CodeMalformedJSON, "Could not read the request body."))
 		return nil
 	}
 	var params graphql.RawParams
@@ -151,7 +151,7 @@ func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor
 // maxQueryStringBytes.
 func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
 	if len(r.URL.RawQuery) > maxQueryStringBytes {
-		writeErrorBody(w, model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", maxQueryStringBytes))
+		writeErrorBody(w, model.Fail(model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", maxQueryStringBytes))
 		return nil
 	}
 	fail := func(msg string) *graphql.RawParams {
@@ -186,7 +186,7 @@ func refuse(ctx context.Context, w http.ResponseWriter, exec graphql.GraphExecut
 	var gqlErr *gqlerror.Error
 	switch {
 	case errors.As(err, &e):
-		status = e.Status
+		status = e.Status()
 		list = gqlerror.List{{Message: e.Message, Err: e}}
 	case errors.As(err, &gqlErr):
 		list = gqlerror.List{gqlErr}
@@ -208,7 +208,7 @@ func writeErrorBody(w http.ResponseWriter, e *model.Error) {
 	b, _ := json.Marshal(e.Body())
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
-	w.WriteHeader(e.Status)
+	w.WriteHeader(e.Status())
 	_, _ = w.Write(append(b, '\n'))
 }
 

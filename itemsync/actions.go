@@ -40,14 +40,14 @@ func (e *Engine) Decide(ctx context.Context, executionID uuid.UUID, approve bool
 			return err
 		}
 		if !found || ex.Status != string(model.ExecWaitingUserAction) {
-			return model.NotFound(CodeMFANotFound, "Nothing waits for an authorization here; it may have expired or been answered.")
+			return model.Fail(model.CodeMFANotFound, "Nothing waits for an authorization here; it may have expired or been answered.")
 		}
 		it, found, err := tx.LockItem(ctx, uuid.Nil, ex.ItemID)
 		if err != nil || !found {
 			return fmt.Errorf("item of execution %s: %v", executionID, err)
 		}
 		if it.UserAction != nil && it.UserAction.ExpiresAt != nil && e.now().After(it.UserAction.ExpiresAt.Time) {
-			return model.BadRequest(CodeMFAExpired, "This authorization request expired.")
+			return model.Fail(model.CodeMFAExpired, "This authorization request expired.")
 		}
 		answer := "deny"
 		if approve {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 
 	"time"
@@ -18,35 +17,6 @@ import (
 	"ponte/auth"
 	"ponte/db"
 	"ponte/model"
-)
-
-// Error codes of section 7.3 raised by item rules.
-const (
-	CodeValidation           = "CONNECTOR_VALIDATION_ERROR"
-	CodeUserAlreadyExists    = "ITEM_USER_ALREADY_EXISTS"
-	CodeParamsNotProvided    = "PARAMETERS_NOT_PROVIDED"
-	CodeAlreadyUpdating      = "ITEM_ALREADY_UPDATING"
-	CodeIsAlreadyUpdating    = "ITEM_IS_ALREADY_UPDATING"
-	CodeTooFrequent          = "CLIENT_IS_UPDATING_BEFORE_ALLOWED_FREQUENCY"
-	CodeLastLoginError       = "LAST_EXECUTION_HAD_LOGIN_ERROR"
-	CodeTooManyLoginFailures = "TOO_MANY_CONSECUTIVE_LOGIN_FAILURES"
-	CodeTooManyErrors        = "TOO_MANY_CONSECUTIVE_ERRORS"
-	CodeErrorCooldown        = "ITEM_IN_ERROR_COOLDOWN"
-	CodeConnectorOffline     = "CONNECTOR_OFFLINE"
-	CodeRequiredParameter    = "CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR"
-	CodeDifferentAccount     = "ITEM_ORIGINAL_CONNECTED_WITH_DIFFERENT_ACCOUNT"
-	CodeCreationLimit        = "ITEM_CREATION_LIMIT_EXCEEDED"
-	CodeUpdatesDisabled      = "CLIENT_HAS_ITEM_UPDATES_DISABLED"
-	CodeAPICreationDisabled  = "CREATE_ITEMS_API_FREE_DISABLED"
-	CodeSandboxUpdatesOnly   = "SANDBOX_CLIENT_ITEM_UPDATE_NOT_ALLOWED"
-	CodeMFANotFound          = "ITEM_MFA_NOT_FOUND"
-	CodeMFAAlreadyProvided   = "ITEM_MFA_ALREADY_PROVIDED"
-	CodeMFAExpired           = "ITEM_MFA_EXPIRED"
-	CodeMFAMismatch          = "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH"
-	// Spelled as the interface spells it; clients match it as written.
-	CodeMFAAlreadyUsed  = "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR"
-	CodeItemsV2Disabled = "ITEMS_V2_DISABLED"
-	CodeBadCursor       = "INVALID_CURSOR"
 )
 
 // maxConsecutiveErrors is section 8's "more than 5".
@@ -97,18 +67,18 @@ func (e *Engine) parameters(ctx context.Context, clientID uuid.UUID, raw any) (m
 		if err != nil {
 			var ce *auth.CredentialError
 			if errors.As(err, &ce) {
-				return nil, nil, model.BadRequest(model.CodeInvalidParameter, "%s", ce.Msg)
+				return nil, nil, model.Fail(model.CodeInvalidParameter, "%s", ce.Msg)
 			}
 			return nil, nil, err
 		}
 	default:
-		return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object of credentials, or a Base64 string of them encrypted with RSA-OAEP.")
+		return nil, nil, model.Fail(model.CodeInvalidParameter, "parameters must be an object of credentials, or a Base64 string of them encrypted with RSA-OAEP.")
 	}
 	out := make(map[string]string, len(obj))
 	for k, v := range obj {
 		s, ok := credentialString(v)
 		if !ok {
-			return nil, nil, model.BadRequest(CodeValidation, "Parameter %s must be a string.", k).
+			return nil, nil, model.Fail(model.CodeConnectorValidation, "Parameter %s must be a string.", k).
 				WithDetails([]model.ValidationError{{Code: validationInvalid, Parameter: k, Message: k + " must be a string."}})
 		}
 		out[k] = s
@@ -151,17 +121,17 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(model.CodeConnectorNotFound, "Connector %d not found.", in.ConnectorID)
+		return nil, model.Fail(model.CodeConnectorNotFound, "Connector %d not found.", in.ConnectorID)
 	}
 	settings, err := e.db.ClientSettings(ctx, p.ClientID)
 	if err != nil {
 		return nil, err
 	}
 	if !p.IsConnectToken() && !settings.APIItemCreationEnabled {
-		return nil, model.BadRequest(CodeAPICreationDisabled, "This client application may only create items through the Connect widget (a Connect Token).")
+		return nil, model.Fail(model.CodeAPICreationDisabled, "This client application may only create items through the Connect widget (a Connect Token).")
 	}
 	if p.IsConnectToken() && p.ItemID != nil {
-		return nil, model.Forbidden("This Connect Token already connected item %s; request a new Connect Token for a new connection.", *p.ItemID)
+		return nil, model.Fail(model.CodeForbidden, "This Connect Token already connected item %s; request a new Connect Token for a new connection.", *p.ItemID)
 	}
 	if err := applyTokenOptions(p, &in); err != nil {
 		return nil, err
@@ -181,13 +151,13 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 		return nil, err
 	}
 	if len(params) == 0 {
-		return nil, model.BadRequest(CodeParamsNotProvided, "parameters are required: send the connector's credentials (see GET /connectors/%d).", c.ID)
+		return nil, model.Fail(model.CodeParametersNotProvided, "parameters are required: send the connector's credentials (see GET /connectors/%d).", c.ID)
 	}
 	if errs := ValidateCredentials(c, obj); len(errs) > 0 {
-		return nil, model.BadRequest(CodeValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
+		return nil, model.Fail(model.CodeConnectorValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
 	}
 	if c.Health.Status == model.HealthOffline {
-		return nil, model.Errorf(http.StatusConflict, CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
+		return nil, model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 	}
 	fp := auth.Fingerprint(e.fpKey, c.ID, obj, nonMFA(c))
 
@@ -203,7 +173,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 				return err
 			}
 			if n >= *settings.ItemLimit {
-				return model.Errorf(http.StatusConflict, CodeCreationLimit, "This client application reached its limit of %d items; delete some or ask for a higher limit.", *settings.ItemLimit)
+				return model.Fail(model.CodeItemCreationLimit, "This client application reached its limit of %d items; delete some or ask for a higher limit.", *settings.ItemLimit)
 			}
 		}
 		dups, err := e.db.ItemsWithFingerprint(ctx, tx, p.ClientID, fp)
@@ -278,7 +248,7 @@ func checkProducts(c *model.Connector, asked []model.Product) ([]model.Product, 
 	}
 	for _, p := range asked {
 		if !slices.Contains(c.Products, p) {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "products: connector %d does not offer %s; it offers %v.", c.ID, p, c.Products)
+			return nil, model.Fail(model.CodeInvalidParameter, "products: connector %d does not offer %s; it offers %v.", c.ID, p, c.Products)
 		}
 	}
 	return slices.Clone(asked), nil
@@ -288,17 +258,17 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 	var ids []string
 	for _, d := range dups {
 		if isRunning(d.Status) {
-			return model.BadRequest(CodeIsAlreadyUpdating, "Item %s with the same credentials is still executing; wait for it to finish.", d.ID)
+			return model.Fail(model.CodeItemIsAlreadyUpdating, "Item %s with the same credentials is still executing; wait for it to finish.", d.ID)
 		}
 		if d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
 			d.LastUpdatedAtOrUpdated().After(e.now().Add(-e.cfg.ErrorCooldown)) {
-			return model.Errorf(http.StatusConflict, CodeErrorCooldown, "These credentials failed at the institution at %s (%s); they can be retried after %s.",
+			return model.Fail(model.CodeItemInErrorCooldown, "These credentials failed at the institution at %s (%s); they can be retried after %s.",
 				d.UpdatedAt.Format(model.TimeLayout), d.Error.Code, d.UpdatedAt.Add(e.cfg.ErrorCooldown).UTC().Format(model.TimeLayout))
 		}
 		ids = append(ids, d.ID.String())
 	}
 	if avoid && len(ids) > 0 {
-		return model.BadRequest(CodeUserAlreadyExists, "An item with the same credentials already exists: %s.", ids[0]).
+		return model.Fail(model.CodeItemUserAlreadyExists, "An item with the same credentials already exists: %s.", ids[0]).
 			WithData(map[string]any{"items": ids})
 	}
 	return nil
@@ -360,7 +330,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 			return err
 		}
 		if !found {
-			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+			return model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 		}
 		item = it
 		c, _, err = e.db.Connector(ctx, it.ConnectorID)
@@ -368,39 +338,39 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 			return err
 		}
 		if !settings.ItemUpdatesEnabled {
-			return model.Errorf(http.StatusConflict, CodeUpdatesDisabled, "Item updates are disabled for this client application.")
+			return model.Fail(model.CodeItemUpdatesDisabled, "Item updates are disabled for this client application.")
 		}
 		if settings.SandboxUpdatesOnly && !c.IsSandbox {
-			return model.BadRequest(CodeSandboxUpdatesOnly, "This client application may only update sandbox items.")
+			return model.Fail(model.CodeSandboxUpdatesOnly, "This client application may only update sandbox items.")
 		}
 		if isRunning(it.Status) {
-			return model.BadRequest(CodeAlreadyUpdating, "Item %s is already updating (%s); wait for the execution to finish.", it.ID, it.ExecutionStatus)
+			return model.Fail(model.CodeItemAlreadyUpdating, "Item %s is already updating (%s); wait for the execution to finish.", it.ID, it.ExecutionStatus)
 		}
 		if c.Health.Status == model.HealthOffline {
-			return model.Errorf(http.StatusConflict, CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
+			return model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 		}
 		now := e.now()
 		if h := settings.MinUpdateIntervalHours; h > 0 && !p.IsConnectToken() && it.LastClientUpdateAt != nil &&
 			now.Before(it.LastClientUpdateAt.Add(time.Duration(h)*time.Hour)) {
-			return model.Errorf(http.StatusConflict, CodeTooFrequent, "Client updates on this item are allowed at most every %d hours. The last update was at %s.",
+			return model.Fail(model.CodeUpdateTooFrequent, "Client updates on this item are allowed at most every %d hours. The last update was at %s.",
 				h, it.LastClientUpdateAt.UTC().Format(model.TimeLayout))
 		}
 		if it.ConsecutiveFailedLoginAttempts >= e.cfg.LoginFailureLimit && it.LastLoginFailureAt != nil {
 			retry := it.LastLoginFailureAt.Add(e.cfg.LoginCooldown)
 			if now.Before(retry) {
-				return model.BadRequest(CodeTooManyLoginFailures, "Too many consecutive login failures: after %d failed attempts this item waits %s. Last attempt at %s; retry after %s.",
+				return model.Fail(model.CodeTooManyLoginFailures, "Too many consecutive login failures: after %d failed attempts this item waits %s. Last attempt at %s; retry after %s.",
 					e.cfg.LoginFailureLimit, e.cfg.LoginCooldown, it.LastLoginFailureAt.UTC().Format(model.TimeLayout), retry.UTC().Format(model.TimeLayout))
 			}
 		}
 		if it.ConsecutiveErrors > maxConsecutiveErrors {
-			return model.BadRequest(CodeTooManyErrors, "The last %d synchronizations of this item failed; send new parameters or delete and recreate it.", it.ConsecutiveErrors)
+			return model.Fail(model.CodeTooManyErrors, "The last %d synchronizations of this item failed; send new parameters or delete and recreate it.", it.ConsecutiveErrors)
 		}
 		stored, err := e.openParams(it.ID, it.Credentials)
 		if err != nil {
 			return fmt.Errorf("open credentials of item %s: %w", it.ID, err)
 		}
 		if len(params) == 0 && it.Error != nil && it.Error.Code.IsLoginError() && it.Status == model.ItemLoginError {
-			return model.BadRequest(CodeLastLoginError, "The last execution of item %s failed at login (%s); send new parameters to update it.", it.ID, it.Error.Code)
+			return model.Fail(model.CodeLastLoginError, "The last execution of item %s failed at login (%s); send new parameters to update it.", it.ID, it.Error.Code)
 		}
 		merged := map[string]string{}
 		for k, v := range stored {
@@ -413,21 +383,21 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 		if errs := ValidateCredentials(c, mergedAny); len(errs) > 0 {
 			for _, ve := range errs {
 				if _, sent := params[ve.Parameter]; !sent {
-					return model.BadRequest(CodeRequiredParameter, "Parameter %s must be sent again for this update: %s", ve.Parameter, ve.Message).WithDetails([]model.ValidationError{ve})
+					return model.Fail(model.CodeConnectorRequiredParameter, "Parameter %s must be sent again for this update: %s", ve.Parameter, ve.Message).WithDetails([]model.ValidationError{ve})
 				}
 			}
-			return model.BadRequest(CodeValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
+			return model.Fail(model.CodeConnectorValidation, "The parameters do not pass the connector's validation: %s", errs[0].Message).WithDetails(errs)
 		}
 		if names := nonMFA(c); len(names) > 0 {
 			first := names[0]
 			if v, ok := params[first]; ok && stored[first] != "" && v != stored[first] {
-				return model.Errorf(http.StatusConflict, CodeDifferentAccount, "The new credentials log in to a different account (%s changed); create a new item for it.", first)
+				return model.Fail(model.CodeDifferentAccount, "The new credentials log in to a different account (%s changed); create a new item for it.", first)
 			}
 		}
 		mfa := mfaValue(c, params)
 		for _, v := range mfa {
 			if it.LastMFAHash != nil && *it.LastMFAHash == mfaHash(it.ID, v) {
-				return model.BadRequest(CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
+				return model.Fail(model.CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
 			}
 		}
 		if in.ClientUserID != nil {
@@ -474,32 +444,32 @@ func (e *Engine) SubmitMFA(ctx context.Context, p *auth.Principal, id uuid.UUID,
 			return err
 		}
 		if !found {
-			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+			return model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 		}
 		item = it
 		if it.ExecutionStatus == model.ExecLoginMFAInProgress {
-			return model.BadRequest(CodeMFAAlreadyProvided, "The MFA of item %s was already provided; the execution is using it.", it.ID)
+			return model.Fail(model.CodeMFAAlreadyProvided, "The MFA of item %s was already provided; the execution is using it.", it.ID)
 		}
 		if it.Status != model.ItemWaitingUserInput || it.Parameter == nil || it.ExecutionID == nil {
 			if it.Error != nil && it.Error.Code == model.ExecUserInputTimeout {
-				return model.BadRequest(CodeMFAExpired, "The MFA request of item %s expired; start a new update.", it.ID)
+				return model.Fail(model.CodeMFAExpired, "The MFA request of item %s expired; start a new update.", it.ID)
 			}
-			return model.NotFound(CodeMFANotFound, "Item %s is not waiting for MFA (status %s).", it.ID, it.Status)
+			return model.Fail(model.CodeMFANotFound, "Item %s is not waiting for MFA (status %s).", it.ID, it.Status)
 		}
 		if it.Parameter.ExpiresAt != nil && e.now().After(it.Parameter.ExpiresAt.Time) {
-			return model.BadRequest(CodeMFAExpired, "The MFA request of item %s expired at %s; start a new update.", it.ID, it.Parameter.ExpiresAt.Format(model.TimeLayout))
+			return model.Fail(model.CodeMFAExpired, "The MFA request of item %s expired at %s; start a new update.", it.ID, it.Parameter.ExpiresAt.Format(model.TimeLayout))
 		}
 		name := it.Parameter.Name
 		raw, ok := body[name]
 		if !ok || len(body) != 1 {
-			return model.BadRequest(CodeMFAMismatch, "Item %s expects the parameter %q.", it.ID, name)
+			return model.Fail(model.CodeMFAMismatch, "Item %s expects the parameter %q.", it.ID, name)
 		}
 		value, ok := credentialString(raw)
 		if !ok || value == "" {
-			return model.BadRequest(CodeMFAMismatch, "Parameter %q must be a non-empty string.", name)
+			return model.Fail(model.CodeMFAMismatch, "Parameter %q must be a non-empty string.", name)
 		}
 		if it.LastMFAHash != nil && *it.LastMFAHash == mfaHash(it.ID, value) {
-			return model.BadRequest(CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
+			return model.Fail(model.CodeMFAAlreadyUsed, "This MFA value was already used in the last execution; send a new one.")
 		}
 		ex, found, err := tx.LockExecution(ctx, *it.ExecutionID)
 		if err != nil || !found {
@@ -531,7 +501,7 @@ func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*
 			return err
 		}
 		if !found {
-			return model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+			return model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 		}
 		item = it
 		if err := tx.DeleteItem(ctx, id); err != nil {
@@ -555,7 +525,7 @@ func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*mod
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(model.CodeItemNotFound, "Item %s not found.", id)
+		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 	}
 	return e.withConnector(ctx, it)
 }
@@ -579,7 +549,7 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 		return nil, nil, err
 	}
 	if !settings.ItemsV2Enabled {
-		return nil, nil, model.Forbidden("GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).").WithCode(CodeItemsV2Disabled)
+		return nil, nil, model.Fail(model.CodeItemsV2Disabled, "GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).")
 	}
 	items, cursors, err := e.ListPage(ctx, p, f, after, ItemsPageSize)
 	if err != nil {
@@ -598,7 +568,7 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
 	rows, err := e.db.ListItems(ctx, p.ClientID, f, after, limit+1)
 	if errors.Is(err, db.ErrBadCursor) {
-		return nil, nil, model.BadRequest(CodeBadCursor, "The after cursor is not one this service issued.")
+		return nil, nil, model.Fail(model.CodeInvalidCursor, "The after cursor is not one this service issued.")
 	}
 	if err != nil {
 		return nil, nil, err
@@ -629,10 +599,10 @@ func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID,
 		return nil, err
 	}
 	if !it.Connector.IsOpenFinance {
-		return nil, model.BadRequest("ITEM_NOT_OPEN_FINANCE", "Item %s does not use an Open Finance connector; only those have resources.", id)
+		return nil, model.Fail(model.CodeItemNotOpenFinance, "Item %s does not use an Open Finance connector; only those have resources.", id)
 	}
 	if status != nil && !slices.Contains(model.ResourceStatuses, *status) {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "status must be one of %v (got %q).", model.ResourceStatuses, *status)
+		return nil, model.Fail(model.CodeInvalidParameter, "status must be one of %v (got %q).", model.ResourceStatuses, *status)
 	}
 	var list []*model.ItemResource
 	err = e.db.Documents(ctx, id, "resource", func(raw []byte) error {

@@ -14,7 +14,7 @@ func tokenOption[T comparable](field string, body, token *T) (*T, error) {
 		return body, nil
 	}
 	if body != nil && *body != *token {
-		return nil, model.BadRequest(model.CodeConnectTokenOptionConflict,
+		return nil, model.Fail(model.CodeConnectTokenOptionConflict,
 			"%s is set by this Connect Token's options; leave it out of the body or send the same value.", field).
 			WithData(map[string]string{"field": field})
 	}

@@ -112,7 +112,7 @@ func CheckURL(field string, v *string) error {
 	}
 	u, err := url.Parse(*v)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must be an absolute http or https URL (got %q).", field, *v)
+		return model.Fail(model.CodeInvalidParameter, "%s must be an absolute http or https URL (got %q).", field, *v)
 	}
 	return nil
 }

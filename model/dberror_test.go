@@ -62,15 +62,15 @@ func TestDatabaseUnavailable(t *testing.T) {
 func TestAsErrorDatabaseUnavailable(t *testing.T) {
 	t.Parallel()
 	e, internal := AsError(fmt.Errorf("list connectors: %w", &pgError{"57P01"}))
-	if e.Status != 503 || e.CodeDescription != CodeDatabaseUnavailable || e.Message != MessageDatabaseUnavailable || !internal {
-		t.Fatalf("got %d %s %q internal=%v", e.Status, e.CodeDescription, e.Message, internal)
+	if e.Status() != 503 || e.Code.String() != "DATABASE_UNAVAILABLE" || e.Message != MessageDatabaseUnavailable || !internal {
+		t.Fatalf("got %d %s %q internal=%v", e.Status(), e.Code.String(), e.Message, internal)
 	}
 	// A model.Error the caller chose wins over its cause.
-	chosen := &Error{Status: 404, CodeDescription: CodeNotFound, Message: "x", Err: &pgError{"57P01"}}
+	chosen := &Error{Code: CodeNotFound, Message: "x", Err: &pgError{"57P01"}}
 	if e, _ := AsError(chosen); e != chosen {
 		t.Fatalf("got %v", e)
 	}
-	if e, _ := AsError(&pgError{"42601"}); e.Status != 500 || e.CodeDescription != CodeInternal {
-		t.Fatalf("syntax error became %d %s", e.Status, e.CodeDescription)
+	if e, _ := AsError(&pgError{"42601"}); e.Status() != 500 || e.Code.String() != "INTERNAL_ERROR" {
+		t.Fatalf("syntax error became %d %s", e.Status(), e.Code.String())
 	}
 }

@@ -21,9 +21,6 @@ const (
 	AutoError     = "ERROR"
 )
 
-// CodeAutoPixNotFound is an unknown charge of an authorization.
-const CodeAutoPixNotFound = "AUTOMATIC_PIX_PAYMENT_NOT_FOUND"
-
 var autoPixIntervals = []string{"WEEKLY", "MONTHLY", "QUARTERLY", "SEMESTER", "YEARLY"}
 
 // maxRetryDays bounds how late a failed charge may be retried after its original date.
@@ -181,7 +178,7 @@ func (e *Engine) authorizedRequest(ctx context.Context, tx *db.Tx, clientID, id 
 		return nil, bad("Payment request %s is not an automatic PIX request.", id)
 	}
 	if p.Status != Authorized {
-		return nil, conflict(CodeRequestLocked, "Payment request %s is %s: charges need an AUTHORIZED automatic PIX authorization.", id, p.Status)
+		return nil, model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s: charges need an AUTHORIZED automatic PIX authorization.", id, p.Status)
 	}
 	return p, nil
 }
@@ -248,7 +245,7 @@ func (e *Engine) lockCharge(ctx context.Context, tx *db.Tx, clientID, requestID,
 		return nil, nil, err
 	}
 	if !found || a.RequestID != requestID {
-		return nil, nil, model.NotFound(CodeAutoPixNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
+		return nil, nil, model.Fail(model.CodeAutomaticPixPaymentNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
 	}
 	return p, a, nil
 }
@@ -271,13 +268,13 @@ func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, clientID, request
 		}
 		switch {
 		case p.Status != Authorized:
-			return conflict(CodeRequestLocked, "Payment request %s is %s: its authorization is no longer in force.", requestID, p.Status)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s: its authorization is no longer in force.", requestID, p.Status)
 		case !p.AutomaticPix.IsRetryAccepted:
-			return conflict("AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The authorization of payment request %s does not accept retries.", requestID)
+			return model.Fail(model.CodeAutomaticPixRetryNotAccepted, "The authorization of payment request %s does not accept retries.", requestID)
 		case a.IsFirst:
-			return conflict("AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The first payment of an authorization is never retried.")
+			return model.Fail(model.CodeAutomaticPixRetryNotAccepted, "The first payment of an authorization is never retried.")
 		case a.Status != AutoError:
-			return conflict("AUTOMATIC_PIX_PAYMENT_NOT_RETRIABLE", "Automatic PIX payment %s is %s: only a payment in ERROR is retried.", id, a.Status)
+			return model.Fail(model.CodeAutomaticPixPaymentNotRetriable, "Automatic PIX payment %s is %s: only a payment in ERROR is retried.", id, a.Status)
 		case !date.After(a.Date) || date.After(a.Date.AddDate(0, 0, maxRetryDays)) || !date.After(e.today()):
 			return badAutoPix("a retry's date must be after today and within %d days after the original date %s (got %s).", maxRetryDays, a.Date.Format("2006-01-02"), *in.Date)
 		}
@@ -303,7 +300,7 @@ func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, clientID, reques
 			return err
 		}
 		if a.Status != AutoScheduled {
-			return conflict("AUTOMATIC_PIX_PAYMENT_NOT_CANCELABLE", "Automatic PIX payment %s is %s: only a SCHEDULED payment can be canceled.", id, a.Status)
+			return model.Fail(model.CodeAutomaticPixPaymentNotCancelable, "Automatic PIX payment %s is %s: only a SCHEDULED payment can be canceled.", id, a.Status)
 		}
 		return e.cancelCharge(ctx, tx, p, a, ByClient)
 	})
@@ -386,7 +383,7 @@ func (e *Engine) AutomaticPixPayment(ctx context.Context, clientID, requestID, i
 		return nil, err
 	}
 	if !found || a.RequestID != requestID {
-		return nil, model.NotFound(CodeAutoPixNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
+		return nil, model.Fail(model.CodeAutomaticPixPaymentNotFound, "Automatic PIX payment %s of payment request %s not found.", id, requestID)
 	}
 	return autoPixView(a), nil
 }

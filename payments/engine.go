@@ -8,7 +8,6 @@ package payments
 import (
 	"log/slog"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -98,31 +97,8 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &autoPixWorker{e: e})
 }
 
-// Error codes of the payment endpoints.
-const (
-	CodeRequestNotFound     = "PAYMENT_REQUEST_NOT_FOUND"
-	CodeIntentNotFound      = "PAYMENT_INTENT_NOT_FOUND"
-	CodeCustomerNotFound    = "PAYMENT_CUSTOMER_NOT_FOUND"
-	CodeRecipientNotFound   = "PAYMENT_RECIPIENT_NOT_FOUND"
-	CodeInstitutionNotFound = "PAYMENT_INSTITUTION_NOT_FOUND"
-	CodeScheduleNotFound    = "SCHEDULED_PAYMENT_NOT_FOUND"
-	CodeRequestBusy         = "PAYMENT_REQUEST_NOT_AVAILABLE"
-	CodeRequestLocked       = "PAYMENT_REQUEST_NOT_EDITABLE"
-	CodeInvalidCPF          = "INVALID_CPF"
-	CodeInvalidCNPJ         = "INVALID_CNPJ"
-	CodeInvalidPixQrCode    = "INVALID_PIX_QR_CODE"
-	CodeInvalidSchedule     = "INVALID_SCHEDULE"
-	CodeNoPayments          = "CONNECTOR_DOES_NOT_SUPPORT_PAYMENTS"
-	CodeInvalidPixKey       = "INVALID_PIX_KEY"
-	CodeNotSupported        = "PAYMENT_FEATURE_NOT_SUPPORTED"
-)
-
 func bad(format string, args ...any) error {
-	return model.BadRequest(model.CodeInvalidParameter, format, args...)
-}
-
-func conflict(code, format string, args ...any) error {
-	return model.Errorf(http.StatusConflict, code, format, args...)
+	return model.Fail(model.CodeInvalidParameter, format, args...)
 }
 
 // digits keeps the digits of a document typed with or without punctuation.
@@ -141,7 +117,7 @@ func digits(s string) string {
 func checkCPF(field, v string) (string, error) {
 	d := digits(v)
 	if !sandbox.ValidCPF(d) {
-		return "", model.BadRequest(CodeInvalidCPF, "%s %q is not a valid CPF: 11 digits whose two check digits match.", field, v)
+		return "", model.Fail(model.CodeInvalidCPF, "%s %q is not a valid CPF: 11 digits whose two check digits match.", field, v)
 	}
 	return d, nil
 }
@@ -149,7 +125,7 @@ func checkCPF(field, v string) (string, error) {
 func checkCNPJ(field, v string) (string, error) {
 	d := digits(v)
 	if !sandbox.ValidCNPJ(d) {
-		return "", model.BadRequest(CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 14 digits whose two check digits match.", field, v)
+		return "", model.Fail(model.CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 14 digits whose two check digits match.", field, v)
 	}
 	return d, nil
 }

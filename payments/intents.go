@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -54,10 +53,10 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound("CONNECTOR_NOT_FOUND", "Connector %d not found.", *in.ConnectorID)
+		return nil, model.Fail(model.CodeConnectorNotFound, "Connector %d not found.", *in.ConnectorID)
 	}
 	if !conn.SupportsPaymentInitiation {
-		return nil, model.BadRequest(CodeNoPayments, "Connector %d (%s) does not support payment initiation; list those that do with GET /connectors?supportsPaymentInitiation=true.", conn.ID, conn.Name)
+		return nil, model.Fail(model.CodeConnectorNoPayments, "Connector %d (%s) does not support payment initiation; list those that do with GET /connectors?supportsPaymentInitiation=true.", conn.ID, conn.Name)
 	}
 	if in.Parameters == nil || in.Parameters.Cpf == nil {
 		return nil, bad("parameters.cpf is required: the payer's CPF.")
@@ -93,7 +92,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 			return err
 		}
 		if p.Status != Created {
-			return conflict(CodeRequestBusy, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
+			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
 		}
 		if p.AutomaticPix != nil {
 			// Section 4.5: the payer's name is required for automatic PIX only.
@@ -126,7 +125,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 			}
 		}
 		if err := tx.InsertPaymentIntent(ctx, n); errors.Is(err, db.ErrActiveIntent) {
-			return conflict(CodeRequestBusy, "Payment request %s already has a payment intent under way.", reqID)
+			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s already has a payment intent under way.", reqID)
 		} else if err != nil {
 			return err
 		}
@@ -200,7 +199,7 @@ func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.Pay
 		code.Description = ""
 	}
 	if err := code.Fits(); err != nil {
-		return nil, model.BadRequest(CodeNotSupported, "This payment cannot be paid by PIX code: %v. For a dynamic code, serve the service under a shorter PONTE_BASE_URL host.", err)
+		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "This payment cannot be paid by PIX code: %v. For a dynamic code, serve the service under a shorter PONTE_BASE_URL host.", err)
 	}
 	v := code.Encode()
 	return &model.PixData{Qr: QRDataURL(v), Value: v}, nil
@@ -284,14 +283,14 @@ func (e *Engine) lockIntent(ctx context.Context, tx *db.Tx, clientID, id uuid.UU
 		return nil, nil, err
 	}
 	if !found {
-		return nil, nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
+		return nil, nil, model.Fail(model.CodePaymentIntentNotFound, "Payment intent %s not found.", id)
 	}
 	p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, n.RequestID, true)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !found {
-		return nil, nil, model.NotFound(CodeRequestNotFound, "The payment request of intent %s was deleted.", id)
+		return nil, nil, model.Fail(model.CodePaymentRequestNotFound, "The payment request of intent %s was deleted.", id)
 	}
 	n, _, err = db.PaymentIntent(ctx, tx.PGX, clientID, id, true)
 	return p, n, err
@@ -310,7 +309,7 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 		// Only a waiting intent takes a decision: a second post of the page (a double
 		// click, a reload, the back button) changes nothing and sends nothing.
 		if waiting, _ := AwaitingPayer(n.Status); !waiting {
-			return model.Errorf(http.StatusConflict, CodeIntentTransition, "Payment intent %s is no longer waiting for the payer: it is %s.", n.ID, n.Status).
+			return model.Fail(model.CodeInvalidIntentTransition, "Payment intent %s is no longer waiting for the payer: it is %s.", n.ID, n.Status).
 				WithData(map[string]string{"status": n.Status, "decision": DecisionOf(n.Status)})
 		}
 		if n.Status == PaymentPartiallyAccepted {
@@ -579,7 +578,7 @@ func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.Pay
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
+		return nil, model.Fail(model.CodePaymentIntentNotFound, "Payment intent %s not found.", id)
 	}
 	list, err := e.intentViews(ctx, []*db.PaymentIntentRow{n}, nil)
 	if err != nil {
@@ -627,7 +626,7 @@ func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, e
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeIntentNotFound, "Payment intent %s not found.", id)
+		return nil, model.Fail(model.CodePaymentIntentNotFound, "Payment intent %s not found.", id)
 	}
 	return &n.Payer, nil
 }
@@ -668,14 +667,14 @@ func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharg
 		return nil, err
 	}
 	if !found || !n.IsDynamicPix {
-		return nil, model.NotFound(CodeIntentNotFound, "No dynamic PIX charge %s.", intentID)
+		return nil, model.Fail(model.CodePaymentIntentNotFound, "No dynamic PIX charge %s.", intentID)
 	}
 	p, found, err := db.PaymentRequest(ctx, e.db.Pool, uuid.Nil, n.RequestID, false)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeRequestNotFound, "The payment request of charge %s was deleted.", intentID)
+		return nil, model.Fail(model.CodePaymentRequestNotFound, "The payment request of charge %s was deleted.", intentID)
 	}
 	c := &PixCharge{Txid: strings.ReplaceAll(n.ID.String(), "-", "")[:25], Status: "ATIVA"}
 	c.Calendario.Criacao = model.NewTime(n.CreatedAt).String()

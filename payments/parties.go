@@ -32,7 +32,7 @@ func (e *Engine) Institution(ctx context.Context, id uuid.UUID) (*model.PaymentI
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeInstitutionNotFound, "Payment institution %s not found.", id)
+		return nil, model.Fail(model.CodePaymentInstitutionNotFound, "Payment institution %s not found.", id)
 	}
 	return i, nil
 }
@@ -112,7 +112,7 @@ func (e *Engine) Customer(ctx context.Context, clientID, id uuid.UUID) (*model.P
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeCustomerNotFound, "Payment customer %s not found.", id)
+		return nil, model.Fail(model.CodePaymentCustomerNotFound, "Payment customer %s not found.", id)
 	}
 	return c, nil
 }
@@ -193,7 +193,7 @@ func checkTaxNumber(v string) (string, error) {
 	case 14:
 		return checkCNPJ("taxNumber", v)
 	}
-	return "", model.BadRequest(CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 digits).", v)
+	return "", model.Fail(model.CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 digits).", v)
 }
 
 // pixKeyKind names the kind of a PIX key (CPF, CNPJ, EMAIL, PHONE, EVP) or returns an error
@@ -215,7 +215,7 @@ func pixKeyKind(key string) (string, error) {
 			return "EVP", nil
 		}
 	}
-	return "", model.BadRequest(CodeInvalidPixKey, "pixKey %q is not a PIX key: a CPF or CNPJ (digits only), an e-mail, a phone as +55 and 10 or 11 digits, or a random key (UUID).", key)
+	return "", model.Fail(model.CodeInvalidPixKey, "pixKey %q is not a PIX key: a CPF or CNPJ (digits only), an e-mail, a phone as +55 and 10 or 11 digits, or a random key (UUID).", key)
 }
 
 var sandboxNames = []string{"Mariana Costa Ltda", "Padaria Pão Quente", "João Pereira", "Oficina Silva & Filhos", "Ana Souza", "Mercado Bom Preço", "Lucas Almeida", "Clínica Vida"}
@@ -245,7 +245,7 @@ func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.Pay
 // CreateRecipient adds a recipient from a bank account or a PIX key.
 func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
 	if in.SmartAccountID != nil {
-		return nil, model.BadRequest(CodeNotSupported, "Smart accounts are not offered by this service; create the recipient from a bank account or a PIX key.")
+		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "Smart accounts are not offered by this service; create the recipient from a bank account or a PIX key.")
 	}
 	var r *model.PaymentRecipient
 	if in.PixKey != nil {
@@ -303,7 +303,7 @@ func (e *Engine) Recipient(ctx context.Context, clientID, id uuid.UUID) (*model.
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeRecipientNotFound, "Payment recipient %s not found.", id)
+		return nil, model.Fail(model.CodePaymentRecipientNotFound, "Payment recipient %s not found.", id)
 	}
 	return r, nil
 }

@@ -24,7 +24,7 @@ const (
 // CreateRequest adds a payment request.
 func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
 	if in.SmartAccountID != nil {
-		return nil, model.BadRequest(CodeNotSupported, "Smart accounts are not offered by this service; leave smartAccountId out.")
+		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "Smart accounts are not offered by this service; leave smartAccountId out.")
 	}
 	if in.Amount == nil {
 		return nil, bad("amount is required.")
@@ -150,10 +150,10 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID,
 	}
 	code, err := ParseBRCode(*in.PixQrCode)
 	if err != nil {
-		return nil, model.BadRequest(CodeInvalidPixQrCode, "pixQrCode is not a valid PIX BR Code: %v.", err)
+		return nil, model.Fail(model.CodeInvalidPixQrCode, "pixQrCode is not a valid PIX BR Code: %v.", err)
 	}
 	if code.Amount == 0 {
-		return nil, model.BadRequest(CodeInvalidPixQrCode, "pixQrCode has no amount (field 54); codes without one cannot be paid through a payment request.")
+		return nil, model.Fail(model.CodeInvalidPixQrCode, "pixQrCode has no amount (field 54); codes without one cannot be paid through a payment request.")
 	}
 	if err := checkAmount("pixQrCode's amount (field 54)", code.Amount); err != nil {
 		return nil, err
@@ -240,7 +240,7 @@ func (e *Engine) requestRow(ctx context.Context, q db.Querier, clientID, id uuid
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeRequestNotFound, "Payment request %s not found.", id)
+		return nil, model.Fail(model.CodePaymentRequestNotFound, "Payment request %s not found.", id)
 	}
 	return p, nil
 }
@@ -319,7 +319,7 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 			return bad("isSandbox and smartAccountId cannot change after a request is created.")
 		}
 		if p.Status != Created {
-			return conflict(CodeRequestLocked, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
 		}
 		if p.AutomaticPix != nil && (in.Amount != nil || in.Schedule != nil) {
 			return bad("An automatic PIX request has no amount or schedule of its own: each charge is scheduled under its authorization.")
@@ -358,7 +358,7 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 		}
 		if active {
 			if !slices.Contains([]string{Started, Enqueued, ConsentAwaitingAuthorization}, n.Status) {
-				return conflict(CodeRequestLocked, "Payment request %s cannot be deleted: its payment is %s.", id, n.Status)
+				return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s cannot be deleted: its payment is %s.", id, n.Status)
 			}
 			n.ErrorDetail = &model.PaymentErrorDetail{Code: "CANCELED", Description: "The payment request was deleted by the application."}
 			if err := e.advance(ctx, tx, p, n, IntentCanceled, ByClient); err != nil {
@@ -372,11 +372,11 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 			}
 		case RequestError, Expired, Canceled:
 		case Authorized:
-			return conflict(CodeRequestLocked, "Payment request %s has an automatic PIX authorization in force: cancel it first (POST /payments/requests/%s/automatic-pix/cancel).", id, id)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s has an automatic PIX authorization in force: cancel it first (POST /payments/requests/%s/automatic-pix/cancel).", id, id)
 		case Scheduled:
-			return conflict(CodeRequestLocked, "Payment request %s is SCHEDULED: cancel its scheduled payments first (POST /payments/requests/%s/schedules/cancel).", id, id)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is SCHEDULED: cancel its scheduled payments first (POST /payments/requests/%s/schedules/cancel).", id, id)
 		default:
-			return conflict(CodeRequestLocked, "Payment request %s is %s and cannot be deleted.", id, p.Status)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s and cannot be deleted.", id, p.Status)
 		}
 		return tx.DeletePaymentRequest(ctx, p.ID, e.now())
 	})

@@ -15,7 +15,7 @@ var weekdays = map[string]time.Weekday{"SUNDAY": time.Sunday, "MONDAY": time.Mon
 const maxScheduleAhead = 2 * 365
 
 func badSchedule(format string, args ...any) error {
-	return model.BadRequest(CodeInvalidSchedule, "schedule: "+format, args...)
+	return model.Fail(model.CodeInvalidSchedule, "schedule: "+format, args...)
 }
 
 // normalizeSchedule keeps only the fields of the schedule's form, and spells the day of

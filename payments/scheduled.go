@@ -24,7 +24,7 @@ func (e *Engine) createScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRe
 	dates, err := scheduleDates(p.Schedule, e.today())
 	if err != nil {
 		// The dates were valid when the request was made; the first may have passed since.
-		n.ErrorDetail = &model.PaymentErrorDetail{Code: "INVALID_SCHEDULE", Description: err.Error()}
+		n.ErrorDetail = &model.PaymentErrorDetail{Code: model.CodeInvalidSchedule.String(), Description: err.Error()}
 		return e.advance(ctx, tx, p, n, IntentError, ByInternal)
 	}
 	now := e.now()
@@ -177,7 +177,7 @@ func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID
 		return nil, err
 	}
 	if !found || s.RequestID != requestID {
-		return nil, model.NotFound(CodeScheduleNotFound, "Scheduled payment %s of payment request %s not found.", id, requestID)
+		return nil, model.Fail(model.CodeScheduledPaymentNotFound, "Scheduled payment %s of payment request %s not found.", id, requestID)
 	}
 	return scheduledView(s), nil
 }
@@ -194,7 +194,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 			return err
 		}
 		if len(list) == 0 {
-			return conflict(CodeRequestLocked, "Payment request %s has no scheduled payments (its status is %s).", requestID, p.Status)
+			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s has no scheduled payments (its status is %s).", requestID, p.Status)
 		}
 		found, changed := false, false
 		for _, s := range list {
@@ -204,7 +204,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 			found = true
 			if s.Status != SchedScheduled {
 				if id != nil {
-					return conflict("SCHEDULED_PAYMENT_NOT_CANCELABLE", "Scheduled payment %s is %s: only a SCHEDULED payment can be canceled.", s.ID, s.Status)
+					return model.Fail(model.CodeScheduledPaymentNotCancelable, "Scheduled payment %s is %s: only a SCHEDULED payment can be canceled.", s.ID, s.Status)
 				}
 				continue
 			}
@@ -217,7 +217,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 			}
 		}
 		if !found {
-			return model.NotFound(CodeScheduleNotFound, "Scheduled payment %s of payment request %s not found.", *id, requestID)
+			return model.Fail(model.CodeScheduledPaymentNotFound, "Scheduled payment %s of payment request %s not found.", *id, requestID)
 		}
 		if !changed {
 			return nil // nothing left to cancel: the request stays as it ended

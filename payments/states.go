@@ -1,8 +1,6 @@
 package payments
 
 import (
-	"net/http"
-
 	"ponte/model"
 )
 
@@ -114,24 +112,18 @@ func allowed(table map[string][]string, from, to string) bool {
 	return false
 }
 
-// Codes of refused moves.
-const (
-	CodeIntentTransition  = "INVALID_PAYMENT_INTENT_TRANSITION"
-	CodeRequestTransition = "INVALID_PAYMENT_REQUEST_TRANSITION"
-)
-
 func checkIntentMove(from, to string) error {
 	if from == to || allowed(intentMoves, from, to) {
 		return nil
 	}
-	return model.Errorf(http.StatusConflict, CodeIntentTransition, "A payment intent in status %s cannot move to %s.", from, to)
+	return model.Fail(model.CodeInvalidIntentTransition, "A payment intent in status %s cannot move to %s.", from, to)
 }
 
 func checkRequestMove(from, to string) error {
 	if from == to || allowed(requestMoves, from, to) {
 		return nil
 	}
-	return model.Errorf(http.StatusConflict, CodeRequestTransition, "A payment request in status %s cannot move to %s.", from, to)
+	return model.Fail(model.CodeInvalidRequestTransition, "A payment request in status %s cannot move to %s.", from, to)
 }
 
 // AwaitingPayer reports whether an intent waits for the payer's decision on the consent

@@ -22,8 +22,8 @@ func TestTransitionTables(t *testing.T) {
 		check    func(from, to string) error
 		code     string
 	}{
-		{intentStatuses, intentMoves, checkIntentMove, CodeIntentTransition},
-		{requestStatuses, requestMoves, checkRequestMove, CodeRequestTransition},
+		{intentStatuses, intentMoves, checkIntentMove, model.CodeInvalidIntentTransition.String()},
+		{requestStatuses, requestMoves, checkRequestMove, model.CodeInvalidRequestTransition.String()},
 	} {
 		for _, from := range c.statuses {
 			for _, to := range c.statuses {
@@ -35,7 +35,7 @@ func TestTransitionTables(t *testing.T) {
 					continue
 				}
 				e, _ := model.AsError(err)
-				if err == nil || e.Status != 409 || e.CodeDescription != c.code {
+				if err == nil || e.Status() != 409 || e.Code.String() != c.code {
 					t.Errorf("%s → %s: %v, want a 409 %s", from, to, err, c.code)
 				}
 			}

@@ -80,12 +80,12 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 		if internal {
 			s.log.Error("authorize decision", "requestId", model.RequestID(r.Context()), "err", err)
 		}
-		if e.Status == http.StatusNotFound {
+		if e.Status() == http.StatusNotFound {
 			// A second decision (a double click, a reload) changes nothing: the first stands.
-			s.renderAuthorize(w, e.Status, authorizeView{Title: "Nada a autorizar", Message: "Esta autorização já foi respondida ou expirou; a primeira resposta vale."})
+			s.renderAuthorize(w, e.Status(), authorizeView{Title: "Nada a autorizar", Message: "Esta autorização já foi respondida ou expirou; a primeira resposta vale."})
 			return
 		}
-		s.renderAuthorize(w, e.Status, authorizeView{Title: "Não foi possível concluir", Message: e.Message})
+		s.renderAuthorize(w, e.Status(), authorizeView{Title: "Não foi possível concluir", Message: e.Message})
 		return
 	}
 	if a != nil && a.RedirectURI != nil && *a.RedirectURI != "" {

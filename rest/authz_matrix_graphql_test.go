@@ -349,8 +349,8 @@ func azGraphQL(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred
 					t.Errorf("%s: %d %s, but this field is within a Connect Token's reach: %.300s", cell, code, desc, got)
 				}
 			case c.token:
-				if code != 403 || desc != model.CodeForbidden {
-					t.Errorf("%s: %d %s, want 403 %s: %.300s", cell, code, desc, model.CodeForbidden, got)
+				if code != 403 || desc != model.CodeForbidden.String() {
+					t.Errorf("%s: %d %s, want 403 %s: %.300s", cell, code, desc, model.CodeForbidden.String(), got)
 				}
 			case c.b && call.ownsA:
 				if code != 404 {
@@ -421,8 +421,8 @@ func azTokenNested(t *testing.T, env *testsupport.Env, fx *azFixture, types map[
 			switch {
 			case code >= 500:
 				t.Errorf("%s.%s with the token: %.300s", typ, fd.Name, got)
-			case !shown && (code != 403 || desc != model.CodeForbidden):
-				t.Errorf("%s.%s with the token: %d %s, want 403 %s (the REST view has no %s): %.300s", typ, fd.Name, code, desc, model.CodeForbidden, fd.Name, got)
+			case !shown && (code != 403 || desc != model.CodeForbidden.String()):
+				t.Errorf("%s.%s with the token: %d %s, want 403 %s (the REST view has no %s): %.300s", typ, fd.Name, code, desc, model.CodeForbidden.String(), fd.Name, got)
 			case shown && code != 0:
 				t.Errorf("%s.%s with the token: %d %s, but the REST view shows it: %.300s", typ, fd.Name, code, desc, got)
 			case shown && v == nil && !strings.Contains(string(got), `"`+fd.Name+`":null`):

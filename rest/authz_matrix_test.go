@@ -326,9 +326,9 @@ func azCreds(t *testing.T, env *testsupport.Env, a, b *testsupport.Client, fx *a
 	}
 	token := env.Do(t, "POST", "/connect_token", a.APIKey, map[string]any{"itemId": fx.ids["ofItem"]}).Want(200).String("accessToken")
 	return []azCred{
-		{name: "no credential", code: model.CodeAPIKeyMissing},
-		{name: "expired key", key: expired.APIKey, code: model.CodeAPIKeyExpired},
-		{name: "forged key", key: forged.APIKey, code: model.CodeAPIKeyInvalid},
+		{name: "no credential", code: model.CodeAPIKeyMissing.String()},
+		{name: "expired key", key: expired.APIKey, code: model.CodeAPIKeyExpired.String()},
+		{name: "forged key", key: forged.APIKey, code: model.CodeAPIKeyInvalid.String()},
 		{name: "A's Connect Token", key: token, token: true},
 		{name: "B's key", key: b.APIKey, b: true},
 	}
@@ -480,11 +480,11 @@ func azREST(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred, k
 					t.Errorf("%s: %d, but this route is within a Connect Token's reach: %.300s", cell, status, got)
 				}
 			case c.token:
-				if status != 403 || code != model.CodeForbidden {
-					t.Errorf("%s: %d %s, want 403 %s: %.300s", cell, status, code, model.CodeForbidden, got)
+				if status != 403 || code != model.CodeForbidden.String() {
+					t.Errorf("%s: %d %s, want 403 %s: %.300s", cell, status, code, model.CodeForbidden.String(), got)
 				}
 			case c.b && ownsA:
-				if status != 404 || code == model.CodeNotFound {
+				if status != 404 || code == model.CodeNotFound.String() {
 					t.Errorf("%s: %d %s, want 404 naming the resource: %.300s", cell, status, code, got)
 				}
 			}
@@ -518,14 +518,14 @@ func azTokenItem(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCr
 	for _, other := range []string{fx.ids["item"], fx.ids["otherItem"]} {
 		for _, path := range []string{"/items/" + other, "/accounts?itemId=" + other, "/items/" + other + "/resources"} {
 			status, got := azSend(t, env, "GET", path, tok, nil, "")
-			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden {
-				t.Errorf("GET %s with a token for another item: %d %.300s, want 403 %s", path, status, got, model.CodeForbidden)
+			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden.String() {
+				t.Errorf("GET %s with a token for another item: %d %.300s, want 403 %s", path, status, got, model.CodeForbidden.String())
 			}
 		}
 		for _, m := range []struct{ method, path, body string }{{"PATCH", "/items/" + other, `{}`}, {"POST", "/items/" + other + "/mfa", `{"token":"123456"}`}} {
 			status, got := azSend(t, env, m.method, m.path, tok, []byte(m.body), "application/json")
-			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden {
-				t.Errorf("%s %s with a token for another item: %d %.300s, want 403 %s", m.method, m.path, status, got, model.CodeForbidden)
+			if _, code := azErrorCode(got); status != 403 || code != model.CodeForbidden.String() {
+				t.Errorf("%s %s with a token for another item: %d %.300s, want 403 %s", m.method, m.path, status, got, model.CodeForbidden.String())
 			}
 		}
 	}

@@ -21,7 +21,7 @@ func (s *Server) databaseGate(next http.Handler) http.Handler {
 		if needsDatabase(r.URL.Path) && !s.res.DatabaseAvailable() {
 			// /graphql too: a refusal before execution is an HTTP status with the
 			// documented body there, as for a body too large.
-			s.writeError(w, r, model.Errorf(http.StatusServiceUnavailable, model.CodeDatabaseUnavailable, "%s", model.MessageDatabaseUnavailable))
+			s.writeError(w, r, model.Fail(model.CodeDatabaseUnavailable, "%s", model.MessageDatabaseUnavailable))
 			return
 		}
 		next.ServeHTTP(w, r)

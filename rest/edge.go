@@ -53,7 +53,7 @@ func (s *Server) edge(next http.Handler) http.Handler {
 }
 
 func invalid(format string, args ...any) error {
-	return model.BadRequest(model.CodeInvalidParameter, format, args...)
+	return model.Fail(model.CodeInvalidParameter, format, args...)
 }
 
 // checkText refuses a string holding a NUL byte or invalid UTF-8, or longer than limit.
@@ -126,7 +126,7 @@ func checkBody(w http.ResponseWriter, r *http.Request) error {
 		if errors.As(err, &tooBig) {
 			return bodyTooLarge()
 		}
-		return model.BadRequest(model.CodeInvalidRequest, "Could not read the request body.")
+		return model.Fail(model.CodeInvalidRequest, "Could not read the request body.")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -160,14 +160,14 @@ func isJSON(mt string) bool {
 }
 
 func bodyTooLarge() error {
-	return model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
+	return model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
 }
 
 func unsupported(got, want string) error {
 	if got == "" {
 		got = "none"
 	}
-	return model.Errorf(http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType,
+	return model.Fail(model.CodeUnsupportedMediaType,
 		"This endpoint reads %s (UTF-8); the request's Content-Type is %q.", want, got)
 }
 
@@ -223,7 +223,7 @@ func checkJSON(body []byte) error {
 		case '{', '[':
 			value()
 			if len(stack) == maxJSONDepth {
-				return model.BadRequest(model.CodeInvalidRequest, "The request body nests objects and arrays deeper than %d levels.", maxJSONDepth)
+				return model.Fail(model.CodeInvalidRequest, "The request body nests objects and arrays deeper than %d levels.", maxJSONDepth)
 			}
 			stack = append(stack, frame{obj: c == '{'})
 			wantKey = c == '{'

@@ -30,7 +30,7 @@ var (
 func clientError(t *testing.T, err error) {
 	t.Helper()
 	var e *model.Error
-	if !errors.As(err, &e) || e.Status < 400 || e.Status >= 500 || e.CodeDescription == "" || e.Message == "" {
+	if !errors.As(err, &e) || e.Status() < 400 || e.Status() >= 500 || e.Code.String() == "" || e.Message == "" {
 		t.Fatalf("not a client error: %#v", err)
 	}
 }

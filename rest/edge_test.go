@@ -31,7 +31,7 @@ func TestEdgeRefusesBadStrings(t *testing.T) {
 	key := env.NewClient(t, "edge").APIKey
 	bad := func(method, path string, body any, parts ...string) {
 		t.Helper()
-		wantMessage(t, env.Do(t, method, path, key, body).WantError(http.StatusBadRequest, model.CodeInvalidParameter), parts...)
+		wantMessage(t, env.Do(t, method, path, key, body).WantError(http.StatusBadRequest, model.CodeInvalidParameter.String()), parts...)
 	}
 	bad("GET", "/connectors?name=%00", nil, "Query parameter name", "NUL")
 	bad("GET", "/connectors?sandbox=true&name=Ponte%00Bank", nil, "Query parameter name", "NUL")
@@ -50,17 +50,17 @@ func TestEdgeRefusesBadStrings(t *testing.T) {
 	bad("POST", "/items", "{\"connectorId\":0,\"clientUserId\":\"\xff\"}", "not valid UTF-8")
 	bad("POST", "/payments/requests", map[string]any{"amount": 10, "description": strings.Repeat("d", 16<<10+1)}, "Field description", "longer than 16384 bytes")
 	deep := strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40)
-	env.Do(t, "POST", "/payments/customers", key, deep).WantError(http.StatusBadRequest, model.CodeInvalidRequest)
+	env.Do(t, "POST", "/payments/customers", key, deep).WantError(http.StatusBadRequest, model.CodeInvalidRequest.String())
 
 	// A Connect Token whose options carry a NUL byte is never made, so no item created with
 	// it can be stuck.
 	env.Do(t, "POST", "/connect_token", key, `{"options":{"webhookUrl":"https://hooks.example.com/\u0000","oauthRedirectUri":"x"}}`).
-		WantError(http.StatusBadRequest, model.CodeInvalidParameter)
+		WantError(http.StatusBadRequest, model.CodeInvalidParameter.String())
 
 	// Long values within the limits still pass: a 16 KiB string is refused by the rules of
 	// its field, not by the edge.
 	m := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "description": strings.Repeat("d", 16<<10)}).
-		WantError(http.StatusBadRequest, model.CodeInvalidParameter)
+		WantError(http.StatusBadRequest, model.CodeInvalidParameter.String())
 	wantMessage(t, m, "140 characters")
 	env.Do(t, "GET", "/connectors?name=Ponte%20Bank&sandbox=true", key, nil).Want(http.StatusOK)
 }
@@ -116,13 +116,13 @@ func TestEdgeBodyLimit(t *testing.T) {
 		{"POST", "/webhooks/signing-secret/rotate", "text/plain"},
 	} {
 		for _, chunked := range []bool{false, true} {
-			wantErrorResponse(t, sendRaw(t, env, r.method, r.path, key, r.ct, strings.NewReader(big), chunked), http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge)
+			wantErrorResponse(t, sendRaw(t, env, r.method, r.path, key, r.ct, strings.NewReader(big), chunked), http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge.String())
 		}
 	}
 	// Exactly the limit is read.
 	exact := `{"description":"` + strings.Repeat("x", 1<<20-len(`{"description":""}`)) + `"}`
 	wantErrorResponse(t, sendRaw(t, env, "POST", "/payments/requests", key, "application/json", strings.NewReader(exact), false),
-		http.StatusBadRequest, model.CodeInvalidParameter)
+		http.StatusBadRequest, model.CodeInvalidParameter.String())
 }
 
 // A JSON endpoint reads JSON only: another Content-Type is a 415. The service's HTML forms
@@ -134,7 +134,7 @@ func TestEdgeContentType(t *testing.T) {
 	customer := `{"type":"INDIVIDUAL","name":"Ana","cpf":"11144477735"}`
 	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=iso-8859-1", "text/json", "application/jsonx"} {
 		wantErrorResponse(t, sendRaw(t, env, "POST", "/payments/customers", key, ct, strings.NewReader(customer), false),
-			http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType)
+			http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType.String())
 	}
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON; charset=UTF-8", "application/vnd.ponte+json"} {
 		if resp := sendRaw(t, env, "POST", "/payments/customers", key, ct, strings.NewReader(customer), false); resp.StatusCode != http.StatusOK {
@@ -149,12 +149,12 @@ func TestEdgeContentType(t *testing.T) {
 	// The consent page is a form: JSON there is a 415, a form post reaches the page.
 	id := "00000000-0000-4000-8000-000000000000"
 	wantErrorResponse(t, sendRaw(t, env, "POST", "/payments/consent/"+id, "", "application/json", strings.NewReader(`{"decision":"reject"}`), false),
-		http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType)
+		http.StatusUnsupportedMediaType, model.CodeUnsupportedMediaType.String())
 	if resp := sendRaw(t, env, "POST", "/payments/consent/"+id, "", "application/x-www-form-urlencoded", strings.NewReader("decision=reject"), false); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("consent form post on an unknown intent: %d", resp.StatusCode)
 	}
 	wantErrorResponse(t, sendRaw(t, env, "POST", "/payments/consent/"+id, "", "application/x-www-form-urlencoded", strings.NewReader("decision=re%00ject"), false),
-		http.StatusBadRequest, model.CodeInvalidParameter)
+		http.StatusBadRequest, model.CodeInvalidParameter.String())
 }
 
 // Page numbers beyond what an offset can hold are a 400 on every page-number list; ids
@@ -167,9 +167,9 @@ func TestEdgeNumbers(t *testing.T) {
 	env.Exec(t, `UPDATE client_applications SET items_v2_enabled = true WHERE id = $1`, c.ID)
 	for _, path := range []string{"/connectors?page=9223372036854775807", "/connectors?page=10000001", "/categories?page=9223372036854775807",
 		"/payments/requests?page=9223372036854775807", "/webhooks?page=9223372036854775807&pageSize=500"} {
-		wantMessage(t, env.Do(t, "GET", path, key, nil).WantError(http.StatusBadRequest, model.CodeInvalidParameter), "page must be between 1 and 10000000")
+		wantMessage(t, env.Do(t, "GET", path, key, nil).WantError(http.StatusBadRequest, model.CodeInvalidParameter.String()), "page must be between 1 and 10000000")
 	}
-	env.Do(t, "GET", "/connectors?page=99999999999999999999", key, nil).WantError(http.StatusBadRequest, model.CodeInvalidParameter)
+	env.Do(t, "GET", "/connectors?page=99999999999999999999", key, nil).WantError(http.StatusBadRequest, model.CodeInvalidParameter.String())
 	var page struct {
 		Page    int   `json:"page"`
 		Results []any `json:"results"`
@@ -178,17 +178,17 @@ func TestEdgeNumbers(t *testing.T) {
 	if page.Page != 10000000 || len(page.Results) != 0 {
 		t.Fatalf("the last page allowed: page %d with %d results", page.Page, len(page.Results))
 	}
-	env.Do(t, "GET", "/connectors/99999999999", key, nil).WantError(http.StatusNotFound, model.CodeConnectorNotFound)
-	env.Do(t, "GET", "/connectors/-2147483649", key, nil).WantError(http.StatusNotFound, model.CodeConnectorNotFound)
-	env.Do(t, "POST", "/connectors/99999999999/validate", key, map[string]any{}).WantError(http.StatusNotFound, model.CodeConnectorNotFound)
-	env.Do(t, "POST", "/items", key, `{"connectorId":99999999999,"parameters":{}}`).WantError(http.StatusNotFound, model.CodeConnectorNotFound)
-	env.Do(t, "POST", "/items", key, `{"connectorId":1e12,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter)
-	env.Do(t, "POST", "/items", key, `{"connectorId":99999999999999999999,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter)
+	env.Do(t, "GET", "/connectors/99999999999", key, nil).WantError(http.StatusNotFound, model.CodeConnectorNotFound.String())
+	env.Do(t, "GET", "/connectors/-2147483649", key, nil).WantError(http.StatusNotFound, model.CodeConnectorNotFound.String())
+	env.Do(t, "POST", "/connectors/99999999999/validate", key, map[string]any{}).WantError(http.StatusNotFound, model.CodeConnectorNotFound.String())
+	env.Do(t, "POST", "/items", key, `{"connectorId":99999999999,"parameters":{}}`).WantError(http.StatusNotFound, model.CodeConnectorNotFound.String())
+	env.Do(t, "POST", "/items", key, `{"connectorId":1e12,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter.String())
+	env.Do(t, "POST", "/items", key, `{"connectorId":99999999999999999999,"parameters":{}}`).WantError(http.StatusBadRequest, model.CodeInvalidParameter.String())
 	env.Do(t, "GET", "/v2/items?connectorId=99999999999", key, nil).Want(http.StatusOK)
 	env.Recipient(t, key)
 	req := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 1, "isSandbox": true}).Want(http.StatusOK).String("id")
 	env.Do(t, "POST", "/payments/intents", key, `{"paymentRequestId":"`+req+`","connectorId":99999999999,"parameters":{"cpf":"11144477735"}}`).
-		WantError(http.StatusNotFound, model.CodeConnectorNotFound)
+		WantError(http.StatusNotFound, model.CodeConnectorNotFound.String())
 	if r := env.Form(t, "/payments/pay/"+req, url.Values{"connectorId": {"99999999999"}, "cpf": {happyCPF}}); r.Status < 400 || r.Status >= 500 {
 		t.Fatalf("payment page with connector 99999999999: %d", r.Status)
 	}

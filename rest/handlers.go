@@ -59,7 +59,7 @@ func (s *Server) postConnectToken(w http.ResponseWriter, r *http.Request) {
 	if body.ItemID != nil && *body.ItemID != "" {
 		id, err := parseUUID(*body.ItemID)
 		if err != nil {
-			s.writeError(w, r, model.BadRequest(model.CodeInvalidParameter, "itemId must be a UUID (got %q).", *body.ItemID))
+			s.writeError(w, r, model.Fail(model.CodeInvalidParameter, "itemId must be a UUID (got %q).", *body.ItemID))
 			return
 		}
 		itemID = &id
@@ -183,17 +183,17 @@ func (b *itemBody) split() (map[string]any, *string, error) {
 	case strings.HasPrefix(raw, `"`):
 		var s string
 		if err := json.Unmarshal(b.Parameters, &s); err != nil {
-			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
+			return nil, nil, model.Fail(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
 		}
 		return nil, &s, nil
 	case strings.HasPrefix(raw, "{"):
 		m := map[string]any{}
 		if err := json.Unmarshal(b.Parameters, &m); err != nil {
-			return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
+			return nil, nil, model.Fail(model.CodeInvalidParameter, "parameters must be an object or a Base64 string.")
 		}
 		return m, nil, nil
 	}
-	return nil, nil, model.BadRequest(model.CodeInvalidParameter, "parameters must be an object of credentials or a Base64 string of them encrypted.")
+	return nil, nil, model.Fail(model.CodeInvalidParameter, "parameters must be an object of credentials or a Base64 string of them encrypted.")
 }
 
 func (s *Server) createItem(w http.ResponseWriter, r *http.Request) {
@@ -203,7 +203,7 @@ func (s *Server) createItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.ConnectorID == nil {
-		s.writeError(w, r, model.BadRequest(model.CodeInvalidParameter, "connectorId is required."))
+		s.writeError(w, r, model.Fail(model.CodeInvalidParameter, "connectorId is required."))
 		return
 	}
 	params, enc, err := b.split()
@@ -400,7 +400,7 @@ func (s *Server) patchTransaction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.CategoryID == nil {
-		s.writeError(w, r, model.BadRequest(model.CodeInvalidParameter, "categoryId is required."))
+		s.writeError(w, r, model.Fail(model.CodeInvalidParameter, "categoryId is required."))
 		return
 	}
 	raw, err := s.res.SetTransactionCategory(r.Context(), id, *body.CategoryID)

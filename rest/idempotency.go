@@ -48,10 +48,10 @@ func (s *Server) idempotency(next http.Handler) http.Handler {
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				s.writeError(w, r, model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", tooBig.Limit))
+				s.writeError(w, r, model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", tooBig.Limit))
 				return
 			}
-			s.writeError(w, r, model.BadRequest(model.CodeMalformedJSON, "Could not read the request body."))
+			s.writeError(w, r, model.Fail(model.CodeMalformedJSON, "Could not read the request body."))
 			return
 		}
 		if len(body) > idempotencyBodyLimit {
@@ -71,7 +71,7 @@ func (s *Server) idempotency(next http.Handler) http.Handler {
 			return
 		}
 		if err != nil {
-			if e, _ := model.AsError(err); e.CodeDescription == model.CodeIdempotencyKeyInUse {
+			if e, _ := model.AsError(err); e.Code == model.CodeIdempotencyKeyInUse {
 				w.Header().Set("Retry-After", "1")
 			}
 			s.writeError(w, r, err)

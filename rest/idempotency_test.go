@@ -125,9 +125,9 @@ func TestIdempotencyKeyScope(t *testing.T) {
 
 	first := withKey(t, env, "POST", "/payments/customers", key, "order-1", body).Want(200)
 	withKey(t, env, "POST", "/payments/customers", key, "order-1", map[string]any{"type": "INDIVIDUAL", "name": "Ana Lima", "cpf": happyCPF}).
-		WantError(422, model.CodeIdempotencyKeyReused)
-	withKey(t, env, "POST", "/payments/customers?x=1", key, "order-1", body).WantError(422, model.CodeIdempotencyKeyReused)
-	withKey(t, env, "POST", "/payments/recipients", key, "order-1", body).WantError(422, model.CodeIdempotencyKeyReused)
+		WantError(422, model.CodeIdempotencyKeyReused.String())
+	withKey(t, env, "POST", "/payments/customers?x=1", key, "order-1", body).WantError(422, model.CodeIdempotencyKeyReused.String())
+	withKey(t, env, "POST", "/payments/recipients", key, "order-1", body).WantError(422, model.CodeIdempotencyKeyReused.String())
 	// The refusals changed nothing: the original is still what the key replays.
 	wantReplay(t, first, withKey(t, env, "POST", "/payments/customers", key, "order-1", body))
 
@@ -175,7 +175,7 @@ func TestIdempotencyReplaysClientErrors(t *testing.T) {
 	first := withKey(t, env, "POST", "/payments/customers", key, "bad-cpf", bad).Want(400)
 	wantReplay(t, first, withKey(t, env, "POST", "/payments/customers", key, "bad-cpf", bad))
 	withKey(t, env, "POST", "/payments/customers", key, "bad-cpf", map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": happyCPF}).
-		WantError(422, model.CodeIdempotencyKeyReused)
+		WantError(422, model.CodeIdempotencyKeyReused.String())
 	if n := total(t, env, key, "/payments/customers"); n != 0 {
 		t.Fatalf("customers: %d, want 0", n)
 	}
@@ -190,11 +190,11 @@ func TestIdempotencyKeyFormat(t *testing.T) {
 	body := `{"type":"INDIVIDUAL","name":"Ana Souza","cpf":"` + happyCPF + `"}`
 	for _, values := range [][]string{{""}, {strings.Repeat("k", 256)}, {"chave-é"}, {"a\tb"}, {"one", "two"}} {
 		status, m := rawKeys(t, env, "/payments/customers", key, values, body)
-		if status != 400 || m["codeDescription"] != model.CodeInvalidParameter {
-			t.Fatalf("key %q: %d %v, want 400 %s", values, status, m, model.CodeInvalidParameter)
+		if status != 400 || m["codeDescription"] != model.CodeInvalidParameter.String() {
+			t.Fatalf("key %q: %d %v, want 400 %s", values, status, m, model.CodeInvalidParameter.String())
 		}
 	}
-	if status, m := rawKeys(t, env, "/payments/customers", "", []string{""}, body); status != 401 || m["codeDescription"] != model.CodeAPIKeyMissing {
+	if status, m := rawKeys(t, env, "/payments/customers", "", []string{""}, body); status != 401 || m["codeDescription"] != model.CodeAPIKeyMissing.String() {
 		t.Fatalf("no credential and a bad key: %d %v, want 401", status, m)
 	}
 	if n := total(t, env, key, "/payments/customers"); n != 0 {
@@ -243,7 +243,7 @@ func TestIdempotencyRace(t *testing.T) {
 			case 200:
 				ids[r.String("id")] = true
 			case 409:
-				r.WantError(409, model.CodeIdempotencyKeyInUse)
+				r.WantError(409, model.CodeIdempotencyKeyInUse.String())
 			default:
 				t.Fatalf("%s: status %d: %s", c.path, r.Status, r.Body)
 			}
@@ -267,7 +267,7 @@ func TestIdempotencyReleasesOnServerError(t *testing.T) {
 		BEGIN RAISE EXCEPTION 'injected failure'; END $$`)
 	env.Exec(t, `CREATE TRIGGER idem_fail BEFORE INSERT ON payment_customers FOR EACH ROW EXECUTE FUNCTION idem_fail()`)
 	body := map[string]any{"type": "BUSINESS", "name": "Falha Ltda", "cnpj": "11222333000181"}
-	withKey(t, env, "POST", "/payments/customers", key, "retry-me", body).WantError(500, model.CodeInternal)
+	withKey(t, env, "POST", "/payments/customers", key, "retry-me", body).WantError(500, model.CodeInternal.String())
 	env.Exec(t, `DROP TRIGGER idem_fail ON payment_customers`)
 	r := withKey(t, env, "POST", "/payments/customers", key, "retry-me", body).Want(200)
 	if r.Header.Get("Idempotent-Replayed") != "" {
@@ -287,7 +287,7 @@ func TestIdempotencyStaleClaimsAndExpiry(t *testing.T) {
 	// As if the process had died after claiming: the claim is there, the answer is not.
 	env.Exec(t, `UPDATE idempotency_keys SET status = NULL, content_type = NULL, body = NULL WHERE key = 'crash'`)
 	r := withKey(t, env, "POST", "/payments/customers", key, "crash", body)
-	r.WantError(409, model.CodeIdempotencyKeyInUse)
+	r.WantError(409, model.CodeIdempotencyKeyInUse.String())
 	if r.Header.Get("Retry-After") == "" {
 		t.Fatalf("409 without Retry-After")
 	}

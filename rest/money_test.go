@@ -55,19 +55,19 @@ func TestMoneyRules(t *testing.T) {
 				continue // an absent amount changes nothing, and an absent term is no limit
 			}
 			r := env.Do(t, e.method, e.path, key, e.body(a))
-			if r.Status != http.StatusBadRequest || r.Map()["codeDescription"] != model.CodeInvalidParameter {
+			if r.Status != http.StatusBadRequest || r.Map()["codeDescription"] != model.CodeInvalidParameter.String() {
 				t.Errorf("%s with amount %s: %d %s", e.name, a, r.Status, r.Body)
 			}
 		}
 	}
 	// The same rules through GraphQL, which shares the resolvers.
 	for _, a := range []string{"0", "-1", "0.000000001", "10.005", "1e300"} {
-		env.GraphQL(t, key, `mutation { createPaymentRequest(input: {amount: `+a+`, isSandbox: true}) { id } }`, nil).WantCode(t, model.CodeInvalidParameter)
+		env.GraphQL(t, key, `mutation { createPaymentRequest(input: {amount: `+a+`, isSandbox: true}) { id } }`, nil).WantCode(t, model.CodeInvalidParameter.String())
 	}
 	// A pasted BR Code: its amount is written as EMV digits with at most two decimals, and
 	// bounded like any other.
-	for amount, code := range map[string]string{"0.001": payments.CodeInvalidPixQrCode, "1e-9": payments.CodeInvalidPixQrCode,
-		"NaN": payments.CodeInvalidPixQrCode, "1000000000.01": model.CodeInvalidParameter} {
+	for amount, code := range map[string]string{"0.001": model.CodeInvalidPixQrCode.String(), "1e-9": model.CodeInvalidPixQrCode.String(),
+		"NaN": model.CodeInvalidPixQrCode.String(), "1000000000.01": model.CodeInvalidParameter.String()} {
 		env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": brCodeWithAmount(amount)}).WantError(http.StatusBadRequest, code)
 	}
 

@@ -86,7 +86,7 @@ func TestAutomaticPix(t *testing.T) {
 		terms(map[string]any{"firstPayment": map[string]any{"amount": 10, "date": day(-2)}}),
 	}
 	for _, b := range bad {
-		env.Do(t, "POST", "/payments/requests/automatic-pix", key, b).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "POST", "/payments/requests/automatic-pix", key, b).WantError(400, model.CodeInvalidParameter.String())
 	}
 
 	// An authorization for 50.00 a month, with a first payment now; retries accepted.
@@ -104,10 +104,10 @@ func TestAutomaticPix(t *testing.T) {
 	}
 	// The payer's name is required for automatic PIX (section 4.5).
 	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
-		"parameters": map[string]any{"cpf": happyCPF}}).WantError(400, model.CodeInvalidParameter)
+		"parameters": map[string]any{"cpf": happyCPF}}).WantError(400, model.CodeInvalidParameter.String())
 	// Nothing can be charged before the payer authorizes.
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(2)}).
-		WantError(409, payments.CodeRequestLocked)
+		WantError(409, model.CodePaymentRequestNotEditable.String())
 	u := payURLPath(t, p.PaymentURL)
 	if page := string(env.Do(t, "GET", u, "", nil).Want(200).Body); !containsAll(page, "MONTHLY a partir de", "R$ 50,00 por cobrança", `name="name" autocomplete="name" required`) {
 		t.Fatalf("payment page does not state the terms:\n%s", page)
@@ -130,7 +130,7 @@ func TestAutomaticPix(t *testing.T) {
 
 	// Charges keep to the terms.
 	for _, b := range []map[string]any{{"amount": 49, "date": day(2)}, {"amount": 50, "date": day(0)}, {"amount": 50, "date": day(91)}, {"amount": 50}} {
-		env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, b).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, b).WantError(400, model.CodeInvalidParameter.String())
 	}
 	var soon, later model.AutomaticPixPayment
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(2)}).Want(200).JSON(&soon)
@@ -150,7 +150,7 @@ func TestAutomaticPix(t *testing.T) {
 		WantError(409, "AUTOMATIC_PIX_PAYMENT_NOT_CANCELABLE")
 
 	// The authorization ends: pending charges are canceled, the consent revoked.
-	env.Do(t, "DELETE", "/payments/requests/"+reqID, key, nil).WantError(409, payments.CodeRequestLocked)
+	env.Do(t, "DELETE", "/payments/requests/"+reqID, key, nil).WantError(409, model.CodePaymentRequestNotEditable.String())
 	var pending model.AutomaticPixPayment
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(60)}).Want(200).JSON(&pending)
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/cancel", key, nil).Want(200)
@@ -164,7 +164,7 @@ func TestAutomaticPix(t *testing.T) {
 		t.Fatalf("canceled charge %+v", a)
 	}
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(2)}).
-		WantError(409, payments.CodeRequestLocked)
+		WantError(409, model.CodePaymentRequestNotEditable.String())
 
 	want := map[string]int{"automatic_pix_payment/created": 4, "automatic_pix_payment/completed": 2, "automatic_pix_payment/canceled": 2}
 	awaitRequestEvents(t, rc, reqID, want)
@@ -194,11 +194,11 @@ func TestAutomaticPixRetry(t *testing.T) {
 	env.Do(t, "POST", fmt.Sprintf("/payments/requests/%s/automatic-pix/schedules/%s/retry", reqID, first.ID), key, map[string]any{"date": day(1)}).
 		WantError(409, "AUTOMATIC_PIX_RETRY_NOT_ACCEPTED")
 	var charge model.AutomaticPixPayment
-	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 150, "date": day(2)}).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 150, "date": day(2)}).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 75.5, "date": day(2)}).Want(200).JSON(&charge)
 	awaitCharge(t, env, key, reqID, charge.ID.String(), payments.AutoError)
 	retry := fmt.Sprintf("/payments/requests/%s/automatic-pix/schedules/%s/retry", reqID, charge.ID)
-	env.Do(t, "POST", retry, key, map[string]any{"date": day(10)}).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "POST", retry, key, map[string]any{"date": day(10)}).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "POST", retry, key, map[string]any{"date": day(5)}).Want(200).JSON(&charge)
 	if charge.Status != payments.AutoScheduled || charge.Date != day(5) || charge.ErrorDetail != nil {
 		t.Fatalf("retried %+v", charge)

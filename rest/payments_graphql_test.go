@@ -39,9 +39,9 @@ func TestPaymentsGraphQL(t *testing.T) {
 	customerID := d["createPaymentCustomer"].(map[string]any)["id"]
 
 	// The same validation as REST, with its codeDescription in the extensions.
-	env.GraphQL(t, key, `mutation { createPaymentCustomer(input: {type: "INDIVIDUAL", name: "X", cpf: "123"}) { id } }`, nil).WantCode(t, payments.CodeInvalidCPF)
+	env.GraphQL(t, key, `mutation { createPaymentCustomer(input: {type: "INDIVIDUAL", name: "X", cpf: "123"}) { id } }`, nil).WantCode(t, model.CodeInvalidCPF.String())
 	env.GraphQL(t, key, `mutation { createPaymentRequest(input: {amount: 10, schedule: {type: "WEEKLY", startDate: "2020-01-01", occurrences: 2, dayOfWeek: "MONDAY"}}) { id } }`, nil).
-		WantCode(t, payments.CodeInvalidSchedule)
+		WantCode(t, model.CodeInvalidSchedule.String())
 
 	d = env.GraphQL(t, key, `mutation($c: String) { createPaymentRequest(input: {amount: 12.34, description: "GraphQL", customerId: $c, isSandbox: true}) {
 		id status amount fees paymentUrl recipient { id } customer { id } } }`, map[string]any{"c": customerID}).OK(t)
@@ -59,7 +59,7 @@ func TestPaymentsGraphQL(t *testing.T) {
 	}
 	// A second attempt on the same request is a conflict, here as in REST.
 	env.GraphQL(t, key, `mutation($r: String) { createPaymentIntent(input: {paymentRequestId: $r, connectorId: 6, parameters: {cpf: "11144477735"}}) { id } }`,
-		map[string]any{"r": reqID}).WantCode(t, payments.CodeRequestBusy)
+		map[string]any{"r": reqID}).WantCode(t, model.CodePaymentRequestNotAvailable.String())
 
 	u, _ := url.Parse(intent["consentUrl"].(string))
 	env.Form(t, u.Path, url.Values{"decision": {"authorize"}}).Want(http.StatusOK)
@@ -93,7 +93,7 @@ func TestPaymentsGraphQL(t *testing.T) {
 	if n.Status != payments.PaymentCompleted || !n.IsDynamicPix || n.PixData == nil {
 		t.Fatalf("REST view %+v", n)
 	}
-	env.GraphQL(t, key, `mutation($id: UUID!) { deletePaymentRequest(id: $id) { id } }`, map[string]any{"id": reqID}).WantCode(t, payments.CodeRequestLocked)
+	env.GraphQL(t, key, `mutation($id: UUID!) { deletePaymentRequest(id: $id) { id } }`, map[string]any{"id": reqID}).WantCode(t, model.CodePaymentRequestNotEditable.String())
 	// Automatic PIX through GraphQL.
 	d = env.GraphQL(t, key, `mutation { createAutomaticPixPaymentRequest(input: {interval: "WEEKLY", startDate: "`+day(1)+`",
 		minimumVariableAmount: 5, maximumVariableAmount: 80, isSandbox: true}) { id amount status automaticPix { interval maximumVariableAmount isRetryAccepted } } }`, nil).OK(t)
@@ -102,7 +102,7 @@ func TestPaymentsGraphQL(t *testing.T) {
 		t.Fatalf("automatic PIX request %v", auto)
 	}
 	env.GraphQL(t, key, `mutation($r: UUID!) { scheduleAutomaticPixPayment(paymentRequestId: $r, input: {amount: 10, date: "`+day(3)+`"}) { id } }`,
-		map[string]any{"r": auto["id"]}).WantCode(t, payments.CodeRequestLocked)
+		map[string]any{"r": auto["id"]}).WantCode(t, model.CodePaymentRequestNotEditable.String())
 	// A Connect Token cannot reach payments.
 	tok := env.Do(t, "POST", "/connect_token", key, nil).Want(200).String("accessToken")
 	env.Do(t, "GET", "/payments/requests", tok, nil).WantError(403, "FORBIDDEN")

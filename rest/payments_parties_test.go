@@ -59,8 +59,8 @@ func TestPaymentInstitutions(t *testing.T) {
 		t.Fatalf("name=bradesco: %+v", one)
 	}
 	env.Do(t, "GET", "/payments/recipients/institutions/"+one.Results[0].ID.String(), key, nil).Want(200)
-	env.Do(t, "GET", "/payments/recipients/institutions/"+uuid.NewString(), key, nil).WantError(404, payments.CodeInstitutionNotFound)
-	env.Do(t, "GET", "/payments/recipients/institutions?country=BR", key, nil).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "GET", "/payments/recipients/institutions/"+uuid.NewString(), key, nil).WantError(404, model.CodePaymentInstitutionNotFound.String())
+	env.Do(t, "GET", "/payments/recipients/institutions?country=BR", key, nil).WantError(400, model.CodeInvalidParameter.String())
 }
 
 func TestPaymentCustomersAndRecipients(t *testing.T) {
@@ -75,13 +75,13 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 			code string
 			msg  string
 		}{
-			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": "11144477736"}, payments.CodeInvalidCPF, "cpf"},
-			{map[string]any{"type": "INDIVIDUAL", "name": "Ana"}, model.CodeInvalidParameter, "cpf is required"},
-			{map[string]any{"type": "BUSINESS", "name": "Loja", "cnpj": "11222333000180"}, payments.CodeInvalidCNPJ, "cnpj"},
-			{map[string]any{"type": "BUSINESS", "name": "Loja", "cpf": happyCPF}, model.CodeInvalidParameter, "cnpj is required"},
-			{map[string]any{"type": "PERSON", "name": "Ana", "cpf": happyCPF}, model.CodeInvalidParameter, "INDIVIDUAL or BUSINESS"},
-			{map[string]any{"type": "INDIVIDUAL", "cpf": happyCPF}, model.CodeInvalidParameter, "name"},
-			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": happyCPF, "email": "not-an-email"}, model.CodeInvalidParameter, "email"},
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": "11144477736"}, model.CodeInvalidCPF.String(), "cpf"},
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana"}, model.CodeInvalidParameter.String(), "cpf is required"},
+			{map[string]any{"type": "BUSINESS", "name": "Loja", "cnpj": "11222333000180"}, model.CodeInvalidCNPJ.String(), "cnpj"},
+			{map[string]any{"type": "BUSINESS", "name": "Loja", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "cnpj is required"},
+			{map[string]any{"type": "PERSON", "name": "Ana", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "INDIVIDUAL or BUSINESS"},
+			{map[string]any{"type": "INDIVIDUAL", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "name"},
+			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": happyCPF, "email": "not-an-email"}, model.CodeInvalidParameter.String(), "email"},
 		}
 		for _, b := range bad {
 			m := env.Do(t, "POST", "/payments/customers", key, b.body).WantError(400, b.code)
@@ -101,14 +101,14 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 		if c.Name != "Ana Souza Lima" || *c.Cpf != happyCPF {
 			t.Fatalf("after PATCH %+v", c)
 		}
-		env.Do(t, "PATCH", "/payments/customers/"+id, key, map[string]any{"type": "BUSINESS"}).WantError(400, model.CodeInvalidParameter)
-		env.Do(t, "GET", "/payments/customers/"+id, other, nil).WantError(404, payments.CodeCustomerNotFound)
+		env.Do(t, "PATCH", "/payments/customers/"+id, key, map[string]any{"type": "BUSINESS"}).WantError(400, model.CodeInvalidParameter.String())
+		env.Do(t, "GET", "/payments/customers/"+id, other, nil).WantError(404, model.CodePaymentCustomerNotFound.String())
 		if m := env.Do(t, "GET", "/payments/customers", key, nil).Want(200).Map(); m["total"] != 1.0 {
 			t.Fatalf("list %v", m)
 		}
 		env.Do(t, "DELETE", "/payments/customers/"+id, key, nil).Want(200)
-		env.Do(t, "GET", "/payments/customers/"+id, key, nil).WantError(404, payments.CodeCustomerNotFound)
-		env.Do(t, "GET", "/payments/customers/not-a-uuid", key, nil).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "GET", "/payments/customers/"+id, key, nil).WantError(404, model.CodePaymentCustomerNotFound.String())
+		env.Do(t, "GET", "/payments/customers/not-a-uuid", key, nil).WantError(400, model.CodeInvalidParameter.String())
 	})
 
 	t.Run("recipients", func(t *testing.T) {
@@ -121,13 +121,13 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 			body map[string]any
 			code string
 		}{
-			{map[string]any{"name": "X", "taxNumber": "123", "paymentInstitutionId": instID, "account": account}, payments.CodeInvalidCPF},
-			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": uuid.NewString(), "account": account}, payments.CodeInstitutionNotFound},
-			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "12345", "number": "1", "type": "CHECKING_ACCOUNT"}}, model.CodeInvalidParameter},
-			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "1", "type": "WALLET"}}, model.CodeInvalidParameter},
-			{map[string]any{"pixKey": "not a key"}, payments.CodeInvalidPixKey},
-			{map[string]any{"pixKey": "+5511"}, payments.CodeInvalidPixKey},
-			{map[string]any{"smartAccountId": uuid.NewString()}, payments.CodeNotSupported},
+			{map[string]any{"name": "X", "taxNumber": "123", "paymentInstitutionId": instID, "account": account}, model.CodeInvalidCPF.String()},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": uuid.NewString(), "account": account}, model.CodePaymentInstitutionNotFound.String()},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "12345", "number": "1", "type": "CHECKING_ACCOUNT"}}, model.CodeInvalidParameter.String()},
+			{map[string]any{"name": "X", "taxNumber": happyCPF, "paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "1", "type": "WALLET"}}, model.CodeInvalidParameter.String()},
+			{map[string]any{"pixKey": "not a key"}, model.CodeInvalidPixKey.String()},
+			{map[string]any{"pixKey": "+5511"}, model.CodeInvalidPixKey.String()},
+			{map[string]any{"smartAccountId": uuid.NewString()}, model.CodePaymentFeatureNotSupported.String()},
 		}
 		for _, b := range bad {
 			env.Do(t, "POST", "/payments/recipients", key, b.body).WantError(statusOf(b.code), b.code)
@@ -158,10 +158,10 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 		if r.Name != "Oficina Silva" || r.IsDefault {
 			t.Fatalf("after PATCH %+v", r)
 		}
-		env.Do(t, "PATCH", "/payments/recipients/"+r.ID.String(), key, map[string]any{"pixKey": "x@example.com"}).WantError(400, model.CodeInvalidParameter)
-		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), other, nil).WantError(404, payments.CodeRecipientNotFound)
+		env.Do(t, "PATCH", "/payments/recipients/"+r.ID.String(), key, map[string]any{"pixKey": "x@example.com"}).WantError(400, model.CodeInvalidParameter.String())
+		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), other, nil).WantError(404, model.CodePaymentRecipientNotFound.String())
 		env.Do(t, "DELETE", "/payments/recipients/"+r.ID.String(), key, nil).Want(200)
-		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), key, nil).WantError(404, payments.CodeRecipientNotFound)
+		env.Do(t, "GET", "/payments/recipients/"+r.ID.String(), key, nil).WantError(404, model.CodePaymentRecipientNotFound.String())
 	})
 }
 
@@ -170,23 +170,23 @@ func TestPaymentRequestRules(t *testing.T) {
 	env := testsupport.New(t)
 	key := env.NewClient(t, "request-rules").APIKey
 	// Without a recipient and without a default one there is no one to pay.
-	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10}).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10}).WantError(400, model.CodeInvalidParameter.String())
 	recipient := env.Recipient(t, key)
 	bad := []struct {
 		body map[string]any
 		code string
 	}{
-		{map[string]any{}, model.CodeInvalidParameter},
-		{map[string]any{"amount": -1}, model.CodeInvalidParameter},
-		{map[string]any{"amount": 10.001}, model.CodeInvalidParameter},
-		{map[string]any{"amount": "ten"}, model.CodeInvalidParameter},
-		{map[string]any{"amount": 10, "recipientId": "nope"}, model.CodeInvalidParameter},
-		{map[string]any{"amount": 10, "recipientId": uuid.NewString()}, payments.CodeRecipientNotFound},
-		{map[string]any{"amount": 10, "customerId": uuid.NewString()}, payments.CodeCustomerNotFound},
-		{map[string]any{"amount": 10, "callbackUrls": map[string]any{"success": "javascript:alert(1)"}}, model.CodeInvalidParameter},
-		{map[string]any{"amount": 10, "webhookUrl": "http://localhost/hook"}, model.CodeInvalidParameter},
-		{map[string]any{"amount": 10, "smartAccountId": uuid.NewString()}, payments.CodeNotSupported},
-		{map[string]any{"amount": 10, "description": strings.Repeat("x", 141)}, model.CodeInvalidParameter},
+		{map[string]any{}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": -1}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": 10.001}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": "ten"}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": 10, "recipientId": "nope"}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": 10, "recipientId": uuid.NewString()}, model.CodePaymentRecipientNotFound.String()},
+		{map[string]any{"amount": 10, "customerId": uuid.NewString()}, model.CodePaymentCustomerNotFound.String()},
+		{map[string]any{"amount": 10, "callbackUrls": map[string]any{"success": "javascript:alert(1)"}}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": 10, "webhookUrl": "http://localhost/hook"}, model.CodeInvalidParameter.String()},
+		{map[string]any{"amount": 10, "smartAccountId": uuid.NewString()}, model.CodePaymentFeatureNotSupported.String()},
+		{map[string]any{"amount": 10, "description": strings.Repeat("x", 141)}, model.CodeInvalidParameter.String()},
 	}
 	for _, b := range bad {
 		env.Do(t, "POST", "/payments/requests", key, b.body).WantError(statusOf(b.code), b.code)
@@ -211,7 +211,7 @@ func TestPaymentRequestRules(t *testing.T) {
 	if p.Amount == nil || *p.Amount != 30 || *p.Description != "Pedido 7" {
 		t.Fatalf("after PATCH %+v", p)
 	}
-	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"isSandbox": false}).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "PATCH", "/payments/requests/"+p.ID.String(), key, map[string]any{"isSandbox": false}).WantError(400, model.CodeInvalidParameter.String())
 
 	// Intents check their input before anything else.
 	intentBad := []struct {
@@ -219,17 +219,17 @@ func TestPaymentRequestRules(t *testing.T) {
 		status int
 		code   string
 	}{
-		{map[string]any{"connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": p.ID, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": 0, "parameters": map[string]any{"cpf": happyCPF}}, 400, payments.CodeNoPayments},
+		{map[string]any{"connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": p.ID, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": 0, "parameters": map[string]any{"cpf": happyCPF}}, 400, model.CodeConnectorNoPayments.String()},
 		{map[string]any{"paymentRequestId": p.ID, "connectorId": 999, "parameters": map[string]any{"cpf": happyCPF}}, 404, "CONNECTOR_NOT_FOUND"},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": "12345678900"}}, 400, payments.CodeInvalidCPF},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "cnpj": "1"}}, 400, payments.CodeInvalidCNPJ},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "TED"}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "isDynamicPix": true}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "PIX", "isDynamicPix": true}, 400, model.CodeInvalidParameter},
-		{map[string]any{"paymentRequestId": uuid.NewString(), "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 404, payments.CodeRequestNotFound},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": "12345678900"}}, 400, model.CodeInvalidCPF.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "cnpj": "1"}}, 400, model.CodeInvalidCNPJ.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "TED"}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "isDynamicPix": true}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}, "paymentMethod": "PIX", "isDynamicPix": true}, 400, model.CodeInvalidParameter.String()},
+		{map[string]any{"paymentRequestId": uuid.NewString(), "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF}}, 404, model.CodePaymentRequestNotFound.String()},
 	}
 	for i, b := range intentBad {
 		t.Run(fmt.Sprint("intent input ", i), func(t *testing.T) {
@@ -244,7 +244,7 @@ func TestPaymentRequestRules(t *testing.T) {
 	id := env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector,
 		"parameters": map[string]any{"cpf": happyCPF}}).Want(200).String("id")
 	env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).Want(200)
-	env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).WantError(404, payments.CodeRequestNotFound)
+	env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).WantError(404, model.CodePaymentRequestNotFound.String())
 	n := intentOf(t, env, key, id)
 	if n.Status != payments.IntentCanceled {
 		t.Fatalf("intent of a deleted request: %s", n.Status)
@@ -265,13 +265,13 @@ func TestPaymentPixCodes(t *testing.T) {
 		t.Fatalf("request from a BR Code %+v", p)
 	}
 	tampered := strings.Replace(code, "42.90", "12.90", 1)
-	m := env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": tampered}).WantError(400, payments.CodeInvalidPixQrCode)
+	m := env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": tampered}).WantError(400, model.CodeInvalidPixQrCode.String())
 	if !strings.Contains(m["message"].(string), "CRC") {
 		t.Fatalf("message %q does not say the CRC is wrong", m["message"])
 	}
 	noAmount := payments.BRCode{Key: "fulano@example.com", MerchantName: "Fulano", MerchantCity: "BRASILIA"}.Encode()
-	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": noAmount}).WantError(400, payments.CodeInvalidPixQrCode)
-	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{}).WantError(400, model.CodeInvalidParameter)
+	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": noAmount}).WantError(400, model.CodeInvalidPixQrCode.String())
+	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{}).WantError(400, model.CodeInvalidParameter.String())
 
 	// Paying the pasted code by PIX hands the payer that very code.
 	var n model.PaymentIntent

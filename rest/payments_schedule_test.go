@@ -59,7 +59,7 @@ func TestPaymentScheduleForms(t *testing.T) {
 		{"type": "YEARLY", "startDate": day(1), "occurrences": 2},
 	}
 	for _, s := range bad {
-		env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true, "schedule": s}).WantError(400, payments.CodeInvalidSchedule)
+		env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true, "schedule": s}).WantError(400, model.CodeInvalidSchedule.String())
 	}
 
 	start := spToday().AddDate(0, 0, 1)
@@ -119,7 +119,7 @@ func TestPaymentScheduleForms(t *testing.T) {
 			if s := env.Do(t, "GET", "/payments/requests/"+p.ID.String(), key, nil).Want(200).String("status"); s != payments.Scheduled {
 				t.Fatalf("request %s", s)
 			}
-			env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).WantError(409, payments.CodeRequestLocked)
+			env.Do(t, "DELETE", "/payments/requests/"+p.ID.String(), key, nil).WantError(409, model.CodePaymentRequestNotEditable.String())
 			// Cancel them all: the request ends CANCELED and the consent is revoked.
 			env.Do(t, "POST", "/payments/requests/"+p.ID.String()+"/schedules/cancel", key, nil).Want(200)
 			env.Do(t, "GET", "/payments/requests/"+p.ID.String()+"/schedules", key, nil).Want(200).JSON(&page)

@@ -231,9 +231,9 @@ func TestPaymentScenarios(t *testing.T) {
 			case payments.Completed:
 				consent(t, env, &n, "authorize").Want(http.StatusConflict)
 				env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
-					"parameters": map[string]any{"cpf": happyCPF}}).WantError(409, payments.CodeRequestBusy)
-				env.Do(t, "PATCH", "/payments/requests/"+reqID, key, map[string]any{"amount": 10}).WantError(409, payments.CodeRequestLocked)
-				env.Do(t, "DELETE", "/payments/requests/"+reqID, key, nil).WantError(409, payments.CodeRequestLocked)
+					"parameters": map[string]any{"cpf": happyCPF}}).WantError(409, model.CodePaymentRequestNotAvailable.String())
+				env.Do(t, "PATCH", "/payments/requests/"+reqID, key, map[string]any{"amount": 10}).WantError(409, model.CodePaymentRequestNotEditable.String())
+				env.Do(t, "DELETE", "/payments/requests/"+reqID, key, nil).WantError(409, model.CodePaymentRequestNotEditable.String())
 			case payments.Created:
 				// The payer may try again with another attempt.
 				consent(t, env, &n, "authorize").Want(http.StatusConflict)
@@ -272,7 +272,7 @@ func TestPaymentIntentRace(t *testing.T) {
 		case 200:
 			won++
 		case 409:
-			r.WantError(409, payments.CodeRequestBusy)
+			r.WantError(409, model.CodePaymentRequestNotAvailable.String())
 		default:
 			t.Fatalf("status %d: %s", r.Status, r.Body)
 		}

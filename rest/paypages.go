@@ -124,7 +124,7 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, title string,
 	if internal {
 		s.log.Error("payment page", "path", r.URL.Path, "err", err)
 	}
-	s.renderPay(w, e.Status, payView{Title: title, Error: e.Message})
+	s.renderPay(w, e.Status(), payView{Title: title, Error: e.Message})
 }
 
 func (s *Server) payPage(w http.ResponseWriter, r *http.Request) {
@@ -163,7 +163,7 @@ func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 	intent, err := s.res.PayerStartsIntent(r.Context(), id, connector, r.PostFormValue("cpf"), r.PostFormValue("name"))
 	if err != nil {
 		e, _ := model.AsError(err)
-		s.showPay(w, r, e.Status, e.Message)
+		s.showPay(w, r, e.Status(), e.Message)
 		return
 	}
 	http.Redirect(w, r, *intent.ConsentURL, http.StatusSeeOther)
@@ -220,13 +220,13 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 	n, err := s.res.PayerDecision(r.Context(), id, decision == "authorize")
 	if err != nil {
 		e, _ := model.AsError(err)
-		if e.CodeDescription == payments.CodeIntentTransition {
+		if e.Code == model.CodeInvalidIntentTransition {
 			// Decided before (a second click, a reload): the page shows what was decided,
 			// with 409 since this decision was not taken.
-			s.showConsent(w, r, e.Status, "", "")
+			s.showConsent(w, r, e.Status(), "", "")
 			return
 		}
-		s.showConsent(w, r, e.Status, e.Message, "")
+		s.showConsent(w, r, e.Status(), e.Message, "")
 		return
 	}
 	failed := n.ErrorDetail != nil

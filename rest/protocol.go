@@ -77,10 +77,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			body.Message += " Request id: " + id + "."
 			body.Data = map[string]string{"requestId": id}
 		}
-		s.writeJSON(w, e.Status, body)
+		s.writeJSON(w, e.Status(), body)
 		return
 	}
-	s.writeJSON(w, e.Status, e.Body())
+	s.writeJSON(w, e.Status(), e.Body())
 }
 
 // requestID gives every request an id, answered in X-Request-Id and logged with any failure.
@@ -117,9 +117,9 @@ func decode(r *http.Request, dst any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return model.Errorf(http.StatusRequestEntityTooLarge, model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
+			return model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
 		}
-		return model.BadRequest(model.CodeMalformedJSON, "Could not read the request body.")
+		return model.Fail(model.CodeMalformedJSON, "Could not read the request body.")
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil
@@ -136,13 +136,13 @@ func decode(r *http.Request, dst any) error {
 				// A number that does not fit: an integer with a fraction, an exponent or
 				// too many digits, or a float beyond float64.
 				if kind == "float64" {
-					return model.BadRequest(model.CodeInvalidParameter, "%s must be a finite number (got %.40s).", what, num)
+					return model.Fail(model.CodeInvalidParameter, "%s must be a finite number (got %.40s).", what, num)
 				}
-				return model.BadRequest(model.CodeInvalidParameter, "%s must be an integer written in digits, at most %d (got %.40s).", what, math.MaxInt64, num)
+				return model.Fail(model.CodeInvalidParameter, "%s must be an integer written in digits, at most %d (got %.40s).", what, math.MaxInt64, num)
 			}
-			return model.BadRequest(model.CodeInvalidParameter, "%s must be %s, not %s.", what, jsonKind(kind), typeErr.Value)
+			return model.Fail(model.CodeInvalidParameter, "%s must be %s, not %s.", what, jsonKind(kind), typeErr.Value)
 		}
-		return model.BadRequest(model.CodeMalformedJSON, "The request body is not valid JSON: %s.", err.Error())
+		return model.Fail(model.CodeMalformedJSON, "The request body is not valid JSON: %s.", err.Error())
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func (s *Server) negotiate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.writeError(w, r, model.Errorf(http.StatusNotAcceptable, model.CodeNotAcceptable, "This service only answers application/json; the Accept header rules it out."))
+		s.writeError(w, r, model.Fail(model.CodeNotAcceptable, "This service only answers application/json; the Accept header rules it out."))
 	})
 }
 

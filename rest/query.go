@@ -30,7 +30,7 @@ func queryOf(r *http.Request, allowed ...string) *query {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Unknown query parameter %s; this endpoint accepts: %s.", strings.Join(quoted(unknown), ", "), strings.Join(allowed, ", "))
+		q.err = model.Fail(model.CodeInvalidParameter, "Unknown query parameter %s; this endpoint accepts: %s.", strings.Join(quoted(unknown), ", "), strings.Join(allowed, ", "))
 	}
 	return q
 }
@@ -54,7 +54,7 @@ func quoted(list []string) []string {
 
 func (q *query) fail(name, format string, args ...any) {
 	if q.err == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s: "+format, append([]any{name}, args...)...)
+		q.err = model.Fail(model.CodeInvalidParameter, "Query parameter %s: "+format, append([]any{name}, args...)...)
 	}
 }
 
@@ -135,14 +135,14 @@ func parseUUID(s string) (uuid.UUID, error) {
 	return uuid.Parse(s)
 }
 
-var errBadUUID = model.BadRequest(model.CodeInvalidParameter, "not a UUID")
+var errBadUUID = model.Fail(model.CodeInvalidParameter, "not a UUID")
 
 // intParam reads an integer path parameter.
 func intParam(r *http.Request, name, what string) (int, error) {
 	v := pathParam(r, name)
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, model.BadRequest(model.CodeInvalidParameter, "%s must be an integer (got %q).", what, v)
+		return 0, model.Fail(model.CodeInvalidParameter, "%s must be an integer (got %q).", what, v)
 	}
 	return n, nil
 }
@@ -152,7 +152,7 @@ func uuidParam(r *http.Request, name, what string) (uuid.UUID, error) {
 	v := pathParam(r, name)
 	id, err := parseUUID(v)
 	if err != nil {
-		return uuid.Nil, model.BadRequest(model.CodeInvalidParameter, "%s must be a UUID (got %q).", what, v)
+		return uuid.Nil, model.Fail(model.CodeInvalidParameter, "%s must be a UUID (got %q).", what, v)
 	}
 	return id, nil
 }
@@ -175,7 +175,7 @@ func (q *query) date(name string) *time.Time {
 func (q *query) requiredUUID(name string) *uuid.UUID {
 	v := q.uuid(name)
 	if v == nil && q.err == nil {
-		q.err = model.BadRequest(model.CodeInvalidParameter, "Query parameter %s is required.", name)
+		q.err = model.Fail(model.CodeInvalidParameter, "Query parameter %s is required.", name)
 	}
 	return v
 }

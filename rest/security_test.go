@@ -159,7 +159,7 @@ func TestAuthSecretHashUpgrade(t *testing.T) {
 	id, secret := uuid.NewString(), "an-operator-chosen-secret"
 	old := legacyHash(secret)
 	env.Exec(t, `INSERT INTO client_applications (id, name, secret_hash) VALUES ($1, 'legacy', $2)`, id, old)
-	env.Do(t, "POST", "/auth", "", map[string]any{"clientId": id, "clientSecret": "not-the-secret"}).WantError(401, model.CodeClientKeysBad)
+	env.Do(t, "POST", "/auth", "", map[string]any{"clientId": id, "clientSecret": "not-the-secret"}).WantError(401, model.CodeClientKeysBad.String())
 	if storedHash(id) != old {
 		t.Fatal("a failed /auth changed the stored hash")
 	}
@@ -170,7 +170,7 @@ func TestAuthSecretHashUpgrade(t *testing.T) {
 		t.Fatalf("after a successful /auth the hash is still %q", upgraded)
 	}
 	env.Do(t, "POST", "/auth", "", map[string]any{"clientId": id, "clientSecret": secret}).Want(200)
-	env.Do(t, "POST", "/auth", "", map[string]any{"clientId": id, "clientSecret": "not-the-secret"}).WantError(401, model.CodeClientKeysBad)
+	env.Do(t, "POST", "/auth", "", map[string]any{"clientId": id, "clientSecret": "not-the-secret"}).WantError(401, model.CodeClientKeysBad.String())
 	if storedHash(id) != upgraded {
 		t.Fatal("an upgraded hash was rehashed again")
 	}
@@ -187,12 +187,12 @@ func TestAuthDisabledClientSameAnswer(t *testing.T) {
 	}
 	right := env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
 	wrong := env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": "guess"})
-	right.WantError(401, model.CodeClientDisabled)
+	right.WantError(401, model.CodeClientDisabled.String())
 	if !bytes.Equal(right.Body, wrong.Body) || right.Status != wrong.Status {
 		t.Fatalf("right secret: %d %s\nwrong secret: %d %s", right.Status, right.Body, wrong.Status, wrong.Body)
 	}
 	// Keys issued before the client was disabled stop working too.
-	env.Do(t, "GET", "/connectors", c.APIKey, nil).WantError(401, model.CodeClientDisabled)
+	env.Do(t, "GET", "/connectors", c.APIKey, nil).WantError(401, model.CodeClientDisabled.String())
 }
 
 // `ponte clients disable` runs in another process: when it returns, every serving process
@@ -218,8 +218,8 @@ func TestClientDisableReachesEveryProcess(t *testing.T) {
 		if err != nil || !found || unacked != 0 {
 			t.Fatalf("round %d: disable: found %v, unacked %d, %v", round, found, unacked, err)
 		}
-		env.Do(t, "GET", "/connectors", c.APIKey, nil).WantError(401, model.CodeClientDisabled)
-		env.GraphQL(t, c.APIKey, `{ categories { total } }`, nil).WantCode(t, model.CodeClientDisabled)
+		env.Do(t, "GET", "/connectors", c.APIKey, nil).WantError(401, model.CodeClientDisabled.String())
+		env.GraphQL(t, c.APIKey, `{ categories { total } }`, nil).WantCode(t, model.CodeClientDisabled.String())
 		if _, _, err := cli.SetClientEnabled(context.Background(), id, true); err != nil {
 			t.Fatal(err)
 		}
@@ -258,12 +258,12 @@ func TestConnectTokenOptionsAuthoritative(t *testing.T) {
 	tok := token()
 	for _, c := range conflicts {
 		for field := range c {
-			e := env.Do(t, "POST", "/items", tok, body(c)).WantError(400, model.CodeConnectTokenOptionConflict)
+			e := env.Do(t, "POST", "/items", tok, body(c)).WantError(400, model.CodeConnectTokenOptionConflict.String())
 			if d, _ := e["data"].(map[string]any); d["field"] != field || !strings.Contains(e["message"].(string), field) {
 				t.Fatalf("conflict on %s: %v", field, e)
 			}
 			g := env.GraphQL(t, tok, `mutation($in: CreateItemInput!) { createItem(input: $in) { id } }`, map[string]any{"in": body(c)})
-			g.WantCode(t, model.CodeConnectTokenOptionConflict)
+			g.WantCode(t, model.CodeConnectTokenOptionConflict.String())
 		}
 	}
 
@@ -284,10 +284,10 @@ func TestConnectTokenOptionsAuthoritative(t *testing.T) {
 	// PATCH with the token that made the item.
 	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
 	id := it.ID.String()
-	env.Do(t, "PATCH", "/items/"+id, tok, map[string]any{"clientUserId": "user-b"}).WantError(400, model.CodeConnectTokenOptionConflict)
-	env.Do(t, "PATCH", "/items/"+id, tok, map[string]any{"webhookUrl": "https://hooks.example.com/b"}).WantError(400, model.CodeConnectTokenOptionConflict)
+	env.Do(t, "PATCH", "/items/"+id, tok, map[string]any{"clientUserId": "user-b"}).WantError(400, model.CodeConnectTokenOptionConflict.String())
+	env.Do(t, "PATCH", "/items/"+id, tok, map[string]any{"webhookUrl": "https://hooks.example.com/b"}).WantError(400, model.CodeConnectTokenOptionConflict.String())
 	env.GraphQL(t, tok, `mutation($id: UUID!) { updateItem(id: $id, input: {clientUserId: "user-b"}) { id } }`, map[string]any{"id": id}).
-		WantCode(t, model.CodeConnectTokenOptionConflict)
+		WantCode(t, model.CodeConnectTokenOptionConflict.String())
 	if got := env.Item(t, key, id); *got.ClientUserID != "user-a" || *got.WebhookURL != "https://hooks.example.com/a" {
 		t.Fatalf("a refused update changed the item: %v %v", *got.ClientUserID, *got.WebhookURL)
 	}

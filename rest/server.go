@@ -43,10 +43,10 @@ func New(res *graph.Resolver) http.Handler {
 	// never recorded).
 	r.Use(s.idempotency)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, model.NotFound(model.CodeNotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
+		s.writeError(w, r, model.Fail(model.CodeNotFound, "No endpoint at %s %s.", r.Method, r.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, model.Errorf(http.StatusMethodNotAllowed, model.CodeMethodNotAllowed, "%s is not supported on %s.", r.Method, r.URL.Path))
+		s.writeError(w, r, model.Fail(model.CodeMethodNotAllowed, "%s is not supported on %s.", r.Method, r.URL.Path))
 	})
 
 	r.Get("/healthz", s.healthz)

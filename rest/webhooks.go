@@ -21,7 +21,7 @@ func (b *webhookBody) input() (model.WebhookInput, error) {
 	if b.Headers != nil {
 		in.HeadersSet = true
 		if err := json.Unmarshal(b.Headers, &in.Headers); err != nil {
-			return in, model.BadRequest(model.CodeInvalidParameter, "headers must be an object of string values.")
+			return in, model.Fail(model.CodeInvalidParameter, "headers must be an object of string values.")
 		}
 	}
 	return in, nil

@@ -127,12 +127,12 @@ func TestWebhookURLSpellings(t *testing.T) {
 		"https://１２７.０.０.１/x", "https://metadata.google.internal/x", "https://printer.local/x", "https://a.localhost/x",
 	}
 	for _, u := range spellings {
-		env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": u}).WantError(400, model.CodeInvalidParameter)
-		env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "parameters": okParams, "webhookUrl": u}).WantError(400, model.CodeInvalidParameter)
-		env.Do(t, "POST", "/connect_token", key, map[string]any{"options": map[string]any{"webhookUrl": u}}).WantError(400, model.CodeInvalidParameter)
-		env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true, "webhookUrl": u}).WantError(400, model.CodeInvalidParameter)
+		env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": u}).WantError(400, model.CodeInvalidParameter.String())
+		env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "parameters": okParams, "webhookUrl": u}).WantError(400, model.CodeInvalidParameter.String())
+		env.Do(t, "POST", "/connect_token", key, map[string]any{"options": map[string]any{"webhookUrl": u}}).WantError(400, model.CodeInvalidParameter.String())
+		env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true, "webhookUrl": u}).WantError(400, model.CodeInvalidParameter.String())
 	}
-	env.GraphQL(t, key, `mutation { createWebhook(input: {event: "all", url: "https://0x7f.1/h"}) { id } }`, nil).WantCode(t, model.CodeInvalidParameter)
+	env.GraphQL(t, key, `mutation { createWebhook(input: {event: "all", url: "https://0x7f.1/h"}) { id } }`, nil).WantCode(t, model.CodeInvalidParameter.String())
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks.example.com/x"}).Want(200)
 }
 
@@ -245,14 +245,14 @@ func TestWebhookLimit(t *testing.T) {
 	for i := range limit {
 		ids = append(ids, env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": fmt.Sprintf("https://h%d.example.com/x", i)}).Want(200).String("id"))
 	}
-	m := env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://over.example.com/x"}).WantError(409, model.CodeWebhookLimitReached)
+	m := env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://over.example.com/x"}).WantError(409, model.CodeWebhookLimitReached.String())
 	if !strings.Contains(m["message"].(string), "at most 3") {
 		t.Fatalf("message %q", m["message"])
 	}
-	env.GraphQL(t, key, `mutation { createWebhook(input: {event: "all", url: "https://over.example.com/g"}) { id } }`, nil).WantCode(t, model.CodeWebhookLimitReached)
+	env.GraphQL(t, key, `mutation { createWebhook(input: {event: "all", url: "https://over.example.com/g"}) { id } }`, nil).WantCode(t, model.CodeWebhookLimitReached.String())
 	// A disabled webhook still counts; a deleted one frees its place.
 	env.Do(t, "PATCH", "/webhooks/"+ids[0], key, map[string]any{"enabled": false}).Want(200)
-	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://over.example.com/x"}).WantError(409, model.CodeWebhookLimitReached)
+	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://over.example.com/x"}).WantError(409, model.CodeWebhookLimitReached.String())
 	env.Do(t, "DELETE", "/webhooks/"+ids[0], key, nil).Want(200)
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://over.example.com/x"}).Want(200)
 	// Another application has its own count.
@@ -297,7 +297,7 @@ func TestWebhookLimit(t *testing.T) {
 				t.Fatal(errs[i])
 			case statuses[i] == 200:
 				won++
-			case statuses[i] != 409 || codes[i] != model.CodeWebhookLimitReached:
+			case statuses[i] != 409 || codes[i] != model.CodeWebhookLimitReached.String():
 				t.Fatalf("racer %d: %d %s", i, statuses[i], codes[i])
 			}
 		}

@@ -33,14 +33,6 @@ var Events = []string{
 	"smart_transfer_payment/completed", "smart_transfer_payment/error",
 }
 
-// Error codes of the webhook endpoints.
-const (
-	CodeNotFound  = "WEBHOOK_NOT_FOUND"
-	CodeDuplicate = "WEBHOOK_ALREADY_EXISTS"
-	CodeBadEvent  = "INVALID_WEBHOOK_EVENT"
-	CodeNoEvent   = "EVENT_NOT_FOUND"
-)
-
 // reservedHeaders are set by the service on every delivery; a webhook cannot replace them.
 var reservedHeaders = []string{"content-type", "content-length", "host", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature", "transfer-encoding", "connection"}
 
@@ -49,9 +41,9 @@ func checkEvent(event string) error {
 		return nil
 	}
 	if event == "item/all" {
-		return model.BadRequest(CodeBadEvent, "event item/all is not supported: subscribe to all, or create one webhook per item event.")
+		return model.Fail(model.CodeInvalidWebhookEvent, "event item/all is not supported: subscribe to all, or create one webhook per item event.")
 	}
-	return model.BadRequest(CodeBadEvent, "event %q is not an event name; use one of section 6.1's names or all.", event)
+	return model.Fail(model.CodeInvalidWebhookEvent, "event %q is not an event name; use one of section 6.1's names or all.", event)
 }
 
 func checkHeaders(in map[string]any) (map[string]string, error) {
@@ -59,36 +51,36 @@ func checkHeaders(in map[string]any) (map[string]string, error) {
 	for k, v := range in {
 		s, ok := v.(string)
 		if !ok {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s must be a string.", k)
+			return nil, model.Fail(model.CodeInvalidParameter, "headers.%s must be a string.", k)
 		}
 		if k == "" || strings.ContainsAny(k, " :\r\n\t") || strings.ContainsAny(s, "\r\n") {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s is not a valid HTTP header.", k)
+			return nil, model.Fail(model.CodeInvalidParameter, "headers.%s is not a valid HTTP header.", k)
 		}
 		if slices.Contains(reservedHeaders, strings.ToLower(k)) {
-			return nil, model.BadRequest(model.CodeInvalidParameter, "headers.%s is set by the service on every delivery and cannot be replaced.", k)
+			return nil, model.Fail(model.CodeInvalidParameter, "headers.%s is set by the service on every delivery and cannot be replaced.", k)
 		}
 		out[http.CanonicalHeaderKey(k)] = s
 	}
 	if len(out) > 20 {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "headers may hold at most 20 entries.")
+		return nil, model.Fail(model.CodeInvalidParameter, "headers may hold at most 20 entries.")
 	}
 	return out, nil
 }
 
 func duplicate(w *model.Webhook) error {
-	return model.BadRequest(CodeDuplicate, "A webhook for event %s at %s already exists.", w.Event, w.URL)
+	return model.Fail(model.CodeWebhookExists, "A webhook for event %s at %s already exists.", w.Event, w.URL)
 }
 
 // Create adds a webhook.
 func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.WebhookInput) (*model.Webhook, error) {
 	if in.URL == nil || *in.URL == "" {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "url is required.")
+		return nil, model.Fail(model.CodeInvalidParameter, "url is required.")
 	}
 	if in.Event == nil || *in.Event == "" {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "event is required.")
+		return nil, model.Fail(model.CodeInvalidParameter, "event is required.")
 	}
 	if in.Enabled != nil {
-		return nil, model.BadRequest(model.CodeInvalidParameter, "enabled is only accepted when updating a webhook.")
+		return nil, model.Fail(model.CodeInvalidParameter, "enabled is only accepted when updating a webhook.")
 	}
 	if err := CheckURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
 		return nil, err
@@ -110,7 +102,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.Webhook
 	case errors.Is(err, db.ErrDuplicateWebhook):
 		return nil, duplicate(w)
 	case errors.Is(err, db.ErrWebhookLimit):
-		return nil, model.Errorf(http.StatusConflict, model.CodeWebhookLimitReached,
+		return nil, model.Fail(model.CodeWebhookLimitReached,
 			"An application may have at most %d webhooks, disabled ones included; delete one first, or subscribe one URL to all.", e.cfg.Limit)
 	case err != nil:
 		return nil, err
@@ -125,7 +117,7 @@ func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*mod
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+		return nil, model.Fail(model.CodeWebhookNotFound, "Webhook %s not found.", id)
 	}
 	return e.opened(w)
 }
@@ -190,7 +182,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+		return nil, model.Fail(model.CodeWebhookNotFound, "Webhook %s not found.", id)
 	}
 	return w, nil
 }
@@ -202,7 +194,7 @@ func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeNotFound, "Webhook %s not found.", id)
+		return nil, model.Fail(model.CodeWebhookNotFound, "Webhook %s not found.", id)
 	}
 	return e.opened(w)
 }
@@ -227,7 +219,7 @@ func (e *Engine) Event(ctx context.Context, p *auth.Principal, id uuid.UUID) (*m
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeNoEvent, "Event %s not found.", id)
+		return nil, model.Fail(model.CodeEventNotFound, "Event %s not found.", id)
 	}
 	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt)}, nil
 }
@@ -241,7 +233,7 @@ func (e *Engine) Redeliver(ctx context.Context, p *auth.Principal, id uuid.UUID)
 		return nil, err
 	}
 	if !found {
-		return nil, model.NotFound(CodeNoEvent, "Event %s not found.", id)
+		return nil, model.Fail(model.CodeEventNotFound, "Event %s not found.", id)
 	}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		ids, err := tx.RestartDeliveries(ctx, p.ClientID, id)

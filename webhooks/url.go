@@ -23,31 +23,31 @@ var privateSuffixes = []string{"localhost", "local", "internal", "home.arpa"}
 func CheckURL(field, v string, allowInsecure bool) error {
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must be an absolute https URL (got %q).", field, v)
+		return model.Fail(model.CodeInvalidParameter, "%s must be an absolute https URL (got %q).", field, v)
 	}
 	if u.User != nil {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must not carry a user name or password; send credentials in the webhook's headers instead.", field)
+		return model.Fail(model.CodeInvalidParameter, "%s must not carry a user name or password; send credentials in the webhook's headers instead.", field)
 	}
 	if allowInsecure {
 		return nil
 	}
 	if u.Scheme != "https" {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must use https (got %q).", field, v)
+		return model.Fail(model.CodeInvalidParameter, "%s must use https (got %q).", field, v)
 	}
 	host := asciiFolded(u.Hostname())
 	for _, s := range privateSuffixes {
 		if host == s || strings.HasSuffix(host, "."+s) {
 			if s == "localhost" {
-				return model.BadRequest(model.CodeInvalidParameter, "%s must not point at localhost.", field)
+				return model.Fail(model.CodeInvalidParameter, "%s must not point at localhost.", field)
 			}
-			return model.BadRequest(model.CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
+			return model.Fail(model.CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
 		}
 	}
 	if isIPLiteral(host) {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
+		return model.Fail(model.CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
 	}
 	if !strings.Contains(host, ".") {
-		return model.BadRequest(model.CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
+		return model.Fail(model.CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
 	}
 	return nil
 }

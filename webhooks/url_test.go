@@ -65,7 +65,7 @@ func TestCheckURL(t *testing.T) {
 			continue
 		}
 		var e *model.Error
-		if !errors.As(err, &e) || e.Status != 400 || e.CodeDescription != model.CodeInvalidParameter || !strings.Contains(e.Message, c.says) {
+		if !errors.As(err, &e) || e.Status() != 400 || e.Code.String() != model.CodeInvalidParameter.String() || !strings.Contains(e.Message, c.says) {
 			t.Errorf("%s: got %v, want a 400 saying %q", c.url, err, c.says)
 		}
 	}

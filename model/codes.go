@@ -1,0 +1,154 @@
+package model
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Code is a codeDescription together with the HTTP status it is always answered with. Its
+// fields are unexported, so the only codes are the ones this file declares: a call site
+// names a code; it can neither spell a new one nor give one another status. README's
+// "Errors" section lists the same table (TestREADMEListsEveryCode keeps them equal).
+type Code struct {
+	name   string
+	status int
+	when   string
+}
+
+// String is the codeDescription as clients see it.
+func (c Code) String() string { return c.name }
+
+// Status is the HTTP status the code is answered with; the zero Code, which no error
+// should carry, counts as a failure of the service.
+func (c Code) Status() int {
+	if c.status == 0 {
+		return http.StatusInternalServerError
+	}
+	return c.status
+}
+
+// When says in one line when the service answers with the code.
+func (c Code) When() string { return c.when }
+
+var codes []Code
+
+// code declares one row of the table, in the order README lists them.
+func code(status int, name, when string) Code {
+	for _, c := range codes {
+		if c.name == name {
+			panic(fmt.Sprintf("model: code %s declared twice", name))
+		}
+	}
+	c := Code{name: name, status: status, when: when}
+	codes = append(codes, c)
+	return c
+}
+
+// Codes lists every code the service answers with, in declaration order.
+func Codes() []Code { return append([]Code(nil), codes...) }
+
+// The table. Codes of the specification (section 7.3) are spelled and given the status it
+// gives them; the rest follow its naming.
+var (
+	// Requests: any endpoint.
+	CodeInternal             = code(500, "INTERNAL_ERROR", "The service failed; the message and data.requestId give the id under which the cause is logged.")
+	CodeDatabaseUnavailable  = code(503, "DATABASE_UNAVAILABLE", "The database did not answer; retry after Retry-After seconds.")
+	CodeNotReady             = code(503, "NOT_READY", "GET /readyz only: the database answers but migrations are pending.")
+	CodeInvalidRequest       = code(400, "INVALID_REQUEST", "A body that cannot be read or nests JSON deeper than 32 levels, or POST /auth without clientId and clientSecret; in GraphQL, a query that does not parse or validate (HTTP 422) or an argument that does not coerce.")
+	CodeInvalidParameter     = code(400, "INVALID_PARAMETER", "A path, query or body parameter is missing, unknown or malformed; the message names it.")
+	CodeMalformedJSON        = code(400, "MALFORMED_JSON", "The body is not valid JSON (a value of the wrong type is INVALID_PARAMETER).")
+	CodeNotFound             = code(404, "NOT_FOUND", "No endpoint (or GraphiQL asset) at this path.")
+	CodeMethodNotAllowed     = code(405, "METHOD_NOT_ALLOWED", "The path does not serve this method (GraphQL: GET runs queries only).")
+	CodeNotAcceptable        = code(406, "NOT_ACCEPTABLE", "The Accept header rules out application/json.")
+	CodeBodyTooLarge         = code(413, "BODY_TOO_LARGE", "The body exceeds 1 MiB, or a GraphQL GET query string 64 KiB.")
+	CodeUnsupportedMediaType = code(415, "UNSUPPORTED_MEDIA_TYPE", "The body's Content-Type is not one the endpoint reads.")
+	CodeIdempotencyKeyInUse  = code(409, "IDEMPOTENCY_KEY_IN_USE", "The first request with this Idempotency-Key is still running; retry after Retry-After.")
+	CodeIdempotencyKeyReused = code(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was sent before with another request.")
+	CodeEndpointSunset       = code(410, "ENDPOINT_SUNSET", "GET /transactions after its sunset date; use GET /v2/transactions.")
+
+	// Credentials.
+	CodeAPIKeyMissing  = code(401, "API_KEY_MISSING", "No X-API-KEY header.")
+	CodeAPIKeyInvalid  = code(401, "API_KEY_INVALID", "X-API-KEY is not a credential this service issued, or its application no longer exists.")
+	CodeAPIKeyExpired  = code(401, "API_KEY_EXPIRED", "X-API-KEY expired; request a new one.")
+	CodeClientKeysBad  = code(401, "CLIENT_KEYS_UNAUTHORIZED", "POST /auth: clientId or clientSecret is wrong.")
+	CodeClientDisabled = code(401, "CLIENT_DISABLED", "The client application is disabled (POST /auth, and every key it holds).")
+	CodeForbidden      = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item.")
+
+	// Connectors and items.
+	CodeConnectorNotFound          = code(404, "CONNECTOR_NOT_FOUND", "No connector with this id.")
+	CodeItemNotFound               = code(404, "ITEM_NOT_FOUND", "No item with this id for this client application.")
+	CodeConnectorValidation        = code(400, "CONNECTOR_VALIDATION_ERROR", "The parameters break the connector's rules; details lists each parameter.")
+	CodeConnectorRequiredParameter = code(400, "CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR", "Updates: the named parameter must be sent again.")
+	CodeConnectorOffline           = code(409, "CONNECTOR_OFFLINE", "The connector is offline at the moment.")
+	CodeConnectTokenOptionConflict = code(400, "CONNECT_TOKEN_OPTION_CONFLICT", "The body contradicts an option of the Connect Token; data.field names it.")
+	CodeParametersNotProvided      = code(400, "PARAMETERS_NOT_PROVIDED", "No parameters sent to create an item.")
+	CodeItemUserAlreadyExists      = code(400, "ITEM_USER_ALREADY_EXISTS", "An item with the same credentials exists and duplicates are avoided; data.items lists them.")
+	CodeItemAlreadyUpdating        = code(400, "ITEM_ALREADY_UPDATING", "The item is updating; wait for the execution to finish.")
+	CodeItemIsAlreadyUpdating      = code(400, "ITEM_IS_ALREADY_UPDATING", "Another item with the same credentials is still executing.")
+	CodeItemInErrorCooldown        = code(409, "ITEM_IN_ERROR_COOLDOWN", "These credentials failed at the institution recently and are in cooldown.")
+	CodeItemCreationLimit          = code(409, "ITEM_CREATION_LIMIT_EXCEEDED", "The client application reached its item limit.")
+	CodeAPICreationDisabled        = code(400, "CREATE_ITEMS_API_FREE_DISABLED", "This client application creates items only through the Connect widget.")
+	CodeUpdateTooFrequent          = code(409, "CLIENT_IS_UPDATING_BEFORE_ALLOWED_FREQUENCY", "Client updates of this item are allowed at most every N hours.")
+	CodeItemUpdatesDisabled        = code(409, "CLIENT_HAS_ITEM_UPDATES_DISABLED", "Item updates are disabled for this client application.")
+	CodeSandboxUpdatesOnly         = code(400, "SANDBOX_CLIENT_ITEM_UPDATE_NOT_ALLOWED", "This client application may update sandbox items only.")
+	CodeLastLoginError             = code(400, "LAST_EXECUTION_HAD_LOGIN_ERROR", "The last execution failed at login; send new parameters.")
+	CodeTooManyLoginFailures       = code(400, "TOO_MANY_CONSECUTIVE_LOGIN_FAILURES", "Cooldown after repeated login errors; the message gives the wait.")
+	CodeTooManyErrors              = code(400, "TOO_MANY_CONSECUTIVE_ERRORS", "More than 5 synchronizations in a row failed; send new parameters.")
+	CodeDifferentAccount           = code(409, "ITEM_ORIGINAL_CONNECTED_WITH_DIFFERENT_ACCOUNT", "The new credentials log in to another account than the item's.")
+	CodeMFANotFound                = code(404, "ITEM_MFA_NOT_FOUND", "Nothing waits for MFA or an authorization on this item.")
+	CodeMFAAlreadyProvided         = code(400, "ITEM_MFA_ALREADY_PROVIDED", "The MFA was already submitted.")
+	CodeMFAExpired                 = code(400, "ITEM_MFA_EXPIRED", "The MFA window closed; start a new update.")
+	CodeMFAMismatch                = code(400, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH", "The item expects another MFA parameter (named in the message).")
+	// Spelled as the interface spells it (PARAMERTER); clients match it as written.
+	CodeMFAAlreadyUsed      = code(400, "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR", "The value equals the one used in the last execution.")
+	CodeItemsV2Disabled     = code(403, "ITEMS_V2_DISABLED", "GET /v2/items is not enabled for this client application.")
+	CodeItemNotOpenFinance  = code(400, "ITEM_NOT_OPEN_FINANCE", "GET /items/{id}/resources of an item whose connector is not Open Finance.")
+	CodeInvalidCursor       = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
+	CodeCategoryNotFound    = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
+	CodeAccountNotFound     = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")
+	CodeTransactionNotFound = code(404, "TRANSACTION_NOT_FOUND", "No transaction with this id for this client application.")
+
+	// Products of an item.
+	CodeInvestmentNotFound            = code(404, "INVESTMENT_NOT_FOUND", "No investment with this id for this client application.")
+	CodeInvestmentTransactionNotFound = code(404, "INVESTMENT_TRANSACTION_NOT_FOUND", "No investment transaction with this id.")
+	CodeIdentityNotFound              = code(404, "IDENTITY_NOT_FOUND", "No identity with this id, or the item has none collected.")
+	CodeLoanNotFound                  = code(404, "LOAN_NOT_FOUND", "No loan with this id.")
+	CodeBillNotFound                  = code(404, "BILL_NOT_FOUND", "No credit card bill with this id.")
+	CodeStatementNotFound             = code(404, "STATEMENT_NOT_FOUND", "No account statement with this id.")
+	CodeConsentNotFound               = code(404, "CONSENT_NOT_FOUND", "No consent with this id.")
+
+	// Payments.
+	CodePaymentRequestNotFound           = code(404, "PAYMENT_REQUEST_NOT_FOUND", "No payment request with this id, or it was deleted.")
+	CodePaymentIntentNotFound            = code(404, "PAYMENT_INTENT_NOT_FOUND", "No payment intent (or dynamic PIX charge) with this id.")
+	CodePaymentCustomerNotFound          = code(404, "PAYMENT_CUSTOMER_NOT_FOUND", "No payment customer with this id.")
+	CodePaymentRecipientNotFound         = code(404, "PAYMENT_RECIPIENT_NOT_FOUND", "No payment recipient with this id.")
+	CodePaymentInstitutionNotFound       = code(404, "PAYMENT_INSTITUTION_NOT_FOUND", "No payment institution with this id.")
+	CodeScheduledPaymentNotFound         = code(404, "SCHEDULED_PAYMENT_NOT_FOUND", "No scheduled payment with this id on this payment request.")
+	CodeAutomaticPixPaymentNotFound      = code(404, "AUTOMATIC_PIX_PAYMENT_NOT_FOUND", "No automatic PIX payment with this id on this payment request.")
+	CodePaymentRequestNotAvailable       = code(409, "PAYMENT_REQUEST_NOT_AVAILABLE", "A payment intent starts only on a CREATED request with no intent under way.")
+	CodePaymentRequestNotEditable        = code(409, "PAYMENT_REQUEST_NOT_EDITABLE", "The payment request's status does not allow this change, deletion or charge.")
+	CodeInvalidIntentTransition          = code(409, "INVALID_PAYMENT_INTENT_TRANSITION", "The payment intent's status does not allow this step (for example a second payer decision).")
+	CodeInvalidRequestTransition         = code(409, "INVALID_PAYMENT_REQUEST_TRANSITION", "The payment request's status does not allow this step.")
+	CodeScheduledPaymentNotCancelable    = code(409, "SCHEDULED_PAYMENT_NOT_CANCELABLE", "Only a SCHEDULED payment can be canceled.")
+	CodeAutomaticPixRetryNotAccepted     = code(409, "AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The authorization accepts no retries, or the payment is its first.")
+	CodeAutomaticPixPaymentNotRetriable  = code(409, "AUTOMATIC_PIX_PAYMENT_NOT_RETRIABLE", "Only an automatic PIX payment in ERROR is retried.")
+	CodeAutomaticPixPaymentNotCancelable = code(409, "AUTOMATIC_PIX_PAYMENT_NOT_CANCELABLE", "Only a SCHEDULED automatic PIX payment can be canceled.")
+	CodeConnectorNoPayments              = code(400, "CONNECTOR_DOES_NOT_SUPPORT_PAYMENTS", "The connector does not initiate payments.")
+	CodePaymentFeatureNotSupported       = code(400, "PAYMENT_FEATURE_NOT_SUPPORTED", "Smart accounts, or a payment that no PIX code can express.")
+	CodeInvalidCPF                       = code(400, "INVALID_CPF", "A CPF (or a taxNumber) whose check digits do not match.")
+	CodeInvalidCNPJ                      = code(400, "INVALID_CNPJ", "A CNPJ whose check digits do not match.")
+	CodeInvalidPixKey                    = code(400, "INVALID_PIX_KEY", "pixKey is not a CPF, CNPJ, e-mail, +55 phone or random key.")
+	CodeInvalidPixQrCode                 = code(400, "INVALID_PIX_QR_CODE", "pixQrCode is not a valid BR Code (its amount included), or has no amount.")
+	CodeInvalidSchedule                  = code(400, "INVALID_SCHEDULE", "The schedule of a payment request is malformed or out of range.")
+
+	// Webhooks and events.
+	CodeWebhookNotFound     = code(404, "WEBHOOK_NOT_FOUND", "No webhook with this id for this client application.")
+	CodeWebhookExists       = code(400, "WEBHOOK_ALREADY_EXISTS", "A webhook for the same event and url exists.")
+	CodeInvalidWebhookEvent = code(400, "INVALID_WEBHOOK_EVENT", "event is not a name of section 6.1 or all (item/all is refused).")
+	CodeWebhookLimitReached = code(409, "WEBHOOK_LIMIT_REACHED", "The client application has as many webhooks as it may.")
+	CodeEventNotFound       = code(404, "EVENT_NOT_FOUND", "No event with this id for this client application.")
+
+	// GraphQL.
+	CodeQueryTooComplex = code(400, "QUERY_TOO_COMPLEX", "The query exceeds a token, selection, overlap or complexity limit.")
+	CodeQueryTooDeep    = code(400, "QUERY_TOO_DEEP", "The query nests deeper than allowed.")
+)
