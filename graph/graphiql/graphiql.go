@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ponte/model"
 )
 
 //go:embed assets
@@ -142,7 +144,7 @@ func Handler(mount, endpoint string) http.Handler {
 		h := w.Header()
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.Set("Allow", "GET, HEAD")
-			jsonError(w, http.StatusMethodNotAllowed, "method not allowed")
+			jsonError(w, model.Fail(model.CodeMethodNotAllowed, "method not allowed"))
 			return
 		}
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -163,12 +165,12 @@ func Handler(mount, endpoint string) http.Handler {
 
 		name, ok := strings.CutPrefix(p, prefix)
 		if !ok {
-			jsonError(w, http.StatusNotFound, "not found")
+			jsonError(w, model.Fail(model.CodeNotFound, "not found"))
 			return
 		}
 		a := assets[name]
 		if a == nil {
-			jsonError(w, http.StatusNotFound, "asset not found")
+			jsonError(w, model.Fail(model.CodeNotFound, "asset not found"))
 			return
 		}
 		body, etag := a.plain, a.etag
@@ -217,17 +219,14 @@ func acceptsGzip(values []string) bool {
 	return star > 0
 }
 
-// jsonError answers in the same {code, message} shape as the rest of the API, so clients
-// need one error decoder.
-func jsonError(w http.ResponseWriter, status int, msg string) {
-	body, _ := json.Marshal(struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{status, msg})
+// jsonError answers with the same error body as the rest of the API, so clients need one
+// error decoder.
+func jsonError(w http.ResponseWriter, e *model.Error) {
+	body, _ := json.Marshal(e.Body())
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
+	w.WriteHeader(e.Status())
 	_, _ = w.Write(append(body, '\n'))
 }
