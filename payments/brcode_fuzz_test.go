@@ -67,7 +67,7 @@ func FuzzParseBRCode(f *testing.F) {
 	})
 }
 
-// FuzzEncodeBRCode builds the codes this service hands payers (payments/intents.go: the
+// FuzzEncodeBRCode builds the codes this service hands payers (payments/intentpix.go: the
 // recipient's PIX key, or for a dynamic code its location on this service's host; the
 // request's description cut to 40 ASCII characters; a transaction id of up to 25
 // characters; an amount in cents) and checks every one parses back to what was encoded.
