@@ -2,8 +2,6 @@ package itemsync
 
 import (
 	"fmt"
-	"net/url"
-	"ponte/webhooks"
 	"regexp"
 	"strconv"
 	"sync"
@@ -102,17 +100,13 @@ func (e *Engine) CheckWebhookURL(field string, v *string) error {
 	if v == nil || *v == "" {
 		return nil
 	}
-	return webhooks.CheckURL(field, *v, e.cfg.AllowInsecureWebhooks)
+	return model.CheckEventURL(field, *v, e.cfg.AllowInsecureWebhooks)
 }
 
-// CheckURL accepts an absolute http(s) URL, or nothing.
+// CheckURL applies model.CheckRedirectURL to an optional redirect URI: nothing passes.
 func CheckURL(field string, v *string) error {
 	if v == nil || *v == "" {
 		return nil
 	}
-	u, err := url.Parse(*v)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return model.Fail(model.CodeInvalidParameter, "%s must be an absolute http or https URL (got %q).", field, *v)
-	}
-	return nil
+	return model.CheckRedirectURL(field, *v)
 }

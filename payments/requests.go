@@ -11,7 +11,6 @@ import (
 
 	"ponte/db"
 	"ponte/model"
-	"ponte/webhooks"
 )
 
 // Who moved something, as events report it (section 6.2).
@@ -67,7 +66,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 	if in.CallbackUrls != nil {
 		for field, u := range map[string]*string{"callbackUrls.success": in.CallbackUrls.Success, "callbackUrls.pending": in.CallbackUrls.Pending, "callbackUrls.error": in.CallbackUrls.Error} {
 			if u != nil {
-				if err := webhooks.CheckURL(field, *u, true); err != nil {
+				if err := model.CheckRedirectURL(field, *u); err != nil {
 					return err
 				}
 			}
@@ -78,7 +77,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if *in.WebhookURL == "" {
 			p.WebhookURL = nil
 		} else {
-			if err := webhooks.CheckURL("webhookUrl", *in.WebhookURL, e.cfg.AllowInsecureWebhooks); err != nil {
+			if err := model.CheckEventURL("webhookUrl", *in.WebhookURL, e.cfg.AllowInsecureWebhooks); err != nil {
 				return err
 			}
 			p.WebhookURL = in.WebhookURL

@@ -82,7 +82,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.Webhook
 	if in.Enabled != nil {
 		return nil, model.Fail(model.CodeInvalidParameter, "enabled is only accepted when updating a webhook.")
 	}
-	if err := CheckURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
+	if err := model.CheckEventURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
 		return nil, err
 	}
 	if err := checkEvent(*in.Event); err != nil {
@@ -144,7 +144,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 		return nil, err
 	}
 	if in.URL != nil {
-		if err := CheckURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
+		if err := model.CheckEventURL("url", *in.URL, e.cfg.AllowInsecure); err != nil {
 			return nil, err
 		}
 		w.URL = *in.URL

@@ -1,14 +1,12 @@
-package webhooks
+package model
 
 import (
 	"errors"
 	"strings"
 	"testing"
-
-	"ponte/model"
 )
 
-func TestCheckURL(t *testing.T) {
+func TestCheckEventURL(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		url  string
@@ -57,31 +55,70 @@ func TestCheckURL(t *testing.T) {
 		{"https://[2606:4700::1111]/x", "IP address"},
 	}
 	for _, c := range cases {
-		err := CheckURL("url", c.url, false)
+		err := CheckEventURL("url", c.url, false)
 		if c.says == "" {
 			if err != nil {
 				t.Errorf("%s: refused: %v", c.url, err)
 			}
 			continue
 		}
-		var e *model.Error
-		if !errors.As(err, &e) || e.Status() != 400 || e.Code.String() != model.CodeInvalidParameter.String() || !strings.Contains(e.Message, c.says) {
+		var e *Error
+		if !errors.As(err, &e) || e.Status() != 400 || e.Code.String() != CodeInvalidParameter.String() || !strings.Contains(e.Message, c.says) {
 			t.Errorf("%s: got %v, want a 400 saying %q", c.url, err, c.says)
 		}
 	}
 }
 
 // The development switch lifts the rules on the host and scheme, never the shape.
-func TestCheckURLInsecure(t *testing.T) {
+func TestCheckEventURLInsecure(t *testing.T) {
 	t.Parallel()
 	for _, u := range []string{"http://127.0.0.1:9/x", "http://localhost:9/x", "https://127.1/x", "http://[::1]:9/x", "http://printer.local/x"} {
-		if err := CheckURL("url", u, true); err != nil {
+		if err := CheckEventURL("url", u, true); err != nil {
 			t.Errorf("%s refused with the switch on: %v", u, err)
 		}
 	}
 	for _, u := range []string{"http://u:p@localhost:9/x", "localhost:9", "file:///etc/passwd"} {
-		if err := CheckURL("url", u, true); err == nil {
+		if err := CheckEventURL("url", u, true); err == nil {
 			t.Errorf("%s accepted with the switch on", u)
+		}
+	}
+}
+
+// A redirect URI may be plain HTTP and name any host (the application's own machine
+// included), but it must be absolute and must not hide its host behind user:password.
+func TestCheckRedirectURL(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		url  string
+		says string // "" accepts
+	}{
+		{"https://app.example.com/cb", ""},
+		{"http://localhost:3000/cb?x=1", ""},
+		{"http://127.0.0.1:3000/cb", ""},
+		{"https://app.example.com", ""},
+		{"https://bank.example@evil.example/cb", "user name or password"},
+		{"https://u:p@app.example.com/cb", "user name or password"},
+		{"", "absolute http or https"},
+		{"/cb", "absolute http or https"},
+		{"app.example.com/cb", "absolute http or https"},
+		{"javascript:alert(1)", "absolute http or https"},
+		{"ftp://app.example.com/cb", "absolute http or https"},
+		{"http:opaque", "absolute http or https"},
+		{"https://", "absolute http or https"},
+		{"https://app.example.com/%zz", "absolute http or https"},
+	}
+	for _, c := range cases {
+		err := CheckRedirectURL("oauthRedirectUri", c.url)
+		if c.says == "" {
+			if err != nil {
+				t.Errorf("%q: refused: %v", c.url, err)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Status() != 400 || e.Code.String() != CodeInvalidParameter.String() ||
+			!strings.Contains(e.Message, c.says) || !strings.HasPrefix(e.Message, "oauthRedirectUri ") {
+			t.Errorf("%q: got %v, want a 400 naming the field and saying %q", c.url, err, c.says)
 		}
 	}
 }

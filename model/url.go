@@ -1,13 +1,31 @@
-package webhooks
+package model
+
+// The URL rules of the API live here, one per use, so every field that takes a URL
+// applies the same one: CheckRedirectURL for a URL a browser is sent to, CheckEventURL for
+// a URL this service calls with events. model is the one package every layer imports, so
+// itemsync, payments, webhooks and graph reach these without an import cycle.
 
 import (
 	"net/url"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
-
-	"ponte/model"
 )
+
+// CheckRedirectURL applies the rule of URLs a browser is sent to when a flow ends (an
+// item's or a Connect Token's oauthRedirectUri, a payment request's callbackUrls):
+// absolute http or https, since an application under development runs on plain HTTP,
+// and no user:password, with which https://bank.example@evil.example reads as the bank.
+func CheckRedirectURL(field, v string) error {
+	u, ok := absoluteHTTP(v)
+	if !ok {
+		return Fail(CodeInvalidParameter, "%s must be an absolute http or https URL (got %q).", field, v)
+	}
+	if u.User != nil {
+		return Fail(CodeInvalidParameter, "%s must not carry a user name or password.", field)
+	}
+	return nil
+}
 
 // privateSuffixes are name spaces that never name a public host: .localhost is loopback
 // (RFC 6761), .local is multicast DNS on the local link (RFC 6762), .internal is reserved for
@@ -15,41 +33,50 @@ import (
 // .home.arpa is for home networks (RFC 8375).
 var privateSuffixes = []string{"localhost", "local", "internal", "home.arpa"}
 
-// CheckURL applies the rules of section 2.12 to a URL that will receive events: absolute
+// CheckEventURL applies the rules of section 2.12 to a URL that will receive events: absolute
 // HTTPS, a host name (not localhost or another private name space, not an IP address in any
 // spelling), no user:password. With allowInsecure (local development) plain HTTP, localhost
 // and IP addresses pass too. The text is only the first check: deliveries connect to public
-// addresses only, whatever the name resolves to (see IsPublic).
-func CheckURL(field, v string, allowInsecure bool) error {
-	u, err := url.Parse(v)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" {
-		return model.Fail(model.CodeInvalidParameter, "%s must be an absolute https URL (got %q).", field, v)
+// addresses only, whatever the name resolves to (see webhooks.IsPublic).
+func CheckEventURL(field, v string, allowInsecure bool) error {
+	u, ok := absoluteHTTP(v)
+	if !ok {
+		return Fail(CodeInvalidParameter, "%s must be an absolute https URL (got %q).", field, v)
 	}
 	if u.User != nil {
-		return model.Fail(model.CodeInvalidParameter, "%s must not carry a user name or password; send credentials in the webhook's headers instead.", field)
+		return Fail(CodeInvalidParameter, "%s must not carry a user name or password; send credentials in the webhook's headers instead.", field)
 	}
 	if allowInsecure {
 		return nil
 	}
 	if u.Scheme != "https" {
-		return model.Fail(model.CodeInvalidParameter, "%s must use https (got %q).", field, v)
+		return Fail(CodeInvalidParameter, "%s must use https (got %q).", field, v)
 	}
 	host := asciiFolded(u.Hostname())
 	for _, s := range privateSuffixes {
 		if host == s || strings.HasSuffix(host, "."+s) {
 			if s == "localhost" {
-				return model.Fail(model.CodeInvalidParameter, "%s must not point at localhost.", field)
+				return Fail(CodeInvalidParameter, "%s must not point at localhost.", field)
 			}
-			return model.Fail(model.CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
+			return Fail(CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
 		}
 	}
 	if isIPLiteral(host) {
-		return model.Fail(model.CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
+		return Fail(CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
 	}
 	if !strings.Contains(host, ".") {
-		return model.Fail(model.CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
+		return Fail(CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
 	}
 	return nil
+}
+
+// absoluteHTTP parses v as an http or https URL with a host; both rules start with it.
+func absoluteHTTP(v string) (*url.URL, bool) {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" {
+		return nil, false
+	}
+	return u, true
 }
 
 // isIPLiteral reports a host that some layer would read as an IP address. Any IPv6 form has
