@@ -4,13 +4,10 @@
 package rest
 
 import (
-	"context"
-
 	"log/slog"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/google/uuid"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -49,38 +46,43 @@ func New(res *graph.Resolver) http.Handler {
 		s.writeError(w, r, model.Fail(model.CodeMethodNotAllowed, "%s is not supported on %s.", r.Method, r.URL.Path))
 	})
 
-	r.Get("/healthz", s.healthz)
-	r.Get("/readyz", s.readyz)
+	// The route table: every endpoint and the handler that serves it. Handlers are built by
+	// the one shape of handle.go; the HTML pages (the sandbox institutions' and the payer's)
+	// are the only ones written by hand.
+	r.Get("/healthz", s.healthz())
+	r.Get("/readyz", s.readyz())
 
-	r.With(s.rateLimit("auth")).Post("/auth", s.postAuth)
-	r.Post("/connect_token", s.postConnectToken)
+	r.With(s.rateLimit("auth")).Post("/auth", s.postAuth())
+	r.Post("/connect_token", s.postConnectToken())
 
-	r.Get("/connectors", s.listConnectors)
-	r.Get("/connectors/{id}", s.getConnector)
-	r.Post("/connectors/{id}/validate", s.validateConnector)
+	r.Get("/connectors", s.listConnectors())
+	r.Get("/connectors/{id}", s.getConnector())
+	r.Post("/connectors/{id}/validate", s.validateConnector())
 
-	r.Post("/items", s.createItem)
-	r.Get("/v2/items", s.listItemsV2)
-	r.Get("/items/{id}", s.getItem)
-	r.With(s.rateLimit("item-update")).Patch("/items/{id}", s.updateItem)
-	r.Delete("/items/{id}", s.deleteItem)
-	r.Post("/items/{id}/mfa", s.itemMFA)
-	r.Get("/items/{id}/resources", s.itemResources)
+	r.Post("/items", s.createItem())
+	r.Get("/v2/items", s.listItemsV2())
+	r.Get("/items/{id}", s.getItem())
+	r.With(s.rateLimit("item-update")).Patch("/items/{id}", s.updateItem())
+	r.Delete("/items/{id}", s.deleteItem())
+	r.Post("/items/{id}/mfa", s.itemMFA())
+	r.Get("/items/{id}/resources", s.itemResources())
 	r.Get("/sandbox/authorize/{id}", s.authorizePage)
 	r.Post("/sandbox/authorize/{id}", s.authorizeDecision)
 
-	r.Get("/accounts", s.listAccounts)
-	r.Get("/accounts/{id}", s.getAccount)
-	r.Get("/v2/transactions", s.listTransactionsV2)
-	r.With(s.rateLimit("transactions")).Get("/transactions/{id}", s.getTransaction)
-	r.Patch("/transactions/{id}", s.patchTransaction)
-	r.With(s.rateLimit("transactions")).Get("/transactions", s.listTransactionsLegacy)
-	r.Get("/category_feedback", s.listCategoryFeedback)
+	r.Get("/accounts", s.listAccounts())
+	r.Get("/accounts/{id}", s.getAccount())
+	r.Get("/v2/transactions", s.listTransactionsV2())
+	r.With(s.rateLimit("transactions")).Get("/transactions/{id}", s.getTransaction())
+	r.Patch("/transactions/{id}", s.patchTransaction())
+	r.With(s.rateLimit("transactions"), deprecated("Thu, 31 Dec 2026 23:59:59 GMT", "/v2/transactions")).
+		Get("/transactions", s.listTransactionsLegacy())
+	r.Get("/category_feedback", s.listCategoryFeedback())
+
 	r.Get("/accounts/{id}/statements", s.productOwned("statement"))
 	r.With(s.rateLimit("investments")).Get("/investments", s.productList("investment", "itemId", true))
 	r.With(s.rateLimit("investments")).Get("/investments/{id}", s.productByID("investment"))
 	r.With(s.rateLimit("investment-transactions")).Get("/investments/{id}/transactions", s.productOwned("investment_transaction"))
-	r.Get("/identity", s.identityByItem)
+	r.Get("/identity", s.identityByItem())
 	r.Get("/identity/{id}", s.productByID("identity"))
 	r.Get("/loans", s.productList("loan", "itemId", false))
 	r.Get("/loans/{id}", s.productByID("loan"))
@@ -89,23 +91,62 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/consents", s.productList("consent", "itemId", false))
 	r.Get("/consents/{id}", s.productByID("consent"))
 
-	r.Get("/webhooks", s.listWebhooks)
-	r.Post("/webhooks", s.createWebhook)
-	r.Get("/webhooks/signing-secret", s.signingSecret)
-	r.Post("/webhooks/signing-secret/rotate", s.rotateSigningSecret)
-	r.Get("/webhooks/{id}", s.getWebhook)
-	r.Patch("/webhooks/{id}", s.updateWebhook)
-	r.Delete("/webhooks/{id}", s.deleteWebhook)
-	r.Get("/webhooks/{id}/deliveries", s.pageByID("Webhook id", func(ctx context.Context, id uuid.UUID, page, size *int) (any, error) {
-		return s.query.WebhookDeliveries(ctx, id, page, size)
-	}))
-	r.Get("/events/{id}", s.getEvent)
-	r.Post("/events/{id}/redeliver", s.redeliverEvent)
+	r.Get("/webhooks", s.listWebhooks())
+	r.Post("/webhooks", s.createWebhook())
+	r.Get("/webhooks/signing-secret", s.signingSecret())
+	r.Post("/webhooks/signing-secret/rotate", s.rotateSigningSecret())
+	r.Get("/webhooks/{id}", s.getWebhook())
+	r.Patch("/webhooks/{id}", s.updateWebhook())
+	r.Delete("/webhooks/{id}", s.deleteWebhook())
+	r.Get("/webhooks/{id}/deliveries", s.webhookDeliveries())
+	r.Get("/events/{id}", s.getEvent())
+	r.Post("/events/{id}/redeliver", s.redeliverEvent())
 
-	s.paymentRoutes(r)
+	r.Get("/payments/requests", s.listPaymentRequests())
+	r.Post("/payments/requests", s.createPaymentRequest())
+	r.Post("/payments/requests/pix-qr", s.createPixQRPaymentRequest())
+	r.Get("/payments/requests/{id}", s.getPaymentRequest())
+	r.Patch("/payments/requests/{id}", s.updatePaymentRequest())
+	r.Delete("/payments/requests/{id}", s.deletePaymentRequest())
+	r.Get("/payments/requests/{id}/schedules", s.listScheduledPayments())
+	r.Post("/payments/requests/{id}/schedules/cancel", s.cancelScheduledPayments())
+	r.Get("/payments/requests/{id}/schedules/{scheduleId}", s.getScheduledPayment())
+	r.Post("/payments/requests/{id}/schedules/{scheduleId}/cancel", s.cancelScheduledPayment())
 
-	r.Get("/categories", s.listCategories)
-	r.Get("/categories/{id}", s.getCategory)
+	r.Post("/payments/requests/automatic-pix", s.createAutomaticPixRequest())
+	r.Post("/payments/requests/{id}/automatic-pix/schedule", s.scheduleAutomaticPixPayment())
+	r.Get("/payments/requests/{id}/automatic-pix/schedules", s.listAutomaticPixPayments())
+	r.Get("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}", s.getAutomaticPixPayment())
+	r.Post("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/cancel", s.cancelAutomaticPixPayment())
+	r.Post("/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/retry", s.retryAutomaticPixPayment())
+	r.Post("/payments/requests/{id}/automatic-pix/cancel", s.cancelAutomaticPixAuthorization())
+
+	r.Get("/payments/intents", s.listPaymentIntents())
+	r.Post("/payments/intents", s.createPaymentIntent())
+	r.Get("/payments/intents/{id}", s.getPaymentIntent())
+
+	r.Get("/payments/customers", s.listPaymentCustomers())
+	r.Post("/payments/customers", s.createPaymentCustomer())
+	r.Get("/payments/customers/{id}", s.getPaymentCustomer())
+	r.Patch("/payments/customers/{id}", s.updatePaymentCustomer())
+	r.Delete("/payments/customers/{id}", s.deletePaymentCustomer())
+
+	r.Get("/payments/recipients/institutions", s.listPaymentInstitutions())
+	r.Get("/payments/recipients/institutions/{id}", s.getPaymentInstitution())
+	r.Get("/payments/recipients", s.listPaymentRecipients())
+	r.Post("/payments/recipients", s.createPaymentRecipient())
+	r.Get("/payments/recipients/{id}", s.getPaymentRecipient())
+	r.Patch("/payments/recipients/{id}", s.updatePaymentRecipient())
+	r.Delete("/payments/recipients/{id}", s.deletePaymentRecipient())
+
+	r.Get("/payments/pay/{id}", s.payPage)
+	r.Post("/payments/pay/{id}", s.payStart)
+	r.Get("/payments/consent/{id}", s.consentPage)
+	r.Post("/payments/consent/{id}", s.consentDecision)
+	r.Get("/payments/pix/{id}", s.getPixLocation())
+
+	r.Get("/categories", s.listCategories())
+	r.Get("/categories/{id}", s.getCategory())
 
 	gql := res.Handler()
 	r.Handle("/graphql", gql)

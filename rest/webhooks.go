@@ -1,8 +1,11 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+
+	"github.com/google/uuid"
 
 	"ponte/model"
 )
@@ -27,100 +30,72 @@ func (b *webhookBody) input() (model.WebhookInput, error) {
 	return in, nil
 }
 
-func (s *Server) webhookInput(r *http.Request) (model.WebhookInput, error) {
-	var b webhookBody
-	if err := decode(r, &b); err != nil {
-		return model.WebhookInput{}, err
-	}
-	return b.input()
+// listWebhooks is GET /webhooks.
+func (s *Server) listWebhooks() http.HandlerFunc {
+	return s.pageOf(func(ctx context.Context, page, size *int) (any, error) { return s.query.Webhooks(ctx, page, size) })
 }
 
-func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) {
-	q := queryOf(r, "page", "pageSize")
-	page, size := q.integer("page"), q.integer("pageSize")
-	if q.err != nil {
-		s.writeError(w, r, q.err)
-		return
-	}
-	out, err := s.query.Webhooks(r.Context(), page, size)
-	s.respond(w, r, out, err)
+// createWebhook is POST /webhooks.
+func (s *Server) createWebhook() http.HandlerFunc {
+	return withBody(s, func(ctx context.Context, b webhookBody) (any, error) {
+		in, err := b.input()
+		if err != nil {
+			return nil, err
+		}
+		return s.mut.CreateWebhook(ctx, in)
+	})
 }
 
-func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) {
-	in, err := s.webhookInput(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.mut.CreateWebhook(r.Context(), in)
-	s.respond(w, r, out, err)
+// getWebhook is GET /webhooks/{id}.
+func (s *Server) getWebhook() http.HandlerFunc {
+	return s.byID("Webhook id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.query.Webhook(ctx, id) })
 }
 
-func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Webhook id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.query.Webhook(r.Context(), id)
-	s.respond(w, r, out, err)
+// updateWebhook is PATCH /webhooks/{id}.
+func (s *Server) updateWebhook() http.HandlerFunc {
+	return withIDBody(s, "Webhook id", func(ctx context.Context, id uuid.UUID, b webhookBody) (any, error) {
+		in, err := b.input()
+		if err != nil {
+			return nil, err
+		}
+		return s.mut.UpdateWebhook(ctx, id, in)
+	})
 }
 
-func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Webhook id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	in, err := s.webhookInput(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.mut.UpdateWebhook(r.Context(), id, in)
-	s.respond(w, r, out, err)
+// deleteWebhook is DELETE /webhooks/{id}.
+func (s *Server) deleteWebhook() http.HandlerFunc {
+	return s.byID("Webhook id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.mut.DeleteWebhook(ctx, id) })
 }
 
-func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Webhook id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.mut.DeleteWebhook(r.Context(), id)
-	s.respond(w, r, out, err)
+// webhookDeliveries is GET /webhooks/{id}/deliveries.
+func (s *Server) webhookDeliveries() http.HandlerFunc {
+	return s.pageByID("Webhook id", func(ctx context.Context, id uuid.UUID, page, size *int) (any, error) {
+		return s.query.WebhookDeliveries(ctx, id, page, size)
+	})
 }
 
-func (s *Server) signingSecret(w http.ResponseWriter, r *http.Request) {
-	out, err := s.query.WebhookSigningSecret(r.Context())
-	s.respond(w, r, out, err)
+// signingSecret is GET /webhooks/signing-secret.
+func (s *Server) signingSecret() http.HandlerFunc {
+	return s.answer(func(ctx context.Context) (any, error) { return s.query.WebhookSigningSecret(ctx) })
 }
 
-func (s *Server) rotateSigningSecret(w http.ResponseWriter, r *http.Request) {
-	out, err := s.mut.RotateWebhookSigningSecret(r.Context())
-	s.respond(w, r, out, err)
+// rotateSigningSecret is POST /webhooks/signing-secret/rotate.
+func (s *Server) rotateSigningSecret() http.HandlerFunc {
+	return s.answer(func(ctx context.Context) (any, error) { return s.mut.RotateWebhookSigningSecret(ctx) })
 }
 
-func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Event id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.res.EventWithDeliveries(r.Context(), id)
-	s.respond(w, r, out, err)
+// getEvent is GET /events/{id}: an event with its deliveries.
+func (s *Server) getEvent() http.HandlerFunc {
+	return s.byID("Event id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.EventWithDeliveries(ctx, id) })
 }
 
-func (s *Server) redeliverEvent(w http.ResponseWriter, r *http.Request) {
-	id, err := uuidParam(r, "id", "Event id")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if _, err := s.mut.RedeliverEvent(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.res.EventWithDeliveries(r.Context(), id)
-	s.respond(w, r, out, err)
+// redeliverEvent is POST /events/{id}/redeliver; it answers the event as GET /events/{id}
+// would, with the new delivery.
+func (s *Server) redeliverEvent() http.HandlerFunc {
+	return s.byID("Event id", func(ctx context.Context, id uuid.UUID) (any, error) {
+		if _, err := s.mut.RedeliverEvent(ctx, id); err != nil {
+			return nil, err
+		}
+		return s.res.EventWithDeliveries(ctx, id)
+	})
 }
