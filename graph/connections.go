@@ -5,28 +5,18 @@ import (
 	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/google/uuid"
 
-	"ponte/auth"
+	"ponte/collected"
 	"ponte/db"
 	"ponte/model"
 )
 
-// Connection page sizes: first defaults to 50 and may go up to a REST page (500).
-const (
-	defaultFirst = 50
-	maxFirst     = 500
-)
+// The GraphQL shapes of connections: edges, nodes and pageInfo built from the pages the
+// collected package reads, each part only when the query selects it.
 
-func firstArg(first *int, def int) (int, error) {
-	if first == nil {
-		return def, nil
-	}
-	if *first < 1 || *first > maxFirst {
-		return 0, model.Fail(model.CodeInvalidParameter, "first must be between 1 and %d (got %d).", maxFirst, *first)
-	}
-	return *first, nil
-}
+const defaultFirst = collected.DefaultFirst
+
+func firstArg(first *int, def int) (int, error) { return collected.First(first, def) }
 
 // selected reports whether the field being resolved selects name; outside GraphQL (a REST
 // call) nothing is selected beyond what the REST body has.
@@ -56,6 +46,15 @@ func decodeAll[T any](docs []json.RawMessage) ([]*T, error) {
 	return out, nil
 }
 
+// decodeOne turns one document into a model value.
+func decodeOne[T any](raw json.RawMessage, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	v := new(T)
+	return v, json.Unmarshal(raw, v)
+}
+
 // txWant is what a transaction connection's query selects: only that is built.
 type txWant struct{ nodes, edges, documents bool }
 
@@ -66,11 +65,11 @@ func wantOf(has func(name string) bool) txWant {
 
 // txConnection builds a page of transactions: nodes decoded (for nodes and edges, with a
 // cursor per row for edges) and documents passed through, each only when selected.
-func (r *Resolver) txConnection(f model.TransactionFilter, page *txPage, want txWant) (*model.TransactionConnection, error) {
+func (r *Resolver) txConnection(f model.TransactionFilter, page *collected.TransactionPage, want txWant) (*model.TransactionConnection, error) {
 	c := &model.TransactionConnection{Nodes: []*model.Transaction{}, Edges: []*model.TransactionEdge{}, Documents: []model.JSONDocument{},
-		PageInfo: model.PageInfo{HasNextPage: page.next != nil}}
+		PageInfo: model.PageInfo{HasNextPage: page.Next != nil}}
 	if n := len(page.Keys); n > 0 {
-		end := r.txCursor(f, page.Keys[n-1])
+		end := r.Collected.TransactionCursor(f, page.Keys[n-1])
 		c.PageInfo.EndCursor = &end
 	}
 	if want.documents {
@@ -90,27 +89,10 @@ func (r *Resolver) txConnection(f model.TransactionFilter, page *txPage, want tx
 	if want.edges {
 		c.Edges = make([]*model.TransactionEdge, len(nodes))
 		for i, n := range nodes {
-			c.Edges[i] = &model.TransactionEdge{Cursor: r.txCursor(f, page.Keys[i]), Node: n}
+			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.TransactionCursor(f, page.Keys[i]), Node: n}
 		}
 	}
 	return c, nil
-}
-
-func transactionFilter(accountID uuid.UUID, in *model.TransactionFilterInput) model.TransactionFilter {
-	f := model.TransactionFilter{AccountID: accountID}
-	if in != nil {
-		f.IDs = in.IDs
-		if in.DateFrom != nil {
-			f.DateFrom = &in.DateFrom.Time
-		}
-		if in.DateTo != nil {
-			f.DateTo = &in.DateTo.Time
-		}
-		if in.CreatedAtFrom != nil {
-			f.CreatedAtFrom = &in.CreatedAtFrom.Time
-		}
-	}
-	return f
 }
 
 // docPage is a page of product documents decoded for a connection.
@@ -121,64 +103,20 @@ type docPage[T any] struct {
 	total   int
 }
 
-type docCursor struct {
-	Scope string `json:"o"`
-	db.DocumentKey
-}
-
-func scopeKey(s db.DocumentScope) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// documents reads one keyset page of a product for a connection. The caller has checked
-// that the scope's parent belongs to the caller; the query checks the client again.
-func documents[T any](ctx context.Context, r *Resolver, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*docPage[T], error) {
-	limit, err := firstArg(first, defaultFirst)
+// documents reads one page of a product for a connection, asking for what the query
+// selects: a cursor per row for edges, the count for totalCount.
+func documents[T any](ctx context.Context, r *Resolver, s db.DocumentScope, first *int, after *string) (*docPage[T], error) {
+	want := collected.DocumentWant{Cursors: selected(ctx, "edges"), Total: selected(ctx, "totalCount")}
+	pg, err := r.Collected.Documents(ctx, s, first, after, want)
 	if err != nil {
 		return nil, err
 	}
-	sk := scopeKey(s)
-	var key *db.DocumentKey
-	if after != nil && *after != "" {
-		raw, err := r.Auth.OpenCursor(*after)
-		var c docCursor
-		if err != nil || json.Unmarshal(raw, &c) != nil || c.Scope != sk {
-			return nil, model.Fail(model.CodeInvalidCursor, "The after cursor is not one this service issued for this list; pass endCursor of the previous page unchanged.")
-		}
-		key = &c.DocumentKey
-	}
-	docs, keys, err := r.DB.ProductDocumentPage(ctx, clientID, s, key, limit+1)
+	nodes, err := decodeAll[T](pg.Docs)
 	if err != nil {
 		return nil, err
 	}
-	pg := &docPage[T]{}
-	if len(docs) > limit {
-		docs, keys = docs[:limit], keys[:limit]
-		pg.info.HasNextPage = true
-	}
-	if pg.nodes, err = decodeAll[T](docs); err != nil {
-		return nil, err
-	}
-	cursor := func(k db.DocumentKey) string {
-		b, _ := json.Marshal(docCursor{Scope: sk, DocumentKey: k})
-		return r.Auth.SignCursor(b)
-	}
-	if n := len(keys); n > 0 {
-		end := cursor(keys[n-1])
-		pg.info.EndCursor = &end
-	}
-	if selected(ctx, "edges") {
-		for _, k := range keys {
-			pg.cursors = append(pg.cursors, cursor(k))
-		}
-	}
-	if selected(ctx, "totalCount") {
-		if pg.total, err = r.DB.ProductDocumentCount(ctx, clientID, s); err != nil {
-			return nil, err
-		}
-	}
-	return pg, nil
+	return &docPage[T]{nodes: nodes, cursors: pg.Cursors, total: pg.Total,
+		info: model.PageInfo{HasNextPage: pg.HasNextPage, EndCursor: pg.EndCursor}}, nil
 }
 
 // edges pairs a page's nodes with their cursors, when the query asked for them.
@@ -190,8 +128,8 @@ func edges[T, E any](pg *docPage[T], edge func(cursor string, n *T) E) []E {
 	return out
 }
 
-func (r *Resolver) investmentConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.InvestmentConnection, error) {
-	pg, err := documents[model.Investment](ctx, r, clientID, s, first, after)
+func (r *Resolver) investmentConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.InvestmentConnection, error) {
+	pg, err := documents[model.Investment](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +139,8 @@ func (r *Resolver) investmentConnection(ctx context.Context, clientID uuid.UUID,
 		})}, nil
 }
 
-func (r *Resolver) investmentTransactionConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
-	pg, err := documents[model.InvestmentTransaction](ctx, r, clientID, s, first, after)
+func (r *Resolver) investmentTransactionConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
+	pg, err := documents[model.InvestmentTransaction](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -212,8 +150,8 @@ func (r *Resolver) investmentTransactionConnection(ctx context.Context, clientID
 		})}, nil
 }
 
-func (r *Resolver) loanConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.LoanConnection, error) {
-	pg, err := documents[model.Loan](ctx, r, clientID, s, first, after)
+func (r *Resolver) loanConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.LoanConnection, error) {
+	pg, err := documents[model.Loan](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +159,8 @@ func (r *Resolver) loanConnection(ctx context.Context, clientID uuid.UUID, s db.
 		Edges: edges(pg, func(c string, n *model.Loan) *model.LoanEdge { return &model.LoanEdge{Cursor: c, Node: n} })}, nil
 }
 
-func (r *Resolver) billConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.CreditCardBillConnection, error) {
-	pg, err := documents[model.CreditCardBill](ctx, r, clientID, s, first, after)
+func (r *Resolver) billConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.CreditCardBillConnection, error) {
+	pg, err := documents[model.CreditCardBill](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -232,8 +170,8 @@ func (r *Resolver) billConnection(ctx context.Context, clientID uuid.UUID, s db.
 		})}, nil
 }
 
-func (r *Resolver) statementConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.AccountStatementConnection, error) {
-	pg, err := documents[model.AccountStatement](ctx, r, clientID, s, first, after)
+func (r *Resolver) statementConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.AccountStatementConnection, error) {
+	pg, err := documents[model.AccountStatement](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -243,26 +181,11 @@ func (r *Resolver) statementConnection(ctx context.Context, clientID uuid.UUID, 
 		})}, nil
 }
 
-func (r *Resolver) consentConnection(ctx context.Context, clientID uuid.UUID, s db.DocumentScope, first *int, after *string) (*model.ConsentConnection, error) {
-	pg, err := documents[model.Consent](ctx, r, clientID, s, first, after)
+func (r *Resolver) consentConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.ConsentConnection, error) {
+	pg, err := documents[model.Consent](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
 	}
 	return &model.ConsentConnection{TotalCount: pg.total, PageInfo: pg.info, Nodes: pg.nodes,
 		Edges: edges(pg, func(c string, n *model.Consent) *model.ConsentEdge { return &model.ConsentEdge{Cursor: c, Node: n} })}, nil
-}
-
-// productDoc reads one document by id as a model value.
-func productDoc[T any](ctx context.Context, r *Resolver, kind string, id uuid.UUID) (*T, error) {
-	raw, err := r.ProductByID(ctx, kind, id)
-	if err != nil {
-		return nil, err
-	}
-	v := new(T)
-	return v, json.Unmarshal(raw, v)
-}
-
-// dataReader is the caller, for resolvers under a parent the caller could already read.
-func dataReader(ctx context.Context) (*auth.Principal, error) {
-	return auth.Require(ctx, auth.ReadProductData)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"ponte/auth"
+	"ponte/collected"
 	"ponte/model"
 )
 
@@ -109,10 +109,6 @@ func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item
 	if len(items) == 0 || graphql.GetFieldContext(ctx) == nil {
 		return nil
 	}
-	p, err := auth.Require(ctx, auth.ReadAccounts)
-	if err != nil {
-		return nil // the child resolvers report it
-	}
 	ids := make([]uuid.UUID, len(items))
 	for i, it := range items {
 		ids[i] = it.ID
@@ -125,25 +121,22 @@ func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item
 		var args struct {
 			Type *string `json:"type"`
 		}
-		if json.Unmarshal([]byte(key), &args) != nil || !validAccountType(args.Type) {
+		if json.Unmarshal([]byte(key), &args) != nil {
 			continue
 		}
-		list, err := r.DB.AccountsOfItems(ctx, ids, args.Type)
-		if err != nil {
+		byItem, err := r.Collected.AccountsOfItems(ctx, ids, args.Type)
+		if refused(err) {
+			continue
+		} else if err != nil {
 			return err
 		}
-		byItem := make(map[uuid.UUID][]*model.Account, len(items))
-		for _, a := range list {
-			if p.IsConnectToken() {
-				a = reduce(a)
-			}
-			byItem[a.ItemID] = append(byItem[a.ItemID], a)
-		}
+		var all []*model.Account
 		for _, id := range ids {
-			cachePut(ctx, cacheKey{"accounts", id, key}, nonNil(byItem[id]))
+			cachePut(ctx, cacheKey{"accounts", id, key}, byItem[id])
+			all = append(all, byItem[id]...)
 		}
 		accountFields := nodeFields(ctx, f.Selections, "AccountConnection", "AccountEdge", "Account")
-		if err := r.prefetchTransactions(ctx, list, accountFields); err != nil {
+		if err := r.prefetchTransactions(ctx, all, accountFields); err != nil {
 			return err
 		}
 	}
@@ -155,9 +148,6 @@ func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item
 // account and are left to the resolver.
 func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.Account, accountFields []graphql.CollectedField) error {
 	if len(accounts) == 0 {
-		return nil
-	}
-	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil
 	}
 	for _, f := range accountFields {
@@ -173,10 +163,6 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		if json.Unmarshal([]byte(key), &args) != nil || args.After != nil {
 			continue
 		}
-		limit, err := firstArg(args.First, defaultFirst)
-		if err != nil {
-			continue
-		}
 		ids := make([]uuid.UUID, 0, len(accounts))
 		for _, a := range accounts {
 			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done {
@@ -186,19 +172,18 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		if len(ids) == 0 {
 			continue
 		}
-		shared := transactionFilter(uuid.Nil, args.Filter)
-		if shared.DateFrom != nil && shared.DateTo != nil && shared.DateFrom.After(*shared.DateTo) {
+		shared := collected.TransactionFilterOf(uuid.Nil, args.Filter)
+		pages, err := r.Collected.FirstTransactionPages(ctx, ids, shared, args.First)
+		if refused(err) {
 			continue
-		}
-		pages, err := r.DB.FirstTransactionPages(ctx, ids, shared, limit+1)
-		if err != nil {
+		} else if err != nil {
 			return err
 		}
 		want := wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) })
 		for _, id := range ids {
 			tf := shared
 			tf.AccountID = id
-			conn, err := r.txConnection(tf, r.finishTxPage(tf, *pages[id], limit), want)
+			conn, err := r.txConnection(tf, pages[id], want)
 			if err != nil {
 				return err
 			}
@@ -208,7 +193,15 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 	return nil
 }
 
-func validAccountType(t *string) bool { return t == nil || *t == "BANK" || *t == "CREDIT" }
+// refused reports whether a batched read refused the caller or the arguments: nothing is
+// prefetched, and each field's own resolver reports the error where the query put it.
+func refused(err error) bool {
+	if err == nil {
+		return false
+	}
+	_, internal := model.AsError(err)
+	return !internal
+}
 
 // graphqlSelections is the selection set of the field being resolved.
 func graphqlSelections(ctx context.Context) ast.SelectionSet {

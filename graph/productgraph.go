@@ -2,11 +2,9 @@ package graph
 
 import (
 	"context"
-	"sort"
-
-	"github.com/google/uuid"
 
 	"ponte/auth"
+	"ponte/collected"
 	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/model"
@@ -70,22 +68,12 @@ func (r *queryResolver) ItemConnection(ctx context.Context, clientUserID *string
 }
 
 func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string) (*model.AccountConnection, error) {
-	p, err := auth.Require(ctx, auth.ReadAccounts)
-	if err != nil {
-		return nil, err
-	}
-	if !validAccountType(typ) {
-		return nil, model.Fail(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *typ)
-	}
+	// A prefetched list passed the checks of ItemAccounts for this caller.
 	list, cached := cacheGet[[]*model.Account](ctx, cacheKey{"accounts", it.ID, ownArgsKey(ctx)})
 	if !cached {
-		if list, err = r.DB.Accounts(ctx, it.ID, typ); err != nil {
+		var err error
+		if list, err = r.Collected.ItemAccounts(ctx, it.ID, typ); err != nil {
 			return nil, err
-		}
-		if p.IsConnectToken() {
-			for i, a := range list {
-				list[i] = reduce(a)
-			}
 		}
 		fields := nodeFields(ctx, graphqlSelections(ctx), "AccountConnection", "AccountEdge", "Account")
 		if err := r.prefetchTransactions(ctx, list, fields); err != nil {
@@ -104,28 +92,16 @@ func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string
 }
 
 func (r *itemResolver) Investments(ctx context.Context, it *model.Item, typ *string, first *int, after *string) (*model.InvestmentConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.investmentConnection(ctx, p.ClientID, db.DocumentScope{Kind: "investment", ItemID: &it.ID, Type: typ}, first, after)
+	return r.investmentConnection(ctx, db.DocumentScope{Kind: "investment", ItemID: &it.ID, Type: typ}, first, after)
 }
 
 func (r *itemResolver) Loans(ctx context.Context, it *model.Item, first *int, after *string) (*model.LoanConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.loanConnection(ctx, p.ClientID, db.DocumentScope{Kind: "loan", ItemID: &it.ID}, first, after)
+	return r.loanConnection(ctx, db.DocumentScope{Kind: "loan", ItemID: &it.ID}, first, after)
 }
 
 func (r *itemResolver) Identity(ctx context.Context, it *model.Item) (*model.Identity, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
 	one := 1
-	pg, err := documents[model.Identity](ctx, r.Resolver, p.ClientID, db.DocumentScope{Kind: "identity", ItemID: &it.ID}, &one, nil)
+	pg, err := documents[model.Identity](ctx, r.Resolver, db.DocumentScope{Kind: "identity", ItemID: &it.ID}, &one, nil)
 	if err != nil || len(pg.nodes) == 0 {
 		return nil, err
 	}
@@ -133,37 +109,20 @@ func (r *itemResolver) Identity(ctx context.Context, it *model.Item) (*model.Ide
 }
 
 func (r *itemResolver) Consents(ctx context.Context, it *model.Item) (*model.ConsentConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.consentConnection(ctx, p.ClientID, db.DocumentScope{Kind: "consent", ItemID: &it.ID}, nil, nil)
+	return r.consentConnection(ctx, db.DocumentScope{Kind: "consent", ItemID: &it.ID}, nil, nil)
 }
 
 func (r *itemResolver) Spending(ctx context.Context, it *model.Item, from, to *model.Time) (*model.Spending, error) {
-	if _, err := dataReader(ctx); err != nil {
-		return nil, err
-	}
-	ids, err := r.DB.AccountIDsOfItem(ctx, it.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.spending(ctx, ids, from, to)
+	return r.Collected.ItemSpending(ctx, it.ID, from, to)
 }
 
 func (r *accountResolver) Transactions(ctx context.Context, a *model.Account, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error) {
-	if _, err := dataReader(ctx); err != nil {
-		return nil, err
-	}
+	// A prefetched page passed the checks of AccountTransactions for this caller.
 	if c, ok := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, ownArgsKey(ctx)}); ok {
 		return c, nil
 	}
-	limit, err := firstArg(first, defaultFirst)
-	if err != nil {
-		return nil, err
-	}
-	f := transactionFilter(a.ID, filter)
-	page, err := r.transactionPage(ctx, f, after, limit, true)
+	f := collected.TransactionFilterOf(a.ID, filter)
+	page, err := r.Collected.AccountTransactions(ctx, f, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -171,70 +130,17 @@ func (r *accountResolver) Transactions(ctx context.Context, a *model.Account, fi
 }
 
 func (r *accountResolver) Bills(ctx context.Context, a *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.billConnection(ctx, p.ClientID, db.DocumentScope{Kind: "bill", OwnerID: &a.ID}, first, after)
+	return r.billConnection(ctx, db.DocumentScope{Kind: "bill", OwnerID: &a.ID}, first, after)
 }
 
 func (r *accountResolver) Statements(ctx context.Context, a *model.Account, first *int, after *string) (*model.AccountStatementConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.statementConnection(ctx, p.ClientID, db.DocumentScope{Kind: "statement", OwnerID: &a.ID}, first, after)
+	return r.statementConnection(ctx, db.DocumentScope{Kind: "statement", OwnerID: &a.ID}, first, after)
 }
 
 func (r *accountResolver) Spending(ctx context.Context, a *model.Account, from, to *model.Time) (*model.Spending, error) {
-	if _, err := dataReader(ctx); err != nil {
-		return nil, err
-	}
-	return r.spending(ctx, []uuid.UUID{a.ID}, from, to)
+	return r.Collected.AccountSpending(ctx, a.ID, from, to)
 }
 
 func (r *investmentResolver) Transactions(ctx context.Context, inv *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
-	p, err := dataReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.investmentTransactionConnection(ctx, p.ClientID, db.DocumentScope{Kind: "investment_transaction", OwnerID: &inv.ID}, first, after)
-}
-
-// spending aggregates accounts' transactions by category (largest spending first) and by
-// month (oldest first).
-func (r *Resolver) spending(ctx context.Context, accounts []uuid.UUID, from, to *model.Time) (*model.Spending, error) {
-	var f, t *model.Time
-	f, t = from, to
-	if f != nil && t != nil && f.After(t.Time) {
-		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.Format(model.TimeLayout), t.Format(model.TimeLayout))
-	}
-	rows, err := r.DB.Spending(ctx, accounts, timePtr(f), timePtr(t))
-	if err != nil {
-		return nil, err
-	}
-	out := &model.Spending{ByCategory: []*model.CategorySpending{}, ByMonth: []*model.MonthSpending{}}
-	for _, row := range rows {
-		if row.ByMonth {
-			out.ByMonth = append(out.ByMonth, &model.MonthSpending{Month: *row.Key, Spent: row.Spent, Received: row.Received, Count: row.Count})
-		} else {
-			out.ByCategory = append(out.ByCategory, &model.CategorySpending{CategoryID: row.Key, Category: row.Category, Spent: row.Spent, Received: row.Received, Count: row.Count})
-		}
-	}
-	sort.Slice(out.ByMonth, func(i, j int) bool { return out.ByMonth[i].Month < out.ByMonth[j].Month })
-	sort.SliceStable(out.ByCategory, func(i, j int) bool {
-		a, b := out.ByCategory[i], out.ByCategory[j]
-		if a.Spent != b.Spent {
-			return a.Spent > b.Spent
-		}
-		return deref(a.CategoryID) < deref(b.CategoryID)
-	})
-	return out, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+	return r.investmentTransactionConnection(ctx, db.DocumentScope{Kind: "investment_transaction", OwnerID: &inv.ID}, first, after)
 }

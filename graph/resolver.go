@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ponte/auth"
+	"ponte/collected"
 	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/itemsync"
@@ -28,14 +29,14 @@ type Resolver struct {
 	WebhookEngine *webhooks.Engine
 	// Payments runs payment requests, intents and schedules.
 	Payments *payments.Engine
-	// Now is the clock of date rules (the sunset of GET /transactions); nil means time.Now.
+	// Collected reads accounts, transactions, products, connectors and categories.
+	Collected *collected.Engine
+	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
+	// when it is made; nil means time.Now.
 	Now func() time.Time
 	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an
 	// operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1).
 	ReportStatements bool
-
-	// legacyCounts keeps GET /transactions totals between pages (zero value ready).
-	legacyCounts legacyCounts
 }
 
 // Query returns the query resolvers.

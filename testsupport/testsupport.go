@@ -21,6 +21,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/auth"
+	"ponte/collected"
 	"ponte/db"
 	"ponte/graph"
 	"ponte/itemsync"
@@ -213,6 +214,7 @@ func New(t testing.TB, options ...Option) *Env {
 	hooks.SetJobs(queue)
 	pay.SetJobs(queue)
 	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
+	res.Collected = collected.New(store, a, eng, res.Now)
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/auth"
+	"ponte/collected"
 	"ponte/db"
 	"ponte/graph"
 	"ponte/itemsync"
@@ -91,6 +92,7 @@ func serve(ctx context.Context, args []string) error {
 	hooks.SetJobs(queue)
 	pay.SetJobs(queue)
 	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
+	res.Collected = collected.New(store, authn, engine, res.Now)
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next. Jobs and the queue's own queries are
 	// LongRunning: bounded by the job time-out, not the statement time-out of requests.

@@ -1,4 +1,4 @@
-package graph
+package collected
 
 import (
 	"errors"
@@ -19,11 +19,11 @@ import (
 // bytes) is a 400 INVALID_CURSOR or belongs to the account asked for; and any string that
 // opens is exactly the cursor the service writes for the key it opens to.
 func FuzzTransactionCursor(f *testing.F) {
-	r := &Resolver{Auth: auth.NewService(nil, []byte("fuzz-master-key-0123456789abcdef"))}
+	r := New(nil, auth.NewService(nil, []byte("fuzz-master-key-0123456789abcdef")), nil, nil)
 	acct := uuid.MustParse("3f1c6a55-8b7e-4f0e-9d57-5d1f4a3b2c10")
 	tx := uuid.MustParse("9d36b84f-0c4e-4b8e-a0f5-6f1d2b3c4a5e")
 	date := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano()
-	valid := r.txCursor(model.TransactionFilter{AccountID: acct}, txKey(date, tx[:]))
+	valid := r.TransactionCursor(model.TransactionFilter{AccountID: acct}, txKey(date, tx[:]))
 	f.Add(acct[:], tx[:], date, int64(0), []byte(`{"a":"3f1c6a55-8b7e-4f0e-9d57-5d1f4a3b2c10","f":"x","d":1,"i":"9d36b84f-0c4e-4b8e-a0f5-6f1d2b3c4a5e"}`), valid)
 	f.Add([]byte{1}, []byte{2}, int64(-1), int64(1), []byte(`{"a":null,"d":1e99}`), "e30.AAAAAAAAAAAAAAAA")
 	f.Add([]byte{}, []byte{}, int64(0), int64(-62135596800000000), []byte(`[]`), "")
@@ -34,25 +34,25 @@ func FuzzTransactionCursor(f *testing.F) {
 			fl.DateFrom = &from
 		}
 		key := txKey(dateNanos, id)
-		got, err := r.openTxCursor(r.txCursor(fl, key), fl)
+		got, err := r.openTxCursor(r.TransactionCursor(fl, key), fl)
 		if err != nil || !got.Date.Equal(key.Date) || got.ID != key.ID {
 			t.Fatalf("cursor of %+v under %+v opened to %+v, %v", key, fl, got, err)
 		}
 		other := fl
 		other.AccountID = uuidOf(append([]byte{0xff}, account...))
 		if other.AccountID != fl.AccountID {
-			wantInvalidCursor(t, r, r.txCursor(fl, key), other)
+			wantInvalidCursor(t, r, r.TransactionCursor(fl, key), other)
 		}
 		other = fl
 		other.DateFrom = nil
 		if fl.DateFrom != nil {
-			wantInvalidCursor(t, r, r.txCursor(fl, key), other)
+			wantInvalidCursor(t, r, r.TransactionCursor(fl, key), other)
 		}
-		if _, err := r.openTxCursor(r.Auth.SignCursor(payload), fl); err != nil {
+		if _, err := r.openTxCursor(r.auth.SignCursor(payload), fl); err != nil {
 			wantInvalidCursorErr(t, err, string(payload))
 		}
 		if got, err := r.openTxCursor(cursor, fl); err == nil {
-			if want := r.txCursor(fl, *got); want != cursor {
+			if want := r.TransactionCursor(fl, *got); want != cursor {
 				t.Fatalf("opened %q, which is not the cursor of its key %+v (%q)", cursor, got, want)
 			}
 		} else {
@@ -61,7 +61,7 @@ func FuzzTransactionCursor(f *testing.F) {
 	})
 }
 
-func wantInvalidCursor(t *testing.T, r *Resolver, cursor string, f model.TransactionFilter) {
+func wantInvalidCursor(t *testing.T, r *Engine, cursor string, f model.TransactionFilter) {
 	t.Helper()
 	got, err := r.openTxCursor(cursor, f)
 	if err == nil {

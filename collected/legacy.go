@@ -1,4 +1,4 @@
-package graph
+package collected
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"ponte/auth"
 	"ponte/model"
 )
 
@@ -27,6 +26,9 @@ type legacyCount struct {
 	n       int
 }
 
+// legacyCountLimit bounds the cache: a cold cache only costs one count per key.
+const legacyCountLimit = 10000
+
 func (c *legacyCounts) get(key string, version time.Time) (int, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -37,55 +39,43 @@ func (c *legacyCounts) get(key string, version time.Time) (int, bool) {
 func (c *legacyCounts) put(key string, version time.Time, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 10000 {
-		c.m = map[string]legacyCount{} // bounded: a cold cache only costs one count per key
+	if c.m == nil || len(c.m) > legacyCountLimit {
+		c.m = map[string]legacyCount{}
 	}
 	c.m[key] = legacyCount{version, n}
 }
 
 // LegacyTransactions serves the deprecated GET /transactions until its sunset, and
 // afterwards a 410 that names the replacement.
-func (r *Resolver) LegacyTransactions(ctx context.Context, f model.LegacyTransactionFilter, page, pageSize *int) (*RawPage, error) {
-	now := time.Now()
-	if r.Now != nil {
-		now = r.Now()
-	}
-	if !now.Before(LegacySunset) {
+func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransactionFilter, page, pageSize *int) (*RawPage, error) {
+	if !e.now().Before(LegacySunset) {
 		return nil, model.Fail(model.CodeEndpointSunset, "GET /transactions was retired on %s; use GET /v2/transactions (cursor pagination, same filters).", LegacySunset.AddDate(0, 0, -1).Format("2006-01-02"))
 	}
-	p, err := auth.Require(ctx, auth.ReadProductData)
-	if err != nil {
+	if _, err := e.ownAccount(ctx, f.AccountID); err != nil {
 		return nil, err
-	}
-	client, _, found, err := r.DB.AccountOwner(ctx, f.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	if !found || client != p.ClientID {
-		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
 	}
 	if f.DateFrom != nil && f.DateTo != nil && f.DateFrom.After(*f.DateTo) {
 		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", f.DateFrom.Format(model.TimeLayout), f.DateTo.Format(model.TimeLayout))
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
+	pg, limit, offset, err := model.PageArgs(page, pageSize)
 	if err != nil {
 		return nil, err
 	}
-	version, err := r.DB.AccountVersion(ctx, f.AccountID)
+	version, err := e.db.AccountVersion(ctx, f.AccountID)
 	if err != nil {
 		return nil, err
 	}
 	key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
-	total, ok := r.legacyCounts.get(key, version)
+	total, ok := e.legacyCounts.get(key, version)
 	if !ok {
-		if total, err = r.DB.LegacyTransactionCount(ctx, f); err != nil {
+		if total, err = e.db.LegacyTransactionCount(ctx, f); err != nil {
 			return nil, err
 		}
-		r.legacyCounts.put(key, version, total)
+		e.legacyCounts.put(key, version, total)
 	}
-	list, err := r.DB.LegacyTransactionPage(ctx, f, limit, offset)
+	list, err := e.db.LegacyTransactionPage(ctx, f, limit, offset)
 	if err != nil {
 		return nil, err
 	}
-	return &RawPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: list}, nil
+	return &RawPage{Total: total, TotalPages: model.TotalPages(total, limit), Page: pg, Results: list}, nil
 }

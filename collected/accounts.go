@@ -1,0 +1,114 @@
+package collected
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/model"
+)
+
+// Reduce keeps what a Connect Token may show (section 5: a reduced view): which accounts
+// the connection found, never balances, limits, owner or documents.
+func Reduce(a *model.Account) *model.Account {
+	return &model.Account{ID: a.ID, ItemID: a.ItemID, Type: a.Type, Subtype: a.Subtype, Number: a.Number, Name: a.Name,
+		MarketingName: a.MarketingName, CurrencyCode: a.CurrencyCode, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+}
+
+// reduceFor applies Reduce to every account when the caller holds a Connect Token.
+func reduceFor(p *auth.Principal, list []*model.Account) []*model.Account {
+	if p.IsConnectToken() {
+		for i, a := range list {
+			list[i] = Reduce(a)
+		}
+	}
+	return list
+}
+
+// ValidAccountType reports whether t is an account type filter: none, BANK or CREDIT.
+func ValidAccountType(t *string) bool { return t == nil || *t == "BANK" || *t == "CREDIT" }
+
+func checkAccountType(t *string) error {
+	if !ValidAccountType(t) {
+		return model.Fail(model.CodeInvalidParameter, "type must be BANK or CREDIT (got %q).", *t)
+	}
+	return nil
+}
+
+// Accounts answers GET /accounts?itemId=: the item's accounts, reduced for a Connect Token.
+func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*model.AccountPage, error) {
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAccountType(typ); err != nil {
+		return nil, err
+	}
+	if _, err := e.items.Get(ctx, p, itemID); err != nil {
+		return nil, err
+	}
+	list, err := e.db.Accounts(ctx, itemID, typ)
+	if err != nil {
+		return nil, err
+	}
+	list = reduceFor(p, list)
+	return &model.AccountPage{Total: len(list), TotalPages: 1, Page: 1, Results: nonNil(list)}, nil
+}
+
+// ItemAccounts lists the accounts of an item the caller reached through a read that
+// checked it (GraphQL's item.accounts), reduced for a Connect Token.
+func (e *Engine) ItemAccounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*model.Account, error) {
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAccountType(typ); err != nil {
+		return nil, err
+	}
+	list, err := e.db.Accounts(ctx, itemID, typ)
+	if err != nil {
+		return nil, err
+	}
+	return nonNil(reduceFor(p, list)), nil
+}
+
+// AccountsOfItems is ItemAccounts for many items in one statement, by item; every item
+// asked for has an entry. The batched read behind a GraphQL list of items with accounts.
+func (e *Engine) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *string) (map[uuid.UUID][]*model.Account, error) {
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAccountType(typ); err != nil {
+		return nil, err
+	}
+	list, err := e.db.AccountsOfItems(ctx, itemIDs, typ)
+	if err != nil {
+		return nil, err
+	}
+	byItem := make(map[uuid.UUID][]*model.Account, len(itemIDs))
+	for _, id := range itemIDs {
+		byItem[id] = []*model.Account{}
+	}
+	for _, a := range reduceFor(p, list) {
+		byItem[a.ItemID] = append(byItem[a.ItemID], a)
+	}
+	return byItem, nil
+}
+
+// Account reads one account of the caller.
+func (e *Engine) Account(ctx context.Context, id uuid.UUID) (*model.Account, error) {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
+		return nil, err
+	}
+	a, found, err := e.db.Account(ctx, p.ClientID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", id)
+	}
+	return a, nil
+}
