@@ -120,7 +120,7 @@ func joinTypes() string {
 }
 
 // ValidateParameters answers POST /connectors/{id}/validate: the connector's rules applied
-// to the parameters.
+// to the parameters, and the names of the parameters received with their values masked.
 func (e *Engine) ValidateParameters(ctx context.Context, connectorID int, parameters map[string]any) (*model.ValidationResult, error) {
 	if _, err := auth.Require(ctx, auth.ValidateParameters); err != nil {
 		return nil, err
@@ -132,5 +132,26 @@ func (e *Engine) ValidateParameters(ctx context.Context, connectorID int, parame
 	if parameters == nil {
 		parameters = map[string]any{}
 	}
-	return &model.ValidationResult{Parameters: parameters, Errors: itemsync.ValidateCredentials(c, parameters)}, nil
+	return &model.ValidationResult{Parameters: MaskParameters(parameters), Errors: itemsync.ValidateCredentials(c, parameters)}, nil
+}
+
+// CredentialMask stands for every non-empty credential value in an answer. Its length is
+// fixed so that not even a value's length is told.
+const CredentialMask = "********"
+
+// MaskParameters is what an answer may show of submitted credentials: each name, with ""
+// for a value left empty (or null) and CredentialMask for any other. Every connector
+// parameter is a credential (a user name or a CPF identifies the account as much as the
+// password does), and an answer may be logged or cached where a password must not be; the
+// official client types the map as Record<string, string>.
+func MaskParameters(parameters map[string]any) map[string]any {
+	out := make(map[string]any, len(parameters))
+	for name, v := range parameters {
+		if v == nil || v == "" {
+			out[name] = ""
+		} else {
+			out[name] = CredentialMask
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,6 +188,24 @@ func TestReduce(t *testing.T) {
 	}
 	if p := (&auth.Principal{Kind: auth.KindConnectToken}); reduceFor(p, []*model.Account{full})[0].Balance != nil {
 		t.Error("a Connect Token's accounts were not reduced")
+	}
+}
+
+func TestMaskParameters(t *testing.T) {
+	t.Parallel()
+	in := map[string]any{"user": "user-ok", "password": "password-ok", "token": int64(123456), "cpf": 12345678909.0,
+		"empty": "", "null": nil, "object": map[string]any{"inner": "secret"}, "list": []any{"secret"}}
+	want := map[string]any{"user": CredentialMask, "password": CredentialMask, "token": CredentialMask, "cpf": CredentialMask,
+		"empty": "", "null": "", "object": CredentialMask, "list": CredentialMask}
+	got := MaskParameters(in)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("masked %v, want %v", got, want)
+	}
+	raw, _ := json.Marshal(got)
+	for _, secret := range []string{"user-ok", "password-ok", "123456", "12345678909", "secret"} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("%q shown in %s", secret, raw)
+		}
 	}
 }
 
