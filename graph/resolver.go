@@ -1,6 +1,8 @@
-// Package graph holds the resolvers: the one implementation behind both GraphQL and REST.
-// Each resolver method checks the caller through auth.Require, applies the rules of the
-// interface, and reads or writes through db. Generated code stays in graph/generated.
+// Package graph holds the resolvers, behind both GraphQL and REST. A resolver turns its
+// arguments into a call of a domain package (collected for reads; itemsync, payments and
+// webhooks for writes), which applies the interface's rules and goes through db; the
+// caller is checked through auth.Require on the way. graph keeps what is GraphQL: connections' shapes and the look-ahead that
+// batches nested lists. Generated code stays in graph/generated.
 package graph
 
 import (
