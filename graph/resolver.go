@@ -1,8 +1,9 @@
 // Package graph holds the resolvers, behind both GraphQL and REST. A resolver turns its
 // arguments into a call of a domain package (collected for reads; itemsync, payments and
 // webhooks for writes), which applies the interface's rules and goes through db; the
-// caller is checked through auth.Require on the way. graph keeps what is GraphQL: connections' shapes and the look-ahead that
-// batches nested lists. Generated code stays in graph/generated.
+// caller is checked through auth.Require on the way. graph keeps what is GraphQL:
+// connections' shapes and the look-ahead that batches nested lists. Generated code stays
+// in graph/generated.
 package graph
 
 import (
