@@ -1418,17 +1418,17 @@ type MutationResolver interface {
 	DeleteWebhook(ctx context.Context, id uuid.UUID) (*model.Webhook, error)
 	RedeliverEvent(ctx context.Context, id uuid.UUID) (*model.Event, error)
 	RotateWebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
-	CreatePaymentRequest(ctx context.Context, input model.PaymentRequestInput) (*model.PaymentRequest, error)
-	CreatePaymentRequestFromPixQR(ctx context.Context, input model.PixQrPaymentRequestInput) (*model.PaymentRequest, error)
-	UpdatePaymentRequest(ctx context.Context, id uuid.UUID, input model.PaymentRequestInput) (*model.PaymentRequest, error)
-	DeletePaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
-	CreatePaymentIntent(ctx context.Context, input model.PaymentIntentInput) (*model.PaymentIntent, error)
 	CreatePaymentCustomer(ctx context.Context, input model.PaymentCustomerInput) (*model.PaymentCustomer, error)
 	UpdatePaymentCustomer(ctx context.Context, id uuid.UUID, input model.PaymentCustomerInput) (*model.PaymentCustomer, error)
 	DeletePaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error)
 	CreatePaymentRecipient(ctx context.Context, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
 	UpdatePaymentRecipient(ctx context.Context, id uuid.UUID, input model.PaymentRecipientInput) (*model.PaymentRecipient, error)
 	DeletePaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
+	CreatePaymentRequest(ctx context.Context, input model.PaymentRequestInput) (*model.PaymentRequest, error)
+	CreatePaymentRequestFromPixQR(ctx context.Context, input model.PixQrPaymentRequestInput) (*model.PaymentRequest, error)
+	UpdatePaymentRequest(ctx context.Context, id uuid.UUID, input model.PaymentRequestInput) (*model.PaymentRequest, error)
+	DeletePaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
+	CreatePaymentIntent(ctx context.Context, input model.PaymentIntentInput) (*model.PaymentIntent, error)
 	CancelScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error)
 	CancelScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 	CreateAutomaticPixPaymentRequest(ctx context.Context, input model.AutomaticPixRequestInput) (*model.PaymentRequest, error)
@@ -1442,27 +1442,26 @@ type PaymentRequestResolver interface {
 	ScheduledPayments(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.ScheduledPayment, error)
 }
 type QueryResolver interface {
+	ClientApplication(ctx context.Context) (*model.ClientApplication, error)
 	Connectors(ctx context.Context, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) (*model.ConnectorPage, error)
 	Connector(ctx context.Context, id int, healthDetails *bool) (*model.Connector, error)
 	Categories(ctx context.Context, parentID *string, page *int, pageSize *int) (*model.CategoryPage, error)
 	Category(ctx context.Context, id string) (*model.Category, error)
-	ClientApplication(ctx context.Context) (*model.ClientApplication, error)
+	CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedback, error)
 	Item(ctx context.Context, id uuid.UUID) (*model.Item, error)
 	Items(ctx context.Context, clientUserID *string, connectorID *int, after *string) (*model.ItemPage, error)
-	Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error)
+	ItemConnection(ctx context.Context, clientUserID *string, connectorID *int, first *int, after *string) (*model.ItemConnection, error)
 	ItemResources(ctx context.Context, itemID uuid.UUID, status *string) (*model.ItemResourcePage, error)
 	Accounts(ctx context.Context, itemID uuid.UUID, typeArg *string) (*model.AccountPage, error)
 	Account(ctx context.Context, id uuid.UUID) (*model.Account, error)
-	CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedback, error)
-	ItemConnection(ctx context.Context, clientUserID *string, connectorID *int, first *int, after *string) (*model.ItemConnection, error)
 	Transactions(ctx context.Context, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error)
 	Transaction(ctx context.Context, id uuid.UUID) (*model.Transaction, error)
 	Investments(ctx context.Context, itemID uuid.UUID, typeArg *string, first *int, after *string) (*model.InvestmentConnection, error)
 	Investment(ctx context.Context, id uuid.UUID) (*model.Investment, error)
 	InvestmentTransactions(ctx context.Context, investmentID uuid.UUID, first *int, after *string) (*model.InvestmentTransactionConnection, error)
-	Identity(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.Identity, error)
 	Loans(ctx context.Context, itemID uuid.UUID, first *int, after *string) (*model.LoanConnection, error)
 	Loan(ctx context.Context, id uuid.UUID) (*model.Loan, error)
+	Identity(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.Identity, error)
 	Bills(ctx context.Context, accountID uuid.UUID, first *int, after *string) (*model.CreditCardBillConnection, error)
 	Bill(ctx context.Context, id uuid.UUID) (*model.CreditCardBill, error)
 	AccountStatements(ctx context.Context, accountID uuid.UUID, first *int, after *string) (*model.AccountStatementConnection, error)
@@ -1473,17 +1472,18 @@ type QueryResolver interface {
 	Webhook(ctx context.Context, id uuid.UUID) (*model.Webhook, error)
 	WebhookDeliveries(ctx context.Context, webhookID uuid.UUID, page *int, pageSize *int) (*model.WebhookDeliveryPage, error)
 	Event(ctx context.Context, id uuid.UUID) (*model.Event, error)
+	Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error)
 	WebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error)
-	PaymentRequests(ctx context.Context, page *int, pageSize *int, from *string, to *string) (*model.PaymentRequestPage, error)
-	PaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
-	PaymentIntents(ctx context.Context, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) (*model.PaymentIntentPage, error)
-	PaymentIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error)
 	PaymentCustomers(ctx context.Context, page *int, pageSize *int) (*model.PaymentCustomerPage, error)
 	PaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error)
 	PaymentRecipients(ctx context.Context, page *int, pageSize *int) (*model.PaymentRecipientPage, error)
 	PaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error)
 	PaymentInstitutions(ctx context.Context, page *int, pageSize *int, name *string) (*model.PaymentInstitutionPage, error)
 	PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error)
+	PaymentRequests(ctx context.Context, page *int, pageSize *int, from *string, to *string) (*model.PaymentRequestPage, error)
+	PaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error)
+	PaymentIntents(ctx context.Context, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) (*model.PaymentIntentPage, error)
+	PaymentIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error)
 	ScheduledPayments(ctx context.Context, paymentRequestID uuid.UUID) (*model.ScheduledPaymentPage, error)
 	ScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 	AutomaticPixPayments(ctx context.Context, paymentRequestID uuid.UUID, page *int, pageSize *int) (*model.AutomaticPixPaymentPage, error)
@@ -7725,1090 +7725,1137 @@ var sources = []*ast.Source{
 	{Name: "../../schema.graphqls", Input: `# Ponte's GraphQL schema. Every resource of the REST interface is modelled here, and the
 # REST handlers call the same resolvers, so both surfaces answer alike. Field names are
 # those of the REST bodies.
+#
+# The file is ordered by resource, one section each, in the order a client meets them:
+# shared scalars and envelopes, the client application, connectors, categories, items,
+# then the collected products (accounts, transactions, investments, loans, identity,
+# bills, statements, consents, spending), webhooks and events, and payments. Each section
+# declares its types first and then adds its fields to Query, Mutation, Item or Account.
+# Every type, field, argument and enum value has a description: they are GraphiQL's docs
+# pane, and graph/schema_doc_test.go fails on one that is missing.
+#
+# Units: amounts are numbers in the currency their object names (currencyCode; BRL means
+# reais), payment amounts are always reais; DateTime values are UTC instants; payment dates
+# written as YYYY-MM-DD strings are calendar days in São Paulo.
 
-"ISO 8601 date-time, always written as UTC with milliseconds: 2026-01-31T12:00:00.000Z."
+# ---------------------------------------------------------------------------------------
+# Shared scalars, directives and envelopes.
+
+"""
+ISO 8601 date-time. Always written as a UTC instant with milliseconds
+(2026-01-31T12:00:00.000Z); read as any RFC 3339 date-time or a plain date (2026-01-31).
+"""
 scalar DateTime
+
+"A UUID in its canonical lower-case text form, such as 0b8d8f0c-3c8e-4d1b-9a6e-6f1f2c3d4e5f."
 scalar UUID
+
 "A free-form JSON object."
 scalar Map
 
-enum ConnectorType {
-  PERSONAL_BANK
-  BUSINESS_BANK
-  INVESTMENT
-  INVOICE
-  TELECOMMUNICATION
-  OTHER
+"A resource's complete API document (a JSON object), sent as it is stored: exactly the REST body of that resource."
+scalar JSONDocument
+
+"Custom HTTP headers: an object whose values are strings."
+scalar Headers
+
+"How gqlgen binds a field to Go code; it does not change what a client sees."
+directive @goField(
+  "Resolve the field through a resolver method even when the Go struct has a matching field."
+  forceResolver: Boolean
+  "The Go name the field binds to, when it differs from the GraphQL name."
+  name: String
+  "Let an input field tell null from absent."
+  omittable: Boolean
+  "Resolve the field for every parent of a list in one call, so a page costs one SQL statement."
+  batch: Boolean
+) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
+
+"Where a connection's page ends; pass endCursor as after for the next page."
+type PageInfo {
+  "Whether another page follows this one."
+  hasNextPage: Boolean!
+  "The cursor of the page's last element; pass it as after. Null on an empty page."
+  endCursor: String
 }
 
-enum Product {
-  ACCOUNTS
-  CREDIT_CARDS
-  TRANSACTIONS
-  PAYMENT_DATA
-  INVESTMENTS
-  INVESTMENTS_TRANSACTIONS
-  IDENTITY
-  BROKERAGE_NOTE
-  MOVE_SECURITY
-  LOANS
-}
+# ---------------------------------------------------------------------------------------
+# Client application and Connect Tokens (POST /auth, POST /connect_token).
 
-enum HealthStatus {
-  ONLINE
-  UNSTABLE
-  OFFLINE
-}
-
-enum CredentialType {
-  text
-  password
-  number
-  image
-  select
-}
-
-"One institution the service connects to (spec 2.2)."
-type Connector {
-  id: Int!
+"The application a clientId/clientSecret pair identifies. Everything the service keeps belongs to exactly one application."
+type ClientApplication {
+  "The application's clientId."
+  id: UUID!
+  "The name given when the application was created (ponte clients create --name)."
   name: String!
-  institutionUrl: String!
-  imageUrl: String!
-  primaryColor: String!
-  type: ConnectorType!
-  country: String!
-  credentials: [CredentialParameter!]!
-  hasMFA: Boolean!
-  products: [Product!]!
-  "Open Finance sub-products (PRODUCT:SUBPRODUCT); null for direct connectors."
-  productCoverage: [String!]
-  oauth: Boolean!
-  oauthUrl: String
-  resetPasswordUrl: String
-  health: Health!
-  isOpenFinance: Boolean!
-  isSandbox: Boolean!
-  supportsPaymentInitiation: Boolean!
-  supportsScheduledPayments: Boolean!
-  supportsSmartTransfers: Boolean!
-  supportsBoletoManagement: Boolean!
-  supportsAutomaticPix: Boolean!
+  "False once an operator disabled it: its keys are refused and POST /auth answers CLIENT_DISABLED."
+  enabled: Boolean!
+  "When the application was created (UTC)."
   createdAt: DateTime!
+  "When the application last changed (UTC)."
   updatedAt: DateTime!
 }
 
+"""
+Options every item created or updated with a Connect Token receives (POST /connect_token
+options). They are authoritative: an item request with the token that contradicts one is
+CONNECT_TOKEN_OPTION_CONFLICT.
+"""
+input ConnectTokenOptions {
+  "The application's own id for the end user, set on every item the token creates."
+  clientUserId: String
+  "An HTTPS URL that receives every event of the token's items, besides the application's webhooks."
+  webhookUrl: String
+  "Where an OAuth (Open Finance) flow sends the user back: an absolute http or https URL without user:password."
+  oauthRedirectUri: String
+  "True: creating an item whose credentials an existing item already uses fails with ITEM_USER_ALREADY_EXISTS."
+  avoidDuplicates: Boolean
+}
+
+"A Connect Token: a 30-minute credential a client (browser, app) may hold to create or update one item."
+type ConnectToken {
+  "The token; send it in X-API-KEY like an API key."
+  accessToken: String!
+}
+
+"Reads. Each field mirrors a REST endpoint, named in its description, unless it says GraphQL only."
+type Query {
+  "The application calling (GraphQL only)."
+  clientApplication: ClientApplication!
+}
+
+"Writes. Each field mirrors a REST endpoint, named in its description."
+type Mutation {
+  "POST /connect_token: a Connect Token for the Connect flow."
+  createConnectToken(
+    "Scopes the token to updating this existing item (ITEM_NOT_FOUND when the application has none with this id); without it the token creates one new item."
+    itemId: UUID
+    "Options applied to the items the token creates or updates."
+    options: ConnectTokenOptions
+  ): ConnectToken!
+}
+
+# ---------------------------------------------------------------------------------------
+# Connectors: the institutions (GET /connectors, GET /connectors/{id},
+# POST /connectors/{id}/validate).
+
+"The kind of institution a connector reaches (section 2.2)."
+enum ConnectorType {
+  "A retail bank: checking and savings accounts, cards, loans."
+  PERSONAL_BANK
+  "A bank for companies."
+  BUSINESS_BANK
+  "A broker or other investment institution."
+  INVESTMENT
+  "A card issuer or other source of invoices."
+  INVOICE
+  "A telecommunication company."
+  TELECOMMUNICATION
+  "Anything else."
+  OTHER
+}
+
+"One kind of data an item collects (section 2.3)."
+enum Product {
+  "Bank accounts (checking, savings) with balances."
+  ACCOUNTS
+  "Credit card accounts with limits and bills."
+  CREDIT_CARDS
+  "Transactions of the accounts and cards."
+  TRANSACTIONS
+  "The payer and receiver of transfers (paymentData of transactions)."
+  PAYMENT_DATA
+  "Investment positions."
+  INVESTMENTS
+  "Movements of the investment positions."
+  INVESTMENTS_TRANSACTIONS
+  "The account holder's identity."
+  IDENTITY
+  "Brokerage notes of a broker's trades."
+  BROKERAGE_NOTE
+  "Movements of securities between custodians."
+  MOVE_SECURITY
+  "Loan and financing contracts."
+  LOANS
+}
+
+"A connector's availability (section 3, connector health)."
+enum HealthStatus {
+  "Connections work."
+  ONLINE
+  "Connections work with more failures than usual."
+  UNSTABLE
+  "The institution accepts no connections at the moment; creating or updating an item is CONNECTOR_OFFLINE."
+  OFFLINE
+}
+
+"The kind of input a credential parameter needs (section 2.4)."
+enum CredentialType {
+  "Free text."
+  text
+  "Secret text: mask it while typing."
+  password
+  "Digits."
+  number
+  "An image (data, Base64) the user reads a value from, such as a captcha."
+  image
+  "One of options."
+  select
+}
+
+"One institution the service connects to (section 2.2, GET /connectors/{id})."
+type Connector {
+  "The connector's id (an integer, not a UUID)."
+  id: Int!
+  "The institution's name."
+  name: String!
+  "The institution's home page."
+  institutionUrl: String!
+  "The institution's logo."
+  imageUrl: String!
+  "The institution's brand colour, six hexadecimal digits without #."
+  primaryColor: String!
+  "The kind of institution."
+  type: ConnectorType!
+  "ISO 3166-1 alpha-2 country code; always BR."
+  country: String!
+  "The inputs of the login form, in the order to show them; their names are the keys of an item's parameters."
+  credentials: [CredentialParameter!]!
+  "Whether every execution asks for an MFA parameter (the item waits in WAITING_USER_INPUT)."
+  hasMFA: Boolean!
+  "The products an item of this connector can collect."
+  products: [Product!]!
+  "Open Finance sub-products (PRODUCT:SUBPRODUCT); null for direct connectors."
+  productCoverage: [String!]
+  "Whether the user authorizes at the institution (OAuth) instead of typing credentials here."
+  oauth: Boolean!
+  "Where the OAuth flow starts; null when oauth is false."
+  oauthUrl: String
+  "The institution's password-reset page; null when it has none."
+  resetPasswordUrl: String
+  "Current availability."
+  health: Health!
+  "Whether the connector uses the regulated Open Finance APIs (consents, resources)."
+  isOpenFinance: Boolean!
+  "Whether the connector is a test institution; sandbox connectors are listed only with filter.sandbox = true."
+  isSandbox: Boolean!
+  "Whether payment intents may be created through it."
+  supportsPaymentInitiation: Boolean!
+  "Whether it pays requests with a schedule."
+  supportsScheduledPayments: Boolean!
+  "Whether it offers smart transfers (none does here)."
+  supportsSmartTransfers: Boolean!
+  "Whether it manages boletos."
+  supportsBoletoManagement: Boolean!
+  "Whether it authorizes automatic PIX (Pix Automático) requests."
+  supportsAutomaticPix: Boolean!
+  "When the connector was added to the catalogue (UTC)."
+  createdAt: DateTime!
+  "When the connector last changed, its health included (UTC)."
+  updatedAt: DateTime!
+}
+
+"A connector's current state (section 2.2 health)."
 type Health {
+  "Availability; changes are sent as connector/status_updated."
   status: HealthStatus!
   "BETA for newly released connectors, null once stable."
   stage: String
-  "Only filled when healthDetails is true."
+  "Only filled when healthDetails is true, because it reads the connections of the last 6 hours."
   details: HealthDetails
 }
 
+"Connection figures of the last 6 hours (the official client's field names)."
 type HealthDetails {
   "Percentage of connections that worked in the last 6 hours; null when there were none."
   connectionRateLast6Hours: Float
+  "Connections attempted in the last 6 hours."
   connectionsLast6Hours: Int!
   "Percentage of connections that failed in the last 6 hours; null when there were none."
   errorRateLast6Hours: Float
+  "Why connections fail while the connector is OFFLINE; null otherwise."
   error: String
 }
 
-"An input of a connector's login form, or the parameter an item waits for (spec 2.4)."
+"An input of a connector's login form, or the parameter an item waits for (section 2.4)."
 type CredentialParameter {
+  "The key of this value in an item's parameters (or in the MFA answer)."
   name: String!
+  "The input's label, in Portuguese."
   label: String!
+  "The kind of input."
   type: CredentialType!
+  "Whether the value may be left empty."
   optional: Boolean!
+  "Help text shown with the input; null when none."
   assistiveText: String
   "Base64 image, for image parameters."
   data: String
+  "An example value for the input; null when none."
   placeholder: String
   "Regular expression the value must match."
   validation: String
+  "The message to show when validation fails; null when none."
   validationMessage: String
+  "Whether this is an MFA value, asked for at each execution and not required up front."
   mfa: Boolean!
+  "The choices of a select parameter; null for other types."
   options: [CredentialOption!]
+  "How to obtain the value (for an MFA token, where it was sent); null when none."
   instructions: String
+  "When the value stops being accepted (UTC), when the institution sets a limit; null otherwise."
   expiresAt: DateTime
 }
 
+"One choice of a select parameter."
 type CredentialOption {
+  "The value to send."
   value: String!
+  "The text to show."
   label: String!
 }
 
+"The filters of GET /connectors; an absent filter does not filter."
 input ConnectorFilter {
+  "Country codes; only BR is served."
   countries: [String!]
+  "Kinds of institution to keep."
   types: [ConnectorType!]
   "Name-alike search, insensitive to case and accents."
   name: String
   "Include sandbox connectors (default false)."
   sandbox: Boolean
+  "Keep only Open Finance connectors (true) or only direct ones (false)."
   isOpenFinance: Boolean
+  "Keep only connectors that do (true) or do not (false) initiate payments."
   supportsPaymentInitiation: Boolean
+  "Keep only connectors that do (true) or do not (false) offer smart transfers."
   supportsSmartTransfers: Boolean
+  "Keep only connectors that do (true) or do not (false) authorize automatic PIX."
   supportsAutomaticPix: Boolean
 }
 
+"A page of connectors (the page-number envelope of section 2.1)."
 type ConnectorPage {
+  "Connectors matching the request across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's connectors: the best name match first when filter.name is given, otherwise by name."
   results: [Connector!]!
 }
 
+"One failing parameter (the errors of a validation, the details of CONNECTOR_VALIDATION_ERROR)."
 type ValidationError {
+  "001: a required parameter is absent or empty; 002: the value breaks the parameter's rule."
   code: String!
+  "What is wrong, for people."
   message: String!
+  "The name of the failing parameter."
   parameter: String!
 }
 
+"The answer of POST /connectors/{id}/validate (the official client's shape)."
 type ValidationResult {
-  "The parameters as received."
+  "The parameters the check read, by name."
   parameters: Map!
   "One entry per failing parameter; empty when all are valid."
   errors: [ValidationError!]!
 }
 
-"A transaction category (spec 2.7); the tree has two levels."
+extend type Query {
+  "GET /connectors: connectors matching the filter; sandbox connectors only with filter.sandbox = true."
+  connectors(
+    "Which connectors; every filter is optional."
+    filter: ConnectorFilter
+    "Fill health.details with the last 6 hours' connection figures."
+    healthDetails: Boolean
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Connectors per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): ConnectorPage!
+  "GET /connectors/{id}: one connector (CONNECTOR_NOT_FOUND when no connector has the id)."
+  connector(
+    "The connector's id."
+    id: Int!
+    "Fill health.details with the last 6 hours' connection figures."
+    healthDetails: Boolean
+  ): Connector!
+}
+
+extend type Mutation {
+  "POST /connectors/{id}/validate: checks credentials against a connector's rules without connecting."
+  validateConnectorParameters(
+    "The connector whose rules apply."
+    connectorId: Int!
+    "The credentials by name, as an item would receive them; MFA parameters are not required."
+    parameters: Map!
+  ): ValidationResult!
+}
+
+# ---------------------------------------------------------------------------------------
+# Categories of transactions (GET /categories, GET /categories/{id}, GET /category_feedback).
+
+"A transaction category (section 2.7); the tree has two levels."
 type Category {
+  "Eight digits: two for the family, two for the child, then zeros (01000000 Income, 01010000 Salary)."
   id: String!
   "Portuguese description."
   description: String!
   "English description."
   descriptionTranslated: String!
+  "The family a child category belongs to; null on a family."
   parentId: String
+  "The family's Portuguese description; null on a family."
   parentDescription: String
 }
 
+"A page of categories (the page-number envelope of section 2.1)."
 type CategoryPage {
+  "Categories matching the request across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's categories, by id."
   results: [Category!]!
 }
 
-"The application a clientId/clientSecret pair identifies."
-type ClientApplication {
+"A client's correction of a transaction's category, kept as categorization feedback."
+type CategoryFeedback {
+  "The feedback's id."
   id: UUID!
-  name: String!
-  enabled: Boolean!
+  "The corrected transaction."
+  transactionId: UUID!
+  "The transaction's description when it was corrected."
+  description: String!
+  "The category the transaction had before; null when it had none."
+  previousCategoryId: String
+  "The category the client chose."
+  categoryId: String!
+  "When the correction was made (UTC)."
   createdAt: DateTime!
-  updatedAt: DateTime!
 }
 
-input ConnectTokenOptions {
-  clientUserId: String
-  webhookUrl: String
-  oauthRedirectUri: String
-  avoidDuplicates: Boolean
+extend type Query {
+  "GET /categories: the category tree, or the children of parentId."
+  categories(
+    "Only the children of this family."
+    parentId: String
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Categories per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): CategoryPage!
+  "GET /categories/{id}: one category (CATEGORY_NOT_FOUND when none has the id)."
+  category(
+    "The category's id."
+    id: String!
+  ): Category!
+  "GET /category_feedback: the application's category corrections, newest first (the latest 1,000)."
+  categoryFeedback: [CategoryFeedback!]!
 }
 
-type ConnectToken {
-  accessToken: String!
-}
+# ---------------------------------------------------------------------------------------
+# Items: connections to an institution (POST /items, GET/PATCH/DELETE /items/{id},
+# POST /items/{id}/mfa, GET /v2/items, GET /items/{id}/resources).
 
-type Query {
-  "Connectors matching the filter; sandbox connectors only with filter.sandbox = true."
-  connectors(filter: ConnectorFilter, healthDetails: Boolean, page: Int, pageSize: Int): ConnectorPage!
-  connector(id: Int!, healthDetails: Boolean): Connector!
-  "The category tree, or the children of parentId."
-  categories(parentId: String, page: Int, pageSize: Int): CategoryPage!
-  category(id: String!): Category!
-  "The application calling."
-  clientApplication: ClientApplication!
-}
-
-type Mutation {
-  "A Connect Token for the Connect flow; itemId scopes it to updating that item."
-  createConnectToken(itemId: UUID, options: ConnectTokenOptions): ConnectToken!
-  "Checks credentials against a connector's rules without connecting."
-  validateConnectorParameters(connectorId: Int!, parameters: Map!): ValidationResult!
-}
-
+"An item's state (section 2.3), in the official client's values."
 enum ItemStatus {
+  "The last execution collected the data (SUCCESS or PARTIAL_SUCCESS)."
   UPDATED
+  "An execution is running."
   UPDATING
+  "The execution waits for the value named in parameter (POST /items/{id}/mfa)."
   WAITING_USER_INPUT
+  "The execution waits for the user to act outside the form (userAction)."
   WAITING_USER_ACTION
+  "The execution is merging the collected data into the item."
   MERGING
+  "The last execution failed at login; an update needs new credentials."
   LOGIN_ERROR
+  "The last execution failed after login, or could not reach the institution; the data is that of the execution before."
   OUTDATED
 }
 
 "Steps and outcomes of an execution, in the official client's values."
 enum ExecutionStatus {
+  "The item is being created."
   CREATING
+  "The item could not be created."
   CREATE_ERROR
+  "The item exists; its first execution has not started yet."
   CREATED
+  "Logging in to the institution."
   LOGIN_IN_PROGRESS
+  "Waiting for the value named in the item's parameter."
   WAITING_USER_INPUT
+  "Waiting for the user to act outside the form (userAction)."
   WAITING_USER_ACTION
+  "Logging in with the MFA value received."
   LOGIN_MFA_IN_PROGRESS
+  "Collecting accounts."
   ACCOUNTS_IN_PROGRESS
+  "Collecting transactions."
   TRANSACTIONS_IN_PROGRESS
+  "Collecting the payment data of transactions."
   PAYMENT_DATA_IN_PROGRESS
+  "Collecting credit cards."
   CREDITCARDS_IN_PROGRESS
+  "Collecting investments."
   INVESTMENTS_IN_PROGRESS
+  "Collecting investment transactions."
   INVESTMENTS_TRANSACTIONS_IN_PROGRESS
+  "Collecting the holder's identity."
   IDENTITY_IN_PROGRESS
+  "Collecting loans."
   LOANS_IN_PROGRESS
+  "Collecting account statements."
   ACCOUNT_STATEMENTS_IN_PROGRESS
+  "Login error: the credentials are wrong."
   INVALID_CREDENTIALS
+  "Login error: the user is logged in elsewhere and the institution allows one session."
   ALREADY_LOGGED_IN
+  "The execution failed unexpectedly at the institution."
   UNEXPECTED_ERROR
+  "Login error: the MFA value is wrong."
   INVALID_CREDENTIALS_MFA
+  "The institution's site is unavailable; the item is OUTDATED."
   SITE_NOT_AVAILABLE
+  "Login error: the institution locked the account."
   ACCOUNT_LOCKED
+  "Login error: the institution requires the user to reset the credentials."
   ACCOUNT_CREDENTIALS_RESET
+  "The connection to the institution failed; the item is OUTDATED."
   CONNECTION_ERROR
+  "Login error: the user must act on the institution's site or app (accept terms, update data)."
   ACCOUNT_NEEDS_ACTION
+  "Login error: the authorization asked of the user (userAction) was not given in time."
   USER_AUTHORIZATION_PENDING
+  "Login error: the user refused the authorization."
   USER_AUTHORIZATION_NOT_GRANTED
+  "Login error: the institution does not serve this kind of user."
   USER_NOT_SUPPORTED
+  "Login error: the value asked for (parameter) did not come in time."
   USER_INPUT_TIMEOUT
+  "Merging the collected data failed."
   MERGE_ERROR
+  "The execution failed."
   ERROR
+  "Every product was collected."
   SUCCESS
+  "Some products were not collected; statusDetail says which."
   PARTIAL_SUCCESS
 }
 
 "An execution's error (section 2.3)."
 type ExecutionError {
+  "The execution status the error ended in."
   code: ExecutionStatus!
+  "What happened, for people."
   message: String!
+  "The institution's own message; null when it gave none."
   providerMessage: String
+  "Further detail by name; null when none."
   attributes: Map
 }
 
 "A step the user takes outside the form: scan a QR code, authorize in the bank's app."
 type UserAction {
+  "What to tell the user."
   instructions: String!
+  "qr (show attributes.qr) or authorize-access (open attributes.url or attributes.oauthUrl)."
   type: String!
+  "The action's data: url, oauthUrl or qr; null when none."
   attributes: Map
+  "When the action stops being accepted (UTC); null when it has no limit."
   expiresAt: DateTime
 }
 
+"A non-fatal problem met while collecting one product."
 type ProductWarning {
+  "A stable identifier of the problem."
   code: String!
+  "The problem, for people."
   message: String!
+  "The institution's own message; null when it gave none."
   providerMessage: String
 }
 
+"Whether one product was collected in the last execution."
 type ProductState {
+  "Whether the last execution collected the product."
   isUpdated: Boolean!
+  "When the product was last collected (UTC); null if never."
   lastUpdatedAt: DateTime
+  "Problems met while collecting it; null when none."
   warnings: [ProductWarning!]
 }
 
+"""
+The outcome of the last execution per product (section 2.3 statusDetail). A key is null
+when the item does not collect that product.
+"""
 type StatusDetail {
+  "Bank accounts."
   accounts: ProductState
+  "Credit cards."
   creditCards: ProductState
+  "Transactions."
   transactions: ProductState
+  "Investments."
   investments: ProductState
+  "Investment transactions, under the spec's key."
   investmentsTransactions: ProductState
+  "Investment transactions, under the official client's key (the same value)."
   investmentTransactions: ProductState
+  "The holder's identity."
   identity: ProductState
+  "Payment data of transactions."
   paymentData: ProductState
+  "Loans."
   loans: ProductState
+  "Account statements."
   accountStatements: ProductState
 }
 
-"One connection to an institution."
+"One connection to an institution (section 2.3, GET /items/{id})."
 type Item {
+  "The item's id."
   id: UUID!
+  "The institution it connects to."
   connector: Connector!
+  "The item's state."
   status: ItemStatus!
   "The current step or the outcome of the last execution."
   executionStatus: ExecutionStatus!
+  "Why the last execution failed; null when it did not."
   error: ExecutionError
   "The credential the item waits for, while WAITING_USER_INPUT."
   parameter: CredentialParameter
+  "What the user must do, while WAITING_USER_ACTION; null otherwise."
   userAction: UserAction
+  "An HTTPS URL that receives every event of this item; null when none."
   webhookUrl: String
+  "The application's own id for the end user; null when not set."
   clientUserId: String
+  "Where an OAuth flow sends the user back; null when not set."
   oauthRedirectUri: String
+  "When the item was created (UTC)."
   createdAt: DateTime!
+  "When the item last changed (UTC)."
   updatedAt: DateTime!
+  "When an execution last collected data (UTC); null until one succeeds."
   lastUpdatedAt: DateTime
+  "Per-product outcome of the last execution; null until an execution ends."
   statusDetail: StatusDetail
+  "When the next automatic sync runs (UTC); null when automatic syncs are off for the item (after a login error, or after repeated failures)."
   nextAutoSyncAt: DateTime
+  "Executions in a row that ended in a login error (LOGIN_ERROR)."
   consecutiveFailedLoginAttempts: Int!
+  "When the Open Finance consent expires (UTC); null for direct connectors."
   consentExpiresAt: DateTime
+  "Open Finance only: when the institution's resource list was last read (UTC); null if never or not Open Finance."
   resourcesCollectedAt: DateTime
+  "Open Finance only: whether a resource waits for authorization (itemResources with status PENDING_AUTHORISATION); null when not Open Finance or the list was not read yet."
   hasResourcesPendingAuthorization: Boolean
+  "The products the item collects."
   products: [Product!]!
 }
 
-"A page of items, newest first; pass next as after for the following page."
+"A page of items, newest first (the cursor envelope of GET /v2/items)."
 type ItemPage {
+  "This page's items."
   results: [Item!]!
+  "Null on the last page; otherwise the following page as GET /v2/items gives it, whose after value is the after argument of the next call."
   next: String
 }
 
-"An event recorded for webhook delivery."
-type Event {
-  id: UUID!
-  event: String!
-  payload: Map!
-  createdAt: DateTime!
+"Items, newest first."
+type ItemConnection {
+  "Items matching the filters across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's items with their cursors."
+  edges: [ItemEdge!]!
+  "This page's items."
+  nodes: [Item!]!
 }
 
+"One item of an ItemConnection with its cursor."
+type ItemEdge {
+  "Pass as after to read the items after this one."
+  cursor: String!
+  "The item."
+  node: Item!
+}
+
+"The body of POST /items (section 4.3)."
 input CreateItemInput {
+  "The institution to connect to."
   connectorId: Int!
   "The connector's credentials by name."
   parameters: Map
   "The credentials object encrypted with the application's RSA public key (OAEP), Base64."
   encryptedParameters: String
+  "An HTTPS URL that receives every event of this item."
   webhookUrl: String
+  "The application's own id for the end user."
   clientUserId: String
+  "Where an OAuth flow sends the user back: an absolute http or https URL without user:password."
   oauthRedirectUri: String
+  "The products to collect; default every product of the connector."
   products: [Product!]
+  "True: fail with ITEM_USER_ALREADY_EXISTS when an item with the same credentials exists."
   avoidDuplicates: Boolean
 }
 
+"The body of PATCH /items/{id}; absent fields stay as they are."
 input UpdateItemInput {
   "New credentials; omitted, the stored ones are reused."
   parameters: Map
+  "New credentials encrypted with the application's RSA public key (OAEP), Base64."
   encryptedParameters: String
+  "An HTTPS URL that receives every event of this item."
   webhookUrl: String
+  "The application's own id for the end user."
   clientUserId: String
+  "The products to collect from now on."
   products: [Product!]
-}
-
-extend type Query {
-  item(id: UUID!): Item!
-  "Items of the application, newest first (must be enabled for the application)."
-  items(clientUserId: String, connectorId: Int, after: String): ItemPage!
-  "Events recorded for the application, or for one item."
-  events(itemId: UUID): [Event!]!
-}
-
-extend type Mutation {
-  createItem(input: CreateItemInput!): Item!
-  updateItem(id: UUID!, input: UpdateItemInput): Item!
-  "Answers the parameter the item waits for: one key, the parameter's name."
-  submitItemMFA(id: UUID!, parameters: Map!): Item!
-  deleteItem(id: UUID!): Item!
 }
 
 "A resource an Open Finance consent covers."
 type ItemResource {
+  "The resource's id."
   id: UUID!
+  "The item it belongs to."
   itemId: UUID!
   "ACCOUNT, CREDIT_CARD_ACCOUNT, ..."
   type: String!
   "AVAILABLE, UNAVAILABLE, TEMPORARILY_UNAVAILABLE or PENDING_AUTHORISATION."
   status: String!
+  "The resource's name at the institution."
   name: String!
+  "When the resource was first read (UTC)."
   createdAt: DateTime!
+  "When the resource last changed (UTC)."
   updatedAt: DateTime!
 }
 
+"An Open Finance item's resources (the page-number envelope of GET /items/{id}/resources; always one page)."
 type ItemResourcePage {
+  "Resources matching the request."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response: 1."
   page: Int!
+  "The resources."
   results: [ItemResource!]!
 }
 
 extend type Query {
-  "Resources of an Open Finance item, optionally of one status (e.g. PENDING_AUTHORISATION)."
-  itemResources(itemId: UUID!, status: String): ItemResourcePage!
+  "GET /items/{id}: one item (ITEM_NOT_FOUND when the application has none with the id)."
+  item(
+    "The item's id."
+    id: UUID!
+  ): Item!
+  "GET /v2/items: items of the application, newest first (ITEMS_V2_DISABLED until enabled for the application)."
+  items(
+    "Only items with this clientUserId."
+    clientUserId: String
+    "Only items of this connector."
+    connectorId: Int
+    "The position to read after, from the previous page's next (INVALID_CURSOR when altered)."
+    after: String
+  ): ItemPage!
+  "Items as a connection, newest first: the dashboard view of GET /v2/items, not gated by the application's itemsV2 setting (GraphQL only)."
+  itemConnection(
+    "Only items with this clientUserId."
+    clientUserId: String
+    "Only items of this connector."
+    connectorId: Int
+    "Items per page, 1 to 500."
+    first: Int = 20
+    "The endCursor of the previous page."
+    after: String
+  ): ItemConnection!
+  "GET /items/{id}/resources: resources of an Open Finance item (ITEM_NOT_OPEN_FINANCE for others), optionally of one status."
+  itemResources(
+    "The Open Finance item."
+    itemId: UUID!
+    "Only resources in this status, such as PENDING_AUTHORISATION."
+    status: String
+  ): ItemResourcePage!
 }
 
+extend type Mutation {
+  "POST /items: creates an item and starts its first execution."
+  createItem(
+    "The item to create."
+    input: CreateItemInput!
+  ): Item!
+  "PATCH /items/{id}: changes an item and starts an execution (a sync)."
+  updateItem(
+    "The item's id."
+    id: UUID!
+    "What changes; absent, the item is synced with its stored credentials."
+    input: UpdateItemInput
+  ): Item!
+  "POST /items/{id}/mfa: answers the parameter the item waits for: one key, the parameter's name."
+  submitItemMFA(
+    "The item's id."
+    id: UUID!
+    "One key, the name of the item's parameter, with the user's value as a string."
+    parameters: Map!
+  ): Item!
+  "DELETE /items/{id}: deletes an item and its data; answers with the item as it was."
+  deleteItem(
+    "The item's id."
+    id: UUID!
+  ): Item!
+}
+
+# ---------------------------------------------------------------------------------------
+# Accounts: bank accounts and credit cards (GET /accounts, GET /accounts/{id}).
+
+"Details of a bank account (bankData, section 2.6). Amounts are in the account's currency."
 type BankData {
+  "The number to transfer to: branch/account."
   transferNumber: String
+  "The balance of posted transactions only (pending ones left out); null when unknown."
   closingBalance: Float
+  "The part of the balance invested automatically; null when unknown."
   automaticallyInvestedBalance: Float
+  "The overdraft limit agreed; null when unknown."
   overdraftContractedLimit: Float
+  "The part of the overdraft limit in use; null when unknown."
   overdraftUsedLimit: Float
+  "Overdraft used beyond the agreed limit; null when unknown."
   unarrangedOverdraftAmount: Float
+  "Whether part of the balance is reserved (blocked); null when unknown."
   hasReservedBalance: Boolean
+  "The reserved parts, in the spec's shape (name, identification, availableAmounts); null when none."
   reservedBalances: [Map!]
 }
 
+"One credit line of a card (Open Finance, the official client's names). Amounts in the currency next to them."
 type DisaggregatedCreditLimit {
+  "The kind of line: LIMITE_CREDITO_TOTAL, LIMITE_CREDITO_MODALIDADE_OPERACAO."
   creditLineLimitType: String!
+  "CONSOLIDADO (the card's whole limit) or INDIVIDUAL."
   consolidationType: String!
+  "The card the line belongs to (its last digits)."
   identificationNumber: String!
+  "Whether the limit may change without notice."
   isLimitFlexible: Boolean!
+  "The amount in use."
   usedAmount: Float!
+  "ISO 4217 currency of usedAmount."
   usedAmountCurrencyCode: String!
+  "The line's name (CREDITO_A_VISTA, CREDITO_PARCELADO, SAQUE_CREDITO_BRASIL, ...); null when not named."
   lineName: String
+  "The line's limit; null when it has none."
   limitAmount: Float
+  "ISO 4217 currency of limitAmount; null with it."
   limitAmountCurrencyCode: String
+  "What is left of the limit; null when unknown."
   availableAmount: Float
+  "ISO 4217 currency of availableAmount; null with it."
   availableAmountCurrencyCode: String
 }
 
+"A card issued on the same account (section 2.6 additionalCards)."
 type AdditionalCard {
+  "The card's number, masked but for its last four digits."
   number: String!
+  "The card holder's name."
   holder: String!
 }
 
+"Details of a credit card account (creditData, section 2.6). Amounts are in the account's currency."
 type CreditData {
+  "The card's level (GOLD, PLATINUM, BLACK, ...); null when unknown."
   level: String
+  "The card's brand (MASTERCARD, VISA, ...); null when unknown."
   brand: String
+  "When the current bill closes (UTC); null when unknown."
   balanceCloseDate: DateTime
+  "When the current bill is due (UTC); null when unknown."
   balanceDueDate: DateTime
+  "The limit left to spend; null when unknown."
   availableCreditLimit: Float
+  "The balance spent in foreign currency, converted; null when unknown."
   balanceForeignCurrency: Float
+  "The minimum payment of the current bill; null when unknown."
   minimumPayment: Float
+  "The card's total limit; null when unknown."
   creditLimit: Float
+  "Whether the limit may change without notice; null when unknown."
   isLimitFlexible: Boolean
+  "ACTIVE, BLOCKED or CANCELLED; null when unknown."
   status: String
+  "MAIN or ADDITIONAL; null when unknown."
   holderType: String
+  "The card's credit lines (Open Finance); null when the institution does not give them."
   disaggregatedCreditLimits: [DisaggregatedCreditLimit!]
+  "Cards issued on the same account; null when none."
   additionalCards: [AdditionalCard!]
 }
 
-"A bank account or credit card (section 2.6). With a Connect Token, only identifying fields are filled: balances, owner, taxNumber, bankData and creditData are null."
+"""
+A bank account or credit card (section 2.6, GET /accounts/{id}). With a Connect Token, only
+identifying fields are filled: balance, owner, taxNumber, bankData and creditData are null.
+"""
 type Account {
+  "The account's id."
   id: UUID!
+  "The item that collected it."
   itemId: UUID!
   "BANK or CREDIT."
   type: String!
   "CHECKING_ACCOUNT, SAVINGS_ACCOUNT or CREDIT_CARD."
   subtype: String!
+  "The account number (branch/account) or the card's last digits."
   number: String!
+  "The current balance in currencyCode, pending transactions included; on a card, what is owed. Null with a Connect Token."
   balance: Float
+  "The account's name at the institution."
   name: String!
+  "The product's commercial name; null when the institution gives none."
   marketingName: String
+  "The holder's name; null with a Connect Token or when unknown."
   owner: String
+  "The holder's CPF or CNPJ, digits only; null with a Connect Token or when unknown."
   taxNumber: String
+  "ISO 4217 currency of the balance (BRL: reais)."
   currencyCode: String!
+  "Bank account details; null on cards and with a Connect Token."
   bankData: BankData
+  "Credit card details; null on bank accounts and with a Connect Token."
   creditData: CreditData
+  "When the account was first collected (UTC)."
   createdAt: DateTime!
+  "When the account last changed (UTC)."
   updatedAt: DateTime!
 }
 
+"An item's accounts (the page-number envelope of GET /accounts; always one page)."
 type AccountPage {
+  "Accounts matching the request."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response: 1."
   page: Int!
+  "The accounts."
   results: [Account!]!
-}
-
-extend type Query {
-  "Accounts of an item, optionally of one type (BANK or CREDIT)."
-  accounts(itemId: UUID!, type: String): AccountPage!
-  account(id: UUID!): Account!
-}
-
-"A client's correction of a transaction's category, kept as categorization feedback."
-type CategoryFeedback {
-  id: UUID!
-  transactionId: UUID!
-  description: String!
-  previousCategoryId: String
-  categoryId: String!
-  createdAt: DateTime!
-}
-
-extend type Query {
-  "The application's category corrections, newest first."
-  categoryFeedback: [CategoryFeedback!]!
-}
-
-"A transaction of an account (section 2.7). Card purchases are positive DEBITs; rows in an open bill are PENDING."
-type Transaction {
-  id: UUID!
-  accountId: UUID!
-  date: DateTime!
-  description: String!
-  descriptionRaw: String
-  type: String!
-  amount: Float!
-  amountInAccountCurrency: Float
-  balance: Float
-  currencyCode: String!
-  category: String
-  categoryId: String
-  status: String!
-  providerCode: String
-  providerId: String
-  paymentData: PaymentData
-  creditCardMetadata: CreditCardMetadata
-  merchant: Merchant
-  operationType: String
-  operationTypeAdditionalInfo: String
-  order: Int!
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"An investment position (section 2.8)."
-type Investment {
-  id: UUID!
-  itemId: UUID!
-  code: String
-  issuerCNPJ: String
-  number: String
-  isin: String
-  type: String!
-  subtype: String
-  name: String!
-  currencyCode: String!
-  date: DateTime
-  value: Float
-  quantity: Float
-  taxes: Float
-  taxes2: Float
-  balance: Float!
-  amount: Float
-  amountWithdrawal: Float
-  amountProfit: Float
-  amountOriginal: Float
-  dueDate: DateTime
-  issuer: String
-  issueDate: DateTime
-  purchaseDate: DateTime
-  rate: Float
-  rateType: String
-  fixedAnnualRate: Float
-  lastMonthRate: Float
-  annualRate: Float
-  lastTwelveMonthsRate: Float
-  status: String
-  "The investment's movements, oldest first."
-  transactions(first: Int = 50, after: String): InvestmentTransactionConnection!
-  metadata: InvestmentMetadata
-  owner: String
-  institution: InvestmentInstitution
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"A movement of an investment."
-type InvestmentTransaction {
-  id: UUID!
-  investmentId: UUID!
-  type: String!
-  movementType: String!
-  description: String
-  quantity: Float
-  value: Float
-  amount: Float
-  netAmount: Float
-  date: DateTime!
-  tradeDate: DateTime
-  brokerageNumber: String
-  agreedRate: Float
-  indexerPercentage: Float
-  priceFactor: Float
-  expenses: InvestmentExpenses
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"The account holder's identity; PF-only and PJ-only fields are null when they do not apply."
-type Identity {
-  id: UUID!
-  itemId: UUID!
-  birthDate: DateTime
-  taxNumber: String
-  document: String
-  documentType: String
-  jobTitle: String
-  companyName: String
-  fullName: String
-  phoneNumbers: [Phone!]
-  emails: [Email!]
-  addresses: [Address!]
-  relations: [Relation!]
-  investorProfile: String
-  establishmentName: String
-  establishmentCode: String
-  financialRelationships: FinancialRelationships
-  qualifications: Qualifications
-  socialName: String
-  sex: String
-  maritalStatus: MaritalStatus
-  nationality: Nationality
-  otherDocuments: [IdentityDocument!]
-  passport: Passport
-  incorporationDate: DateTime
-  parties: [BusinessParty!]
-  businessOtherDocuments: [BusinessOtherDocument!]
-  companiesCnpj: [String!]
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"A loan contract, in the official client's field names."
-type Loan {
-  id: UUID!
-  itemId: UUID!
-  contractNumber: String
-  ipocCode: String
-  productName: String!
-  type: String
-  kind: String!
-  date: DateTime
-  contractDate: DateTime
-  disbursementDates: [DateTime!]
-  settlementDate: DateTime
-  contractAmount: Float
-  currencyCode: String!
-  dueDate: DateTime
-  installmentPeriodicity: String
-  installmentPeriodicityAdditionalInfo: String
-  firstInstallmentDueDate: DateTime
-  CET: Float
-  amortizationScheduled: String
-  amortizationScheduledAdditionalInfo: String
-  cnpjConsignee: String
-  interestRates: [LoanInterestRate!]
-  contractedFees: [LoanContractedFee!]
-  contractedFinanceCharges: [LoanContractedFinanceCharge!]
-  warranties: [LoanWarranty!]
-  installments: LoanInstallments
-  payments: LoanPayments
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"A credit card bill, in the official client's field names."
-type CreditCardBill {
-  id: UUID!
-  accountId: UUID!
-  dueDate: DateTime!
-  billClosingDate: DateTime
-  totalAmount: Float!
-  totalAmountCurrencyCode: String!
-  minimumPaymentAmount: Float
-  allowsInstallments: Boolean
-  financeCharges: [CreditCardBillFinanceCharge!]
-  payments: [CreditCardBillPayment!]
-  createdAt: DateTime!
-  updatedAt: DateTime!
-}
-
-"A monthly statement file of an account."
-type AccountStatement {
-  id: UUID!
-  accountId: UUID!
-  monthYear: String!
-  url: String!
-}
-
-"An Open Finance item's consent."
-type Consent {
-  id: UUID!
-  itemId: UUID!
-  products: [String!]
-  openFinancePermissionsGranted: [String!]
-  createdAt: DateTime!
-  updatedAt: DateTime!
-  expiresAt: DateTime
-  revokedAt: DateTime
-}
-
-type PaymentData {
-  payer: PaymentParticipant
-  receiver: PaymentParticipant
-  receiverReferenceId: String
-  paymentMethod: String
-  referenceNumber: String
-  reason: String
-  boletoMetadata: BoletoMetadata
-}
-
-type CreditCardMetadata {
-  installmentNumber: Int
-  totalInstallments: Int
-  totalAmount: Float
-  payeeMCC: Int
-  purchaseDate: DateTime
-  billId: String
-  cardNumber: String
-  feeType: String
-  feeTypeAdditionalInfo: String
-  otherCreditsType: String
-  otherCreditsAdditionalInfo: String
-  billForecastDate: String
-}
-
-type Merchant {
-  name: String!
-  businessName: String!
-  cnpj: String!
-  cnae: String
-  category: String
-}
-
-type InvestmentMetadata {
-  taxRegime: String
-  proposalNumber: String
-  processNumber: String
-}
-
-type InvestmentInstitution {
-  name: String
-  number: String
-}
-
-type InvestmentExpenses {
-  serviceTax: Float
-  brokerageFee: Float
-  incomeTax: Float
-  other: Float
-  tradingAssetsNoticeFee: Float
-  maintenanceFee: Float
-  settlementFee: Float
-  clearingFee: Float
-  stockExchangeFee: Float
-  custodyFee: Float
-  operatingFee: Float
-  iof: Float
-  iofProvision: Float
-}
-
-type Phone {
-  type: String
-  value: String!
-  countryCallingCode: String
-  areaCode: String
-  extension: String
-  additionalInfo: String
-}
-
-type Email {
-  type: String
-  value: String!
-}
-
-type Address {
-  fullAddress: String
-  primaryAddress: String
-  city: String
-  postalCode: String
-  state: String
-  country: String
-  type: String
-  additionalInfo: String
-  district: String
-  ibgeTownCode: String
-  countryCode: String
-  geographicCoordinates: GeographicCoordinates
-}
-
-type Relation {
-  type: String
-  name: String
-  document: String
-}
-
-type FinancialRelationships {
-  startDate: DateTime!
-  productsServicesType: [String!]
-  productsServicesTypeAdditionalInfo: String
-  procurators: [Procurator!]
-  accounts: [FinancialRelationshipAccount!]
-  portabilitiesReceived: [PortabilityReceived!]
-  paychecksBankLink: [PaycheckBankLink!]
-}
-
-type Qualifications {
-  companyCnpj: String!
-  occupationCode: String
-  occupationDescription: String
-  informedIncome: InformedIncome
-  informedPatrimony: InformedPatrimony
-  economicActivities: [EconomicActivity!]
-  informedRevenue: InformedRevenue
-}
-
-type MaritalStatus {
-  code: String!
-  additionalInfo: String
-}
-
-type Nationality {
-  hasBrazilianNationality: Boolean!
-  otherNationalities: [OtherNationality!]
-}
-
-type IdentityDocument {
-  type: String!
-  typeAdditionalInfo: String
-  number: String!
-  checkDigit: String
-  additionalInfo: String
-  expirationDate: DateTime
-}
-
-type Passport {
-  number: String!
-  country: String!
-  issueDate: DateTime
-  expirationDate: DateTime
-}
-
-type BusinessParty {
-  type: String!
-  personType: String!
-  documentType: String!
-  documentNumber: String!
-  documentCountry: String
-  documentExpirationDate: DateTime
-  documentIssueDate: DateTime
-  documentAdditionalInfo: String
-  civilName: String
-  socialName: String
-  companyName: String
-  tradeName: String
-  startDate: DateTime
-  shareholding: Float
-}
-
-type BusinessOtherDocument {
-  type: String!
-  number: String!
-  country: String!
-  expirationDate: DateTime
-}
-
-type LoanInterestRate {
-  taxType: String
-  interestRateType: String
-  taxPeriodicity: String
-  calculation: String
-  referentialRateIndexerType: String
-  referentialRateIndexerSubType: String
-  referentialRateIndexerAdditionalInfo: String
-  preFixedRate: Float
-  postFixedRate: Float
-  additionalInfo: String
-}
-
-type LoanContractedFee {
-  name: String
-  code: String
-  chargeType: String
-  charge: String
-  amount: Float
-  rate: Float
-}
-
-type LoanContractedFinanceCharge {
-  type: String
-  additionalInfo: String
-  rate: Float
-}
-
-type LoanWarranty {
-  currencyCode: String
-  type: String
-  subtype: String
-  amount: Float
-}
-
-type LoanInstallments {
-  typeNumberOfInstallments: String
-  totalNumberOfInstallments: Int
-  typeContractRemaining: String
-  contractRemainingNumber: Int
-  paidInstallments: Int
-  dueInstallments: Int
-  pastDueInstallments: Int
-  balloonPayments: [LoanBalloonPayment!]
-}
-
-type LoanPayments {
-  contractOutstandingBalance: Float
-  releases: [LoanPaymentRelease!]
-}
-
-type CreditCardBillFinanceCharge {
-  id: UUID!
-  type: String!
-  amount: Float!
-  currencyCode: String!
-  additionalInfo: String
-}
-
-type CreditCardBillPayment {
-  id: UUID!
-  valueType: String!
-  paymentDate: DateTime!
-  paymentMode: String
-  amount: Float!
-  currencyCode: String!
-}
-
-type PaymentParticipant {
-  documentNumber: Document
-  name: String
-  accountNumber: String
-  branchNumber: String
-  routingNumber: String
-  routingNumberISPB: String
-}
-
-type BoletoMetadata {
-  digitableLine: String
-  barcode: String
-  baseAmount: Float
-  penaltyAmount: Float
-  interestAmount: Float
-  discountAmount: Float
-}
-
-type GeographicCoordinates {
-  latitude: Float!
-  longitude: Float!
-}
-
-type Procurator {
-  type: String!
-  cpfNumber: String!
-  documentNumber: String
-  documentType: String
-  civilName: String!
-  socialName: String
-}
-
-type FinancialRelationshipAccount {
-  compeCode: String!
-  branchCode: String!
-  number: String!
-  checkDigit: String!
-  type: String!
-  subtype: String!
-}
-
-type PortabilityReceived {
-  employerName: String!
-  employerDocument: String!
-  paycheckBankDetainerCnpj: String!
-  paycheckBankDetainerIspb: String!
-  portabilityApprovalDate: DateTime!
-}
-
-type PaycheckBankLink {
-  employerName: String!
-  employerDocument: String!
-  paycheckBankCnpj: String!
-  paycheckBankIspb: String!
-  accountOpeningDate: DateTime!
-}
-
-type InformedIncome {
-  frequency: String!
-  amount: Float!
-  date: DateTime!
-}
-
-type InformedPatrimony {
-  amount: Float!
-  year: Int!
-  date: DateTime
-}
-
-type EconomicActivity {
-  code: String!
-  isMain: Boolean!
-}
-
-type InformedRevenue {
-  amount: Float!
-  frequency: String
-  frequencyAdditionalInfo: String
-  year: Int
-}
-
-type OtherNationality {
-  countryCode: String!
-  documents: [NationalityDocument!]
-}
-
-type LoanBalloonPayment {
-  dueDate: DateTime
-  amount: LoanBalloonPaymentAmount
-}
-
-type LoanPaymentRelease {
-  isOverParcelPayment: Boolean
-  installmentId: String
-  paidDate: DateTime
-  currencyCode: String
-  paidAmount: Float
-  overParcel: LoanOverParcel
-}
-
-type Document {
-  type: String!
-  value: String!
-}
-
-type NationalityDocument {
-  type: String!
-  number: String!
-  country: String
-  issueDate: DateTime
-  expirationDate: DateTime
-  additionalInfo: String
-}
-
-type LoanBalloonPaymentAmount {
-  value: Float
-  currencyCode: String
-}
-
-type LoanOverParcel {
-  fees: [LoanOverParcelFee!]
-  charges: [LoanOverParcelCharge!]
-}
-
-type LoanOverParcelFee {
-  name: String
-  code: String
-  amount: Float
-}
-
-type LoanOverParcelCharge {
-  type: String
-  additionalInfo: String
-  amount: Float
-}
-
-# Products for dashboards: Relay-style connections over the same resolvers as REST.
-
-"A resource's complete API document (a JSON object), sent as it is stored."
-scalar JSONDocument
-
-"Where a connection's page ends; pass endCursor as after for the next page."
-type PageInfo {
-  hasNextPage: Boolean!
-  endCursor: String
-}
-
-"Items, newest first."
-type ItemConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [ItemEdge!]!
-  nodes: [Item!]!
-}
-type ItemEdge {
-  cursor: String!
-  node: Item!
 }
 
 "An item's accounts (a handful per item: one page)."
 type AccountConnection {
+  "The item's accounts of the asked type."
   totalCount: Int!
+  "Where this page ends (always the last page)."
   pageInfo: PageInfo!
+  "The accounts with their cursors."
   edges: [AccountEdge!]!
+  "The accounts."
   nodes: [Account!]!
 }
+
+"One account of an AccountConnection with its cursor."
 type AccountEdge {
+  "The account's position in the list."
   cursor: String!
+  "The account."
   node: Account!
+}
+
+extend type Item {
+  "The item's accounts, credit cards first (the field form of GET /accounts?itemId=)."
+  accounts(
+    "Only accounts of this type: BANK or CREDIT."
+    type: String
+  ): AccountConnection!
+}
+
+extend type Query {
+  "GET /accounts: accounts of an item, optionally of one type (BANK or CREDIT)."
+  accounts(
+    "The item whose accounts to list."
+    itemId: UUID!
+    "Only accounts of this type: BANK or CREDIT."
+    type: String
+  ): AccountPage!
+  "GET /accounts/{id}: one account (ACCOUNT_NOT_FOUND when the application has none with the id)."
+  account(
+    "The account's id."
+    id: UUID!
+  ): Account!
+}
+
+# ---------------------------------------------------------------------------------------
+# Transactions of accounts (GET /v2/transactions, GET /transactions/{id},
+# PATCH /transactions/{id}).
+
+"""
+A transaction of an account (section 2.5, GET /transactions/{id}). On bank accounts a DEBIT
+has a negative amount; on credit cards purchases are positive DEBITs and payments or refunds
+negative CREDITs; rows in an open bill are PENDING.
+"""
+type Transaction {
+  "The transaction's id."
+  id: UUID!
+  "The account it belongs to."
+  accountId: UUID!
+  "When it happened (UTC)."
+  date: DateTime!
+  "The cleaned description."
+  description: String!
+  "The description as the institution wrote it; null when it gave none."
+  descriptionRaw: String
+  "DEBIT (money left the account, card purchases included) or CREDIT (money came in, card payments included)."
+  type: String!
+  "The amount in currencyCode, signed as the type's description says."
+  amount: Float!
+  "The amount in the account's currency, when currencyCode differs from it (a purchase abroad); null otherwise."
+  amountInAccountCurrency: Float
+  "The account's balance after this transaction (bank accounts); null on cards and when unknown."
+  balance: Float
+  "ISO 4217 currency of amount (BRL: reais)."
+  currencyCode: String!
+  "The category's English name (its descriptionTranslated): the client's choice when it set one, otherwise the categorizer's; null when uncategorized."
+  category: String
+  "The category's id (see categories); null when uncategorized."
+  categoryId: String
+  "POSTED or PENDING."
+  status: String!
+  "The institution's code of the kind of transaction (format varies, some connectors only); null when none."
+  providerCode: String
+  "The institution's id of the transaction (Open Finance only); null otherwise."
+  providerId: String
+  "The payer and receiver of a transfer; null when the transaction is not one or PAYMENT_DATA is not collected."
+  paymentData: PaymentData
+  "Card details (installments, bill, fee type); null on bank accounts."
+  creditCardMetadata: CreditCardMetadata
+  "Where a card or debit purchase happened; null when unknown."
+  merchant: Merchant
+  "Open Finance only: PIX, TED, TARIFA, PAGAMENTO_FATURA, ...; null otherwise."
+  operationType: String
+  "Open Finance only: more on operationType; null otherwise."
+  operationTypeAdditionalInfo: String
+  "The position (from 1) among the account's transactions of the same day."
+  order: Int!
+  "When the service first collected it (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC): a later sync or a category change."
+  updatedAt: DateTime!
+}
+
+"The parties of a transfer (the official client's TransactionPaymentData)."
+type PaymentData {
+  "Who sent the money; null when unknown."
+  payer: PaymentParticipant
+  "Who received it; null when unknown."
+  receiver: PaymentParticipant
+  "The receiver's reference of the payment; null when none."
+  receiverReferenceId: String
+  "PIX, TED, DOC or BOLETO; null when unknown."
+  paymentMethod: String
+  "The institution's id of the transfer (the end-to-end id for PIX); null when unknown."
+  referenceNumber: String
+  "The reason the payer wrote; null when none."
+  reason: String
+  "The boleto paid, when the transfer paid one; null otherwise."
+  boletoMetadata: BoletoMetadata
+}
+
+"A payer or receiver of a transfer (the official client's TransactionPaymentParticipant)."
+type PaymentParticipant {
+  "The party's CPF or CNPJ; null when unknown."
+  documentNumber: Document
+  "The party's name; null when unknown."
+  name: String
+  "The party's account number; null when unknown."
+  accountNumber: String
+  "The party's branch; null when unknown."
+  branchNumber: String
+  "The party's bank (COMPE code); null when unknown."
+  routingNumber: String
+  "The party's institution (ISPB code); null when unknown."
+  routingNumberISPB: String
+}
+
+"A CPF or CNPJ."
+type Document {
+  "CPF or CNPJ."
+  type: String!
+  "The number, digits only."
+  value: String!
+}
+
+"A paid boleto (the official client's TransactionBoletoMetadata). Amounts in reais."
+type BoletoMetadata {
+  "The 47- or 48-digit line people type; null when unknown."
+  digitableLine: String
+  "The 44-digit barcode; null when unknown."
+  barcode: String
+  "The boleto's face value; null when unknown."
+  baseAmount: Float
+  "The fine paid for paying late; null when none."
+  penaltyAmount: Float
+  "The interest paid for paying late; null when none."
+  interestAmount: Float
+  "The discount received; null when none."
+  discountAmount: Float
+}
+
+"Card details of a transaction (section 2.5 creditCardMetadata). Amounts in the transaction's currency."
+type CreditCardMetadata {
+  "Which installment this is, from 1; null when the purchase is not in installments."
+  installmentNumber: Int
+  "How many installments the purchase has; null when it is not in installments."
+  totalInstallments: Int
+  "The whole purchase's amount (direct connectors only); null otherwise."
+  totalAmount: Float
+  "The merchant's category code (MCC); null when unknown."
+  payeeMCC: Int
+  "When the purchase was made (UTC), for an installment the first one's date; null when unknown."
+  purchaseDate: DateTime
+  "The bill the transaction is in (see bill); null while no bill has it."
+  billId: String
+  "The card's number, masked but for its last digits; null when unknown."
+  cardNumber: String
+  "ANNUAL_FEE, ATM_WITHDRAWAL_DOMESTIC, ATM_WITHDRAWAL_INTERNATIONAL, EMERGENCY_CREDIT_EVALUATION, CARD_REISSUE, BILL_PAYMENT_FEE, SMS or OTHER, for fees; null otherwise."
+  feeType: String
+  "More on feeType; null when none."
+  feeTypeAdditionalInfo: String
+  "REVOLVING_CREDIT, BILL_INSTALLMENT, LOAN or OTHER, for credits; null otherwise."
+  otherCreditsType: String
+  "More on otherCreditsType; null when none."
+  otherCreditsAdditionalInfo: String
+  "The bill the transaction is expected in, YYYY-MM (Open Finance only); null otherwise."
+  billForecastDate: String
+}
+
+"Where a purchase happened (the official client's TransactionMerchantData)."
+type Merchant {
+  "The name on the statement."
+  name: String!
+  "The company's registered name."
+  businessName: String!
+  "The company's CNPJ, digits only."
+  cnpj: String!
+  "The company's main economic activity (CNAE code); null when unknown."
+  cnae: String
+  "The kind of business; null when unknown."
+  category: String
 }
 
 """
@@ -8822,190 +8869,1347 @@ type TransactionConnection {
   nodes lets a dashboard pick fields.
   """
   documents: [JSONDocument!]!
+  "Where this page ends."
   pageInfo: PageInfo!
+  "This page's transactions with their cursors."
   edges: [TransactionEdge!]!
+  "This page's transactions."
   nodes: [Transaction!]!
 }
+
+"One transaction of a TransactionConnection with its cursor."
 type TransactionEdge {
+  "Pass as after to read the transactions after this one."
   cursor: String!
+  "The transaction."
   node: Transaction!
 }
 
-type InvestmentConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [InvestmentEdge!]!
-  nodes: [Investment!]!
-}
-type InvestmentEdge {
-  cursor: String!
-  node: Investment!
-}
-
-type InvestmentTransactionConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [InvestmentTransactionEdge!]!
-  nodes: [InvestmentTransaction!]!
-}
-type InvestmentTransactionEdge {
-  cursor: String!
-  node: InvestmentTransaction!
-}
-
-type LoanConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [LoanEdge!]!
-  nodes: [Loan!]!
-}
-type LoanEdge {
-  cursor: String!
-  node: Loan!
-}
-
-type CreditCardBillConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [CreditCardBillEdge!]!
-  nodes: [CreditCardBill!]!
-}
-type CreditCardBillEdge {
-  cursor: String!
-  node: CreditCardBill!
-}
-
-type AccountStatementConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [AccountStatementEdge!]!
-  nodes: [AccountStatement!]!
-}
-type AccountStatementEdge {
-  cursor: String!
-  node: AccountStatement!
-}
-
-type ConsentConnection {
-  totalCount: Int!
-  pageInfo: PageInfo!
-  edges: [ConsentEdge!]!
-  nodes: [Consent!]!
-}
-type ConsentEdge {
-  cursor: String!
-  node: Consent!
-}
-
-"The filters of GET /v2/transactions."
+"The filters of GET /v2/transactions; absent filters do not filter."
 input TransactionFilterInput {
+  "Only these transactions."
   ids: [UUID!]
+  "Only transactions dated at or after this instant (a plain date is its first instant, UTC)."
   dateFrom: DateTime
+  "Only transactions dated up to this instant; a plain date follows the rule of GET /v2/transactions' dateTo (see README)."
   dateTo: DateTime
+  "Only transactions the service collected at or after this instant (as in transactions/created's createdTransactionsLink)."
   createdAtFrom: DateTime
 }
 
-"""
-Money spent (DEBIT transactions, in absolute value) and received (CREDIT), computed in SQL.
-The category is the client's choice when it set one, otherwise the categorizer's.
-"""
-type Spending {
-  byCategory: [CategorySpending!]!
-  byMonth: [MonthSpending!]!
-}
-type CategorySpending {
-  "Null for uncategorized transactions."
-  categoryId: String
-  category: String
-  spent: Float!
-  received: Float!
-  count: Int!
-}
-type MonthSpending {
-  "YYYY-MM, in UTC."
-  month: String!
-  spent: Float!
-  received: Float!
-  count: Int!
-}
-
-extend type Item {
-  accounts(type: String): AccountConnection!
-  investments(type: String, first: Int = 50, after: String): InvestmentConnection!
-  loans(first: Int = 50, after: String): LoanConnection!
-  "The holder's identity; null when the item collected none."
-  identity: Identity
-  consents: ConsentConnection!
-  "Spending over the item's accounts; dates bound the transaction date."
-  spending(from: DateTime, to: DateTime): Spending!
-}
-
 extend type Account {
-  "At most 500 per page."
-  transactions(first: Int = 50, after: String, filter: TransactionFilterInput): TransactionConnection!
-  bills(first: Int = 50, after: String): CreditCardBillConnection!
-  statements(first: Int = 50, after: String): AccountStatementConnection!
-  spending(from: DateTime, to: DateTime): Spending!
+  "The account's transactions, in the order of GET /v2/transactions (the field form of it)."
+  transactions(
+    "Transactions per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page (INVALID_CURSOR when altered or from other filters)."
+    after: String
+    "Which transactions."
+    filter: TransactionFilterInput
+  ): TransactionConnection!
 }
 
 extend type Query {
-  "Items as a connection, newest first (the dashboard view of GET /items)."
-  itemConnection(clientUserId: String, connectorId: Int, first: Int = 20, after: String): ItemConnection!
-  transactions(accountId: UUID!, first: Int = 50, after: String, filter: TransactionFilterInput): TransactionConnection!
-  transaction(id: UUID!): Transaction!
-  investments(itemId: UUID!, type: String, first: Int = 50, after: String): InvestmentConnection!
-  investment(id: UUID!): Investment!
-  investmentTransactions(investmentId: UUID!, first: Int = 50, after: String): InvestmentTransactionConnection!
-  "An item's identity (itemId) or one identity (id): give exactly one."
-  identity(itemId: UUID, id: UUID): Identity!
-  loans(itemId: UUID!, first: Int = 50, after: String): LoanConnection!
-  loan(id: UUID!): Loan!
-  bills(accountId: UUID!, first: Int = 50, after: String): CreditCardBillConnection!
-  bill(id: UUID!): CreditCardBill!
-  accountStatements(accountId: UUID!, first: Int = 50, after: String): AccountStatementConnection!
-  consents(itemId: UUID!, first: Int = 50, after: String): ConsentConnection!
-  consent(id: UUID!): Consent!
-  "Spending of one account (accountId) or of an item's accounts (itemId): give exactly one."
-  spending(accountId: UUID, itemId: UUID, from: DateTime, to: DateTime): Spending!
+  "GET /v2/transactions: an account's transactions by date, 1 to 500 per page."
+  transactions(
+    "The account whose transactions to list."
+    accountId: UUID!
+    "Transactions per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page (INVALID_CURSOR when altered or from other filters)."
+    after: String
+    "Which transactions."
+    filter: TransactionFilterInput
+  ): TransactionConnection!
+  "GET /transactions/{id}: one transaction (TRANSACTION_NOT_FOUND when the application has none with the id)."
+  transaction(
+    "The transaction's id."
+    id: UUID!
+  ): Transaction!
 }
 
 extend type Mutation {
   "PATCH /transactions/{id}: a category every later sync keeps, recorded as feedback."
-  updateTransactionCategory(id: UUID!, categoryId: String!): Transaction!
+  updateTransactionCategory(
+    "The transaction's id."
+    id: UUID!
+    "The category to keep: an id of categories (INVALID_PARAMETER otherwise)."
+    categoryId: String!
+  ): Transaction!
 }
 
-# Webhooks (sections 2.12, 4.7 and 6).
+# ---------------------------------------------------------------------------------------
+# Investments and their movements (GET /investments, GET /investments/{id},
+# GET /investments/{id}/transactions).
 
-directive @goField(forceResolver: Boolean, name: String, omittable: Boolean, batch: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
-
-"Custom HTTP headers: an object of string values."
-scalar Headers
-
-"A subscription of the application to one event, or all, at an HTTPS URL."
-type Webhook {
+"""
+An investment position (section 2.8, GET /investments/{id}), in the official client's field
+names. Amounts are in currencyCode (BRL: reais); rates are percentages (110 is 110%).
+"""
+type Investment {
+  "The investment's id."
   id: UUID!
+  "The item that collected it."
+  itemId: UUID!
+  "The asset's code (ticker or the issuer's code); null when unknown."
+  code: String
+  "The issuer's CNPJ, digits only; null when unknown."
+  issuerCNPJ: String
+  "The position's number at the institution; null when unknown."
+  number: String
+  "The asset's ISIN; null when unknown."
+  isin: String
+  "FIXED_INCOME, SECURITY, MUTUAL_FUND, EQUITY, ETF, COE or OTHER."
+  type: String!
+  "The kind within type (CDB, LCI, TESOURO_DIRETO, STOCK, ...); null when unknown."
+  subtype: String
+  "The position's name."
+  name: String!
+  "ISO 4217 currency of the amounts."
+  currencyCode: String!
+  "The day the figures refer to (UTC); null when unknown."
+  date: DateTime
+  "The value of one unit (a quota's or share's price); null when unknown."
+  value: Float
+  "How many units are held; null when unknown."
+  quantity: Float
+  "Income tax due on withdrawal; null when unknown."
+  taxes: Float
+  "Other taxes due on withdrawal (IOF); null when unknown."
+  taxes2: Float
+  "The net value: what the position is worth after taxes."
+  balance: Float!
+  "The gross value of the position; null when unknown."
+  amount: Float
+  "What a full withdrawal would pay now; null when unknown."
+  amountWithdrawal: Float
+  "The gain since purchase; null when unknown."
+  amountProfit: Float
+  "The amount invested; null when unknown."
+  amountOriginal: Float
+  "When the asset matures (UTC); null when it does not."
+  dueDate: DateTime
+  "The issuer's name; null when unknown."
+  issuer: String
+  "When the asset was issued (UTC); null when unknown."
+  issueDate: DateTime
+  "When it was bought (UTC); null when unknown."
+  purchaseDate: DateTime
+  "The agreed rate, as a percentage of rateType's index (110 with CDI is 110% of CDI); null when none."
+  rate: Float
+  "The index rate refers to (CDI, IPCA, SELIC, PRE_FIXADO, ...); null when none."
+  rateType: String
+  "The fixed yearly rate on top of the index, percent; null when none."
+  fixedAnnualRate: Float
+  "Last month's return, percent; null when unknown."
+  lastMonthRate: Float
+  "This year's return, percent; null when unknown."
+  annualRate: Float
+  "The return of the last 12 months, percent; null when unknown."
+  lastTwelveMonthsRate: Float
+  "ACTIVE, PENDING or TOTAL_WITHDRAWAL; null when unknown."
+  status: String
+  "The investment's movements, oldest first (GET /investments/{id}/transactions)."
+  transactions(
+    "Movements per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): InvestmentTransactionConnection!
+  "Tax information; null when unknown."
+  metadata: InvestmentMetadata
+  "The holder's name; null when unknown."
+  owner: String
+  "The institution holding the position; null when unknown."
+  institution: InvestmentInstitution
+  "When the position was first collected (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"An investment's tax information (the official client's names)."
+type InvestmentMetadata {
+  "The income tax regime: REGRESSIVO, PROGRESSIVO, LONGO_PRAZO, CURTO_PRAZO, ...; null when unknown."
+  taxRegime: String
+  "The pension plan's proposal number; null when none."
+  proposalNumber: String
+  "The SUSEP process number of a pension plan; null when none."
+  processNumber: String
+}
+
+"The institution holding an investment (the official client's names)."
+type InvestmentInstitution {
+  "Its name; null when unknown."
+  name: String
+  "Its CNPJ, digits only; null when unknown."
+  number: String
+}
+
+"A movement of an investment (section 2.8). Amounts in the investment's currency."
+type InvestmentTransaction {
+  "The movement's id."
+  id: UUID!
+  "The investment it moved."
+  investmentId: UUID!
+  "BUY, SELL, TAX or TRANSFER."
+  type: String!
+  "CREDIT (into the position) or DEBIT (out of it)."
+  movementType: String!
+  "What the institution calls it; null when unnamed."
+  description: String
+  "Units moved; null when unknown."
+  quantity: Float
+  "The price of one unit; null when unknown."
+  value: Float
+  "The gross amount moved; null when unknown."
+  amount: Float
+  "The amount after expenses; null when unknown."
+  netAmount: Float
+  "When the movement settled (UTC)."
+  date: DateTime!
+  "When the trade was made (UTC); null when unknown."
+  tradeDate: DateTime
+  "The brokerage note's number; null when none."
+  brokerageNumber: String
+  "The rate agreed for a fixed-income purchase, percent; null when none."
+  agreedRate: Float
+  "The percentage of the index agreed (110 is 110% of CDI); null when none."
+  indexerPercentage: Float
+  "The price factor of the asset; null when none."
+  priceFactor: Float
+  "The taxes and fees charged; null when unknown."
+  expenses: InvestmentExpenses
+  "When the movement was first collected (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"The taxes and fees of an investment movement (section 2.8 expenses); each null when unknown."
+type InvestmentExpenses {
+  "Service tax (ISS)."
+  serviceTax: Float
+  "Brokerage fee."
+  brokerageFee: Float
+  "Income tax (IR) withheld."
+  incomeTax: Float
+  "Other expenses."
+  other: Float
+  "Trading assets notice fee."
+  tradingAssetsNoticeFee: Float
+  "Maintenance fee."
+  maintenanceFee: Float
+  "Settlement fee."
+  settlementFee: Float
+  "Clearing fee."
+  clearingFee: Float
+  "Stock exchange fee (emolumentos)."
+  stockExchangeFee: Float
+  "Custody fee."
+  custodyFee: Float
+  "Operating fee."
+  operatingFee: Float
+  "Tax on financial operations (IOF)."
+  iof: Float
+  "IOF provisioned, not yet charged."
+  iofProvision: Float
+}
+
+"An item's investments, by name."
+type InvestmentConnection {
+  "Investments matching the request across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's investments with their cursors."
+  edges: [InvestmentEdge!]!
+  "This page's investments."
+  nodes: [Investment!]!
+}
+
+"One investment of an InvestmentConnection with its cursor."
+type InvestmentEdge {
+  "Pass as after to read the investments after this one."
+  cursor: String!
+  "The investment."
+  node: Investment!
+}
+
+"An investment's movements, oldest first."
+type InvestmentTransactionConnection {
+  "Movements of the investment across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's movements with their cursors."
+  edges: [InvestmentTransactionEdge!]!
+  "This page's movements."
+  nodes: [InvestmentTransaction!]!
+}
+
+"One movement of an InvestmentTransactionConnection with its cursor."
+type InvestmentTransactionEdge {
+  "Pass as after to read the movements after this one."
+  cursor: String!
+  "The movement."
+  node: InvestmentTransaction!
+}
+
+extend type Item {
+  "The item's investments, by name (the field form of GET /investments?itemId=)."
+  investments(
+    "Only investments of this type (FIXED_INCOME, EQUITY, ...)."
+    type: String
+    "Investments per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): InvestmentConnection!
+}
+
+extend type Query {
+  "GET /investments: an item's investments, by name."
+  investments(
+    "The item whose investments to list."
+    itemId: UUID!
+    "Only investments of this type (FIXED_INCOME, EQUITY, ...)."
+    type: String
+    "Investments per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): InvestmentConnection!
+  "GET /investments/{id}: one investment (INVESTMENT_NOT_FOUND when the application has none with the id)."
+  investment(
+    "The investment's id."
+    id: UUID!
+  ): Investment!
+  "GET /investments/{id}/transactions: an investment's movements, oldest first."
+  investmentTransactions(
+    "The investment whose movements to list."
+    investmentId: UUID!
+    "Movements per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): InvestmentTransactionConnection!
+}
+
+# ---------------------------------------------------------------------------------------
+# Loans: credit contracts (GET /loans, GET /loans/{id}).
+
+"""
+A loan contract (GET /loans/{id}), in the official client's field names. Amounts are in
+currencyCode (BRL: reais); rates are fractions (0.25 is 25%).
+"""
+type Loan {
+  "The loan's id."
+  id: UUID!
+  "The item that collected it."
+  itemId: UUID!
+  "The contract's number at the institution; null when unknown."
+  contractNumber: String
+  "The contract's IPOC code (the Central Bank's contract identifier); null when unknown."
+  ipocCode: String
+  "The product's commercial name."
+  productName: String!
+  "The Open Finance modality (CREDITO_PESSOAL_SEM_CONSIGNACAO, HOME_EQUITY, ...); null when unknown."
+  type: String
+  "LOAN, FINANCING, INVOICE_FINANCING or UNARRANGED_ACCOUNT_OVERDRAFT."
+  kind: String!
+  "The day the figures refer to (UTC); null when unknown."
+  date: DateTime
+  "When the contract was signed (UTC); null when unknown."
+  contractDate: DateTime
+  "When the money was released (UTC); null when unknown."
+  disbursementDates: [DateTime!]
+  "When the contract was settled (UTC); null while open."
+  settlementDate: DateTime
+  "The amount borrowed; null when unknown."
+  contractAmount: Float
+  "ISO 4217 currency of the amounts."
+  currencyCode: String!
+  "When the last installment is due (UTC); null when unknown."
+  dueDate: DateTime
+  "How often installments fall due: MONTHLY, ...; null when unknown."
+  installmentPeriodicity: String
+  "More on installmentPeriodicity; null when none."
+  installmentPeriodicityAdditionalInfo: String
+  "When the first installment was due (UTC); null when unknown."
+  firstInstallmentDueDate: DateTime
+  "The total effective cost (Custo Efetivo Total), yearly, as a fraction; null when unknown."
+  CET: Float
+  "The amortization system: PRICE, SAC, SAM, ...; null when unknown."
+  amortizationScheduled: String
+  "More on amortizationScheduled; null when none."
+  amortizationScheduledAdditionalInfo: String
+  "The CNPJ of the employer paying a payroll-deducted loan; null otherwise."
+  cnpjConsignee: String
+  "The contract's interest rates; null when unknown."
+  interestRates: [LoanInterestRate!]
+  "The tariffs agreed; null when unknown."
+  contractedFees: [LoanContractedFee!]
+  "The charges for late payment agreed; null when unknown."
+  contractedFinanceCharges: [LoanContractedFinanceCharge!]
+  "The guarantees; null when unknown."
+  warranties: [LoanWarranty!]
+  "The term and the installments paid and due; null when unknown."
+  installments: LoanInstallments
+  "The outstanding balance and the payments made; null when unknown."
+  payments: LoanPayments
+  "When the loan was first collected (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"One interest rate of a loan contract (the official client's names); each null when unknown."
+type LoanInterestRate {
+  "NOMINAL or EFFECTIVE."
+  taxType: String
+  "SIMPLE or COMPOUND."
+  interestRateType: String
+  "MONTHLY or YEARLY."
+  taxPeriodicity: String
+  "The day-count basis: 21/252, 30/360 or 30/365."
+  calculation: String
+  "The index the rate follows: PRE_FIXADO, POS_FIXADO, FLUTUANTES, INDICES_PRECOS, ..."
+  referentialRateIndexerType: String
+  "The index itself (TR_TBF, TJLP, IPCA, ...)."
+  referentialRateIndexerSubType: String
+  "More on the index."
+  referentialRateIndexerAdditionalInfo: String
+  "The fixed rate, as a fraction."
+  preFixedRate: Float
+  "The rate on top of the index, as a fraction."
+  postFixedRate: Float
+  "More on the rate."
+  additionalInfo: String
+}
+
+"A tariff agreed in a loan contract (the official client's names); each null when unknown."
+type LoanContractedFee {
+  "The tariff's name."
+  name: String
+  "The tariff's code."
+  code: String
+  "UNIQUE or BY_INSTALLMENT."
+  chargeType: String
+  "MINIMUM, MAXIMUM, FIXED or PERCENTAGE."
+  charge: String
+  "The amount, for a fixed charge."
+  amount: Float
+  "The rate, as a fraction, for a percentage charge."
+  rate: Float
+}
+
+"A charge for late payment agreed in a loan contract; each null when unknown."
+type LoanContractedFinanceCharge {
+  "JUROS_REMUNERATORIOS_POR_ATRASO, MULTA_ATRASO_PAGAMENTO, JUROS_MORATORIOS_ATRASO, IOF_CONTRATACAO, IOF_POR_ATRASO, SEM_ENCARGO or OUTROS."
+  type: String
+  "More on the charge."
+  additionalInfo: String
+  "The charge's rate, as a fraction."
+  rate: Float
+}
+
+"A guarantee of a loan contract; each null when unknown."
+type LoanWarranty {
+  "ISO 4217 currency of amount."
+  currencyCode: String
+  "The kind of guarantee (CESSAO_DIREITOS_CREDITORIOS, ALIENACAO_FIDUCIARIA, ...)."
+  type: String
+  "The kind within type."
+  subtype: String
+  "The guarantee's value."
+  amount: Float
+}
+
+"The term and installments of a loan (the official client's names); each null when unknown."
+type LoanInstallments {
+  "The unit of the total term: DAY, WEEK, MONTH, YEAR or NO_DEADLINE_REMAINING."
+  typeNumberOfInstallments: String
+  "The contract's term, in that unit."
+  totalNumberOfInstallments: Int
+  "The unit of the remaining term."
+  typeContractRemaining: String
+  "The remaining term, in that unit."
+  contractRemainingNumber: Int
+  "Installments paid."
+  paidInstallments: Int
+  "Installments still to pay."
+  dueInstallments: Int
+  "Installments past their due date and unpaid."
+  pastDueInstallments: Int
+  "The non-regular installments."
+  balloonPayments: [LoanBalloonPayment!]
+}
+
+"A non-regular installment of a loan."
+type LoanBalloonPayment {
+  "When it is due (UTC); null when unknown."
+  dueDate: DateTime
+  "How much it is; null when unknown."
+  amount: LoanBalloonPaymentAmount
+}
+
+"The value of a non-regular installment."
+type LoanBalloonPaymentAmount {
+  "The amount; null when unknown."
+  value: Float
+  "ISO 4217 currency of value; null when unknown."
+  currencyCode: String
+}
+
+"The payment data of a loan contract."
+type LoanPayments {
+  "What is left to pay, in the loan's currency; null when unknown."
+  contractOutstandingBalance: Float
+  "The payments made; null when unknown."
+  releases: [LoanPaymentRelease!]
+}
+
+"One payment of a loan; each null when unknown."
+type LoanPaymentRelease {
+  "Whether the payment was made outside an installment (an early or extra payment)."
+  isOverParcelPayment: Boolean
+  "The installment paid."
+  installmentId: String
+  "When it was paid (UTC)."
+  paidDate: DateTime
+  "ISO 4217 currency of paidAmount."
+  currencyCode: String
+  "The amount paid."
+  paidAmount: Float
+  "What a payment outside an installment settled."
+  overParcel: LoanOverParcel
+}
+
+"What a payment outside an installment settled."
+type LoanOverParcel {
+  "The fees paid; null when none."
+  fees: [LoanOverParcelFee!]
+  "The charges paid; null when none."
+  charges: [LoanOverParcelCharge!]
+}
+
+"A fee paid outside an installment; each null when unknown."
+type LoanOverParcelFee {
+  "The fee's name."
+  name: String
+  "The fee's code."
+  code: String
+  "The amount paid."
+  amount: Float
+}
+
+"A charge paid outside an installment; each null when unknown."
+type LoanOverParcelCharge {
+  "The kind of charge, as in LoanContractedFinanceCharge.type."
+  type: String
+  "More on the charge."
+  additionalInfo: String
+  "The amount paid."
+  amount: Float
+}
+
+"An item's loans."
+type LoanConnection {
+  "Loans of the item across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's loans with their cursors."
+  edges: [LoanEdge!]!
+  "This page's loans."
+  nodes: [Loan!]!
+}
+
+"One loan of a LoanConnection with its cursor."
+type LoanEdge {
+  "Pass as after to read the loans after this one."
+  cursor: String!
+  "The loan."
+  node: Loan!
+}
+
+extend type Item {
+  "The item's loans (the field form of GET /loans?itemId=)."
+  loans(
+    "Loans per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): LoanConnection!
+}
+
+extend type Query {
+  "GET /loans: an item's loans."
+  loans(
+    "The item whose loans to list."
+    itemId: UUID!
+    "Loans per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): LoanConnection!
+  "GET /loans/{id}: one loan (LOAN_NOT_FOUND when the application has none with the id)."
+  loan(
+    "The loan's id."
+    id: UUID!
+  ): Loan!
+}
+
+# ---------------------------------------------------------------------------------------
+# Identity: the account holder (GET /identity?itemId=, GET /identity/{id}).
+
+"""
+The account holder's identity (GET /identity/{id}), in the official client's field names
+(IdentityResponse). The holder is a person or a business: fields that only apply to the
+other kind are null, as is anything the institution did not give.
+"""
+type Identity {
+  "The identity's id."
+  id: UUID!
+  "The item that collected it."
+  itemId: UUID!
+  "A person's birth date (UTC midnight); null for a business."
+  birthDate: DateTime
+  "The holder's CPF or CNPJ, digits only."
+  taxNumber: String
+  "The holder's main document number (the CPF or CNPJ again)."
+  document: String
+  "CPF or CNPJ: the kind of document."
+  documentType: String
+  "A person's job title."
+  jobTitle: String
+  "A person's employer, or a business's registered name."
+  companyName: String
+  "A person's full name, or a business's registered name."
+  fullName: String
+  "Phone numbers."
+  phoneNumbers: [Phone!]
+  "E-mail addresses."
+  emails: [Email!]
+  "Postal addresses."
+  addresses: [Address!]
+  "A person's family relations."
+  relations: [Relation!]
+  "The investor profile the institution assessed: Conservative, Moderate or Aggressive."
+  investorProfile: String
+  "The name of the institution's branch that serves the holder."
+  establishmentName: String
+  "The code of that branch."
+  establishmentCode: String
+  "The holder's relationship with the institution (Open Finance)."
+  financialRelationships: FinancialRelationships
+  "The holder's declared occupation and finances (Open Finance)."
+  qualifications: Qualifications
+  "A person's social name."
+  socialName: String
+  "A person's sex: FEMALE, MALE or OTHER."
+  sex: String
+  "A person's marital status."
+  maritalStatus: MaritalStatus
+  "A person's nationalities."
+  nationality: Nationality
+  "A person's other identification documents."
+  otherDocuments: [IdentityDocument!]
+  "A non-resident person's passport."
+  passport: Passport
+  "A business's incorporation date (UTC midnight)."
+  incorporationDate: DateTime
+  "A business's partners and administrators."
+  parties: [BusinessParty!]
+  "Documents of a business headquartered abroad."
+  businessOtherDocuments: [BusinessOtherDocument!]
+  "CNPJs of the companies the holder belongs to, digits only."
+  companiesCnpj: [String!]
+  "When the identity was first collected (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A phone number of an identity (the official client's PhoneNumber)."
+type Phone {
+  "Personal, Work or Residencial; null when unknown."
+  type: String
+  "The number as the institution writes it."
+  value: String!
+  "The country calling code (55); null when unknown."
+  countryCallingCode: String
+  "The area code (DDD); null when unknown."
+  areaCode: String
+  "The extension; null when none."
+  extension: String
+  "More on the number; null when none."
+  additionalInfo: String
+}
+
+"An e-mail address of an identity."
+type Email {
+  "Personal or Work; null when unknown."
+  type: String
+  "The address."
+  value: String!
+}
+
+"A postal address of an identity; each field null when unknown."
+type Address {
+  "The whole address on one line."
+  fullAddress: String
+  "Street and number."
+  primaryAddress: String
+  "City."
+  city: String
+  "Postal code (CEP), 00000-000."
+  postalCode: String
+  "State, two letters (SP)."
+  state: String
+  "Country name."
+  country: String
+  "Personal or Work."
+  type: String
+  "Complement (apartment, floor)."
+  additionalInfo: String
+  "District (bairro)."
+  district: String
+  "The city's IBGE code, seven digits."
+  ibgeTownCode: String
+  "ISO 3166-1 alpha-3 country code (BRA)."
+  countryCode: String
+  "Where the address is on a map."
+  geographicCoordinates: GeographicCoordinates
+}
+
+"A point on a map (WGS 84, decimal degrees)."
+type GeographicCoordinates {
+  "Latitude, negative south of the equator."
+  latitude: Float!
+  "Longitude, negative west of Greenwich."
+  longitude: Float!
+}
+
+"A family relation of a person (the official client's IdentityRelation); each null when unknown."
+type Relation {
+  "Mother, Father or Spouse."
+  type: String
+  "The relative's name."
+  name: String
+  "The relative's CPF, digits only."
+  document: String
+}
+
+"A person's marital status."
+type MaritalStatus {
+  "SOLTEIRO, CASADO, VIUVO, SEPARADO_JUDICIALMENTE, DIVORCIADO, UNIAO_ESTAVEL or OUTRO (the official client also writes MARRIED, SINGLE, ...)."
+  code: String!
+  "More on the status; null when none."
+  additionalInfo: String
+}
+
+"A person's nationalities."
+type Nationality {
+  "Whether the person is Brazilian."
+  hasBrazilianNationality: Boolean!
+  "Nationalities besides the Brazilian one; null when none."
+  otherNationalities: [OtherNationality!]
+}
+
+"A nationality besides the Brazilian one."
+type OtherNationality {
+  "ISO 3166-1 alpha-3 code of the country."
+  countryCode: String!
+  "Documents of that nationality; null when none."
+  documents: [NationalityDocument!]
+}
+
+"A document supporting one of a person's other nationalities."
+type NationalityDocument {
+  "The kind of document."
+  type: String!
+  "Its number."
+  number: String!
+  "The issuing country; null when unknown."
+  country: String
+  "When it was issued (UTC); null when unknown."
+  issueDate: DateTime
+  "When it expires (UTC); null when it does not."
+  expirationDate: DateTime
+  "More on the document; null when none."
+  additionalInfo: String
+}
+
+"Another identification document of a person (the official client's OtherDocument)."
+type IdentityDocument {
+  "CNH, RG, NIF, RNE or OTHER."
+  type: String!
+  "What the document is, when type is OTHER; null otherwise."
+  typeAdditionalInfo: String
+  "Its number."
+  number: String!
+  "Its check digit; null when it has none."
+  checkDigit: String
+  "More on the document (the issuing body, such as SSP/SP); null when none."
+  additionalInfo: String
+  "When it expires (UTC); null when it does not."
+  expirationDate: DateTime
+}
+
+"A non-resident person's passport."
+type Passport {
+  "Its number."
+  number: String!
+  "The issuing country (ISO 3166-1 alpha-3)."
+  country: String!
+  "When it was issued (UTC); null when unknown."
+  issueDate: DateTime
+  "When it expires (UTC); null when unknown."
+  expirationDate: DateTime
+}
+
+"A partner or administrator of a business (the official client's names)."
+type BusinessParty {
+  "PARTNER or ADMINISTRATOR."
+  type: String!
+  "NATURAL_PERSON or LEGAL_ENTITY."
+  personType: String!
+  "CPF, CNPJ, PASSPORT, ... : the kind of documentNumber."
+  documentType: String!
+  "The party's document number."
+  documentNumber: String!
+  "The issuing country of a foreign document; null otherwise."
+  documentCountry: String
+  "When the document expires (UTC); null when it does not."
+  documentExpirationDate: DateTime
+  "When the document was issued (UTC); null when unknown."
+  documentIssueDate: DateTime
+  "More on the document; null when none."
+  documentAdditionalInfo: String
+  "A person's civil name; null for a company."
+  civilName: String
+  "A person's social name; null when none."
+  socialName: String
+  "A company's registered name; null for a person."
+  companyName: String
+  "A company's trade name; null when none."
+  tradeName: String
+  "When the party joined the business (UTC); null when unknown."
+  startDate: DateTime
+  "The party's share of the business, as a fraction; null for an administrator."
+  shareholding: Float
+}
+
+"A document of a business headquartered abroad."
+type BusinessOtherDocument {
+  "The kind of document."
+  type: String!
+  "Its number."
+  number: String!
+  "The issuing country."
+  country: String!
+  "When it expires (UTC); null when it does not."
+  expirationDate: DateTime
+}
+
+"The customer's relationship with the institution (the official client's names)."
+type FinancialRelationships {
+  "When the relationship began (UTC)."
+  startDate: DateTime!
+  "The products held: CONTA_DEPOSITO_A_VISTA, CONTA_POUPANCA, CARTAO_CREDITO, EMPRESTIMO, INVESTIMENTO, ...; null when unknown."
+  productsServicesType: [String!]
+  "More on the products; null when none."
+  productsServicesTypeAdditionalInfo: String
+  "Who may act for the customer; null when unknown."
+  procurators: [Procurator!]
+  "The customer's accounts at the institution; null when unknown."
+  accounts: [FinancialRelationshipAccount!]
+  "Salary portabilities the institution received; null when none."
+  portabilitiesReceived: [PortabilityReceived!]
+  "Accounts that receive the customer's pay; null when none."
+  paychecksBankLink: [PaycheckBankLink!]
+}
+
+"Someone who may act for the customer at the institution."
+type Procurator {
+  "REPRESENTANTE_LEGAL or PROCURADOR."
+  type: String!
+  "Their CPF, digits only."
+  cpfNumber: String!
+  "Another document's number; null when none."
+  documentNumber: String
+  "The kind of that document; null when none."
+  documentType: String
+  "Their civil name."
+  civilName: String!
+  "Their social name; null when none."
+  socialName: String
+}
+
+"An account the customer holds at the institution."
+type FinancialRelationshipAccount {
+  "The institution's COMPE code, three digits."
+  compeCode: String!
+  "The branch, four digits."
+  branchCode: String!
+  "The account number, without its check digit."
+  number: String!
+  "The account's check digit."
+  checkDigit: String!
+  "CONTA_DEPOSITO_A_VISTA, CONTA_POUPANCA or CONTA_PAGAMENTO_PRE_PAGA."
+  type: String!
+  "INDIVIDUAL, CONJUNTA_SIMPLES or CONJUNTA_SOLIDARIA."
+  subtype: String!
+}
+
+"A salary portability received by the institution."
+type PortabilityReceived {
+  "The employer's name."
+  employerName: String!
+  "The employer's CNPJ or CPF, digits only."
+  employerDocument: String!
+  "The CNPJ of the institution that held the pay account."
+  paycheckBankDetainerCnpj: String!
+  "The ISPB of that institution."
+  paycheckBankDetainerIspb: String!
+  "When the portability was approved (UTC)."
+  portabilityApprovalDate: DateTime!
+}
+
+"An account that receives the customer's pay from an employer."
+type PaycheckBankLink {
+  "The employer's name."
+  employerName: String!
+  "The employer's CNPJ or CPF, digits only."
+  employerDocument: String!
+  "The CNPJ of the institution holding the pay account."
+  paycheckBankCnpj: String!
+  "The ISPB of that institution."
+  paycheckBankIspb: String!
+  "When the pay account was opened (UTC)."
+  accountOpeningDate: DateTime!
+}
+
+"The customer's declared occupation and finances (the official client's names)."
+type Qualifications {
+  "A person's employer, or the business itself: CNPJ, digits only."
+  companyCnpj: String!
+  "The classification the occupation follows: RECEITA_FEDERAL, CBO or OUTRO; null when unknown."
+  occupationCode: String
+  "The occupation; null when unknown."
+  occupationDescription: String
+  "A person's declared income; null when unknown."
+  informedIncome: InformedIncome
+  "The declared patrimony; null when unknown."
+  informedPatrimony: InformedPatrimony
+  "A business's economic activities; null for a person."
+  economicActivities: [EconomicActivity!]
+  "A business's declared revenue; null for a person."
+  informedRevenue: InformedRevenue
+}
+
+"The income a person declared, in reais."
+type InformedIncome {
+  "How often it is received: DIARIA, SEMANAL, QUINZENAL, MENSAL, BIMESTRAL, TRIMESTRAL, SEMESTRAL, ANUAL or OUTROS."
+  frequency: String!
+  "The amount per period, in reais."
+  amount: Float!
+  "When it was declared (UTC)."
+  date: DateTime!
+}
+
+"The patrimony a customer declared, in reais."
+type InformedPatrimony {
+  "The amount, in reais."
+  amount: Float!
+  "The year it refers to."
+  year: Int!
+  "When it was declared (UTC); null when unknown."
+  date: DateTime
+}
+
+"An economic activity (CNAE code) of a business."
+type EconomicActivity {
+  "The CNAE code."
+  code: String!
+  "Whether it is the business's main activity."
+  isMain: Boolean!
+}
+
+"The revenue a business declared, in reais."
+type InformedRevenue {
+  "The amount per period, in reais."
+  amount: Float!
+  "How often: as InformedIncome.frequency; null when unknown."
+  frequency: String
+  "More on the frequency; null when none."
+  frequencyAdditionalInfo: String
+  "The year it refers to; null when unknown."
+  year: Int
+}
+
+extend type Item {
+  "The holder's identity; null when the item collected none (the field form of GET /identity?itemId=)."
+  identity: Identity
+}
+
+extend type Query {
+  "GET /identity?itemId= or GET /identity/{id}: an item's identity (itemId) or one identity (id); give exactly one (IDENTITY_NOT_FOUND when there is none)."
+  identity(
+    "The item whose identity to read."
+    itemId: UUID
+    "The identity's id."
+    id: UUID
+  ): Identity!
+}
+
+# ---------------------------------------------------------------------------------------
+# Credit card bills (GET /bills, GET /bills/{id}).
+
+"A monthly credit card bill (GET /bills/{id}), in the official client's field names plus the card's accountId."
+type CreditCardBill {
+  "The bill's id (creditCardMetadata.billId of its transactions)."
+  id: UUID!
+  "The card account it belongs to."
+  accountId: UUID!
+  "When the bill is due (UTC)."
+  dueDate: DateTime!
+  "When the bill closed (UTC); null when unknown."
+  billClosingDate: DateTime
+  "The bill's total: the sum of the amounts of its transactions, in totalAmountCurrencyCode."
+  totalAmount: Float!
+  "ISO 4217 currency of totalAmount."
+  totalAmountCurrencyCode: String!
+  "The least that may be paid; null when unknown."
+  minimumPaymentAmount: Float
+  "Whether the bill may be paid in installments; null when unknown."
+  allowsInstallments: Boolean
+  "Interest, fines and taxes charged on the bill; null when unknown."
+  financeCharges: [CreditCardBillFinanceCharge!]
+  "Payments of the bill; null when unknown."
+  payments: [CreditCardBillPayment!]
+  "When the bill was first collected (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A charge on a bill (the official client's CreditCardBillFinanceChargeResponseItem)."
+type CreditCardBillFinanceCharge {
+  "The charge's id."
+  id: UUID!
+  "LATE_PAYMENT_REMUNERATIVE_INTEREST, LATE_PAYMENT_FEE, LATE_PAYMENT_INTEREST, IOF or OTHER."
+  type: String!
+  "The amount charged."
+  amount: Float!
+  "ISO 4217 currency of amount."
+  currencyCode: String!
+  "More on the charge; null when none."
+  additionalInfo: String
+}
+
+"A payment of a bill."
+type CreditCardBillPayment {
+  "The payment's id."
+  id: UUID!
+  "INSTALLMENT_PAYMENT, FULL_PAYMENT or OTHER_PAYMENT."
+  valueType: String!
+  "When it was paid (UTC)."
+  paymentDate: DateTime!
+  "DEBIT_ACCOUNT, BANK_SLIP, PAYROLL_DEDUCTION or PIX; null when unknown."
+  paymentMode: String
+  "The amount paid."
+  amount: Float!
+  "ISO 4217 currency of amount."
+  currencyCode: String!
+}
+
+"A card's bills, by due date, oldest first."
+type CreditCardBillConnection {
+  "Bills of the card across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's bills with their cursors."
+  edges: [CreditCardBillEdge!]!
+  "This page's bills."
+  nodes: [CreditCardBill!]!
+}
+
+"One bill of a CreditCardBillConnection with its cursor."
+type CreditCardBillEdge {
+  "Pass as after to read the bills after this one."
+  cursor: String!
+  "The bill."
+  node: CreditCardBill!
+}
+
+extend type Account {
+  "The card's bills, oldest first; none on bank accounts (the field form of GET /bills?accountId=)."
+  bills(
+    "Bills per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): CreditCardBillConnection!
+}
+
+extend type Query {
+  "GET /bills: a card account's bills, by due date, oldest first."
+  bills(
+    "The card account whose bills to list."
+    accountId: UUID!
+    "Bills per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): CreditCardBillConnection!
+  "GET /bills/{id}: one bill (BILL_NOT_FOUND when the application has none with the id)."
+  bill(
+    "The bill's id."
+    id: UUID!
+  ): CreditCardBill!
+}
+
+# ---------------------------------------------------------------------------------------
+# Account statements (GET /accounts/{id}/statements).
+
+"A monthly statement file of an account, in the official client's field names plus accountId."
+type AccountStatement {
+  "The statement's id."
+  id: UUID!
+  "The account it belongs to."
+  accountId: UUID!
+  "The month it covers, MM/YYYY."
+  monthYear: String!
+  "Where the statement's file (PDF) is."
+  url: String!
+}
+
+"An account's statements, oldest month first."
+type AccountStatementConnection {
+  "Statements of the account across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's statements with their cursors."
+  edges: [AccountStatementEdge!]!
+  "This page's statements."
+  nodes: [AccountStatement!]!
+}
+
+"One statement of an AccountStatementConnection with its cursor."
+type AccountStatementEdge {
+  "Pass as after to read the statements after this one."
+  cursor: String!
+  "The statement."
+  node: AccountStatement!
+}
+
+extend type Account {
+  "The account's monthly statements, oldest first (the field form of GET /accounts/{id}/statements)."
+  statements(
+    "Statements per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): AccountStatementConnection!
+}
+
+extend type Query {
+  "GET /accounts/{id}/statements: an account's monthly statements, oldest first."
+  accountStatements(
+    "The account whose statements to list."
+    accountId: UUID!
+    "Statements per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): AccountStatementConnection!
+}
+
+# ---------------------------------------------------------------------------------------
+# Consents of Open Finance items (GET /consents, GET /consents/{id}).
+
+"An Open Finance item's consent (the official client's Consent)."
+type Consent {
+  "The consent's id."
+  id: UUID!
+  "The item it authorizes."
+  itemId: UUID!
+  "The products the consent covers; null when unknown."
+  products: [String!]
+  "The Open Finance permissions granted (ACCOUNTS_READ, ...); null when unknown."
+  openFinancePermissionsGranted: [String!]
+  "When the consent was given (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+  "When it expires (UTC); null when it does not."
+  expiresAt: DateTime
+  "When it was revoked (UTC); null while in force."
+  revokedAt: DateTime
+}
+
+"An item's consents."
+type ConsentConnection {
+  "Consents of the item across all pages."
+  totalCount: Int!
+  "Where this page ends."
+  pageInfo: PageInfo!
+  "This page's consents with their cursors."
+  edges: [ConsentEdge!]!
+  "This page's consents."
+  nodes: [Consent!]!
+}
+
+"One consent of a ConsentConnection with its cursor."
+type ConsentEdge {
+  "Pass as after to read the consents after this one."
+  cursor: String!
+  "The consent."
+  node: Consent!
+}
+
+extend type Item {
+  "The item's consents; none for direct connectors (the field form of GET /consents?itemId=)."
+  consents: ConsentConnection!
+}
+
+extend type Query {
+  "GET /consents: an Open Finance item's consents."
+  consents(
+    "The item whose consents to list."
+    itemId: UUID!
+    "Consents per page, 1 to 500."
+    first: Int = 50
+    "The endCursor of the previous page."
+    after: String
+  ): ConsentConnection!
+  "GET /consents/{id}: one consent (CONSENT_NOT_FOUND when the application has none with the id)."
+  consent(
+    "The consent's id."
+    id: UUID!
+  ): Consent!
+}
+
+# ---------------------------------------------------------------------------------------
+# Spending: sums of an account's or an item's transactions (GraphQL only).
+
+"""
+Money spent (DEBIT transactions, in absolute value) and received (CREDIT), computed in SQL.
+The category is the client's choice when it set one, otherwise the categorizer's. Amounts
+are summed as stored, in each transaction's currency.
+"""
+type Spending {
+  "Totals per category, largest spending first."
+  byCategory: [CategorySpending!]!
+  "Totals per calendar month (UTC), oldest first."
+  byMonth: [MonthSpending!]!
+}
+
+"The money spent and received in one category."
+type CategorySpending {
+  "Null for uncategorized transactions."
+  categoryId: String
+  "The category's English name (descriptionTranslated); null for uncategorized transactions."
+  category: String
+  "The sum of the DEBIT amounts, as a positive number."
+  spent: Float!
+  "The sum of the CREDIT amounts."
+  received: Float!
+  "The transactions counted."
+  count: Int!
+}
+
+"The money spent and received in one calendar month."
+type MonthSpending {
+  "YYYY-MM, in UTC."
+  month: String!
+  "The sum of the DEBIT amounts, as a positive number."
+  spent: Float!
+  "The sum of the CREDIT amounts."
+  received: Float!
+  "The transactions counted."
+  count: Int!
+}
+
+extend type Item {
+  "Spending over the item's accounts; dates bound the transaction date."
+  spending(
+    "Only transactions dated at or after this instant."
+    from: DateTime
+    "Only transactions dated at or before this instant."
+    to: DateTime
+  ): Spending!
+}
+
+extend type Account {
+  "Spending of this account; dates bound the transaction date."
+  spending(
+    "Only transactions dated at or after this instant."
+    from: DateTime
+    "Only transactions dated at or before this instant."
+    to: DateTime
+  ): Spending!
+}
+
+extend type Query {
+  "Spending of one account (accountId) or of an item's accounts (itemId): give exactly one."
+  spending(
+    "The account to sum."
+    accountId: UUID
+    "The item whose accounts to sum."
+    itemId: UUID
+    "Only transactions dated at or after this instant."
+    from: DateTime
+    "Only transactions dated at or before this instant."
+    to: DateTime
+  ): Spending!
+}
+
+# ---------------------------------------------------------------------------------------
+# Webhooks and events (sections 2.12, 4.7 and 6: /webhooks, /events/{id}).
+
+"A subscription of the application to one event, or all, at an HTTPS URL (section 2.12, GET /webhooks/{id})."
+type Webhook {
+  "The webhook's id."
+  id: UUID!
+  "The HTTPS URL deliveries are POSTed to."
   url: String!
   "An event name of section 6.1, or all."
   event: String!
   "Sent with every delivery to this webhook."
   headers: Headers!
+  "When the webhook was created (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
   "Set while the webhook is disabled; a disabled webhook receives nothing."
   disabledAt: DateTime
 }
 
+"The application's webhooks, oldest first (the page-number envelope of GET /webhooks)."
 type WebhookPage {
+  "Webhooks of the application across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's webhooks."
   results: [Webhook!]!
 }
 
 "Creates a webhook (url and event required) or changes one (absent fields stay)."
 input WebhookInput {
+  "An event name of section 6.1, or all (item/all is refused)."
   event: String
+  "An absolute HTTPS URL naming a public host: no IP address, no localhost or private name, no user:password (PONTE_ALLOW_INSECURE_WEBHOOKS=1 lifts all but the last, for development)."
   url: String
+  "Headers sent with every delivery, names to string values; null on a change removes them."
   headers: Map
   "Only when changing: false disables the webhook, true enables it again."
   enabled: Boolean
@@ -9013,250 +10217,529 @@ input WebhookInput {
 
 "One POST of a delivery."
 type WebhookAttempt {
+  "Which attempt this was, from 1."
   attempt: Int!
+  "When it was sent (UTC)."
   attemptedAt: DateTime!
+  "Where it was sent."
   url: String!
   "Null when no answer came (time-out, refused connection)."
   statusCode: Int
+  "How long the answer took, in milliseconds."
   latencyMs: Int!
+  "Why the attempt failed (time-out, refused address, ...); null when an answer came."
   error: String
-  "The start of the receiver's answer."
+  "The start of the receiver's answer (at most 512 bytes)."
   response: String
 }
 
 "One event's delivery to one URL."
 type WebhookDelivery {
+  "The delivery's id."
   id: UUID!
+  "The event delivered."
   eventId: UUID!
+  "The event's name."
   event: String!
   "Null for a resource's own webhookUrl."
   webhookId: UUID
+  "Where it is delivered."
   url: String!
   "PENDING, DELIVERED, FAILED (retries exhausted, or an answer that is never retried) or CANCELED (webhook deleted or disabled)."
   status: String!
+  "Attempts made so far."
   attempts: Int!
+  "When the delivery was created (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
+  "When a 2xx answer came (UTC); null until then."
   deliveredAt: DateTime
+  "Every attempt, oldest first."
   attemptLog: [WebhookAttempt!]!
 }
 
+"A webhook's deliveries, newest first (the page-number envelope of GET /webhooks/{id}/deliveries)."
 type WebhookDeliveryPage {
+  "Deliveries of the webhook across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's deliveries."
   results: [WebhookDelivery!]!
 }
 
 "The secret deliveries are signed with (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)."
 type SigningSecret {
+  "whsec_ followed by the Base64 key: HMAC-SHA256 over {webhook-id}.{webhook-timestamp}.{body}."
   secret: String!
   "After a rotation the previous secret also signs, until previousExpiresAt."
   previousSecret: String
+  "When the previous secret stops signing (UTC); null when there is none."
   previousExpiresAt: DateTime
 }
 
-extend type Event {
+"An event recorded for webhook delivery (section 6.2, GET /events/{id})."
+type Event {
+  "The event's id: the eventId of its payload and the webhook-id header of its deliveries."
+  id: UUID!
+  "The event's name (section 6.1)."
+  event: String!
+  "The JSON body every delivery POSTs."
+  payload: Map!
+  "When the event happened (UTC)."
+  createdAt: DateTime!
   "Where the event went and how each attempt went."
   deliveries: [WebhookDelivery!]! @goField(forceResolver: true, batch: true)
 }
 
 extend type Query {
-  webhooks(page: Int, pageSize: Int): WebhookPage!
-  webhook(id: UUID!): Webhook!
-  "A webhook's deliveries, newest first."
-  webhookDeliveries(webhookId: UUID!, page: Int, pageSize: Int): WebhookDeliveryPage!
-  event(id: UUID!): Event!
+  "GET /webhooks: the application's webhooks, oldest first."
+  webhooks(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Webhooks per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): WebhookPage!
+  "GET /webhooks/{id}: one webhook (WEBHOOK_NOT_FOUND when the application has none with the id)."
+  webhook(
+    "The webhook's id."
+    id: UUID!
+  ): Webhook!
+  "GET /webhooks/{id}/deliveries: a webhook's deliveries, newest first."
+  webhookDeliveries(
+    "The webhook's id."
+    webhookId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Deliveries per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): WebhookDeliveryPage!
+  "GET /events/{id}: one event with its deliveries (EVENT_NOT_FOUND when the application has none with the id)."
+  event(
+    "The event's id."
+    id: UUID!
+  ): Event!
+  "Events recorded for the application, or for one item, oldest first (at most 10,000; GraphQL only)."
+  events(
+    "Only this item's events."
+    itemId: UUID
+  ): [Event!]!
+  "GET /webhooks/signing-secret: the secret the application verifies deliveries with."
   webhookSigningSecret: SigningSecret!
 }
 
 extend type Mutation {
-  createWebhook(input: WebhookInput!): Webhook!
-  updateWebhook(id: UUID!, input: WebhookInput!): Webhook!
-  deleteWebhook(id: UUID!): Webhook!
-  "Sends an event again to every URL it went to; each delivery starts its schedule over."
-  redeliverEvent(id: UUID!): Event!
-  "A new signing secret; the previous one keeps signing for 24 hours."
+  "POST /webhooks: subscribes a URL to an event (WEBHOOK_LIMIT_REACHED beyond the application's limit)."
+  createWebhook(
+    "The webhook: event and url required."
+    input: WebhookInput!
+  ): Webhook!
+  "PATCH /webhooks/{id}: changes a webhook; disabling it cancels its waiting deliveries."
+  updateWebhook(
+    "The webhook's id."
+    id: UUID!
+    "What changes; absent fields stay."
+    input: WebhookInput!
+  ): Webhook!
+  "DELETE /webhooks/{id}: deletes a webhook and cancels its waiting deliveries; answers with it as it was."
+  deleteWebhook(
+    "The webhook's id."
+    id: UUID!
+  ): Webhook!
+  "POST /events/{id}/redeliver: sends an event again to every URL it went to; each delivery starts its schedule over."
+  redeliverEvent(
+    "The event's id."
+    id: UUID!
+  ): Event!
+  "POST /webhooks/signing-secret/rotate: a new signing secret; the previous one keeps signing for 24 hours."
   rotateWebhookSigningSecret: SigningSecret!
 }
 
-# Payments (sections 2.9, 2.10, 3, 4.5; the official client's payments types where the spec
-# does not show a shape).
+# ---------------------------------------------------------------------------------------
+# Payments, parties: institutions, customers and recipients (sections 2.9, 4.5;
+# /payments/recipients/institutions, /payments/customers, /payments/recipients). Where the
+# spec shows no shape, the official client's payments types are followed.
 
-"A participant of Brazil's payment system a recipient's account lives at."
+"A participant of Brazil's payment system a recipient's account lives at (GET /payments/recipients/institutions/{id})."
 type PaymentInstitution {
+  "The institution's id in this service."
   id: UUID!
+  "The registered name."
   name: String!
+  "The name people know it by."
   tradeName: String!
+  "The Central Bank's ISPB code, eight digits."
   ispb: String!
+  "The three-digit COMPE (bank) code; null for institutions without one."
   compe: String
+  "When it was added (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
 }
 
+"Payment institutions by trade name (the page-number envelope of GET /payments/recipients/institutions)."
 type PaymentInstitutionPage {
+  "Institutions matching the request across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's institutions."
   results: [PaymentInstitution!]!
 }
 
-"A payer an application names on its requests: INDIVIDUAL with a CPF, BUSINESS with a CNPJ."
+"A payer an application names on its requests: INDIVIDUAL with a CPF, BUSINESS with a CNPJ (GET /payments/customers/{id})."
 type PaymentCustomer {
+  "The customer's id."
   id: UUID!
+  "INDIVIDUAL or BUSINESS."
   type: String!
+  "The customer's name."
   name: String!
+  "The customer's e-mail; null when not given."
   email: String
+  "An individual's CPF (or a business representative's), digits only; null when not given."
   cpf: String
+  "A business's CNPJ, digits only; null for an individual."
   cnpj: String
+  "The institution the customer pays from, in the official client's shape; null: this service does not record one."
   connector: Connector
+  "When the customer was created (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
 }
 
 "Creates a customer (type and name required, with the CPF or CNPJ its type needs) or changes one."
 input PaymentCustomerInput {
+  "INDIVIDUAL or BUSINESS."
   type: String
+  "The customer's name."
   name: String
+  "The customer's e-mail."
   email: String
+  "A CPF, with or without punctuation (INVALID_CPF when its check digits do not match)."
   cpf: String
+  "A CNPJ, with or without punctuation (INVALID_CNPJ when its check digits do not match)."
   cnpj: String
 }
 
+"The application's customers, newest first (the page-number envelope of GET /payments/customers)."
 type PaymentCustomerPage {
+  "Customers of the application across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's customers."
   results: [PaymentCustomer!]!
 }
 
+"The bank account a recipient's money goes to."
 type PaymentRecipientAccount {
+  "The branch, digits."
   branch: String!
+  "The account number with its check digit."
   number: String!
   "CHECKING_ACCOUNT, SAVINGS_ACCOUNT, GUARANTEED_ACCOUNT or PAYMENT_ACCOUNT."
   type: String!
 }
 
+"The bank account of a recipient created from an account."
 input PaymentRecipientAccountInput {
+  "The branch, digits."
   branch: String!
+  "The account number with its check digit."
   number: String!
+  "CHECKING_ACCOUNT, SAVINGS_ACCOUNT, GUARANTEED_ACCOUNT or PAYMENT_ACCOUNT."
   type: String!
 }
 
-"Who receives payments: a bank account, given directly or found through a PIX key."
+"Who receives payments: a bank account, given directly or found through a PIX key (GET /payments/recipients/{id})."
 type PaymentRecipient {
   "BANK_ACCOUNT."
   type: String!
+  "The recipient's id."
   id: UUID!
+  "The account holder's name."
   name: String!
+  "The holder's CPF or CNPJ, digits only."
   taxNumber: String!
+  "Whether requests without a recipientId pay this recipient."
   isDefault: Boolean!
+  "The institution holding the account."
   paymentInstitution: PaymentInstitution!
+  "The account."
   account: PaymentRecipientAccount!
+  "The PIX key it was found by; null when created from an account."
   pixKey: String
+  "When the recipient was created (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
 }
 
 "A recipient from a bank account (name, taxNumber, paymentInstitutionId, account) or from a pixKey; on a change, name, taxNumber, isDefault and account."
 input PaymentRecipientInput {
+  "The account holder's name."
   name: String
+  "The holder's CPF or CNPJ (INVALID_CPF or INVALID_CNPJ when its check digits do not match)."
   taxNumber: String
+  "The id of a payment institution (paymentInstitutions)."
   paymentInstitutionId: String
+  "Make it the application's default recipient (the previous default stops being one)."
   isDefault: Boolean
+  "The account, when created from one."
   account: PaymentRecipientAccountInput
+  "A CPF, CNPJ, e-mail, +55 phone or random key (INVALID_PIX_KEY otherwise); the account is looked up from it."
   pixKey: String
+  "Refused: smart accounts are not offered (PAYMENT_FEATURE_NOT_SUPPORTED)."
   smartAccountId: String
 }
 
+"The application's recipients, newest first (the page-number envelope of GET /payments/recipients)."
 type PaymentRecipientPage {
+  "Recipients of the application across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's recipients."
   results: [PaymentRecipient!]!
 }
 
+extend type Query {
+  "GET /payments/customers: the application's customers, newest first."
+  paymentCustomers(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Customers per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): PaymentCustomerPage!
+  "GET /payments/customers/{id}: one customer (PAYMENT_CUSTOMER_NOT_FOUND when the application has none with the id)."
+  paymentCustomer(
+    "The customer's id."
+    id: UUID!
+  ): PaymentCustomer!
+  "GET /payments/recipients: the application's recipients, newest first."
+  paymentRecipients(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Recipients per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): PaymentRecipientPage!
+  "GET /payments/recipients/{id}: one recipient (PAYMENT_RECIPIENT_NOT_FOUND when the application has none with the id)."
+  paymentRecipient(
+    "The recipient's id."
+    id: UUID!
+  ): PaymentRecipient!
+  "GET /payments/recipients/institutions: participants of the payment system, by trade name."
+  paymentInstitutions(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Institutions per page, 1 to 500 (default 500)."
+    pageSize: Int
+    "Only institutions whose name or trade name contains this text, ignoring case."
+    name: String
+  ): PaymentInstitutionPage!
+  "GET /payments/recipients/institutions/{id}: one institution (PAYMENT_INSTITUTION_NOT_FOUND when none has the id)."
+  paymentInstitution(
+    "The institution's id."
+    id: UUID!
+  ): PaymentInstitution!
+}
+
+extend type Mutation {
+  "POST /payments/customers: creates a customer."
+  createPaymentCustomer(
+    "The customer: type and name required, with the CPF or CNPJ its type needs."
+    input: PaymentCustomerInput!
+  ): PaymentCustomer!
+  "PATCH /payments/customers/{id}: changes a customer; absent fields stay."
+  updatePaymentCustomer(
+    "The customer's id."
+    id: UUID!
+    "What changes."
+    input: PaymentCustomerInput!
+  ): PaymentCustomer!
+  "DELETE /payments/customers/{id}: deletes a customer; answers with it as it was."
+  deletePaymentCustomer(
+    "The customer's id."
+    id: UUID!
+  ): PaymentCustomer!
+  "POST /payments/recipients: creates a recipient from a bank account or a PIX key."
+  createPaymentRecipient(
+    "The recipient."
+    input: PaymentRecipientInput!
+  ): PaymentRecipient!
+  "PATCH /payments/recipients/{id}: changes a recipient's name, taxNumber, isDefault or account."
+  updatePaymentRecipient(
+    "The recipient's id."
+    id: UUID!
+    "What changes; absent fields stay."
+    input: PaymentRecipientInput!
+  ): PaymentRecipient!
+  "DELETE /payments/recipients/{id}: deletes a recipient; answers with it as it was."
+  deletePaymentRecipient(
+    "The recipient's id."
+    id: UUID!
+  ): PaymentRecipient!
+}
+
+# ---------------------------------------------------------------------------------------
+# Payment requests: what an application asks a payer to pay (section 2.9;
+# /payments/requests, /payments/requests/pix-qr).
+
+"Where the consent page sends the payer after their decision, with ?paymentIntentId= appended."
 type CallbackURLs {
+  "After the payer authorized; null when not set."
   success: String
+  "Kept as given (the official client's field); the consent page sends no one there. Null when not set."
   pending: String
+  "After the payer rejected or the attempt failed; null when not set."
   error: String
 }
 
+"Where to send the payer back: absolute http or https URLs without user:password."
 input CallbackURLsInput {
+  "After the payer authorized."
   success: String
+  "Kept as given (the official client's field); the consent page sends no one there."
   pending: String
+  "After the payer rejected or the attempt failed."
   error: String
 }
 
-"One of five forms: SINGLE (date); DAILY, WEEKLY (dayOfWeek) and MONTHLY (dayOfMonth), each from startDate for occurrences; CUSTOM (dates)."
+"""
+One of five forms: SINGLE (date); DAILY, WEEKLY (dayOfWeek) and MONTHLY (dayOfMonth), each
+from startDate for occurrences; CUSTOM (dates). Dates are YYYY-MM-DD days in São Paulo;
+only the fields of the form are set, the others are null.
+"""
 type PaymentSchedule {
+  "SINGLE, DAILY, WEEKLY, MONTHLY or CUSTOM."
   type: String!
+  "SINGLE: the day to pay."
   date: String
+  "DAILY, WEEKLY, MONTHLY: the first day payments may fall on."
   startDate: String
+  "DAILY, WEEKLY, MONTHLY: how many payments."
   occurrences: Int
+  "WEEKLY: MONDAY to SUNDAY."
   dayOfWeek: String
+  "MONTHLY: the day of the month, 1 to 31 (31 falls on a shorter month's last day)."
   dayOfMonth: Int
+  "CUSTOM: the days to pay."
   dates: [String!]
+  "CUSTOM: a note shown to the payer."
   additionalInformation: String
 }
 
-"A schedule form; dayOfWeek also takes the hosted API's spelling THURDSAY."
+"""
+A schedule form; dayOfWeek also takes the hosted API's spelling THURDSAY. Dates are
+YYYY-MM-DD days in São Paulo, after today and at most two years ahead; at most 60
+occurrences (24 monthly). INVALID_SCHEDULE otherwise.
+"""
 input PaymentScheduleInput {
+  "SINGLE, DAILY, WEEKLY, MONTHLY or CUSTOM."
   type: String!
+  "SINGLE: the day to pay."
   date: String
+  "DAILY, WEEKLY, MONTHLY: the first day payments may fall on."
   startDate: String
+  "DAILY, WEEKLY, MONTHLY: how many payments."
   occurrences: Int
+  "WEEKLY: MONDAY to SUNDAY."
   dayOfWeek: String
+  "MONTHLY: the day of the month, 1 to 31."
   dayOfMonth: Int
+  "CUSTOM: the days to pay."
   dates: [String!]
+  "CUSTOM: a note shown to the payer."
   additionalInformation: String
 }
 
 "What a request made from a pasted PIX BR Code holds of it."
 type PixQrCode {
+  "The BR Code as pasted (copia e cola)."
   payload: String!
+  "Whether the code is dynamic (points at a location) rather than static (names a key)."
   dynamic: Boolean!
+  "A static code's PIX key; null for a dynamic one."
   pixKey: String
+  "A dynamic code's location; null for a static one."
   url: String
+  "The amount in reais the code carries; null when it carries none."
   amount: Float
+  "The receiver's name as the code writes it."
   merchantName: String!
+  "The receiver's city as the code writes it."
   merchantCity: String!
+  "The code's transaction id; null when it has none."
   transactionId: String
+  "The code's description; null when it has none."
   description: String
 }
 
+"Why a payment failed, as the institution said it."
 type PaymentErrorDetail {
+  "A stable code: INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, REJECTED_BY_USER, SETTLEMENT_FAILED, PAYMENT_TIMEOUT, ..."
   code: String!
+  "What happened, for people."
   description: String!
+  "The institution's own code; null when it gave none."
   detail: String
 }
 
-"What an application asks a payer to pay (section 2.9)."
+"What an application asks a payer to pay (section 2.9, GET /payments/requests/{id}). Amounts are in reais."
 type PaymentRequest {
+  "The request's id."
   id: UUID!
   "Null on an automatic PIX request: each of its charges has its own amount."
   amount: Float
   "0 in the sandbox; otherwise the application's PIX pricing."
   fees: Float!
+  "What the payment is for (at most 140 characters); null when not given."
   description: String
   "CREATED, IN_PROGRESS, WAITING_PAYER_AUTHORIZATION, SCHEDULED, COMPLETED, ERROR, CANCELED, EXPIRED, AUTHORIZED or a refund status."
   status: String!
+  "The application's own id of the payment; null when not given."
   clientPaymentId: String
+  "When the request was created (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
+  "Where the payer is sent back to; null when not given."
   callbackUrls: CallbackURLs
   "The page where the payer picks their institution and starts paying."
   paymentUrl: String!
+  "Who receives the money; null on a request made from a BR Code (see pixQrCode)."
   recipient: PaymentRecipient
+  "Who pays, when the application named them; null otherwise."
   customer: PaymentCustomer
+  "Always null: smart accounts are not offered."
   smartAccount: JSONDocument
+  "The pasted BR Code, on a request made from one; null otherwise."
   pixQrCode: PixQrCode
+  "Always null: boleto payment requests are not offered."
   boleto: JSONDocument
+  "The recurring authorization's terms, on an automatic PIX request; null otherwise."
   automaticPix: AutomaticPix
+  "Always null: bulk payments are not offered."
   bulkPaymentId: String
+  "When and how often to pay, on a scheduled request; null otherwise."
   schedule: PaymentSchedule
+  "Why the last attempt failed; null when none did."
   errorDetail: PaymentErrorDetail
+  "Whether the request is paid by sandbox institutions (no fees, no money moves)."
   isSandbox: Boolean!
+  "An HTTPS URL that receives every event of this request; null when none."
   webhookUrl: String
   "Every attempt to pay it, newest first."
   intents: [PaymentIntent!]! @goField(forceResolver: true, batch: true)
@@ -9264,16 +10747,29 @@ type PaymentRequest {
   scheduledPayments: [ScheduledPayment!]! @goField(forceResolver: true, batch: true)
 }
 
-"Creates a request (amount required; the recipient defaults to the application's default one) or changes a CREATED one."
+"""
+Creates a request (amount required; the recipient defaults to the application's default one)
+or changes a CREATED one. Amounts are reais: positive, at most two decimal places, at most
+1,000,000,000.00.
+"""
 input PaymentRequestInput {
+  "The amount to pay, in reais."
   amount: Float
+  "What the payment is for, at most 140 characters."
   description: String
+  "Where to send the payer back."
   callbackUrls: CallbackURLsInput
+  "The recipient's id; default the application's default recipient."
   recipientId: String
+  "The customer's id, when the application knows who pays (needed for a dynamic PIX code)."
   customerId: String
+  "The application's own id of the payment, at most 100 characters."
   clientPaymentId: String
+  "Paid by sandbox institutions (default false); fixed once created."
   isSandbox: Boolean
+  "Pay on dates instead of at once."
   schedule: PaymentScheduleInput
+  "Refused: smart accounts are not offered (PAYMENT_FEATURE_NOT_SUPPORTED)."
   smartAccountId: String
   "Receives every event of this request only."
   webhookUrl: String
@@ -9281,224 +10777,453 @@ input PaymentRequestInput {
 
 "A request that pays a PIX BR Code (copia e cola); amount and receiver come from the code."
 input PixQrPaymentRequestInput {
+  "The BR Code text (INVALID_PIX_QR_CODE when it does not parse, its CRC included, or has no amount)."
   pixQrCode: String!
+  "What the payment is for, at most 140 characters."
   description: String
+  "Where to send the payer back."
   callbackUrls: CallbackURLsInput
+  "The customer's id, when the application knows who pays."
   customerId: String
+  "The application's own id of the payment, at most 100 characters."
   clientPaymentId: String
+  "Paid by sandbox institutions (default false)."
   isSandbox: Boolean
+  "Receives every event of this request only."
   webhookUrl: String
 }
 
+"The application's payment requests, newest first (the page-number envelope of GET /payments/requests)."
 type PaymentRequestPage {
+  "Requests matching the request across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's requests."
   results: [PaymentRequest!]!
 }
 
+extend type Query {
+  "GET /payments/requests: payment requests, newest first; from and to bound createdAt (ISO date or date-time)."
+  paymentRequests(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Requests per page, 1 to 500 (default 500)."
+    pageSize: Int
+    "Only requests created at or after this date (midnight UTC) or date-time."
+    from: String
+    "Only requests created up to this date-time, or during this date (UTC) as a whole."
+    to: String
+  ): PaymentRequestPage!
+  "GET /payments/requests/{id}: one request (PAYMENT_REQUEST_NOT_FOUND when the application has none with the id, or it was deleted)."
+  paymentRequest(
+    "The request's id."
+    id: UUID!
+  ): PaymentRequest!
+}
+
+extend type Mutation {
+  "POST /payments/requests: creates a payment request; the payer pays it at paymentUrl."
+  createPaymentRequest(
+    "The request."
+    input: PaymentRequestInput!
+  ): PaymentRequest!
+  "POST /payments/requests/pix-qr: creates a request that pays a pasted BR Code."
+  createPaymentRequestFromPixQr(
+    "The request."
+    input: PixQrPaymentRequestInput!
+  ): PaymentRequest!
+  "PATCH /payments/requests/{id}: changes a request no payer has started (PAYMENT_REQUEST_NOT_EDITABLE otherwise)."
+  updatePaymentRequest(
+    "The request's id."
+    id: UUID!
+    "What changes; absent fields stay, isSandbox and smartAccountId cannot change."
+    input: PaymentRequestInput!
+  ): PaymentRequest!
+  "DELETE /payments/requests/{id}: cancels and removes a request; an attempt waiting for the payer is canceled with it."
+  deletePaymentRequest(
+    "The request's id."
+    id: UUID!
+  ): PaymentRequest!
+}
+
+# ---------------------------------------------------------------------------------------
+# Payment intents: a payer's attempts (section 2.10, 4.5; /payments/intents).
+
 "The BR Code a PIX-method intent is paid with: qr is a PNG data URL, value the copia-e-cola text."
 type PixData {
+  "The code as a QR image: a data:image/png;base64 URL."
   qr: String!
+  "The code as text (copia e cola), an EMV payload with its CRC."
   value: String!
 }
 
 "The payer's account, known once the payment completed."
 type PaymentDebtor {
+  "The account holder's name."
   name: String!
+  "The holder's CPF or CNPJ, digits only."
   taxNumber: String!
+  "The payer institution's ISPB code, eight digits."
   ispb: String!
+  "The payer institution's COMPE code; null when it has none."
   compe: String
+  "The branch."
   branch: String!
+  "The account number with its check digit."
   number: String!
+  "CHECKING_ACCOUNT, SAVINGS_ACCOUNT or PAYMENT_ACCOUNT."
   accountType: String!
 }
 
+"One status an intent passed through."
 type PaymentIntentStep {
+  "The status entered."
   status: String!
+  "When it was entered (UTC)."
   at: DateTime!
 }
 
-"One attempt of a payer to pay a request (section 2.10)."
+"One attempt of a payer to pay a request (section 2.10, GET /payments/intents/{id})."
 type PaymentIntent {
+  "The intent's id."
   id: UUID!
+  "STARTED, ENQUEUED, CONSENT_AWAITING_AUTHORIZATION, CONSENT_AUTHORIZED, CONSENT_REJECTED, PAYMENT_PENDING, PAYMENT_PARTIALLY_ACCEPTED, PAYMENT_SETTLEMENT_PROCESSING, PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT, PAYMENT_COMPLETED, PAYMENT_REJECTED, PAYMENT_TIMEOUT, ERROR, CANCELED, REVOKED or CONSUMED (section 3)."
   status: String!
+  "When the attempt started (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
+  "The request it pays; null when the request was deleted."
   paymentRequest: PaymentRequest
+  "The institution the money is sent through; null when unknown."
   connector: Connector
-  "The page where the payer authorizes (stands in for the institution's consent screen)."
+  "The page where the payer authorizes (/payments/consent/{id}, standing in for the institution's consent screen)."
   consentUrl: String
-  "The PIX end-to-end identifier."
+  "The PIX end-to-end identifier (E, the payer institution's ISPB, the minute in UTC, 11 characters), set when the attempt starts."
   referenceId: String
   "PIS (payment initiation) or PIX."
   paymentMethod: String!
+  "Whether a PIX-method intent is paid with a single-use dynamic code."
   isDynamicPix: Boolean!
+  "The code to pay with, for the PIX method; null for PIS."
   pixData: PixData
+  "The payer's account, once PAYMENT_COMPLETED; null before."
   debtor: PaymentDebtor
+  "Why the attempt failed; null when it did not."
   errorDetail: PaymentErrorDetail
+  "Always null: bulk payments are not offered."
   bulkPayment: JSONDocument
   "Every status it passed through, oldest first."
   statusHistory: [PaymentIntentStep!]!
 }
 
+"Who pays (section 4.5 parameters)."
 input PaymentPayerInput {
+  "The payer's CPF, always (a sandbox CPF picks the simulated outcome)."
   cpf: String
+  "The business's CNPJ, when a business pays."
   cnpj: String
+  "The payer's name; required for automatic PIX requests."
   name: String
 }
 
 "Starts an attempt (section 4.5): paymentRequestId, connectorId and parameters.cpf required."
 input PaymentIntentInput {
+  "The request to pay; it must be CREATED with no attempt under way (PAYMENT_REQUEST_NOT_AVAILABLE otherwise)."
   paymentRequestId: String
+  "The institution to pay through: a connector with supportsPaymentInitiation."
   connectorId: Int
+  "Who pays."
   parameters: PaymentPayerInput
+  "PIS (default) or PIX."
   paymentMethod: String
+  "PIX only: pay with a single-use dynamic code; needs a customer with a CPF or CNPJ on the request."
   isDynamicPix: Boolean
 }
 
+"Payment intents, newest first (the page-number envelope of GET /payments/intents)."
 type PaymentIntentPage {
+  "Intents matching the request across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's intents."
   results: [PaymentIntent!]!
 }
 
+extend type Query {
+  "GET /payments/intents: payment intents, newest first; from and to bound createdAt (ISO date or date-time)."
+  paymentIntents(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Intents per page, 1 to 500 (default 500)."
+    pageSize: Int
+    "Only intents created at or after this date (midnight UTC) or date-time."
+    from: String
+    "Only intents created up to this date-time, or during this date (UTC) as a whole."
+    to: String
+    "Only the intents of this request."
+    paymentRequestId: UUID
+  ): PaymentIntentPage!
+  "GET /payments/intents/{id}: one intent (PAYMENT_INTENT_NOT_FOUND when the application has none with the id)."
+  paymentIntent(
+    "The intent's id."
+    id: UUID!
+  ): PaymentIntent!
+}
+
+extend type Mutation {
+  "POST /payments/intents: starts a payer's attempt on a request; the payer then authorizes at consentUrl."
+  createPaymentIntent(
+    "The attempt."
+    input: PaymentIntentInput!
+  ): PaymentIntent!
+}
+
+# ---------------------------------------------------------------------------------------
+# Scheduled payments: the dated payments of a request with a schedule
+# (/payments/requests/{id}/schedules).
+
 "One dated payment of a scheduled request: SCHEDULED, COMPLETED, ERROR or CANCELED."
 type ScheduledPayment {
+  "The payment's id."
   id: UUID!
+  "SCHEDULED, COMPLETED, ERROR or CANCELED."
   status: String!
+  "The day it runs (at 08:00 São Paulo time), YYYY-MM-DD."
   scheduledDate: String!
+  "The request's description; null when it has none."
   description: String
+  "Why it failed; null unless ERROR."
   errorDetail: PaymentErrorDetail
+  "When it was created, once the payer authorized (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
 }
 
+"A request's dated payments, by date (the page-number envelope of GET /payments/requests/{id}/schedules; one page)."
 type ScheduledPaymentPage {
+  "The request's dated payments."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response: 1."
   page: Int!
+  "The payments, by date."
   results: [ScheduledPayment!]!
 }
 
 extend type Query {
-  "Payment requests, newest first; from and to bound createdAt (ISO date or date-time)."
-  paymentRequests(page: Int, pageSize: Int, from: String, to: String): PaymentRequestPage!
-  paymentRequest(id: UUID!): PaymentRequest!
-  paymentIntents(page: Int, pageSize: Int, from: String, to: String, paymentRequestId: UUID): PaymentIntentPage!
-  paymentIntent(id: UUID!): PaymentIntent!
-  paymentCustomers(page: Int, pageSize: Int): PaymentCustomerPage!
-  paymentCustomer(id: UUID!): PaymentCustomer!
-  paymentRecipients(page: Int, pageSize: Int): PaymentRecipientPage!
-  paymentRecipient(id: UUID!): PaymentRecipient!
-  paymentInstitutions(page: Int, pageSize: Int, name: String): PaymentInstitutionPage!
-  paymentInstitution(id: UUID!): PaymentInstitution!
-  scheduledPayments(paymentRequestId: UUID!): ScheduledPaymentPage!
-  scheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
+  "GET /payments/requests/{id}/schedules: a scheduled request's dated payments, by date."
+  scheduledPayments(
+    "The scheduled request's id."
+    paymentRequestId: UUID!
+  ): ScheduledPaymentPage!
+  "GET /payments/requests/{id}/schedules/{scheduleId}: one dated payment (SCHEDULED_PAYMENT_NOT_FOUND when the request has none with the id)."
+  scheduledPayment(
+    "The scheduled request's id."
+    paymentRequestId: UUID!
+    "The dated payment's id."
+    id: UUID!
+  ): ScheduledPayment!
 }
 
 extend type Mutation {
-  createPaymentRequest(input: PaymentRequestInput!): PaymentRequest!
-  createPaymentRequestFromPixQr(input: PixQrPaymentRequestInput!): PaymentRequest!
-  updatePaymentRequest(id: UUID!, input: PaymentRequestInput!): PaymentRequest!
-  "Cancels and removes a request; an attempt waiting for the payer is canceled with it."
-  deletePaymentRequest(id: UUID!): PaymentRequest!
-  createPaymentIntent(input: PaymentIntentInput!): PaymentIntent!
-  createPaymentCustomer(input: PaymentCustomerInput!): PaymentCustomer!
-  updatePaymentCustomer(id: UUID!, input: PaymentCustomerInput!): PaymentCustomer!
-  deletePaymentCustomer(id: UUID!): PaymentCustomer!
-  createPaymentRecipient(input: PaymentRecipientInput!): PaymentRecipient!
-  updatePaymentRecipient(id: UUID!, input: PaymentRecipientInput!): PaymentRecipient!
-  deletePaymentRecipient(id: UUID!): PaymentRecipient!
-  "Cancels every dated payment still SCHEDULED; answers with all of them."
-  cancelScheduledPayments(paymentRequestId: UUID!): ScheduledPaymentPage!
-  cancelScheduledPayment(paymentRequestId: UUID!, id: UUID!): ScheduledPayment!
+  "POST /payments/requests/{id}/schedules/cancel: cancels every dated payment still SCHEDULED; answers with all of them."
+  cancelScheduledPayments(
+    "The scheduled request's id."
+    paymentRequestId: UUID!
+  ): ScheduledPaymentPage!
+  "POST /payments/requests/{id}/schedules/{scheduleId}/cancel: cancels one dated payment (SCHEDULED_PAYMENT_NOT_CANCELABLE unless SCHEDULED)."
+  cancelScheduledPayment(
+    "The scheduled request's id."
+    paymentRequestId: UUID!
+    "The dated payment's id."
+    id: UUID!
+  ): ScheduledPayment!
 }
 
+# ---------------------------------------------------------------------------------------
+# Automatic PIX (Pix Automático): recurring authorizations and their charges
+# (/payments/requests/automatic-pix, /payments/requests/{id}/automatic-pix/...).
+
+"The payment made when an automatic PIX authorization is given. The amount is in reais."
 type AutomaticPixFirstPayment {
+  "The day it runs, YYYY-MM-DD in São Paulo; null: at once."
   date: String
+  "The amount, in reais."
   amount: Float!
+  "What it is for; null when not given."
   description: String
 }
 
+"The payment to make when the authorization is given."
 input AutomaticPixFirstPaymentInput {
+  "The day it runs, YYYY-MM-DD in São Paulo, after today; absent: at once."
   date: String
+  "The amount, in reais: positive, at most two decimal places."
   amount: Float!
+  "What it is for."
   description: String
 }
 
-"The terms of an automatic PIX (Pix Automático) authorization."
+"The terms of an automatic PIX (Pix Automático) authorization. Amounts are in reais; dates are YYYY-MM-DD in São Paulo."
 type AutomaticPix {
   "WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY."
   interval: String!
+  "The first day charges may fall on."
   startDate: String!
+  "Every charge's amount, when fixed; null when variable."
   fixedAmount: Float
+  "The least a charge may be, when variable; null otherwise."
   minimumVariableAmount: Float
+  "The most a charge may be, when variable; null otherwise."
   maximumVariableAmount: Float
+  "The last day of the authorization; null when it does not expire."
   expiresAt: String
+  "Whether a failed charge other than the first may be retried within 7 days of its date."
   isRetryAccepted: Boolean!
+  "The payment made on authorization; null when none."
   firstPayment: AutomaticPixFirstPayment
 }
 
 "A request for a recurring authorization: interval and startDate required; fixedAmount or a minimum and maximum per charge."
 input AutomaticPixRequestInput {
+  "What the authorization is for."
   description: String
+  "The recipient's id; default the application's default recipient."
   recipientId: String
+  "The customer's id, when the application knows who pays."
   customerId: String
+  "Where to send the payer back."
   callbackUrls: CallbackURLsInput
+  "The application's own id of the request, at most 100 characters."
   clientPaymentId: String
+  "WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY."
   interval: String
+  "The first day charges may fall on, YYYY-MM-DD in São Paulo."
   startDate: String
+  "Every charge's amount, in reais (instead of a minimum and maximum)."
   fixedAmount: Float
+  "The least a charge may be, in reais."
   minimumVariableAmount: Float
+  "The most a charge may be, in reais."
   maximumVariableAmount: Float
+  "The last day of the authorization, YYYY-MM-DD in São Paulo; absent: no end."
   expiresAt: String
+  "Whether failed charges may be retried (default false)."
   isRetryAccepted: Boolean
+  "A payment made when the authorization is given."
   firstPayment: AutomaticPixFirstPaymentInput
+  "Paid by sandbox institutions (default false)."
   isSandbox: Boolean
+  "Receives every event of this request only."
   webhookUrl: String
 }
 
 "One charge under an automatic PIX authorization: SCHEDULED, COMPLETED, ERROR or CANCELED."
 type AutomaticPixPayment {
+  "The charge's id."
   id: UUID!
+  "SCHEDULED, COMPLETED, ERROR or CANCELED."
   status: String!
+  "The amount, in reais."
   amount: Float!
+  "What it is for; null when not given."
   description: String
+  "The day it runs, YYYY-MM-DD in São Paulo."
   date: String!
+  "The PIX end-to-end id, once COMPLETED; null before."
   endToEndId: String
+  "Why it failed; null unless ERROR."
   errorDetail: PaymentErrorDetail
+  "When it was scheduled (UTC)."
   createdAt: DateTime!
+  "When it last changed (UTC)."
   updatedAt: DateTime!
 }
 
 "Schedules a charge (amount and date) or retries a failed one on a new date (date)."
 input AutomaticPixPaymentInput {
+  "The amount, in reais, within the authorization's terms."
   amount: Float
+  "What it is for."
   description: String
+  "The day it runs, YYYY-MM-DD in São Paulo, after today."
   date: String
 }
 
+"An authorization's charges, by date (the page-number envelope of GET /payments/requests/{id}/automatic-pix/schedules)."
 type AutomaticPixPaymentPage {
+  "Charges of the authorization across all pages."
   total: Int!
+  "Pages needed to read all of them."
   totalPages: Int!
+  "The page in this response, from 1."
   page: Int!
+  "This page's charges."
   results: [AutomaticPixPayment!]!
 }
 
 extend type Query {
-  automaticPixPayments(paymentRequestId: UUID!, page: Int, pageSize: Int): AutomaticPixPaymentPage!
-  automaticPixPayment(paymentRequestId: UUID!, id: UUID!): AutomaticPixPayment!
+  "GET /payments/requests/{id}/automatic-pix/schedules: an authorization's charges, by date."
+  automaticPixPayments(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Charges per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): AutomaticPixPaymentPage!
+  "GET /payments/requests/{id}/automatic-pix/schedules/{scheduleId}: one charge (AUTOMATIC_PIX_PAYMENT_NOT_FOUND when the request has none with the id)."
+  automaticPixPayment(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+    "The charge's id."
+    id: UUID!
+  ): AutomaticPixPayment!
 }
 
 extend type Mutation {
-  createAutomaticPixPaymentRequest(input: AutomaticPixRequestInput!): PaymentRequest!
-  scheduleAutomaticPixPayment(paymentRequestId: UUID!, input: AutomaticPixPaymentInput!): AutomaticPixPayment!
-  retryAutomaticPixPayment(paymentRequestId: UUID!, id: UUID!, input: AutomaticPixPaymentInput!): AutomaticPixPayment!
-  cancelAutomaticPixPayment(paymentRequestId: UUID!, id: UUID!): AutomaticPixPayment!
-  "Ends the authorization: scheduled charges are canceled, the request CANCELED."
-  cancelAutomaticPixAuthorization(paymentRequestId: UUID!): PaymentRequest!
+  "POST /payments/requests/automatic-pix: creates a request for a recurring authorization; it has no amount."
+  createAutomaticPixPaymentRequest(
+    "The authorization's terms."
+    input: AutomaticPixRequestInput!
+  ): PaymentRequest!
+  "POST /payments/requests/{id}/automatic-pix/schedule: schedules a charge on an AUTHORIZED request."
+  scheduleAutomaticPixPayment(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+    "The charge: amount and date required."
+    input: AutomaticPixPaymentInput!
+  ): AutomaticPixPayment!
+  "POST /payments/requests/{id}/automatic-pix/schedules/{scheduleId}/retry: runs a failed charge again on a new date (AUTOMATIC_PIX_RETRY_NOT_ACCEPTED, AUTOMATIC_PIX_PAYMENT_NOT_RETRIABLE)."
+  retryAutomaticPixPayment(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+    "The failed charge's id."
+    id: UUID!
+    "The new date, within 7 days of the original one."
+    input: AutomaticPixPaymentInput!
+  ): AutomaticPixPayment!
+  "POST /payments/requests/{id}/automatic-pix/schedules/{scheduleId}/cancel: cancels a SCHEDULED charge."
+  cancelAutomaticPixPayment(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+    "The charge's id."
+    id: UUID!
+  ): AutomaticPixPayment!
+  "POST /payments/requests/{id}/automatic-pix/cancel: ends the authorization: scheduled charges are canceled, the request CANCELED."
+  cancelAutomaticPixAuthorization(
+    "The automatic PIX request's id."
+    paymentRequestId: UUID!
+  ): PaymentRequest!
 }
 `, BuiltIn: false},
 }
@@ -28608,226 +30333,6 @@ func (ec *executionContext) fieldContext_Mutation_rotateWebhookSigningSecret(_ c
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createPaymentRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePaymentRequest(ctx, fc.Args["input"].(model.PaymentRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createPaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createPaymentRequestFromPixQr(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePaymentRequestFromPixQR(ctx, fc.Args["input"].(model.PixQrPaymentRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createPaymentRequestFromPixQr_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updatePaymentRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdatePaymentRequest(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.PaymentRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updatePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deletePaymentRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deletePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createPaymentIntent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePaymentIntent(ctx, fc.Args["input"].(model.PaymentIntentInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
-			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentIntent(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createPaymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Mutation_createPaymentCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29086,6 +30591,226 @@ func (ec *executionContext) fieldContext_Mutation_deletePaymentRecipient(ctx con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deletePaymentRecipient_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentRequest(ctx, fc.Args["input"].(model.PaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentRequestFromPixQr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentRequestFromPixQR(ctx, fc.Args["input"].(model.PixQrPaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentRequestFromPixQr(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentRequestFromPixQr_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePaymentRequest(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.PaymentRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPaymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePaymentIntent(ctx, fc.Args["input"].(model.PaymentIntentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPaymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPaymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33938,6 +35663,38 @@ func (ec *executionContext) fieldContext_Qualifications_informedRevenue(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_clientApplication(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_clientApplication(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ClientApplication(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ClientApplication) graphql.Marshaler {
+			return ec.marshalNClientApplication2ᚖponteᚋmodelᚐClientApplication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_clientApplication(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ClientApplication(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_connectors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34114,33 +35871,33 @@ func (ec *executionContext) fieldContext_Query_category(ctx context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_clientApplication(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_categoryFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_clientApplication(ctx, field)
+			return ec.fieldContext_Query_categoryFeedback(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().ClientApplication(ctx)
+			return ec.Resolvers.Query().CategoryFeedback(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ClientApplication) graphql.Marshaler {
-			return ec.marshalNClientApplication2ᚖponteᚋmodelᚐClientApplication(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategoryFeedback) graphql.Marshaler {
+			return ec.marshalNCategoryFeedback2ᚕᚖponteᚋmodelᚐCategoryFeedbackᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_clientApplication(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_categoryFeedback(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ClientApplication(ctx, field)
+			return ec.childFields_CategoryFeedback(ctx, field)
 		},
 	}
 	return fc, nil
@@ -34234,34 +35991,34 @@ func (ec *executionContext) fieldContext_Query_items(ctx context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_events(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_itemConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_events(ctx, field)
+			return ec.fieldContext_Query_itemConnection(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Events(ctx, fc.Args["itemId"].(*uuid.UUID))
+			return ec.Resolvers.Query().ItemConnection(ctx, fc.Args["clientUserId"].(*string), fc.Args["connectorId"].(*int), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Event) graphql.Marshaler {
-			return ec.marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ItemConnection) graphql.Marshaler {
+			return ec.marshalNItemConnection2ᚖponteᚋmodelᚐItemConnection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_itemConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Event(ctx, field)
+			return ec.childFields_ItemConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -34271,7 +36028,7 @@ func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_itemConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34404,82 +36161,6 @@ func (ec *executionContext) fieldContext_Query_account(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_account_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_categoryFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_categoryFeedback(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().CategoryFeedback(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategoryFeedback) graphql.Marshaler {
-			return ec.marshalNCategoryFeedback2ᚕᚖponteᚋmodelᚐCategoryFeedbackᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_categoryFeedback(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CategoryFeedback(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_itemConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_itemConnection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ItemConnection(ctx, fc.Args["clientUserId"].(*string), fc.Args["connectorId"].(*int), fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ItemConnection) graphql.Marshaler {
-			return ec.marshalNItemConnection2ᚖponteᚋmodelᚐItemConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_itemConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ItemConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_itemConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34706,50 +36387,6 @@ func (ec *executionContext) fieldContext_Query_investmentTransactions(ctx contex
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_identity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_identity(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Identity(ctx, fc.Args["itemId"].(*uuid.UUID), fc.Args["id"].(*uuid.UUID))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Identity) graphql.Marshaler {
-			return ec.marshalNIdentity2ᚖponteᚋmodelᚐIdentity(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_identity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Identity(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_identity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_loans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34832,6 +36469,50 @@ func (ec *executionContext) fieldContext_Query_loan(ctx context.Context, field g
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_loan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_identity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_identity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Identity(ctx, fc.Args["itemId"].(*uuid.UUID), fc.Args["id"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Identity) graphql.Marshaler {
+			return ec.marshalNIdentity2ᚖponteᚋmodelᚐIdentity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_identity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Identity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_identity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -35278,6 +36959,50 @@ func (ec *executionContext) fieldContext_Query_event(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_events(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Events(ctx, fc.Args["itemId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_webhookSigningSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35306,182 +37031,6 @@ func (ec *executionContext) fieldContext_Query_webhookSigningSecret(_ context.Co
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SigningSecret(ctx, field)
 		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_paymentRequests(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PaymentRequests(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequestPage) graphql.Marshaler {
-			return ec.marshalNPaymentRequestPage2ᚖponteᚋmodelᚐPaymentRequestPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequestPage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_paymentRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_paymentRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_paymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_paymentIntents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PaymentIntents(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["paymentRequestId"].(*uuid.UUID))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntentPage) graphql.Marshaler {
-			return ec.marshalNPaymentIntentPage2ᚖponteᚋmodelᚐPaymentIntentPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentIntentPage(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_paymentIntents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_paymentIntent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PaymentIntent(ctx, fc.Args["id"].(uuid.UUID))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
-			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PaymentIntent(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_paymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
 	}
 	return fc, nil
 }
@@ -35744,6 +37293,182 @@ func (ec *executionContext) fieldContext_Query_paymentInstitution(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_paymentInstitution_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRequests(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequestPage) graphql.Marshaler {
+			return ec.marshalNPaymentRequestPage2ᚖponteᚋmodelᚐPaymentRequestPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequestPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentRequest(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIntents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIntents(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int), fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["paymentRequestId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntentPage) graphql.Marshaler {
+			return ec.marshalNPaymentIntentPage2ᚖponteᚋmodelᚐPaymentIntentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIntents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIntents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentIntent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -46374,41 +48099,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createPaymentRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createPaymentRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createPaymentRequestFromPixQr":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createPaymentRequestFromPixQr(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updatePaymentRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updatePaymentRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deletePaymentRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deletePaymentRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createPaymentIntent":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createPaymentIntent(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "createPaymentCustomer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createPaymentCustomer(ctx, field)
@@ -46447,6 +48137,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deletePaymentRecipient":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deletePaymentRecipient(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentRequestFromPixQr":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentRequestFromPixQr(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPaymentIntent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPaymentIntent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -48316,6 +50041,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "clientApplication":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_clientApplication(ctx, field)
+				})
 		case "connectors":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -48340,11 +50071,11 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_category(ctx, field)
 				})
-		case "clientApplication":
+		case "categoryFeedback":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_clientApplication(ctx, field)
+					return ec._Query_categoryFeedback(ctx, field)
 				})
 		case "item":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48358,11 +50089,11 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_items(ctx, field)
 				})
-		case "events":
+		case "itemConnection":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_events(ctx, field)
+					return ec._Query_itemConnection(ctx, field)
 				})
 		case "itemResources":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48381,18 +50112,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_account(ctx, field)
-				})
-		case "categoryFeedback":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_categoryFeedback(ctx, field)
-				})
-		case "itemConnection":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_itemConnection(ctx, field)
 				})
 		case "transactions":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48424,12 +50143,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_investmentTransactions(ctx, field)
 				})
-		case "identity":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_identity(ctx, field)
-				})
 		case "loans":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -48441,6 +50154,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_loan(ctx, field)
+				})
+		case "identity":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_identity(ctx, field)
 				})
 		case "bills":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48502,35 +50221,17 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_event(ctx, field)
 				})
+		case "events":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_events(ctx, field)
+				})
 		case "webhookSigningSecret":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_webhookSigningSecret(ctx, field)
-				})
-		case "paymentRequests":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_paymentRequests(ctx, field)
-				})
-		case "paymentRequest":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_paymentRequest(ctx, field)
-				})
-		case "paymentIntents":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_paymentIntents(ctx, field)
-				})
-		case "paymentIntent":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_paymentIntent(ctx, field)
 				})
 		case "paymentCustomers":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -48567,6 +50268,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_paymentInstitution(ctx, field)
+				})
+		case "paymentRequests":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRequests(ctx, field)
+				})
+		case "paymentRequest":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentRequest(ctx, field)
+				})
+		case "paymentIntents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIntents(ctx, field)
+				})
+		case "paymentIntent":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_paymentIntent(ctx, field)
 				})
 		case "scheduledPayments":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -2,8 +2,10 @@
 
 package generated
 
+// Writes. Each field mirrors a REST endpoint, named in its description.
 type Mutation struct {
 }
 
+// Reads. Each field mirrors a REST endpoint, named in its description, unless it says GraphQL only.
 type Query struct {
 }
