@@ -42,7 +42,7 @@ func (s *Server) listTransactionsV2() http.HandlerFunc {
 				// The same query with the cursor: the client appends it to the path unchanged.
 				v := in.r.URL.Query()
 				v.Set("after", *page.After)
-				out.next = nextQuery("/v2/transactions", v)
+				out.next = nextQuery(v)
 			}
 			return out, nil
 		}

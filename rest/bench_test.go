@@ -123,7 +123,7 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 			if p.Next == nil {
 				break
 			}
-			path = *p.Next
+			path = "/v2/transactions" + *p.Next
 		}
 		r.elapsed = time.Since(start)
 		return r

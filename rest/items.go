@@ -140,15 +140,18 @@ func (s *Server) listItemsV2() http.HandlerFunc {
 					v.Set("connectorId", strconv.Itoa(*connectorID))
 				}
 				v.Set("after", *page.Next)
-				out.Next = nextQuery("/v2/items", v)
+				out.Next = nextQuery(v)
 			}
 			return out, nil
 		}
 	})
 }
 
-// nextQuery is the next of a cursor envelope.
-func nextQuery(path string, v url.Values) *string {
-	n := path + "?" + v.Encode()
+// nextQuery is the next of a cursor envelope: a ready-made query string for the following
+// page, which the client appends unchanged to the endpoint path (spec 2.1; 4.4 rule 1), so
+// it starts with "?" and names no path. The official client resolves it against its base
+// URL and reads after from it, which a query string serves as well as a path did.
+func nextQuery(v url.Values) *string {
+	n := "?" + v.Encode()
 	return &n
 }
