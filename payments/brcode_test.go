@@ -69,3 +69,50 @@ func TestBRCodeRejects(t *testing.T) {
 		}
 	}
 }
+
+// What Encode writes into the fields EMV bounds: ASCII descriptions cut to what field 26
+// leaves, names and cities cut to 25 and 15 and never empty, "***" for a missing txid,
+// amounts with two decimals; and Fits refuses a key or location that cannot fit whole.
+func TestBRCodeFields(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("k", 78)
+	cases := []struct {
+		name string
+		code BRCode
+		has  []string // fields the payload carries
+		fits bool
+	}{
+		{"accents dropped", BRCode{Key: "a@b.co", MerchantName: "João Açaí", MerchantCity: "São Paulo", Description: "Pedido nº 1 – maçã"},
+			[]string{"5909Joao Acai", "6009Sao Paulo", "0216Pedido n 1  maca"}, true},
+		{"name and city cut", BRCode{Key: "a@b.co", MerchantName: strings.Repeat("N", 30), MerchantCity: strings.Repeat("C", 20)},
+			[]string{"5925" + strings.Repeat("N", 25) + "60", "6015" + strings.Repeat("C", 15) + "62"}, true},
+		{"nothing printable", BRCode{Key: "a@b.co", MerchantName: "\x01", MerchantCity: "   "},
+			[]string{"5913NAO INFORMADO", "6013NAO INFORMADO"}, true},
+		{"no txid", BRCode{Key: "a@b.co", MerchantName: "N", MerchantCity: "C"}, []string{"62070503***"}, true},
+		{"amount", BRCode{Key: "a@b.co", Amount: 10.5, MerchantName: "N", MerchantCity: "C"}, []string{"540510.50"}, true},
+		{"description cut to field 26", BRCode{Key: strings.Repeat("k", 70), MerchantName: "N", MerchantCity: "C", Description: strings.Repeat("d", 40)},
+			[]string{"2699", "0203ddd52"}, true},
+		{"dynamic: no description", BRCode{Dynamic: true, URL: "pix.example.com/x", MerchantName: "N", MerchantCity: "C", Description: "gone"},
+			[]string{"010212", "2517pix.example.com/x"}, true},
+		{"key too long", BRCode{Key: long}, nil, false},
+		{"location too long", BRCode{Dynamic: true, URL: long}, nil, false},
+		{"longest key", BRCode{Key: long[:77]}, nil, true},
+	}
+	for _, c := range cases {
+		if err := c.code.Fits(); (err == nil) != c.fits {
+			t.Errorf("%s: Fits() = %v, want fits %v", c.name, err, c.fits)
+		}
+		if !c.fits || c.has == nil {
+			continue
+		}
+		s := c.code.Encode()
+		for _, h := range c.has {
+			if !strings.Contains(s, h) {
+				t.Errorf("%s: %s lacks %q", c.name, s, h)
+			}
+		}
+		if _, err := ParseBRCode(s); err != nil {
+			t.Errorf("%s: %s does not parse: %v", c.name, s, err)
+		}
+	}
+}

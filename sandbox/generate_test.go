@@ -528,34 +528,6 @@ func TestJSONFieldNames(t *testing.T) {
 	}
 }
 
-func TestDocuments(t *testing.T) {
-	cases := []struct {
-		doc   string
-		valid bool
-		cpf   bool
-	}{
-		{"52998224725", true, true}, {"52998224724", false, true}, {"11111111111", false, true}, {"5299822472", false, true},
-		{"529.982.247-25", false, true},
-		{"11444777000161", true, false}, {"11444777000162", false, false}, {"00000000000000", false, false},
-		{"60701190000104", true, false}, {"00394460000141", true, false},
-	}
-	for _, c := range cases {
-		got := ValidCNPJ(c.doc)
-		if c.cpf {
-			got = ValidCPF(c.doc)
-		}
-		if got != c.valid {
-			t.Errorf("%s: valid %v, want %v", c.doc, got, c.valid)
-		}
-	}
-	rng := rngFor(1, 2)
-	for i := 0; i < 1000; i++ {
-		if cpf, cnpj := NewCPF(rng), NewCNPJ(rng); !ValidCPF(cpf) || !ValidCNPJ(cnpj) {
-			t.Fatalf("generated %s / %s invalid", cpf, cnpj)
-		}
-	}
-}
-
 func TestBoletos(t *testing.T) {
 	// A bank boleto and its digitable line, checked digit by digit.
 	bc, line := bankBoleto("341", time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC), 1234.56, "1234567890123456789012345")
