@@ -56,3 +56,26 @@ func TestCursorNextAppendsToPath(t *testing.T) {
 		t.Fatalf("read %d items in %d pages, want 130 in 2", len(seen), pages)
 	}
 }
+
+// A bad path id is named for what it is: the automatic PIX paths share {scheduleId} with
+// the scheduled payments' paths, but name an automatic PIX payment.
+func TestPathIDNames(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "names").APIKey
+	id := uuid.NewString()
+	cases := []struct{ method, path, want string }{
+		{"GET", "/payments/requests/" + id + "/schedules/x", "Scheduled payment id"},
+		{"POST", "/payments/requests/" + id + "/schedules/x/cancel", "Scheduled payment id"},
+		{"GET", "/payments/requests/" + id + "/automatic-pix/schedules/x", "Automatic PIX payment id"},
+		{"POST", "/payments/requests/" + id + "/automatic-pix/schedules/x/cancel", "Automatic PIX payment id"},
+		{"POST", "/payments/requests/" + id + "/automatic-pix/schedules/x/retry", "Automatic PIX payment id"},
+		{"GET", "/payments/requests/x/automatic-pix/schedules/" + id, "Payment request id"},
+	}
+	for _, c := range cases {
+		body := env.Do(t, c.method, c.path, key, nil).WantError(400, "INVALID_PARAMETER")
+		if msg, _ := body["message"].(string); !strings.HasPrefix(msg, c.want+" must be a UUID") {
+			t.Errorf("%s %s: message %q, want it to name %q", c.method, c.path, msg, c.want)
+		}
+	}
+}
