@@ -8059,7 +8059,7 @@ type ValidationError {
 
 "The answer of POST /connectors/{id}/validate (the official client's shape)."
 type ValidationResult {
-  "The parameters the check read, by name."
+  "Each parameter received, by name, its value masked as ******** (empty when it was empty): credentials are never sent back."
   parameters: Map!
   "One entry per failing parameter; empty when all are valid."
   errors: [ValidationError!]!
@@ -8371,7 +8371,7 @@ type Item {
 type ItemPage {
   "This page's items."
   results: [Item!]!
-  "Null on the last page; otherwise the following page as GET /v2/items gives it, whose after value is the after argument of the next call."
+  "Null on the last page; otherwise the cursor to pass as after for the following page (GET /v2/items writes it as the query string ?after=…)."
   next: String
 }
 
