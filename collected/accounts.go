@@ -53,7 +53,7 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 		return nil, err
 	}
 	list = reduceFor(p, list)
-	return &model.AccountPage{Total: len(list), TotalPages: 1, Page: 1, Results: nonNil(list)}, nil
+	return &model.AccountPage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
 }
 
 // ItemAccounts lists the accounts of an item the caller reached through a read that

@@ -122,6 +122,5 @@ func (r *queryResolver) ItemResources(ctx context.Context, itemID uuid.UUID, sta
 	if err != nil {
 		return nil, err
 	}
-	pages := 1
-	return &model.ItemResourcePage{Total: len(list), TotalPages: pages, Page: 1, Results: nonNil(list)}, nil
+	return &model.ItemResourcePage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
 }

@@ -29,5 +29,16 @@ func PageArgs(page, pageSize *int) (p, limit, offset int, err error) {
 	return p, limit, (p - 1) * limit, nil
 }
 
-// TotalPages is the totalPages of a page-number envelope.
-func TotalPages(total, limit int) int { return (total + limit - 1) / limit }
+// TotalPages is the totalPages of every page-number envelope, REST and GraphQL: the pages
+// needed to read total records, limit to a page (spec 2.1). No records need no page, so an
+// empty list says 0, whatever its page size; page stays the page asked for.
+func TotalPages(total, limit int) int {
+	if total <= 0 || limit <= 0 {
+		return 0
+	}
+	return (total-1)/limit + 1
+}
+
+// ListPages is the totalPages of a list answered whole, in one page (an item's accounts,
+// its resources, a request's schedules): one page when it has records, none when empty.
+func ListPages(total int) int { return TotalPages(total, max(total, 1)) }

@@ -79,3 +79,73 @@ func TestPathIDNames(t *testing.T) {
 		}
 	}
 }
+
+// totalPages of an empty list is 0 in every page-number envelope, REST and GraphQL: no
+// records need no page (spec 2.1, "pages needed to read all of them"), and page stays the
+// page asked for.
+func TestEmptyListsHaveNoPages(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "empty")
+	// An Open Finance item whose first execution never ran: it has no accounts, products or
+	// resources.
+	item := uuid.NewString()
+	env.Exec(t, `INSERT INTO items (id, client_id, connector_id) VALUES ($1, $2, 6)`, item, c.ID)
+
+	type envelope struct {
+		Total      *int  `json:"total"`
+		TotalPages *int  `json:"totalPages"`
+		Page       *int  `json:"page"`
+		Results    []any `json:"results"`
+	}
+	for _, path := range []string{
+		"/accounts?itemId=" + item,
+		"/items/" + item + "/resources",
+		"/investments?itemId=" + item,
+		"/loans?itemId=" + item,
+		"/webhooks",
+		"/payments/requests",
+		"/payments/intents",
+		"/payments/customers",
+		"/payments/recipients",
+		"/categories?parentId=99999999",
+	} {
+		var e envelope
+		env.Do(t, "GET", path, c.APIKey, nil).Want(200).JSON(&e)
+		if e.Total == nil || *e.Total != 0 || e.TotalPages == nil || *e.TotalPages != 0 || e.Page == nil || *e.Page != 1 || len(e.Results) != 0 {
+			t.Errorf("GET %s: total %v, totalPages %v, page %v, %d results; want 0, 0, 1, none", path, ptrVal(e.Total), ptrVal(e.TotalPages), ptrVal(e.Page), len(e.Results))
+		}
+	}
+	var e envelope
+	env.Do(t, "GET", "/webhooks?page=3", c.APIKey, nil).Want(200).JSON(&e)
+	if *e.TotalPages != 0 || *e.Page != 3 {
+		t.Errorf("GET /webhooks?page=3: totalPages %d, page %d", *e.TotalPages, *e.Page)
+	}
+
+	data := env.GraphQL(t, c.APIKey, `query($i: UUID!) {
+		accounts(itemId: $i) { total totalPages page }
+		itemResources(itemId: $i) { total totalPages page }
+		webhooks { total totalPages page }
+		paymentRequests { total totalPages page }
+	}`, map[string]any{"i": item}).OK(t)
+	for name, v := range data {
+		if p := v.(map[string]any); p["total"] != float64(0) || p["totalPages"] != float64(0) || p["page"] != float64(1) {
+			t.Errorf("GraphQL %s: %v", name, p)
+		}
+	}
+
+	// A list with records says how many pages they fill.
+	env.Do(t, "POST", "/payments/customers", c.APIKey, map[string]any{"type": "BUSINESS", "name": "Cliente",
+		"cnpj": "11222333000181", "email": "cliente@example.com"}).Want(200)
+	env.Do(t, "GET", "/payments/customers?pageSize=1", c.APIKey, nil).Want(200).JSON(&e)
+	if *e.Total != 1 || *e.TotalPages != 1 {
+		t.Errorf("one customer: total %d, totalPages %d", *e.Total, *e.TotalPages)
+	}
+}
+
+func ptrVal(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
