@@ -27,8 +27,9 @@ func (r *Resolver) payer(ctx context.Context) (uuid.UUID, error) {
 	return p.ClientID, nil
 }
 
-// dateRange reads the from and to filters of payment lists; to is inclusive of its day
-// when given as a plain date.
+// dateRange reads the from and to filters of payment lists with the rule of every date
+// filter (model.ParseUpTo): a plain date to covers its whole day in UTC, a date-time to its
+// whole millisecond.
 func dateRange(from, to *string) (*time.Time, *time.Time, error) {
 	var f, t *time.Time
 	if from != nil {
@@ -39,16 +40,12 @@ func dateRange(from, to *string) (*time.Time, *time.Time, error) {
 		f = &v.Time
 	}
 	if to != nil {
-		v, err := model.ParseTime(*to)
+		last, err := model.ParseUpTo(*to)
 		if err != nil {
 			return nil, nil, model.Fail(model.CodeInvalidParameter, "to %q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", *to)
 		}
-		end := v.Time
-		if len(*to) == len("2006-01-02") {
-			end = end.AddDate(0, 0, 1)
-		} else {
-			end = end.Add(time.Millisecond)
-		}
+		// The store compares created_at < end: the instant after the last one covered.
+		end := last.Add(time.Microsecond)
 		t = &end
 	}
 	if f != nil && t != nil && !f.Before(*t) {

@@ -29,7 +29,7 @@ func (s *Server) listTransactionsV2() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		q := in.query("accountId", "ids", "dateFrom", "dateTo", "createdAtFrom", "after")
 		accountID := q.requiredUUID("accountId")
-		f := model.TransactionFilter{IDs: q.uuids("ids"), DateFrom: q.date("dateFrom"), DateTo: q.date("dateTo"), CreatedAtFrom: q.date("createdAtFrom")}
+		f := model.TransactionFilter{IDs: q.uuids("ids"), DateFrom: q.date("dateFrom"), DateTo: q.upTo("dateTo"), CreatedAtFrom: q.date("createdAtFrom")}
 		after := q.str("after")
 		return func(ctx context.Context) (any, error) {
 			f.AccountID = *accountID
@@ -56,7 +56,7 @@ func (s *Server) listTransactionsLegacy() http.HandlerFunc {
 		q := in.query("accountId", "pageSize", "page", "from", "to", "ids", "billId", "createdAtFrom")
 		accountID := q.requiredUUID("accountId")
 		f := model.LegacyTransactionFilter{BillID: q.uuid("billId"), TransactionFilter: model.TransactionFilter{
-			IDs: q.uuids("ids"), DateFrom: q.date("from"), DateTo: q.date("to"), CreatedAtFrom: q.date("createdAtFrom")}}
+			IDs: q.uuids("ids"), DateFrom: q.date("from"), DateTo: q.upTo("to"), CreatedAtFrom: q.date("createdAtFrom")}}
 		page, pageSize := q.integer("page"), q.integer("pageSize")
 		return func(ctx context.Context) (any, error) {
 			f.AccountID = *accountID

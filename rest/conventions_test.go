@@ -2,8 +2,10 @@ package rest_test
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -148,4 +150,90 @@ func ptrVal(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+// One rule for every date filter's upper bound: a plain date covers its whole day (UTC),
+// a date-time its whole millisecond. Transactions read a plain dateTo as that day's
+// midnight, leaving out its later rows, while payments covered the day.
+func TestPlainDateUpperBound(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "dates").APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
+	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+	account := env.AccountIDs(t, key, it.ID.String())["CHECKING_ACCOUNT"]
+	all := readAll(t, env, key, "/v2/transactions?accountId="+account, nil)
+
+	// A day with a row after midnight, and the rows of that day (UTC).
+	var day string
+	var late model.Transaction
+	for _, tx := range all {
+		if d := tx.Date.UTC(); d.Hour() > 0 {
+			day, late = d.Format(time.DateOnly), tx
+		}
+	}
+	if day == "" {
+		t.Fatal("no transaction after midnight to test with")
+	}
+	var want []string
+	for _, tx := range all {
+		if tx.Date.UTC().Format(time.DateOnly) == day {
+			want = append(want, tx.ID.String())
+		}
+	}
+	ids := func(list []model.Transaction) []string {
+		out := []string{}
+		for _, tx := range list {
+			out = append(out, tx.ID.String())
+		}
+		return out
+	}
+	v2 := readAll(t, env, key, "/v2/transactions?accountId="+account+"&dateFrom="+day+"&dateTo="+day, nil)
+	if got := ids(v2); !slices.Equal(got, want) {
+		t.Errorf("GET /v2/transactions dateFrom=dateTo=%s: %d rows %v, want the day's %d %v", day, len(got), got, len(want), want)
+	}
+	var legacy struct {
+		Results []model.Transaction `json:"results"`
+	}
+	env.Do(t, "GET", "/transactions?accountId="+account+"&from="+day+"&to="+day, key, nil).Want(200).JSON(&legacy)
+	if got := ids(legacy.Results); !slices.Equal(got, want) {
+		t.Errorf("GET /transactions from=to=%s: %d rows %v, want the day's %d %v", day, len(got), got, len(want), want)
+	}
+	// A date-time bound, as the API writes it, includes its own row.
+	at := late.Date.UTC().Format(model.TimeLayout)
+	v2 = readAll(t, env, key, "/v2/transactions?accountId="+account+"&dateFrom="+at+"&dateTo="+at, nil)
+	if !slices.Contains(ids(v2), late.ID.String()) {
+		t.Errorf("dateFrom=dateTo=%s leaves out the row at that time", at)
+	}
+
+	// Payments: the same rule on created dates.
+	var req struct {
+		ID        string     `json:"id"`
+		CreatedAt model.Time `json:"createdAt"`
+	}
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true,
+		"recipientId": env.Recipient(t, key)}).Want(200).JSON(&req)
+	today := req.CreatedAt.UTC().Format(time.DateOnly)
+	yesterday := req.CreatedAt.UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	for q, in := range map[string]bool{
+		"from=" + today + "&to=" + today: true,
+		"to=" + today:                    true,
+		"to=" + yesterday:                false,
+		"to=" + req.CreatedAt.String():   true,
+		"from=" + req.CreatedAt.String() + "&to=" + req.CreatedAt.String(): true,
+	} {
+		var page struct {
+			Results []struct {
+				ID string `json:"id"`
+			} `json:"results"`
+		}
+		env.Do(t, "GET", "/payments/requests?"+q, key, nil).Want(200).JSON(&page)
+		if got := len(page.Results) == 1 && page.Results[0].ID == req.ID; got != in {
+			t.Errorf("GET /payments/requests?%s: %d results, want the request %v", q, len(page.Results), in)
+		}
+	}
+	data := env.GraphQL(t, key, `query($d: String) { paymentRequests(from: $d, to: $d) { total } }`, map[string]any{"d": today}).OK(t)
+	if n := data["paymentRequests"].(map[string]any)["total"]; n != float64(1) {
+		t.Errorf("GraphQL paymentRequests(from: to: %s): total %v", today, n)
+	}
 }

@@ -157,7 +157,8 @@ func uuidParam(r *http.Request, name, what string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// date reads a date filter: a date-time (RFC 3339) or a plain date (YYYY-MM-DD).
+// date reads a date filter's lower bound: a date-time (RFC 3339) or a plain date
+// (YYYY-MM-DD), read as its midnight UTC.
 func (q *query) date(name string) *time.Time {
 	v, ok := q.raw(name)
 	if !ok {
@@ -169,6 +170,21 @@ func (q *query) date(name string) *time.Time {
 		return nil
 	}
 	return &t.Time
+}
+
+// upTo reads the upper bound of a date filter: a plain date covers its whole day (UTC), a
+// date-time its whole millisecond (model.ParseUpTo), on every list.
+func (q *query) upTo(name string) *time.Time {
+	v, ok := q.raw(name)
+	if !ok {
+		return nil
+	}
+	t, err := model.ParseUpTo(v)
+	if err != nil {
+		q.fail(name, "%q is not a date (YYYY-MM-DD) or date-time (RFC 3339).", v)
+		return nil
+	}
+	return &t
 }
 
 // requiredUUID reads a UUID parameter the endpoint cannot do without.
