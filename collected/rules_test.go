@@ -95,7 +95,7 @@ func TestTransactionFilterOf(t *testing.T) {
 		{"no filter", nil, fmt.Sprint(acct, " [] <nil> <nil> <nil>")},
 		{"empty filter", &model.TransactionFilterInput{}, fmt.Sprint(acct, " [] <nil> <nil> <nil>")},
 		{"every field", &model.TransactionFilterInput{IDs: []uuid.UUID{id}, DateFrom: at("2024-01-01T00:00:00Z"),
-			DateTo: at("2024-02-01T00:00:00Z"), CreatedAtFrom: at("2024-01-15T12:00:00Z")},
+			DateTo: &model.UpTo{Time: at("2024-02-01T00:00:00Z").Time}, CreatedAtFrom: at("2024-01-15T12:00:00Z")},
 			fmt.Sprint(acct, " [", id, "] 2024-01-01 2024-02-01 2024-01-15T12:00")},
 	}
 	show := func(t *time.Time) string {

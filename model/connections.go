@@ -170,7 +170,7 @@ type MonthSpending struct {
 type TransactionFilterInput struct {
 	IDs           []uuid.UUID `json:"ids"`
 	DateFrom      *Time       `json:"dateFrom"`
-	DateTo        *Time       `json:"dateTo"`
+	DateTo        *UpTo       `json:"dateTo"` // the last instant covered (ParseUpTo)
 	CreatedAtFrom *Time       `json:"createdAtFrom"`
 }
 

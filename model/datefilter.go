@@ -1,6 +1,11 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
 
 // ParseUpTo reads the upper bound of a date filter (to, dateTo) as the last instant it
 // covers, for a `<=` comparison. An upper bound covers everything it names: a plain date
@@ -20,3 +25,38 @@ func ParseUpTo(s string) (time.Time, error) {
 	}
 	return t.Add(time.Millisecond - time.Microsecond), nil
 }
+
+// UpTo is a DateTime input that bounds a filter from above (the GraphQL transactions
+// filter's dateTo): it holds the last instant covered by ParseUpTo's rule, so GraphQL reads
+// the bound as REST does. gqlgen binds it to the DateTime scalar beside Time; the embedded
+// time.Time is the bound itself.
+type UpTo struct{ time.Time }
+
+// UnmarshalGQL reads a date or date-time written as GraphQL's DateTime.
+func (u *UpTo) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DateTime must be a string")
+	}
+	t, err := ParseUpTo(s)
+	if err != nil {
+		return err
+	}
+	u.Time = t
+	return nil
+}
+
+// UnmarshalJSON reads the same from JSON, as arguments are re-read when prefetched.
+func (u *UpTo) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("date-time must be a string: %w", err)
+	}
+	return u.UnmarshalGQL(s)
+}
+
+// MarshalGQL writes the bound as a DateTime.
+func (u UpTo) MarshalGQL(w io.Writer) { NewTime(u.Time).MarshalGQL(w) }
+
+// MarshalJSON writes the bound as a DateTime.
+func (u UpTo) MarshalJSON() ([]byte, error) { return NewTime(u.Time).MarshalJSON() }

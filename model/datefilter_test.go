@@ -34,3 +34,26 @@ func TestParseUpTo(t *testing.T) {
 		}
 	}
 }
+
+// UpTo reads GraphQL's DateTime and its JSON re-reading with ParseUpTo's rule.
+func TestUpToInput(t *testing.T) {
+	var g, j UpTo
+	if err := g.UnmarshalGQL("2026-01-31"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.UnmarshalJSON([]byte(`"2026-01-31"`)); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ParseUpTo("2026-01-31")
+	if !g.Equal(want) || !j.Equal(want) {
+		t.Fatalf("UnmarshalGQL %v, UnmarshalJSON %v, want %v", g.Time, j.Time, want)
+	}
+	for _, bad := range []any{42, "yesterday", nil} {
+		if err := g.UnmarshalGQL(bad); err == nil {
+			t.Errorf("UnmarshalGQL(%v) accepted", bad)
+		}
+	}
+	if err := j.UnmarshalJSON([]byte(`42`)); err == nil {
+		t.Error("UnmarshalJSON(42) accepted")
+	}
+}

@@ -199,6 +199,31 @@ func TestPlainDateUpperBound(t *testing.T) {
 	if got := ids(legacy.Results); !slices.Equal(got, want) {
 		t.Errorf("GET /transactions from=to=%s: %d rows %v, want the day's %d %v", day, len(got), got, len(want), want)
 	}
+	// GraphQL's filter reads dateTo the same way, resolved alone or batched over an item's
+	// accounts (which re-reads the arguments).
+	filter := map[string]any{"dateFrom": day, "dateTo": day}
+	gqlIDs := func(nodes any) []string {
+		out := []string{}
+		for _, n := range nodes.([]any) {
+			out = append(out, n.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	one := env.GraphQL(t, key, `query($a: UUID!, $f: TransactionFilterInput) { transactions(accountId: $a, first: 500, filter: $f) { nodes { id } } }`,
+		map[string]any{"a": account, "f": filter}).OK(t)["transactions"].(map[string]any)
+	if got := gqlIDs(one["nodes"]); !slices.Equal(got, want) {
+		t.Errorf("GraphQL transactions(filter: %v): %v, want %v", filter, got, want)
+	}
+	batched := env.GraphQL(t, key, `query($i: UUID!, $f: TransactionFilterInput) { item(id: $i) { accounts { nodes { id transactions(first: 500, filter: $f) { nodes { id } } } } } }`,
+		map[string]any{"i": it.ID.String(), "f": filter}).OK(t)["item"].(map[string]any)["accounts"].(map[string]any)["nodes"].([]any)
+	for _, a := range batched {
+		if a := a.(map[string]any); a["id"] == account {
+			if got := gqlIDs(a["transactions"].(map[string]any)["nodes"]); !slices.Equal(got, want) {
+				t.Errorf("GraphQL item.accounts.transactions(filter: %v): %v, want %v", filter, got, want)
+			}
+		}
+	}
+
 	// A date-time bound, as the API writes it, includes its own row.
 	at := late.Date.UTC().Format(model.TimeLayout)
 	v2 = readAll(t, env, key, "/v2/transactions?accountId="+account+"&dateFrom="+at+"&dateTo="+at, nil)

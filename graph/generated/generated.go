@@ -42528,7 +42528,7 @@ func (ec *executionContext) unmarshalInputTransactionFilterInput(ctx context.Con
 			it.DateFrom = data
 		case "dateTo":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateTo"))
-			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐUpTo(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -53771,6 +53771,22 @@ func (ec *executionContext) unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx conte
 }
 
 func (ec *executionContext) marshalODateTime2ᚖponteᚋmodelᚐTime(ctx context.Context, sel ast.SelectionSet, v *model.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalODateTime2ᚖponteᚋmodelᚐUpTo(ctx context.Context, v any) (*model.UpTo, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.UpTo)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODateTime2ᚖponteᚋmodelᚐUpTo(ctx context.Context, sel ast.SelectionSet, v *model.UpTo) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
