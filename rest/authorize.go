@@ -8,7 +8,8 @@ import (
 )
 
 // The page that stands in for an institution's consent or app-authorisation screen: the
-// user approves or denies, and the waiting execution continues.
+// user approves or denies, and the waiting execution continues. Like the payer's pages it
+// answers HTML, errors included, so its handlers are written by hand (not handle.go's shape).
 var authorizePage = template.Must(template.New("authorize").Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>

@@ -13,7 +13,9 @@ import (
 
 // The payer's two pages: paymentUrl (pick an institution, give a CPF) and consentUrl
 // (stands in for the institution's consent screen: authorize or reject). Both are plain
-// forms with inline styles, so they work without scripts or any outside asset.
+// forms with inline styles, so they work without scripts or any outside asset. They answer
+// HTML to a browser, errors included, so they are written by hand rather than with the
+// JSON shape of handle.go.
 var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "maskCPF": maskCPF, "urlsafe": qrImage}).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
