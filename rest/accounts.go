@@ -33,7 +33,7 @@ func (s *Server) listTransactionsV2() http.HandlerFunc {
 		after := q.str("after")
 		return func(ctx context.Context) (any, error) {
 			f.AccountID = *accountID
-			page, err := s.res.TransactionsV2(ctx, f, after)
+			page, err := s.res.Collected.TransactionsV2(ctx, f, after)
 			if err != nil {
 				return nil, err
 			}
@@ -60,7 +60,7 @@ func (s *Server) listTransactionsLegacy() http.HandlerFunc {
 		page, pageSize := q.integer("page"), q.integer("pageSize")
 		return func(ctx context.Context) (any, error) {
 			f.AccountID = *accountID
-			return s.res.LegacyTransactions(ctx, f, page, pageSize)
+			return s.res.Collected.LegacyTransactions(ctx, f, page, pageSize)
 		}
 	})
 }
@@ -81,7 +81,7 @@ func deprecated(sunset, successor string) func(http.Handler) http.Handler {
 
 // getTransaction is GET /transactions/{id}.
 func (s *Server) getTransaction() http.HandlerFunc {
-	return s.byID("Transaction id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.Transaction(ctx, id) })
+	return s.byID("Transaction id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.Collected.Transaction(ctx, id) })
 }
 
 // patchTransaction is PATCH /transactions/{id}: the client's category (4.4 rule 2).
@@ -93,7 +93,7 @@ func (s *Server) patchTransaction() http.HandlerFunc {
 		if b.CategoryID == nil {
 			return nil, model.Fail(model.CodeInvalidParameter, "categoryId is required.")
 		}
-		return s.res.SetTransactionCategory(ctx, id, *b.CategoryID)
+		return s.res.Collected.SetTransactionCategory(ctx, id, *b.CategoryID)
 	})
 }
 

@@ -27,7 +27,7 @@ func (s *Server) productList(kind, parent string, typed bool) http.HandlerFunc {
 			ownerID = parentID
 		}
 		return func(ctx context.Context) (any, error) {
-			return s.res.ProductList(ctx, kind, itemID, ownerID, typ, page, pageSize)
+			return s.res.Collected.ProductList(ctx, kind, itemID, ownerID, typ, page, pageSize)
 		}
 	})
 }
@@ -44,20 +44,22 @@ func (s *Server) productOwned(kind string) http.HandlerFunc {
 			q.fail("investmentId", "must be the investment of the path (%s).", id)
 		}
 		return func(ctx context.Context) (any, error) {
-			return s.res.ProductList(ctx, kind, nil, &id, nil, page, pageSize)
+			return s.res.Collected.ProductList(ctx, kind, nil, &id, nil, page, pageSize)
 		}
 	})
 }
 
 // productByID serves one product document by its id.
 func (s *Server) productByID(kind string) http.HandlerFunc {
-	return s.byID("id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.ProductByID(ctx, kind, id) })
+	return s.byID("id", func(ctx context.Context, id uuid.UUID) (any, error) {
+		return s.res.Collected.ProductByID(ctx, kind, id)
+	})
 }
 
 // identityByItem answers GET /identity?itemId=: the item's one identity, not a list.
 func (s *Server) identityByItem() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		itemID := in.query("itemId").requiredUUID("itemId")
-		return func(ctx context.Context) (any, error) { return s.res.IdentityByItem(ctx, *itemID) }
+		return func(ctx context.Context) (any, error) { return s.res.Collected.IdentityByItem(ctx, *itemID) }
 	})
 }
