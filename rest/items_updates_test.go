@@ -5,11 +5,12 @@ package rest_test
 
 import (
 	"fmt"
-	"ponte/model"
-	"ponte/testsupport"
 	"sort"
 	"strings"
 	"testing"
+
+	"ponte/model"
+	"ponte/testsupport"
 )
 
 func TestAutoSync(t *testing.T) {
