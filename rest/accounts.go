@@ -87,13 +87,10 @@ func (s *Server) getTransaction() http.HandlerFunc {
 // patchTransaction is PATCH /transactions/{id}: the client's category (4.4 rule 2).
 func (s *Server) patchTransaction() http.HandlerFunc {
 	type body struct {
-		CategoryID *string `json:"categoryId"`
+		CategoryID string `json:"categoryId"` // absent reads as "", which the rule refuses
 	}
 	return withIDBody(s, "Transaction id", func(ctx context.Context, id uuid.UUID, b body) (any, error) {
-		if b.CategoryID == nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "categoryId is required.")
-		}
-		return s.res.Collected.SetTransactionCategory(ctx, id, *b.CategoryID)
+		return s.res.Collected.SetTransactionCategory(ctx, id, b.CategoryID)
 	})
 }
 
