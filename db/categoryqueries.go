@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"ponte/model"
@@ -57,4 +58,21 @@ func (d *DB) Seed(ctx context.Context, connectors []model.Connector) error {
 		return err
 	}
 	return d.SeedConnectors(ctx, connectors)
+}
+
+// CategoryNames maps every category id to its English name, the one transactions carry.
+func (d *DB) CategoryNames(ctx context.Context) (map[string]string, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT id, description_translated FROM categories`)
+	if err != nil {
+		return nil, err
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Name string }])
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(list))
+	for _, c := range list {
+		names[c.ID] = c.Name
+	}
+	return names, nil
 }

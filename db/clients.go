@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -210,5 +211,27 @@ func (d *DB) ClientRSAKey(ctx context.Context, id uuid.UUID) ([]byte, error) {
 // SetClientRSAKey stores a sealed key unless one exists.
 func (d *DB) SetClientRSAKey(ctx context.Context, id uuid.UUID, sealed []byte) error {
 	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET rsa_key = $2 WHERE id = $1 AND rsa_key IS NULL`, id, sealed)
+	return err
+}
+
+// PaymentPrice is the fee of one payment method: a fixed part plus a percentage.
+type PaymentPrice struct {
+	Fixed   float64 `json:"fixed"`
+	Percent float64 `json:"percent"`
+}
+
+// ClientPaymentPricing reads an application's fees by payment method.
+func (d *DB) ClientPaymentPricing(ctx context.Context, clientID uuid.UUID) (map[string]PaymentPrice, error) {
+	var out map[string]PaymentPrice
+	err := d.Pool.QueryRow(ctx, `SELECT payment_pricing FROM client_applications WHERE id = $1`, clientID).Scan(&out)
+	return out, err
+}
+
+// SetClientPaymentPricing replaces an application's fees by payment method.
+func (d *DB) SetClientPaymentPricing(ctx context.Context, clientID uuid.UUID, p map[string]PaymentPrice) error {
+	tag, err := d.Pool.Exec(ctx, `UPDATE client_applications SET payment_pricing = $2 WHERE id = $1`, clientID, p)
+	if err == nil && tag.RowsAffected() == 0 {
+		return errors.New("no such client application")
+	}
 	return err
 }

@@ -93,20 +93,20 @@ func (d *DB) SeedConnectors(ctx context.Context, list []model.Connector) error {
 // it already had that status, found false for an unknown connector.
 func (tx *Tx) SetConnectorStatus(ctx context.Context, id int, status string) (found, changed bool, err error) {
 	var current string
-	err = tx.PGX.QueryRow(ctx, `SELECT health->>'status' FROM connectors WHERE id = $1 FOR UPDATE`, id).Scan(&current)
+	err = tx.pg.QueryRow(ctx, `SELECT health->>'status' FROM connectors WHERE id = $1 FOR UPDATE`, id).Scan(&current)
 	if isNoRows(err) {
 		return false, false, nil
 	}
 	if err != nil || current == status {
 		return err == nil, false, err
 	}
-	_, err = tx.PGX.Exec(ctx, `UPDATE connectors SET health = jsonb_set(health, '{status}', to_jsonb($2::text)) WHERE id = $1`, id, status)
+	_, err = tx.pg.Exec(ctx, `UPDATE connectors SET health = jsonb_set(health, '{status}', to_jsonb($2::text)) WHERE id = $1`, id, status)
 	return true, err == nil, err
 }
 
 // EnabledClients lists the enabled client applications, inside tx.
 func (tx *Tx) EnabledClients(ctx context.Context) ([]uuid.UUID, error) {
-	rows, err := tx.PGX.Query(ctx, `SELECT id FROM client_applications WHERE enabled ORDER BY id`)
+	rows, err := tx.pg.Query(ctx, `SELECT id FROM client_applications WHERE enabled ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,18 @@
-// Package db is the PostgreSQL layer: the private cluster, migrations, and every query the
-// resolvers need. Nothing outside it writes SQL.
+// Package db is the PostgreSQL layer: the private cluster, migrations, and every statement
+// the service runs. Nothing outside it writes SQL except the test harness (testsupport),
+// which clones each test's database and lets tests arrange states; TestStatementsLiveInDB
+// keeps that true.
+//
+// A statement is a method of the connection it runs on, so no caller passes a connection:
+// *DB's methods run on the pool (one that needs several statements to commit together
+// opens its own transaction); *Tx's run inside the transaction DB.InTx opened, and commit
+// or roll back with everything else done there (events, deliveries, and jobs, which River
+// inserts through Tx.PGX). A read needed on
+// both sides is declared once on conn, which both embed: store.PaymentIntent and
+// tx.PaymentIntent are one function. This rather than a connection argument because the
+// type then says which statements need a transaction (row locks, writes that must commit
+// with their events), which an argument taking either cannot, and because most statements
+// already were methods.
 package db
 
 import (
@@ -20,6 +33,8 @@ import (
 // DB is the store: one pgx pool, with bun on top of it through pgx's database/sql adapter, so
 // job queues on the pool and bun queries share connections and transactions.
 type DB struct {
+	conn
+	// Pool is for the job queue (River) and tests; statements are DB's methods.
 	Pool *pgxpool.Pool
 	Bun  *bun.DB
 	// OnEvent, when set, turns each recorded event into its webhook deliveries in the
@@ -71,7 +86,8 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	// As stdlib.OpenDBFromPool: the pgx pool keeps the idle connections, not database/sql.
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxIdleConns(0)
-	d := &DB{Pool: pool, Bun: bun.NewDB(sqldb, pgdialect.New())}
+	bdb := bun.NewDB(sqldb, pgdialect.New())
+	d := &DB{conn: conn{pg: pool, bun: bdb}, Pool: pool, Bun: bdb}
 	if l.Monitor {
 		d.mon = startMonitor(cfg.ConnConfig, l.Log, func() {
 			n := conns.breakAll()

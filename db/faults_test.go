@@ -89,7 +89,7 @@ func TestClusterFaults(t *testing.T) {
 		_, err := d.Bun.ExecContext(ctx, "SELECT pg_sleep(2)")
 		wantUnavailable(t, "a statement past the time-out", err)
 		err = d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
-			_, err := tx.ExecContext(ctx, "SELECT pg_sleep(0.5)")
+			_, err := tx.bun.ExecContext(ctx, "SELECT pg_sleep(0.5)")
 			return err
 		})
 		wantUnavailable(t, "a request's transaction past the time-out", err)
@@ -97,7 +97,7 @@ func TestClusterFaults(t *testing.T) {
 		// the next request has it back.
 		for range 3 {
 			if err := d.InTx(LongRunning(ctx), func(ctx context.Context, tx *Tx) error {
-				_, err := tx.ExecContext(ctx, "SELECT pg_sleep(0.3)")
+				_, err := tx.bun.ExecContext(ctx, "SELECT pg_sleep(0.3)")
 				return err
 			}); err != nil {
 				t.Fatalf("long-running transaction: %v", err)

@@ -39,7 +39,7 @@ func (d *DB) ItemExists(ctx context.Context, clientID, id uuid.UUID) (bool, erro
 
 // InsertItem stores a new item.
 func (tx *Tx) InsertItem(ctx context.Context, it *ItemRow) error {
-	_, err := tx.NewInsert().Model(it).Exec(ctx)
+	_, err := tx.bun.NewInsert().Model(it).Exec(ctx)
 	return err
 }
 
@@ -58,7 +58,7 @@ func (d *DB) Item(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, bool, 
 // (the sync engine acts for every client).
 func (tx *Tx) LockItem(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, bool, error) {
 	it := new(ItemRow)
-	q := tx.NewSelect().Model(it).Where("i.id = ?", id).For("UPDATE")
+	q := tx.bun.NewSelect().Model(it).Where("i.id = ?", id).For("UPDATE")
 	if clientID != uuid.Nil {
 		q = q.Where("i.client_id = ?", clientID)
 	}
@@ -72,31 +72,31 @@ func (tx *Tx) LockItem(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, b
 // SaveItem writes every column of the item.
 func (tx *Tx) SaveItem(ctx context.Context, it *ItemRow) error {
 	it.UpdatedAt = model.NewTime(time.Now())
-	_, err := tx.NewUpdate().Model(it).WherePK().Exec(ctx)
+	_, err := tx.bun.NewUpdate().Model(it).WherePK().Exec(ctx)
 	return err
 }
 
 // DeleteItem removes an item and everything collected for it: transactions explicitly
 // (they carry no foreign key, for ingestion speed), the rest through foreign keys.
 func (tx *Tx) DeleteItem(ctx context.Context, id uuid.UUID) error {
-	if _, err := tx.PGX.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1)`, id); err != nil {
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1)`, id); err != nil {
 		return err
 	}
-	_, err := tx.NewDelete().Model((*ItemRow)(nil)).Where("id = ?", id).Exec(ctx)
+	_, err := tx.bun.NewDelete().Model((*ItemRow)(nil)).Where("id = ?", id).Exec(ctx)
 	return err
 }
 
 // ItemsWithFingerprint lists clientID's items holding the same credentials.
-func (d *DB) ItemsWithFingerprint(ctx context.Context, q bun.IDB, clientID uuid.UUID, fingerprint string) ([]*ItemRow, error) {
+func (tx *Tx) ItemsWithFingerprint(ctx context.Context, clientID uuid.UUID, fingerprint string) ([]*ItemRow, error) {
 	var list []*ItemRow
-	err := q.NewSelect().Model(&list).Where("i.client_id = ? AND i.fingerprint = ?", clientID, fingerprint).
+	err := tx.bun.NewSelect().Model(&list).Where("i.client_id = ? AND i.fingerprint = ?", clientID, fingerprint).
 		Order("i.created_at DESC").Limit(100).Scan(ctx)
 	return list, err
 }
 
 // CountItems counts clientID's items, for the per-client creation cap.
 func (tx *Tx) CountItems(ctx context.Context, clientID uuid.UUID) (int, error) {
-	n, err := tx.NewSelect().Model((*ItemRow)(nil)).Where("client_id = ?", clientID).Count(ctx)
+	n, err := tx.bun.NewSelect().Model((*ItemRow)(nil)).Where("client_id = ?", clientID).Count(ctx)
 	return int(n), err
 }
 
@@ -172,14 +172,14 @@ type ExecutionRow struct {
 
 // InsertExecution records a new execution.
 func (tx *Tx) InsertExecution(ctx context.Context, e *ExecutionRow) error {
-	_, err := tx.NewInsert().Model(e).Exec(ctx)
+	_, err := tx.bun.NewInsert().Model(e).Exec(ctx)
 	return err
 }
 
 // LockExecution reads an execution for update.
 func (tx *Tx) LockExecution(ctx context.Context, id uuid.UUID) (*ExecutionRow, bool, error) {
 	e := new(ExecutionRow)
-	err := tx.NewSelect().Model(e).Where("e.id = ?", id).For("UPDATE").Scan(ctx)
+	err := tx.bun.NewSelect().Model(e).Where("e.id = ?", id).For("UPDATE").Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
@@ -188,7 +188,7 @@ func (tx *Tx) LockExecution(ctx context.Context, id uuid.UUID) (*ExecutionRow, b
 
 // SaveExecution writes an execution back.
 func (tx *Tx) SaveExecution(ctx context.Context, e *ExecutionRow) error {
-	_, err := tx.NewUpdate().Model(e).WherePK().Exec(ctx)
+	_, err := tx.bun.NewUpdate().Model(e).WherePK().Exec(ctx)
 	return err
 }
 
@@ -241,7 +241,7 @@ func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 			e.Payload["id"] = item
 		}
 	}
-	if _, err := tx.NewInsert().Model(e).Exec(ctx); err != nil {
+	if _, err := tx.bun.NewInsert().Model(e).Exec(ctx); err != nil {
 		return err
 	}
 	if tx.onEvent != nil {
@@ -294,7 +294,7 @@ func (it *ItemRow) LastUpdatedAtOrUpdated() time.Time { return it.UpdatedAt.Time
 
 // BindConnectToken records the item a Connect Token created; the token then reaches it.
 func (tx *Tx) BindConnectToken(ctx context.Context, tokenID, itemID uuid.UUID) error {
-	_, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET item_id = ? WHERE id = ? AND item_id IS NULL`, itemID, tokenID)
+	_, err := tx.bun.ExecContext(ctx, `UPDATE connect_tokens SET item_id = ? WHERE id = ? AND item_id IS NULL`, itemID, tokenID)
 	return err
 }
 

@@ -95,7 +95,7 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 	err := d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
 		var desc string
 		var previous *string
-		err := tx.PGX.QueryRow(ctx, `SELECT t.data::jsonb->>'description', t.category_id
+		err := tx.pg.QueryRow(ctx, `SELECT t.data::jsonb->>'description', t.category_id
 			FROM transactions t JOIN accounts a ON a.id = t.account_id JOIN items i ON i.id = a.item_id
 			WHERE t.id = $1 AND i.client_id = $2 FOR UPDATE OF t`, id, clientID).Scan(&desc, &previous)
 		if isNoRows(err) {
@@ -105,12 +105,12 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 			return err
 		}
 		found = true
-		if _, err := tx.PGX.Exec(ctx, `UPDATE transactions SET user_category_id = $2, category_id = $2, updated_at = now(),
+		if _, err := tx.pg.Exec(ctx, `UPDATE transactions SET user_category_id = $2, category_id = $2, updated_at = now(),
 			data = (data::jsonb || jsonb_build_object('categoryId', $2::text, 'category', (SELECT description_translated FROM categories WHERE id = $2),
 				'updatedAt', `+APITimeSQL("now()")+`))::text WHERE id = $1`, id, categoryID); err != nil {
 			return err
 		}
-		_, err = tx.PGX.Exec(ctx, `INSERT INTO category_feedback (id, client_id, transaction_id, description, previous_category_id, category_id)
+		_, err = tx.pg.Exec(ctx, `INSERT INTO category_feedback (id, client_id, transaction_id, description, previous_category_id, category_id)
 			VALUES ($1, $2, $3, $4, $5, $6)`, uuid.New(), clientID, id, desc, previous, categoryID)
 		return err
 	})

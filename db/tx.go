@@ -12,14 +12,34 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Tx is one database transaction seen two ways: bun for queries, and pgx for what needs
-// the native protocol (COPY, and the job queue's inserts), so that data, events and jobs
-// commit or roll back together.
+// Tx is one database transaction: its statements are Tx's methods (and conn's), seen by
+// bun and by pgx on the same connection, so that data, events and jobs commit or roll back
+// together.
 type Tx struct {
-	bun.Tx
+	conn
+	// PGX is the transaction as pgx sees it, for the job queue's inserts (River's
+	// InsertTx): a job commits with the change that causes it. No statement is written on
+	// it outside this package.
 	PGX pgx.Tx
 	// onEvent fans a recorded event out to its deliveries, in this transaction.
 	onEvent EventHook
+}
+
+// conn is where a statement runs, seen by pgx (pg) and by bun (bun): the pool for *DB, one
+// transaction for *Tx. Both embed it, so a read that callers need on either side is
+// declared once, on *conn, and called as store.X or tx.X.
+type conn struct {
+	pg  querier
+	bun bun.IDB
+}
+
+// querier is what pgxpool.Pool and pgx.Tx share and statements use.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // EventHook runs for every event recorded, inside the transaction that records it.
@@ -27,13 +47,13 @@ type EventHook func(ctx context.Context, tx *Tx, e *Event) error
 
 // InTx runs fn in a transaction and commits when it returns nil.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
-	conn, err := d.Bun.Conn(ctx)
+	bc, err := d.Bun.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer bc.Close()
 	var native *pgx.Conn
-	if err := conn.Raw(func(dc any) error {
+	if err := bc.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("database driver is %T, not pgx", dc)
@@ -43,13 +63,14 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 	}); err != nil {
 		return err
 	}
-	btx, err := conn.BeginTx(ctx, nil)
+	btx, err := bc.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	// The pgx view uses the same connection, held by conn until it is closed, and so runs
+	// The pgx view uses the same connection, held by bc until it is closed, and so runs
 	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
-	tx := &Tx{Tx: btx, PGX: &connTx{conn: native}, onEvent: d.OnEvent}
+	ptx := &connTx{conn: native}
+	tx := &Tx{conn: conn{pg: ptx, bun: btx}, PGX: ptx, onEvent: d.OnEvent}
 	// A panic must roll back before the connection is closed: closing waits for the open
 	// transaction, which would never end.
 	defer func() {

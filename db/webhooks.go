@@ -179,7 +179,7 @@ type WebhookTarget struct {
 // MatchingWebhooks lists clientID's enabled webhooks for an event name (or all), inside the
 // transaction that records the event.
 func (tx *Tx) MatchingWebhooks(ctx context.Context, clientID uuid.UUID, event string) ([]WebhookTarget, error) {
-	rows, err := tx.PGX.Query(ctx, `SELECT id, url FROM webhooks
+	rows, err := tx.pg.Query(ctx, `SELECT id, url FROM webhooks
 		WHERE client_id = $1 AND event IN ($2, 'all') AND disabled_at IS NULL ORDER BY created_at, id`, clientID, event)
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ type DeliveryRow struct {
 // InsertDeliveries writes an event's deliveries in its transaction.
 func (tx *Tx) InsertDeliveries(ctx context.Context, list []DeliveryRow) error {
 	for _, r := range list {
-		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_deliveries (id, event_id, client_id, webhook_id, url)
+		if _, err := tx.pg.Exec(ctx, `INSERT INTO webhook_deliveries (id, event_id, client_id, webhook_id, url)
 			VALUES ($1, $2, $3, $4, $5)`, r.ID, r.EventID, r.ClientID, r.WebhookID, r.URL); err != nil {
 			return err
 		}
@@ -250,11 +250,11 @@ func (d *DB) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool
 // RecordAttempt logs an attempt and moves the delivery to status, in one transaction.
 func (d *DB) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
 	return d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
-		if _, err := tx.PGX.Exec(ctx, `INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
+		if _, err := tx.pg.Exec(ctx, `INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response); err != nil {
 			return err
 		}
-		_, err := tx.PGX.Exec(ctx, `UPDATE webhook_deliveries SET attempts = $2, status = $3, updated_at = now(),
+		_, err := tx.pg.Exec(ctx, `UPDATE webhook_deliveries SET attempts = $2, status = $3, updated_at = now(),
 			delivered_at = CASE WHEN $3 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $1`, deliveryID, a.Attempt, status)
 		return err
 	})
@@ -353,7 +353,7 @@ func (d *DB) Event(ctx context.Context, clientID, id uuid.UUID) (*Event, bool, e
 
 // RestartDeliveries sets an event's deliveries pending again, inside tx, and returns them.
 func (tx *Tx) RestartDeliveries(ctx context.Context, clientID, eventID uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := tx.PGX.Query(ctx, `UPDATE webhook_deliveries SET status = 'PENDING', attempts = 0, updated_at = now()
+	rows, err := tx.pg.Query(ctx, `UPDATE webhook_deliveries SET status = 'PENDING', attempts = 0, updated_at = now()
 		WHERE event_id = $1 AND client_id = $2 RETURNING id`, eventID, clientID)
 	if err != nil {
 		return nil, err

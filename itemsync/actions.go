@@ -75,11 +75,7 @@ type autoSyncWorker struct {
 // time; the periodic job comes back for the rest.
 func (w *autoSyncWorker) Work(ctx context.Context, job *river.Job[AutoSyncArgs]) error {
 	return w.e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		var due []*db.ItemRow
-		err := tx.NewSelect().Model(&due).
-			Where("i.next_auto_sync_at <= ?", w.e.now()).
-			Where("i.status IN (?, ?)", model.ItemUpdated, model.ItemOutdated).
-			OrderExpr("i.next_auto_sync_at").Limit(200).For("UPDATE SKIP LOCKED").Scan(ctx)
+		due, err := tx.LockDueAutoSyncs(ctx, w.e.now(), 200)
 		if err != nil {
 			return err
 		}
@@ -94,11 +90,10 @@ func (w *autoSyncWorker) Work(ctx context.Context, job *river.Job[AutoSyncArgs])
 
 // SyncNow makes an item's automatic sync due at once (operator command and tests).
 func (e *Engine) SyncNow(ctx context.Context, itemID uuid.UUID) error {
-	_, err := e.db.Pool.Exec(ctx, `UPDATE items SET next_auto_sync_at = $2 WHERE id = $1`, itemID, e.now().Add(-time.Second))
-	if err != nil {
+	if err := e.db.SetNextAutoSync(ctx, itemID, e.now().Add(-time.Second)); err != nil {
 		return err
 	}
-	_, err = e.jobs.Insert(ctx, AutoSyncArgs{}, nil)
+	_, err := e.jobs.Insert(ctx, AutoSyncArgs{}, nil)
 	return err
 }
 

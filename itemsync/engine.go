@@ -79,23 +79,7 @@ func (e *Engine) categoryNames(ctx context.Context) (map[string]string, error) {
 	if e.catNames != nil {
 		return e.catNames, nil
 	}
-	func() {
-		rows, err := e.db.Pool.Query(ctx, `SELECT id, description_translated FROM categories`)
-		if err != nil {
-			e.catErr = err
-			return
-		}
-		defer rows.Close()
-		e.catNames = map[string]string{}
-		for rows.Next() {
-			var id, name string
-			if e.catErr = rows.Scan(&id, &name); e.catErr != nil {
-				return
-			}
-			e.catNames[id] = name
-		}
-		e.catErr = rows.Err()
-	}()
+	e.catNames, e.catErr = e.db.CategoryNames(ctx)
 	if e.catErr != nil {
 		// A failed read is retried next time rather than remembered.
 		e.catNames = nil

@@ -164,7 +164,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	var item *db.ItemRow
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		// Serialise creations of one client so the cap and duplicate checks hold.
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext(?::text))`, p.ClientID.String()); err != nil {
+		if err := tx.LockClientItems(ctx, p.ClientID); err != nil {
 			return err
 		}
 		if settings.ItemLimit != nil {
@@ -176,7 +176,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 				return model.Fail(model.CodeItemCreationLimit, "This client application reached its limit of %d items; delete some or ask for a higher limit.", *settings.ItemLimit)
 			}
 		}
-		dups, err := e.db.ItemsWithFingerprint(ctx, tx, p.ClientID, fp)
+		dups, err := tx.ItemsWithFingerprint(ctx, p.ClientID, fp)
 		if err != nil {
 			return err
 		}

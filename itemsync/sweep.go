@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
-
 	"ponte/db"
 )
 
@@ -15,30 +13,14 @@ import (
 // extra job is harmless: the execution lock and the state machine make it a no-op.
 func (e *Engine) Sweep(ctx context.Context) (int, error) {
 	stale := e.staleAfter()
-	rows, err := e.db.Pool.Query(ctx, `SELECT e.id FROM executions e JOIN items i ON i.execution_id = e.id
-		WHERE e.finished_at IS NULL AND e.status NOT IN ('WAITING_USER_INPUT', 'WAITING_USER_ACTION')
-		AND i.updated_at < $1 LIMIT 500`, e.now().Add(-stale))
+	ids, err := e.db.StalledExecutions(ctx, e.now().Add(-stale), 500)
 	if err != nil {
-		return 0, err
-	}
-	var ids []uuid.UUID
-	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, id := range ids {
-		var free bool
-		// Taking and dropping the lock in one statement: free means no process works it.
-		if err := e.db.Pool.QueryRow(ctx, `SELECT pg_try_advisory_lock($1) AND pg_advisory_unlock($1)`, lockKey(id)).Scan(&free); err != nil {
+		free, err := e.db.ExecutionLockFree(ctx, id)
+		if err != nil {
 			return n, err
 		}
 		if !free {

@@ -3,7 +3,6 @@ package itemsync
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"time"
 
@@ -30,23 +29,15 @@ func (w *executionWorker) Work(ctx context.Context, job *river.Job[ExecutionArgs
 
 // run advances one execution as far as it can go: to a wait for the user, or to its end.
 func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
-	// A session-level advisory lock on a dedicated connection: held while this process
-	// works the execution, released by PostgreSQL if the process dies. A rescued copy of
-	// the job therefore never runs beside the original.
-	conn, err := e.db.Pool.Acquire(ctx)
+	// Held while this process works the execution (see db.LockExecution).
+	release, got, err := e.db.LockExecution(ctx, executionID)
 	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	key := lockKey(executionID)
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil {
 		return err
 	}
 	if !got {
 		return river.JobSnooze(2 * time.Second)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, key) //nolint:errcheck
+	defer release()
 
 	st, err := e.load(ctx, executionID)
 	if err != nil || st == nil {
@@ -66,12 +57,6 @@ func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
 		// Killed while collecting: collection is one transaction, so start it over.
 		return e.collect(ctx, st)
 	}
-}
-
-func lockKey(id uuid.UUID) int64 {
-	h := fnv.New64a()
-	_, _ = h.Write(id[:])
-	return int64(h.Sum64())
 }
 
 type state struct {

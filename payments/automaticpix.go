@@ -170,7 +170,7 @@ func autoPixView(a *db.AutomaticPixPaymentRow) *model.AutomaticPixPayment {
 
 // authorizedRequest reads and locks an automatic PIX request whose authorization is in force.
 func (e *Engine) authorizedRequest(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, error) {
-	p, err := e.requestRow(ctx, tx.PGX, clientID, id, true)
+	p, err := e.lockRequest(ctx, tx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -236,11 +236,11 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requ
 
 // lockCharge reads a charge of a request, both locked, request first.
 func (e *Engine) lockCharge(ctx context.Context, tx *db.Tx, clientID, requestID, id uuid.UUID) (*db.PaymentRequestRow, *db.AutomaticPixPaymentRow, error) {
-	p, err := e.requestRow(ctx, tx.PGX, clientID, requestID, true)
+	p, err := e.lockRequest(ctx, tx, clientID, requestID)
 	if err != nil {
 		return nil, nil, err
 	}
-	a, found, err := db.AutomaticPixPayment(ctx, tx.PGX, id, true)
+	a, found, err := tx.AutomaticPixPayment(ctx, id, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -327,7 +327,7 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, 
 		if p, err = e.authorizedRequest(ctx, tx, clientID, requestID); err != nil {
 			return err
 		}
-		pending, err := db.ScheduledAutomaticPixPayments(ctx, tx.PGX, p.ID)
+		pending, err := tx.ScheduledAutomaticPixPayments(ctx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -336,7 +336,7 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, 
 				return err
 			}
 		}
-		n, active, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		n, active, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -355,7 +355,7 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, 
 
 // AutomaticPixPayments lists a request's charges by date.
 func (e *Engine) AutomaticPixPayments(ctx context.Context, clientID, requestID uuid.UUID, limit, offset int) ([]*model.AutomaticPixPayment, int, error) {
-	p, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false)
+	p, err := e.requestRow(ctx, clientID, requestID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -375,10 +375,10 @@ func (e *Engine) AutomaticPixPayments(ctx context.Context, clientID, requestID u
 
 // AutomaticPixPayment reads one charge.
 func (e *Engine) AutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
-	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}
-	a, found, err := db.AutomaticPixPayment(ctx, e.db.Pool, id, false)
+	a, found, err := e.db.AutomaticPixPayment(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -405,21 +405,21 @@ type autoPixWorker struct {
 func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) error {
 	e := w.e
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		a, found, err := db.AutomaticPixPayment(ctx, tx.PGX, job.Args.PaymentID, false)
+		a, found, err := tx.AutomaticPixPayment(ctx, job.Args.PaymentID, false)
 		if err != nil || !found {
 			return err
 		}
-		p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, a.RequestID, true)
+		p, found, err := tx.PaymentRequest(ctx, uuid.Nil, a.RequestID, true)
 		if err != nil || !found {
 			return err
 		}
-		if a, _, err = db.AutomaticPixPayment(ctx, tx.PGX, a.ID, true); err != nil {
+		if a, _, err = tx.AutomaticPixPayment(ctx, a.ID, true); err != nil {
 			return err
 		}
 		if a.Status != AutoScheduled || a.Date.Format("2006-01-02") != job.Args.Date || p.Status != Authorized {
 			return nil
 		}
-		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		n, _, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}

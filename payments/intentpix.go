@@ -91,14 +91,14 @@ type PixCharge struct {
 // PixLocation is the charge behind a dynamic PIX intent's code: single use, so it stops
 // being payable once the intent ends.
 func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharge, error) {
-	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, intentID, false)
+	n, found, err := e.db.PaymentIntent(ctx, uuid.Nil, intentID, false)
 	if err != nil {
 		return nil, err
 	}
 	if !found || !n.IsDynamicPix {
 		return nil, model.Fail(model.CodePaymentIntentNotFound, "No dynamic PIX charge %s.", intentID)
 	}
-	p, found, err := db.PaymentRequest(ctx, e.db.Pool, uuid.Nil, n.RequestID, false)
+	p, found, err := e.db.PaymentRequest(ctx, uuid.Nil, n.RequestID, false)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, r
 
 // Intent reads an intent (of any application when clientID is Nil: the consent page).
 func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentIntent, error) {
-	n, found, err := db.PaymentIntent(ctx, e.db.Pool, clientID, id, false)
+	n, found, err := e.db.PaymentIntent(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (e *Engine) IntentsOfRequests(ctx context.Context, clientID uuid.UUID, requ
 
 // PayerOf is who started an intent, for the consent page.
 func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, error) {
-	n, found, err := db.PaymentIntent(ctx, e.db.Pool, uuid.Nil, id, false)
+	n, found, err := e.db.PaymentIntent(ctx, uuid.Nil, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, e
 
 // ClientOfRequest names the application a request belongs to (the payment page).
 func (e *Engine) ClientOfRequest(ctx context.Context, id uuid.UUID) (uuid.UUID, bool, error) {
-	p, found, err := db.PaymentRequest(ctx, e.db.Pool, uuid.Nil, id, false)
+	p, found, err := e.db.PaymentRequest(ctx, uuid.Nil, id, false)
 	if err != nil || !found {
 		return uuid.Nil, found, err
 	}

@@ -81,7 +81,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 	n := &db.PaymentIntentRow{ID: uuid.New(), ClientID: clientID, RequestID: reqID, ConnectorID: conn.ID, Status: Started, PaymentMethod: method,
 		IsDynamicPix: dynamic, Payer: payer, Active: true, AuthorizeBy: now.Add(e.cfg.AuthorizationTimeout), CreatedAt: now, UpdatedAt: now}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		p, err := e.requestRow(ctx, tx.PGX, clientID, reqID, true)
+		p, err := e.lockRequest(ctx, tx, clientID, reqID)
 		if err != nil {
 			return err
 		}
@@ -220,21 +220,21 @@ func (e *Engine) followRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 // lockIntent reads an intent with its request, both locked, request first (the order every
 // writer takes them in).
 func (e *Engine) lockIntent(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, *db.PaymentIntentRow, error) {
-	n, found, err := db.PaymentIntent(ctx, tx.PGX, clientID, id, false)
+	n, found, err := tx.PaymentIntent(ctx, clientID, id, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !found {
 		return nil, nil, model.Fail(model.CodePaymentIntentNotFound, "Payment intent %s not found.", id)
 	}
-	p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, n.RequestID, true)
+	p, found, err := tx.PaymentRequest(ctx, uuid.Nil, n.RequestID, true)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !found {
 		return nil, nil, model.Fail(model.CodePaymentRequestNotFound, "The payment request of intent %s was deleted.", id)
 	}
-	n, _, err = db.PaymentIntent(ctx, tx.PGX, clientID, id, true)
+	n, _, err = tx.PaymentIntent(ctx, clientID, id, true)
 	return p, n, err
 }
 

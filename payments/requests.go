@@ -233,8 +233,20 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	return out, nil
 }
 
-func (e *Engine) requestRow(ctx context.Context, q db.Querier, clientID, id uuid.UUID, lock bool) (*db.PaymentRequestRow, error) {
-	p, found, err := db.PaymentRequest(ctx, q, clientID, id, lock)
+// requestRow reads one of clientID's requests.
+func (e *Engine) requestRow(ctx context.Context, clientID, id uuid.UUID) (*db.PaymentRequestRow, error) {
+	p, found, err := e.db.PaymentRequest(ctx, clientID, id, false)
+	return requestFound(id, p, found, err)
+}
+
+// lockRequest reads one of clientID's requests and holds it for the rest of tx, which
+// serializes every move of the request.
+func (e *Engine) lockRequest(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.PaymentRequestRow, error) {
+	p, found, err := tx.PaymentRequest(ctx, clientID, id, true)
+	return requestFound(id, p, found, err)
+}
+
+func requestFound(id uuid.UUID, p *db.PaymentRequestRow, found bool, err error) (*db.PaymentRequestRow, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +258,7 @@ func (e *Engine) requestRow(ctx context.Context, q db.Querier, clientID, id uuid
 
 // Request reads a request.
 func (e *Engine) Request(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRequest, error) {
-	p, err := e.requestRow(ctx, e.db.Pool, clientID, id, false)
+	p, err := e.requestRow(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +323,7 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		// Found first: another application's id is a 404 whatever the body says.
-		if p, err = e.requestRow(ctx, tx.PGX, clientID, id, true); err != nil {
+		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err
 		}
 		if in.IsSandbox != nil || in.SmartAccountID != nil {
@@ -348,10 +360,10 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 	var p *db.PaymentRequestRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
-		if p, err = e.requestRow(ctx, tx.PGX, clientID, id, true); err != nil {
+		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err
 		}
-		n, active, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		n, active, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}

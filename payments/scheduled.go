@@ -67,18 +67,18 @@ type scheduledWorker struct {
 func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs]) error {
 	e := w.e
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		s, found, err := db.ScheduledPayment(ctx, tx.PGX, job.Args.ScheduledPaymentID, false)
+		s, found, err := tx.ScheduledPayment(ctx, job.Args.ScheduledPaymentID, false)
 		if err != nil || !found {
 			return err
 		}
-		p, found, err := db.PaymentRequest(ctx, tx.PGX, uuid.Nil, s.RequestID, true)
+		p, found, err := tx.PaymentRequest(ctx, uuid.Nil, s.RequestID, true)
 		if err != nil || !found {
 			return err
 		}
-		if s, _, err = db.ScheduledPayment(ctx, tx.PGX, s.ID, true); err != nil || s.Status != SchedScheduled {
+		if s, _, err = tx.ScheduledPayment(ctx, s.ID, true); err != nil || s.Status != SchedScheduled {
 			return err
 		}
-		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		n, _, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 // settleSchedule ends a scheduled request once none of its payments is left to run: it
 // completed if any was paid, else it is canceled (or in error if every one failed).
 func (e *Engine) settleSchedule(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, by string) error {
-	list, err := db.ScheduledPayments(ctx, tx.PGX, p.ID, false)
+	list, err := tx.ScheduledPayments(ctx, p.ID, false)
 	if err != nil {
 		return err
 	}
@@ -140,10 +140,10 @@ func scheduledView(s *db.ScheduledPaymentRow) *model.ScheduledPayment {
 
 // Schedules lists a request's dated payments.
 func (e *Engine) Schedules(ctx context.Context, clientID, requestID uuid.UUID) ([]*model.ScheduledPayment, error) {
-	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}
-	list, err := db.ScheduledPayments(ctx, e.db.Pool, requestID, false)
+	list, err := e.db.ScheduledPayments(ctx, requestID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -169,10 +169,10 @@ func (e *Engine) SchedulesOfRequests(ctx context.Context, clientID uuid.UUID, id
 
 // Schedule reads one dated payment of a request.
 func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
-	if _, err := e.requestRow(ctx, e.db.Pool, clientID, requestID, false); err != nil {
+	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}
-	s, found, err := db.ScheduledPayment(ctx, e.db.Pool, id, false)
+	s, found, err := e.db.ScheduledPayment(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +185,11 @@ func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID
 // CancelSchedules cancels one dated payment (id non-nil) or every one still to run.
 func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.UUID, id *uuid.UUID) ([]*model.ScheduledPayment, error) {
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		p, err := e.requestRow(ctx, tx.PGX, clientID, requestID, true)
+		p, err := e.lockRequest(ctx, tx, clientID, requestID)
 		if err != nil {
 			return err
 		}
-		list, err := db.ScheduledPayments(ctx, tx.PGX, requestID, true)
+		list, err := tx.ScheduledPayments(ctx, requestID, true)
 		if err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 		if !changed {
 			return nil // nothing left to cancel: the request stays as it ended
 		}
-		n, _, err := db.ActivePaymentIntent(ctx, tx.PGX, p.ID)
+		n, _, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}

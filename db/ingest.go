@@ -1,0 +1,256 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"ponte/model"
+)
+
+// The statements of an execution's final step: what the institution reported replaces what
+// is stored, inside the transaction that also records the execution's events and jobs.
+
+// ReplaceAccounts stores an item's accounts as reported and removes the ones no longer
+// reported, with their transactions (which have no foreign key). A document that did not
+// change keeps its updated_at, so readers see which accounts moved.
+func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) error {
+	ids := make([]uuid.UUID, 0, len(list))
+	for i := range list {
+		a := &list[i]
+		ids = append(ids, a.ID)
+		// The row's columns are the timestamps; the document never holds stale copies.
+		a.CreatedAt, a.UpdatedAt = model.Time{}, model.Time{}
+		data, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.pg.Exec(ctx, `INSERT INTO accounts (id, item_id, type, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $5)
+			ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, type = EXCLUDED.type,
+				updated_at = CASE WHEN accounts.data IS DISTINCT FROM EXCLUDED.data THEN EXCLUDED.updated_at ELSE accounts.updated_at END`,
+			a.ID, itemID, string(a.Type), data, now); err != nil {
+			return fmt.Errorf("store account: %w", err)
+		}
+	}
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
+		return err
+	}
+	_, err := tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
+	return err
+}
+
+// TransactionChanges is what one execution changed in one account's transactions.
+type TransactionChanges struct {
+	Created int
+	// MinDate is the earliest date among the created transactions.
+	MinDate time.Time
+	Updated []uuid.UUID
+	Deleted []uuid.UUID
+}
+
+// IngestTransactions stores an item's transactions as reported and says, per account,
+// what changed. An item's first history is copied straight into the table; later ones are
+// staged with COPY and merged in three set-based statements, so a history of a million
+// rows costs a few statements, not a million, and a repeated execution changes nothing.
+func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+	var existing bool
+	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
+		return nil, err
+	}
+	if !existing {
+		return tx.copyNewTransactions(ctx, itemID, list, now)
+	}
+	return tx.mergeTransactions(ctx, itemID, list, now)
+}
+
+// copyNewTransactions copies an item's first history into the table: every row is new, so
+// the staging and merge steps would only cost time.
+func (tx *Tx) copyNewTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+	src, encErr := transactionRows(list, &now, itemID, now, now)
+	if _, err := tx.pg.CopyFrom(ctx, pgx.Identifier{"transactions"},
+		append([]string{"item_id", "created_at", "updated_at"}, transactionColumns...), src); err != nil {
+		if *encErr != nil {
+			return nil, *encErr
+		}
+		return nil, fmt.Errorf("copy transactions: %w", err)
+	}
+	changes := map[uuid.UUID]*TransactionChanges{}
+	for i := range list {
+		t := &list[i]
+		c, ok := changes[t.AccountID]
+		if !ok {
+			c = &TransactionChanges{MinDate: t.Date.Time}
+			changes[t.AccountID] = c
+		}
+		c.Created++
+		if t.Date.Before(c.MinDate) {
+			c.MinDate = t.Date.Time
+		}
+	}
+	return changes, nil
+}
+
+// changedRow is a transaction an execution updated or deleted, and its account.
+type changedRow struct {
+	ID      uuid.UUID
+	Account uuid.UUID
+}
+
+// mergeTransactions stages the history and merges it: new rows inserted, changed ones
+// rewritten, and those gone from the snapshot's window deleted.
+func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+	if _, err := tx.pg.Exec(ctx, `CREATE TEMP TABLE tx_stage (
+		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text, data jsonb) ON COMMIT DROP`); err != nil {
+		return nil, err
+	}
+	src, encErr := transactionRows(list, nil)
+	if _, err := tx.pg.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, transactionColumns, src); err != nil {
+		if *encErr != nil {
+			return nil, *encErr
+		}
+		return nil, fmt.Errorf("stage transactions: %w", err)
+	}
+	changes := map[uuid.UUID]*TransactionChanges{}
+	get := func(id uuid.UUID) *TransactionChanges {
+		c, ok := changes[id]
+		if !ok {
+			c = &TransactionChanges{}
+			changes[id] = c
+		}
+		return c
+	}
+	stamp := model.NewTime(now).Format(model.TimeLayout)
+	rows, err := tx.pg.Query(ctx, `WITH ins AS (
+			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id, data, created_at, updated_at)
+			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.type, s.category_id,
+				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
+			ON CONFLICT (id) DO NOTHING
+			RETURNING account_id, date)
+		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, stamp)
+	if err != nil {
+		return nil, err
+	}
+	created, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct {
+		Account uuid.UUID
+		N       int
+		Min     time.Time
+	}])
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range created {
+		c := get(r.Account)
+		c.Created, c.MinDate = r.N, r.Min
+	}
+	collect := func(sql string, into func(*TransactionChanges, uuid.UUID), args ...any) error {
+		rows, err := tx.pg.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[changedRow])
+		for _, r := range list {
+			into(get(r.Account), r.ID)
+		}
+		return err
+	}
+	// A row changed when the sync's document differs from the stored one without what the
+	// row lays over it (timestamps, and the category when the client chose one).
+	if err := collect(`WITH cur AS (
+			SELECT t.id, t.data::jsonb AS j, t.user_category_id IS NOT NULL AS chosen
+			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2),
+		changed AS (
+			SELECT c.id, c.j, c.chosen FROM cur c JOIN tx_stage s ON s.id = c.id
+			WHERE c.j - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category'
+				OR (NOT c.chosen AND (c.j->'categoryId', c.j->'category') IS DISTINCT FROM (s.data->'categoryId', s.data->'category')))
+		UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id, type = s.type,
+			category_id = CASE WHEN c.chosen THEN t.category_id ELSE s.category_id END,
+			data = (s.data || jsonb_build_object('createdAt', c.j->'createdAt', 'updatedAt', $3::text)
+				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category') ELSE '{}'::jsonb END)::text,
+			updated_at = $2
+		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
+		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
+		return nil, err
+	}
+	// Only rows inside the snapshot's window can have disappeared: older history is kept.
+	if err := collect(`DELETE FROM transactions t
+		USING (SELECT account_id, min(date) AS since FROM tx_stage GROUP BY account_id) w
+		WHERE t.item_id = $1 AND t.account_id = w.account_id AND t.date >= w.since
+			AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
+		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Deleted = append(c.Deleted, id) }, itemID); err != nil {
+		return nil, err
+	}
+	return changes, nil
+}
+
+// transactionColumns are the columns transactionRows fills, after the extra ones.
+var transactionColumns = []string{"id", "account_id", "date", "status", "amount", "bill_id", "type", "category_id", "data"}
+
+// transactionRows streams list as COPY rows; extra columns come first. With stamp the
+// documents carry it as createdAt and updatedAt (rows written as they are); without, no
+// timestamps (staged rows, compared with stored ones before they are stamped). Rows are
+// encoded as COPY asks for them, so a million-row history is never held twice.
+func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
+	i := 0
+	var encErr error
+	return pgx.CopyFromFunc(func() ([]any, error) {
+		if i >= len(list) {
+			return nil, nil
+		}
+		t := &list[i]
+		i++
+		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
+		if stamp != nil {
+			t.CreatedAt, t.UpdatedAt = model.NewTime(*stamp), model.NewTime(*stamp)
+		}
+		data, err := json.Marshal(t)
+		if err != nil {
+			encErr = err
+			return nil, err
+		}
+		var bill *uuid.UUID
+		if t.CreditCardMetadata != nil && t.CreditCardMetadata.BillID != nil {
+			if id, err := uuid.Parse(*t.CreditCardMetadata.BillID); err == nil {
+				bill = &id
+			}
+		}
+		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID, string(data))
+		return row, nil
+	}), &encErr
+}
+
+// Document is one product document (investment, loan, identity, bill, …) of an item.
+type Document struct {
+	ID uuid.UUID
+	// Owner is the account or investment the document belongs to, if any.
+	Owner *uuid.UUID
+	// Sort orders an item's documents of one kind (lists read them in this order).
+	Sort string
+	// Data is encoded as JSON.
+	Data any
+}
+
+// ReplaceDocuments replaces an item's documents of one kind with list, in one round trip
+// for the inserts.
+func (tx *Tx) ReplaceDocuments(ctx context.Context, itemID uuid.UUID, kind string, list []Document, now time.Time) error {
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM product_documents WHERE item_id = $1 AND kind = $2`, itemID, kind); err != nil {
+		return err
+	}
+	batch := &pgx.Batch{}
+	for _, d := range list {
+		data, err := json.Marshal(d.Data)
+		if err != nil {
+			return err
+		}
+		batch.Queue(`INSERT INTO product_documents (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, d.ID, kind, itemID, d.Owner, d.Sort, data, now)
+	}
+	if batch.Len() == 0 {
+		return nil
+	}
+	return tx.pg.SendBatch(ctx, batch).Close()
+}

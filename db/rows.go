@@ -1,0 +1,27 @@
+package db
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pageWithTotal reads one page of rows whose last column is count(*) OVER (), and the
+// number of all matches; a page past the end has no row to carry it, so countSQL (with
+// the same leading arguments) counts instead.
+func pageWithTotal[T any](ctx context.Context, q querier, sql, countSQL string, nCountArgs int, args []any, offset int,
+	scan func(r pgx.CollectableRow, total *int) (T, error)) ([]T, int, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := 0
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r, &total) })
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(list) == 0 && offset > 0 {
+		err = q.QueryRow(ctx, countSQL, args[:nCountArgs]...).Scan(&total)
+	}
+	return list, total, err
+}
