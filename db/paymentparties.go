@@ -30,7 +30,7 @@ func (d *DB) PaymentInstitutions(ctx context.Context, name string, limit, offset
 	const where = `$1 = '' OR i.name ILIKE '%' || $1 || '%' OR i.trade_name ILIKE '%' || $1 || '%'`
 	return pageWithTotal(ctx, d.pg, `SELECT `+institutionColumns+`, count(*) OVER () FROM payment_institutions i WHERE `+where+`
 		ORDER BY lower(i.trade_name), i.id LIMIT $2 OFFSET $3`, `SELECT count(*) FROM payment_institutions i WHERE `+where, 1,
-		[]any{name, limit, offset}, offset, func(r pgx.CollectableRow, total *int) (*model.PaymentInstitution, error) {
+		[]any{likeLiteral(name), limit, offset}, offset, func(r pgx.CollectableRow, total *int) (*model.PaymentInstitution, error) {
 			var p model.PaymentInstitution
 			err := r.Scan(&p.ID, &p.Name, &p.TradeName, &p.Ispb, &p.Compe, &p.CreatedAt, &p.UpdatedAt, total)
 			return &p, err
