@@ -10,8 +10,8 @@ import (
 )
 
 // LegacySunset is when GET /transactions stops being served (section 8: available until
-// 2026-12-31).
-var LegacySunset = time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+// 2026-12-31); the events' createdTransactionsLink switches to /v2 at the same instant.
+var LegacySunset = model.TransactionsSunset
 
 // legacyCounts remembers totals of GET /transactions per account and filter while the
 // account's data is unchanged: a client paging through a million rows would otherwise pay a

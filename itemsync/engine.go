@@ -41,6 +41,9 @@ type Config struct {
 	BaseURL string
 	// AllowInsecureWebhooks lets webhookUrl use plain HTTP and localhost (development).
 	AllowInsecureWebhooks bool
+	// Now is the engine's clock (nil: time.Now), so tests can reach the date rules: the
+	// login cooldown's end and the sunset of the page-based transactions endpoint.
+	Now func() time.Time
 }
 
 // DefaultConfig is the production pacing.
@@ -89,8 +92,12 @@ func (e *Engine) categoryNames(ctx context.Context) (map[string]string, error) {
 
 // New makes an engine; call Workers to register its jobs and SetJobs once the queue exists.
 func New(store *db.DB, authn *auth.Service, master []byte, cfg Config, log *slog.Logger) *Engine {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
 	return &Engine{db: store, auth: authn, sealer: auth.NewSealer(master), fpKey: auth.DeriveKey(master, "credential-fingerprint"),
-		cfg: cfg, log: log, now: time.Now}
+		cfg: cfg, log: log, now: now}
 }
 
 // SetJobs gives the engine the queue it inserts into.

@@ -2,7 +2,6 @@ package itemsync
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
@@ -143,8 +142,7 @@ func (e *Engine) transactionEvents(ctx context.Context, tx *db.Tx, st *state, ch
 			p["transactionsCount"] = c.Created
 			p["transactionsMinDate"] = model.NewTime(c.MinDate)
 			p["transactionsCreatedAtFrom"] = from
-			q := url.Values{"accountId": {acc.String()}, "createdAtFrom": {from.Format(model.TimeLayout)}}
-			p["createdTransactionsLink"] = e.cfg.BaseURL + "/v2/transactions?" + q.Encode()
+			p["createdTransactionsLink"] = model.CreatedTransactionsLink(e.cfg.BaseURL, acc, from, now)
 			ev := &db.Event{ID: uuid.New(), ClientID: it.ClientID, Event: "transactions/created", ItemID: &it.ID, TargetURL: it.WebhookURL, Payload: p}
 			p["id"] = ev.ID.String()
 			if err := tx.InsertEvent(ctx, ev); err != nil {

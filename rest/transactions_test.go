@@ -126,8 +126,8 @@ func TestTransactionsV2(t *testing.T) {
 		}
 	}
 	for _, pl := range []map[string]any{latest} {
-		link := strings.TrimPrefix(pl["createdTransactionsLink"].(string), env.URL)
-		rows := readAll(t, env, key, link, nil)
+		link := pl["createdTransactionsLink"].(string)
+		rows := readCreatedLink(t, env, key, link)
 		if float64(len(rows)) != pl["transactionsCount"] {
 			t.Fatalf("link returned %d rows, event announced %v", len(rows), pl["transactionsCount"])
 		}
