@@ -2,9 +2,6 @@ package db
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -106,40 +103,42 @@ type ItemFilter struct {
 	ConnectorID  *int
 }
 
-type itemCursor struct {
-	CreatedAt time.Time `json:"c"`
-	ID        uuid.UUID `json:"i"`
+// ItemKey is an item's place in the order of GET /v2/items (newest first): created_at as
+// stored, to the microsecond, and the id that breaks ties. model.Time keeps milliseconds,
+// and a key cut to them would skip the later rows of the same millisecond.
+type ItemKey struct {
+	CreatedAt time.Time
+	ID        uuid.UUID
 }
 
-// EncodeItemCursor makes the opaque `after` of the next page.
-func EncodeItemCursor(it *ItemRow) string {
-	b, _ := json.Marshal(itemCursor{it.CreatedAt.Time, it.ID})
-	return base64.RawURLEncoding.EncodeToString(b)
+// listedItem is an item with its exact created_at, which only listing needs.
+type listedItem struct {
+	ItemRow        `bun:",extend"`
+	ExactCreatedAt time.Time `bun:"exact_created_at,scanonly"`
 }
 
-// ErrBadCursor is returned for a cursor this service did not make.
-var ErrBadCursor = fmt.Errorf("bad cursor")
-
-// ListItems reads one page of clientID's items, newest first, after the cursor.
-func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, after string, limit int) ([]*ItemRow, error) {
-	q := d.Bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
+// ListItems reads one page of clientID's items, newest first, after the key (nil: from the
+// newest), with each item's key.
+func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, after *ItemKey, limit int) ([]*ItemRow, []ItemKey, error) {
+	var list []*listedItem
+	q := d.Bun.NewSelect().Model(&list).ColumnExpr("i.*").ColumnExpr("i.created_at AS exact_created_at").Where("i.client_id = ?", clientID)
 	if f.ClientUserID != nil {
 		q = q.Where("i.client_user_id = ?", *f.ClientUserID)
 	}
 	if f.ConnectorID != nil {
 		q = q.Where("i.connector_id = ?", *f.ConnectorID)
 	}
-	if after != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(after)
-		var c itemCursor
-		if err != nil || json.Unmarshal(raw, &c) != nil || c.ID == uuid.Nil {
-			return nil, ErrBadCursor
-		}
-		q = q.Where("(i.created_at, i.id) < (?, ?)", c.CreatedAt, c.ID)
+	if after != nil {
+		q = q.Where("(i.created_at, i.id) < (?, ?)", after.CreatedAt, after.ID)
 	}
-	var list []*ItemRow
-	err := q.Model(&list).OrderExpr("i.created_at DESC, i.id DESC").Limit(int64(limit)).Scan(ctx)
-	return list, err
+	if err := q.OrderExpr("i.created_at DESC, i.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, nil, err
+	}
+	rows, keys := make([]*ItemRow, len(list)), make([]ItemKey, len(list))
+	for i, l := range list {
+		rows[i], keys[i] = &l.ItemRow, ItemKey{l.ExactCreatedAt, l.ID}
+	}
+	return rows, keys, nil
 }
 
 // CountItems counts clientID's items that match the filter.

@@ -417,8 +417,6 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 			it.Credentials = e.sealParams(it.ID, withoutMFA(c, merged))
 			fp := auth.Fingerprint(e.fpKey, c.ID, mergedAny, nonMFA(c))
 			it.Fingerprint = &fp
-			// New credentials lift the login-failure cooldown.
-			it.ConsecutiveFailedLoginAttempts = 0
 		}
 		if !p.IsConnectToken() {
 			it.LastClientUpdateAt = &now
@@ -566,17 +564,18 @@ func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, a
 // ListPage reads up to limit+1 items after the cursor (the extra one tells a next page
 // exists), with each item's cursor. Connectors are read once per distinct connector.
 func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
-	rows, err := e.db.ListItems(ctx, p.ClientID, f, after, limit+1)
-	if errors.Is(err, db.ErrBadCursor) {
-		return nil, nil, model.Fail(model.CodeInvalidCursor, "The after cursor is not one this service issued.")
+	key, err := e.openItemCursor(p, f, after)
+	if err != nil {
+		return nil, nil, err
 	}
+	rows, keys, err := e.db.ListItems(ctx, p.ClientID, f, key, limit+1)
 	if err != nil {
 		return nil, nil, err
 	}
 	conns := map[int]*model.Connector{}
 	out := make([]*model.Item, 0, len(rows))
 	cursors := make([]string, 0, len(rows))
-	for _, it := range rows {
+	for i, it := range rows {
 		c, ok := conns[it.ConnectorID]
 		if !ok {
 			c, _, err = e.db.Connector(ctx, it.ConnectorID)
@@ -587,7 +586,7 @@ func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilte
 		}
 		it.Connector = c
 		out = append(out, &it.Item)
-		cursors = append(cursors, db.EncodeItemCursor(it))
+		cursors = append(cursors, e.itemCursor(p, f, keys[i]))
 	}
 	return out, cursors, nil
 }

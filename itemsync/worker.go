@@ -254,6 +254,9 @@ func (e *Engine) afterInput(ctx context.Context, st *state) error {
 // collect walks the product steps and commits everything collected in one transaction.
 func (e *Engine) collect(ctx context.Context, st *state) error {
 	if !slices.Contains(st.ex.Steps, "login_succeeded") {
+		// Only a successful login ends a run of failed ones (spec 2.3): new parameters do
+		// not, or a client could retry wrong passwords forever without the cooldown.
+		st.it.ConsecutiveFailedLoginAttempts = 0
 		err := e.step(ctx, st, model.ExecAccountsInProgress, func(tx *db.Tx) error {
 			st.ex.Steps = append(st.ex.Steps, "login_succeeded")
 			if err := tx.SaveExecution(ctx, st.ex); err != nil {

@@ -13,7 +13,7 @@ import (
 
 // cursorTargets are the list endpoints that take an after cursor, REST and GraphQL, each
 // read by application B over B's own item and account. The three decoders behind them:
-// the unsigned item cursor of GET /v2/items and itemConnection, the signed transaction
+// the signed item cursor of GET /v2/items and itemConnection, the signed transaction
 // cursor, and the signed document cursor of the other connections.
 func cursorTargets(item, account string) []struct{ name, rest, query string } {
 	const page = `{ pageInfo { hasNextPage endCursor } nodes { id } }`

@@ -107,9 +107,9 @@ func TestItemRuleCodes(t *testing.T) {
 		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).WantError(400, "LAST_EXECUTION_HAD_LOGIN_ERROR")
 		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{"parameters": map[string]any{"password": "password-ok"}}).Want(200)
 		it, _ := env.WaitItem(t, key, id, testsupport.Settled)
-		// New parameters reset the count; this failure counts again from one.
-		if it.ConsecutiveFailedLoginAttempts != 1 {
-			t.Fatalf("consecutiveFailedLoginAttempts %d after new parameters, want 1", it.ConsecutiveFailedLoginAttempts)
+		// New parameters do not reset the count (only a successful login does): two in a row.
+		if it.ConsecutiveFailedLoginAttempts != 2 {
+			t.Fatalf("consecutiveFailedLoginAttempts %d after new parameters, want 2", it.ConsecutiveFailedLoginAttempts)
 		}
 		env.Exec(t, `UPDATE items SET consecutive_failed_login_attempts = 2, last_login_failure_at = now() WHERE id = $1`, id)
 		m := env.Do(t, "PATCH", "/items/"+id, key, map[string]any{"parameters": map[string]any{"password": "password-ok"}}).WantError(400, "TOO_MANY_CONSECUTIVE_LOGIN_FAILURES")
