@@ -6,9 +6,20 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/model"
 )
+
+// accountRow reads a row of (data, created_at, updated_at) as an account.
+func accountRow(r pgx.CollectableRow) (*model.Account, error) {
+	var raw []byte
+	var c, u time.Time
+	if err := r.Scan(&raw, &c, &u); err != nil {
+		return nil, err
+	}
+	return scanAccount(raw, c, u)
+}
 
 func scanAccount(raw []byte, created, updated time.Time) (*model.Account, error) {
 	var a model.Account
@@ -26,21 +37,7 @@ func (d *DB) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*mo
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*model.Account
-	for rows.Next() {
-		var raw []byte
-		var c, u time.Time
-		if err := rows.Scan(&raw, &c, &u); err != nil {
-			return nil, err
-		}
-		a, err := scanAccount(raw, c, u)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, accountRow)
 }
 
 // Account reads one account of clientID's items; found is false for other clients'.

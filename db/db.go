@@ -13,6 +13,10 @@
 // type then says which statements need a transaction (row locks, writes that must commit
 // with their events), which an argument taking either cannot, and because most statements
 // already were methods.
+//
+// Rows are read with pgx.CollectRows (bun's Scan for bun's models), never a hand-written
+// rows.Next loop: the helper closes the rows and reports their error on every path
+// (TestRowsCollected).
 package db
 
 import (

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/model"
 )
@@ -19,21 +20,7 @@ func (d *DB) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *stri
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*model.Account
-	for rows.Next() {
-		var raw []byte
-		var c, u time.Time
-		if err := rows.Scan(&raw, &c, &u); err != nil {
-			return nil, err
-		}
-		a, err := scanAccount(raw, c, u)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, accountRow)
 }
 
 // TransactionRows are one account's rows of a transaction page: documents and their keys.
@@ -61,23 +48,29 @@ func (d *DB) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID, 
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := make(map[uuid.UUID]*TransactionRows, len(accountIDs))
 	for _, id := range accountIDs {
 		out[id] = &TransactionRows{}
 	}
-	for rows.Next() {
-		var account uuid.UUID
-		var raw []byte
-		var k TransactionKey
-		if err := rows.Scan(&account, &raw, &k.Date, &k.ID); err != nil {
-			return nil, err
-		}
-		p := out[account]
-		p.Docs = append(p.Docs, raw)
-		p.Keys = append(p.Keys, k)
+	type pageRow struct {
+		account uuid.UUID
+		doc     []byte
+		key     TransactionKey
 	}
-	return out, rows.Err()
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pageRow, error) {
+		var a pageRow
+		err := r.Scan(&a.account, &a.doc, &a.key.Date, &a.key.ID)
+		return a, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range list {
+		p := out[a.account]
+		p.Docs = append(p.Docs, a.doc)
+		p.Keys = append(p.Keys, a.key)
+	}
+	return out, nil
 }
 
 // DocumentKey is a position in the (sort_key, id) order of product documents.
@@ -102,19 +95,7 @@ func (d *DB) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s Docu
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	var docs []json.RawMessage
-	var keys []DocumentKey
-	for rows.Next() {
-		var raw []byte
-		var k DocumentKey
-		if err := rows.Scan(&raw, &k.Sort, &k.ID); err != nil {
-			return nil, nil, err
-		}
-		docs = append(docs, raw)
-		keys = append(keys, k)
-	}
-	return docs, keys, rows.Err()
+	return docsAndKeys(rows, func(r pgx.CollectableRow, doc *[]byte, k *DocumentKey) error { return r.Scan(doc, &k.Sort, &k.ID) })
 }
 
 // ProductDocumentCount counts the documents of a scope.
@@ -151,16 +132,7 @@ func (d *DB) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *tim
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []SpendingRow
-	for rows.Next() {
-		var r SpendingRow
-		if err := rows.Scan(&r.ByMonth, &r.Key, &r.Category, &r.Spent, &r.Received, &r.Count); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[SpendingRow])
 }
 
 // AccountIDsOfItem lists an item's account ids.
@@ -169,14 +141,5 @@ func (d *DB) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.UUI
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []uuid.UUID
-	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
 }

@@ -147,3 +147,36 @@ func TestStatementsIn(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsCollected keeps the package comment's rule: no source of db walks rows by hand
+// (a call of Next with no argument).
+func TestRowsCollected(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files++
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 0 {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Next" {
+					t.Errorf("%s: rows walked by hand; read them with pgx.CollectRows", fset.Position(c.Pos()))
+				}
+			}
+			return true
+		})
+	}
+	if files < 10 {
+		t.Fatalf("parsed only %d files of db", files)
+	}
+}

@@ -2,9 +2,11 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"ponte/model"
@@ -200,16 +202,15 @@ func (d *DB) ConnectorStats(ctx context.Context, since time.Time) (map[int][2]in
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[int][2]int{}
-	for rows.Next() {
-		var id, total, failed int
-		if err := rows.Scan(&id, &total, &failed); err != nil {
-			return nil, err
-		}
-		out[id] = [2]int{total, failed}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Total, Failed int }])
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	out := make(map[int][2]int, len(list))
+	for _, c := range list {
+		out[c.ID] = [2]int{c.Total, c.Failed}
+	}
+	return out, nil
 }
 
 // Event is one row of the outbox.
@@ -297,21 +298,11 @@ func (tx *Tx) BindConnectToken(ctx context.Context, tokenID, itemID uuid.UUID) e
 	return err
 }
 
-// Documents streams the stored documents of one kind for an item, in their order.
-func (d *DB) Documents(ctx context.Context, itemID uuid.UUID, kind string, each func([]byte) error) error {
+// Documents reads the stored documents of one kind for an item, in their order.
+func (d *DB) Documents(ctx context.Context, itemID uuid.UUID, kind string) ([]json.RawMessage, error) {
 	rows, err := d.Pool.Query(ctx, `SELECT data FROM product_documents WHERE item_id = $1 AND kind = $2 ORDER BY sort_key, id`, itemID, kind)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var raw []byte
-		if err := rows.Scan(&raw); err != nil {
-			return err
-		}
-		if err := each(raw); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
 )
@@ -85,22 +86,17 @@ func (d *DB) Pending(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	applied := map[string]bool{}
 	rows, err := d.Pool.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		applied[v] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	versions, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
 		return nil, err
+	}
+	applied := make(map[string]bool, len(versions))
+	for _, v := range versions {
+		applied[v] = true
 	}
 	var pending []string
 	for _, n := range names {

@@ -226,15 +226,21 @@ func (d *DB) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uuid.
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[uuid.UUID][]*model.PaymentIntentStep{}
-	for rows.Next() {
-		var id uuid.UUID
-		var s model.PaymentIntentStep
-		if err := rows.Scan(&id, &s.Status, &s.At); err != nil {
-			return nil, err
-		}
-		out[id] = append(out[id], &s)
+	type step struct {
+		intent uuid.UUID
+		step   *model.PaymentIntentStep
 	}
-	return out, rows.Err()
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (step, error) {
+		s := step{step: &model.PaymentIntentStep{}}
+		err := r.Scan(&s.intent, &s.step.Status, &s.step.At)
+		return s, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[uuid.UUID][]*model.PaymentIntentStep{}
+	for _, s := range list {
+		out[s.intent] = append(out[s.intent], s.step)
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -24,4 +25,23 @@ func pageWithTotal[T any](ctx context.Context, q querier, sql, countSQL string, 
 		err = q.QueryRow(ctx, countSQL, args[:nCountArgs]...).Scan(&total)
 	}
 	return list, total, err
+}
+
+// docsAndKeys reads rows of a stored document and its place in a keyset order into two
+// lists, in row order, as the keyset pages return them.
+func docsAndKeys[K any](rows pgx.Rows, scan func(r pgx.CollectableRow, doc *[]byte, key *K) error) ([]json.RawMessage, []K, error) {
+	var keys []K
+	docs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
+		var doc []byte
+		var k K
+		if err := scan(r, &doc, &k); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+		return doc, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return docs, keys, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/model"
 )
@@ -52,19 +53,7 @@ func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *Tr
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	out := make([]json.RawMessage, 0, limit)
-	keys := make([]TransactionKey, 0, limit)
-	for rows.Next() {
-		var raw []byte
-		var k TransactionKey
-		if err := rows.Scan(&raw, &k.Date, &k.ID); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, raw)
-		keys = append(keys, k)
-	}
-	return out, keys, rows.Err()
+	return docsAndKeys(rows, func(r pgx.CollectableRow, doc *[]byte, k *TransactionKey) error { return r.Scan(doc, &k.Date, &k.ID) })
 }
 
 // AccountOwner returns the client that owns an account, and its item.
@@ -124,18 +113,13 @@ func (d *DB) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit int
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*model.CategoryFeedback
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*model.CategoryFeedback, error) {
 		f := &model.CategoryFeedback{}
 		var at time.Time
-		if err := rows.Scan(&f.ID, &f.TransactionID, &f.Description, &f.PreviousCategoryID, &f.CategoryID, &at); err != nil {
-			return nil, err
-		}
+		err := r.Scan(&f.ID, &f.TransactionID, &f.Description, &f.PreviousCategoryID, &f.CategoryID, &at)
 		f.CreatedAt = model.NewTime(at)
-		out = append(out, f)
-	}
-	return out, rows.Err()
+		return f, err
+	})
 }
 
 // DocumentScope selects product documents of one kind: by item, by owner, or one by id.
@@ -161,32 +145,14 @@ const documentWhere = `
 // ProductDocuments reads documents of clientID's items, in their stored order, with the
 // row timestamps laid over them; total counts every match, limit and offset page them.
 func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]json.RawMessage, int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+documentJSON+`, count(*) OVER ()
-		FROM product_documents p JOIN items i ON i.id = p.item_id
-		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere+`
-		ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []json.RawMessage{}
-	total := 0
-	for rows.Next() {
-		var raw []byte
-		if err := rows.Scan(&raw, &total); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, raw)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	// A page past the end has no row to carry the total.
-	if len(out) == 0 && offset > 0 {
-		err = d.Pool.QueryRow(ctx, `SELECT count(*) FROM product_documents p JOIN items i ON i.id = p.item_id
-			WHERE p.kind = $1 AND i.client_id = $2`+documentWhere, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type).Scan(&total)
-	}
-	return out, total, err
+	const from = ` FROM product_documents p JOIN items i ON i.id = p.item_id WHERE p.kind = $1 AND i.client_id = $2` + documentWhere
+	return pageWithTotal(ctx, d.Pool, `SELECT `+documentJSON+`, count(*) OVER ()`+from+` ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`,
+		`SELECT count(*)`+from, 6, []any{s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset}, offset,
+		func(r pgx.CollectableRow, total *int) (json.RawMessage, error) {
+			var raw []byte
+			err := r.Scan(&raw, total)
+			return raw, err
+		})
 }
 
 // LegacyTransactionFilter adds the filters of the deprecated GET /transactions.
@@ -208,16 +174,11 @@ func (d *DB) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilte
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := make([]json.RawMessage, 0, limit)
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
 		var raw []byte
-		if err := rows.Scan(&raw); err != nil {
-			return nil, err
-		}
-		out = append(out, raw)
-	}
-	return out, rows.Err()
+		err := r.Scan(&raw)
+		return raw, err
+	})
 }
 
 // LegacyTransactionCount counts the matches of a GET /transactions filter, and returns the

@@ -30,9 +30,7 @@ type StoredWebhook struct {
 	LegacyHeaders map[string]string
 }
 
-type rowScanner interface{ Scan(dest ...any) error }
-
-func scanWebhook(r rowScanner) (*StoredWebhook, error) {
+func scanWebhook(r pgx.Row) (*StoredWebhook, error) {
 	w := &StoredWebhook{Webhook: &model.Webhook{}}
 	var created, updated time.Time
 	var disabled *time.Time
@@ -122,16 +120,8 @@ func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []*StoredWebhook{}
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, w)
-	}
-	return out, total, rows.Err()
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*StoredWebhook, error) { return scanWebhook(r) })
+	return list, total, err
 }
 
 // SealLegacyWebhookHeaders replaces every plaintext header set left by migration 0011 with
@@ -184,16 +174,7 @@ func (tx *Tx) MatchingWebhooks(ctx context.Context, clientID uuid.UUID, event st
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []WebhookTarget
-	for rows.Next() {
-		var t WebhookTarget
-		if err := rows.Scan(&t.ID, &t.URL); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[WebhookTarget])
 }
 
 // DeliveryRow is a delivery to write.
@@ -273,14 +254,11 @@ func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*mode
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []*model.WebhookDelivery{}
-	byID := map[uuid.UUID]*model.WebhookDelivery{}
-	for rows.Next() {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*model.WebhookDelivery, error) {
 		v := &model.WebhookDelivery{AttemptLog: []*model.WebhookAttempt{}}
 		var created, updated time.Time
 		var delivered *time.Time
-		if err := rows.Scan(&v.ID, &v.EventID, &v.Event, &v.WebhookID, &v.URL, &v.Status, &v.Attempts, &created, &updated, &delivered); err != nil {
+		if err := r.Scan(&v.ID, &v.EventID, &v.Event, &v.WebhookID, &v.URL, &v.Status, &v.Attempts, &created, &updated, &delivered); err != nil {
 			return nil, err
 		}
 		v.CreatedAt, v.UpdatedAt = model.NewTime(created), model.NewTime(updated)
@@ -288,33 +266,40 @@ func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*mode
 			t := model.NewTime(*delivered)
 			v.DeliveredAt = &t
 		}
-		out = append(out, v)
-		byID[v.ID] = v
-	}
-	if err := rows.Err(); err != nil || len(out) == 0 {
+		return v, nil
+	})
+	if err != nil || len(out) == 0 {
 		return out, err
 	}
 	ids := make([]uuid.UUID, len(out))
+	byID := make(map[uuid.UUID]*model.WebhookDelivery, len(out))
 	for i, v := range out {
 		ids[i] = v.ID
+		byID[v.ID] = v
 	}
-	arows, err := d.Pool.Query(ctx, `SELECT delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response
+	rows, err = d.Pool.Query(ctx, `SELECT delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response
 		FROM webhook_attempts WHERE delivery_id = ANY($1) ORDER BY attempted_at, attempt`, ids)
 	if err != nil {
 		return nil, err
 	}
-	defer arows.Close()
-	for arows.Next() {
-		var id uuid.UUID
-		a := &model.WebhookAttempt{}
-		var at time.Time
-		if err := arows.Scan(&id, &a.Attempt, &at, &a.URL, &a.StatusCode, &a.LatencyMs, &a.Error, &a.Response); err != nil {
-			return nil, err
-		}
-		a.AttemptedAt = model.NewTime(at)
-		byID[id].AttemptLog = append(byID[id].AttemptLog, a)
+	type attempt struct {
+		delivery uuid.UUID
+		attempt  *model.WebhookAttempt
 	}
-	return out, arows.Err()
+	attempts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (attempt, error) {
+		a := attempt{attempt: &model.WebhookAttempt{}}
+		var at time.Time
+		err := r.Scan(&a.delivery, &a.attempt.Attempt, &at, &a.attempt.URL, &a.attempt.StatusCode, &a.attempt.LatencyMs, &a.attempt.Error, &a.attempt.Response)
+		a.attempt.AttemptedAt = model.NewTime(at)
+		return a, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range attempts {
+		byID[a.delivery].AttemptLog = append(byID[a.delivery].AttemptLog, a.attempt)
+	}
+	return out, nil
 }
 
 // WebhookDeliveries lists a webhook's deliveries, newest first, with their attempts.
@@ -358,16 +343,7 @@ func (tx *Tx) RestartDeliveries(ctx context.Context, clientID, eventID uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var ids []uuid.UUID
-	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
 }
 
 // WebhookSecrets are an application's sealed signing secrets.

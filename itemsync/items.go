@@ -603,16 +603,19 @@ func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID,
 	if status != nil && !slices.Contains(model.ResourceStatuses, *status) {
 		return nil, model.Fail(model.CodeInvalidParameter, "status must be one of %v (got %q).", model.ResourceStatuses, *status)
 	}
+	docs, err := e.db.Documents(ctx, id, "resource")
+	if err != nil {
+		return nil, err
+	}
 	var list []*model.ItemResource
-	err = e.db.Documents(ctx, id, "resource", func(raw []byte) error {
+	for _, raw := range docs {
 		var r model.ItemResource
 		if err := json.Unmarshal(raw, &r); err != nil {
-			return err
+			return nil, err
 		}
 		if status == nil || r.Status == *status {
 			list = append(list, &r)
 		}
-		return nil
-	})
-	return list, err
+	}
+	return list, nil
 }
