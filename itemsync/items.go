@@ -2,13 +2,9 @@ package itemsync
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-
 	"time"
 
 	"github.com/google/uuid"
@@ -47,67 +43,6 @@ func triggeredBy(p *auth.Principal) string {
 		return "USER"
 	}
 	return "CLIENT"
-}
-
-// parameters turns the body's parameters into strings, decrypting them when they arrive
-// as a ciphertext.
-func (e *Engine) parameters(ctx context.Context, clientID uuid.UUID, raw any) (map[string]string, map[string]any, error) {
-	var obj map[string]any
-	switch v := raw.(type) {
-	case nil:
-		return nil, nil, nil
-	case map[string]any:
-		obj = v
-	case string:
-		key, err := e.clientKey(ctx, clientID)
-		if err != nil {
-			return nil, nil, err
-		}
-		obj, err = auth.DecryptParameters(key, v)
-		if err != nil {
-			var ce *auth.CredentialError
-			if errors.As(err, &ce) {
-				return nil, nil, model.Fail(model.CodeInvalidParameter, "%s", ce.Msg)
-			}
-			return nil, nil, err
-		}
-	default:
-		return nil, nil, model.Fail(model.CodeInvalidParameter, "parameters must be an object of credentials, or a Base64 string of them encrypted with RSA-OAEP.")
-	}
-	out := make(map[string]string, len(obj))
-	for k, v := range obj {
-		s, ok := credentialString(v)
-		if !ok {
-			return nil, nil, model.Fail(model.CodeConnectorValidation, "Parameter %s must be a string.", k).
-				WithDetails([]model.ValidationError{{Code: validationInvalid, Parameter: k, Message: k + " must be a string."}})
-		}
-		out[k] = s
-	}
-	return out, obj, nil
-}
-
-// nonMFA lists the connector's credential names that identify the user, in order.
-func nonMFA(c *model.Connector) []string {
-	var names []string
-	for _, cr := range c.Credentials {
-		if !cr.MFA {
-			names = append(names, cr.Name)
-		}
-	}
-	return names
-}
-
-func asAny(m map[string]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func mfaHash(itemID uuid.UUID, value string) string {
-	h := sha256.Sum256(append(itemID[:], value...))
-	return hex.EncodeToString(h[:])
 }
 
 func isRunning(s model.ItemStatus) bool {
@@ -208,38 +143,6 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	}
 	item.Connector = c
 	return &item.Item, nil
-}
-
-// withoutMFA drops MFA values: they are valid for one execution only.
-func withoutMFA(c *model.Connector, params map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range params {
-		if cr := credential(c, k); cr != nil && cr.MFA {
-			continue
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// mfaValue is an MFA value sent up front with the credentials, if any.
-func mfaValue(c *model.Connector, params map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, cr := range c.Credentials {
-		if v, ok := params[cr.Name]; ok && cr.MFA && v != "" {
-			out[cr.Name] = v
-		}
-	}
-	return out
-}
-
-func credential(c *model.Connector, name string) *model.CredentialParameter {
-	for i := range c.Credentials {
-		if c.Credentials[i].Name == name {
-			return &c.Credentials[i]
-		}
-	}
-	return nil
 }
 
 func checkProducts(c *model.Connector, asked []model.Product) ([]model.Product, error) {
@@ -513,109 +416,5 @@ func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*
 	return e.withConnector(ctx, item)
 }
 
-// Get reads one item.
-func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
-	if err := p.RequireItem(id); err != nil {
-		return nil, err
-	}
-	it, found, err := e.db.Item(ctx, p.ClientID, id)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
-	}
-	return e.withConnector(ctx, it)
-}
-
-func (e *Engine) withConnector(ctx context.Context, it *db.ItemRow) (*model.Item, error) {
-	c, _, err := e.db.Connector(ctx, it.ConnectorID)
-	if err != nil {
-		return nil, err
-	}
-	it.Connector = c
-	return &it.Item, nil
-}
-
 // ItemsPageSize is the page size of GET /v2/items.
 const ItemsPageSize = 100
-
-// List reads a page of GET /v2/items; next is the cursor of the following page.
-func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string) ([]*model.Item, *string, error) {
-	settings, err := e.db.ClientSettings(ctx, p.ClientID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !settings.ItemsV2Enabled {
-		return nil, nil, model.Fail(model.CodeItemsV2Disabled, "GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).")
-	}
-	items, cursors, err := e.ListPage(ctx, p, f, after, ItemsPageSize)
-	if err != nil {
-		return nil, nil, err
-	}
-	var next *string
-	if len(items) > ItemsPageSize {
-		items = items[:ItemsPageSize]
-		next = &cursors[ItemsPageSize-1]
-	}
-	return items, next, nil
-}
-
-// ListPage reads up to limit+1 items after the cursor (the extra one tells a next page
-// exists), with each item's cursor. Connectors are read once per distinct connector.
-func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
-	key, err := e.openItemCursor(p, f, after)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, keys, err := e.db.ListItems(ctx, p.ClientID, f, key, limit+1)
-	if err != nil {
-		return nil, nil, err
-	}
-	conns := map[int]*model.Connector{}
-	out := make([]*model.Item, 0, len(rows))
-	cursors := make([]string, 0, len(rows))
-	for i, it := range rows {
-		c, ok := conns[it.ConnectorID]
-		if !ok {
-			c, _, err = e.db.Connector(ctx, it.ConnectorID)
-			if err != nil {
-				return nil, nil, err
-			}
-			conns[it.ConnectorID] = c
-		}
-		it.Connector = c
-		out = append(out, &it.Item)
-		cursors = append(cursors, e.itemCursor(p, f, keys[i]))
-	}
-	return out, cursors, nil
-}
-
-// Resources lists an Open Finance item's resources, optionally of one status.
-func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID, status *string) ([]*model.ItemResource, error) {
-	it, err := e.Get(ctx, p, id)
-	if err != nil {
-		return nil, err
-	}
-	if !it.Connector.IsOpenFinance {
-		return nil, model.Fail(model.CodeItemNotOpenFinance, "Item %s does not use an Open Finance connector; only those have resources.", id)
-	}
-	if status != nil && !slices.Contains(model.ResourceStatuses, *status) {
-		return nil, model.Fail(model.CodeInvalidParameter, "status must be one of %v (got %q).", model.ResourceStatuses, *status)
-	}
-	docs, err := e.db.Documents(ctx, id, "resource")
-	if err != nil {
-		return nil, err
-	}
-	var list []*model.ItemResource
-	for _, raw := range docs {
-		var r model.ItemResource
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, err
-		}
-		if status == nil || r.Status == *status {
-			list = append(list, &r)
-		}
-	}
-	return list, nil
-}
