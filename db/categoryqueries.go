@@ -10,7 +10,7 @@ import (
 )
 
 func (d *DB) categoryQuery(dest any) *bun.SelectQuery {
-	return d.Bun.NewSelect().Model(dest).
+	return d.bun.NewSelect().Model(dest).
 		ColumnExpr("category.*, parent.description AS parent_description").
 		Join("LEFT JOIN categories AS parent ON parent.id = category.parent_id")
 }
@@ -45,7 +45,7 @@ func (d *DB) SeedCategories(ctx context.Context, list []model.Category) error {
 	if len(list) == 0 {
 		return nil
 	}
-	_, err := d.Bun.NewInsert().Model(&list).
+	_, err := d.bun.NewInsert().Model(&list).
 		On("CONFLICT (id) DO UPDATE").
 		Set("description = EXCLUDED.description, description_translated = EXCLUDED.description_translated, parent_id = EXCLUDED.parent_id").
 		Exec(ctx)

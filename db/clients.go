@@ -15,14 +15,14 @@ import (
 func (d *DB) CreateClient(ctx context.Context, c *model.ClientApplication) error {
 	now := model.NewTime(time.Now())
 	c.CreatedAt, c.UpdatedAt = now, now
-	_, err := d.Bun.NewInsert().Model(c).Exec(ctx)
+	_, err := d.bun.NewInsert().Model(c).Exec(ctx)
 	return err
 }
 
 // Client reads one client application; found is false when there is none.
 func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication, bool, error) {
 	c := new(model.ClientApplication)
-	err := d.Bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	err := d.bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
@@ -46,7 +46,7 @@ func (d *DB) UpsertClient(ctx context.Context, c *model.ClientApplication) (crea
 	now := model.NewTime(time.Now())
 	c.CreatedAt, c.UpdatedAt = now, now
 	var inserted bool
-	err = d.Bun.NewInsert().Model(c).
+	err = d.bun.NewInsert().Model(c).
 		On("CONFLICT (id) DO UPDATE").
 		Set("secret_hash = EXCLUDED.secret_hash, updated_at = EXCLUDED.updated_at").
 		Returning("(xmax = 0) AS inserted").
@@ -164,7 +164,7 @@ func (l *ClientListener) Close() { _ = l.conn.Close(context.Background()) }
 // ListClients lists every client application, oldest first.
 func (d *DB) ListClients(ctx context.Context) ([]*model.ClientApplication, error) {
 	var list []*model.ClientApplication
-	err := d.Bun.NewSelect().Model(&list).Order("created_at", "id").Scan(ctx)
+	err := d.bun.NewSelect().Model(&list).Order("created_at", "id").Scan(ctx)
 	return list, err
 }
 
@@ -180,14 +180,14 @@ type ConnectTokenRow struct {
 
 // CreateConnectToken stores a connect token's row.
 func (d *DB) CreateConnectToken(ctx context.Context, t *ConnectTokenRow) error {
-	_, err := d.Bun.NewInsert().Model(t).ModelTableExpr("connect_tokens").Exec(ctx)
+	_, err := d.bun.NewInsert().Model(t).ModelTableExpr("connect_tokens").Exec(ctx)
 	return err
 }
 
 // ConnectToken reads a connect token's row; found is false when there is none.
 func (d *DB) ConnectToken(ctx context.Context, id uuid.UUID) (*ConnectTokenRow, bool, error) {
 	t := new(ConnectTokenRow)
-	err := d.Bun.NewSelect().Model(t).ModelTableExpr("connect_tokens AS connect_token_row").Where("id = ?", id).Scan(ctx)
+	err := d.bun.NewSelect().Model(t).ModelTableExpr("connect_tokens AS connect_token_row").Where("id = ?", id).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}

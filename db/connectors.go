@@ -15,7 +15,7 @@ import (
 // when a name is searched), with the total count for the page envelope.
 func (d *DB) Connectors(ctx context.Context, f model.ConnectorFilter, limit, offset int) ([]*model.Connector, int, error) {
 	var list []*model.Connector
-	q := d.Bun.NewSelect().Model(&list)
+	q := d.bun.NewSelect().Model(&list)
 	if len(f.Countries) > 0 {
 		q = q.Where("country IN (?)", bun.List(f.Countries))
 	}
@@ -53,7 +53,7 @@ func (d *DB) Connectors(ctx context.Context, f model.ConnectorFilter, limit, off
 // Connector reads one connector; found is false when there is none.
 func (d *DB) Connector(ctx context.Context, id int) (c *model.Connector, found bool, err error) {
 	c = new(model.Connector)
-	err = d.Bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	err = d.bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
@@ -75,7 +75,7 @@ func (d *DB) SeedConnectors(ctx context.Context, list []model.Connector) error {
 		c.UpdatedAt = now
 		rows[i] = c
 	}
-	_, err := d.Bun.NewInsert().Model(&rows).
+	_, err := d.bun.NewInsert().Model(&rows).
 		On("CONFLICT (id) DO UPDATE").
 		Set("name = EXCLUDED.name, institution_url = EXCLUDED.institution_url, image_url = EXCLUDED.image_url").
 		Set("primary_color = EXCLUDED.primary_color, type = EXCLUDED.type, country = EXCLUDED.country").

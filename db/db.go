@@ -40,7 +40,8 @@ type DB struct {
 	conn
 	// Pool is for the job queue (River) and tests; statements are DB's methods.
 	Pool *pgxpool.Pool
-	Bun  *bun.DB
+	// bdb is bun's handle, for what only it does: connections for InTx, and closing.
+	bdb *bun.DB
 	// OnEvent, when set, turns each recorded event into its webhook deliveries in the
 	// same transaction (the outbox's fan-out).
 	OnEvent EventHook
@@ -91,7 +92,7 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxIdleConns(0)
 	bdb := bun.NewDB(sqldb, pgdialect.New())
-	d := &DB{conn: conn{pg: pool, bun: bdb}, Pool: pool, Bun: bdb}
+	d := &DB{conn: conn{pg: pool, bun: bdb}, Pool: pool, bdb: bdb}
 	if l.Monitor {
 		d.mon = startMonitor(cfg.ConnConfig, l.Log, func() {
 			n := conns.breakAll()
@@ -109,7 +110,7 @@ func (d *DB) Close() {
 	if d.mon != nil {
 		d.mon.close()
 	}
-	_ = d.Bun.Close()
+	_ = d.bdb.Close()
 	d.Pool.Close()
 }
 

@@ -86,7 +86,7 @@ func TestClusterFaults(t *testing.T) {
 	t.Cleanup(d.Close)
 
 	t.Run("statement timeout", func(t *testing.T) {
-		_, err := d.Bun.ExecContext(ctx, "SELECT pg_sleep(2)")
+		_, err := d.bun.ExecContext(ctx, "SELECT pg_sleep(2)")
 		wantUnavailable(t, "a statement past the time-out", err)
 		err = d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
 			_, err := tx.bun.ExecContext(ctx, "SELECT pg_sleep(0.5)")
@@ -106,7 +106,7 @@ func TestClusterFaults(t *testing.T) {
 				t.Fatalf("long-running statement on the pool: %v", err)
 			}
 			var setting string
-			if err := d.Bun.QueryRowContext(ctx, "SHOW statement_timeout").Scan(&setting); err != nil || setting != "200ms" {
+			if err := d.bun.QueryRowContext(ctx, "SHOW statement_timeout").Scan(&setting); err != nil || setting != "200ms" {
 				t.Fatalf("statement_timeout of a request after long-running work: %q %v", setting, err)
 			}
 			if err := d.Pool.QueryRow(ctx, "SHOW statement_timeout").Scan(&setting); err != nil || setting != "200ms" {
@@ -126,7 +126,7 @@ func TestClusterFaults(t *testing.T) {
 			}
 			held = append(held, conn)
 		}
-		_, err := d.Bun.ExecContext(ctx, "SELECT 1")
+		_, err := d.bun.ExecContext(ctx, "SELECT 1")
 		for _, conn := range held {
 			conn.Release()
 		}
@@ -137,7 +137,7 @@ func TestClusterFaults(t *testing.T) {
 		pids := serverPIDs(t, c)
 		t.Cleanup(func() { signalAll(pids, syscall.SIGCONT) })
 		// A statement in flight when the server freezes ends when the monitor gives up.
-		conn, err := d.Bun.Conn(ctx)
+		conn, err := d.bdb.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,18 +155,18 @@ func TestClusterFaults(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("the statement in flight still waits after the monitor gave up")
 		}
-		_, err = d.Bun.ExecContext(ctx, "SELECT 1")
+		_, err = d.bun.ExecContext(ctx, "SELECT 1")
 		wantUnavailable(t, "a new statement", err)
 		signalAll(pids, syscall.SIGCONT)
 		await(t, "the monitor to see the server again", 10*time.Second, d.Available)
-		if _, err := d.Bun.ExecContext(ctx, "SELECT 1"); err != nil {
+		if _, err := d.bun.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatalf("after SIGCONT: %v", err)
 		}
 	})
 
 	t.Run("killed", func(t *testing.T) {
 		// An open connection leaves a backend behind the killed postmaster.
-		if _, err := d.Bun.ExecContext(ctx, "SELECT 1"); err != nil {
+		if _, err := d.bun.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatal(err)
 		}
 		old := c.ServerPID()
@@ -179,7 +179,7 @@ func TestClusterFaults(t *testing.T) {
 			pid := c.ServerPID()
 			return pid != 0 && pid != old && d.Available() && strings.Contains(logs.String(), "PostgreSQL restarted")
 		})
-		if _, err := d.Bun.ExecContext(ctx, "SELECT 1"); err != nil {
+		if _, err := d.bun.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatalf("after the restart: %v", err)
 		}
 		out := logs.String()

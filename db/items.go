@@ -46,7 +46,7 @@ func (tx *Tx) InsertItem(ctx context.Context, it *ItemRow) error {
 // items alike.
 func (d *DB) Item(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, bool, error) {
 	it := new(ItemRow)
-	err := d.Bun.NewSelect().Model(it).Where("i.id = ? AND i.client_id = ?", id, clientID).Scan(ctx)
+	err := d.bun.NewSelect().Model(it).Where("i.id = ? AND i.client_id = ?", id, clientID).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
@@ -123,7 +123,7 @@ type listedItem struct {
 // newest), with each item's key.
 func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, after *ItemKey, limit int) ([]*ItemRow, []ItemKey, error) {
 	var list []*listedItem
-	q := d.Bun.NewSelect().Model(&list).ColumnExpr("i.*").ColumnExpr("i.created_at AS exact_created_at").Where("i.client_id = ?", clientID)
+	q := d.bun.NewSelect().Model(&list).ColumnExpr("i.*").ColumnExpr("i.created_at AS exact_created_at").Where("i.client_id = ?", clientID)
 	if f.ClientUserID != nil {
 		q = q.Where("i.client_user_id = ?", *f.ClientUserID)
 	}
@@ -145,7 +145,7 @@ func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, af
 
 // CountItems counts clientID's items that match the filter.
 func (d *DB) CountItems(ctx context.Context, clientID uuid.UUID, f ItemFilter) (int, error) {
-	q := d.Bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
+	q := d.bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
 	if f.ClientUserID != nil {
 		q = q.Where("i.client_user_id = ?", *f.ClientUserID)
 	}
@@ -253,7 +253,7 @@ func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 // Events lists an item's recorded events, oldest first.
 func (d *DB) Events(ctx context.Context, clientID uuid.UUID, itemID *uuid.UUID) ([]*Event, error) {
 	var list []*Event
-	q := d.Bun.NewSelect().Model(&list).Where("ev.client_id = ?", clientID)
+	q := d.bun.NewSelect().Model(&list).Where("ev.client_id = ?", clientID)
 	if itemID != nil {
 		q = q.Where("ev.item_id = ?", *itemID)
 	}

@@ -47,7 +47,7 @@ type EventHook func(ctx context.Context, tx *Tx, e *Event) error
 
 // InTx runs fn in a transaction and commits when it returns nil.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
-	bc, err := d.Bun.Conn(ctx)
+	bc, err := d.bdb.Conn(ctx)
 	if err != nil {
 		return err
 	}

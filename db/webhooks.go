@@ -329,7 +329,7 @@ func (d *DB) EventDeliveries(ctx context.Context, clientID uuid.UUID, eventIDs [
 // Event reads one of clientID's events.
 func (d *DB) Event(ctx context.Context, clientID, id uuid.UUID) (*Event, bool, error) {
 	e := new(Event)
-	err := d.Bun.NewSelect().Model(e).Where("ev.id = ? AND ev.client_id = ?", id, clientID).Scan(ctx)
+	err := d.bun.NewSelect().Model(e).Where("ev.id = ? AND ev.client_id = ?", id, clientID).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
