@@ -21,11 +21,11 @@ func executionLockKey(id uuid.UUID) int64 {
 	return int64(h.Sum64())
 }
 
-// LockExecution takes execution id's session-level advisory lock on a connection of its
+// ClaimExecution takes execution id's session-level advisory lock on a connection of its
 // own, held until release is called, and released by PostgreSQL if the process dies: a
 // rescued copy of a job therefore never runs beside the original. ok is false when
-// another session holds it.
-func (d *DB) LockExecution(ctx context.Context, id uuid.UUID) (release func(), ok bool, err error) {
+// another process works the execution. (Tx.LockExecution is the row lock of one step.)
+func (d *DB) ClaimExecution(ctx context.Context, id uuid.UUID) (release func(), ok bool, err error) {
 	c, err := d.Pool.Acquire(ctx)
 	if err != nil {
 		return nil, false, err
@@ -43,12 +43,12 @@ func (d *DB) LockExecution(ctx context.Context, id uuid.UUID) (release func(), o
 	}, true, nil
 }
 
-// ExecutionLockFree reports whether no session holds execution id's lock, taking and
-// dropping it in one statement.
-func (d *DB) ExecutionLockFree(ctx context.Context, id uuid.UUID) (bool, error) {
+// ExecutionClaimed reports whether a process works execution id (see ClaimExecution),
+// taking and dropping the claim in one statement when none does.
+func (d *DB) ExecutionClaimed(ctx context.Context, id uuid.UUID) (bool, error) {
 	var free bool
 	err := d.Pool.QueryRow(ctx, `SELECT pg_try_advisory_lock($1) AND pg_advisory_unlock($1)`, executionLockKey(id)).Scan(&free)
-	return free, err
+	return !free, err
 }
 
 // StalledExecutions lists up to limit unfinished executions, not waiting for the user,

@@ -19,11 +19,11 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, id := range ids {
-		free, err := e.db.ExecutionLockFree(ctx, id)
+		claimed, err := e.db.ExecutionClaimed(ctx, id)
 		if err != nil {
 			return n, err
 		}
-		if !free {
+		if claimed {
 			continue
 		}
 		if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {

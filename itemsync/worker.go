@@ -29,8 +29,8 @@ func (w *executionWorker) Work(ctx context.Context, job *river.Job[ExecutionArgs
 
 // run advances one execution as far as it can go: to a wait for the user, or to its end.
 func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
-	// Held while this process works the execution (see db.LockExecution).
-	release, got, err := e.db.LockExecution(ctx, executionID)
+	// Held while this process works the execution (see db.ClaimExecution).
+	release, got, err := e.db.ClaimExecution(ctx, executionID)
 	if err != nil {
 		return err
 	}
