@@ -49,18 +49,18 @@ func scanWebhook(r pgx.Row) (*StoredWebhook, error) {
 // unless the application already has limit webhooks. The application's row is locked first,
 // so concurrent creates count one after the other and never pass the limit together.
 func (d *DB) InsertWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook, sealedHeaders []byte, limit int) error {
-	err := pgx.BeginFunc(ctx, d.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT 1 FROM client_applications WHERE id = $1 FOR NO KEY UPDATE`, clientID); err != nil {
+	err := d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
+		if _, err := tx.pg.Exec(ctx, `SELECT 1 FROM client_applications WHERE id = $1 FOR NO KEY UPDATE`, clientID); err != nil {
 			return err
 		}
 		var n int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&n); err != nil {
+		if err := tx.pg.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&n); err != nil {
 			return err
 		}
 		if n >= limit {
 			return ErrWebhookLimit
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO webhooks (id, client_id, url, event, headers_sealed, created_at, updated_at)
+		_, err := tx.pg.Exec(ctx, `INSERT INTO webhooks (id, client_id, url, event, headers_sealed, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $6)`, w.ID, clientID, w.URL, w.Event, sealedHeaders, w.CreatedAt.Time)
 		return err
 	})
