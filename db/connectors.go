@@ -38,8 +38,8 @@ func (d *DB) Connectors(ctx context.Context, f model.ConnectorFilter, limit, off
 	}
 	if f.Name != nil && *f.Name != "" {
 		// Name-alike: a folded substring, or a close word match for misspellings
-		// ("itau" finds "Itaú", "bradesko" finds "Bradesco").
-		q = q.Where("(ponte_fold(name) LIKE '%' || ponte_fold(?) || '%' OR strict_word_similarity(ponte_fold(?), ponte_fold(name)) >= 0.5)", *f.Name, *f.Name).
+		// ("itau" finds "Itaú", "bradesko" finds "Bradesco"); % and _ match as typed.
+		q = q.Where("(ponte_fold(name) LIKE '%' || ponte_fold(?) || '%' OR strict_word_similarity(ponte_fold(?), ponte_fold(name)) >= 0.5)", likeLiteral(*f.Name), *f.Name).
 			OrderExpr("strict_word_similarity(ponte_fold(?), ponte_fold(name)) DESC", *f.Name)
 	}
 	q = q.Order("name", "id")

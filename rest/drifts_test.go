@@ -306,3 +306,30 @@ func TestInstitutionNameIsLiteral(t *testing.T) {
 		}
 	}
 }
+
+// Connector name search reads % and _ as typed too: they were LIKE wildcards, so name=%
+// listed the whole catalogue.
+func TestConnectorNameIsLiteral(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "connector-names").APIKey
+	var all model.ConnectorPage
+	env.Do(t, "GET", "/connectors?sandbox=true", key, nil).Want(200).JSON(&all)
+	if all.Total < 3 {
+		t.Fatalf("the catalogue has %d connectors", all.Total)
+	}
+	for _, name := range []string{"%", "_", "%%", `\`, "%_%"} {
+		var page model.ConnectorPage
+		env.Do(t, "GET", "/connectors?sandbox=true&name="+url.QueryEscape(name), key, nil).Want(200).JSON(&page)
+		for _, c := range page.Results {
+			if !strings.Contains(c.Name, name) {
+				t.Errorf("name=%q matched %q", name, c.Name)
+			}
+		}
+	}
+	var itau model.ConnectorPage
+	env.Do(t, "GET", "/connectors?name=econ%C3%B4mica", key, nil).Want(200).JSON(&itau)
+	if itau.Total == 0 {
+		t.Error(`name=econômica no longer finds the Caixa connector`)
+	}
+}
