@@ -163,7 +163,9 @@ func ParseBRCode(s string) (*BRCode, error) {
 		c.Amount = v
 	}
 	c.MerchantName, c.MerchantCity = fields["59"], fields["60"]
-	if c.MerchantName == "" || c.MerchantCity == "" {
+	// A blank name or city is as absent as an empty one: Encode writes either as
+	// "NAO INFORMADO", so accepting it would make the code's own re-encoding differ.
+	if strings.TrimSpace(c.MerchantName) == "" || strings.TrimSpace(c.MerchantCity) == "" {
 		return nil, fmt.Errorf("it lacks the merchant name (59) or city (60)")
 	}
 	if add, ok := fields["62"]; ok {
