@@ -1,0 +1,102 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// scanMembers collects members' keys and raw values, or nil when members refuses doc.
+func scanMembers(doc []byte) map[string]string {
+	out := map[string]string{}
+	if !members(doc, func(k []byte, v span) { out[string(k)] = string(doc[v.start:v.end]) }) {
+		return nil
+	}
+	return out
+}
+
+func TestMembers(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want map[string]string // nil: refused
+	}{
+		{`{}`, map[string]string{}},
+		{` { } `, map[string]string{}},
+		{`{"a":1}`, map[string]string{"a": "1"}},
+		{`{"a" : -1.5e+06 , "b":"x"}`, map[string]string{"a": "-1.5e+06", "b": `"x"`}},
+		{`{"s":"a\"b}\\","n":null,"t":true,"f":false}`, map[string]string{"s": `"a\"b}\\"`, "n": "null", "t": "true", "f": "false"}},
+		{`{"o":{"x":[1,{"y":"]}"}],"z":{}},"l":[]}`, map[string]string{"o": `{"x":[1,{"y":"]}"}],"z":{}}`, "l": "[]"}},
+		{"{\n\t\"a\":\r\n[ 1 , 2 ]\n}", map[string]string{"a": "[ 1 , 2 ]"}},
+		{`{"k\u0041":1}`, map[string]string{`k\u0041`: "1"}}, // keys as written: no schema name has an escape
+		{``, nil},
+		{`[]`, nil},
+		{`null`, nil},
+		{`{"a":1`, nil},
+		{`{"a":}`, nil},
+		{`{"a" 1}`, nil},
+		{`{"a":1,}`, nil},
+		{`{a:1}`, nil},
+		{`{"a":"unterminated}`, nil},
+		{`{"a":{"b":1}`, nil},
+		{`{"a":1 "b":2}`, nil},
+	} {
+		if got := scanMembers([]byte(c.doc)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("members(%q) = %v, want %v", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestElements(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want []string // nil: refused
+	}{
+		{`[]`, []string{}},
+		{`[1, "a,]" ,{"b":[2]}, null]`, []string{"1", `"a,]"`, `{"b":[2]}`, "null"}},
+		{`[1,]`, nil},
+		{`[1`, nil},
+		{`{}`, nil},
+		{`[,1]`, nil},
+	} {
+		got := []string{}
+		if !elements([]byte(c.doc), func(v span) { got = append(got, c.doc[v.start:v.end]) }) {
+			got = nil
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("elements(%q) = %q, want %q", c.doc, got, c.want)
+		}
+	}
+}
+
+// FuzzMembers holds the scanner to encoding/json on every JSON object it is given: the same
+// members with the same values, the last of a repeated key winning as in encoding/json. On
+// anything else it may refuse, but never reads out of bounds.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[true,{"c":"d\"}"}],"e":null}`, `{}`, `{"x":"\u00e9"}`, `[1]`, `{"a":1`, `{"a":-0.5e-3}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		got := scanMembers(doc)
+		var want map[string]json.RawMessage
+		if !json.Valid(doc) || json.Unmarshal(doc, &want) != nil || want == nil {
+			return
+		}
+		if got == nil {
+			t.Fatalf("members refused the JSON object %q", doc)
+		}
+		if len(got) != len(want) {
+			return // a key written with escapes: json unescapes it, members keeps it as written
+		}
+		for k, v := range want {
+			var c1, c2 bytes.Buffer
+			g, ok := got[k]
+			if !ok {
+				return // as above
+			}
+			if json.Compact(&c1, v) != nil || json.Compact(&c2, []byte(g)) != nil || c1.String() != c2.String() {
+				t.Fatalf("member %q of %q: members %q, encoding/json %q", k, doc, g, v)
+			}
+		}
+	})
+}
