@@ -63,8 +63,9 @@ func wantOf(has func(name string) bool) txWant {
 	return txWant{nodes: has("nodes"), edges: has("edges"), documents: has("documents")}
 }
 
-// txConnection builds a page of transactions: nodes decoded (for nodes and edges, with a
-// cursor per row for edges) and documents passed through, each only when selected.
+// txConnection builds a page of transactions. Nodes and edges are written from the stored
+// documents by the projection (project.go), so no document is decoded here: the connection
+// carries the documents when any of the three is selected, and a cursor per row for edges.
 func (r *Resolver) txConnection(f model.TransactionFilter, page *collected.TransactionPage, want txWant) (*model.TransactionConnection, error) {
 	c := &model.TransactionConnection{Nodes: []*model.Transaction{}, Edges: []*model.TransactionEdge{}, Documents: []model.JSONDocument{},
 		PageInfo: model.PageInfo{HasNextPage: page.Next != nil}}
@@ -72,24 +73,16 @@ func (r *Resolver) txConnection(f model.TransactionFilter, page *collected.Trans
 		end := r.Collected.TransactionCursor(f, page.Keys[n-1])
 		c.PageInfo.EndCursor = &end
 	}
-	if want.documents {
+	if want.documents || want.nodes || want.edges {
 		c.Documents = make([]model.JSONDocument, len(page.Docs))
 		for i, d := range page.Docs {
 			c.Documents[i] = model.JSONDocument(d)
 		}
 	}
-	if !want.nodes && !want.edges {
-		return c, nil
-	}
-	nodes, err := decodeAll[model.Transaction](page.Docs)
-	if err != nil {
-		return nil, err
-	}
-	c.Nodes = nodes
 	if want.edges {
-		c.Edges = make([]*model.TransactionEdge, len(nodes))
-		for i, n := range nodes {
-			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.TransactionCursor(f, page.Keys[i]), Node: n}
+		c.Edges = make([]*model.TransactionEdge, len(page.Docs))
+		for i := range page.Docs {
+			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.TransactionCursor(f, page.Keys[i])}
 		}
 	}
 	return c, nil

@@ -30,9 +30,11 @@ func (r *Resolver) Handler() http.Handler {
 	srv.AddTransport(httpTransport{})
 	// The transport parses with this limit already; gqlgen's own parse keeps it too.
 	srv.SetParserTokenLimit(maxQueryTokens)
+	srv.SetQueryCache(newQueryCache())
 	srv.Use(extension.Introspection{})
 	srv.Use(queryLimits{es})
 	srv.AroundFields(markInternal)
+	srv.AroundFields(projector{es.Schema()}.around)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		ctx = withPrefetch(ctx)
 		if !r.ReportStatements {

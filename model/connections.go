@@ -44,9 +44,12 @@ type AccountEdge struct {
 	Node   *Account `json:"node"`
 }
 
-// TransactionConnection is a page of Transaction nodes.
+// TransactionConnection is a page of Transaction nodes. GraphQL writes Nodes and each
+// edge's Node from Documents without decoding them (graph/project.go), so Go code reads
+// Documents: Nodes stays empty and an edge carries only its cursor.
 type TransactionConnection struct {
-	// Documents are the page's rows as complete documents (filled when selected).
+	// Documents are the page's rows as complete documents (filled when any of documents,
+	// nodes and edges is selected).
 	Documents []JSONDocument     `json:"documents"`
 	PageInfo  PageInfo           `json:"pageInfo"`
 	Edges     []*TransactionEdge `json:"edges"`
