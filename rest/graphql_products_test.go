@@ -403,6 +403,12 @@ func TestGraphQLLimits(t *testing.T) {
 			}
 		})
 	}
+	// Parsed queries are cached; the limits are not: a query that passed with small
+	// variables is refused with big ones, and the other way round.
+	q := cases[3].query
+	env.GraphQL(t, key, q, map[string]any{"n": 2}).OK(t)
+	env.GraphQL(t, key, q, map[string]any{"n": 400}).WantCode(t, "QUERY_TOO_COMPLEX")
+	env.GraphQL(t, key, q, map[string]any{"n": 2}).OK(t)
 }
 
 const introspectionQuery = `query IntrospectionQuery { __schema { queryType { name } mutationType { name }
