@@ -1,5 +1,7 @@
 package graph
 
+import "bytes"
+
 // The projection (project.go) reads each stored document once, to find where the selected
 // members' values are, and copies those bytes. encoding/json would decode every value into
 // Go (what the projection avoids), and gjson, tried first, parses every number into a float
@@ -128,17 +130,25 @@ func valueEnd(doc []byte, i int) int {
 	return j
 }
 
-// stringEnd is the index just past the string whose opening quote is at i, or -1.
+// stringEnd is the index just past the string whose opening quote is at i, or -1. It jumps
+// from quote to quote (bytes.IndexByte is vectorised; strings are most of a document's
+// bytes): a quote ends the string unless an odd number of backslashes escapes it.
 func stringEnd(doc []byte, i int) int {
-	for j := i + 1; j < len(doc); j++ {
-		switch doc[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	for j := i + 1; ; {
+		k := bytes.IndexByte(doc[j:], '"')
+		if k < 0 {
+			return -1
 		}
+		q := j + k
+		escapes := 0
+		for p := q - 1; p > i && doc[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
-	return -1
 }
 
 func skipSpace(doc []byte, i int) int {
