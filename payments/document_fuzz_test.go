@@ -15,7 +15,7 @@ import (
 // generators only make documents the reference accepts.
 func FuzzTaxNumber(f *testing.F) {
 	for _, s := range []string{"11144477735", "111.444.777-35", "11222333000181", "11.222.333/0001-81", "00000000000",
-		"11111111111111", "1114447773", "111444777350", "11144477736", "١١١٤٤٤٧٧٧٣٥", "11144477735\x00", "１１１４４４７７７３５"} {
+		"11111111111111", "12ABC34501DE35", "12.abc.345/01de-35", "12ABC34501DE36", "1114447773", "111444777350", "11144477736", "١١١٤٤٤٧٧٧٣٥", "11144477735\x00", "１１１４４４７７７３５"} {
 		f.Add(s, uint64(1))
 	}
 	f.Fuzz(func(t *testing.T, s string, seed uint64) {
@@ -47,14 +47,16 @@ func FuzzTaxNumber(f *testing.F) {
 	})
 }
 
-// refDigits strips the punctuation people type in documents; ok is false when anything
-// else but ASCII digits remains.
+// refDigits strips the punctuation people type in documents and puts letters in upper
+// case; ok is false when anything else but ASCII digits and letters remains.
 func refDigits(s string) (digits string, ok bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c >= '0' && c <= '9':
+		case c >= '0' && c <= '9' || c >= 'A' && c <= 'Z':
 			b.WriteByte(c)
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
 		case c == '.' || c == '-' || c == '/' || c == ' ':
 		default:
 			return "", false
@@ -94,8 +96,15 @@ func refCPF(s string) bool {
 		refCheckDigit(s, []int{11, 10, 9, 8, 7, 6, 5, 4, 3, 2}) == s[10]
 }
 
+// refCNPJ is the Receita Federal's rule for the alphanumeric CNPJ (Nota Técnica conjunta
+// COCAD/SUARA/RFB nº 49/2024): 12 characters of 0-9 or A-Z valued by their ASCII code
+// minus 48, then two numeric check digits by the modulo-11 rule of the numeric CNPJ.
 func refCNPJ(s string) bool {
-	return onlyDigits(s, 14) &&
+	if len(s) != 14 || strings.Count(s, s[:1]) == 14 || strings.Trim(s[:12], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" ||
+		strings.Trim(s[12:], "0123456789") != "" {
+		return false
+	}
+	return refCheckDigit(s, []int{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}) == s[12] &&
 		refCheckDigit(s, []int{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}) == s[12] &&
 		refCheckDigit(s, []int{6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}) == s[13]
 }

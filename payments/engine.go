@@ -101,13 +101,18 @@ func bad(format string, args ...any) error {
 	return model.Fail(model.CodeInvalidParameter, format, args...)
 }
 
-// digits keeps the digits of a document typed with or without punctuation.
+// digits keeps the characters of a document typed with or without punctuation (dots,
+// hyphen, slash, spaces): digits, and the letters of an alphanumeric CNPJ in upper case.
+// Anything else leaves the input as it was, for the validator to refuse.
 func digits(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if r >= '0' && r <= '9' {
+		switch {
+		case r >= '0' && r <= '9' || r >= 'A' && r <= 'Z':
 			b.WriteRune(r)
-		} else if r != '.' && r != '-' && r != '/' && r != ' ' {
+		case r >= 'a' && r <= 'z':
+			b.WriteRune(r - 'a' + 'A')
+		case r != '.' && r != '-' && r != '/' && r != ' ':
 			return s
 		}
 	}
@@ -125,7 +130,7 @@ func checkCPF(field, v string) (string, error) {
 func checkCNPJ(field, v string) (string, error) {
 	d := digits(v)
 	if !sandbox.ValidCNPJ(d) {
-		return "", model.Fail(model.CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 14 digits whose two check digits match.", field, v)
+		return "", model.Fail(model.CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 12 digits or letters, then two check digits that match.", field, v)
 	}
 	return d, nil
 }

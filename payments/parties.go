@@ -193,7 +193,7 @@ func checkTaxNumber(v string) (string, error) {
 	case 14:
 		return checkCNPJ("taxNumber", v)
 	}
-	return "", model.Fail(model.CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 digits).", v)
+	return "", model.Fail(model.CodeInvalidCPF, "taxNumber %q is neither a CPF (11 digits) nor a CNPJ (14 characters).", v)
 }
 
 // pixKeyKind names the kind of a PIX key (CPF, CNPJ, EMAIL, PHONE, EVP) or returns an error

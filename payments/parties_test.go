@@ -64,6 +64,14 @@ func TestCheckTaxNumber(t *testing.T) {
 		{"11222333000180", "", model.CodeInvalidCNPJ},
 		{"1114447773", "", model.CodeInvalidCPF},
 		{"111_444_777_35", "", model.CodeInvalidCNPJ}, // other punctuation keeps the text: 14 characters, read as a CNPJ
+		// The alphanumeric CNPJ issued from July 2026: the Receita Federal's own example
+		// (12.ABC.345/01DE-35), typed as printed, bare, or in lower case.
+		{"12.ABC.345/01DE-35", "12ABC34501DE35", model.Code{}},
+		{"12ABC34501DE35", "12ABC34501DE35", model.Code{}},
+		{"12.abc.345/01de-35", "12ABC34501DE35", model.Code{}},
+		{"12ABC34501DE36", "", model.CodeInvalidCNPJ},
+		{"12ABC34501DEA5", "", model.CodeInvalidCNPJ}, // the check digits are digits
+		{"12ÁBC34501DE35", "", model.CodeInvalidCPF},  // not ASCII: neither length once read as typed
 		{"", "", model.CodeInvalidCPF},
 	}
 	for _, c := range cases {

@@ -78,6 +78,7 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 			{map[string]any{"type": "INDIVIDUAL", "name": "Ana", "cpf": "11144477736"}, model.CodeInvalidCPF.String(), "cpf"},
 			{map[string]any{"type": "INDIVIDUAL", "name": "Ana"}, model.CodeInvalidParameter.String(), "cpf is required"},
 			{map[string]any{"type": "BUSINESS", "name": "Loja", "cnpj": "11222333000180"}, model.CodeInvalidCNPJ.String(), "cnpj"},
+			{map[string]any{"type": "BUSINESS", "name": "Loja", "cnpj": "12ABC34501DE36"}, model.CodeInvalidCNPJ.String(), "cnpj"},
 			{map[string]any{"type": "BUSINESS", "name": "Loja", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "cnpj is required"},
 			{map[string]any{"type": "PERSON", "name": "Ana", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "INDIVIDUAL or BUSINESS"},
 			{map[string]any{"type": "INDIVIDUAL", "cpf": happyCPF}, model.CodeInvalidParameter.String(), "name"},
@@ -108,6 +109,12 @@ func TestPaymentCustomersAndRecipients(t *testing.T) {
 		}
 		env.Do(t, "DELETE", "/payments/customers/"+id, key, nil).Want(200)
 		env.Do(t, "GET", "/payments/customers/"+id, key, nil).WantError(404, model.CodePaymentCustomerNotFound.String())
+		// The alphanumeric CNPJ (issued from July 2026), in the Receita Federal's example.
+		env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Nova SA",
+			"cnpj": "12.ABC.345/01DE-35"}).Want(200).JSON(&c)
+		if c.Cnpj == nil || *c.Cnpj != "12ABC34501DE35" {
+			t.Fatalf("alphanumeric CNPJ customer %+v", c)
+		}
 		env.Do(t, "GET", "/payments/customers/not-a-uuid", key, nil).WantError(400, model.CodeInvalidParameter.String())
 	})
 

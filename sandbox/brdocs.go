@@ -50,10 +50,27 @@ func cnpjCheck(d []int, w []int) int {
 	return 11 - r
 }
 
-// ValidCNPJ checks a CNPJ's 14 digits and its two check digits.
+// ValidCNPJ checks a CNPJ: 12 characters, digits or (since July 2026) upper-case letters,
+// then two check-digit digits. The Receita Federal computes the check digits of the
+// alphanumeric CNPJ on each character's ASCII code minus 48 ('0'..'9' count 0..9, 'A'
+// counts 17, 'Z' 42), with the weights and modulo 11 of the numeric CNPJ, which it therefore
+// still accepts unchanged.
 func ValidCNPJ(s string) bool {
-	d, ok := digitsOf(s)
-	if !ok || len(d) != 14 || allSame(d) {
+	if len(s) != 14 {
+		return false
+	}
+	d := make([]int, 14)
+	for i := 0; i < 14; i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			d[i] = int(c - '0')
+		case c >= 'A' && c <= 'Z' && i < 12:
+			d[i] = int(c) - '0'
+		default:
+			return false
+		}
+	}
+	if allSame(d) {
 		return false
 	}
 	return cnpjCheck(d, cnpjWeights1) == d[12] && cnpjCheck(d, cnpjWeights2) == d[13]
