@@ -72,3 +72,27 @@ func FuzzCheckAmount(f *testing.F) {
 		}
 	})
 }
+
+// Fees are exact and round half a cent up: the cases float64 arithmetic got wrong (14.50
+// at 1% is 0.145, which float64 computed as 0.14499… and rounded down) and their kin.
+func TestFee(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		amount, fixed, percent, want float64
+	}{
+		{14.50, 0, 1, 0.15},
+		{24.50, 0, 1, 0.25},
+		{100, 0.50, 1.2, 1.70},
+		{33.33, 0, 1.5, 0.50},  // 0.49995
+		{0.01, 0, 1, 0},        // 0.0001
+		{0.50, 0, 1, 0.01},     // 0.005, half up
+		{0.49, 0, 1, 0},        // 0.0049
+		{1_000_000_000, 0.10, 0.99, 9_900_000.10},
+		{10, 0.5, 0, 0.5},
+		{123.45, 0.07, 2.35, 2.97}, // 2.901075 + 0.07
+	} {
+		if got := fee(c.amount, c.fixed, c.percent); got != c.want {
+			t.Errorf("fee(%v, %v + %v%%) = %v, want %v", c.amount, c.fixed, c.percent, got, c.want)
+		}
+	}
+}

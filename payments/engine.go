@@ -147,9 +147,6 @@ func strPtr(s string) *string { return &s }
 
 func nonEmpty(p *string) bool { return p != nil && strings.TrimSpace(*p) != "" }
 
-// round2 keeps amounts in cents.
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
 // MaxAmount is the largest amount, in reais, any payment may carry.
 const MaxAmount = 1_000_000_000
 

@@ -3,7 +3,9 @@ package payments
 import (
 	"context"
 	"maps"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -137,9 +139,30 @@ func (e *Engine) price(ctx context.Context, p *db.PaymentRequestRow) error {
 		return err
 	}
 	if pr, ok := pricing["PIX"]; ok {
-		p.Fees = round2(pr.Fixed + p.Amount*pr.Percent/100)
+		p.Fees = fee(p.Amount, pr.Fixed, pr.Percent)
 	}
 	return nil
+}
+
+// fee is fixed + amount × percent / 100, computed exactly on the numbers as written (the
+// shortest decimal of each float: 14.5, 1.2) and rounded to the cent, half a cent up. In
+// float64 arithmetic R$ 14.50 at 1% came to 0.14 (14.5 × 0.01 is 0.14499…) while R$ 24.50
+// came to 0.25. Amounts and prices are positive.
+func fee(amount, fixed, percent float64) float64 {
+	r := new(big.Rat).Mul(exactDecimal(amount), exactDecimal(percent))
+	r.Quo(r, big.NewRat(100, 1))
+	r.Add(r, exactDecimal(fixed))
+	r.Mul(r, big.NewRat(100, 1))
+	// Half up to whole cents: floor((2n + d) / 2d) for the fraction n/d.
+	num := new(big.Int).Add(new(big.Int).Lsh(r.Num(), 1), r.Denom())
+	cents := num.Quo(num, new(big.Int).Lsh(r.Denom(), 1))
+	return float64(cents.Int64()) / 100
+}
+
+// exactDecimal is the rational a float64 stands for in the API: its shortest decimal.
+func exactDecimal(f float64) *big.Rat {
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(f, 'f', -1, 64))
+	return r
 }
 
 // CreateRequestFromPixQr adds a request that pays a PIX BR Code the caller pasted.

@@ -287,10 +287,11 @@ func TestConfiguredDatabaseAndClient(t *testing.T) {
 		t.Fatalf("recipient: %d %v", status, r)
 	}
 	for _, c := range []struct {
+		amount  float64
 		sandbox bool
 		fees    float64
-	}{{false, 1.50}, {true, 0}} {
-		status, r := do(t, "POST", s2.url+"/payments/requests", key, map[string]any{"amount": 100, "isSandbox": c.sandbox})
+	}{{100, false, 1.50}, {100, true, 0}, {14.50, false, 0.65}, {24.50, false, 0.75}} { // 0.50 + 0.145 and 0.245, half a cent up
+		status, r := do(t, "POST", s2.url+"/payments/requests", key, map[string]any{"amount": c.amount, "isSandbox": c.sandbox})
 		if status != 200 || r["fees"] != c.fees {
 			t.Fatalf("request isSandbox=%v: %d fees %v, want %v", c.sandbox, status, r["fees"], c.fees)
 		}
