@@ -33,6 +33,10 @@ func CheckRedirectURL(field, v string) error {
 // .home.arpa is for home networks (RFC 8375).
 var privateSuffixes = []string{"localhost", "local", "internal", "home.arpa"}
 
+// insecureHint ends the refusals a developer meets with a local receiver: it names the
+// switch that lifts them, which the service's configuration reads.
+const insecureHint = "; for local development the service can be started with PONTE_ALLOW_INSECURE_WEBHOOKS=1, which lifts this rule."
+
 // CheckEventURL applies the rules of section 2.12 to a URL that will receive events: absolute
 // HTTPS, a host name (not localhost or another private name space, not an IP address in any
 // spelling), no user:password. With allowInsecure (local development) plain HTTP, localhost
@@ -50,19 +54,19 @@ func CheckEventURL(field, v string, allowInsecure bool) error {
 		return nil
 	}
 	if u.Scheme != "https" {
-		return Fail(CodeInvalidParameter, "%s must use https (got %q).", field, v)
+		return Fail(CodeInvalidParameter, "%s must use https (got %q)%s", field, v, insecureHint)
 	}
 	host := asciiFolded(u.Hostname())
 	for _, s := range privateSuffixes {
 		if host == s || strings.HasSuffix(host, "."+s) {
 			if s == "localhost" {
-				return Fail(CodeInvalidParameter, "%s must not point at localhost.", field)
+				return Fail(CodeInvalidParameter, "%s must not point at localhost%s", field, insecureHint)
 			}
 			return Fail(CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
 		}
 	}
 	if isIPLiteral(host) {
-		return Fail(CodeInvalidParameter, "%s must name a host, not an IP address (got %q).", field, host)
+		return Fail(CodeInvalidParameter, "%s must name a host, not an IP address (got %q)%s", field, host, insecureHint)
 	}
 	if !strings.Contains(host, ".") {
 		return Fail(CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)

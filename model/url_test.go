@@ -20,10 +20,11 @@ func TestCheckEventURL(t *testing.T) {
 		{"https://0x.example.com/x", ""},
 		{"https://api.v2.example/x", ""},
 		{"http://hooks.example.com/x", "https"},
+		{"http://localhost:3000/hooks", "PONTE_ALLOW_INSECURE_WEBHOOKS=1"}, // a developer's receiver: the refusal names the switch
 		{"https://u:p@hooks.example.com/x", "password"},
 		{"hooks", "absolute"},
 		{"ftp://hooks.example.com/x", "absolute"},
-		{"https://localhost/x", "localhost"},
+		{"https://localhost/x", "PONTE_ALLOW_INSECURE_WEBHOOKS=1"},
 		{"https://LOCALHOST./x", "localhost"},
 		{"https://api.localhost/x", "localhost"},
 		{"https://printer.local/x", ".local"},

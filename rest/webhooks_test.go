@@ -84,6 +84,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 			says string
 		}{
 			{"plain http", map[string]any{"event": "all", "url": "http://hooks.example.com/x"}, "INVALID_PARAMETER", "https"},
+			{"a developer's receiver", map[string]any{"event": "all", "url": "http://localhost:3000/hooks"}, "INVALID_PARAMETER", "PONTE_ALLOW_INSECURE_WEBHOOKS=1"},
 			{"localhost", map[string]any{"event": "all", "url": "https://localhost/x"}, "INVALID_PARAMETER", "localhost"},
 			{"a localhost subdomain", map[string]any{"event": "all", "url": "https://api.localhost/x"}, "INVALID_PARAMETER", "localhost"},
 			{"bare IPv4", map[string]any{"event": "all", "url": "https://10.0.0.1/x"}, "INVALID_PARAMETER", "IP address"},
