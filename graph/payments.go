@@ -424,8 +424,7 @@ func (r *Resolver) PayerPayment(ctx context.Context, id uuid.UUID) (*PaymentView
 	}
 	v := &PaymentView{Request: req}
 	if payments.Payable(req.Status) {
-		yes := true
-		v.Connectors, _, err = r.DB.Connectors(ctx, model.ConnectorFilter{SupportsPaymentInitiation: &yes}, 100, 0)
+		v.Connectors, err = r.Payments.PayerConnectors(ctx, req)
 	}
 	return v, err
 }

@@ -140,3 +140,16 @@ func (e *Engine) ClientOfRequest(ctx context.Context, id uuid.UUID) (uuid.UUID, 
 	}
 	return p.ClientID, true, nil
 }
+
+// PayerConnectors are the institutions the payment page offers for a request: those that
+// initiate payments, the sandbox ones included when the request is a sandbox one (the
+// sandbox payment institution is where its test payers pay).
+func (e *Engine) PayerConnectors(ctx context.Context, req *model.PaymentRequest) ([]*model.Connector, error) {
+	yes := true
+	f := model.ConnectorFilter{SupportsPaymentInitiation: &yes}
+	if req.IsSandbox {
+		f.Sandbox = &yes
+	}
+	list, _, err := e.db.Connectors(ctx, f, 100, 0)
+	return list, err
+}

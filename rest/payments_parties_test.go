@@ -338,6 +338,17 @@ func TestPaymentPage(t *testing.T) {
 	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
 		t.Fatalf("CSP %q", csp)
 	}
+	// A sandbox request's page offers the sandbox payment institution (6) beside the real
+	// ones; a real request's page offers real institutions only.
+	if !strings.Contains(body, `value="6"`) {
+		t.Fatalf("the sandbox request's page does not offer the sandbox payment connector:\n%s", body)
+	}
+	var live model.PaymentRequest
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 10, "isSandbox": false}).Want(200).JSON(&live)
+	liveURL, _ := url.Parse(live.PaymentURL)
+	if body := string(env.Do(t, "GET", liveURL.Path, "", nil).Want(200).Body); !strings.Contains(body, `value="5"`) || strings.Contains(body, `value="6"`) {
+		t.Fatalf("a real request's page must offer connector 5 and not the sandbox's 6:\n%s", body)
+	}
 	bad := env.Form(t, u.Path, url.Values{"connectorId": {"5"}, "cpf": {"123.456.789-00"}})
 	if bad.Status != 400 || !strings.Contains(string(bad.Body), "not a valid CPF") {
 		t.Fatalf("bad CPF: %d %s", bad.Status, bad.Body)
