@@ -37,6 +37,7 @@ func New(res *graph.Resolver) http.Handler {
 		s.limit = auth.NewLimiter(nil)
 	}
 	r := chi.NewRouter()
+	r.Use(compressJSON())
 	r.Use(securityHeaders)
 	r.Use(s.requestID, s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
 	r.Use(s.edge)

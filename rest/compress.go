@@ -1,0 +1,27 @@
+package rest
+
+import (
+	"compress/gzip"
+	"net/http"
+
+	"github.com/klauspost/compress/gzhttp"
+)
+
+// compressLevel trades CPU for bytes on JSON answers. BenchmarkCompression on this machine,
+// a 500-row transaction page of 455 KB over loopback: level 1 sends 23 KB at 0.86× the
+// pages per second of no compression with one reader and 1.03× with four; the default level
+// 6 sends 20 KB at 0.73× and 1.01×. Fifteen percent fewer bytes is not worth the CPU.
+const compressLevel = gzip.BestSpeed
+
+// compressJSON gzips JSON answers of 1 KiB or more for clients that ask (Accept-Encoding:
+// gzip), with Vary: Accept-Encoding; smaller ones gain less than gzip's overhead, and pages
+// and assets are left alone. gzhttp (klauspost/compress) handles the negotiation, the
+// buffering up to the minimum size and pooling of the writers.
+func compressJSON() func(http.Handler) http.Handler {
+	wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(compressLevel),
+		gzhttp.ContentTypes([]string{"application/json"}))
+	if err != nil {
+		panic(err) // only for options out of range, which are constants here
+	}
+	return func(next http.Handler) http.Handler { return wrap(next) }
+}
