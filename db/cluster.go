@@ -194,7 +194,11 @@ func (c *Cluster) prepareOwner() error {
 func (c *Cluster) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(c.binDir, name), args...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	// Its own process group: a terminal's Ctrl-C goes to the service's group, and the service
+	// stops its cluster itself (Stop) after the requests and jobs that use it. Sharing the
+	// group, the server got the SIGINT too, quit under them, and the supervisor brought it
+	// back for the last second of the shutdown, logging errors on the way.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Setpgid: true}
 	return cmd
 }
 

@@ -99,6 +99,9 @@ func start(t *testing.T, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(build(t), "serve")
 	cmd.Env = append(os.Environ(), append([]string{"PONTE_ADDR=127.0.0.1:0"}, env...)...)
+	// Its own process group, as a shell gives a command: a test can signal the group the
+	// way a terminal's Ctrl-C does.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	s := &server{cmd: cmd, stdout: &bytes.Buffer{}, logs: &syncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stderr = s.logs
 	stdout, err := cmd.StdoutPipe()

@@ -1,0 +1,67 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Ctrl-C in a terminal signals the service's whole process group. The service stops its
+// private PostgreSQL itself, after the requests and jobs that use it: the stop ends with
+// exit status 0, logs no ERROR line and leaves no server behind. The log is JSON when asked
+// (PONTE_LOG_FORMAT=json), at info level the service's own lines (an item's execution) and
+// not the job queue's counters.
+func TestInterruptStopsCleanly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := start(t, "PONTE_DATA_DIR="+dir, "DATABASE_URL=", "PONTE_LOG_FORMAT=json")
+	var keys map[string]string
+	_ = json.Unmarshal([]byte(keysRE.FindString(s.stdout.String())), &keys)
+	key := apiKey(t, s.url, keys)
+	status, it := do(t, "POST", s.url+"/items", key, map[string]any{"connectorId": 0,
+		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}})
+	if status != 200 {
+		t.Fatalf("POST /items: %d %v", status, it)
+	}
+	waitFor(t, "the item's sync", func() bool {
+		_, m := do(t, "GET", s.url+"/items/"+it["id"].(string), key, nil)
+		return m["executionStatus"] == "SUCCESS"
+	})
+
+	stopping := time.Now()
+	if err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			t.Fatalf("ponte exited with %v after Ctrl-C\n%s", err, s.logs)
+		}
+	case <-time.After(60 * time.Second):
+		_ = s.cmd.Process.Kill()
+		t.Fatalf("ponte did not stop within 60s of Ctrl-C\n%s", s.logs)
+	}
+	t.Logf("stopped %s after Ctrl-C", time.Since(stopping).Round(time.Millisecond))
+	if _, err := os.Stat(filepath.Join(dir, "pg", "postmaster.pid")); !os.IsNotExist(err) {
+		t.Fatalf("PostgreSQL still running after Ctrl-C (postmaster.pid: %v)", err)
+	}
+
+	var ended bool
+	for _, line := range strings.Split(strings.TrimSpace(s.logs.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		if m["level"] == "ERROR" || strings.HasPrefix(m["msg"].(string), "River") {
+			t.Fatalf("logged at info level: %q\n%s", line, s.logs)
+		}
+		ended = ended || m["msg"] == "item execution ended" && m["itemId"] == it["id"]
+	}
+	if !ended {
+		t.Fatalf("no line for the item's execution:\n%s", s.logs)
+	}
+}
