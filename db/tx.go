@@ -23,7 +23,13 @@ type Tx struct {
 	PGX pgx.Tx
 	// onEvent fans a recorded event out to its deliveries, in this transaction.
 	onEvent EventHook
+	// committed runs once the transaction has committed (see AfterCommit).
+	committed []func()
 }
+
+// AfterCommit runs fn once the transaction has committed, and never if it rolls back: for
+// what must only follow a change that happened, such as the log line that reports it.
+func (t *Tx) AfterCommit(fn func()) { t.committed = append(t.committed, fn) }
 
 // conn is where a statement runs, seen by pgx (pg) and by bun (bun): the pool for *DB, one
 // transaction for *Tx. Both embed it, so a read that callers need on either side is
@@ -83,7 +89,13 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 		_ = btx.Rollback()
 		return err
 	}
-	return btx.Commit()
+	if err := btx.Commit(); err != nil {
+		return err
+	}
+	for _, f := range tx.committed {
+		f()
+	}
+	return nil
 }
 
 // connTx presents a connection already inside a transaction as a pgx.Tx. Commit and

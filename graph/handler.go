@@ -55,7 +55,7 @@ func (r *Resolver) Handler() http.Handler {
 	})
 	srv.SetErrorPresenter(r.presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
-		r.Log.Error("panic in resolver", "requestId", model.RequestID(ctx), "panic", p, "stack", string(debug.Stack()))
+		r.Log.ErrorContext(ctx, "panic in resolver", "panic", p, "stack", string(debug.Stack()))
 		return internalFailure{fmt.Errorf("panic: %v", p)}
 	})
 	return srv
@@ -109,7 +109,7 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		// the log gets the cause.
 		e, _ := model.AsError(err)
 		id := model.RequestID(ctx)
-		r.Log.Error("graphql resolver failed", "requestId", id, "path", graphql.GetPath(ctx).String(), "err", err)
+		r.Log.ErrorContext(ctx, "graphql resolver failed", "path", graphql.GetPath(ctx).String(), "err", err)
 		out := &gqlerror.Error{Err: err, Path: graphql.GetPath(ctx), Message: e.Message, Extensions: e.Extensions()}
 		if errors.As(err, &gqlErr) {
 			out.Path, out.Locations = gqlErr.Path, gqlErr.Locations

@@ -314,6 +314,7 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 		if err := tx.SaveExecution(ctx, st.ex); err != nil {
 			return err
 		}
+		tx.AfterCommit(func() { e.logEnd(ctx, st) })
 		it := st.it
 		it.ExecutionStatus, it.Error, it.Parameter, it.UserAction = xe.Code, xe, nil, nil
 		it.ConsecutiveErrors++
@@ -377,6 +378,7 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
 		if err := tx.SaveExecution(ctx, st.ex); err != nil {
 			return err
 		}
+		tx.AfterCommit(func() { e.logEnd(ctx, st) })
 		it := st.it
 		first := it.LastUpdatedAt == nil
 		it.Status, it.ExecutionStatus = model.ItemUpdated, status
@@ -456,4 +458,11 @@ func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeo
 		return w.e.finishError(ctx, st, &model.ExecutionError{Code: code, Message: msg})
 	}
 	return nil
+}
+
+// logEnd writes the one line an execution leaves in the log when it ends: which item, how,
+// and how long it took (ids and codes only: parameters are credentials).
+func (e *Engine) logEnd(ctx context.Context, st *state) {
+	e.log.InfoContext(ctx, "item execution ended", "itemId", st.it.ID, "executionId", st.ex.ID, "connectorId", st.ex.ConnectorID,
+		"status", st.ex.Status, "triggeredBy", st.ex.TriggeredBy, "ms", st.ex.FinishedAt.Sub(st.ex.StartedAt).Milliseconds())
 }

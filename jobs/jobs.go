@@ -3,6 +3,7 @@
 package jobs
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -49,8 +50,12 @@ func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJ
 	if c.PollInterval == 0 {
 		c.PollInterval = time.Second
 	}
+	log := c.Log
+	if log != nil {
+		log = slog.New(quieter{log.Handler()})
+	}
 	cfg := &river.Config{
-		Logger:               c.Log,
+		Logger:               log,
 		JobTimeout:           c.JobTimeout,
 		RescueStuckJobsAfter: c.RescueAfter,
 		FetchPollInterval:    c.PollInterval,
@@ -66,4 +71,28 @@ func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJ
 		cfg.PeriodicJobs = periodic
 	}
 	return river.NewClient(riverpgxv5.New(pool), cfg)
+}
+
+// quieter writes a library's Info lines at Debug: River reports its producers' counters at
+// Info every minute for as long as it runs, which buried the service's own lines. Its
+// warnings and errors keep their level.
+type quieter struct{ slog.Handler }
+
+func (q quieter) Enabled(ctx context.Context, l slog.Level) bool {
+	return q.Handler.Enabled(ctx, lower(l))
+}
+
+func (q quieter) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = lower(r.Level)
+	return q.Handler.Handle(ctx, r)
+}
+
+func (q quieter) WithAttrs(a []slog.Attr) slog.Handler { return quieter{q.Handler.WithAttrs(a)} }
+func (q quieter) WithGroup(n string) slog.Handler      { return quieter{q.Handler.WithGroup(n)} }
+
+func lower(l slog.Level) slog.Level {
+	if l == slog.LevelInfo {
+		return slog.LevelDebug
+	}
+	return l
 }

@@ -1,6 +1,9 @@
 package model
 
-import "context"
+import (
+	"context"
+	"log/slog"
+)
 
 type requestIDKey struct{}
 
@@ -14,4 +17,26 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
+}
+
+// LogRequestIDs makes every line logged with a request's context (InfoContext and the
+// like) carry that request's id as requestId, the id the client got in X-Request-Id, so
+// the lines of one request are found together.
+func LogRequestIDs(h slog.Handler) slog.Handler { return requestIDHandler{h} }
+
+type requestIDHandler struct{ slog.Handler }
+
+func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id := RequestID(ctx); id != "" {
+		r.AddAttrs(slog.String("requestId", id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h requestIDHandler) WithAttrs(a []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(a)}
+}
+
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
 }

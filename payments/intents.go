@@ -202,6 +202,9 @@ func (e *Engine) moveIntent(ctx context.Context, tx *db.Tx, n *db.PaymentIntentR
 	if err := tx.SavePaymentIntent(ctx, n); err != nil {
 		return err
 	}
+	tx.AfterCommit(func() {
+		e.log.InfoContext(ctx, "payment intent status", "paymentIntentId", n.ID, "paymentRequestId", n.RequestID, "status", to)
+	})
 	return tx.AddPaymentIntentStep(ctx, n.ID, to, now)
 }
 

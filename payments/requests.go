@@ -428,10 +428,14 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 	if err := checkRequestMove(p.Status, to); err != nil {
 		return err
 	}
+	from := p.Status
 	p.Status, p.UpdatedAt = to, e.now()
 	if err := tx.SavePaymentRequest(ctx, p); err != nil {
 		return err
 	}
+	tx.AfterCommit(func() {
+		e.log.InfoContext(ctx, "payment request status", "paymentRequestId", p.ID, "clientId", p.ClientID, "from", from, "status", to, "by", by)
+	})
 	return e.emit(ctx, tx, p, "payment_request/updated", by, map[string]any{"clientId": p.ClientID.String(), "status": to})
 }
 

@@ -53,7 +53,7 @@ func (s *Server) authorizePage(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := s.res.PendingAction(r.Context(), id)
 	if err != nil {
-		s.log.Error("authorize page", "err", err)
+		s.log.ErrorContext(r.Context(), "authorize page", "err", err)
 		s.renderAuthorize(w, http.StatusInternalServerError, authorizeView{Title: "Erro", Message: "Tente novamente em instantes."})
 		return
 	}
@@ -79,7 +79,7 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 	if err := s.res.DecideAction(r.Context(), id, decision == "approve"); err != nil {
 		e, internal := model.AsError(err)
 		if internal {
-			s.log.Error("authorize decision", "requestId", model.RequestID(r.Context()), "err", err)
+			s.log.ErrorContext(r.Context(), "authorize decision", "err", err)
 		}
 		if e.Status() == http.StatusNotFound {
 			// A second decision (a double click, a reload) changes nothing: the first stands.

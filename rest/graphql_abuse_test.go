@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -304,7 +305,7 @@ func TestGraphQLInternalErrors(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
 	env := testsupport.New(t, func(s *testsupport.Setup) {
-		s.Resolver.Log = slog.New(slog.NewTextHandler(&logs, nil))
+		s.Resolver.Log = slog.New(model.LogRequestIDs(slog.NewTextHandler(&logs, nil))) // as the service builds it
 	})
 	key := env.NewClient(t, "graphql-internal").APIKey
 	env.GraphQL(t, key, `{ category(id: "09000000") { id } }`, nil).OK(t)

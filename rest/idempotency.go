@@ -97,7 +97,7 @@ func (s *Server) idempotency(next http.Handler) http.Handler {
 			if p := recover(); p != nil {
 				ctx, cancel := done()
 				if err := claim.Release(ctx); err != nil {
-					s.log.Warn("release idempotency key", "requestId", model.RequestID(r.Context()), "err", err)
+					s.log.WarnContext(r.Context(), "release idempotency key", "err", err)
 				}
 				cancel()
 				panic(p)
@@ -118,7 +118,7 @@ func (s *Server) idempotency(next http.Handler) http.Handler {
 		}
 		if err != nil {
 			// The claim then stays until it is stale, and duplicates get 409 until then.
-			s.log.Warn("record idempotency key", "requestId", model.RequestID(r.Context()), "status", status, "err", err)
+			s.log.WarnContext(r.Context(), "record idempotency key", "status", status, "err", err)
 		}
 	})
 }

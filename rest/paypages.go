@@ -124,7 +124,7 @@ func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, title string, err error) {
 	e, internal := model.AsError(err)
 	if internal {
-		s.log.Error("payment page", "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "payment page", "path", r.URL.Path, "err", err)
 	}
 	s.renderPay(w, e.Status(), payView{Title: title, Error: e.Message})
 }

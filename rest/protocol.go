@@ -71,7 +71,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, internal := model.AsError(err)
 	if internal {
 		id := model.RequestID(r.Context())
-		s.log.Error("request failed", "requestId", id, "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		body := e.Body()
 		if id != "" {
 			body.Message += " Request id: " + id + "."
@@ -173,7 +173,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				s.log.Error("panic", "panic", p, "stack", string(debug.Stack()))
+				s.log.ErrorContext(r.Context(), "panic", "panic", p, "stack", string(debug.Stack()))
 				s.writeError(w, r, fmt.Errorf("panic: %v", p))
 			}
 		}()

@@ -26,6 +26,7 @@ import (
 	"ponte/graph"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
 	"ponte/sandbox"
@@ -155,7 +156,7 @@ type Env struct {
 // Logger discards service logs unless PONTE_TEST_LOG is set, so failures stay readable.
 func Logger() *slog.Logger {
 	if os.Getenv("PONTE_TEST_LOG") != "" {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		return slog.New(model.LogRequestIDs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }

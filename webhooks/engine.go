@@ -325,11 +325,20 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 	if err := e.db.RecordAttempt(ctx, d.ID, a, status); err != nil {
 		return err
 	}
-	if status == StatusPending {
-		return river.JobSnooze(sched[a.Attempt-1])
+	// One line per attempt, with the target's host only: a URL's path and query may carry
+	// the receiver's own secret.
+	outcome := []any{"deliveryId", d.ID, "eventId", d.EventID, "event", d.Event, "host", host, "attempt", a.Attempt, "status", status}
+	if a.StatusCode != nil {
+		outcome = append(outcome, "httpStatus", *a.StatusCode)
 	}
-	if status == StatusFailed {
-		e.log.Warn("webhook delivery failed for good", "delivery", d.ID, "event", d.Event, "url", d.URL, "attempts", a.Attempt)
+	switch status {
+	case StatusPending:
+		e.log.Info("webhook delivery will retry", append(outcome, "retryIn", sched[a.Attempt-1].String())...)
+		return river.JobSnooze(sched[a.Attempt-1])
+	case StatusFailed:
+		e.log.Warn("webhook delivery failed for good", outcome...)
+	default:
+		e.log.Info("webhook delivered", outcome...)
 	}
 	return nil
 }

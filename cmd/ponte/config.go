@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ponte/db"
+	"ponte/model"
 	"ponte/payments"
 	"ponte/webhooks"
 )
@@ -29,6 +30,7 @@ type config struct {
 	TLSCert      string
 	TLSKey       string
 	LogLevel     string
+	LogFormat    string
 	// AllowInsecureWebhooks lifts the HTTPS and no-localhost rules on webhook URLs, for
 	// local development only (PONTE_ALLOW_INSECURE_WEBHOOKS).
 	AllowInsecureWebhooks bool
@@ -69,6 +71,7 @@ func loadConfig(name string, args []string) (*config, error) {
 		TLSCert:      os.Getenv("PONTE_TLS_CERT"),
 		TLSKey:       os.Getenv("PONTE_TLS_KEY"),
 		LogLevel:     env("PONTE_LOG_LEVEL", "info"),
+		LogFormat:    env("PONTE_LOG_FORMAT", "text"),
 	}
 	if v := os.Getenv("PONTE_ALLOW_INSECURE_WEBHOOKS"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -119,6 +122,7 @@ func loadConfig(name string, args []string) (*config, error) {
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate file (PONTE_TLS_CERT)")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS key file (PONTE_TLS_KEY)")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "log level (PONTE_LOG_LEVEL)")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "log format, text or json (PONTE_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -127,6 +131,9 @@ func loadConfig(name string, args []string) (*config, error) {
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, errors.New("PONTE_TLS_CERT and PONTE_TLS_KEY must be set together")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, fmt.Errorf("PONTE_LOG_FORMAT must be text or json, not %q", c.LogFormat)
 	}
 	return c, nil
 }
@@ -201,7 +208,12 @@ func (c *config) logger() *slog.Logger {
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		level = slog.LevelInfo
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
+	if c.LogFormat == "json" {
+		h = slog.NewJSONHandler(os.Stderr, opts)
+	}
+	return slog.New(model.LogRequestIDs(h))
 }
 
 // masterKey returns PONTE_SECRET_KEY, or the key kept in the data folder, generating it
