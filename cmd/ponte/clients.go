@@ -3,24 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/urfave/cli/v3"
 
 	"ponte/auth"
 	"ponte/db"
 )
 
-func migrate(ctx context.Context, args []string) error {
-	c, err := loadConfig("migrate", args)
-	if err != nil {
-		return err
-	}
+func migrate(ctx context.Context, c *config) error {
 	// Opening the database applies the migrations.
 	_, closeDB, err := openDatabase(ctx, c, true)
 	if err != nil {
@@ -31,58 +27,194 @@ func migrate(ctx context.Context, args []string) error {
 	return nil
 }
 
-func clients(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		return errors.New("clients needs a subcommand: create, list, enable, disable")
-	}
-	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("clients "+sub, flag.ContinueOnError)
-	name := fs.String("name", "", "name of the client application")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	c, err := loadConfig("clients", nil)
+// operator opens what the operator commands work on: the database (its own cluster when
+// DATABASE_URL is unset) and the credentials service. Commands check their arguments
+// before calling it, so a mistyped command opens nothing.
+func operator(ctx context.Context) (*db.DB, *auth.Service, func(), error) {
+	c, err := loadConfig(nil)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	key, err := c.masterKey(c.logger())
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	store, closeDB, err := openDatabase(ctx, c, true)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	defer closeDB()
-	authn := auth.NewService(store, key)
+	return store, auth.NewService(store, key), closeDB, nil
+}
+
+func printJSON(v any) error {
 	out := json.NewEncoder(os.Stdout)
 	out.SetIndent("", "  ")
+	return out.Encode(v)
+}
 
-	switch sub {
-	case "create":
-		if *name == "" {
-			return errors.New("clients create needs --name")
-		}
-		client, secret, err := authn.NewClient(ctx, *name)
+// clientID reads the client id argument of a subcommand that takes exactly n arguments
+// (n < 0: at least one).
+func clientID(cmd *cli.Command, n int) (uuid.UUID, error) {
+	if cmd.NArg() == 0 || n >= 0 && cmd.NArg() != n {
+		return uuid.Nil, usagef("usage: ponte clients %s %s", cmd.Name, cmd.ArgsUsage)
+	}
+	id, err := uuid.Parse(cmd.Args().First())
+	if err != nil {
+		return uuid.Nil, usagef("client id %q is not a UUID", cmd.Args().First())
+	}
+	return id, nil
+}
+
+func clientsCommand() *cli.Command {
+	return &cli.Command{
+		Name: "clients", Usage: "manage client applications (the API's callers)", Action: parent,
+		Commands: []*cli.Command{
+			{
+				Name: "create", Usage: "create a client application; prints its clientId and clientSecret as JSON (the secret only this once)",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "name", Usage: "the application's name (required)"}},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					if cmd.String("name") == "" {
+						return usagef("clients create needs --name NAME")
+					}
+					_, authn, done, err := operator(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
+					client, secret, err := authn.NewClient(ctx, cmd.String("name"))
+					if err != nil {
+						return err
+					}
+					return printJSON(map[string]string{"clientId": client.ID.String(), "clientSecret": secret, "name": client.Name})
+				},
+			},
+			{
+				Name: "list", Usage: "list client applications as JSON",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					store, _, done, err := operator(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
+					list, err := store.ListClients(ctx)
+					if err != nil {
+						return err
+					}
+					return printJSON(list)
+				},
+			},
+			{Name: "disable", Usage: "disable a client application: its keys stop working at once", ArgsUsage: "ID", Action: setEnabled(false)},
+			{Name: "enable", Usage: "enable a client application again", ArgsUsage: "ID", Action: setEnabled(true)},
+			{
+				Name: "public-key", Usage: "print the RSA public key (PEM) an application encrypts item parameters with", ArgsUsage: "ID",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					id, err := clientID(cmd, 1)
+					if err != nil {
+						return err
+					}
+					_, authn, done, err := operator(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
+					pem, err := authn.ClientPublicKeyPEM(ctx, id)
+					if err != nil {
+						return err
+					}
+					fmt.Print(pem)
+					return nil
+				},
+			},
+			{
+				Name: "set", ArgsUsage: "ID key=value...",
+				Usage: "set per-client switches: itemsV2, itemUpdates, apiItemCreation, sandboxUpdatesOnly (true/false), itemLimit (n|none), minUpdateIntervalHours (n)",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					id, err := clientID(cmd, -1)
+					if err != nil {
+						return err
+					}
+					kvs := cmd.Args().Slice()[1:]
+					for _, kv := range kvs { // checked on a scratch copy before opening anything
+						if err := applySetting(&db.ClientSettings{}, kv); err != nil {
+							return usageError{err}
+						}
+					}
+					store, _, done, err := operator(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
+					settings, err := store.ClientSettings(ctx, id)
+					if err != nil {
+						return fmt.Errorf("no client application %s: %w", id, err)
+					}
+					for _, kv := range kvs {
+						_ = applySetting(settings, kv)
+					}
+					if err := store.SetClientSettings(ctx, id, settings); err != nil {
+						return err
+					}
+					return printJSON(settings)
+				},
+			},
+			{
+				Name: "pricing", ArgsUsage: "ID METHOD=PRICE...",
+				Usage: "set the fees of non-sandbox payment requests by method: a fixed part in reais and/or a percentage (PIX=0.50+1.2%, BOLETO=2.5)",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					id, err := clientID(cmd, -1)
+					if err != nil {
+						return err
+					}
+					prices := map[string]db.PaymentPrice{}
+					for _, kv := range cmd.Args().Slice()[1:] {
+						method, price, err := parsePrice(kv)
+						if err != nil {
+							return usageError{err}
+						}
+						prices[method] = price
+					}
+					store, _, done, err := operator(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
+					pricing, err := store.ClientPaymentPricing(ctx, id)
+					if err != nil {
+						return fmt.Errorf("no client application %s: %w", id, err)
+					}
+					if pricing == nil {
+						pricing = map[string]db.PaymentPrice{}
+					}
+					maps.Copy(pricing, prices)
+					if err := store.SetClientPaymentPricing(ctx, id, pricing); err != nil {
+						return err
+					}
+					return printJSON(pricing)
+				},
+			},
+		},
+	}
+}
+
+// setEnabled is the action of clients enable and disable.
+func setEnabled(enable bool) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		id, err := clientID(cmd, 1)
 		if err != nil {
 			return err
 		}
-		return out.Encode(map[string]string{"clientId": client.ID.String(), "clientSecret": secret, "name": client.Name})
-	case "list":
-		list, err := store.ListClients(ctx)
+		_, authn, done, err := operator(ctx)
 		if err != nil {
 			return err
 		}
-		return out.Encode(list)
-	case "enable", "disable":
-		if fs.NArg() != 1 {
-			return fmt.Errorf("clients %s needs a client id", sub)
-		}
-		id, err := uuid.Parse(fs.Arg(0))
-		if err != nil {
-			return fmt.Errorf("client id: %w", err)
-		}
-		found, unacked, err := authn.SetClientEnabled(ctx, id, sub == "enable")
+		defer done()
+		found, unacked, err := authn.SetClientEnabled(ctx, id, enable)
 		if err != nil {
 			return err
 		}
@@ -94,77 +226,9 @@ func clients(ctx context.Context, args []string) error {
 			// until it is back, so the change holds there too.
 			fmt.Fprintf(os.Stderr, "%d service process(es) did not acknowledge the change in time\n", unacked)
 		}
-		fmt.Printf("client %s %sd\n", id, sub)
+		fmt.Printf("client %s %sd\n", id, cmd.Name)
 		return nil
-	case "public-key":
-		id, err := clientArg(fs, sub)
-		if err != nil {
-			return err
-		}
-		pem, err := authn.ClientPublicKeyPEM(ctx, id)
-		if err != nil {
-			return err
-		}
-		fmt.Print(pem)
-		return nil
-	case "set":
-		// clients set ID key=value ...: the per-client switches a hosted subscription decides.
-		id, err := clientArg(fs, sub)
-		if err != nil {
-			return err
-		}
-		settings, err := store.ClientSettings(ctx, id)
-		if err != nil {
-			return fmt.Errorf("no client application %s: %w", id, err)
-		}
-		for _, kv := range fs.Args()[1:] {
-			if err := applySetting(settings, kv); err != nil {
-				return err
-			}
-		}
-		if err := store.SetClientSettings(ctx, id, settings); err != nil {
-			return err
-		}
-		return out.Encode(settings)
-	case "pricing":
-		// clients pricing ID PIX=0.50+1.2% ...: the fees of non-sandbox payment requests by
-		// method, a fixed part in reais plus a percentage of the amount.
-		id, err := clientArg(fs, sub)
-		if err != nil {
-			return err
-		}
-		pricing, err := store.ClientPaymentPricing(ctx, id)
-		if err != nil {
-			return fmt.Errorf("no client application %s: %w", id, err)
-		}
-		if pricing == nil {
-			pricing = map[string]db.PaymentPrice{}
-		}
-		for _, kv := range fs.Args()[1:] {
-			method, price, err := parsePrice(kv)
-			if err != nil {
-				return err
-			}
-			pricing[method] = price
-		}
-		if err := store.SetClientPaymentPricing(ctx, id, pricing); err != nil {
-			return err
-		}
-		return out.Encode(pricing)
-	default:
-		return fmt.Errorf("unknown clients subcommand %q", sub)
 	}
-}
-
-func clientArg(fs *flag.FlagSet, sub string) (uuid.UUID, error) {
-	if fs.NArg() < 1 {
-		return uuid.Nil, fmt.Errorf("clients %s needs a client id", sub)
-	}
-	id, err := uuid.Parse(fs.Arg(0))
-	if err != nil {
-		return uuid.Nil, fmt.Errorf("client id: %w", err)
-	}
-	return id, nil
 }
 
 func applySetting(s *db.ClientSettings, kv string) error {

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -60,7 +59,9 @@ type config struct {
 	DB db.Limits
 }
 
-func loadConfig(name string, args []string) (*config, error) {
+// loadConfig reads the environment, lets the command line's flags override it (flags may
+// be nil), and checks the result.
+func loadConfig(flags func(*config)) (*config, error) {
 	c := &config{
 		Addr:         env("PONTE_ADDR", "127.0.0.1:8080"),
 		DatabaseURL:  os.Getenv("DATABASE_URL"),
@@ -115,22 +116,17 @@ func loadConfig(name string, args []string) (*config, error) {
 	if d := c.Webhooks.JobTimeout(); c.JobRescueAfter <= d {
 		return nil, fmt.Errorf("PONTE_JOB_RESCUE_AFTER (%s) must exceed a webhook delivery's longest run (%s: its time-out plus 2s)", c.JobRescueAfter, d)
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PONTE_ADDR)")
-	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL (DATABASE_URL)")
-	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "data folder (PONTE_DATA_DIR)")
-	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate file (PONTE_TLS_CERT)")
-	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS key file (PONTE_TLS_KEY)")
-	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "log level (PONTE_LOG_LEVEL)")
-	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "log format, text or json (PONTE_LOG_FORMAT)")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+	if flags != nil {
+		flags(c)
 	}
 	if (c.ClientID == "") != (c.ClientSecret == "") {
 		return nil, errors.New("PONTE_CLIENT_ID and PONTE_CLIENT_SECRET must be set together")
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, errors.New("PONTE_TLS_CERT and PONTE_TLS_KEY must be set together")
+	}
+	if err := new(slog.Level).UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return nil, fmt.Errorf("PONTE_LOG_LEVEL must be debug, info, warn or error, not %q", c.LogLevel)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return nil, fmt.Errorf("PONTE_LOG_FORMAT must be text or json, not %q", c.LogFormat)

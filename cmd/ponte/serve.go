@@ -26,11 +26,7 @@ import (
 	"ponte/webhooks"
 )
 
-func serve(ctx context.Context, args []string) error {
-	c, err := loadConfig("serve", args)
-	if err != nil {
-		return err
-	}
+func serve(ctx context.Context, c *config) error {
 	log := c.logger()
 	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer cancel()

@@ -1,0 +1,84 @@
+package main_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Every command's help exits 0; every mistaken invocation exits 2 with a message saying
+// what is wrong, and touches nothing: run in an empty folder with the default data folder,
+// none of them creates it.
+func TestCommandLine(t *testing.T) {
+	t.Parallel()
+	bin := build(t)
+	cases := []struct {
+		args []string
+		exit int
+		says string
+	}{
+		{[]string{"--help"}, 0, "COMMANDS:"},
+		{[]string{"-h"}, 0, "PONTE_DATA_DIR"},
+		{[]string{"help"}, 0, "migrate"},
+		{[]string{"serve", "--help"}, 0, "--data-dir"},
+		{[]string{"migrate", "--help"}, 0, "--database-url"},
+		{[]string{"clients", "--help"}, 0, "public-key"},
+		{[]string{"clients", "create", "--help"}, 0, "--name"},
+		{[]string{"clients", "set", "--help"}, 0, "minUpdateIntervalHours"},
+		{[]string{"clients", "pricing", "-h"}, 0, "PIX=0.50+1.2%"},
+		{[]string{"connectors", "--help"}, 0, "set-status"},
+		{[]string{"connectors", "set-status", "--help"}, 0, "ONLINE|UNSTABLE|OFFLINE"},
+		{[]string{"version"}, 0, "ponte "},
+		{[]string{"--version"}, 0, "ponte version"},
+
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"--nope"}, 2, "nope"},
+		{[]string{"serve", "extra"}, 2, "takes no arguments"},
+		{[]string{"migrate", "extra"}, 2, "takes no arguments"},
+		{[]string{"version", "extra"}, 2, "takes no arguments"},
+		{[]string{"clients"}, 2, "needs a subcommand: [create list disable enable public-key set pricing]"},
+		{[]string{"clients", "bogus"}, 2, `no subcommand "bogus"`},
+		{[]string{"clients", "create"}, 2, "--name"},
+		{[]string{"clients", "list", "extra"}, 2, "takes no arguments"},
+		{[]string{"clients", "enable"}, 2, "usage: ponte clients enable ID"},
+		{[]string{"clients", "disable", "not-a-uuid"}, 2, "not a UUID"},
+		{[]string{"clients", "public-key", "2f0c4b7e-2f6e-4a53-9d7c-1f6c2b0a9e11", "extra"}, 2, "usage"},
+		{[]string{"clients", "set", "2f0c4b7e-2f6e-4a53-9d7c-1f6c2b0a9e11", "colour=blue"}, 2, `unknown setting "colour"`},
+		{[]string{"clients", "set", "2f0c4b7e-2f6e-4a53-9d7c-1f6c2b0a9e11", "itemLimit=-1"}, 2, "itemLimit"},
+		{[]string{"clients", "pricing", "2f0c4b7e-2f6e-4a53-9d7c-1f6c2b0a9e11", "TED=1"}, 2, "PIX=... or BOLETO=..."},
+		{[]string{"connectors"}, 2, "needs a subcommand"},
+		{[]string{"connectors", "set-status", "1"}, 2, "usage"},
+		{[]string{"connectors", "set-status", "x", "ONLINE"}, 2, "must be a number"},
+		{[]string{"connectors", "set-status", "1", "BROKEN"}, 2, "ONLINE, UNSTABLE or OFFLINE"},
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PONTE_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
+			env = append(env, kv)
+		}
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			cmd := exec.Command(bin, c.args...)
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.CombinedOutput()
+			exit := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				exit = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if exit != c.exit || !strings.Contains(string(out), c.says) {
+				t.Fatalf("exit %d, want %d; output lacks %q:\n%s", exit, c.exit, c.says, out)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Fatalf("the command left %s in its folder", entries[0].Name())
+			}
+		})
+	}
+}
