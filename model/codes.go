@@ -144,7 +144,7 @@ var (
 	// Webhooks and events.
 	CodeWebhookNotFound     = code(404, "WEBHOOK_NOT_FOUND", "No webhook with this id for this client application.")
 	CodeWebhookExists       = code(400, "WEBHOOK_ALREADY_EXISTS", "A webhook for the same event and url exists.")
-	CodeInvalidWebhookEvent = code(400, "INVALID_WEBHOOK_EVENT", "event is not a name of section 6.1 or all (item/all is refused).")
+	CodeInvalidWebhookEvent = code(400, "INVALID_WEBHOOK_EVENT", "event is not one of the event names (README: Webhooks) or all (item/all is refused).")
 	CodeWebhookLimitReached = code(409, "WEBHOOK_LIMIT_REACHED", "The client application has as many webhooks as it may.")
 	CodeEventNotFound       = code(404, "EVENT_NOT_FOUND", "No event with this id for this client application.")
 

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"ponte/webhooks"
 )
 
 // README's Node verification snippet, run as printed on README's own test vector: true at
@@ -34,5 +36,45 @@ console.log([verify(secret, headers, body, 1614265330), verify(secret, headers, 
 	}
 	if got := strings.TrimSpace(string(out)); got != "true false false" {
 		t.Fatalf("README's snippet on its vector (at its time, now, another body): %s, want true false false", got)
+	}
+}
+
+// README names every event a webhook may subscribe to, as the service accepts them.
+func TestREADMEEventNames(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile("(?s)## Webhooks\n(.*?)\n## ").FindSubmatch(readme)
+	if section == nil {
+		t.Fatal("README has no Webhooks section")
+	}
+	for _, ev := range webhooks.Events {
+		if !strings.Contains(string(section[1]), "`"+ev+"`") {
+			t.Errorf("README's Webhooks section does not name the event %s", ev)
+		}
+	}
+}
+
+// Users do not have the specification the service was built from, so README, the GraphQL
+// descriptions (GraphiQL's documentation) and the error table cite no section of it.
+func TestNoSpecSectionNumbers(t *testing.T) {
+	t.Parallel()
+	cite := regexp.MustCompile(`(?i)\b(sections?|spec) [0-9]+(\.[0-9]+)*`)
+	for _, f := range []string{"../../README.md", "../../schema.graphqls", "../../model/codes.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			text := strings.TrimSpace(line)
+			if strings.HasPrefix(text, "#") && f != "../../README.md" || strings.HasPrefix(text, "//") {
+				continue // comments are for maintainers, who have the document
+			}
+			if m := cite.FindString(text); m != "" {
+				t.Errorf("%s:%d cites %q: %s", f, i+1, m, text)
+			}
+		}
 	}
 }

@@ -7839,7 +7839,7 @@ type Mutation {
 # Connectors: the institutions (GET /connectors, GET /connectors/{id},
 # POST /connectors/{id}/validate).
 
-"The kind of institution a connector reaches (section 2.2)."
+"The kind of institution a connector reaches."
 enum ConnectorType {
   "A retail bank: checking and savings accounts, cards, loans."
   PERSONAL_BANK
@@ -7855,7 +7855,7 @@ enum ConnectorType {
   OTHER
 }
 
-"One kind of data an item collects (section 2.3)."
+"One kind of data an item collects."
 enum Product {
   "Bank accounts (checking, savings) with balances."
   ACCOUNTS
@@ -7879,7 +7879,7 @@ enum Product {
   LOANS
 }
 
-"A connector's availability (section 3, connector health)."
+"A connector's availability (connector health)."
 enum HealthStatus {
   "Connections work."
   ONLINE
@@ -7889,7 +7889,7 @@ enum HealthStatus {
   OFFLINE
 }
 
-"The kind of input a credential parameter needs (section 2.4)."
+"The kind of input a credential parameter needs."
 enum CredentialType {
   "Free text."
   text
@@ -7903,7 +7903,7 @@ enum CredentialType {
   select
 }
 
-"One institution the service connects to (section 2.2, GET /connectors/{id})."
+"One institution the service connects to (GET /connectors/{id})."
 type Connector {
   "The connector's id (an integer, not a UUID)."
   id: Int!
@@ -7955,7 +7955,7 @@ type Connector {
   updatedAt: DateTime!
 }
 
-"A connector's current state (section 2.2 health)."
+"A connector's current state (health)."
 type Health {
   "Availability; changes are sent as connector/status_updated."
   status: HealthStatus!
@@ -7977,7 +7977,7 @@ type HealthDetails {
   error: String
 }
 
-"An input of a connector's login form, or the parameter an item waits for (section 2.4)."
+"An input of a connector's login form, or the parameter an item waits for."
 type CredentialParameter {
   "The key of this value in an item's parameters (or in the MFA answer)."
   name: String!
@@ -8035,7 +8035,7 @@ input ConnectorFilter {
   supportsAutomaticPix: Boolean
 }
 
-"A page of connectors (the page-number envelope of section 2.1)."
+"A page of connectors (the page-number envelope)."
 type ConnectorPage {
   "Connectors matching the request across all pages."
   total: Int!
@@ -8099,7 +8099,7 @@ extend type Mutation {
 # ---------------------------------------------------------------------------------------
 # Categories of transactions (GET /categories, GET /categories/{id}, GET /category_feedback).
 
-"A transaction category (section 2.7); the tree has two levels."
+"A transaction category; the tree has two levels."
 type Category {
   "Eight digits: two for the family, two for the child, then zeros (01000000 Income, 01010000 Salary)."
   id: String!
@@ -8113,7 +8113,7 @@ type Category {
   parentDescription: String
 }
 
-"A page of categories (the page-number envelope of section 2.1)."
+"A page of categories (the page-number envelope)."
 type CategoryPage {
   "Categories matching the request across all pages."
   total: Int!
@@ -8164,7 +8164,7 @@ extend type Query {
 # Items: connections to an institution (POST /items, GET/PATCH/DELETE /items/{id},
 # POST /items/{id}/mfa, GET /v2/items, GET /items/{id}/resources).
 
-"An item's state (section 2.3), in the official client's values."
+"An item's state, in the official client's values."
 enum ItemStatus {
   "The last execution collected the data (SUCCESS or PARTIAL_SUCCESS)."
   UPDATED
@@ -8252,7 +8252,7 @@ enum ExecutionStatus {
   PARTIAL_SUCCESS
 }
 
-"An execution's error (section 2.3)."
+"An execution's error."
 type ExecutionError {
   "The execution status the error ended in."
   code: ExecutionStatus!
@@ -8297,7 +8297,7 @@ type ProductState {
 }
 
 """
-The outcome of the last execution per product (section 2.3 statusDetail). A key is null
+The outcome of the last execution per product (statusDetail). A key is null
 when the item does not collect that product.
 """
 type StatusDetail {
@@ -8323,7 +8323,7 @@ type StatusDetail {
   accountStatements: ProductState
 }
 
-"One connection to an institution (section 2.3, GET /items/{id})."
+"One connection to an institution (GET /items/{id})."
 type Item {
   "The item's id."
   id: UUID!
@@ -8395,7 +8395,7 @@ type ItemEdge {
   node: Item!
 }
 
-"The body of POST /items (section 4.3)."
+"The body of POST /items."
 input CreateItemInput {
   "The institution to connect to."
   connectorId: Int!
@@ -8524,7 +8524,7 @@ extend type Mutation {
 # ---------------------------------------------------------------------------------------
 # Accounts: bank accounts and credit cards (GET /accounts, GET /accounts/{id}).
 
-"Details of a bank account (bankData, section 2.6). Amounts are in the account's currency."
+"Details of a bank account (bankData). Amounts are in the account's currency."
 type BankData {
   "The number to transfer to: branch/account."
   transferNumber: String
@@ -8570,7 +8570,7 @@ type DisaggregatedCreditLimit {
   availableAmountCurrencyCode: String
 }
 
-"A card issued on the same account (section 2.6 additionalCards)."
+"A card issued on the same account (additionalCards)."
 type AdditionalCard {
   "The card's number, masked but for its last four digits."
   number: String!
@@ -8578,7 +8578,7 @@ type AdditionalCard {
   holder: String!
 }
 
-"Details of a credit card account (creditData, section 2.6). Amounts are in the account's currency."
+"Details of a credit card account (creditData). Amounts are in the account's currency."
 type CreditData {
   "The card's level (GOLD, PLATINUM, BLACK, ...); null when unknown."
   level: String
@@ -8609,7 +8609,7 @@ type CreditData {
 }
 
 """
-A bank account or credit card (section 2.6, GET /accounts/{id}). With a Connect Token, only
+A bank account or credit card (GET /accounts/{id}). With a Connect Token, only
 identifying fields are filled: balance, owner, taxNumber, bankData and creditData are null.
 """
 type Account {
@@ -8705,7 +8705,7 @@ extend type Query {
 # PATCH /transactions/{id}).
 
 """
-A transaction of an account (section 2.5, GET /transactions/{id}). On bank accounts a DEBIT
+A transaction of an account (GET /transactions/{id}). On bank accounts a DEBIT
 has a negative amount; on credit cards purchases are positive DEBITs and payments or refunds
 negative CREDITs; rows in an open bill are PENDING.
 """
@@ -8816,7 +8816,7 @@ type BoletoMetadata {
   discountAmount: Float
 }
 
-"Card details of a transaction (section 2.5 creditCardMetadata). Amounts in the transaction's currency."
+"Card details of a transaction (creditCardMetadata). Amounts in the transaction's currency."
 type CreditCardMetadata {
   "Which installment this is, from 1; null when the purchase is not in installments."
   installmentNumber: Int
@@ -8943,7 +8943,7 @@ extend type Mutation {
 # GET /investments/{id}/transactions).
 
 """
-An investment position (section 2.8, GET /investments/{id}), in the official client's field
+An investment position (GET /investments/{id}), in the official client's field
 names. Amounts are in currencyCode (BRL: reais); rates are percentages (110 is 110%).
 """
 type Investment {
@@ -9046,7 +9046,7 @@ type InvestmentInstitution {
   number: String
 }
 
-"A movement of an investment (section 2.8). Amounts in the investment's currency."
+"A movement of an investment. Amounts in the investment's currency."
 type InvestmentTransaction {
   "The movement's id."
   id: UUID!
@@ -9086,7 +9086,7 @@ type InvestmentTransaction {
   updatedAt: DateTime!
 }
 
-"The taxes and fees of an investment movement (section 2.8 expenses); each null when unknown."
+"The taxes and fees of an investment movement (expenses); each null when unknown."
 type InvestmentExpenses {
   "Service tax (ISS)."
   serviceTax: Float
@@ -10173,13 +10173,13 @@ extend type Query {
 # ---------------------------------------------------------------------------------------
 # Webhooks and events (sections 2.12, 4.7 and 6: /webhooks, /events/{id}).
 
-"A subscription of the application to one event, or all, at an HTTPS URL (section 2.12, GET /webhooks/{id})."
+"A subscription of the application to one event, or all, at an HTTPS URL (GET /webhooks/{id})."
 type Webhook {
   "The webhook's id."
   id: UUID!
   "The HTTPS URL deliveries are POSTed to."
   url: String!
-  "An event name of section 6.1, or all."
+  "An event name, or all."
   event: String!
   "Sent with every delivery to this webhook."
   headers: Headers!
@@ -10205,7 +10205,7 @@ type WebhookPage {
 
 "Creates a webhook (url and event required) or changes one (absent fields stay)."
 input WebhookInput {
-  "An event name of section 6.1, or all (item/all is refused)."
+  "An event name, or all (item/all is refused)."
   event: String
   "An absolute HTTPS URL naming a public host: no IP address, no localhost or private name, no user:password (PONTE_ALLOW_INSECURE_WEBHOOKS=1 lifts all but the last, for development)."
   url: String
@@ -10281,11 +10281,11 @@ type SigningSecret {
   previousExpiresAt: DateTime
 }
 
-"An event recorded for webhook delivery (section 6.2, GET /events/{id})."
+"An event recorded for webhook delivery (GET /events/{id})."
 type Event {
   "The event's id: the eventId of its payload and the webhook-id header of its deliveries."
   id: UUID!
-  "The event's name (section 6.1)."
+  "The event's name."
   event: String!
   "The JSON body every delivery POSTs."
   payload: Map!
@@ -10697,7 +10697,7 @@ type PaymentErrorDetail {
   detail: String
 }
 
-"What an application asks a payer to pay (section 2.9, GET /payments/requests/{id}). Amounts are in reais."
+"What an application asks a payer to pay (GET /payments/requests/{id}). Amounts are in reais."
 type PaymentRequest {
   "The request's id."
   id: UUID!
@@ -10886,11 +10886,11 @@ type PaymentIntentStep {
   at: DateTime!
 }
 
-"One attempt of a payer to pay a request (section 2.10, GET /payments/intents/{id})."
+"One attempt of a payer to pay a request (GET /payments/intents/{id})."
 type PaymentIntent {
   "The intent's id."
   id: UUID!
-  "STARTED, ENQUEUED, CONSENT_AWAITING_AUTHORIZATION, CONSENT_AUTHORIZED, CONSENT_REJECTED, PAYMENT_PENDING, PAYMENT_PARTIALLY_ACCEPTED, PAYMENT_SETTLEMENT_PROCESSING, PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT, PAYMENT_COMPLETED, PAYMENT_REJECTED, PAYMENT_TIMEOUT, ERROR, CANCELED, REVOKED or CONSUMED (section 3)."
+  "STARTED, ENQUEUED, CONSENT_AWAITING_AUTHORIZATION, CONSENT_AUTHORIZED, CONSENT_REJECTED, PAYMENT_PENDING, PAYMENT_PARTIALLY_ACCEPTED, PAYMENT_SETTLEMENT_PROCESSING, PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT, PAYMENT_COMPLETED, PAYMENT_REJECTED, PAYMENT_TIMEOUT, ERROR, CANCELED, REVOKED or CONSUMED."
   status: String!
   "When the attempt started (UTC)."
   createdAt: DateTime!
@@ -10920,7 +10920,7 @@ type PaymentIntent {
   statusHistory: [PaymentIntentStep!]!
 }
 
-"Who pays (section 4.5 parameters)."
+"Who pays (parameters)."
 input PaymentPayerInput {
   "The payer's CPF, always (a sandbox CPF picks the simulated outcome)."
   cpf: String
@@ -10930,7 +10930,7 @@ input PaymentPayerInput {
   name: String
 }
 
-"Starts an attempt (section 4.5): paymentRequestId, connectorId and parameters.cpf required."
+"Starts an attempt: paymentRequestId, connectorId and parameters.cpf required."
 input PaymentIntentInput {
   "The request to pay; it must be CREATED with no attempt under way (PAYMENT_REQUEST_NOT_AVAILABLE otherwise)."
   paymentRequestId: String
