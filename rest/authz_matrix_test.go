@@ -40,6 +40,7 @@ import (
 //   - /healthz, /readyz: probes for load balancers, which hold no key;
 //   - POST /auth: it is how a key is obtained;
 //   - /graphiql: a static page, the key goes in its Headers tab;
+//   - /openapi.json and /reference: the description of the routes, and its page;
 //   - the pages a person opens from a link the application handed out, reached by an
 //     unguessable id that is the capability: /sandbox/authorize/{id} (the simulated bank's
 //     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages) and
@@ -162,9 +163,11 @@ func azRoutes() map[string]azRoute {
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
 
-		"* /graphql":    {gql: true},
-		"* /graphiql":   {public: true},
-		"* /graphiql/*": {ids: []string{"asset"}, public: true},
+		"* /graphql":        {gql: true},
+		"GET /openapi.json": {public: true},
+		"GET /reference":    {public: true},
+		"* /graphiql":       {public: true},
+		"* /graphiql/*":     {ids: []string{"asset"}, public: true},
 	}
 }
 
@@ -292,6 +295,20 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 		}
 	}
 	return fx
+}
+
+// azPath is a route's path with A's fixtures for its parameters and required query.
+func azPath(pattern string, spec azRoute, fx *azFixture) string {
+	i := 0
+	path := azParam.ReplaceAllStringFunc(pattern, func(string) string {
+		kind := spec.ids[i]
+		i++
+		return fx.ids[kind]
+	})
+	if spec.query != "" {
+		path += "?" + regexp.MustCompile(`\{(\w+)\}`).ReplaceAllStringFunc(spec.query, func(m string) string { return fx.ids[m[1:len(m)-1]] })
+	}
+	return path
 }
 
 // azPatchCategory gives A a category correction, so GET /category_feedback has A's data.
@@ -428,15 +445,7 @@ func azREST(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred, k
 		if spec.gql {
 			continue
 		}
-		i := 0
-		path := azParam.ReplaceAllStringFunc(pattern, func(string) string {
-			kind := spec.ids[i]
-			i++
-			return fx.ids[kind]
-		})
-		if spec.query != "" {
-			path += "?" + regexp.MustCompile(`\{(\w+)\}`).ReplaceAllStringFunc(spec.query, func(m string) string { return fx.ids[m[1:len(m)-1]] })
-		}
+		path := azPath(pattern, spec, fx)
 		var body []byte
 		contentType := "application/json"
 		switch {

@@ -144,6 +144,8 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"GET /categories":                            {query: q("parentId")},
 		"GET /categories/{id}":                       {ids: []string{"category"}, shared: true},
 		"* /graphql":                                 {public: true},
+		"GET /openapi.json":                          {public: true},
+		"GET /reference":                             {public: true},
 		"* /graphiql":                                {public: true},
 		"* /graphiql/*":                              {ids: []string{"asset"}, public: true},
 	}

@@ -153,6 +153,14 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
 
+	// The description of all of the above (openapi_routes.go, checked against this table).
+	spec, reference, err := openAPI()
+	if err != nil {
+		panic(err) // built from the route table and the model's types: every test would fail
+	}
+	r.Get("/openapi.json", spec)
+	r.Get("/reference", reference)
+
 	gql := res.Handler()
 	r.Handle("/graphql", gql)
 	gi := graphiql.Handler("/graphiql", "/graphql")

@@ -1,0 +1,157 @@
+package rest
+
+import (
+	"ponte/model"
+	"ponte/payments"
+)
+
+// An apiRoute describes one route of the table in server.go for the OpenAPI document: what
+// it answers (a value of the Go type it encodes), what body it reads, which query
+// parameters it takes. TestOpenAPIMatchesRouter keeps the two tables equal, and
+// TestOpenAPIResponses holds real answers to these types' schemas.
+type apiRoute struct {
+	method, path, tag, summary string
+	query                      []string
+	body                       any  // a value of the request body's type; nil: no body
+	resp                       any  // a value of the 200 answer's type; nil: no JSON answer
+	html                       bool // a page for a person, not an API answer
+	public                     bool // answers without a credential
+}
+
+// pageOf is the page-number envelope of a list of stored documents, for the document only:
+// the service writes those documents as stored.
+type pageOf[T any] struct {
+	Total      int `json:"total"`
+	TotalPages int `json:"totalPages"`
+	Page       int `json:"page"`
+	Results    []T `json:"results"`
+}
+
+// cursorPage is the envelope of GET /v2/transactions.
+type cursorPage struct {
+	Results []model.Transaction `json:"results"`
+	Next    *string             `json:"next"`
+}
+
+type feedbackList struct {
+	Results []*model.CategoryFeedback `json:"results"`
+}
+
+type status struct {
+	Status string `json:"status"`
+}
+
+type authBody struct {
+	ClientID     string `json:"clientId"`
+	ClientSecret string `json:"clientSecret"`
+}
+
+type connectTokenBody struct {
+	ItemID  *string                    `json:"itemId,omitempty"`
+	Options *model.ConnectTokenOptions `json:"options,omitempty"`
+}
+
+type categoryBody struct {
+	CategoryID string `json:"categoryId"`
+}
+
+var pages = []string{"page", "pageSize"}
+
+func plus(a []string, b ...string) []string { return append(append([]string{}, a...), b...) }
+
+var apiRoutes = []apiRoute{
+	{method: "GET", path: "/healthz", tag: "Service", summary: "The process answers", resp: status{}, public: true},
+	{method: "GET", path: "/readyz", tag: "Service", summary: "The database answers: 200 ready, 503 otherwise", resp: status{}, public: true},
+
+	{method: "POST", path: "/auth", tag: "Authentication", summary: "Exchange clientId and clientSecret for an API key (2 hours)", body: authBody{}, resp: model.APIKey{}, public: true},
+	{method: "POST", path: "/connect_token", tag: "Authentication", summary: "A Connect Token for a front end (30 minutes)", body: connectTokenBody{}, resp: model.ConnectToken{}},
+
+	{method: "GET", path: "/connectors", tag: "Connectors", summary: "The institutions", query: []string{"countries", "types", "name", "sandbox", "isOpenFinance", "supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "healthDetails"}, resp: model.ConnectorPage{}},
+	{method: "GET", path: "/connectors/{id}", tag: "Connectors", summary: "One institution", query: []string{"healthDetails"}, resp: model.Connector{}},
+	{method: "POST", path: "/connectors/{id}/validate", tag: "Connectors", summary: "Check credentials against the connector's rules", body: map[string]any{}, resp: model.ValidationResult{}},
+
+	{method: "POST", path: "/items", tag: "Items", summary: "Connect an account: starts its first execution", body: model.CreateItemInput{}, resp: model.Item{}},
+	{method: "GET", path: "/v2/items", tag: "Items", summary: "The application's items, by cursor", query: []string{"after", "clientUserId", "connectorId", "status"}, resp: model.ItemPage{}},
+	{method: "GET", path: "/items/{id}", tag: "Items", summary: "One item and its execution's progress", resp: model.Item{}},
+	{method: "PATCH", path: "/items/{id}", tag: "Items", summary: "Update an item: new credentials or a new execution", body: model.UpdateItemInput{}, resp: model.Item{}},
+	{method: "DELETE", path: "/items/{id}", tag: "Items", summary: "Delete an item and what it collected", resp: model.Item{}},
+	{method: "POST", path: "/items/{id}/mfa", tag: "Items", summary: "Answer the parameter the item waits for", body: map[string]any{}, resp: model.Item{}},
+	{method: "GET", path: "/items/{id}/resources", tag: "Items", summary: "Open Finance resources of an item", query: pages, resp: model.ItemResourcePage{}},
+	{method: "GET", path: "/sandbox/authorize/{id}", tag: "Pages", summary: "The sandbox institution's authorization page", html: true, public: true},
+	{method: "POST", path: "/sandbox/authorize/{id}", tag: "Pages", summary: "The decision on that page", html: true, public: true},
+
+	{method: "GET", path: "/accounts", tag: "Accounts", summary: "An item's accounts", query: plus(pages, "itemId", "type"), resp: model.AccountPage{}},
+	{method: "GET", path: "/accounts/{id}", tag: "Accounts", summary: "One account", resp: model.Account{}},
+	{method: "GET", path: "/accounts/{id}/statements", tag: "Accounts", summary: "An account's statements", query: pages, resp: pageOf[model.AccountStatement]{}},
+	{method: "GET", path: "/v2/transactions", tag: "Transactions", summary: "An account's transactions, 500 a page; follow next", query: []string{"accountId", "from", "to", "createdAtFrom", "ids", "after"}, resp: cursorPage{}},
+	{method: "GET", path: "/transactions", tag: "Transactions", summary: "Deprecated page-number list (see the Sunset header)", query: plus(pages, "accountId", "from", "to", "createdAtFrom", "ids", "billId"), resp: pageOf[model.Transaction]{}},
+	{method: "GET", path: "/transactions/{id}", tag: "Transactions", summary: "One transaction", resp: model.Transaction{}},
+	{method: "PATCH", path: "/transactions/{id}", tag: "Transactions", summary: "Set a transaction's category", body: categoryBody{}, resp: model.Transaction{}},
+	{method: "GET", path: "/category_feedback", tag: "Categories", summary: "The application's category corrections", resp: feedbackList{}},
+	{method: "GET", path: "/categories", tag: "Categories", summary: "The category tree", query: pages, resp: model.CategoryPage{}},
+	{method: "GET", path: "/categories/{id}", tag: "Categories", summary: "One category", resp: model.Category{}},
+
+	{method: "GET", path: "/investments", tag: "Products", summary: "An item's investments", query: plus(pages, "itemId", "type"), resp: pageOf[model.Investment]{}},
+	{method: "GET", path: "/investments/{id}", tag: "Products", summary: "One investment", resp: model.Investment{}},
+	{method: "GET", path: "/investments/{id}/transactions", tag: "Products", summary: "An investment's movements", query: pages, resp: pageOf[model.InvestmentTransaction]{}},
+	{method: "GET", path: "/identity", tag: "Products", summary: "An item's identity", query: []string{"itemId"}, resp: model.Identity{}},
+	{method: "GET", path: "/identity/{id}", tag: "Products", summary: "One identity", resp: model.Identity{}},
+	{method: "GET", path: "/loans", tag: "Products", summary: "An item's loans", query: plus(pages, "itemId"), resp: pageOf[model.Loan]{}},
+	{method: "GET", path: "/loans/{id}", tag: "Products", summary: "One loan", resp: model.Loan{}},
+	{method: "GET", path: "/bills", tag: "Products", summary: "A credit card's bills", query: plus(pages, "accountId"), resp: pageOf[model.CreditCardBill]{}},
+	{method: "GET", path: "/bills/{id}", tag: "Products", summary: "One bill", resp: model.CreditCardBill{}},
+	{method: "GET", path: "/consents", tag: "Products", summary: "An item's Open Finance consents", query: plus(pages, "itemId"), resp: pageOf[model.Consent]{}},
+	{method: "GET", path: "/consents/{id}", tag: "Products", summary: "One consent", resp: model.Consent{}},
+
+	{method: "GET", path: "/webhooks", tag: "Webhooks", summary: "The application's webhooks", resp: model.WebhookPage{}},
+	{method: "POST", path: "/webhooks", tag: "Webhooks", summary: "Subscribe a URL to an event", body: model.WebhookInput{}, resp: model.Webhook{}},
+	{method: "GET", path: "/webhooks/signing-secret", tag: "Webhooks", summary: "The secret deliveries are signed with", resp: model.SigningSecret{}},
+	{method: "POST", path: "/webhooks/signing-secret/rotate", tag: "Webhooks", summary: "A new signing secret; the old one signs too for 24 hours", resp: model.SigningSecret{}},
+	{method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "One webhook", resp: model.Webhook{}},
+	{method: "PATCH", path: "/webhooks/{id}", tag: "Webhooks", summary: "Change a webhook", body: model.WebhookInput{}, resp: model.Webhook{}},
+	{method: "DELETE", path: "/webhooks/{id}", tag: "Webhooks", summary: "Delete a webhook", resp: model.Webhook{}},
+	{method: "GET", path: "/webhooks/{id}/deliveries", tag: "Webhooks", summary: "A webhook's delivery log", query: pages, resp: model.WebhookDeliveryPage{}},
+	{method: "GET", path: "/events/{id}", tag: "Webhooks", summary: "One event and its deliveries", resp: model.Event{}},
+	{method: "POST", path: "/events/{id}/redeliver", tag: "Webhooks", summary: "Send an event again", resp: model.Event{}},
+
+	{method: "GET", path: "/payments/requests", tag: "Payments", summary: "Payment requests", query: plus(pages, "from", "to", "status", "clientPaymentId"), resp: model.PaymentRequestPage{}},
+	{method: "POST", path: "/payments/requests", tag: "Payments", summary: "Ask a payer to pay", body: model.PaymentRequestInput{}, resp: model.PaymentRequest{}},
+	{method: "POST", path: "/payments/requests/pix-qr", tag: "Payments", summary: "A request that pays a pasted PIX code", body: model.PixQrPaymentRequestInput{}, resp: model.PaymentRequest{}},
+	{method: "GET", path: "/payments/requests/{id}", tag: "Payments", summary: "One payment request", resp: model.PaymentRequest{}},
+	{method: "PATCH", path: "/payments/requests/{id}", tag: "Payments", summary: "Change a request no money moved for", body: model.PaymentRequestInput{}, resp: model.PaymentRequest{}},
+	{method: "DELETE", path: "/payments/requests/{id}", tag: "Payments", summary: "Delete a request", resp: model.PaymentRequest{}},
+	{method: "GET", path: "/payments/requests/{id}/schedules", tag: "Payments", summary: "A request's scheduled payments", query: pages, resp: model.ScheduledPaymentPage{}},
+	{method: "POST", path: "/payments/requests/{id}/schedules/cancel", tag: "Payments", summary: "Cancel every scheduled payment of a request", resp: model.ScheduledPaymentPage{}},
+	{method: "GET", path: "/payments/requests/{id}/schedules/{scheduleId}", tag: "Payments", summary: "One scheduled payment", resp: model.ScheduledPayment{}},
+	{method: "POST", path: "/payments/requests/{id}/schedules/{scheduleId}/cancel", tag: "Payments", summary: "Cancel one scheduled payment", resp: model.ScheduledPayment{}},
+	{method: "POST", path: "/payments/requests/automatic-pix", tag: "Payments", summary: "Ask a payer for a recurring automatic PIX authorization", body: model.AutomaticPixRequestInput{}, resp: model.PaymentRequest{}},
+	{method: "POST", path: "/payments/requests/{id}/automatic-pix/schedule", tag: "Payments", summary: "Schedule a charge within the authorization", body: model.AutomaticPixPaymentInput{}, resp: model.AutomaticPixPayment{}},
+	{method: "GET", path: "/payments/requests/{id}/automatic-pix/schedules", tag: "Payments", summary: "An authorization's charges", query: pages, resp: model.AutomaticPixPaymentPage{}},
+	{method: "GET", path: "/payments/requests/{id}/automatic-pix/schedules/{scheduleId}", tag: "Payments", summary: "One charge", resp: model.AutomaticPixPayment{}},
+	{method: "POST", path: "/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/cancel", tag: "Payments", summary: "Cancel a charge", resp: model.AutomaticPixPayment{}},
+	{method: "POST", path: "/payments/requests/{id}/automatic-pix/schedules/{scheduleId}/retry", tag: "Payments", summary: "Retry a failed charge", body: model.AutomaticPixPaymentInput{}, resp: model.AutomaticPixPayment{}},
+	{method: "POST", path: "/payments/requests/{id}/automatic-pix/cancel", tag: "Payments", summary: "End the authorization", resp: model.PaymentRequest{}},
+	{method: "GET", path: "/payments/intents", tag: "Payments", summary: "Payment intents", query: plus(pages, "paymentRequestId"), resp: model.PaymentIntentPage{}},
+	{method: "POST", path: "/payments/intents", tag: "Payments", summary: "Start a payer's attempt", body: model.PaymentIntentInput{}, resp: model.PaymentIntent{}},
+	{method: "GET", path: "/payments/intents/{id}", tag: "Payments", summary: "One attempt and its status history", resp: model.PaymentIntent{}},
+	{method: "GET", path: "/payments/customers", tag: "Payments", summary: "Payment customers", query: plus(pages, "name", "email", "cpf", "cnpj"), resp: model.PaymentCustomerPage{}},
+	{method: "POST", path: "/payments/customers", tag: "Payments", summary: "Add a customer", body: model.PaymentCustomerInput{}, resp: model.PaymentCustomer{}},
+	{method: "GET", path: "/payments/customers/{id}", tag: "Payments", summary: "One customer", resp: model.PaymentCustomer{}},
+	{method: "PATCH", path: "/payments/customers/{id}", tag: "Payments", summary: "Change a customer", body: model.PaymentCustomerInput{}, resp: model.PaymentCustomer{}},
+	{method: "DELETE", path: "/payments/customers/{id}", tag: "Payments", summary: "Delete a customer", resp: model.PaymentCustomer{}},
+	{method: "GET", path: "/payments/recipients/institutions", tag: "Payments", summary: "Participants of the Brazilian payment system", query: plus(pages, "name"), resp: model.PaymentInstitutionPage{}},
+	{method: "GET", path: "/payments/recipients/institutions/{id}", tag: "Payments", summary: "One participant", resp: model.PaymentInstitution{}},
+	{method: "GET", path: "/payments/recipients", tag: "Payments", summary: "Payment recipients", query: plus(pages, "name", "isDefault", "pixKey"), resp: model.PaymentRecipientPage{}},
+	{method: "POST", path: "/payments/recipients", tag: "Payments", summary: "Add a recipient: a bank account or a PIX key", body: model.PaymentRecipientInput{}, resp: model.PaymentRecipient{}},
+	{method: "GET", path: "/payments/recipients/{id}", tag: "Payments", summary: "One recipient", resp: model.PaymentRecipient{}},
+	{method: "PATCH", path: "/payments/recipients/{id}", tag: "Payments", summary: "Change a recipient", body: model.PaymentRecipientInput{}, resp: model.PaymentRecipient{}},
+	{method: "DELETE", path: "/payments/recipients/{id}", tag: "Payments", summary: "Delete a recipient", resp: model.PaymentRecipient{}},
+	{method: "GET", path: "/payments/pay/{id}", tag: "Pages", summary: "The payment page a request's paymentUrl opens", html: true, public: true},
+	{method: "POST", path: "/payments/pay/{id}", tag: "Pages", summary: "The payer's choice on that page", html: true, public: true},
+	{method: "GET", path: "/payments/consent/{id}", tag: "Pages", summary: "The consent page an intent's consentUrl opens", html: true, public: true},
+	{method: "POST", path: "/payments/consent/{id}", tag: "Pages", summary: "The payer's decision on that page", html: true, public: true},
+	{method: "GET", path: "/payments/pix/{id}", tag: "Payments", summary: "The charge a dynamic PIX code points at", resp: payments.PixCharge{}, public: true},
+
+	{method: "GET", path: "/openapi.json", tag: "Service", summary: "This document", resp: map[string]any{}, public: true},
+	{method: "GET", path: "/reference", tag: "Service", summary: "This document, rendered for people", html: true, public: true},
+}
