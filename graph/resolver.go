@@ -37,6 +37,9 @@ type Resolver struct {
 	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
 	// when it is made; nil means time.Now.
 	Now func() time.Time
+	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
+	// sending it as a bearer token (PONTE_METRICS_TOKEN).
+	MetricsToken string
 	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an
 	// operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1).
 	ReportStatements bool

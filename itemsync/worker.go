@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/db"
+	"ponte/metrics"
 	"ponte/model"
 	"ponte/sandbox"
 )
@@ -463,6 +464,9 @@ func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeo
 // logEnd writes the one line an execution leaves in the log when it ends: which item, how,
 // and how long it took (ids and codes only: parameters are credentials).
 func (e *Engine) logEnd(ctx context.Context, st *state) {
+	took := st.ex.FinishedAt.Sub(st.ex.StartedAt)
+	metrics.Executions.WithLabelValues(st.ex.Status).Inc()
+	metrics.ExecutionSeconds.WithLabelValues(st.ex.Status).Observe(took.Seconds())
 	e.log.InfoContext(ctx, "item execution ended", "itemId", st.it.ID, "executionId", st.ex.ID, "connectorId", st.ex.ConnectorID,
-		"status", st.ex.Status, "triggeredBy", st.ex.TriggeredBy, "ms", st.ex.FinishedAt.Sub(st.ex.StartedAt).Milliseconds())
+		"status", st.ex.Status, "triggeredBy", st.ex.TriggeredBy, "ms", took.Milliseconds())
 }

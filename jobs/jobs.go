@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"ponte/metrics"
 )
 
 // Client inserts and works jobs.
@@ -70,7 +72,32 @@ func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJ
 		}
 		cfg.PeriodicJobs = periodic
 	}
-	return river.NewClient(riverpgxv5.New(pool), cfg)
+	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil || workers == nil {
+		return client, err
+	}
+	// Every run of this process's workers is counted and timed; the channel closes when
+	// the client stops.
+	events, _ := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+		river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	go observe(events)
+	return client, nil
+}
+
+var outcomes = map[river.EventKind]string{river.EventKindJobCompleted: "completed", river.EventKindJobFailed: "failed",
+	river.EventKindJobCancelled: "cancelled", river.EventKindJobSnoozed: "snoozed"}
+
+func observe(events <-chan *river.Event) {
+	for ev := range events {
+		if ev.Job == nil {
+			continue
+		}
+		metrics.Jobs.WithLabelValues(ev.Job.Queue, ev.Job.Kind, outcomes[ev.Kind]).Inc()
+		if ev.JobStats != nil {
+			metrics.JobRunSeconds.WithLabelValues(ev.Job.Queue, ev.Job.Kind).Observe(ev.JobStats.RunDuration.Seconds())
+			metrics.JobWaitSeconds.WithLabelValues(ev.Job.Queue, ev.Job.Kind).Observe(ev.JobStats.QueueWaitDuration.Seconds())
+		}
+	}
 }
 
 // quieter writes a library's Info lines at Debug: River reports its producers' counters at

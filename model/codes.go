@@ -67,12 +67,13 @@ var (
 	CodeEndpointSunset       = code(410, "ENDPOINT_SUNSET", "GET /transactions after its sunset date; use GET /v2/transactions.")
 
 	// Credentials.
-	CodeAPIKeyMissing  = code(401, "API_KEY_MISSING", "No X-API-KEY header.")
-	CodeAPIKeyInvalid  = code(401, "API_KEY_INVALID", "X-API-KEY is not a credential this service issued, or its application no longer exists.")
-	CodeAPIKeyExpired  = code(401, "API_KEY_EXPIRED", "X-API-KEY expired; request a new one.")
-	CodeClientKeysBad  = code(401, "CLIENT_KEYS_UNAUTHORIZED", "POST /auth: clientId or clientSecret is wrong.")
-	CodeClientDisabled = code(401, "CLIENT_DISABLED", "The client application is disabled (POST /auth, and every key it holds).")
-	CodeForbidden      = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item.")
+	CodeAPIKeyMissing    = code(401, "API_KEY_MISSING", "No X-API-KEY header.")
+	CodeAPIKeyInvalid    = code(401, "API_KEY_INVALID", "X-API-KEY is not a credential this service issued, or its application no longer exists.")
+	CodeAPIKeyExpired    = code(401, "API_KEY_EXPIRED", "X-API-KEY expired; request a new one.")
+	CodeClientKeysBad    = code(401, "CLIENT_KEYS_UNAUTHORIZED", "POST /auth: clientId or clientSecret is wrong.")
+	CodeClientDisabled   = code(401, "CLIENT_DISABLED", "The client application is disabled (POST /auth, and every key it holds).")
+	CodeForbidden        = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item.")
+	CodeMetricsForbidden = code(403, "METRICS_FORBIDDEN", "/metrics from another machine without the bearer token PONTE_METRICS_TOKEN.")
 
 	// Connectors and items.
 	CodeConnectorNotFound          = code(404, "CONNECTOR_NOT_FOUND", "No connector with this id.")

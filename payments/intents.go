@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/db"
+	"ponte/metrics"
 	"ponte/model"
 )
 
@@ -203,6 +204,7 @@ func (e *Engine) moveIntent(ctx context.Context, tx *db.Tx, n *db.PaymentIntentR
 		return err
 	}
 	tx.AfterCommit(func() {
+		metrics.PaymentMoves.WithLabelValues("intent", to).Inc()
 		e.log.InfoContext(ctx, "payment intent status", "paymentIntentId", n.ID, "paymentRequestId", n.RequestID, "status", to)
 	})
 	return tx.AddPaymentIntentStep(ctx, n.ID, to, now)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/db"
+	"ponte/metrics"
 	"ponte/model"
 )
 
@@ -434,6 +435,7 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 		return err
 	}
 	tx.AfterCommit(func() {
+		metrics.PaymentMoves.WithLabelValues("request", to).Inc()
 		e.log.InfoContext(ctx, "payment request status", "paymentRequestId", p.ID, "clientId", p.ClientID, "from", from, "status", to, "by", by)
 	})
 	return e.emit(ctx, tx, p, "payment_request/updated", by, map[string]any{"clientId": p.ClientID.String(), "status": to})

@@ -41,6 +41,7 @@ import (
 //   - POST /auth: it is how a key is obtained;
 //   - /graphiql: a static page, the key goes in its Headers tab;
 //   - /openapi.json and /reference: the description of the routes, and its page;
+//   - /metrics: for a scraper on this machine (as the tests are) or with its own token;
 //   - the pages a person opens from a link the application handed out, reached by an
 //     unguessable id that is the capability: /sandbox/authorize/{id} (the simulated bank's
 //     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages) and
@@ -165,6 +166,7 @@ func azRoutes() map[string]azRoute {
 
 		"* /graphql":        {gql: true},
 		"GET /openapi.json": {public: true},
+		"GET /metrics":      {public: true},
 		"GET /reference":    {public: true},
 		"* /graphiql":       {public: true},
 		"* /graphiql/*":     {ids: []string{"asset"}, public: true},

@@ -67,6 +67,8 @@ func apiDocument() (*openapi3.T, error) {
 		switch {
 		case r.html:
 			ok.WithContent(openapi3.NewContentWithSchema(openapi3.NewStringSchema(), []string{"text/html"}))
+		case r.plain:
+			ok.WithContent(openapi3.NewContentWithSchema(openapi3.NewStringSchema(), []string{"text/plain"}))
 		case r.resp != nil:
 			ref, err := component(doc, r.resp)
 			if err != nil {

@@ -15,6 +15,7 @@ type apiRoute struct {
 	body                       any  // a value of the request body's type; nil: no body
 	resp                       any  // a value of the 200 answer's type; nil: no JSON answer
 	html                       bool // a page for a person, not an API answer
+	plain                      bool // plain text (the metrics)
 	public                     bool // answers without a credential
 }
 
@@ -152,6 +153,7 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/payments/consent/{id}", tag: "Pages", summary: "The payer's decision on that page", html: true, public: true},
 	{method: "GET", path: "/payments/pix/{id}", tag: "Payments", summary: "The charge a dynamic PIX code points at", resp: payments.PixCharge{}, public: true},
 
+	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},
 	{method: "GET", path: "/openapi.json", tag: "Service", summary: "This document", resp: map[string]any{}, public: true},
 	{method: "GET", path: "/reference", tag: "Service", summary: "This document, rendered for people", html: true, public: true},
 }

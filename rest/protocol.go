@@ -17,7 +17,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"ponte/auth"
+	"ponte/metrics"
 	"ponte/model"
 )
 
@@ -197,7 +200,15 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", time.Since(start).Milliseconds())
+		took := time.Since(start)
+		// The route's pattern, never the path: ids would make a series per resource.
+		route := "unmatched"
+		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+			route = rc.RoutePattern()
+		}
+		metrics.Requests.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Inc()
+		metrics.RequestSeconds.WithLabelValues(route, r.Method).Observe(took.Seconds())
+		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", took.Milliseconds())
 	})
 }
 
@@ -272,6 +283,7 @@ func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
 				w.Header().Set("RateLimit-Reset", strconv.Itoa(d.Reset))
 			}
 			if !d.Allowed {
+				metrics.RateLimited.WithLabelValues(group).Inc()
 				w.Header().Set("Retry-After", "60")
 				s.writeJSON(w, http.StatusTooManyRequests, model.ErrorBody{Code: http.StatusTooManyRequests,
 					Message: fmt.Sprintf("Too many requests: this endpoint allows %d per minute. Retry after the number of seconds in the Retry-After header.", d.Limit)})

@@ -158,6 +158,7 @@ func New(res *graph.Resolver) http.Handler {
 	if err != nil {
 		panic(err) // built from the route table and the model's types: every test would fail
 	}
+	r.Get("/metrics", s.metricsEndpoint())
 	r.Get("/openapi.json", spec)
 	r.Get("/reference", reference)
 

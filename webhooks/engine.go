@@ -32,6 +32,7 @@ import (
 	"ponte/auth"
 	"ponte/db"
 	"ponte/jobs"
+	"ponte/metrics"
 	"ponte/model"
 )
 
@@ -331,6 +332,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 	if a.StatusCode != nil {
 		outcome = append(outcome, "httpStatus", *a.StatusCode)
 	}
+	metrics.Deliveries.WithLabelValues(status).Inc()
 	switch status {
 	case StatusPending:
 		e.log.Info("webhook delivery will retry", append(outcome, "retryIn", sched[a.Attempt-1].String())...)

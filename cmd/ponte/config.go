@@ -30,6 +30,7 @@ type config struct {
 	TLSKey       string
 	LogLevel     string
 	LogFormat    string
+	MetricsToken string
 	// AllowInsecureWebhooks lifts the HTTPS and no-localhost rules on webhook URLs, for
 	// local development only (PONTE_ALLOW_INSECURE_WEBHOOKS).
 	AllowInsecureWebhooks bool
@@ -73,6 +74,7 @@ func loadConfig(flags func(*config)) (*config, error) {
 		TLSKey:       os.Getenv("PONTE_TLS_KEY"),
 		LogLevel:     env("PONTE_LOG_LEVEL", "info"),
 		LogFormat:    env("PONTE_LOG_FORMAT", "text"),
+		MetricsToken: os.Getenv("PONTE_METRICS_TOKEN"),
 	}
 	if v := os.Getenv("PONTE_ALLOW_INSECURE_WEBHOOKS"); v != "" {
 		b, err := strconv.ParseBool(v)

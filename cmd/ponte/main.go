@@ -204,4 +204,5 @@ serve and migrate override the variables they name.
    PONTE_PAYMENT_STEP_DELAY    pause between sandbox settlement steps (2s)
    PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT, PONTE_DB_STATEMENT_TIMEOUT
                                bounds on database waits (3s, 5s, 5s; 0 lifts one)
+   PONTE_METRICS_TOKEN         bearer token a scraper on another machine sends to /metrics
    PONTE_GRAPHQL_SQL_STATS     1: GraphQL responses report extensions.sqlStatements`

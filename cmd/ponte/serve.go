@@ -21,6 +21,7 @@ import (
 	"ponte/graph"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/metrics"
 	"ponte/payments"
 	"ponte/rest"
 	"ponte/webhooks"
@@ -49,7 +50,11 @@ func serve(ctx context.Context, c *config) error {
 		return err
 	}
 	go authn.Listen(ctx, log)
-	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1"}
+	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1",
+		MetricsToken: c.MetricsToken}
+	if err := metrics.RegisterStore(metrics.Store{Pool: store.PoolStats, Depths: store.JobDepths}); err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

@@ -2,6 +2,8 @@ package main_test
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +33,24 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		_, m := do(t, "GET", s.url+"/items/"+it["id"].(string), key, nil)
 		return m["executionStatus"] == "SUCCESS"
 	})
+
+	// The running binary's metrics include the database pool's, the execution's and its
+	// job's (counted when River reports the run, just after the item's status).
+	var scraped []byte
+	waitFor(t, "the execution's metrics", func() bool {
+		resp, err := http.Get(s.url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		scraped, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return strings.Contains(string(scraped), `ponte_jobs_total{kind="item_execution",outcome="completed"`)
+	})
+	for _, want := range []string{`ponte_db_pool_connections{state="max"}`, `ponte_item_executions_total{status="SUCCESS"} 1`} {
+		if !strings.Contains(string(scraped), want) {
+			t.Fatalf("/metrics lacks %s:\n%s", want, scraped)
+		}
+	}
 
 	stopping := time.Now()
 	if err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGINT); err != nil {

@@ -21,13 +21,14 @@ const root = "../.."
 // up to a handler; db knows only the vocabulary.
 var layers = map[string][]string{
 	"ponte/model":           {},
-	"ponte/jobs":            {},
-	"ponte/db":              {"ponte/model"},
+	"ponte/metrics":         {},
+	"ponte/jobs":            {"ponte/metrics"},
+	"ponte/db":              {"ponte/model", "ponte/metrics"},
 	"ponte/sandbox":         {"ponte/model"},
 	"ponte/auth":            {"ponte/model", "ponte/db"},
-	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth"},
-	"ponte/payments":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox"},
-	"ponte/itemsync":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth"},
+	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
+	"ponte/payments":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/metrics"},
+	"ponte/itemsync":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics"},
 	"ponte/collected":       {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
 	"ponte/graph/generated": {"ponte/model"},
 	"ponte/graph/graphiql":  {"ponte/model"},
@@ -35,7 +36,7 @@ var layers = map[string][]string{
 		"ponte/payments", "ponte/webhooks", "ponte/graph/generated"},
 	// rest never imports db: the stored documents it sends come through collected.
 	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/payments", "ponte/graph",
-		"ponte/graph/generated", "ponte/graph/graphiql"},
+		"ponte/graph/generated", "ponte/graph/graphiql", "ponte/metrics"},
 }
 
 // storeDrivers are reached only through db.
