@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -15,25 +16,37 @@ var RateLimits = map[string]int{
 	"item-update":             20,
 }
 
-// Limiter counts requests in fixed one-minute windows, per group and client IP. It is kept
-// in memory: each replica counts on its own, which bounds a client at most N times the
-// limit across N replicas; a shared counter would cost a database write per request.
+// Limiter counts requests in fixed one-minute windows, per group and client IP: in memory
+// (one process), or, with a Counter, in a store every replica shares, so a client gets the
+// limit across all of them.
 type Limiter struct {
-	mu     sync.Mutex
-	now    func() time.Time
-	limits map[string]int
-	window time.Time
-	counts map[limiterKey]int
+	mu      sync.Mutex
+	now     func() time.Time
+	limits  map[string]int
+	window  time.Time
+	counts  map[limiterKey]int
+	counter Counter
 }
+
+// Counter adds one request to the shared count of group and ip in the window starting at
+// window, and returns the count so far.
+type Counter func(ctx context.Context, group, ip string, window time.Time) (int, error)
 
 type limiterKey struct{ group, ip string }
 
-// NewLimiter uses the given per-group limits (RateLimits when nil).
+// NewLimiter uses the given per-group limits (RateLimits when nil), counted in memory.
 func NewLimiter(limits map[string]int) *Limiter {
 	if limits == nil {
 		limits = RateLimits
 	}
 	return &Limiter{now: time.Now, limits: limits, counts: map[limiterKey]int{}}
+}
+
+// NewSharedLimiter counts with c, which replicas share (the database).
+func NewSharedLimiter(limits map[string]int, c Counter) *Limiter {
+	l := NewLimiter(limits)
+	l.counter = c
+	return l
 }
 
 // Decision is the outcome of one request against a group's limit.
@@ -44,26 +57,38 @@ type Decision struct {
 	Reset int
 }
 
-// Allow counts one request of ip against group. Groups without a limit always pass.
-func (l *Limiter) Allow(group, ip string) Decision {
+// Allow counts one request of ip against group. Groups without a limit always pass. A
+// shared count that cannot be read lets the request through: the limit protects the
+// service, which a failing counter must not take down with it (and a database that does not
+// answer has the request refused by the database gate anyway).
+func (l *Limiter) Allow(ctx context.Context, group, ip string) Decision {
 	limit, ok := l.limits[group]
 	if !ok {
 		return Decision{Allowed: true}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	now := l.now()
 	window := now.Truncate(time.Minute)
-	if !window.Equal(l.window) {
-		// A new minute: every counter starts again, and the map does not grow forever.
-		l.window = window
-		l.counts = map[limiterKey]int{}
-	}
-	k := limiterKey{group, ip}
-	l.counts[k]++
 	reset := int(window.Add(time.Minute).Sub(now).Seconds() + 0.999)
 	if reset < 1 {
 		reset = 1
 	}
-	return Decision{Allowed: l.counts[k] <= limit, Limit: limit, Reset: reset}
+	var n int
+	if l.counter != nil {
+		var err error
+		if n, err = l.counter(ctx, group, ip, window); err != nil {
+			return Decision{Allowed: true, Limit: limit, Reset: reset}
+		}
+	} else {
+		l.mu.Lock()
+		if !window.Equal(l.window) {
+			// A new minute: every counter starts again, and the map does not grow forever.
+			l.window = window
+			l.counts = map[limiterKey]int{}
+		}
+		k := limiterKey{group, ip}
+		l.counts[k]++
+		n = l.counts[k]
+		l.mu.Unlock()
+	}
+	return Decision{Allowed: n <= limit, Limit: limit, Reset: reset}
 }

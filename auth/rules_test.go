@@ -222,7 +222,7 @@ func TestLimiter(t *testing.T) {
 	}
 	for i, s := range steps {
 		now = start.Add(s.at)
-		d := l.Allow(s.group, s.ip)
+		d := l.Allow(t.Context(), s.group, s.ip)
 		if d.Allowed != s.allowed || d.Limit != s.limit || d.Reset != s.sec {
 			t.Errorf("step %d (%s %s at %s): %+v, want allowed %v limit %d reset %d", i, s.group, s.ip, s.at, d, s.allowed, s.limit, s.sec)
 		}

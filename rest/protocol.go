@@ -277,7 +277,7 @@ func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
 			if err != nil {
 				ip = r.RemoteAddr
 			}
-			d := s.limit.Allow(group, ip)
+			d := s.limit.Allow(r.Context(), group, ip)
 			if d.Limit > 0 {
 				w.Header().Set("RateLimit-Limit", strconv.Itoa(d.Limit))
 				w.Header().Set("RateLimit-Reset", strconv.Itoa(d.Reset))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -51,7 +52,7 @@ func serve(ctx context.Context, c *config) error {
 	}
 	go authn.Listen(ctx, log)
 	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1",
-		MetricsToken: c.MetricsToken}
+		MetricsToken: c.MetricsToken, Limiter: auth.NewSharedLimiter(nil, store.CountRequest)}
 	if err := metrics.RegisterStore(metrics.Store{Pool: store.PoolStats, Depths: store.JobDepths}); err != nil {
 		return err
 	}
@@ -107,6 +108,7 @@ func serve(ctx context.Context, c *config) error {
 	}()
 	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
+	go purgeRateLimits(ctx, store, log)
 	srv := &http.Server{
 		Handler:           rest.New(res),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -164,4 +166,21 @@ func ensureClients(ctx context.Context, c *config, store interface {
 	fmt.Printf("Created a development client application. Its secret is shown only now:\n%s\n", keys)
 	fmt.Printf("Get an API key: curl -s -X POST http://%s/auth -H 'Content-Type: application/json' -d '%s'\n", c.Addr, keys)
 	return nil
+}
+
+// purgeRateLimits drops the shared rate-limit counters of windows that have ended, every
+// minute; any replica may do it, and doing it twice costs nothing.
+func purgeRateLimits(ctx context.Context, store *db.DB, log *slog.Logger) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if _, err := store.PurgeRateLimits(ctx, now.Add(-2*time.Minute)); err != nil && ctx.Err() == nil {
+				log.Warn("rate-limit counter purge failed", "err", err)
+			}
+		}
+	}
 }

@@ -1,0 +1,58 @@
+package rest_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"ponte/auth"
+	"ponte/testsupport"
+)
+
+// BenchmarkRateLimitCounter measures what sharing the rate limits across replicas costs a
+// request: the database counter (one upsert per limited request) against the in-memory
+// one, sequentially and with 8 requests at once, as p50 and p99 per decision. Nothing is
+// asserted on time; the target is a p99 under a millisecond.
+func BenchmarkRateLimitCounter(b *testing.B) {
+	env := testsupport.New(b)
+	ctx := context.Background()
+	limiters := []struct {
+		name string
+		l    *auth.Limiter
+	}{{"in memory", auth.NewLimiter(nil)}, {"shared (PostgreSQL)", auth.NewSharedLimiter(nil, env.DB.CountRequest)}}
+	const n = 4000
+	for range b.N {
+		for _, workers := range []int{1, 8} {
+			var base time.Duration
+			for _, lim := range limiters {
+				lat := make([]time.Duration, 0, n)
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Go(func() {
+						mine := make([]time.Duration, 0, n/workers)
+						for i := range n / workers {
+							start := time.Now()
+							lim.l.Allow(ctx, "auth", fmt.Sprintf("198.51.%d.%d", w, i%200)) // each worker its own 200 clients
+							mine = append(mine, time.Since(start))
+						}
+						mu.Lock()
+						lat = append(lat, mine...)
+						mu.Unlock()
+					})
+				}
+				wg.Wait()
+				sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+				p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
+				if base == 0 {
+					base = p99
+				}
+				b.Logf("%d at once  %-20s p50 %9s  p99 %9s", workers, lim.name, p50.Round(time.Microsecond/10), p99.Round(time.Microsecond/10))
+				b.ReportMetric(float64(p99.Microseconds()), fmt.Sprintf("p99-µs-%d-%s", workers, map[bool]string{true: "memory", false: "shared"}[lim.name == "in memory"]))
+			}
+		}
+	}
+}
