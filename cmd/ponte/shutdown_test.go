@@ -85,3 +85,56 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		t.Fatalf("no line for the item's execution:\n%s", s.logs)
 	}
 }
+
+// SIGTERM lets a request in flight finish: a POST /auth whose body is still arriving when
+// the signal comes gets its API key, and the service then exits 0 having refused new
+// connections.
+func TestTerminateFinishesInFlightRequests(t *testing.T) {
+	t.Parallel()
+	env, keys := configured(t)
+	s := start(t, env...)
+	body, send := io.Pipe()
+	answer := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.Post(s.url+"/auth", "application/json", body)
+		if err != nil {
+			t.Errorf("the in-flight request failed: %v", err)
+			close(answer)
+			return
+		}
+		answer <- resp
+	}()
+	half := `{"clientId":"` + keys["clientId"] + `",`
+	if _, err := send.Write([]byte(half)); err != nil { // the server is now reading this body
+		t.Fatal(err)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the listener to close", func() bool {
+		_, err := http.Get(s.url + "/healthz")
+		return err != nil
+	})
+	if _, err := send.Write([]byte(`"clientSecret":"` + keys["clientSecret"] + `"}`)); err != nil {
+		t.Fatal(err)
+	}
+	send.Close()
+	resp, ok := <-answer
+	if !ok {
+		return
+	}
+	defer resp.Body.Close()
+	var got map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&got)
+	if resp.StatusCode != 200 || got["apiKey"] == nil {
+		t.Fatalf("the request in flight at SIGTERM got %d %v", resp.StatusCode, got)
+	}
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			t.Fatalf("ponte exited with %v\n%s", err, s.logs)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("ponte did not stop after its last request")
+	}
+}
