@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -107,4 +108,11 @@ func (d *DB) Pending(ctx context.Context) ([]string, error) {
 	}
 	sort.Strings(pending)
 	return pending, nil
+}
+
+// Clock reads the database server's time, for checking the service's clock against it.
+func (d *DB) Clock(ctx context.Context) (time.Time, error) {
+	var now time.Time
+	err := d.Pool.QueryRow(ctx, `SELECT now()`).Scan(&now)
+	return now, err
 }

@@ -32,6 +32,9 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"connectors", "set-status", "--help"}, 0, "ONLINE|UNSTABLE|OFFLINE"},
 		{[]string{"version"}, 0, "ponte "},
 		{[]string{"--version"}, 0, "ponte version"},
+		{[]string{"doctor"}, 0, "a private cluster will be initialised"},
+		{[]string{"doctor", "--help"}, 0, "exits 1 if anything fails"},
+		{[]string{"doctor", "extra"}, 2, "takes no arguments"},
 
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"--nope"}, 2, "nope"},
@@ -80,5 +83,37 @@ func TestCommandLine(t *testing.T) {
 				t.Fatalf("the command left %s in its folder", entries[0].Name())
 			}
 		})
+	}
+}
+
+// ponte doctor against a database: reachable, migrated (after a start), its clock close;
+// an address nothing answers on fails with status 1 and says so.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	env, _ := configured(t)
+	s := start(t, env...) // applies the migrations
+	s.stop(t)
+	run := func(extra ...string) (int, string) {
+		cmd := exec.Command(build(t), "doctor")
+		cmd.Env = append(append(os.Environ(), env...), extra...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	code, out := run()
+	for _, want := range []string{"ok    database      reachable", "ok    migrations    all applied", "ok    clock", "ok    keys          PONTE_SECRET_KEY is set"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("doctor: exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out = run("DATABASE_URL=postgres://postgres@127.0.0.1:1/ponte?connect_timeout=2", "PONTE_SECRET_KEY=short")
+	if code != 1 || !strings.Contains(out, "FAIL  database") || !strings.Contains(out, "FAIL  keys") {
+		t.Fatalf("doctor on a dead address with a short key: exit %d\n%s", code, out)
 	}
 }

@@ -117,6 +117,7 @@ func commands() *cli.Command {
 			},
 			clientsCommand(),
 			connectorsCommand(),
+			doctorCommand(),
 			{
 				Name: "version", Usage: "print the version and the commit it was built from",
 				Action: func(_ context.Context, cmd *cli.Command) error {
