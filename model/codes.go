@@ -142,6 +142,17 @@ var (
 	CodeInvalidPixQrCode                 = code(400, "INVALID_PIX_QR_CODE", "pixQrCode is not a valid BR Code (its amount included), or has no amount.")
 	CodeInvalidSchedule                  = code(400, "INVALID_SCHEDULE", "The schedule of a payment request is malformed or out of range.")
 
+	// Boletos.
+	CodeBoletoConnectionNotFound = code(404, "BOLETO_CONNECTION_NOT_FOUND", "No boleto connection with this id for this client application.")
+	CodeBoletoNotFound           = code(404, "BOLETO_NOT_FOUND", "No boleto with this id for this client application.")
+	CodeConnectorNoBoletos       = code(400, "CONNECTOR_DOES_NOT_SUPPORT_BOLETOS", "The item's connector does not manage boletos (supportsBoletoManagement is false).")
+	CodeItemNotUpdated           = code(400, "ITEM_NOT_UPDATED", "The item has not finished a successful sync (status UPDATED), so it cannot issue boletos yet.")
+	CodeBoletoDueDateInPast      = code(400, "BOLETO_DUE_DATE_IN_THE_PAST", "dueDate is before today in São Paulo.")
+	CodeInvalidBoletoPayer       = code(400, "INVALID_BOLETO_PAYER", "A payer field is missing or malformed (taxNumber, name, addressState, addressZipCode...); the message names it.")
+	CodeInvalidBoletoCharges     = code(400, "INVALID_BOLETO_FINE_OR_INTEREST", "fine or interest has an unknown type or a value out of range.")
+	CodeBoletoSeuNumeroExists    = code(409, "BOLETO_SEU_NUMERO_ALREADY_EXISTS", "seuNumero is already used by a boleto of this connection.")
+	CodeBoletoNotCancelable      = code(409, "BOLETO_NOT_CANCELABLE", "Only an OPEN or OVERDUE boleto can be cancelled.")
+
 	// Webhooks and events.
 	CodeWebhookNotFound     = code(404, "WEBHOOK_NOT_FOUND", "No webhook with this id for this client application.")
 	CodeWebhookExists       = code(400, "WEBHOOK_ALREADY_EXISTS", "A webhook for the same event and url exists.")

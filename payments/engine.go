@@ -36,11 +36,15 @@ type Config struct {
 	ScheduleAt func(d time.Time) time.Time
 	// AllowInsecureWebhooks lets a request's webhookUrl use plain HTTP and localhost.
 	AllowInsecureWebhooks bool
+	// BoletoProtestAfter is how long an OVERDUE boleto waits before it is PROTESTED
+	// (PONTE_BOLETO_PROTEST_AFTER, default 30 days).
+	BoletoProtestAfter time.Duration
 }
 
 // DefaultConfig is the service's configuration before environment overrides.
 func DefaultConfig() Config {
-	return Config{AuthorizationTimeout: 30 * time.Minute, AutomaticPixTimeout: time.Hour, StepDelay: 2 * time.Second}
+	return Config{AuthorizationTimeout: 30 * time.Minute, AutomaticPixTimeout: time.Hour, StepDelay: 2 * time.Second,
+		BoletoProtestAfter: 30 * 24 * time.Hour}
 }
 
 // SaoPaulo is the zone payment dates are in.
@@ -95,6 +99,7 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &timeoutWorker{e: e})
 	river.AddWorker(w, &scheduledWorker{e: e})
 	river.AddWorker(w, &autoPixWorker{e: e})
+	e.registerBoletos(w)
 }
 
 func bad(format string, args ...any) error {

@@ -207,6 +207,7 @@ func New(t testing.TB, options ...Option) *Env {
 	periodic := eng.Register(workers)
 	hooks.Register(workers)
 	pay.Register(workers)
+	periodic = append(periodic, pay.Periodic()...)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobsCfg)
 	if err != nil {
 		t.Fatalf("job queue: %v", err)
@@ -262,6 +263,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	periodic := eng.Register(workers)
 	hooks.Register(workers)
 	pay.Register(workers)
+	periodic = append(periodic, pay.Periodic()...)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second,
 		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}})
 	if err != nil {

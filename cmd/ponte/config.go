@@ -55,6 +55,9 @@ type config struct {
 	// AutomaticPixAuthTimeout is the same limit for automatic PIX authorizations
 	// (PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT, section 8: 60m).
 	AutomaticPixAuthTimeout time.Duration
+	// BoletoProtestAfter is how long an OVERDUE boleto waits before it is PROTESTED
+	// (PONTE_BOLETO_PROTEST_AFTER, default 720h).
+	BoletoProtestAfter time.Duration
 	// DB bounds database waits (PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT,
 	// PONTE_DB_STATEMENT_TIMEOUT; 0 lifts a limit).
 	DB db.Limits
@@ -96,6 +99,7 @@ func loadConfig(flags func(*config)) (*config, error) {
 		{"PONTE_PAYMENT_AUTH_TIMEOUT", &c.PaymentAuthTimeout, payDefaults.AuthorizationTimeout},
 		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, payDefaults.StepDelay},
 		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, payDefaults.AutomaticPixTimeout},
+		{"PONTE_BOLETO_PROTEST_AFTER", &c.BoletoProtestAfter, payDefaults.BoletoProtestAfter},
 		{"PONTE_DB_CONNECT_TIMEOUT", &c.DB.ConnectTimeout, 3 * time.Second},
 		{"PONTE_DB_ACQUIRE_TIMEOUT", &c.DB.AcquireTimeout, 5 * time.Second},
 		{"PONTE_DB_STATEMENT_TIMEOUT", &c.DB.StatementTimeout, 5 * time.Second},

@@ -79,12 +79,13 @@ func serve(ctx context.Context, c *config) error {
 		return fmt.Errorf("seal stored webhook headers: %w", err)
 	}
 	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout,
-		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay,
+		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay, BoletoProtestAfter: c.BoletoProtestAfter,
 		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
 	hooks.Register(workers)
 	pay.Register(workers)
+	periodic = append(periodic, pay.Periodic()...)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
 		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}})
 	if err != nil {
