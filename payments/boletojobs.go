@@ -80,7 +80,9 @@ func (w *boletoStepWorker) Work(ctx context.Context, job *river.Job[BoletoStepAr
 		case strings.HasPrefix(step, "pay:"):
 			err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "pay:"), AmountDue(&b.Boleto, now))
 		case strings.HasPrefix(step, "late:"):
-			err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "late:"), AmountDue(&b.Boleto, b.DueDate.AddDate(0, 0, 10)))
+			d := b.DueDate.Time // the due date's midnight UTC: its day is the São Paulo date
+			tenDaysLate := time.Date(d.Year(), d.Month(), d.Day()+10, 12, 0, 0, 0, SaoPaulo)
+			err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "late:"), AmountDue(&b.Boleto, tenDaysLate))
 		}
 		if err != nil {
 			if e, _ := model.AsError(err); e.Code == model.CodeBoletoNotCancelable {

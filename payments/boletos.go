@@ -65,12 +65,12 @@ func (e *Engine) CreateBoletoConnection(ctx context.Context, clientID uuid.UUID,
 	if !found {
 		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 	}
-	conn, found, err := e.db.Connector(ctx, it.Connector.ID)
+	conn, found, err := e.db.Connector(ctx, it.ConnectorID)
 	if err != nil {
 		return nil, err
 	}
 	if !found || !conn.SupportsBoletoManagement {
-		return nil, model.Fail(model.CodeConnectorNoBoletos, "Item %s is on connector %d, which does not manage boletos; list those that do with GET /connectors (supportsBoletoManagement).", id, it.Connector.ID)
+		return nil, model.Fail(model.CodeConnectorNoBoletos, "Item %s is on connector %d, which does not manage boletos; list those that do with GET /connectors (supportsBoletoManagement).", id, it.ConnectorID)
 	}
 	if it.Status != model.ItemUpdated {
 		return nil, model.Fail(model.CodeItemNotUpdated, "Item %s is %s; it can issue boletos once a sync has succeeded (UPDATED).", id, it.Status)

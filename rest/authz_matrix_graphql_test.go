@@ -73,7 +73,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"transactionCategory": "transaction", "investment": "investment", "loan": "loan", "bill": "bill", "consent": "consent",
 	"webhook": "webhook", "event": "event", "paymentRequest": "request", "paymentIntent": "intent", "paymentCustomer": "customer",
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
-	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector"}
+	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
+	"boletoConnection": "boletoConnection", "boleto": "boleto"}
 
 // azNoun strips the verb of a mutation: deleteItem -> item.
 func azNoun(field string) string {
@@ -131,6 +132,7 @@ func azInputs(f map[string]string) map[string]any {
 		"PaymentRequestInput": b["request"], "PixQrPaymentRequestInput": b["pixqr"], "PaymentIntentInput": b["intent"],
 		"PaymentCustomerInput": b["customer"], "PaymentRecipientInput": b["recipient"], "AutomaticPixRequestInput": b["terms"],
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
+		"CreateBoletoInput": b["boleto"],
 	}
 }
 

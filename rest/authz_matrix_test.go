@@ -161,6 +161,16 @@ func azRoutes() map[string]azRoute {
 			form: url.Values{"decision": {"maybe"}}},
 		"GET /payments/pix/{id}": {ids: []string{"pixIntent"}, public: true},
 
+		"POST /boleto-connections/from-item": {body: "boletoItem"},
+		"GET /boleto-connections":            {},
+		"GET /boleto-connections/{id}":       {ids: []string{"boletoConnection"}},
+		"POST /boletos":                      {body: "boleto"},
+		"GET /boletos":                       {},
+		"GET /boletos/{id}":                  {ids: []string{"boleto"}},
+		"POST /boletos/{id}/cancel":          {ids: []string{"boleto"}},
+		"GET /boletos/pix/{id}":              {ids: []string{"boleto"}, public: true},
+		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
+
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
 
@@ -190,11 +200,13 @@ func azBodies(f map[string]string) map[string]any {
 		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},
 		"terms": map[string]any{"interval": "MONTHLY", "startDate": day(1), "fixedAmount": 50, "isSandbox": true,
 			"recipientId": f["recipient"], "customerId": f["customer"]},
-		"charge":    map[string]any{"amount": 50, "date": day(5)},
-		"retry":     map[string]any{"date": day(3)},
-		"intent":    map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
-		"customer":  map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
-		"recipient": map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
+		"charge":     map[string]any{"amount": 50, "date": day(5)},
+		"retry":      map[string]any{"date": day(3)},
+		"intent":     map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
+		"customer":   map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
+		"boletoItem": map[string]any{"itemId": f["boletoItem"]},
+		"boleto":     boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
+		"recipient":  map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
 	}
 }
 
@@ -288,6 +300,11 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	authorizeAutoPix(t, env, key, f["autoReq"], happyCPF)
 	f["charge"] = env.Do(t, "POST", "/payments/requests/"+f["autoReq"]+"/automatic-pix/schedule", key,
 		map[string]any{"amount": 50, "date": day(5)}).Want(200).String("id")
+	f["boletoItem"] = boletoItem(t, env, key)
+	f["boletoConnection"] = env.Do(t, "POST", "/boleto-connections/from-item", key, map[string]any{"itemId": f["boletoItem"]}).Want(200).String("id")
+	f["boleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-1", 30, day(5))).Want(200).String("id")
+	f["paidBoleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-2", 31, day(5))).Want(200).String("id")
+	env.Do(t, "POST", "/boletos/pix/"+f["paidBoleto"], "", nil).Want(200)
 	f["brcode"] = payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "P1"}.Encode()
 
 	fx := &azFixture{ids: f, secrets: map[string]string{azMark: "a value A chose", "Loja Exemplo Ltda": "A's recipient name", f["signingSecret"]: "A's signing secret"}}

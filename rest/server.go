@@ -150,6 +150,16 @@ func New(res *graph.Resolver) http.Handler {
 	r.Post("/payments/consent/{id}", s.consentDecision)
 	r.Get("/payments/pix/{id}", s.getPixLocation())
 
+	r.Post("/boleto-connections/from-item", s.createBoletoConnection())
+	r.Get("/boleto-connections", s.listBoletoConnections())
+	r.Get("/boleto-connections/{id}", s.getBoletoConnection())
+	r.Post("/boletos", s.createBoleto())
+	r.Get("/boletos", s.listBoletos())
+	r.Get("/boletos/{id}", s.getBoleto())
+	r.Post("/boletos/{id}/cancel", s.cancelBoleto())
+	r.Get("/boletos/pix/{id}", s.getBoletoPix())
+	r.Post("/boletos/pix/{id}", s.payBoletoPix())
+
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
 

@@ -168,6 +168,46 @@ type ComplexityRoot struct {
 		UnarrangedOverdraftAmount    func(childComplexity int) int
 	}
 
+	Boleto struct {
+		Amount             func(childComplexity int) int
+		AmountPaid         func(childComplexity int) int
+		Barcode            func(childComplexity int) int
+		BoletoConnectionID func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		DigitableLine      func(childComplexity int) int
+		DueDate            func(childComplexity int) int
+		Fine               func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Interest           func(childComplexity int) int
+		NossoNumero        func(childComplexity int) int
+		PaidAt             func(childComplexity int) int
+		Payer              func(childComplexity int) int
+		PaymentOrigin      func(childComplexity int) int
+		PixQr              func(childComplexity int) int
+		SeuNumero          func(childComplexity int) int
+		Status             func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	BoletoCharge struct {
+		Type  func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
+	BoletoConnection struct {
+		ConnectorID func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	BoletoConnectionPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	BoletoMetadata struct {
 		Barcode        func(childComplexity int) int
 		BaseAmount     func(childComplexity int) int
@@ -175,6 +215,29 @@ type ComplexityRoot struct {
 		DiscountAmount func(childComplexity int) int
 		InterestAmount func(childComplexity int) int
 		PenaltyAmount  func(childComplexity int) int
+	}
+
+	BoletoPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	BoletoPayer struct {
+		AddressCity         func(childComplexity int) int
+		AddressComplement   func(childComplexity int) int
+		AddressNeighborhood func(childComplexity int) int
+		AddressNumber       func(childComplexity int) int
+		AddressState        func(childComplexity int) int
+		AddressStreet       func(childComplexity int) int
+		AddressZipCode      func(childComplexity int) int
+		Ddd                 func(childComplexity int) int
+		Email               func(childComplexity int) int
+		Name                func(childComplexity int) int
+		PersonType          func(childComplexity int) int
+		PhoneNumber         func(childComplexity int) int
+		TaxNumber           func(childComplexity int) int
 	}
 
 	BusinessOtherDocument struct {
@@ -875,9 +938,12 @@ type ComplexityRoot struct {
 	Mutation struct {
 		CancelAutomaticPixAuthorization  func(childComplexity int, paymentRequestID uuid.UUID) int
 		CancelAutomaticPixPayment        func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelBoleto                     func(childComplexity int, id uuid.UUID) int
 		CancelScheduledPayment           func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		CancelScheduledPayments          func(childComplexity int, paymentRequestID uuid.UUID) int
 		CreateAutomaticPixPaymentRequest func(childComplexity int, input model.AutomaticPixRequestInput) int
+		CreateBoleto                     func(childComplexity int, input model.CreateBoletoInput) int
+		CreateBoletoConnection           func(childComplexity int, itemID *string) int
 		CreateConnectToken               func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                       func(childComplexity int, input model.CreateItemInput) int
 		CreatePaymentCustomer            func(childComplexity int, input model.PaymentCustomerInput) int
@@ -1188,6 +1254,10 @@ type ComplexityRoot struct {
 		AutomaticPixPayments   func(childComplexity int, paymentRequestID uuid.UUID, page *int, pageSize *int) int
 		Bill                   func(childComplexity int, id uuid.UUID) int
 		Bills                  func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		Boleto                 func(childComplexity int, id uuid.UUID) int
+		BoletoConnection       func(childComplexity int, id uuid.UUID) int
+		BoletoConnections      func(childComplexity int, page *int, pageSize *int) int
+		Boletos                func(childComplexity int, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) int
 		Categories             func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category               func(childComplexity int, id string) int
 		CategoryFeedback       func(childComplexity int) int
@@ -1436,6 +1506,9 @@ type MutationResolver interface {
 	RetryAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error)
 	CancelAutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.AutomaticPixPayment, error)
 	CancelAutomaticPixAuthorization(ctx context.Context, paymentRequestID uuid.UUID) (*model.PaymentRequest, error)
+	CreateBoletoConnection(ctx context.Context, itemID *string) (*model.BoletoConnection, error)
+	CreateBoleto(ctx context.Context, input model.CreateBoletoInput) (*model.Boleto, error)
+	CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1488,6 +1561,10 @@ type QueryResolver interface {
 	ScheduledPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.ScheduledPayment, error)
 	AutomaticPixPayments(ctx context.Context, paymentRequestID uuid.UUID, page *int, pageSize *int) (*model.AutomaticPixPaymentPage, error)
 	AutomaticPixPayment(ctx context.Context, paymentRequestID uuid.UUID, id uuid.UUID) (*model.AutomaticPixPayment, error)
+	BoletoConnections(ctx context.Context, page *int, pageSize *int) (*model.BoletoConnectionPage, error)
+	BoletoConnection(ctx context.Context, id uuid.UUID) (*model.BoletoConnection, error)
+	Boletos(ctx context.Context, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) (*model.BoletoPage, error)
+	Boleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2052,6 +2129,178 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BankData.UnarrangedOverdraftAmount(childComplexity), true
 
+	case "Boleto.amount":
+		if e.ComplexityRoot.Boleto.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Amount(childComplexity), true
+	case "Boleto.amountPaid":
+		if e.ComplexityRoot.Boleto.AmountPaid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.AmountPaid(childComplexity), true
+	case "Boleto.barcode":
+		if e.ComplexityRoot.Boleto.Barcode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Barcode(childComplexity), true
+	case "Boleto.boletoConnectionId":
+		if e.ComplexityRoot.Boleto.BoletoConnectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.BoletoConnectionID(childComplexity), true
+	case "Boleto.createdAt":
+		if e.ComplexityRoot.Boleto.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.CreatedAt(childComplexity), true
+	case "Boleto.digitableLine":
+		if e.ComplexityRoot.Boleto.DigitableLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.DigitableLine(childComplexity), true
+	case "Boleto.dueDate":
+		if e.ComplexityRoot.Boleto.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.DueDate(childComplexity), true
+	case "Boleto.fine":
+		if e.ComplexityRoot.Boleto.Fine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Fine(childComplexity), true
+	case "Boleto.id":
+		if e.ComplexityRoot.Boleto.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.ID(childComplexity), true
+	case "Boleto.interest":
+		if e.ComplexityRoot.Boleto.Interest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Interest(childComplexity), true
+	case "Boleto.nossoNumero":
+		if e.ComplexityRoot.Boleto.NossoNumero == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.NossoNumero(childComplexity), true
+	case "Boleto.paidAt":
+		if e.ComplexityRoot.Boleto.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.PaidAt(childComplexity), true
+	case "Boleto.payer":
+		if e.ComplexityRoot.Boleto.Payer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Payer(childComplexity), true
+	case "Boleto.paymentOrigin":
+		if e.ComplexityRoot.Boleto.PaymentOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.PaymentOrigin(childComplexity), true
+	case "Boleto.pixQr":
+		if e.ComplexityRoot.Boleto.PixQr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.PixQr(childComplexity), true
+	case "Boleto.seuNumero":
+		if e.ComplexityRoot.Boleto.SeuNumero == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.SeuNumero(childComplexity), true
+	case "Boleto.status":
+		if e.ComplexityRoot.Boleto.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.Status(childComplexity), true
+	case "Boleto.updatedAt":
+		if e.ComplexityRoot.Boleto.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.UpdatedAt(childComplexity), true
+
+	case "BoletoCharge.type":
+		if e.ComplexityRoot.BoletoCharge.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoCharge.Type(childComplexity), true
+	case "BoletoCharge.value":
+		if e.ComplexityRoot.BoletoCharge.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoCharge.Value(childComplexity), true
+
+	case "BoletoConnection.connectorId":
+		if e.ComplexityRoot.BoletoConnection.ConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnection.ConnectorID(childComplexity), true
+	case "BoletoConnection.createdAt":
+		if e.ComplexityRoot.BoletoConnection.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnection.CreatedAt(childComplexity), true
+	case "BoletoConnection.id":
+		if e.ComplexityRoot.BoletoConnection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnection.ID(childComplexity), true
+	case "BoletoConnection.updatedAt":
+		if e.ComplexityRoot.BoletoConnection.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnection.UpdatedAt(childComplexity), true
+
+	case "BoletoConnectionPage.page":
+		if e.ComplexityRoot.BoletoConnectionPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnectionPage.Page(childComplexity), true
+	case "BoletoConnectionPage.results":
+		if e.ComplexityRoot.BoletoConnectionPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnectionPage.Results(childComplexity), true
+	case "BoletoConnectionPage.total":
+		if e.ComplexityRoot.BoletoConnectionPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnectionPage.Total(childComplexity), true
+	case "BoletoConnectionPage.totalPages":
+		if e.ComplexityRoot.BoletoConnectionPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoConnectionPage.TotalPages(childComplexity), true
+
 	case "BoletoMetadata.barcode":
 		if e.ComplexityRoot.BoletoMetadata.Barcode == nil {
 			break
@@ -2088,6 +2337,110 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BoletoMetadata.PenaltyAmount(childComplexity), true
+
+	case "BoletoPage.page":
+		if e.ComplexityRoot.BoletoPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPage.Page(childComplexity), true
+	case "BoletoPage.results":
+		if e.ComplexityRoot.BoletoPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPage.Results(childComplexity), true
+	case "BoletoPage.total":
+		if e.ComplexityRoot.BoletoPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPage.Total(childComplexity), true
+	case "BoletoPage.totalPages":
+		if e.ComplexityRoot.BoletoPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPage.TotalPages(childComplexity), true
+
+	case "BoletoPayer.addressCity":
+		if e.ComplexityRoot.BoletoPayer.AddressCity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressCity(childComplexity), true
+	case "BoletoPayer.addressComplement":
+		if e.ComplexityRoot.BoletoPayer.AddressComplement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressComplement(childComplexity), true
+	case "BoletoPayer.addressNeighborhood":
+		if e.ComplexityRoot.BoletoPayer.AddressNeighborhood == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressNeighborhood(childComplexity), true
+	case "BoletoPayer.addressNumber":
+		if e.ComplexityRoot.BoletoPayer.AddressNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressNumber(childComplexity), true
+	case "BoletoPayer.addressState":
+		if e.ComplexityRoot.BoletoPayer.AddressState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressState(childComplexity), true
+	case "BoletoPayer.addressStreet":
+		if e.ComplexityRoot.BoletoPayer.AddressStreet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressStreet(childComplexity), true
+	case "BoletoPayer.addressZipCode":
+		if e.ComplexityRoot.BoletoPayer.AddressZipCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.AddressZipCode(childComplexity), true
+	case "BoletoPayer.ddd":
+		if e.ComplexityRoot.BoletoPayer.Ddd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.Ddd(childComplexity), true
+	case "BoletoPayer.email":
+		if e.ComplexityRoot.BoletoPayer.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.Email(childComplexity), true
+	case "BoletoPayer.name":
+		if e.ComplexityRoot.BoletoPayer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.Name(childComplexity), true
+	case "BoletoPayer.personType":
+		if e.ComplexityRoot.BoletoPayer.PersonType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.PersonType(childComplexity), true
+	case "BoletoPayer.phoneNumber":
+		if e.ComplexityRoot.BoletoPayer.PhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.PhoneNumber(childComplexity), true
+	case "BoletoPayer.taxNumber":
+		if e.ComplexityRoot.BoletoPayer.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BoletoPayer.TaxNumber(childComplexity), true
 
 	case "BusinessOtherDocument.country":
 		if e.ComplexityRoot.BusinessOtherDocument.Country == nil {
@@ -5082,6 +5435,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID)), true
+	case "Mutation.cancelBoleto":
+		if e.ComplexityRoot.Mutation.CancelBoleto == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelBoleto_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelBoleto(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.cancelScheduledPayment":
 		if e.ComplexityRoot.Mutation.CancelScheduledPayment == nil {
 			break
@@ -5115,6 +5479,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAutomaticPixPaymentRequest(childComplexity, args["input"].(model.AutomaticPixRequestInput)), true
+	case "Mutation.createBoleto":
+		if e.ComplexityRoot.Mutation.CreateBoleto == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createBoleto_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBoleto(childComplexity, args["input"].(model.CreateBoletoInput)), true
+	case "Mutation.createBoletoConnection":
+		if e.ComplexityRoot.Mutation.CreateBoletoConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createBoletoConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBoletoConnection(childComplexity, args["itemId"].(*string)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -6586,6 +6972,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Bills(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.boleto":
+		if e.ComplexityRoot.Query.Boleto == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boleto_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Boleto(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.boletoConnection":
+		if e.ComplexityRoot.Query.BoletoConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boletoConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BoletoConnection(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.boletoConnections":
+		if e.ComplexityRoot.Query.BoletoConnections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boletoConnections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BoletoConnections(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.boletos":
+		if e.ComplexityRoot.Query.Boletos == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boletos_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Boletos(childComplexity, args["boletoConnectionId"].(*string), args["status"].(*string), args["dueDateFrom"].(*string), args["dueDateTo"].(*string), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.categories":
 		if e.ComplexityRoot.Query.Categories == nil {
 			break
@@ -7631,9 +8061,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AutomaticPixFirstPaymentInput", ec.unmarshalInputAutomaticPixFirstPaymentInput),
 			graphql.NewInputUnmarshaler("AutomaticPixPaymentInput", ec.unmarshalInputAutomaticPixPaymentInput),
 			graphql.NewInputUnmarshaler("AutomaticPixRequestInput", ec.unmarshalInputAutomaticPixRequestInput),
+			graphql.NewInputUnmarshaler("BoletoChargeInput", ec.unmarshalInputBoletoChargeInput),
+			graphql.NewInputUnmarshaler("BoletoInput", ec.unmarshalInputBoletoInput),
+			graphql.NewInputUnmarshaler("BoletoPayerInput", ec.unmarshalInputBoletoPayerInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
+			graphql.NewInputUnmarshaler("CreateBoletoInput", ec.unmarshalInputCreateBoletoInput),
 			graphql.NewInputUnmarshaler("CreateItemInput", ec.unmarshalInputCreateItemInput),
 			graphql.NewInputUnmarshaler("PaymentCustomerInput", ec.unmarshalInputPaymentCustomerInput),
 			graphql.NewInputUnmarshaler("PaymentIntentInput", ec.unmarshalInputPaymentIntentInput),
@@ -11225,6 +11659,238 @@ extend type Mutation {
     paymentRequestId: UUID!
   ): PaymentRequest!
 }
+
+# ---------------------------------------------------------------------------------------
+# Boletos: connections to issue through and issued boletos (/boleto-connections, /boletos).
+
+"An item an application issues boletos through; its connector manages boletos."
+type BoletoConnection {
+  "The connection's id (boletoConnectionId of its boletos)."
+  id: UUID!
+  "The connector of the item it was made from."
+  connectorId: Int!
+  "When it was made (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A page of boleto connections (the page-number envelope)."
+type BoletoConnectionPage {
+  "How many connections the application has."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's connections, oldest first."
+  results: [BoletoConnection!]!
+}
+
+"Who a boleto is issued to."
+type BoletoPayer {
+  "The payer's CPF or CNPJ, digits (or letters of an alphanumeric CNPJ) only."
+  taxNumber: String!
+  "The payer's name."
+  name: String!
+  "INDIVIDUAL (a CPF) or BUSINESS (a CNPJ)."
+  personType: String
+  "Street; null when not given."
+  addressStreet: String
+  "Number; null when not given."
+  addressNumber: String
+  "Complement; null when not given."
+  addressComplement: String
+  "Neighborhood; null when not given."
+  addressNeighborhood: String
+  "City; null when not given."
+  addressCity: String
+  "The state's two-letter code."
+  addressState: String!
+  "The CEP, 8 digits."
+  addressZipCode: String!
+  "E-mail; null when not given."
+  email: String
+  "Phone area code; null when not given."
+  ddd: String
+  "Phone number; null when not given."
+  phoneNumber: String
+}
+
+"A boleto's fine (PERCENTAGE of the amount or a FIXED sum in reais, once, when paid late) or interest (PERCENTAGE a month, per day late)."
+type BoletoCharge {
+  "The percentage, or the sum in reais."
+  value: Float!
+  "PERCENTAGE or FIXED (FIXED for a fine only)."
+  type: String!
+}
+
+"An issued boleto. Amounts are in reais."
+type Boleto {
+  "The boleto's id."
+  id: UUID!
+  "The connection it was issued through."
+  boletoConnectionId: UUID!
+  "The application's own number for it, unique on its connection."
+  seuNumero: String!
+  "The amount due until the due date."
+  amount: Float!
+  "The due date (midnight UTC of the date)."
+  dueDate: DateTime!
+  "OPEN, PAID, OVERDUE, CANCELLED or PROTESTED."
+  status: String!
+  "Who pays it."
+  payer: BoletoPayer!
+  "The issuer's number for it (11 digits)."
+  nossoNumero: String!
+  "The 44-digit barcode."
+  barcode: String!
+  "The 47-digit line people type, formatted as banks print it."
+  digitableLine: String!
+  "A dynamic PIX code (copia e cola) that pays it too; null when none could be made."
+  pixQr: String
+  "The fine for paying late; null when none."
+  fine: BoletoCharge
+  "The interest for paying late; null when none."
+  interest: BoletoCharge
+  "What was paid, fine and interest included; null until PAID."
+  amountPaid: Float
+  "BOLETO or PIX once PAID; null before."
+  paymentOrigin: String
+  "When it was paid (UTC); null until PAID."
+  paidAt: DateTime
+  "When it was issued (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A page of boletos (the page-number envelope)."
+type BoletoPage {
+  "How many boletos match."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's boletos, oldest first."
+  results: [Boleto!]!
+}
+
+"The payer of a new boleto: taxNumber, name, addressState and addressZipCode required."
+input BoletoPayerInput {
+  "CPF or CNPJ, punctuation allowed."
+  taxNumber: String!
+  "The payer's name."
+  name: String!
+  "INDIVIDUAL or BUSINESS; derived from taxNumber when absent."
+  personType: String
+  "Street."
+  addressStreet: String
+  "Number."
+  addressNumber: String
+  "Complement."
+  addressComplement: String
+  "Neighborhood."
+  addressNeighborhood: String
+  "City."
+  addressCity: String
+  "The state's two-letter code (SP, RJ, ...)."
+  addressState: String!
+  "The CEP, 8 digits, hyphen allowed."
+  addressZipCode: String!
+  "E-mail."
+  email: String
+  "Phone area code."
+  ddd: String
+  "Phone number."
+  phoneNumber: String
+}
+
+"A fine or interest of a new boleto."
+input BoletoChargeInput {
+  "The percentage (up to 100) or the sum in reais (up to the amount)."
+  value: Float!
+  "PERCENTAGE or FIXED (FIXED for a fine only)."
+  type: String!
+}
+
+"A new boleto."
+input BoletoInput {
+  "Your own number for it, 1 to 15 characters, unique on its connection."
+  seuNumero: String
+  "Reais, positive, at most two decimals."
+  amount: Float
+  "A date (2026-12-31) or date-time, today or later in São Paulo."
+  dueDate: String
+  "Who pays it."
+  payer: BoletoPayerInput
+  "The fine for paying late."
+  fine: BoletoChargeInput
+  "The interest for paying late."
+  interest: BoletoChargeInput
+}
+
+"The body of POST /boletos."
+input CreateBoletoInput {
+  "The connection to issue through."
+  boletoConnectionId: String
+  "The boleto."
+  boleto: BoletoInput
+}
+
+extend type Query {
+  "GET /boleto-connections: the application's boleto connections."
+  boletoConnections(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Connections per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): BoletoConnectionPage!
+  "GET /boleto-connections/{id}: one connection (BOLETO_CONNECTION_NOT_FOUND when the application has none with the id)."
+  boletoConnection(
+    "The connection's id."
+    id: UUID!
+  ): BoletoConnection!
+  "GET /boletos: the application's boletos, oldest first; absent filters do not filter."
+  boletos(
+    "Only those of this connection."
+    boletoConnectionId: String
+    "Only those in this status."
+    status: String
+    "Only those due on or after this date."
+    dueDateFrom: String
+    "Only those due on or before this date (a plain date covers its day)."
+    dueDateTo: String
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Boletos per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): BoletoPage!
+  "GET /boletos/{id}: one boleto (BOLETO_NOT_FOUND when the application has none with the id)."
+  boleto(
+    "The boleto's id."
+    id: UUID!
+  ): Boleto!
+}
+
+extend type Mutation {
+  "POST /boleto-connections/from-item: connects an UPDATED item whose connector manages boletos; again for the same item, the same connection."
+  createBoletoConnection(
+    "The item's id."
+    itemId: String
+  ): BoletoConnection!
+  "POST /boletos: issues a boleto with its barcode, line and PIX code."
+  createBoleto(
+    "The connection and the boleto."
+    input: CreateBoletoInput!
+  ): Boleto!
+  "POST /boletos/{id}/cancel: cancels an OPEN or OVERDUE boleto (BOLETO_NOT_CANCELABLE otherwise)."
+  cancelBoleto(
+    "The boleto's id."
+    id: UUID!
+  ): Boleto!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -11487,6 +12153,86 @@ func (ec *executionContext) childFields_BankData(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type BankData", field.Name)
 }
 
+func (ec *executionContext) childFields_Boleto(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Boleto_id(ctx, field)
+	case "boletoConnectionId":
+		return ec.fieldContext_Boleto_boletoConnectionId(ctx, field)
+	case "seuNumero":
+		return ec.fieldContext_Boleto_seuNumero(ctx, field)
+	case "amount":
+		return ec.fieldContext_Boleto_amount(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Boleto_dueDate(ctx, field)
+	case "status":
+		return ec.fieldContext_Boleto_status(ctx, field)
+	case "payer":
+		return ec.fieldContext_Boleto_payer(ctx, field)
+	case "nossoNumero":
+		return ec.fieldContext_Boleto_nossoNumero(ctx, field)
+	case "barcode":
+		return ec.fieldContext_Boleto_barcode(ctx, field)
+	case "digitableLine":
+		return ec.fieldContext_Boleto_digitableLine(ctx, field)
+	case "pixQr":
+		return ec.fieldContext_Boleto_pixQr(ctx, field)
+	case "fine":
+		return ec.fieldContext_Boleto_fine(ctx, field)
+	case "interest":
+		return ec.fieldContext_Boleto_interest(ctx, field)
+	case "amountPaid":
+		return ec.fieldContext_Boleto_amountPaid(ctx, field)
+	case "paymentOrigin":
+		return ec.fieldContext_Boleto_paymentOrigin(ctx, field)
+	case "paidAt":
+		return ec.fieldContext_Boleto_paidAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Boleto_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Boleto_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Boleto", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_BoletoCharge_value(ctx, field)
+	case "type":
+		return ec.fieldContext_BoletoCharge_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BoletoConnection_id(ctx, field)
+	case "connectorId":
+		return ec.fieldContext_BoletoConnection_connectorId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_BoletoConnection_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_BoletoConnection_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoConnectionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_BoletoConnectionPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_BoletoConnectionPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_BoletoConnectionPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_BoletoConnectionPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoConnectionPage", field.Name)
+}
+
 func (ec *executionContext) childFields_BoletoMetadata(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "digitableLine":
@@ -11503,6 +12249,52 @@ func (ec *executionContext) childFields_BoletoMetadata(ctx context.Context, fiel
 		return ec.fieldContext_BoletoMetadata_discountAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BoletoMetadata", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_BoletoPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_BoletoPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_BoletoPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_BoletoPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoPage", field.Name)
+}
+
+func (ec *executionContext) childFields_BoletoPayer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "taxNumber":
+		return ec.fieldContext_BoletoPayer_taxNumber(ctx, field)
+	case "name":
+		return ec.fieldContext_BoletoPayer_name(ctx, field)
+	case "personType":
+		return ec.fieldContext_BoletoPayer_personType(ctx, field)
+	case "addressStreet":
+		return ec.fieldContext_BoletoPayer_addressStreet(ctx, field)
+	case "addressNumber":
+		return ec.fieldContext_BoletoPayer_addressNumber(ctx, field)
+	case "addressComplement":
+		return ec.fieldContext_BoletoPayer_addressComplement(ctx, field)
+	case "addressNeighborhood":
+		return ec.fieldContext_BoletoPayer_addressNeighborhood(ctx, field)
+	case "addressCity":
+		return ec.fieldContext_BoletoPayer_addressCity(ctx, field)
+	case "addressState":
+		return ec.fieldContext_BoletoPayer_addressState(ctx, field)
+	case "addressZipCode":
+		return ec.fieldContext_BoletoPayer_addressZipCode(ctx, field)
+	case "email":
+		return ec.fieldContext_BoletoPayer_email(ctx, field)
+	case "ddd":
+		return ec.fieldContext_BoletoPayer_ddd(ctx, field)
+	case "phoneNumber":
+		return ec.fieldContext_BoletoPayer_phoneNumber(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BoletoPayer", field.Name)
 }
 
 func (ec *executionContext) childFields_BusinessOtherDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14105,6 +14897,20 @@ func (ec *executionContext) field_Mutation_cancelAutomaticPixPayment_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelBoleto_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelScheduledPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14147,6 +14953,34 @@ func (ec *executionContext) field_Mutation_createAutomaticPixPaymentRequest_args
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AutomaticPixRequestInput, error) {
 			return ec.unmarshalNAutomaticPixRequestInput2ponteᚋmodelᚐAutomaticPixRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createBoletoConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createBoleto_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateBoletoInput, error) {
+			return ec.unmarshalNCreateBoletoInput2ponteᚋmodelᚐCreateBoletoInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14760,6 +15594,110 @@ func (ec *executionContext) field_Query_bills_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_boletoConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_boletoConnections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_boleto_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_boletos_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "boletoConnectionId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["boletoConnectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "dueDateFrom",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueDateFrom"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "dueDateTo",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueDateTo"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg5
 	return args, nil
 }
 
@@ -17859,6 +18797,686 @@ func (ec *executionContext) fieldContext_BankData_reservedBalances(_ context.Con
 	return graphql.NewScalarFieldContext("BankData", field, false, false, "Map")
 }
 
+func (ec *executionContext) _Boleto_id(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Boleto_boletoConnectionId(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_boletoConnectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BoletoConnectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_boletoConnectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _Boleto_seuNumero(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_seuNumero(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SeuNumero, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_seuNumero(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_amount(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Boleto_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Boleto_status(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_payer(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_payer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BoletoPayer) graphql.Marshaler {
+			return ec.marshalNBoletoPayer2ponteᚋmodelᚐBoletoPayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_payer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Boleto",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoPayer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Boleto_nossoNumero(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_nossoNumero(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NossoNumero, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_nossoNumero(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_barcode(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_barcode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Barcode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_barcode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_digitableLine(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_digitableLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DigitableLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_digitableLine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_pixQr(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_pixQr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PixQr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_pixQr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_fine(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_fine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoCharge) graphql.Marshaler {
+			return ec.marshalOBoletoCharge2ᚖponteᚋmodelᚐBoletoCharge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_fine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Boleto",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoCharge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Boleto_interest(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_interest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoCharge) graphql.Marshaler {
+			return ec.marshalOBoletoCharge2ᚖponteᚋmodelᚐBoletoCharge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_interest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Boleto",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoCharge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Boleto_amountPaid(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_amountPaid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountPaid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_amountPaid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Boleto_paymentOrigin(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_paymentOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentOrigin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_paymentOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "String")
+}
+
+func (ec *executionContext) _Boleto_paidAt(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_paidAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_paidAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Boleto_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Boleto_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BoletoCharge_value(ctx context.Context, field graphql.CollectedField, obj *model.BoletoCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoCharge_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoCharge_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoCharge", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BoletoCharge_type(ctx context.Context, field graphql.CollectedField, obj *model.BoletoCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoCharge_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoCharge_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoConnection_id(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnection", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _BoletoConnection_connectorId(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnection_connectorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnection_connectorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoConnection_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnection_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnection_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnection", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BoletoConnection_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnection_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnection_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnection", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BoletoConnectionPage_total(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnectionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnectionPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnectionPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnectionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoConnectionPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnectionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnectionPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnectionPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnectionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoConnectionPage_page(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnectionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnectionPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnectionPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoConnectionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoConnectionPage_results(ctx context.Context, field graphql.CollectedField, obj *model.BoletoConnectionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoConnectionPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.BoletoConnection) graphql.Marshaler {
+			return ec.marshalNBoletoConnection2ᚕᚖponteᚋmodelᚐBoletoConnectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoConnectionPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BoletoConnectionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoConnection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _BoletoMetadata_digitableLine(ctx context.Context, field graphql.CollectedField, obj *model.BoletoMetadata) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17995,6 +19613,406 @@ func (ec *executionContext) _BoletoMetadata_discountAmount(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_BoletoMetadata_discountAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BoletoMetadata", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BoletoPage_total(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoPage_page(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BoletoPage_results(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Boleto) graphql.Marshaler {
+			return ec.marshalNBoleto2ᚕᚖponteᚋmodelᚐBoletoᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BoletoPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BoletoPayer_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_name(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_personType(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_personType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PersonType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_personType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressStreet(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressStreet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressStreet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressStreet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressNumber(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressComplement(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressComplement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressComplement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressComplement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressNeighborhood(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressNeighborhood(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressNeighborhood, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressNeighborhood(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressCity(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressCity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressCity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressCity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressState(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressState(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressState, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressState(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_addressZipCode(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_addressZipCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddressZipCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_addressZipCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_email(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_ddd(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_ddd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ddd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_ddd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BoletoPayer_phoneNumber(ctx context.Context, field graphql.CollectedField, obj *model.BoletoPayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BoletoPayer_phoneNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PhoneNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BoletoPayer_phoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
 }
 
 func (ec *executionContext) _BusinessOtherDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
@@ -31125,6 +33143,138 @@ func (ec *executionContext) fieldContext_Mutation_cancelAutomaticPixAuthorizatio
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createBoletoConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createBoletoConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateBoletoConnection(ctx, fc.Args["itemId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoConnection) graphql.Marshaler {
+			return ec.marshalNBoletoConnection2ᚖponteᚋmodelᚐBoletoConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createBoletoConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createBoletoConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createBoleto(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createBoleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateBoleto(ctx, fc.Args["input"].(model.CreateBoletoInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+			return ec.marshalNBoleto2ᚖponteᚋmodelᚐBoleto(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createBoleto(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createBoleto_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelBoleto(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelBoleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelBoleto(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+			return ec.marshalNBoleto2ᚖponteᚋmodelᚐBoleto(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelBoleto(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelBoleto_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37651,6 +39801,182 @@ func (ec *executionContext) fieldContext_Query_automaticPixPayment(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_boletoConnections(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boletoConnections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BoletoConnections(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoConnectionPage) graphql.Marshaler {
+			return ec.marshalNBoletoConnectionPage2ᚖponteᚋmodelᚐBoletoConnectionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boletoConnections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoConnectionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boletoConnections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_boletoConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boletoConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BoletoConnection(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoConnection) graphql.Marshaler {
+			return ec.marshalNBoletoConnection2ᚖponteᚋmodelᚐBoletoConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boletoConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boletoConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_boletos(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boletos(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Boletos(ctx, fc.Args["boletoConnectionId"].(*string), fc.Args["status"].(*string), fc.Args["dueDateFrom"].(*string), fc.Args["dueDateTo"].(*string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BoletoPage) graphql.Marshaler {
+			return ec.marshalNBoletoPage2ᚖponteᚋmodelᚐBoletoPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boletos(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoletoPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boletos_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_boleto(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Boleto(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+			return ec.marshalNBoleto2ᚖponteᚋmodelᚐBoleto(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boleto(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boleto_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41577,6 +43903,258 @@ func UnmarshalAutomaticPixRequestInput(ctx context.Context, raw any) (model.Auto
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputBoletoChargeInput(ctx context.Context, obj any) (model.BoletoCharge, error) {
+	var it model.BoletoCharge
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "type"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBoletoChargeInput unmarshals raw into the BoletoChargeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBoletoChargeInput(ctx context.Context, raw any) (model.BoletoCharge, error) {
+	var out model.BoletoCharge
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BoletoChargeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputBoletoInput(ctx context.Context, obj any) (model.BoletoInput, error) {
+	var it model.BoletoInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"seuNumero", "amount", "dueDate", "payer", "fine", "interest"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "seuNumero":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seuNumero"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SeuNumero = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		case "payer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payer"))
+			data, err := ec.unmarshalOBoletoPayerInput2ᚖponteᚋmodelᚐBoletoPayer(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Payer = data
+		case "fine":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fine"))
+			data, err := ec.unmarshalOBoletoChargeInput2ᚖponteᚋmodelᚐBoletoCharge(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Fine = data
+		case "interest":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interest"))
+			data, err := ec.unmarshalOBoletoChargeInput2ᚖponteᚋmodelᚐBoletoCharge(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interest = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBoletoInput unmarshals raw into the BoletoInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBoletoInput(ctx context.Context, raw any) (model.BoletoInput, error) {
+	var out model.BoletoInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BoletoInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputBoletoPayerInput(ctx context.Context, obj any) (model.BoletoPayer, error) {
+	var it model.BoletoPayer
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"taxNumber", "name", "personType", "addressStreet", "addressNumber", "addressComplement", "addressNeighborhood", "addressCity", "addressState", "addressZipCode", "email", "ddd", "phoneNumber"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "taxNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxNumber"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxNumber = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "personType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("personType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PersonType = data
+		case "addressStreet":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressStreet"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressStreet = data
+		case "addressNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressNumber = data
+		case "addressComplement":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressComplement"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressComplement = data
+		case "addressNeighborhood":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressNeighborhood"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressNeighborhood = data
+		case "addressCity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressCity"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressCity = data
+		case "addressState":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressState"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressState = data
+		case "addressZipCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressZipCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressZipCode = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "ddd":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ddd"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ddd = data
+		case "phoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhoneNumber = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBoletoPayerInput unmarshals raw into the BoletoPayerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBoletoPayerInput(ctx context.Context, raw any) (model.BoletoPayer, error) {
+	var out model.BoletoPayer
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BoletoPayerInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context, obj any) (model.CallbackURLs, error) {
 	var it model.CallbackURLs
 	if obj == nil {
@@ -41784,6 +44362,55 @@ func (ec *executionContext) unmarshalInputConnectorFilter(ctx context.Context, o
 func UnmarshalConnectorFilter(ctx context.Context, raw any) (model.ConnectorFilter, error) {
 	var out model.ConnectorFilter
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConnectorFilter", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreateBoletoInput(ctx context.Context, obj any) (model.CreateBoletoInput, error) {
+	var it model.CreateBoletoInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"boletoConnectionId", "boleto"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "boletoConnectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("boletoConnectionId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BoletoConnectionID = data
+		case "boleto":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("boleto"))
+			data, err := ec.unmarshalOBoletoInput2ᚖponteᚋmodelᚐBoletoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Boleto = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateBoletoInput unmarshals raw into the CreateBoletoInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateBoletoInput(ctx context.Context, raw any) (model.CreateBoletoInput, error) {
+	var out model.CreateBoletoInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateBoletoInput", raw, &out)
 	return out, err
 }
 
@@ -43519,6 +46146,258 @@ func (ec *executionContext) _BankData(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var boletoImplementors = []string{"Boleto"}
+
+func (ec *executionContext) _Boleto(ctx context.Context, sel ast.SelectionSet, obj *model.Boleto) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Boleto")
+		case "id":
+			out.Values[i] = ec._Boleto_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boletoConnectionId":
+			out.Values[i] = ec._Boleto_boletoConnectionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seuNumero":
+			out.Values[i] = ec._Boleto_seuNumero(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._Boleto_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._Boleto_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Boleto_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payer":
+			out.Values[i] = ec._Boleto_payer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nossoNumero":
+			out.Values[i] = ec._Boleto_nossoNumero(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "barcode":
+			out.Values[i] = ec._Boleto_barcode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "digitableLine":
+			out.Values[i] = ec._Boleto_digitableLine(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pixQr":
+			out.Values[i] = ec._Boleto_pixQr(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fine":
+			out.Values[i] = ec._Boleto_fine(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "interest":
+			out.Values[i] = ec._Boleto_interest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amountPaid":
+			out.Values[i] = ec._Boleto_amountPaid(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paymentOrigin":
+			out.Values[i] = ec._Boleto_paymentOrigin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paidAt":
+			out.Values[i] = ec._Boleto_paidAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Boleto_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Boleto_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoChargeImplementors = []string{"BoletoCharge"}
+
+func (ec *executionContext) _BoletoCharge(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoChargeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoCharge")
+		case "value":
+			out.Values[i] = ec._BoletoCharge_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._BoletoCharge_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoConnectionImplementors = []string{"BoletoConnection"}
+
+func (ec *executionContext) _BoletoConnection(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoConnection")
+		case "id":
+			out.Values[i] = ec._BoletoConnection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connectorId":
+			out.Values[i] = ec._BoletoConnection_connectorId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._BoletoConnection_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._BoletoConnection_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoConnectionPageImplementors = []string{"BoletoConnectionPage"}
+
+func (ec *executionContext) _BoletoConnectionPage(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoConnectionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoConnectionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoConnectionPage")
+		case "total":
+			out.Values[i] = ec._BoletoConnectionPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._BoletoConnectionPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._BoletoConnectionPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._BoletoConnectionPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var boletoMetadataImplementors = []string{"BoletoMetadata"}
 
 func (ec *executionContext) _BoletoMetadata(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoMetadata) graphql.Marshaler {
@@ -43557,6 +46436,147 @@ func (ec *executionContext) _BoletoMetadata(ctx context.Context, sel ast.Selecti
 			}
 		case "discountAmount":
 			out.Values[i] = ec._BoletoMetadata_discountAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoPageImplementors = []string{"BoletoPage"}
+
+func (ec *executionContext) _BoletoPage(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoPage")
+		case "total":
+			out.Values[i] = ec._BoletoPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._BoletoPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._BoletoPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._BoletoPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var boletoPayerImplementors = []string{"BoletoPayer"}
+
+func (ec *executionContext) _BoletoPayer(ctx context.Context, sel ast.SelectionSet, obj *model.BoletoPayer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boletoPayerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BoletoPayer")
+		case "taxNumber":
+			out.Values[i] = ec._BoletoPayer_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._BoletoPayer_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "personType":
+			out.Values[i] = ec._BoletoPayer_personType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressStreet":
+			out.Values[i] = ec._BoletoPayer_addressStreet(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressNumber":
+			out.Values[i] = ec._BoletoPayer_addressNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressComplement":
+			out.Values[i] = ec._BoletoPayer_addressComplement(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressNeighborhood":
+			out.Values[i] = ec._BoletoPayer_addressNeighborhood(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressCity":
+			out.Values[i] = ec._BoletoPayer_addressCity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addressState":
+			out.Values[i] = ec._BoletoPayer_addressState(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addressZipCode":
+			out.Values[i] = ec._BoletoPayer_addressZipCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._BoletoPayer_email(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ddd":
+			out.Values[i] = ec._BoletoPayer_ddd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "phoneNumber":
+			out.Values[i] = ec._BoletoPayer_phoneNumber(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -48225,6 +51245,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createBoletoConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createBoletoConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createBoleto":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createBoleto(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelBoleto":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelBoleto(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -50317,6 +53358,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_automaticPixPayment(ctx, field)
 				})
+		case "boletoConnections":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_boletoConnections(ctx, field)
+				})
+		case "boletoConnection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_boletoConnection(ctx, field)
+				})
+		case "boletos":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_boletos(ctx, field)
+				})
+		case "boleto":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_boleto(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -51856,6 +54921,74 @@ func (ec *executionContext) unmarshalNAutomaticPixRequestInput2ponteᚋmodelᚐA
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNBoleto2ᚕᚖponteᚋmodelᚐBoletoᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Boleto) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBoleto2ᚖponteᚋmodelᚐBoleto(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBoleto2ᚖponteᚋmodelᚐBoleto(ctx context.Context, sel ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Boleto!")
+		return graphql.Null
+	}
+	return ec._Boleto(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBoletoConnection2ᚕᚖponteᚋmodelᚐBoletoConnectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.BoletoConnection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBoletoConnection2ᚖponteᚋmodelᚐBoletoConnection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBoletoConnection2ᚖponteᚋmodelᚐBoletoConnection(ctx context.Context, sel ast.SelectionSet, v *model.BoletoConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BoletoConnection!")
+		return graphql.Null
+	}
+	return ec._BoletoConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBoletoConnectionPage2ᚖponteᚋmodelᚐBoletoConnectionPage(ctx context.Context, sel ast.SelectionSet, v *model.BoletoConnectionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BoletoConnectionPage!")
+		return graphql.Null
+	}
+	return ec._BoletoConnectionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBoletoPage2ᚖponteᚋmodelᚐBoletoPage(ctx context.Context, sel ast.SelectionSet, v *model.BoletoPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BoletoPage!")
+		return graphql.Null
+	}
+	return ec._BoletoPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBoletoPayer2ponteᚋmodelᚐBoletoPayer(ctx context.Context, sel ast.SelectionSet, v model.BoletoPayer) graphql.Marshaler {
+	return ec._BoletoPayer(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -52075,6 +55208,11 @@ func (ec *executionContext) marshalNConsentEdge2ᚖponteᚋmodelᚐConsentEdge(c
 		return graphql.Null
 	}
 	return ec._ConsentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateBoletoInput2ponteᚋmodelᚐCreateBoletoInput(ctx context.Context, v any) (model.CreateBoletoInput, error) {
+	res, err := ec.unmarshalInputCreateBoletoInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateItemInput2ponteᚋmodelᚐCreateItemInput(ctx context.Context, v any) (model.CreateItemInput, error) {
@@ -53499,11 +56637,42 @@ func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx con
 	return ec._BankData(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOBoletoCharge2ᚖponteᚋmodelᚐBoletoCharge(ctx context.Context, sel ast.SelectionSet, v *model.BoletoCharge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BoletoCharge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBoletoChargeInput2ᚖponteᚋmodelᚐBoletoCharge(ctx context.Context, v any) (*model.BoletoCharge, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBoletoChargeInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOBoletoInput2ᚖponteᚋmodelᚐBoletoInput(ctx context.Context, v any) (*model.BoletoInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBoletoInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOBoletoMetadata2ᚖponteᚋmodelᚐBoletoMetadata(ctx context.Context, sel ast.SelectionSet, v *model.BoletoMetadata) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._BoletoMetadata(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBoletoPayerInput2ᚖponteᚋmodelᚐBoletoPayer(ctx context.Context, v any) (*model.BoletoPayer, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBoletoPayerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
