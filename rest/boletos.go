@@ -19,7 +19,9 @@ func (s *Server) createBoletoConnection() http.HandlerFunc {
 }
 
 func (s *Server) listBoletoConnections() http.HandlerFunc {
-	return s.pageOf(func(ctx context.Context, page, size *int) (any, error) { return s.query.BoletoConnections(ctx, page, size) })
+	return s.pageOf(func(ctx context.Context, page, size *int) (any, error) {
+		return s.query.BoletoConnections(ctx, page, size)
+	})
 }
 
 func (s *Server) getBoletoConnection() http.HandlerFunc {
@@ -35,7 +37,9 @@ func (s *Server) listBoletos() http.HandlerFunc {
 		q := in.query("page", "pageSize", "boletoConnectionId", "status", "dueDateFrom", "dueDateTo")
 		page, size := q.integer("page"), q.integer("pageSize")
 		conn, status, from, to := q.str("boletoConnectionId"), q.str("status"), q.str("dueDateFrom"), q.str("dueDateTo")
-		return func(ctx context.Context) (any, error) { return s.query.Boletos(ctx, conn, status, from, to, page, size) }
+		return func(ctx context.Context) (any, error) {
+			return s.query.Boletos(ctx, conn, status, from, to, page, size)
+		}
 	})
 }
 

@@ -35,7 +35,9 @@ func boletoBody(conn, seu string, amount float64, due string) map[string]any {
 		"fine": map[string]any{"value": 2, "type": "PERCENTAGE"}, "interest": map[string]any{"value": 1, "type": "PERCENTAGE"}}}
 }
 
-func spDay(days int) string { return time.Now().In(payments.SaoPaulo).AddDate(0, 0, days).Format(time.DateOnly) }
+func spDay(days int) string {
+	return time.Now().In(payments.SaoPaulo).AddDate(0, 0, days).Format(time.DateOnly)
+}
 
 // Connections: only an UPDATED item of a connector that manages boletos, once per item.
 func TestBoletoConnections(t *testing.T) {
