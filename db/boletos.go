@@ -167,12 +167,6 @@ func (d *DB) Boleto(ctx context.Context, clientID, id uuid.UUID) (*BoletoRow, bo
 	return oneBoleto(rows, err)
 }
 
-// BoletoByNossoNumero finds the boleto a line of this service carries.
-func (d *DB) BoletoByNossoNumero(ctx context.Context, nossoNumero string) (*BoletoRow, bool, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE nosso_numero = $1`, nossoNumero)
-	return oneBoleto(rows, err)
-}
-
 func oneBoleto(rows pgx.Rows, err error) (*BoletoRow, bool, error) {
 	if err != nil {
 		return nil, false, err
@@ -221,4 +215,10 @@ func (d *DB) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore 
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+}
+
+// LockBoletoByNossoNumero reads, for a change, the boleto a line of this service carries.
+func (tx *Tx) LockBoletoByNossoNumero(ctx context.Context, nossoNumero string) (*BoletoRow, bool, error) {
+	rows, err := tx.pg.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE nosso_numero = $1 FOR UPDATE`, nossoNumero)
+	return oneBoleto(rows, err)
 }

@@ -98,3 +98,18 @@ type BoletoFilter struct {
 	DueDateFrom        *string `json:"dueDateFrom"`
 	DueDateTo          *string `json:"dueDateTo"`
 }
+
+// BoletoPayment is the boleto a payment request pays (its recipient of type BOLETO): the
+// line as given, the barcode it spells, the amount and due date it carries.
+type BoletoPayment struct {
+	Type          string  `json:"type"`
+	DigitableLine string  `json:"digitableLine"`
+	Barcode       string  `json:"barcode"`
+	Amount        float64 `json:"amount"`
+	DueDate       *Time   `json:"dueDate"`
+}
+
+// BoletoPaymentInput names the boleto a payment request pays.
+type BoletoPaymentInput struct {
+	DigitableLine *string `json:"digitableLine"`
+}

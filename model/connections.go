@@ -184,6 +184,20 @@ type JSONDocument []byte
 // MarshalGQL writes the document unchanged.
 func (d JSONDocument) MarshalGQL(w io.Writer) { _, _ = w.Write(d) }
 
+// MarshalJSON writes the document itself in a REST answer (a []byte would be base64).
+func (d JSONDocument) MarshalJSON() ([]byte, error) {
+	if d == nil {
+		return []byte("null"), nil
+	}
+	return d, nil
+}
+
+// UnmarshalJSON keeps a document as it was written (a Go client reading an answer).
+func (d *JSONDocument) UnmarshalJSON(b []byte) error {
+	*d = append((*d)[:0], b...)
+	return nil
+}
+
 // UnmarshalGQL refuses input: documents are output only.
 func (d *JSONDocument) UnmarshalGQL(any) error {
 	return fmt.Errorf("a JSONDocument cannot be an argument")

@@ -162,16 +162,19 @@ type PaymentRequest struct {
 
 // PaymentRequestInput creates a request, or changes one that no payer has started.
 type PaymentRequestInput struct {
-	Amount          *float64         `json:"amount"`
-	Description     *string          `json:"description"`
-	CallbackUrls    *CallbackURLs    `json:"callbackUrls"`
-	RecipientID     *string          `json:"recipientId"`
-	CustomerID      *string          `json:"customerId"`
-	ClientPaymentID *string          `json:"clientPaymentId"`
-	IsSandbox       *bool            `json:"isSandbox"`
-	Schedule        *PaymentSchedule `json:"schedule"`
-	SmartAccountID  *string          `json:"smartAccountId"`
-	WebhookURL      *string          `json:"webhookUrl"`
+	Amount       *float64      `json:"amount"`
+	Description  *string       `json:"description"`
+	CallbackUrls *CallbackURLs `json:"callbackUrls"`
+	RecipientID  *string       `json:"recipientId"`
+	// Boleto makes the request pay a boleto (a recipient of type BOLETO) instead of a
+	// recipient's account; its amount comes from the line.
+	Boleto          *BoletoPaymentInput `json:"boleto"`
+	CustomerID      *string             `json:"customerId"`
+	ClientPaymentID *string             `json:"clientPaymentId"`
+	IsSandbox       *bool               `json:"isSandbox"`
+	Schedule        *PaymentSchedule    `json:"schedule"`
+	SmartAccountID  *string             `json:"smartAccountId"`
+	WebhookURL      *string             `json:"webhookUrl"`
 }
 
 // PixQrPaymentRequestInput creates a request from a PIX BR Code the caller pasted.

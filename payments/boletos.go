@@ -2,8 +2,10 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -330,4 +332,61 @@ func (e *Engine) boletoPixCode(b *db.BoletoRow) (string, error) {
 func (e *Engine) registerBoletos(w *river.Workers) {
 	river.AddWorker(w, &boletoStepWorker{e: e})
 	river.AddWorker(w, &boletoSweepWorker{e: e})
+}
+
+// boletoRecipient makes a request pay the boleto its input names: the line's digits must
+// hold, and the amount is the line's (an amount given must be the same).
+func (e *Engine) boletoRecipient(p *db.PaymentRequestRow, in *model.PaymentRequestInput) error {
+	if !nonEmpty(in.Boleto.DigitableLine) {
+		return bad("boleto.digitableLine is required: the boleto's 47-digit line or 44-digit barcode.")
+	}
+	if in.RecipientID != nil {
+		return bad("recipientId and boleto exclude each other: a request pays a recipient's account or a boleto.")
+	}
+	code, err := ParseBoletoLine(*in.Boleto.DigitableLine)
+	if err != nil {
+		return model.Fail(model.CodeInvalidDigitableLine, "boleto.digitableLine: %v.", err)
+	}
+	if code.Cents == 0 {
+		return model.Fail(model.CodeInvalidDigitableLine, "boleto.digitableLine carries no amount; this service pays boletos of a set amount.")
+	}
+	amount := float64(code.Cents) / 100
+	if in.Amount != nil && cents(*in.Amount) != code.Cents {
+		return bad("amount %v differs from the boleto's %v; leave amount out to pay the boleto's.", *in.Amount, amount)
+	}
+	in.Amount = &amount
+	b := &model.BoletoPayment{Type: "BOLETO", DigitableLine: code.Line(), Barcode: code.Barcode(), Amount: amount}
+	if code.Factor >= 1000 {
+		due := model.NewTime(FactorDate(code.Factor, e.now()))
+		b.DueDate = &due
+	}
+	p.Boleto = b
+	return nil
+}
+
+// boletoDocument is the request's boleto as its answer shows it.
+func boletoDocument(b *model.BoletoPayment) *model.JSONDocument {
+	if b == nil {
+		return nil
+	}
+	raw, err := json.Marshal(b)
+	if err != nil {
+		return nil
+	}
+	d := model.JSONDocument(raw)
+	return &d
+}
+
+// settleOwnBoleto pays, when a request paying a line of this service completes, the
+// boleto the line belongs to (its nosso número is the free field's first 11 digits).
+func (e *Engine) settleOwnBoleto(ctx context.Context, tx *db.Tx, p *model.BoletoPayment) error {
+	code, err := ParseBoletoLine(p.Barcode)
+	if err != nil || !slices.Contains(slices.Collect(maps.Values(boletoBanks)), code.Bank) {
+		return nil // another bank's boleto: paid there
+	}
+	b, found, err := tx.LockBoletoByNossoNumero(ctx, code.FreeField[:11])
+	if err != nil || !found || (b.Status != BoletoOpen && b.Status != BoletoOverdue) {
+		return err
+	}
+	return e.moveBoleto(ctx, tx, b, BoletoPaid, "BOLETO", p.Amount)
 }

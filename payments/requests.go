@@ -28,11 +28,16 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 	if in.SmartAccountID != nil {
 		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "Smart accounts are not offered by this service; leave smartAccountId out.")
 	}
+	now := e.now()
+	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
+	if in.Boleto != nil {
+		if err := e.boletoRecipient(p, &in); err != nil {
+			return nil, err
+		}
+	}
 	if in.Amount == nil {
 		return nil, bad("amount is required.")
 	}
-	now := e.now()
-	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if err := e.applyRequestInput(ctx, p, in, true); err != nil {
 		return nil, err
 	}
@@ -48,6 +53,9 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 // applyRequestInput validates and applies the fields given; on create the recipient
 // falls back to the application's default one.
 func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
+	if !create && in.Boleto != nil {
+		return bad("boleto cannot change after a request is created; create another request.")
+	}
 	if in.Amount != nil {
 		if err := checkAmount("amount", *in.Amount); err != nil {
 			return err
@@ -95,7 +103,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 			return err
 		}
 		p.RecipientID = &id
-	} else if create && p.PixQrCode == nil {
+	} else if create && p.PixQrCode == nil && p.Boleto == nil {
 		r, found, err := e.db.DefaultPaymentRecipient(ctx, p.ClientID)
 		if err != nil {
 			return err
@@ -226,7 +234,7 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	}
 	out := &model.PaymentRequest{ID: p.ID, Fees: p.Fees, AutomaticPix: p.AutomaticPix, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
-		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
+		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
 		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
 	if p.AutomaticPix == nil {
 		amount := p.Amount
@@ -433,6 +441,11 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 	p.Status, p.UpdatedAt = to, e.now()
 	if err := tx.SavePaymentRequest(ctx, p); err != nil {
 		return err
+	}
+	if to == Completed && p.Boleto != nil {
+		if err := e.settleOwnBoleto(ctx, tx, p.Boleto); err != nil {
+			return err
+		}
 	}
 	tx.AfterCommit(func() {
 		metrics.PaymentMoves.WithLabelValues("request", to).Inc()

@@ -272,3 +272,44 @@ func TestBoletoShapes(t *testing.T) {
 		{"boleto", []string{"/boletos"}},
 	})
 }
+
+// A payment request can pay a boleto (a recipient of type BOLETO): the line's digits must
+// hold and its amount is the request's; paying a line of this service pays that boleto.
+func TestPaymentRequestPaysBoleto(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "pays boletos").APIKey
+	conn := boletoConnection(t, env, key)
+	var b model.Boleto
+	env.Do(t, "POST", "/boletos", key, boletoBody(conn, "PAY-1", 321.4, spDay(5))).Want(200).JSON(&b)
+
+	mistyped := strings.Replace(b.DigitableLine, b.DigitableLine[:11], b.DigitableLine[:10]+string('0'+(b.DigitableLine[10]-'0'+1)%10), 1)
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": mistyped}, "isSandbox": true}).
+		WantError(400, model.CodeInvalidDigitableLine.String())
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": b.DigitableLine}, "amount": 10, "isSandbox": true}).
+		WantError(400, model.CodeInvalidParameter.String())
+	// Another bank's boleto (the published Banco do Brasil line of R$ 1.00) is accepted too.
+	other := env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": "00190500954014481606906809350314337370000000100"}, "isSandbox": true}).Want(200).Map()
+	if other["amount"] != 1.0 || other["boleto"].(map[string]any)["digitableLine"] != "00190.50095 40144.816069 06809.350314 3 37370000000100" {
+		t.Fatalf("request paying another bank's boleto %v", other)
+	}
+
+	var p model.PaymentRequest
+	env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": b.Barcode}, "isSandbox": true}).Want(200).JSON(&p)
+	if *p.Amount != 321.4 || p.Recipient != nil || p.Boleto == nil || !strings.Contains(string(*p.Boleto), `"type":"BOLETO"`) {
+		t.Fatalf("request %+v boleto %s", p, *p.Boleto)
+	}
+	var n model.PaymentIntent
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": p.ID, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": happyCPF}}).Want(200).JSON(&n)
+	consent(t, env, &n, "authorize")
+	awaitIntent(t, env, key, n.ID.String(), payments.PaymentCompleted)
+	var paid model.Boleto
+	testsupport.Eventually(t, "the boleto paid by the request", 20*time.Second, func() bool {
+		env.Do(t, "GET", "/boletos/"+b.ID.String(), key, nil).Want(200).JSON(&paid)
+		return paid.Status == payments.BoletoPaid
+	})
+	if *paid.PaymentOrigin != "BOLETO" || *paid.AmountPaid != 321.4 {
+		t.Fatalf("boleto paid by a request %+v", paid)
+	}
+}

@@ -8064,6 +8064,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("BoletoChargeInput", ec.unmarshalInputBoletoChargeInput),
 			graphql.NewInputUnmarshaler("BoletoInput", ec.unmarshalInputBoletoInput),
 			graphql.NewInputUnmarshaler("BoletoPayerInput", ec.unmarshalInputBoletoPayerInput),
+			graphql.NewInputUnmarshaler("BoletoPaymentInput", ec.unmarshalInputBoletoPaymentInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
@@ -11195,6 +11196,8 @@ input PaymentRequestInput {
   callbackUrls: CallbackURLsInput
   "The recipient's id; default the application's default recipient."
   recipientId: String
+  "A boleto to pay instead of a recipient's account (a recipient of type BOLETO); the amount comes from its line."
+  boleto: BoletoPaymentInput
   "The customer's id, when the application knows who pays (needed for a dynamic PIX code)."
   customerId: String
   "The application's own id of the payment, at most 100 characters."
@@ -11829,6 +11832,12 @@ input BoletoInput {
   fine: BoletoChargeInput
   "The interest for paying late."
   interest: BoletoChargeInput
+}
+
+"The boleto a payment request pays."
+input BoletoPaymentInput {
+  "Its 47-digit line (or 44-digit barcode), punctuation allowed."
+  digitableLine: String
 }
 
 "The body of POST /boletos."
@@ -44155,6 +44164,48 @@ func UnmarshalBoletoPayerInput(ctx context.Context, raw any) (model.BoletoPayer,
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputBoletoPaymentInput(ctx context.Context, obj any) (model.BoletoPaymentInput, error) {
+	var it model.BoletoPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"digitableLine"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "digitableLine":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("digitableLine"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DigitableLine = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBoletoPaymentInput unmarshals raw into the BoletoPaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBoletoPaymentInput(ctx context.Context, raw any) (model.BoletoPaymentInput, error) {
+	var out model.BoletoPaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BoletoPaymentInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context, obj any) (model.CallbackURLs, error) {
 	var it model.CallbackURLs
 	if obj == nil {
@@ -44852,7 +44903,7 @@ func (ec *executionContext) unmarshalInputPaymentRequestInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"amount", "description", "callbackUrls", "recipientId", "customerId", "clientPaymentId", "isSandbox", "schedule", "smartAccountId", "webhookUrl"}
+	fieldsInOrder := [...]string{"amount", "description", "callbackUrls", "recipientId", "boleto", "customerId", "clientPaymentId", "isSandbox", "schedule", "smartAccountId", "webhookUrl"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44887,6 +44938,13 @@ func (ec *executionContext) unmarshalInputPaymentRequestInput(ctx context.Contex
 				return it, err
 			}
 			it.RecipientID = data
+		case "boleto":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("boleto"))
+			data, err := ec.unmarshalOBoletoPaymentInput2ᚖponteᚋmodelᚐBoletoPaymentInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Boleto = data
 		case "customerId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -56672,6 +56730,14 @@ func (ec *executionContext) unmarshalOBoletoPayerInput2ᚖponteᚋmodelᚐBoleto
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputBoletoPayerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOBoletoPaymentInput2ᚖponteᚋmodelᚐBoletoPaymentInput(ctx context.Context, v any) (*model.BoletoPaymentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBoletoPaymentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
