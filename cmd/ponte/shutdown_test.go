@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,8 +96,12 @@ func TestTerminateFinishesInFlightRequests(t *testing.T) {
 	s := start(t, env...)
 	body, send := io.Pipe()
 	answer := make(chan *http.Response, 1)
+	wrote := make(chan struct{})
 	go func() {
-		resp, err := http.Post(s.url+"/auth", "application/json", body)
+		req, _ := http.NewRequest("POST", s.url+"/auth", body)
+		req.Header.Set("Content-Type", "application/json")
+		trace := &httptrace.ClientTrace{WroteHeaders: func() { close(wrote) }}
+		resp, err := http.DefaultClient.Do(req.WithContext(httptrace.WithClientTrace(req.Context(), trace)))
 		if err != nil {
 			t.Errorf("the in-flight request failed: %v", err)
 			close(answer)
@@ -105,9 +110,18 @@ func TestTerminateFinishesInFlightRequests(t *testing.T) {
 		answer <- resp
 	}()
 	half := `{"clientId":"` + keys["clientId"] + `",`
-	if _, err := send.Write([]byte(half)); err != nil { // the server is now reading this body
+	if _, err := send.Write([]byte(half)); err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case <-wrote:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request's headers were never written")
+	}
+	// The server closes connections whose request it has not begun to read. Once the
+	// headers are written it reads them at once, but nothing outside the process shows
+	// when it has: a quarter of a second is that moment, many times over.
+	time.Sleep(250 * time.Millisecond)
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
