@@ -40,15 +40,19 @@ type PaymentRequestRow struct {
 	UpdatedAt       time.Time
 	AutomaticPix    *model.AutomaticPix
 	Boleto          *model.BoletoPayment
+	RefundedAmount  float64
+	RefundPending   *float64
 }
 
 const requestColumns = `p.id, p.client_id, p.status, p.amount::float8, p.fees::float8, p.description, p.client_payment_id, p.callback_urls,
-	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at, p.automatic_pix, p.boleto`
+	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at, p.automatic_pix, p.boleto,
+	p.refunded_amount::float8, p.refund_pending::float8`
 
 func scanRequest(r pgx.Row, extra ...any) (*PaymentRequestRow, error) {
 	var p PaymentRequestRow
 	err := r.Scan(append([]any{&p.ID, &p.ClientID, &p.Status, &p.Amount, &p.Fees, &p.Description, &p.ClientPaymentID, &p.CallbackURLs,
-		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt, &p.AutomaticPix, &p.Boleto}, extra...)...)
+		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt, &p.AutomaticPix, &p.Boleto,
+		&p.RefundedAmount, &p.RefundPending}, extra...)...)
 	return &p, err
 }
 
@@ -65,9 +69,10 @@ func (tx *Tx) InsertPaymentRequest(ctx context.Context, p *PaymentRequestRow) er
 // SavePaymentRequest writes every field of a request back.
 func (tx *Tx) SavePaymentRequest(ctx context.Context, p *PaymentRequestRow) error {
 	_, err := tx.pg.Exec(ctx, `UPDATE payment_requests SET status = $2, amount = $3, fees = $4, description = $5, client_payment_id = $6,
-		callback_urls = $7, recipient_id = $8, customer_id = $9, schedule = $10, error_detail = $11, webhook_url = $12, updated_at = $13
+		callback_urls = $7, recipient_id = $8, customer_id = $9, schedule = $10, error_detail = $11, webhook_url = $12, updated_at = $13,
+		refunded_amount = $14, refund_pending = $15
 		WHERE id = $1`, p.ID, p.Status, p.Amount, p.Fees, p.Description, p.ClientPaymentID, p.CallbackURLs, p.RecipientID, p.CustomerID,
-		p.Schedule, p.ErrorDetail, p.WebhookURL, p.UpdatedAt)
+		p.Schedule, p.ErrorDetail, p.WebhookURL, p.UpdatedAt, p.RefundedAmount, p.RefundPending)
 	return err
 }
 

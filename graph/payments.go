@@ -513,3 +513,11 @@ func (r *mutationResolver) CancelAutomaticPixAuthorization(ctx context.Context, 
 	}
 	return r.Payments.CancelAutomaticPixAuthorization(ctx, client, paymentRequestID)
 }
+
+func (r *mutationResolver) RefundPaymentRequest(ctx context.Context, paymentRequestID uuid.UUID, amount *float64) (*model.PaymentRequest, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.RefundRequest(ctx, client, paymentRequestID, amount)
+}

@@ -128,6 +128,7 @@ var (
 	CodeAutomaticPixPaymentNotFound      = code(404, "AUTOMATIC_PIX_PAYMENT_NOT_FOUND", "No automatic PIX payment with this id on this payment request.")
 	CodePaymentRequestNotAvailable       = code(409, "PAYMENT_REQUEST_NOT_AVAILABLE", "A payment intent starts only on a CREATED request with no intent under way.")
 	CodePaymentRequestNotEditable        = code(409, "PAYMENT_REQUEST_NOT_EDITABLE", "The payment request's status does not allow this change, deletion or charge.")
+	CodePaymentRequestNotRefundable      = code(409, "PAYMENT_REQUEST_NOT_REFUNDABLE", "Only a COMPLETED payment request (or one whose refund failed) can be refunded, up to what remains.")
 	CodeInvalidIntentTransition          = code(409, "INVALID_PAYMENT_INTENT_TRANSITION", "The payment intent's status does not allow this step (for example a second payer decision).")
 	CodeInvalidRequestTransition         = code(409, "INVALID_PAYMENT_REQUEST_TRANSITION", "The payment request's status does not allow this step.")
 	CodeScheduledPaymentNotCancelable    = code(409, "SCHEDULED_PAYMENT_NOT_CANCELABLE", "Only a SCHEDULED payment can be canceled.")

@@ -158,6 +158,9 @@ type PaymentRequest struct {
 	ErrorDetail     *PaymentErrorDetail `json:"errorDetail"`
 	IsSandbox       bool                `json:"isSandbox"`
 	WebhookURL      *string             `json:"webhookUrl"`
+	// RefundedAmount is what was refunded so far (0 before any refund), an addition to the
+	// spec's fields so a partial refund is visible.
+	RefundedAmount float64 `json:"refundedAmount"`
 }
 
 // PaymentRequestInput creates a request, or changes one that no payer has started.

@@ -100,6 +100,7 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &scheduledWorker{e: e})
 	river.AddWorker(w, &autoPixWorker{e: e})
 	e.registerBoletos(w)
+	river.AddWorker(w, &refundWorker{e: e})
 }
 
 func bad(format string, args ...any) error {

@@ -234,7 +234,7 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	}
 	out := &model.PaymentRequest{ID: p.ID, Fees: p.Fees, AutomaticPix: p.AutomaticPix, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
-		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
+		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), RefundedAmount: p.RefundedAmount, Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
 		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
 	if p.AutomaticPix == nil {
 		amount := p.Amount

@@ -60,7 +60,8 @@ var requestMoves = map[string][]string{
 	Authorized:                {Completed, RequestError, Canceled},
 	Scheduled:                 {Completed, RequestError, Canceled},
 	Completed:                 {RefundInProgress},
-	RefundInProgress:          {Refunded, RefundError},
+	RefundInProgress:          {Refunded, RefundError, Completed}, // Completed: a partial refund went through
+	RefundError:               {RefundInProgress},
 }
 
 // requestKind tells apart what a consent authorizes: one payment now, dated payments, or

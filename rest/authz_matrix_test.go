@@ -127,6 +127,7 @@ func azRoutes() map[string]azRoute {
 		"GET /payments/requests/{id}":                                              {ids: []string{"request"}},
 		"PATCH /payments/requests/{id}":                                            {ids: []string{"request"}, body: "request"},
 		"DELETE /payments/requests/{id}":                                           {ids: []string{"request"}},
+		"POST /payments/requests/{id}/refund":                                      {ids: []string{"request"}, body: "refund"},
 		"GET /payments/requests/{id}/schedules":                                    {ids: []string{"schedReq"}},
 		"POST /payments/requests/{id}/schedules/cancel":                            {ids: []string{"schedReq"}},
 		"GET /payments/requests/{id}/schedules/{scheduleId}":                       {ids: []string{"schedReq", "schedule"}},
@@ -205,6 +206,7 @@ func azBodies(f map[string]string) map[string]any {
 		"intent":     map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
 		"customer":   map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
 		"boletoItem": map[string]any{"itemId": f["boletoItem"]},
+		"refund":     map[string]any{"amount": 1},
 		"boleto":     boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
 		"recipient":  map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
 	}

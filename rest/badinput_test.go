@@ -109,6 +109,7 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"GET /payments/requests/{id}":                                              {ids: []string{"request"}},
 		"PATCH /payments/requests/{id}":                                            {ids: []string{"request"}, body: request},
 		"DELETE /payments/requests/{id}":                                           {ids: []string{"request"}},
+		"POST /payments/requests/{id}/refund":                                      {ids: []string{"request"}, body: map[string]any{"amount": 1}},
 		"GET /payments/requests/{id}/schedules":                                    {ids: []string{"schedReq"}},
 		"POST /payments/requests/{id}/schedules/cancel":                            {ids: []string{"schedReq"}},
 		"GET /payments/requests/{id}/schedules/{scheduleId}":                       {ids: []string{"schedReq", "schedule"}},

@@ -52,6 +52,10 @@ type connectTokenBody struct {
 	Options *model.ConnectTokenOptions `json:"options,omitempty"`
 }
 
+type refundBody struct {
+	Amount *float64 `json:"amount,omitempty"`
+}
+
 type itemRef struct {
 	ItemID string `json:"itemId"`
 }
@@ -125,6 +129,7 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/payments/requests/{id}", tag: "Payments", summary: "One payment request", resp: model.PaymentRequest{}},
 	{method: "PATCH", path: "/payments/requests/{id}", tag: "Payments", summary: "Change a request no money moved for", body: model.PaymentRequestInput{}, resp: model.PaymentRequest{}},
 	{method: "DELETE", path: "/payments/requests/{id}", tag: "Payments", summary: "Delete a request", resp: model.PaymentRequest{}},
+	{method: "POST", path: "/payments/requests/{id}/refund", tag: "Payments", summary: "Refund a COMPLETED request, all of it or a part", body: refundBody{}, resp: model.PaymentRequest{}},
 	{method: "GET", path: "/payments/requests/{id}/schedules", tag: "Payments", summary: "A request's scheduled payments", query: pages, resp: model.ScheduledPaymentPage{}},
 	{method: "POST", path: "/payments/requests/{id}/schedules/cancel", tag: "Payments", summary: "Cancel every scheduled payment of a request", resp: model.ScheduledPaymentPage{}},
 	{method: "GET", path: "/payments/requests/{id}/schedules/{scheduleId}", tag: "Payments", summary: "One scheduled payment", resp: model.ScheduledPayment{}},

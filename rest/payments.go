@@ -217,3 +217,12 @@ func (s *Server) updatePaymentRecipient() http.HandlerFunc {
 func (s *Server) deletePaymentRecipient() http.HandlerFunc {
 	return s.byID("Payment recipient id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.mut.DeletePaymentRecipient(ctx, id) })
 }
+
+func (s *Server) refundPaymentRequest() http.HandlerFunc {
+	type body struct {
+		Amount *float64 `json:"amount"`
+	}
+	return withIDBody(s, "Payment request id", func(ctx context.Context, id uuid.UUID, in body) (any, error) {
+		return s.mut.RefundPaymentRequest(ctx, id, in.Amount)
+	})
+}

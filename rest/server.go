@@ -113,6 +113,7 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/payments/requests/{id}", s.getPaymentRequest())
 	r.Patch("/payments/requests/{id}", s.updatePaymentRequest())
 	r.Delete("/payments/requests/{id}", s.deletePaymentRequest())
+	r.Post("/payments/requests/{id}/refund", s.refundPaymentRequest())
 	r.Get("/payments/requests/{id}/schedules", s.listScheduledPayments())
 	r.Post("/payments/requests/{id}/schedules/cancel", s.cancelScheduledPayments())
 	r.Get("/payments/requests/{id}/schedules/{scheduleId}", s.getScheduledPayment())

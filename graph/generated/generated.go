@@ -958,6 +958,7 @@ type ComplexityRoot struct {
 		DeletePaymentRequest             func(childComplexity int, id uuid.UUID) int
 		DeleteWebhook                    func(childComplexity int, id uuid.UUID) int
 		RedeliverEvent                   func(childComplexity int, id uuid.UUID) int
+		RefundPaymentRequest             func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
 		RetryAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
 		RotateWebhookSigningSecret       func(childComplexity int) int
 		ScheduleAutomaticPixPayment      func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
@@ -1155,6 +1156,7 @@ type ComplexityRoot struct {
 		PaymentURL        func(childComplexity int) int
 		PixQrCode         func(childComplexity int) int
 		Recipient         func(childComplexity int) int
+		RefundedAmount    func(childComplexity int) int
 		Schedule          func(childComplexity int) int
 		ScheduledPayments func(childComplexity int) int
 		SmartAccount      func(childComplexity int) int
@@ -1508,6 +1510,7 @@ type MutationResolver interface {
 	CancelAutomaticPixAuthorization(ctx context.Context, paymentRequestID uuid.UUID) (*model.PaymentRequest, error)
 	CreateBoletoConnection(ctx context.Context, itemID *string) (*model.BoletoConnection, error)
 	CreateBoleto(ctx context.Context, input model.CreateBoletoInput) (*model.Boleto, error)
+	RefundPaymentRequest(ctx context.Context, paymentRequestID uuid.UUID, amount *float64) (*model.PaymentRequest, error)
 	CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
 }
 type PaymentRequestResolver interface {
@@ -5655,6 +5658,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RedeliverEvent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.refundPaymentRequest":
+		if e.ComplexityRoot.Mutation.RefundPaymentRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refundPaymentRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefundPaymentRequest(childComplexity, args["paymentRequestId"].(uuid.UUID), args["amount"].(*float64)), true
 	case "Mutation.retryAutomaticPixPayment":
 		if e.ComplexityRoot.Mutation.RetryAutomaticPixPayment == nil {
 			break
@@ -6530,6 +6544,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentRequest.Recipient(childComplexity), true
+	case "PaymentRequest.refundedAmount":
+		if e.ComplexityRoot.PaymentRequest.RefundedAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.RefundedAmount(childComplexity), true
 	case "PaymentRequest.schedule":
 		if e.ComplexityRoot.PaymentRequest.Schedule == nil {
 			break
@@ -11180,6 +11200,8 @@ type PaymentRequest {
   intents: [PaymentIntent!]! @goField(forceResolver: true, batch: true)
   "Its dated payments, when it has a schedule."
   scheduledPayments: [ScheduledPayment!]! @goField(forceResolver: true, batch: true)
+  "What was refunded so far, in reais (0 before any refund); an addition to the spec's fields."
+  refundedAmount: Float!
 }
 
 """
@@ -11894,6 +11916,13 @@ extend type Mutation {
     "The connection and the boleto."
     input: CreateBoletoInput!
   ): Boleto!
+  "POST /payments/requests/{id}/refund: refunds a COMPLETED request, all of what remains or amount of it (PAYMENT_REQUEST_NOT_REFUNDABLE otherwise)."
+  refundPaymentRequest(
+    "The request's id."
+    paymentRequestId: UUID!
+    "Reais to refund, at most what remains; absent: all of it."
+    amount: Float
+  ): PaymentRequest!
   "POST /boletos/{id}/cancel: cancels an OPEN or OVERDUE boleto (BOLETO_NOT_CANCELABLE otherwise)."
   cancelBoleto(
     "The boleto's id."
@@ -14076,6 +14105,8 @@ func (ec *executionContext) childFields_PaymentRequest(ctx context.Context, fiel
 		return ec.fieldContext_PaymentRequest_intents(ctx, field)
 	case "scheduledPayments":
 		return ec.fieldContext_PaymentRequest_scheduledPayments(ctx, field)
+	case "refundedAmount":
+		return ec.fieldContext_PaymentRequest_refundedAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentRequest", field.Name)
 }
@@ -15199,6 +15230,28 @@ func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_refundPaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paymentRequestId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paymentRequestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "amount",
+		func(ctx context.Context, v any) (*float64, error) {
+			return ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["amount"] = arg1
 	return args, nil
 }
 
@@ -33240,6 +33293,50 @@ func (ec *executionContext) fieldContext_Mutation_createBoleto(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_refundPaymentRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refundPaymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RefundPaymentRequest(ctx, fc.Args["paymentRequestId"].(uuid.UUID), fc.Args["amount"].(*float64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refundPaymentRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_refundPaymentRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_cancelBoleto(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36547,6 +36644,29 @@ func (ec *executionContext) resolveBatch_PaymentRequest_scheduledPayments(ctx co
 		err,
 		"PaymentRequest.scheduledPayments",
 	)
+}
+
+func (ec *executionContext) _PaymentRequest_refundedAmount(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_refundedAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundedAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_refundedAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "Float")
 }
 
 func (ec *executionContext) _PaymentRequestPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
@@ -51317,6 +51437,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "refundPaymentRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refundPaymentRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "cancelBoleto":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelBoleto(ctx, field)
@@ -52559,6 +52686,11 @@ func (ec *executionContext) _PaymentRequest(ctx context.Context, sel ast.Selecti
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._PaymentRequest_scheduledPayments(ctx, field, obj)
 				})
+		case "refundedAmount":
+			out.Values[i] = ec._PaymentRequest_refundedAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -1,0 +1,95 @@
+package payments
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// Refunds give back what a COMPLETED request collected, all of it by default or a part,
+// as often as something remains. The request goes REFUND_IN_PROGRESS, then, after the
+// sandbox institution's step, REFUNDED once everything is back, COMPLETED again after a
+// partial refund, or REFUND_ERROR when the institution refuses it (sandbox: a refund whose
+// cents are ,99), from which a new refund may be asked. Each move sends
+// payment_request/updated.
+
+// RefundRequest starts a refund of amount (nil: all that remains).
+func (e *Engine) RefundRequest(ctx context.Context, clientID, id uuid.UUID, amount *float64) (*model.PaymentRequest, error) {
+	var p *db.PaymentRequestRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
+			return err
+		}
+		if p.Status != Completed && p.Status != RefundError {
+			return model.Fail(model.CodePaymentRequestNotRefundable, "Payment request %s is %s; only a COMPLETED one (or one whose refund failed) can be refunded.", id, p.Status)
+		}
+		remaining := cents(p.Amount) - cents(p.RefundedAmount)
+		if remaining <= 0 {
+			return model.Fail(model.CodePaymentRequestNotRefundable, "Payment request %s is refunded already.", id)
+		}
+		want := remaining
+		if amount != nil {
+			if err := checkAmount("amount", *amount); err != nil {
+				return err
+			}
+			if want = cents(*amount); want > remaining {
+				return bad("amount %v is more than what remains to refund (%s).", *amount, reais(remaining))
+			}
+		}
+		pending := float64(want) / 100
+		p.RefundPending = &pending
+		if err := e.setRequestStatus(ctx, tx, p, RefundInProgress, ByClient); err != nil {
+			return err
+		}
+		_, err = e.jobs.InsertTx(ctx, tx.PGX, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.requestView(ctx, p, nil)
+}
+
+func reais(cents int64) string { return strconv.FormatFloat(float64(cents)/100, 'f', 2, 64) }
+
+// RefundStepArgs is the sandbox institution answering a refund.
+type RefundStepArgs struct {
+	RequestID uuid.UUID `json:"requestId"`
+}
+
+func (RefundStepArgs) Kind() string { return "payment_refund_step" }
+
+func (RefundStepArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: Queue} }
+
+type refundWorker struct {
+	river.WorkerDefaults[RefundStepArgs]
+	e *Engine
+}
+
+func (w *refundWorker) Work(ctx context.Context, job *river.Job[RefundStepArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		p, found, err := tx.PaymentRequest(ctx, uuid.Nil, job.Args.RequestID, true)
+		if err != nil || !found || p.Status != RefundInProgress || p.RefundPending == nil {
+			return err
+		}
+		pending := cents(*p.RefundPending)
+		p.RefundPending = nil
+		if pending%100 == 99 {
+			p.ErrorDetail = &model.PaymentErrorDetail{Code: "REFUND_REJECTED", Description: "The institution refused the refund (sandbox: refunds of ,99 fail)."}
+			return e.setRequestStatus(ctx, tx, p, RefundError, ByInternal)
+		}
+		p.RefundedAmount = float64(cents(p.RefundedAmount)+pending) / 100
+		to := Completed
+		if cents(p.RefundedAmount) >= cents(p.Amount) {
+			to = Refunded
+		}
+		return e.setRequestStatus(ctx, tx, p, to, ByInternal)
+	})
+}

@@ -1,0 +1,84 @@
+package rest_test
+
+import (
+	"testing"
+	"time"
+
+	"ponte/model"
+	"ponte/payments"
+	"ponte/testsupport"
+)
+
+// Refunds through HTTP and GraphQL: a partial refund leaves the request COMPLETED with the
+// refunded amount, the rest makes it REFUNDED; more than remains is a 400, a request that
+// is not COMPLETED a 409; a refused refund (,99 in the sandbox) ends REFUND_ERROR and may
+// be asked again; every move is a payment_request/updated event.
+func TestPaymentRefunds(t *testing.T) {
+	t.Parallel()
+	rc := testsupport.NewTLSReceiver(t)
+	env := testsupport.New(t, rc.Route)
+	key := env.NewClient(t, "refunds").APIKey
+	env.Recipient(t, key)
+	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "payment_request/updated", "url": rc.URL + "/r"}).Want(200)
+	paid := func(amount float64) string {
+		id := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": amount, "isSandbox": true}).Want(200).String("id")
+		var n model.PaymentIntent
+		env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": id, "connectorId": payConnector,
+			"parameters": map[string]any{"cpf": happyCPF}}).Want(200).JSON(&n)
+		consent(t, env, &n, "authorize")
+		awaitIntent(t, env, key, n.ID.String(), payments.PaymentCompleted)
+		return id
+	}
+	await := func(id, status string) model.PaymentRequest {
+		var p model.PaymentRequest
+		testsupport.Eventually(t, id+" "+status, 20*time.Second, func() bool {
+			env.Do(t, "GET", "/payments/requests/"+id, key, nil).Want(200).JSON(&p)
+			return p.Status == status
+		})
+		return p
+	}
+
+	unpaid := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 5, "isSandbox": true}).Want(200).String("id")
+	env.Do(t, "POST", "/payments/requests/"+unpaid+"/refund", key, map[string]any{}).WantError(409, model.CodePaymentRequestNotRefundable.String())
+
+	id := paid(100)
+	env.Do(t, "POST", "/payments/requests/"+id+"/refund", key, map[string]any{"amount": 100.01}).WantError(400, model.CodeInvalidParameter.String())
+	env.Do(t, "POST", "/payments/requests/"+id+"/refund", key, map[string]any{"amount": 0.001}).WantError(400, model.CodeInvalidParameter.String())
+	if p := env.Do(t, "POST", "/payments/requests/"+id+"/refund", key, map[string]any{"amount": 30.5}).Want(200).Map(); p["status"] != payments.RefundInProgress {
+		t.Fatalf("after asking a refund: %v", p["status"])
+	}
+	env.Do(t, "POST", "/payments/requests/"+id+"/refund", key, map[string]any{}).WantError(409, model.CodePaymentRequestNotRefundable.String())
+	if p := await(id, payments.Completed); p.RefundedAmount != 30.5 {
+		t.Fatalf("after a partial refund: %+v", p)
+	}
+	g := env.GraphQL(t, key, `mutation($id: UUID!) { refundPaymentRequest(paymentRequestId: $id) { status refundedAmount } }`,
+		map[string]any{"id": id}).OK(t)["refundPaymentRequest"].(map[string]any)
+	if g["status"] != payments.RefundInProgress {
+		t.Fatalf("GraphQL refund %v", g)
+	}
+	if p := await(id, payments.Refunded); p.RefundedAmount != 100 {
+		t.Fatalf("after the rest: %+v", p)
+	}
+	env.Do(t, "POST", "/payments/requests/"+id+"/refund", key, map[string]any{}).WantError(409, model.CodePaymentRequestNotRefundable.String())
+
+	refused := paid(10)
+	env.Do(t, "POST", "/payments/requests/"+refused+"/refund", key, map[string]any{"amount": 4.99}).Want(200)
+	if p := await(refused, payments.RefundError); p.RefundedAmount != 0 || p.ErrorDetail == nil || p.ErrorDetail.Code != "REFUND_REJECTED" {
+		t.Fatalf("refused refund %+v", p)
+	}
+	env.Do(t, "POST", "/payments/requests/"+refused+"/refund", key, map[string]any{}).Want(200)
+	await(refused, payments.Refunded)
+
+	got := rc.Await(t, "refund events", 20*time.Second, func(d []testsupport.Delivery) bool {
+		n := 0
+		for _, e := range d {
+			if e.Payload["paymentRequestId"] == id && (e.Payload["status"] == payments.RefundInProgress || e.Payload["status"] == payments.Refunded) {
+				n++
+			}
+		}
+		return n >= 3
+	})
+	if len(got) == 0 {
+		t.Fatal("no events")
+	}
+}
