@@ -62,7 +62,8 @@ type PaymentRecipientAccount struct {
 
 // PaymentRecipient receives payments: a bank account, found directly or through a PIX key.
 type PaymentRecipient struct {
-	// Type is BANK_ACCOUNT: the recipient form of a request (section 2.9).
+	// Type is BANK_ACCOUNT for the application's recipients; on a request it may also be
+	// PIX_QR_CODE (a pasted code: name, pixKey, no account) or BOLETO (digitableLine).
 	Type               string                   `json:"type"`
 	ID                 uuid.UUID                `json:"id"`
 	Name               string                   `json:"name"`
@@ -71,8 +72,10 @@ type PaymentRecipient struct {
 	PaymentInstitution *PaymentInstitution      `json:"paymentInstitution"`
 	Account            *PaymentRecipientAccount `json:"account"`
 	PixKey             *string                  `json:"pixKey"`
-	CreatedAt          Time                     `json:"createdAt"`
-	UpdatedAt          Time                     `json:"updatedAt"`
+	// DigitableLine is the boleto a BOLETO recipient stands for; null otherwise.
+	DigitableLine *string `json:"digitableLine"`
+	CreatedAt     Time    `json:"createdAt"`
+	UpdatedAt     Time    `json:"updatedAt"`
 }
 
 // PaymentRecipientInput creates a recipient from a bank account or from a PIX key, or

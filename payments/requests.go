@@ -251,6 +251,20 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 		}
 		out.Recipient = r
 	}
+	switch {
+	case out.Recipient == nil && p.PixQrCode != nil:
+		// The pasted code is the recipient: its merchant and key (or location), no account.
+		q := p.PixQrCode
+		key := q.PixKey
+		if key == nil {
+			key = q.URL
+		}
+		out.Recipient = &model.PaymentRecipient{Type: "PIX_QR_CODE", ID: p.ID, Name: q.MerchantName, PixKey: key,
+			CreatedAt: out.CreatedAt, UpdatedAt: out.CreatedAt}
+	case out.Recipient == nil && p.Boleto != nil:
+		line := p.Boleto.DigitableLine
+		out.Recipient = &model.PaymentRecipient{Type: "BOLETO", ID: p.ID, DigitableLine: &line, CreatedAt: out.CreatedAt, UpdatedAt: out.CreatedAt}
+	}
 	if p.CustomerID != nil {
 		c, ok := cache.customers[*p.CustomerID]
 		if !ok {

@@ -296,7 +296,8 @@ func TestPaymentRequestPaysBoleto(t *testing.T) {
 
 	var p model.PaymentRequest
 	env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": b.Barcode}, "isSandbox": true}).Want(200).JSON(&p)
-	if *p.Amount != 321.4 || p.Recipient != nil || p.Boleto == nil || !strings.Contains(string(*p.Boleto), `"type":"BOLETO"`) {
+	if *p.Amount != 321.4 || p.Recipient == nil || p.Recipient.Type != "BOLETO" || *p.Recipient.DigitableLine != b.DigitableLine ||
+		p.Boleto == nil || !strings.Contains(string(*p.Boleto), `"type":"BOLETO"`) {
 		t.Fatalf("request %+v boleto %s", p, *p.Boleto)
 	}
 	var n model.PaymentIntent

@@ -268,7 +268,8 @@ func TestPaymentPixCodes(t *testing.T) {
 	var p model.PaymentRequest
 	env.Do(t, "POST", "/payments/requests/pix-qr", key, map[string]any{"pixQrCode": code, "isSandbox": true}).Want(200).JSON(&p)
 	if p.Amount == nil || *p.Amount != 42.9 || p.PixQrCode == nil || *p.PixQrCode.PixKey != "fulano@example.com" || p.PixQrCode.MerchantName != "Fulano de Tal" ||
-		*p.PixQrCode.TransactionID != "PEDIDO99" || p.Recipient != nil {
+		*p.PixQrCode.TransactionID != "PEDIDO99" || p.Recipient == nil || p.Recipient.Type != "PIX_QR_CODE" ||
+		p.Recipient.Name != "Fulano de Tal" || *p.Recipient.PixKey != "fulano@example.com" || p.Recipient.Account != nil {
 		t.Fatalf("request from a BR Code %+v", p)
 	}
 	tampered := strings.Replace(code, "42.90", "12.90", 1)

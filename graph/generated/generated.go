@@ -1115,6 +1115,7 @@ type ComplexityRoot struct {
 	PaymentRecipient struct {
 		Account            func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
+		DigitableLine      func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		IsDefault          func(childComplexity int) int
 		Name               func(childComplexity int) int
@@ -6349,6 +6350,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentRecipient.CreatedAt(childComplexity), true
+	case "PaymentRecipient.digitableLine":
+		if e.ComplexityRoot.PaymentRecipient.DigitableLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRecipient.DigitableLine(childComplexity), true
 	case "PaymentRecipient.id":
 		if e.ComplexityRoot.PaymentRecipient.ID == nil {
 			break
@@ -10918,8 +10925,10 @@ input PaymentRecipientAccountInput {
 
 "Who receives payments: a bank account, given directly or found through a PIX key (GET /payments/recipients/{id})."
 type PaymentRecipient {
-  "BANK_ACCOUNT."
+  "BANK_ACCOUNT; on a payment request also PIX_QR_CODE (a pasted code: name and pixKey, no account) or BOLETO (digitableLine)."
   type: String!
+  "The boleto a BOLETO recipient stands for; null otherwise."
+  digitableLine: String
   "The recipient's id."
   id: UUID!
   "The account holder's name."
@@ -14009,6 +14018,8 @@ func (ec *executionContext) childFields_PaymentRecipient(ctx context.Context, fi
 	switch field.Name {
 	case "type":
 		return ec.fieldContext_PaymentRecipient_type(ctx, field)
+	case "digitableLine":
+		return ec.fieldContext_PaymentRecipient_digitableLine(ctx, field)
 	case "id":
 		return ec.fieldContext_PaymentRecipient_id(ctx, field)
 	case "name":
@@ -35595,6 +35606,29 @@ func (ec *executionContext) fieldContext_PaymentRecipient_type(_ context.Context
 	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
 }
 
+func (ec *executionContext) _PaymentRecipient_digitableLine(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRecipient_digitableLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DigitableLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRecipient_digitableLine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRecipient", field, false, false, "String")
+}
+
 func (ec *executionContext) _PaymentRecipient_id(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRecipient) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -52403,6 +52437,11 @@ func (ec *executionContext) _PaymentRecipient(ctx context.Context, sel ast.Selec
 		case "type":
 			out.Values[i] = ec._PaymentRecipient_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "digitableLine":
+			out.Values[i] = ec._PaymentRecipient_digitableLine(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "id":
