@@ -105,7 +105,7 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UU
 	if err := e.price(ctx, p); err != nil { // per charge: the fixed part
 		return nil, err
 	}
-	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {
 		return nil, err
 	}
 	return e.requestView(ctx, p, nil)

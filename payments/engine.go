@@ -39,12 +39,15 @@ type Config struct {
 	// BoletoProtestAfter is how long an OVERDUE boleto waits before it is PROTESTED
 	// (PONTE_BOLETO_PROTEST_AFTER, default 30 days).
 	BoletoProtestAfter time.Duration
+	// RequestExpiry is how long a request may wait for a payment before it becomes EXPIRED
+	// (PONTE_PAYMENT_REQUEST_EXPIRY, default 30 days).
+	RequestExpiry time.Duration
 }
 
 // DefaultConfig is the service's configuration before environment overrides.
 func DefaultConfig() Config {
 	return Config{AuthorizationTimeout: 30 * time.Minute, AutomaticPixTimeout: time.Hour, StepDelay: 2 * time.Second,
-		BoletoProtestAfter: 30 * 24 * time.Hour}
+		BoletoProtestAfter: 30 * 24 * time.Hour, RequestExpiry: 30 * 24 * time.Hour}
 }
 
 // SaoPaulo is the zone payment dates are in.
@@ -101,6 +104,7 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &autoPixWorker{e: e})
 	e.registerBoletos(w)
 	river.AddWorker(w, &refundWorker{e: e})
+	river.AddWorker(w, &expiryWorker{e: e})
 }
 
 func bad(format string, args ...any) error {

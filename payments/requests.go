@@ -44,7 +44,7 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 	if err := e.price(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {
 		return nil, err
 	}
 	return e.requestView(ctx, p, nil)
@@ -215,7 +215,7 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID,
 	if err := e.price(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertPaymentRequest(ctx, p) }); err != nil {
+	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {
 		return nil, err
 	}
 	return e.requestView(ctx, p, nil)

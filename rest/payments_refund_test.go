@@ -82,3 +82,34 @@ func TestPaymentRefunds(t *testing.T) {
 		t.Fatal("no events")
 	}
 }
+
+// A request nobody pays becomes EXPIRED after the configured time (here half a second),
+// with its event; one being paid is left to its payer; an expired request takes no intent.
+func TestPaymentRequestExpiry(t *testing.T) {
+	t.Parallel()
+	rc := testsupport.NewTLSReceiver(t)
+	env := testsupport.New(t, rc.Route, func(s *testsupport.Setup) { s.Payments.RequestExpiry = 500 * time.Millisecond })
+	key := env.NewClient(t, "expiry").APIKey
+	env.Recipient(t, key)
+	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "payment_request/updated", "url": rc.URL + "/e"}).Want(200)
+	idle := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 5, "isSandbox": true}).Want(200).String("id")
+	busy := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 6, "isSandbox": true}).Want(200).String("id")
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": busy, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": happyCPF}}).Want(200)
+	testsupport.Eventually(t, "the idle request to expire", 20*time.Second, func() bool {
+		return env.Do(t, "GET", "/payments/requests/"+idle, key, nil).Want(200).String("status") == payments.Expired
+	})
+	rc.Await(t, "the EXPIRED event", 20*time.Second, func(d []testsupport.Delivery) bool {
+		for _, e := range d {
+			if e.Payload["paymentRequestId"] == idle && e.Payload["status"] == payments.Expired {
+				return true
+			}
+		}
+		return false
+	})
+	if s := env.Do(t, "GET", "/payments/requests/"+busy, key, nil).Want(200).String("status"); s != payments.WaitingPayerAuthorization {
+		t.Fatalf("a request being paid became %s", s)
+	}
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": idle, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": happyCPF}}).WantError(409, model.CodePaymentRequestNotAvailable.String())
+}

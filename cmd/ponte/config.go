@@ -58,6 +58,9 @@ type config struct {
 	// BoletoProtestAfter is how long an OVERDUE boleto waits before it is PROTESTED
 	// (PONTE_BOLETO_PROTEST_AFTER, default 720h).
 	BoletoProtestAfter time.Duration
+	// RequestExpiry is how long a payment request waits for a payment before it is EXPIRED
+	// (PONTE_PAYMENT_REQUEST_EXPIRY, default 720h).
+	RequestExpiry time.Duration
 	// DB bounds database waits (PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT,
 	// PONTE_DB_STATEMENT_TIMEOUT; 0 lifts a limit).
 	DB db.Limits
@@ -100,6 +103,7 @@ func loadConfig(flags func(*config)) (*config, error) {
 		{"PONTE_PAYMENT_STEP_DELAY", &c.PaymentStepDelay, payDefaults.StepDelay},
 		{"PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT", &c.AutomaticPixAuthTimeout, payDefaults.AutomaticPixTimeout},
 		{"PONTE_BOLETO_PROTEST_AFTER", &c.BoletoProtestAfter, payDefaults.BoletoProtestAfter},
+		{"PONTE_PAYMENT_REQUEST_EXPIRY", &c.RequestExpiry, payDefaults.RequestExpiry},
 		{"PONTE_DB_CONNECT_TIMEOUT", &c.DB.ConnectTimeout, 3 * time.Second},
 		{"PONTE_DB_ACQUIRE_TIMEOUT", &c.DB.AcquireTimeout, 5 * time.Second},
 		{"PONTE_DB_STATEMENT_TIMEOUT", &c.DB.StatementTimeout, 5 * time.Second},

@@ -204,6 +204,7 @@ serve and migrate override the variables they name.
                                the same for automatic PIX authorizations (60m)
    PONTE_PAYMENT_STEP_DELAY    pause between sandbox settlement and boleto payer steps (2s)
    PONTE_BOLETO_PROTEST_AFTER  how long an OVERDUE boleto waits before PROTESTED (720h)
+   PONTE_PAYMENT_REQUEST_EXPIRY  how long an unpaid payment request waits before EXPIRED (720h)
    PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT, PONTE_DB_STATEMENT_TIMEOUT
                                bounds on database waits (3s, 5s, 5s; 0 lifts one)
    PONTE_METRICS_TOKEN         bearer token a scraper on another machine sends to /metrics
