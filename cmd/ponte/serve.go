@@ -80,7 +80,7 @@ func serve(ctx context.Context, c *config) error {
 	}
 	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout,
 		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay, BoletoProtestAfter: c.BoletoProtestAfter,
-		RequestExpiry: c.RequestExpiry,
+		RequestExpiry:         c.RequestExpiry,
 		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
