@@ -21,6 +21,7 @@ const (
 	CPFRejectedInApp     = "10000000361" // the payer refuses in the institution's app after authorizing here
 	CPFSettlementFailure = "10000000442" // the debit is refused during settlement
 	CPFMultiSignature    = "10000000523" // a second signer must authorize (PAYMENT_PARTIALLY_ACCEPTED)
+	CPFAccountBlocked    = "10000000604" // the institution refuses the attempt before consent: the account is blocked (REJECTED)
 )
 
 var scenarioErrors = map[string]model.PaymentErrorDetail{
@@ -28,6 +29,7 @@ var scenarioErrors = map[string]model.PaymentErrorDetail{
 	CPFLimitExceeded:     {Code: "LIMIT_EXCEEDED", Description: "The payment is above the payer account's transaction limit.", Detail: strPtr("VALOR_ACIMA_LIMITE")},
 	CPFRejectedInApp:     {Code: "REJECTED_BY_USER", Description: "The payer rejected the payment in the institution's app.", Detail: strPtr("REJEITADO_USUARIO")},
 	CPFSettlementFailure: {Code: "SETTLEMENT_FAILED", Description: "The institution could not settle the payment.", Detail: strPtr("FALHA_INFRAESTRUTURA_ICP")},
+	CPFAccountBlocked:    {Code: "ACCOUNT_BLOCKED", Description: "The institution refused the attempt: the payer's account is blocked.", Detail: strPtr("CONTA_BLOQUEADA")},
 }
 
 // CreateIntent starts a payer's attempt on a request. The request is locked for the
@@ -134,10 +136,18 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if err := e.followRequest(ctx, tx, p, n, by); err != nil {
 			return err
 		}
-		for _, s := range []string{Enqueued, ConsentAwaitingAuthorization} {
-			if err := e.advance(ctx, tx, p, n, s, by); err != nil {
-				return err
-			}
+		if err := e.advance(ctx, tx, p, n, Enqueued, by); err != nil {
+			return err
+		}
+		if n.Payer.Cpf == CPFAccountBlocked {
+			// Refused by the institution before the payer is asked, for a reason that is not
+			// one of the payment phase's: REJECTED, and the request is the payer's again.
+			d := scenarioErrors[CPFAccountBlocked]
+			n.ErrorDetail = &d
+			return e.advance(ctx, tx, p, n, IntentRejected, ByInternal)
+		}
+		if err := e.advance(ctx, tx, p, n, ConsentAwaitingAuthorization, by); err != nil {
+			return err
 		}
 		_, err = e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
 		return err
@@ -164,7 +174,7 @@ func (e *Engine) advance(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow
 		if err := e.emit(ctx, tx, p, "payment_intent/completed", by, ids); err != nil {
 			return err
 		}
-	case ConsentRejected, PaymentRejected, IntentError, PaymentTimeout, IntentCanceled:
+	case ConsentRejected, PaymentRejected, IntentRejected, IntentError, PaymentTimeout, IntentCanceled:
 		ids["referenceId"] = n.ReferenceID
 		d := n.ErrorDetail
 		if d == nil {

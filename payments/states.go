@@ -22,6 +22,7 @@ const (
 	Revoked                      = "REVOKED"
 	Consumed                     = "CONSUMED"
 	PaymentTimeout               = "PAYMENT_TIMEOUT"
+	IntentRejected               = "REJECTED"
 )
 
 // Request statuses (section 3).
@@ -43,7 +44,7 @@ const (
 // intentMoves is every move an intent may make. Anything else is refused.
 var intentMoves = map[string][]string{
 	Started:                      {Enqueued, IntentError, IntentCanceled},
-	Enqueued:                     {ConsentAwaitingAuthorization, IntentError, IntentCanceled},
+	Enqueued:                     {ConsentAwaitingAuthorization, IntentRejected, IntentError, IntentCanceled},
 	ConsentAwaitingAuthorization: {ConsentAuthorized, ConsentRejected, PaymentTimeout, IntentError, IntentCanceled},
 	ConsentAuthorized:            {PaymentPending, Revoked, Consumed, IntentError},
 	PaymentPending:               {PaymentPartiallyAccepted, SettlementProcessing, PaymentRejected, IntentError},

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -112,4 +113,24 @@ func TestPaymentRequestExpiry(t *testing.T) {
 	}
 	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": idle, "connectorId": payConnector,
 		"parameters": map[string]any{"cpf": happyCPF}}).WantError(409, model.CodePaymentRequestNotAvailable.String())
+}
+
+// The institution refusing an attempt before the payer is asked (the sandbox's blocked
+// account) ends the intent REJECTED with its reason, and gives the request back.
+func TestPaymentIntentRejected(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "rejected").APIKey
+	env.Recipient(t, key)
+	req := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 7, "isSandbox": true}).Want(200).String("id")
+	var n model.PaymentIntent
+	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": req, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": payments.CPFAccountBlocked}}).Want(200).JSON(&n)
+	if n.Status != payments.IntentRejected || n.ErrorDetail == nil || n.ErrorDetail.Code != "ACCOUNT_BLOCKED" ||
+		strings.Join(historyOf(&n), " ") != "STARTED ENQUEUED REJECTED" {
+		t.Fatalf("intent %+v history %v", n, historyOf(&n))
+	}
+	if s := env.Do(t, "GET", "/payments/requests/"+req, key, nil).Want(200).String("status"); s != payments.Created {
+		t.Fatalf("request after a rejected attempt: %s", s)
+	}
 }
