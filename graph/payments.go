@@ -521,3 +521,43 @@ func (r *mutationResolver) RefundPaymentRequest(ctx context.Context, paymentRequ
 	}
 	return r.Payments.RefundRequest(ctx, client, paymentRequestID, amount)
 }
+
+func (r *mutationResolver) CreateSmartAccount(ctx context.Context, input model.SmartAccountInput) (*model.SmartAccount, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.CreateSmartAccount(ctx, client, input)
+}
+
+func (r *queryResolver) SmartAccounts(ctx context.Context, page, pageSize *int) (*model.SmartAccountPage, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, limit, offset, err := pageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := r.Payments.SmartAccounts(ctx, client, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SmartAccountPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+}
+
+func (r *queryResolver) SmartAccount(ctx context.Context, id uuid.UUID) (*model.SmartAccount, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.SmartAccount(ctx, client, id)
+}
+
+func (r *queryResolver) SmartAccountBalance(ctx context.Context, id uuid.UUID) (*model.SmartAccountBalance, error) {
+	client, err := r.payer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Payments.SmartAccountBalance(ctx, client, id)
+}

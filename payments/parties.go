@@ -245,7 +245,7 @@ func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.Pay
 // CreateRecipient adds a recipient from a bank account or a PIX key.
 func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
 	if in.SmartAccountID != nil {
-		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "Smart accounts are not offered by this service; create the recipient from a bank account or a PIX key.")
+		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "A recipient cannot be made from a smart account; create it from a bank account or a PIX key, and pay into a smart account with a payment request's smartAccountId.")
 	}
 	var r *model.PaymentRecipient
 	if in.PixKey != nil {

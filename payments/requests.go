@@ -25,15 +25,22 @@ const (
 
 // CreateRequest adds a payment request.
 func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
-	if in.SmartAccountID != nil {
-		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "Smart accounts are not offered by this service; leave smartAccountId out.")
-	}
 	now := e.now()
 	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if in.Boleto != nil {
 		if err := e.boletoRecipient(p, &in); err != nil {
 			return nil, err
 		}
+	}
+	if in.SmartAccountID != nil {
+		if in.RecipientID != nil || in.Boleto != nil {
+			return nil, bad("smartAccountId excludes recipientId and boleto: the money goes to one place.")
+		}
+		a, err := e.smartAccountOf(ctx, clientID, "smartAccountId", *in.SmartAccountID)
+		if err != nil {
+			return nil, err
+		}
+		p.SmartAccountID = &a.ID
 	}
 	if in.Amount == nil {
 		return nil, bad("amount is required.")
@@ -103,7 +110,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 			return err
 		}
 		p.RecipientID = &id
-	} else if create && p.PixQrCode == nil && p.Boleto == nil {
+	} else if create && p.PixQrCode == nil && p.Boleto == nil && p.SmartAccountID == nil {
 		r, found, err := e.db.DefaultPaymentRecipient(ctx, p.ClientID)
 		if err != nil {
 			return err
@@ -234,7 +241,7 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	}
 	out := &model.PaymentRequest{ID: p.ID, Fees: p.Fees, AutomaticPix: p.AutomaticPix, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
-		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), RefundedAmount: p.RefundedAmount, Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
+		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), RefundedAmount: p.RefundedAmount, SmartAccount: e.smartAccountDocument(ctx, p), Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
 		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
 	if p.AutomaticPix == nil {
 		amount := p.Amount
@@ -458,6 +465,12 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 	}
 	if to == Completed && p.Boleto != nil {
 		if err := e.settleOwnBoleto(ctx, tx, p.Boleto); err != nil {
+			return err
+		}
+	}
+	if to == Completed && p.SmartAccountID != nil {
+		// The payer's money enters the smart account: one balanced movement, once per request.
+		if err := tx.Transfer(ctx, LedgerPayers, p.SmartAccountID.String(), p.Amount, "request:"+p.ID.String(), p.UpdatedAt); err != nil {
 			return err
 		}
 	}

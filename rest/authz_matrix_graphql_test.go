@@ -74,7 +74,7 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"webhook": "webhook", "event": "event", "paymentRequest": "request", "paymentIntent": "intent", "paymentCustomer": "customer",
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
 	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
-	"boletoConnection": "boletoConnection", "boleto": "boleto"}
+	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount"}
 
 // azNoun strips the verb of a mutation: deleteItem -> item.
 func azNoun(field string) string {
@@ -132,7 +132,7 @@ func azInputs(f map[string]string) map[string]any {
 		"PaymentRequestInput": b["request"], "PixQrPaymentRequestInput": b["pixqr"], "PaymentIntentInput": b["intent"],
 		"PaymentCustomerInput": b["customer"], "PaymentRecipientInput": b["recipient"], "AutomaticPixRequestInput": b["terms"],
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
-		"CreateBoletoInput": b["boleto"],
+		"CreateBoletoInput": b["boleto"], "SmartAccountInput": b["smartAccount"],
 	}
 }
 

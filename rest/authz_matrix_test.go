@@ -162,6 +162,11 @@ func azRoutes() map[string]azRoute {
 			form: url.Values{"decision": {"maybe"}}},
 		"GET /payments/pix/{id}": {ids: []string{"pixIntent"}, public: true},
 
+		"POST /payments/smart-accounts":             {body: "smartAccount"},
+		"GET /payments/smart-accounts":              {},
+		"GET /payments/smart-accounts/{id}":         {ids: []string{"smartAccount"}},
+		"GET /payments/smart-accounts/{id}/balance": {ids: []string{"smartAccount"}},
+
 		"POST /boleto-connections/from-item": {body: "boletoItem"},
 		"GET /boleto-connections":            {},
 		"GET /boleto-connections/{id}":       {ids: []string{"boletoConnection"}},
@@ -201,14 +206,15 @@ func azBodies(f map[string]string) map[string]any {
 		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},
 		"terms": map[string]any{"interval": "MONTHLY", "startDate": day(1), "fixedAmount": 50, "isSandbox": true,
 			"recipientId": f["recipient"], "customerId": f["customer"]},
-		"charge":     map[string]any{"amount": 50, "date": day(5)},
-		"retry":      map[string]any{"date": day(3)},
-		"intent":     map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
-		"customer":   map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
-		"boletoItem": map[string]any{"itemId": f["boletoItem"]},
-		"refund":     map[string]any{"amount": 1},
-		"boleto":     boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
-		"recipient":  map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
+		"charge":       map[string]any{"amount": 50, "date": day(5)},
+		"retry":        map[string]any{"date": day(3)},
+		"intent":       map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
+		"customer":     map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
+		"boletoItem":   map[string]any{"itemId": f["boletoItem"]},
+		"refund":       map[string]any{"amount": 1},
+		"smartAccount": map[string]any{"name": "Conta de B", "taxNumber": happyCPF, "email": "b@example.com", "phoneNumber": "+5511999990000"},
+		"boleto":       boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
+		"recipient":    map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
 	}
 }
 
@@ -302,6 +308,8 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	authorizeAutoPix(t, env, key, f["autoReq"], happyCPF)
 	f["charge"] = env.Do(t, "POST", "/payments/requests/"+f["autoReq"]+"/automatic-pix/schedule", key,
 		map[string]any{"amount": 50, "date": day(5)}).Want(200).String("id")
+	f["smartAccount"] = env.Do(t, "POST", "/payments/smart-accounts", key, map[string]any{"name": "Conta " + azMark, "taxNumber": happyCPF,
+		"email": azMark + "@example.com", "phoneNumber": "+5511999990000"}).Want(200).String("id")
 	f["boletoItem"] = boletoItem(t, env, key)
 	f["boletoConnection"] = env.Do(t, "POST", "/boleto-connections/from-item", key, map[string]any{"itemId": f["boletoItem"]}).Want(200).String("id")
 	f["boleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-1", 30, day(5))).Want(200).String("id")

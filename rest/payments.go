@@ -226,3 +226,23 @@ func (s *Server) refundPaymentRequest() http.HandlerFunc {
 		return s.mut.RefundPaymentRequest(ctx, id, in.Amount)
 	})
 }
+
+// ---- smart accounts
+
+func (s *Server) createSmartAccount() http.HandlerFunc {
+	return withBody(s, func(ctx context.Context, in model.SmartAccountInput) (any, error) {
+		return s.mut.CreateSmartAccount(ctx, in)
+	})
+}
+
+func (s *Server) listSmartAccounts() http.HandlerFunc {
+	return s.pageOf(func(ctx context.Context, page, size *int) (any, error) { return s.query.SmartAccounts(ctx, page, size) })
+}
+
+func (s *Server) getSmartAccount() http.HandlerFunc {
+	return s.byID("Smart account id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.query.SmartAccount(ctx, id) })
+}
+
+func (s *Server) smartAccountBalance() http.HandlerFunc {
+	return s.byID("Smart account id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.query.SmartAccountBalance(ctx, id) })
+}

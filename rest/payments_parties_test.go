@@ -192,7 +192,7 @@ func TestPaymentRequestRules(t *testing.T) {
 		{map[string]any{"amount": 10, "customerId": uuid.NewString()}, model.CodePaymentCustomerNotFound.String()},
 		{map[string]any{"amount": 10, "callbackUrls": map[string]any{"success": "javascript:alert(1)"}}, model.CodeInvalidParameter.String()},
 		{map[string]any{"amount": 10, "webhookUrl": "http://localhost/hook"}, model.CodeInvalidParameter.String()},
-		{map[string]any{"amount": 10, "smartAccountId": uuid.NewString()}, model.CodePaymentFeatureNotSupported.String()},
+		{map[string]any{"amount": 10, "smartAccountId": uuid.NewString()}, model.CodeSmartAccountNotFound.String()},
 		{map[string]any{"amount": 10, "description": strings.Repeat("x", 141)}, model.CodeInvalidParameter.String()},
 	}
 	for _, b := range bad {

@@ -145,6 +145,11 @@ func New(res *graph.Resolver) http.Handler {
 	r.Patch("/payments/recipients/{id}", s.updatePaymentRecipient())
 	r.Delete("/payments/recipients/{id}", s.deletePaymentRecipient())
 
+	r.Post("/payments/smart-accounts", s.createSmartAccount())
+	r.Get("/payments/smart-accounts", s.listSmartAccounts())
+	r.Get("/payments/smart-accounts/{id}", s.getSmartAccount())
+	r.Get("/payments/smart-accounts/{id}/balance", s.smartAccountBalance())
+
 	r.Get("/payments/pay/{id}", s.payPage)
 	r.Post("/payments/pay/{id}", s.payStart)
 	r.Get("/payments/consent/{id}", s.consentPage)

@@ -951,6 +951,7 @@ type ComplexityRoot struct {
 		CreatePaymentRecipient           func(childComplexity int, input model.PaymentRecipientInput) int
 		CreatePaymentRequest             func(childComplexity int, input model.PaymentRequestInput) int
 		CreatePaymentRequestFromPixQR    func(childComplexity int, input model.PixQrPaymentRequestInput) int
+		CreateSmartAccount               func(childComplexity int, input model.SmartAccountInput) int
 		CreateWebhook                    func(childComplexity int, input model.WebhookInput) int
 		DeleteItem                       func(childComplexity int, id uuid.UUID) int
 		DeletePaymentCustomer            func(childComplexity int, id uuid.UUID) int
@@ -1293,6 +1294,9 @@ type ComplexityRoot struct {
 		PaymentRequests        func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
 		ScheduledPayment       func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments      func(childComplexity int, paymentRequestID uuid.UUID) int
+		SmartAccount           func(childComplexity int, id uuid.UUID) int
+		SmartAccountBalance    func(childComplexity int, id uuid.UUID) int
+		SmartAccounts          func(childComplexity int, page *int, pageSize *int) int
 		Spending               func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
 		Transaction            func(childComplexity int, id uuid.UUID) int
 		Transactions           func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
@@ -1329,6 +1333,34 @@ type ComplexityRoot struct {
 		PreviousExpiresAt func(childComplexity int) int
 		PreviousSecret    func(childComplexity int) int
 		Secret            func(childComplexity int) int
+	}
+
+	SmartAccount struct {
+		Agency         func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ID             func(childComplexity int) int
+		IsSandbox      func(childComplexity int) int
+		Name           func(childComplexity int) int
+		Number         func(childComplexity int) int
+		PhoneNumber    func(childComplexity int) int
+		TaxNumber      func(childComplexity int) int
+		Type           func(childComplexity int) int
+		VerifyingDigit func(childComplexity int) int
+	}
+
+	SmartAccountBalance struct {
+		Balance          func(childComplexity int) int
+		BlockedBalance   func(childComplexity int) int
+		LastUpdatedAt    func(childComplexity int) int
+		ScheduledBalance func(childComplexity int) int
+	}
+
+	SmartAccountPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	Spending struct {
@@ -1513,6 +1545,7 @@ type MutationResolver interface {
 	CreateBoleto(ctx context.Context, input model.CreateBoletoInput) (*model.Boleto, error)
 	RefundPaymentRequest(ctx context.Context, paymentRequestID uuid.UUID, amount *float64) (*model.PaymentRequest, error)
 	CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
+	CreateSmartAccount(ctx context.Context, input model.SmartAccountInput) (*model.SmartAccount, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1569,6 +1602,9 @@ type QueryResolver interface {
 	BoletoConnection(ctx context.Context, id uuid.UUID) (*model.BoletoConnection, error)
 	Boletos(ctx context.Context, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) (*model.BoletoPage, error)
 	Boleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
+	SmartAccounts(ctx context.Context, page *int, pageSize *int) (*model.SmartAccountPage, error)
+	SmartAccount(ctx context.Context, id uuid.UUID) (*model.SmartAccount, error)
+	SmartAccountBalance(ctx context.Context, id uuid.UUID) (*model.SmartAccountBalance, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -5582,6 +5618,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePaymentRequestFromPixQR(childComplexity, args["input"].(model.PixQrPaymentRequestInput)), true
+	case "Mutation.createSmartAccount":
+		if e.ComplexityRoot.Mutation.CreateSmartAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSmartAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSmartAccount(childComplexity, args["input"].(model.SmartAccountInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -7386,6 +7433,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ScheduledPayments(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
+	case "Query.smartAccount":
+		if e.ComplexityRoot.Query.SmartAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartAccount(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.smartAccountBalance":
+		if e.ComplexityRoot.Query.SmartAccountBalance == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartAccountBalance_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartAccountBalance(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.smartAccounts":
+		if e.ComplexityRoot.Query.SmartAccounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartAccounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartAccounts(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.spending":
 		if e.ComplexityRoot.Query.Spending == nil {
 			break
@@ -7564,6 +7644,123 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SigningSecret.Secret(childComplexity), true
+
+	case "SmartAccount.agency":
+		if e.ComplexityRoot.SmartAccount.Agency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.Agency(childComplexity), true
+	case "SmartAccount.createdAt":
+		if e.ComplexityRoot.SmartAccount.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.CreatedAt(childComplexity), true
+	case "SmartAccount.email":
+		if e.ComplexityRoot.SmartAccount.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.Email(childComplexity), true
+	case "SmartAccount.id":
+		if e.ComplexityRoot.SmartAccount.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.ID(childComplexity), true
+	case "SmartAccount.isSandbox":
+		if e.ComplexityRoot.SmartAccount.IsSandbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.IsSandbox(childComplexity), true
+	case "SmartAccount.name":
+		if e.ComplexityRoot.SmartAccount.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.Name(childComplexity), true
+	case "SmartAccount.number":
+		if e.ComplexityRoot.SmartAccount.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.Number(childComplexity), true
+	case "SmartAccount.phoneNumber":
+		if e.ComplexityRoot.SmartAccount.PhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.PhoneNumber(childComplexity), true
+	case "SmartAccount.taxNumber":
+		if e.ComplexityRoot.SmartAccount.TaxNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.TaxNumber(childComplexity), true
+	case "SmartAccount.type":
+		if e.ComplexityRoot.SmartAccount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.Type(childComplexity), true
+	case "SmartAccount.verifyingDigit":
+		if e.ComplexityRoot.SmartAccount.VerifyingDigit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccount.VerifyingDigit(childComplexity), true
+
+	case "SmartAccountBalance.balance":
+		if e.ComplexityRoot.SmartAccountBalance.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountBalance.Balance(childComplexity), true
+	case "SmartAccountBalance.blockedBalance":
+		if e.ComplexityRoot.SmartAccountBalance.BlockedBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountBalance.BlockedBalance(childComplexity), true
+	case "SmartAccountBalance.lastUpdatedAt":
+		if e.ComplexityRoot.SmartAccountBalance.LastUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountBalance.LastUpdatedAt(childComplexity), true
+	case "SmartAccountBalance.scheduledBalance":
+		if e.ComplexityRoot.SmartAccountBalance.ScheduledBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountBalance.ScheduledBalance(childComplexity), true
+
+	case "SmartAccountPage.page":
+		if e.ComplexityRoot.SmartAccountPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountPage.Page(childComplexity), true
+	case "SmartAccountPage.results":
+		if e.ComplexityRoot.SmartAccountPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountPage.Results(childComplexity), true
+	case "SmartAccountPage.total":
+		if e.ComplexityRoot.SmartAccountPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountPage.Total(childComplexity), true
+	case "SmartAccountPage.totalPages":
+		if e.ComplexityRoot.SmartAccountPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartAccountPage.TotalPages(childComplexity), true
 
 	case "Spending.byCategory":
 		if e.ComplexityRoot.Spending.ByCategory == nil {
@@ -8105,6 +8302,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentRequestInput", ec.unmarshalInputPaymentRequestInput),
 			graphql.NewInputUnmarshaler("PaymentScheduleInput", ec.unmarshalInputPaymentScheduleInput),
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
+			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
@@ -11938,6 +12136,101 @@ extend type Mutation {
     id: UUID!
   ): Boleto!
 }
+
+# ---------------------------------------------------------------------------------------
+# Smart accounts: escrow-style accounts payment requests pay into (/payments/smart-accounts).
+
+"An escrow-style account of the application that payment requests can pay into."
+type SmartAccount {
+  "The account's id (smartAccountId on a payment request)."
+  id: UUID!
+  "Its agency."
+  agency: String!
+  "Its number."
+  number: String!
+  "Its check digit."
+  verifyingDigit: String!
+  "CHECKING_ACCOUNT."
+  type: String!
+  "Whether it is a sandbox account."
+  isSandbox: Boolean!
+  "The owner's name."
+  name: String!
+  "The owner's CPF or CNPJ."
+  taxNumber: String!
+  "The owner's e-mail."
+  email: String!
+  "The owner's phone number."
+  phoneNumber: String!
+  "When it was opened (UTC)."
+  createdAt: DateTime!
+}
+
+"A page of smart accounts (the page-number envelope)."
+type SmartAccountPage {
+  "How many accounts the application has."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's accounts, oldest first."
+  results: [SmartAccount!]!
+}
+
+"A smart account's balance: the sum of its ledger entries, in reais."
+type SmartAccountBalance {
+  "When it last moved (UTC); its opening when it never did."
+  lastUpdatedAt: DateTime!
+  "What is in it."
+  balance: Float!
+  "What is blocked (nothing blocks money here: 0)."
+  blockedBalance: Float!
+  "What is scheduled to leave (nothing is: 0)."
+  scheduledBalance: Float!
+}
+
+"A new smart account."
+input SmartAccountInput {
+  "The owner's name (person or company)."
+  name: String
+  "The owner's CPF or CNPJ."
+  taxNumber: String
+  "The owner's e-mail."
+  email: String
+  "The owner's phone number."
+  phoneNumber: String
+  "Whether it is a sandbox account (default false)."
+  isSandbox: Boolean
+}
+
+extend type Query {
+  "GET /payments/smart-accounts: the application's smart accounts."
+  smartAccounts(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Accounts per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): SmartAccountPage!
+  "GET /payments/smart-accounts/{id}: one smart account (SMART_ACCOUNT_NOT_FOUND when the application has none with the id)."
+  smartAccount(
+    "The account's id."
+    id: UUID!
+  ): SmartAccount!
+  "GET /payments/smart-accounts/{id}/balance: its balance, the sum of its ledger."
+  smartAccountBalance(
+    "The account's id."
+    id: UUID!
+  ): SmartAccountBalance!
+}
+
+extend type Mutation {
+  "POST /payments/smart-accounts: opens a smart account."
+  createSmartAccount(
+    "The owner: name, taxNumber, email and phoneNumber."
+    input: SmartAccountInput!
+  ): SmartAccount!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -14346,6 +14639,62 @@ func (ec *executionContext) childFields_SigningSecret(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type SigningSecret", field.Name)
 }
 
+func (ec *executionContext) childFields_SmartAccount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SmartAccount_id(ctx, field)
+	case "agency":
+		return ec.fieldContext_SmartAccount_agency(ctx, field)
+	case "number":
+		return ec.fieldContext_SmartAccount_number(ctx, field)
+	case "verifyingDigit":
+		return ec.fieldContext_SmartAccount_verifyingDigit(ctx, field)
+	case "type":
+		return ec.fieldContext_SmartAccount_type(ctx, field)
+	case "isSandbox":
+		return ec.fieldContext_SmartAccount_isSandbox(ctx, field)
+	case "name":
+		return ec.fieldContext_SmartAccount_name(ctx, field)
+	case "taxNumber":
+		return ec.fieldContext_SmartAccount_taxNumber(ctx, field)
+	case "email":
+		return ec.fieldContext_SmartAccount_email(ctx, field)
+	case "phoneNumber":
+		return ec.fieldContext_SmartAccount_phoneNumber(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SmartAccount_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartAccount", field.Name)
+}
+
+func (ec *executionContext) childFields_SmartAccountBalance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "lastUpdatedAt":
+		return ec.fieldContext_SmartAccountBalance_lastUpdatedAt(ctx, field)
+	case "balance":
+		return ec.fieldContext_SmartAccountBalance_balance(ctx, field)
+	case "blockedBalance":
+		return ec.fieldContext_SmartAccountBalance_blockedBalance(ctx, field)
+	case "scheduledBalance":
+		return ec.fieldContext_SmartAccountBalance_scheduledBalance(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartAccountBalance", field.Name)
+}
+
+func (ec *executionContext) childFields_SmartAccountPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_SmartAccountPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_SmartAccountPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_SmartAccountPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_SmartAccountPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartAccountPage", field.Name)
+}
+
 func (ec *executionContext) childFields_Spending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "byCategory":
@@ -15138,6 +15487,20 @@ func (ec *executionContext) field_Mutation_createPaymentRequest_args(ctx context
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PaymentRequestInput, error) {
 			return ec.unmarshalNPaymentRequestInput2ponteᚋmodelᚐPaymentRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSmartAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SmartAccountInput, error) {
+			return ec.unmarshalNSmartAccountInput2ponteᚋmodelᚐSmartAccountInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16463,6 +16826,56 @@ func (ec *executionContext) field_Query_scheduledPayments_args(ctx context.Conte
 		return nil, err
 	}
 	args["paymentRequestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartAccountBalance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartAccounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
 	return args, nil
 }
 
@@ -33392,6 +33805,50 @@ func (ec *executionContext) fieldContext_Mutation_cancelBoleto(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSmartAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSmartAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSmartAccount(ctx, fc.Args["input"].(model.SmartAccountInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
+			return ec.marshalNSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSmartAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSmartAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40140,6 +40597,138 @@ func (ec *executionContext) fieldContext_Query_boleto(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_smartAccounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartAccounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartAccounts(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartAccountPage) graphql.Marshaler {
+			return ec.marshalNSmartAccountPage2ᚖponteᚋmodelᚐSmartAccountPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartAccounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccountPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartAccounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_smartAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartAccount(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
+			return ec.marshalNSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_smartAccountBalance(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartAccountBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartAccountBalance(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartAccountBalance) graphql.Marshaler {
+			return ec.marshalNSmartAccountBalance2ᚖponteᚋmodelᚐSmartAccountBalance(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartAccountBalance(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccountBalance(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartAccountBalance_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40623,6 +41212,452 @@ func (ec *executionContext) _SigningSecret_previousExpiresAt(ctx context.Context
 }
 func (ec *executionContext) fieldContext_SigningSecret_previousExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SigningSecret", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartAccount_id(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SmartAccount_agency(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_agency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Agency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_agency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_number(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_verifyingDigit(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_verifyingDigit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerifyingDigit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_verifyingDigit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_type(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_isSandbox(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_isSandbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsSandbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_isSandbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SmartAccount_name(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_taxNumber(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_taxNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_taxNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_email(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_phoneNumber(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_phoneNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PhoneNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_phoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartAccount_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccount_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccount_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccount", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartAccountBalance_lastUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountBalance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountBalance_lastUpdatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountBalance_lastUpdatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountBalance", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartAccountBalance_balance(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountBalance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountBalance_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountBalance_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountBalance", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartAccountBalance_blockedBalance(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountBalance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountBalance_blockedBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BlockedBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountBalance_blockedBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountBalance", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartAccountBalance_scheduledBalance(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountBalance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountBalance_scheduledBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountBalance_scheduledBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountBalance", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartAccountPage_total(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartAccountPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartAccountPage_page(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartAccountPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartAccountPage_results(ctx context.Context, field graphql.CollectedField, obj *model.SmartAccountPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartAccountPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SmartAccount) graphql.Marshaler {
+			return ec.marshalNSmartAccount2ᚕᚖponteᚋmodelᚐSmartAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartAccountPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartAccountPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccount(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Spending_byCategory(ctx context.Context, field graphql.CollectedField, obj *model.Spending) (ret graphql.Marshaler) {
@@ -45330,6 +46365,76 @@ func (ec *executionContext) unmarshalInputPixQrPaymentRequestInput(ctx context.C
 func UnmarshalPixQrPaymentRequestInput(ctx context.Context, raw any) (model.PixQrPaymentRequestInput, error) {
 	var out model.PixQrPaymentRequestInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "PixQrPaymentRequestInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSmartAccountInput(ctx context.Context, obj any) (model.SmartAccountInput, error) {
+	var it model.SmartAccountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "taxNumber", "email", "phoneNumber", "isSandbox"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "taxNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxNumber = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phoneNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phoneNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhoneNumber = data
+		case "isSandbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isSandbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsSandbox = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSmartAccountInput unmarshals raw into the SmartAccountInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSmartAccountInput(ctx context.Context, raw any) (model.SmartAccountInput, error) {
+	var out model.SmartAccountInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartAccountInput", raw, &out)
 	return out, err
 }
 
@@ -51485,6 +52590,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSmartAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSmartAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53611,6 +54723,24 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_boleto(ctx, field)
 				})
+		case "smartAccounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartAccounts(ctx, field)
+				})
+		case "smartAccount":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartAccount(ctx, field)
+				})
+		case "smartAccountBalance":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartAccountBalance(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -53820,6 +54950,185 @@ func (ec *executionContext) _SigningSecret(ctx context.Context, sel ast.Selectio
 		case "previousExpiresAt":
 			out.Values[i] = ec._SigningSecret_previousExpiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartAccountImplementors = []string{"SmartAccount"}
+
+func (ec *executionContext) _SmartAccount(ctx context.Context, sel ast.SelectionSet, obj *model.SmartAccount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartAccountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartAccount")
+		case "id":
+			out.Values[i] = ec._SmartAccount_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "agency":
+			out.Values[i] = ec._SmartAccount_agency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._SmartAccount_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verifyingDigit":
+			out.Values[i] = ec._SmartAccount_verifyingDigit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._SmartAccount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isSandbox":
+			out.Values[i] = ec._SmartAccount_isSandbox(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SmartAccount_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxNumber":
+			out.Values[i] = ec._SmartAccount_taxNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._SmartAccount_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phoneNumber":
+			out.Values[i] = ec._SmartAccount_phoneNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SmartAccount_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartAccountBalanceImplementors = []string{"SmartAccountBalance"}
+
+func (ec *executionContext) _SmartAccountBalance(ctx context.Context, sel ast.SelectionSet, obj *model.SmartAccountBalance) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartAccountBalanceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartAccountBalance")
+		case "lastUpdatedAt":
+			out.Values[i] = ec._SmartAccountBalance_lastUpdatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._SmartAccountBalance_balance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blockedBalance":
+			out.Values[i] = ec._SmartAccountBalance_blockedBalance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheduledBalance":
+			out.Values[i] = ec._SmartAccountBalance_scheduledBalance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartAccountPageImplementors = []string{"SmartAccountPage"}
+
+func (ec *executionContext) _SmartAccountPage(ctx context.Context, sel ast.SelectionSet, obj *model.SmartAccountPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartAccountPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartAccountPage")
+		case "total":
+			out.Values[i] = ec._SmartAccountPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._SmartAccountPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._SmartAccountPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._SmartAccountPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -56424,6 +57733,51 @@ func (ec *executionContext) marshalNSigningSecret2ᚖponteᚋmodelᚐSigningSecr
 		return graphql.Null
 	}
 	return ec._SigningSecret(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSmartAccount2ᚕᚖponteᚋmodelᚐSmartAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SmartAccount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartAccount!")
+		return graphql.Null
+	}
+	return ec._SmartAccount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSmartAccountBalance2ᚖponteᚋmodelᚐSmartAccountBalance(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccountBalance) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartAccountBalance!")
+		return graphql.Null
+	}
+	return ec._SmartAccountBalance(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSmartAccountInput2ponteᚋmodelᚐSmartAccountInput(ctx context.Context, v any) (model.SmartAccountInput, error) {
+	res, err := ec.unmarshalInputSmartAccountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSmartAccountPage2ᚖponteᚋmodelᚐSmartAccountPage(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccountPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartAccountPage!")
+		return graphql.Null
+	}
+	return ec._SmartAccountPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx context.Context, sel ast.SelectionSet, v *model.Spending) graphql.Marshaler {

@@ -304,6 +304,20 @@ async function main() {
   assert.equal((await rejection(pay.fetchPaymentRequest(doomed.id))).codeDescription, 'PAYMENT_REQUEST_NOT_FOUND')
   await pay.deletePaymentCustomer(customer.id)
 
+  // Smart accounts: opened, read, listed, and paid into by a request.
+  const smart = await pay.createSmartAccount({ name: 'Loja Exemplo', taxNumber: '11222333000181', email: 'loja@example.com', phoneNumber: '+5511999990000', isSandbox: true })
+  assert.equal(smart.type, 'CHECKING_ACCOUNT')
+  assert.equal((await pay.fetchSmartAccount(smart.id)).number, smart.number)
+  assert.equal((await pay.fetchSmartAccounts()).total, 1)
+  assert.equal((await pay.fetchSmartAccountBalance(smart.id)).balance, 0)
+  const intoSmart = await pay.createPaymentRequest({ amount: 7.5, isSandbox: true, smartAccountId: smart.id })
+  const smartIntent = await pay.createPaymentIntent({ paymentRequestId: intoSmart.id, connectorId: 5, parameters: { cpf: '11144477735' } })
+  await fetch(smartIntent.consentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  for (let i = 0; i < 200 && (await pay.fetchSmartAccountBalance(smart.id)).balance !== 7.5; i++) {
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  assert.equal((await pay.fetchSmartAccountBalance(smart.id)).balance, 7.5, 'the payment reached the smart account')
+
   console.log('pluggy-sdk compatibility: all checks passed')
 }
 
