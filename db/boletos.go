@@ -178,7 +178,9 @@ func oneBoleto(rows pgx.Rows, err error) (*BoletoRow, bool, error) {
 	return list[0], true, nil
 }
 
-// BoletoQuery is a list of an application's boletos by its filters.
+// BoletoQuery is a list of an application's boletos by its filters. Dates are compared as
+// the calendar dates of the times given (parameters typed date: the session's time zone
+// plays no part).
 type BoletoQuery struct {
 	ClientID     uuid.UUID
 	ConnectionID *uuid.UUID
@@ -190,7 +192,7 @@ type BoletoQuery struct {
 // Boletos lists boletos oldest first, with the total.
 func (d *DB) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([]*BoletoRow, int, error) {
 	where := `client_id = $1 AND ($2::uuid IS NULL OR connection_id = $2) AND ($3::text IS NULL OR status = $3)
-		AND ($4::timestamptz IS NULL OR due_date >= $4::timestamptz::date) AND ($5::timestamptz IS NULL OR due_date <= $5::timestamptz::date)`
+		AND ($4::date IS NULL OR due_date >= $4::date) AND ($5::date IS NULL OR due_date <= $5::date)`
 	args := []any{q.ClientID, q.ConnectionID, q.Status, q.DueFrom, q.DueTo}
 	var total int
 	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM boletos WHERE `+where, args...).Scan(&total); err != nil {
@@ -209,7 +211,7 @@ func (d *DB) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([]*
 // before another, for the daily lifecycle job.
 func (d *DB) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore time.Time, limit int) ([]uuid.UUID, error) {
 	rows, err := d.Pool.Query(ctx, `SELECT id FROM boletos WHERE status IN ('OPEN', 'OVERDUE') AND
-		(status = 'OPEN' AND due_date < $1::timestamptz::date OR status = 'OVERDUE' AND due_date < $2::timestamptz::date)
+		(status = 'OPEN' AND due_date < $1::date OR status = 'OVERDUE' AND due_date < $2::date)
 		ORDER BY due_date, id LIMIT $3`, overdueBefore, protestBefore, limit)
 	if err != nil {
 		return nil, err
