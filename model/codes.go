@@ -154,6 +154,7 @@ var (
 	CodeInvalidBoletoCharges     = code(400, "INVALID_BOLETO_FINE_OR_INTEREST", "fine or interest has an unknown type or a value out of range.")
 	CodeBoletoSeuNumeroExists    = code(409, "BOLETO_SEU_NUMERO_ALREADY_EXISTS", "seuNumero is already used by a boleto of this connection.")
 	CodeBoletoNotCancelable      = code(409, "BOLETO_NOT_CANCELABLE", "Only an OPEN or OVERDUE boleto can be cancelled.")
+	CodeBoletoNotPayable         = code(409, "BOLETO_NOT_PAYABLE", "Only an OPEN or OVERDUE boleto can be paid; this one is paid, cancelled or protested.")
 	CodeInvalidDigitableLine     = code(400, "INVALID_DIGITABLE_LINE", "A boleto's digitable line or barcode whose digits or check digits are wrong.")
 
 	// Webhooks and events.

@@ -224,6 +224,9 @@ func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*PixCharge, 
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
 		}
+		if b.Status != BoletoOpen && b.Status != BoletoOverdue {
+			return model.Fail(model.CodeBoletoNotPayable, "Boleto %s is %s; only an OPEN or OVERDUE boleto can be paid.", id, b.Status)
+		}
 		return e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now()))
 	})
 	if err != nil {

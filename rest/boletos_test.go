@@ -208,7 +208,7 @@ func TestBoletoLifecycle(t *testing.T) {
 	if b := await(waits, payments.BoletoPaid); *b.PaymentOrigin != "PIX" || *b.AmountPaid != 50 {
 		t.Fatalf("paid by its PIX code %+v", b)
 	}
-	env.Do(t, "POST", "/boletos/pix/"+waits.ID.String(), "", nil).WantError(409, model.CodeBoletoNotCancelable.String())
+	env.Do(t, "POST", "/boletos/pix/"+waits.ID.String(), "", nil).WantError(409, model.CodeBoletoNotPayable.String())
 
 	// The daily sweep: an OPEN boleto past its due date becomes OVERDUE, and one overdue for
 	// longer than the protest delay PROTESTED.
