@@ -58,10 +58,10 @@ func (d *DB) SmartAccounts(ctx context.Context, clientID uuid.UUID, limit, offse
 }
 
 // Balance sums an account's ledger entries (credits less debits) and says when it last moved.
-func (d *DB) Balance(ctx context.Context, account string) (float64, *time.Time, error) {
+func (c *conn) Balance(ctx context.Context, account string) (float64, *time.Time, error) {
 	var balance float64
 	var last *time.Time
-	err := d.Pool.QueryRow(ctx, `SELECT COALESCE(sum(credit - debit), 0)::float8, max(created_at) FROM ledger_entries WHERE account = $1`, account).
+	err := c.pg.QueryRow(ctx, `SELECT COALESCE(sum(credit - debit), 0)::float8, max(created_at) FROM ledger_entries WHERE account = $1`, account).
 		Scan(&balance, &last)
 	return balance, last, err
 }

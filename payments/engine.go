@@ -105,6 +105,8 @@ func (e *Engine) Register(w *river.Workers) {
 	e.registerBoletos(w)
 	river.AddWorker(w, &refundWorker{e: e})
 	river.AddWorker(w, &expiryWorker{e: e})
+	river.AddWorker(w, &smartTransferWorker{e: e})
+	river.AddWorker(w, &bulkWorker{e: e})
 }
 
 func bad(format string, args ...any) error {

@@ -74,11 +74,12 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"webhook": "webhook", "event": "event", "paymentRequest": "request", "paymentIntent": "intent", "paymentCustomer": "customer",
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
 	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
-	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount"}
+	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount",
+	"smartTransferPreauthorization": "preauth", "smartTransferPayment": "stPayment", "bulkPayment": "bulk"}
 
 // azNoun strips the verb of a mutation: deleteItem -> item.
 func azNoun(field string) string {
-	for _, verb := range []string{"update", "delete", "cancel", "retry", "redeliver", "submit", "schedule", "create", "rotate"} {
+	for _, verb := range []string{"update", "delete", "cancel", "retry", "redeliver", "submit", "schedule", "create", "rotate", "revoke"} {
 		if rest, ok := strings.CutPrefix(field, verb); ok && rest != "" && strings.ToUpper(rest[:1]) == rest[:1] {
 			return strings.ToLower(rest[:1]) + rest[1:]
 		}
@@ -133,6 +134,7 @@ func azInputs(f map[string]string) map[string]any {
 		"PaymentCustomerInput": b["customer"], "PaymentRecipientInput": b["recipient"], "AutomaticPixRequestInput": b["terms"],
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
 		"CreateBoletoInput": b["boleto"], "SmartAccountInput": b["smartAccount"],
+		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 
 	"ponte/auth"
 	"ponte/model"
-	"ponte/payments"
 	"ponte/testsupport"
 )
 
@@ -44,7 +43,9 @@ import (
 //   - /metrics: for a scraper on this machine (as the tests are) or with its own token;
 //   - the pages a person opens from a link the application handed out, reached by an
 //     unguessable id that is the capability: /sandbox/authorize/{id} (the simulated bank's
-//     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages) and
+//     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages),
+//     /smart-transfers/consent/{id} (a pre-authorization's payer), /payments/bulk-consent/{id}
+//     (a bulk payment's smart account owner) and
 //     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank).
 //
 // /graphql is called field by field by the GraphQL half (authz_matrix_graphql_test.go).
@@ -166,6 +167,22 @@ func azRoutes() map[string]azRoute {
 		"GET /payments/smart-accounts":              {},
 		"GET /payments/smart-accounts/{id}":         {ids: []string{"smartAccount"}},
 		"GET /payments/smart-accounts/{id}/balance": {ids: []string{"smartAccount"}},
+		"POST /payments/bulk":                       {body: "bulk"},
+		"GET /payments/bulk":                        {},
+		"GET /payments/bulk/{id}":                   {ids: []string{"bulk"}},
+		"DELETE /payments/bulk/{id}":                {ids: []string{"bulk"}},
+		"GET /payments/bulk-consent/{id}":           {ids: []string{"bulk"}, public: true},
+		"POST /payments/bulk-consent/{id}": {ids: []string{"bulk"}, public: true,
+			form: url.Values{"decision": {"maybe"}}},
+		"POST /smart-transfers/preauthorizations":             {body: "preauth"},
+		"GET /smart-transfers/preauthorizations":              {},
+		"GET /smart-transfers/preauthorizations/{id}":         {ids: []string{"preauth"}},
+		"POST /smart-transfers/preauthorizations/{id}/revoke": {ids: []string{"preauth"}},
+		"POST /smart-transfers/payments":                      {body: "stPayment"},
+		"GET /smart-transfers/payments/{id}":                  {ids: []string{"stPayment"}},
+		"GET /smart-transfers/consent/{id}":                   {ids: []string{"preauth"}, public: true},
+		"POST /smart-transfers/consent/{id}": {ids: []string{"preauth"}, public: true,
+			form: url.Values{"decision": {"maybe"}}},
 
 		"POST /boleto-connections/from-item": {body: "boletoItem"},
 		"GET /boleto-connections":            {},
@@ -206,127 +223,22 @@ func azBodies(f map[string]string) map[string]any {
 		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},
 		"terms": map[string]any{"interval": "MONTHLY", "startDate": day(1), "fixedAmount": 50, "isSandbox": true,
 			"recipientId": f["recipient"], "customerId": f["customer"]},
-		"charge":       map[string]any{"amount": 50, "date": day(5)},
-		"retry":        map[string]any{"date": day(3)},
-		"intent":       map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
-		"customer":     map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
-		"boletoItem":   map[string]any{"itemId": f["boletoItem"]},
-		"refund":       map[string]any{"amount": 1},
+		"charge":     map[string]any{"amount": 50, "date": day(5)},
+		"retry":      map[string]any{"date": day(3)},
+		"intent":     map[string]any{"paymentRequestId": f["intentReq"], "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}},
+		"customer":   map[string]any{"type": "INDIVIDUAL", "name": "Cliente de B", "cpf": happyCPF},
+		"boletoItem": map[string]any{"itemId": f["boletoItem"]},
+		"refund":     map[string]any{"amount": 1},
+		"preauth": map[string]any{"connectorId": 6, "parameters": map[string]any{"cpf": happyCPF}, "recipientIds": []string{f["recipient"]},
+			"limits": map[string]any{"daily": 100}},
+		"stPayment":    map[string]any{"preauthorizationId": f["preauthOK"], "recipientId": f["recipient"], "amount": 1},
+		"bulk":         map[string]any{"smartAccountId": f["smartAccount"], "paymentRequestIds": []string{f["bulkReq"]}},
 		"smartAccount": map[string]any{"name": "Conta de B", "taxNumber": happyCPF, "email": "b@example.com", "phoneNumber": "+5511999990000"},
 		"boleto":       boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
 		"recipient":    map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
 	}
 }
 
-// azFixture is A's world: its resources' ids by kind, and every id and value of A that no
-// other application may see.
-type azFixture struct {
-	ids     map[string]string
-	secrets map[string]string // value -> what it is
-}
-
-const azMark = "a7731" // in every value A chooses, so a leak is recognisable
-
-func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFixture {
-	key := a.APIKey
-	f := map[string]string{"clientId": a.ID, "clientSecret": a.Secret, "connector": "0", "asset": "x"}
-	first := func(path string) string {
-		var page struct {
-			Results []struct {
-				ID string `json:"id"`
-			} `json:"results"`
-			ID string `json:"id"`
-		}
-		env.Do(t, "GET", path, key, nil).Want(200).JSON(&page)
-		if len(page.Results) > 0 {
-			return page.Results[0].ID
-		}
-		if page.ID == "" {
-			t.Fatalf("no fixture at %s", path)
-		}
-		return page.ID
-	}
-	var it model.Item
-	env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "clientUserId": "user-" + azMark,
-		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&it)
-	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
-	f["item"] = it.ID.String()
-	accounts := env.AccountIDs(t, key, f["item"])
-	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
-	f["transaction"] = first("/transactions?accountId=" + f["account"])
-	f["investment"] = first("/investments?itemId=" + f["item"])
-	f["identity"] = first("/identity?itemId=" + f["item"])
-	f["loan"] = first("/loans?itemId=" + f["item"])
-	f["bill"] = first("/bills?accountId=" + f["card"])
-	f["category"] = first("/categories")
-	f["institution"] = first("/payments/recipients/institutions?name=Nubank")
-	f["feedback"] = azPatchCategory(t, env, key, f["transaction"])
-	of := createItem(t, env, key, 5, map[string]any{"cpf": "52998224725"})
-	approve(t, env, key, of.ID.String())
-	f["ofItem"] = of.ID.String()
-	f["consent"] = first("/consents?itemId=" + f["ofItem"])
-	f["webhook"] = env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks-" + azMark + ".example.com/a",
-		"headers": map[string]any{"Authorization": "Bearer secret-" + azMark}}).Want(200).String("id")
-	f["event"] = env.Events(t, key, f["item"])[0]["id"].(string)
-	f["signingSecret"] = env.Do(t, "GET", "/webhooks/signing-secret", key, nil).Want(200).String("secret")
-
-	pending := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})
-	waiting, _ := env.WaitItem(t, key, pending.ID.String(), testsupport.Settled)
-	if waiting.UserAction == nil {
-		t.Fatalf("no user action on %+v", waiting)
-	}
-	link, _ := waiting.UserAction.Attributes["url"].(string)
-	f["otherItem"], f["action"] = pending.ID.String(), link[strings.LastIndex(link, "/")+1:]
-
-	f["recipient"] = env.Recipient(t, key)
-	f["customer"] = env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "BUSINESS", "name": "Cliente " + azMark,
-		"cnpj": "11222333000181", "email": azMark + "@example.com"}).Want(200).String("id")
-	newRequest := func(body map[string]any) string {
-		body["description"] = "Pedido " + azMark
-		return env.Do(t, "POST", "/payments/requests", key, body).Want(200).String("id")
-	}
-	intentFor := func(req string, extra map[string]any) string {
-		body := map[string]any{"paymentRequestId": req, "connectorId": payConnector, "parameters": map[string]any{"cpf": happyCPF, "name": "Maria " + azMark}}
-		for k, v := range extra {
-			body[k] = v
-		}
-		return env.Do(t, "POST", "/payments/intents", key, body).Want(200).String("id")
-	}
-	f["request"] = newRequest(map[string]any{"amount": 10.5, "isSandbox": true, "customerId": f["customer"]})
-	f["payReq"] = newRequest(map[string]any{"amount": 11.5, "isSandbox": true})
-	f["intentReq"] = newRequest(map[string]any{"amount": 12.5, "isSandbox": true})
-	f["intent"] = intentFor(newRequest(map[string]any{"amount": 13.5, "isSandbox": true}), nil)
-	f["pixIntent"] = intentFor(newRequest(map[string]any{"amount": 99.99, "customerId": f["customer"], "isSandbox": true}),
-		map[string]any{"paymentMethod": "PIX", "isDynamicPix": true})
-	f["schedReq"] = newRequest(map[string]any{"amount": 20, "isSandbox": true, "schedule": map[string]any{"type": "DAILY", "startDate": day(5), "occurrences": 3}})
-	var n model.PaymentIntent
-	env.Do(t, "GET", "/payments/intents/"+intentFor(f["schedReq"], nil), key, nil).Want(200).JSON(&n)
-	consent(t, env, &n, "authorize").Want(http.StatusOK)
-	f["schedule"] = first("/payments/requests/" + f["schedReq"] + "/schedules")
-	f["autoReq"] = env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "MONTHLY", "startDate": day(1),
-		"fixedAmount": 50, "isSandbox": true, "isRetryAccepted": true, "description": "Academia " + azMark}).Want(200).String("id")
-	authorizeAutoPix(t, env, key, f["autoReq"], happyCPF)
-	f["charge"] = env.Do(t, "POST", "/payments/requests/"+f["autoReq"]+"/automatic-pix/schedule", key,
-		map[string]any{"amount": 50, "date": day(5)}).Want(200).String("id")
-	f["smartAccount"] = env.Do(t, "POST", "/payments/smart-accounts", key, map[string]any{"name": "Conta " + azMark, "taxNumber": happyCPF,
-		"email": azMark + "@example.com", "phoneNumber": "+5511999990000"}).Want(200).String("id")
-	f["boletoItem"] = boletoItem(t, env, key)
-	f["boletoConnection"] = env.Do(t, "POST", "/boleto-connections/from-item", key, map[string]any{"itemId": f["boletoItem"]}).Want(200).String("id")
-	f["boleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-1", 30, day(5))).Want(200).String("id")
-	f["paidBoleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-2", 31, day(5))).Want(200).String("id")
-	env.Do(t, "POST", "/boletos/pix/"+f["paidBoleto"], "", nil).Want(200)
-	f["brcode"] = payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "P1"}.Encode()
-
-	fx := &azFixture{ids: f, secrets: map[string]string{azMark: "a value A chose", "Loja Exemplo Ltda": "A's recipient name", f["signingSecret"]: "A's signing secret"}}
-	for kind, id := range f {
-		if !azShared[kind] && regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(id) {
-			fx.secrets[id] = "A's " + kind + " id"
-		}
-	}
-	return fx
-}
-
-// azPath is a route's path with A's fixtures for its parameters and required query.
 func azPath(pattern string, spec azRoute, fx *azFixture) string {
 	i := 0
 	path := azParam.ReplaceAllStringFunc(pattern, func(string) string {

@@ -103,7 +103,7 @@ func checkValues(kind string, v url.Values) error {
 // formPost reports the HTML form posts of the service's own pages (the payer's pages and
 // the sandbox institutions' authorization page), which are not JSON endpoints.
 func formPost(path string) bool {
-	for _, p := range []string{"/payments/pay/", "/payments/consent/", "/sandbox/authorize/"} {
+	for _, p := range []string{"/payments/pay/", "/payments/consent/", "/smart-transfers/consent/", "/payments/bulk-consent/", "/sandbox/authorize/"} {
 		if rest, ok := strings.CutPrefix(path, p); ok && rest != "" && !strings.Contains(rest, "/") {
 			return true
 		}

@@ -25,7 +25,7 @@ func idempotencyExempt(path string) bool {
 	case "/auth", "/graphql":
 		return true
 	}
-	for _, prefix := range []string{"/graphiql", "/sandbox/", "/payments/pay/", "/payments/consent/"} {
+	for _, prefix := range []string{"/graphiql", "/sandbox/", "/payments/pay/", "/payments/consent/", "/smart-transfers/consent/", "/payments/bulk-consent/"} {
 		if strings.HasPrefix(path, prefix) {
 			return true
 		}

@@ -19,11 +19,7 @@ import (
 var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "maskCPF": maskCPF, "urlsafe": qrImage}).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
-dl{display:grid;grid-template-columns:7rem 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
-label{display:block;margin:.8rem 0 .3rem}select,input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
-button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
-.approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.status{font-family:monospace}</style></head>
+<style>` + pageCSS + `</style></head>
 <body>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
@@ -110,15 +106,27 @@ func maskCPF(cpf string) string {
 	return cpf[:3] + ".***.***-" + cpf[9:]
 }
 
+// pageCSS is the look every page of the service's own shares.
+const pageCSS = `body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
+dl{display:grid;grid-template-columns:7rem 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
+label{display:block;margin:.8rem 0 .3rem}select,input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
+button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
+.approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.status{font-family:monospace}`
+
 func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
+	pageHeaders(w)
+	w.WriteHeader(status)
+	_ = payPages.Execute(w, v)
+}
+
+// pageHeaders are the headers of the service's HTML pages.
+func pageHeaders(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	// Browsers apply form-action to the redirect that follows a post too: the consent page's
 	// decision redirects to the application's callbackUrls, on any host.
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' https: http:; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
-	w.WriteHeader(status)
-	_ = payPages.Execute(w, v)
 }
 
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, title string, err error) {

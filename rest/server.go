@@ -150,6 +150,22 @@ func New(res *graph.Resolver) http.Handler {
 	r.Get("/payments/smart-accounts/{id}", s.getSmartAccount())
 	r.Get("/payments/smart-accounts/{id}/balance", s.smartAccountBalance())
 
+	r.Post("/payments/bulk", s.createBulkPayment())
+	r.Get("/payments/bulk", s.listBulkPayments())
+	r.Get("/payments/bulk/{id}", s.getBulkPayment())
+	r.Delete("/payments/bulk/{id}", s.deleteBulkPayment())
+
+	r.Post("/smart-transfers/preauthorizations", s.createPreauthorization())
+	r.Get("/smart-transfers/preauthorizations", s.listPreauthorizations())
+	r.Get("/smart-transfers/preauthorizations/{id}", s.getPreauthorization())
+	r.Post("/smart-transfers/preauthorizations/{id}/revoke", s.revokePreauthorization())
+	r.Post("/smart-transfers/payments", s.createSmartTransferPayment())
+	r.Get("/smart-transfers/payments/{id}", s.getSmartTransferPayment())
+
+	r.Get("/smart-transfers/consent/{id}", s.preauthPage)
+	r.Post("/smart-transfers/consent/{id}", s.preauthDecision)
+	r.Get("/payments/bulk-consent/{id}", s.bulkPage)
+	r.Post("/payments/bulk-consent/{id}", s.bulkDecision)
 	r.Get("/payments/pay/{id}", s.payPage)
 	r.Post("/payments/pay/{id}", s.payStart)
 	r.Get("/payments/consent/{id}", s.consentPage)

@@ -240,6 +240,29 @@ type ComplexityRoot struct {
 		TaxNumber           func(childComplexity int) int
 	}
 
+	BulkPayment struct {
+		CallbackUrls    func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		ErrorDetail     func(childComplexity int) int
+		FeesAmount      func(childComplexity int) int
+		GrossAmount     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		PaymentRequests func(childComplexity int) int
+		PaymentURL      func(childComplexity int) int
+		ReferenceID     func(childComplexity int) int
+		SmartAccount    func(childComplexity int) int
+		Status          func(childComplexity int) int
+		TotalAmount     func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	BulkPaymentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	BusinessOtherDocument struct {
 		Country        func(childComplexity int) int
 		ExpirationDate func(childComplexity int) int
@@ -936,41 +959,46 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CancelAutomaticPixAuthorization  func(childComplexity int, paymentRequestID uuid.UUID) int
-		CancelAutomaticPixPayment        func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
-		CancelBoleto                     func(childComplexity int, id uuid.UUID) int
-		CancelScheduledPayment           func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
-		CancelScheduledPayments          func(childComplexity int, paymentRequestID uuid.UUID) int
-		CreateAutomaticPixPaymentRequest func(childComplexity int, input model.AutomaticPixRequestInput) int
-		CreateBoleto                     func(childComplexity int, input model.CreateBoletoInput) int
-		CreateBoletoConnection           func(childComplexity int, itemID *string) int
-		CreateConnectToken               func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
-		CreateItem                       func(childComplexity int, input model.CreateItemInput) int
-		CreatePaymentCustomer            func(childComplexity int, input model.PaymentCustomerInput) int
-		CreatePaymentIntent              func(childComplexity int, input model.PaymentIntentInput) int
-		CreatePaymentRecipient           func(childComplexity int, input model.PaymentRecipientInput) int
-		CreatePaymentRequest             func(childComplexity int, input model.PaymentRequestInput) int
-		CreatePaymentRequestFromPixQR    func(childComplexity int, input model.PixQrPaymentRequestInput) int
-		CreateSmartAccount               func(childComplexity int, input model.SmartAccountInput) int
-		CreateWebhook                    func(childComplexity int, input model.WebhookInput) int
-		DeleteItem                       func(childComplexity int, id uuid.UUID) int
-		DeletePaymentCustomer            func(childComplexity int, id uuid.UUID) int
-		DeletePaymentRecipient           func(childComplexity int, id uuid.UUID) int
-		DeletePaymentRequest             func(childComplexity int, id uuid.UUID) int
-		DeleteWebhook                    func(childComplexity int, id uuid.UUID) int
-		RedeliverEvent                   func(childComplexity int, id uuid.UUID) int
-		RefundPaymentRequest             func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
-		RetryAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
-		RotateWebhookSigningSecret       func(childComplexity int) int
-		ScheduleAutomaticPixPayment      func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
-		SubmitItemMfa                    func(childComplexity int, id uuid.UUID, parameters map[string]any) int
-		UpdateItem                       func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
-		UpdatePaymentCustomer            func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
-		UpdatePaymentRecipient           func(childComplexity int, id uuid.UUID, input model.PaymentRecipientInput) int
-		UpdatePaymentRequest             func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
-		UpdateTransactionCategory        func(childComplexity int, id uuid.UUID, categoryID string) int
-		UpdateWebhook                    func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
-		ValidateConnectorParameters      func(childComplexity int, connectorID int, parameters map[string]any) int
+		CancelAutomaticPixAuthorization     func(childComplexity int, paymentRequestID uuid.UUID) int
+		CancelAutomaticPixPayment           func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelBoleto                        func(childComplexity int, id uuid.UUID) int
+		CancelScheduledPayment              func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		CancelScheduledPayments             func(childComplexity int, paymentRequestID uuid.UUID) int
+		CreateAutomaticPixPaymentRequest    func(childComplexity int, input model.AutomaticPixRequestInput) int
+		CreateBoleto                        func(childComplexity int, input model.CreateBoletoInput) int
+		CreateBoletoConnection              func(childComplexity int, itemID *string) int
+		CreateBulkPayment                   func(childComplexity int, input model.BulkPaymentInput) int
+		CreateConnectToken                  func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
+		CreateItem                          func(childComplexity int, input model.CreateItemInput) int
+		CreatePaymentCustomer               func(childComplexity int, input model.PaymentCustomerInput) int
+		CreatePaymentIntent                 func(childComplexity int, input model.PaymentIntentInput) int
+		CreatePaymentRecipient              func(childComplexity int, input model.PaymentRecipientInput) int
+		CreatePaymentRequest                func(childComplexity int, input model.PaymentRequestInput) int
+		CreatePaymentRequestFromPixQR       func(childComplexity int, input model.PixQrPaymentRequestInput) int
+		CreateSmartAccount                  func(childComplexity int, input model.SmartAccountInput) int
+		CreateSmartTransferPayment          func(childComplexity int, input model.SmartTransferPaymentInput) int
+		CreateSmartTransferPreauthorization func(childComplexity int, input model.SmartTransferPreauthorizationInput) int
+		CreateWebhook                       func(childComplexity int, input model.WebhookInput) int
+		DeleteBulkPayment                   func(childComplexity int, id uuid.UUID) int
+		DeleteItem                          func(childComplexity int, id uuid.UUID) int
+		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
+		DeletePaymentRequest                func(childComplexity int, id uuid.UUID) int
+		DeleteWebhook                       func(childComplexity int, id uuid.UUID) int
+		RedeliverEvent                      func(childComplexity int, id uuid.UUID) int
+		RefundPaymentRequest                func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
+		RetryAutomaticPixPayment            func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
+		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
+		RotateWebhookSigningSecret          func(childComplexity int) int
+		ScheduleAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
+		SubmitItemMfa                       func(childComplexity int, id uuid.UUID, parameters map[string]any) int
+		UpdateItem                          func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
+		UpdatePaymentCustomer               func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
+		UpdatePaymentRecipient              func(childComplexity int, id uuid.UUID, input model.PaymentRecipientInput) int
+		UpdatePaymentRequest                func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
+		UpdateTransactionCategory           func(childComplexity int, id uuid.UUID, categoryID string) int
+		UpdateWebhook                       func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
+		ValidateConnectorParameters         func(childComplexity int, connectorID int, parameters map[string]any) int
 	}
 
 	Nationality struct {
@@ -1251,59 +1279,64 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Account                func(childComplexity int, id uuid.UUID) int
-		AccountStatements      func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
-		Accounts               func(childComplexity int, itemID uuid.UUID, typeArg *string) int
-		AutomaticPixPayment    func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
-		AutomaticPixPayments   func(childComplexity int, paymentRequestID uuid.UUID, page *int, pageSize *int) int
-		Bill                   func(childComplexity int, id uuid.UUID) int
-		Bills                  func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
-		Boleto                 func(childComplexity int, id uuid.UUID) int
-		BoletoConnection       func(childComplexity int, id uuid.UUID) int
-		BoletoConnections      func(childComplexity int, page *int, pageSize *int) int
-		Boletos                func(childComplexity int, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) int
-		Categories             func(childComplexity int, parentID *string, page *int, pageSize *int) int
-		Category               func(childComplexity int, id string) int
-		CategoryFeedback       func(childComplexity int) int
-		ClientApplication      func(childComplexity int) int
-		Connector              func(childComplexity int, id int, healthDetails *bool) int
-		Connectors             func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
-		Consent                func(childComplexity int, id uuid.UUID) int
-		Consents               func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
-		Event                  func(childComplexity int, id uuid.UUID) int
-		Events                 func(childComplexity int, itemID *uuid.UUID) int
-		Identity               func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
-		Investment             func(childComplexity int, id uuid.UUID) int
-		InvestmentTransactions func(childComplexity int, investmentID uuid.UUID, first *int, after *string) int
-		Investments            func(childComplexity int, itemID uuid.UUID, typeArg *string, first *int, after *string) int
-		Item                   func(childComplexity int, id uuid.UUID) int
-		ItemConnection         func(childComplexity int, clientUserID *string, connectorID *int, first *int, after *string) int
-		ItemResources          func(childComplexity int, itemID uuid.UUID, status *string) int
-		Items                  func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
-		Loan                   func(childComplexity int, id uuid.UUID) int
-		Loans                  func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
-		PaymentCustomer        func(childComplexity int, id uuid.UUID) int
-		PaymentCustomers       func(childComplexity int, page *int, pageSize *int) int
-		PaymentInstitution     func(childComplexity int, id uuid.UUID) int
-		PaymentInstitutions    func(childComplexity int, page *int, pageSize *int, name *string) int
-		PaymentIntent          func(childComplexity int, id uuid.UUID) int
-		PaymentIntents         func(childComplexity int, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) int
-		PaymentRecipient       func(childComplexity int, id uuid.UUID) int
-		PaymentRecipients      func(childComplexity int, page *int, pageSize *int) int
-		PaymentRequest         func(childComplexity int, id uuid.UUID) int
-		PaymentRequests        func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
-		ScheduledPayment       func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
-		ScheduledPayments      func(childComplexity int, paymentRequestID uuid.UUID) int
-		SmartAccount           func(childComplexity int, id uuid.UUID) int
-		SmartAccountBalance    func(childComplexity int, id uuid.UUID) int
-		SmartAccounts          func(childComplexity int, page *int, pageSize *int) int
-		Spending               func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
-		Transaction            func(childComplexity int, id uuid.UUID) int
-		Transactions           func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
-		Webhook                func(childComplexity int, id uuid.UUID) int
-		WebhookDeliveries      func(childComplexity int, webhookID uuid.UUID, page *int, pageSize *int) int
-		WebhookSigningSecret   func(childComplexity int) int
-		Webhooks               func(childComplexity int, page *int, pageSize *int) int
+		Account                        func(childComplexity int, id uuid.UUID) int
+		AccountStatements              func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		Accounts                       func(childComplexity int, itemID uuid.UUID, typeArg *string) int
+		AutomaticPixPayment            func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		AutomaticPixPayments           func(childComplexity int, paymentRequestID uuid.UUID, page *int, pageSize *int) int
+		Bill                           func(childComplexity int, id uuid.UUID) int
+		Bills                          func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		Boleto                         func(childComplexity int, id uuid.UUID) int
+		BoletoConnection               func(childComplexity int, id uuid.UUID) int
+		BoletoConnections              func(childComplexity int, page *int, pageSize *int) int
+		Boletos                        func(childComplexity int, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) int
+		BulkPayment                    func(childComplexity int, id uuid.UUID) int
+		BulkPayments                   func(childComplexity int, page *int, pageSize *int) int
+		Categories                     func(childComplexity int, parentID *string, page *int, pageSize *int) int
+		Category                       func(childComplexity int, id string) int
+		CategoryFeedback               func(childComplexity int) int
+		ClientApplication              func(childComplexity int) int
+		Connector                      func(childComplexity int, id int, healthDetails *bool) int
+		Connectors                     func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
+		Consent                        func(childComplexity int, id uuid.UUID) int
+		Consents                       func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		Event                          func(childComplexity int, id uuid.UUID) int
+		Events                         func(childComplexity int, itemID *uuid.UUID) int
+		Identity                       func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
+		Investment                     func(childComplexity int, id uuid.UUID) int
+		InvestmentTransactions         func(childComplexity int, investmentID uuid.UUID, first *int, after *string) int
+		Investments                    func(childComplexity int, itemID uuid.UUID, typeArg *string, first *int, after *string) int
+		Item                           func(childComplexity int, id uuid.UUID) int
+		ItemConnection                 func(childComplexity int, clientUserID *string, connectorID *int, first *int, after *string) int
+		ItemResources                  func(childComplexity int, itemID uuid.UUID, status *string) int
+		Items                          func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
+		Loan                           func(childComplexity int, id uuid.UUID) int
+		Loans                          func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		PaymentCustomer                func(childComplexity int, id uuid.UUID) int
+		PaymentCustomers               func(childComplexity int, page *int, pageSize *int) int
+		PaymentInstitution             func(childComplexity int, id uuid.UUID) int
+		PaymentInstitutions            func(childComplexity int, page *int, pageSize *int, name *string) int
+		PaymentIntent                  func(childComplexity int, id uuid.UUID) int
+		PaymentIntents                 func(childComplexity int, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) int
+		PaymentRecipient               func(childComplexity int, id uuid.UUID) int
+		PaymentRecipients              func(childComplexity int, page *int, pageSize *int) int
+		PaymentRequest                 func(childComplexity int, id uuid.UUID) int
+		PaymentRequests                func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
+		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
+		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
+		SmartAccount                   func(childComplexity int, id uuid.UUID) int
+		SmartAccountBalance            func(childComplexity int, id uuid.UUID) int
+		SmartAccounts                  func(childComplexity int, page *int, pageSize *int) int
+		SmartTransferPayment           func(childComplexity int, id uuid.UUID) int
+		SmartTransferPreauthorization  func(childComplexity int, id uuid.UUID) int
+		SmartTransferPreauthorizations func(childComplexity int, page *int, pageSize *int) int
+		Spending                       func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
+		Transaction                    func(childComplexity int, id uuid.UUID) int
+		Transactions                   func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
+		Webhook                        func(childComplexity int, id uuid.UUID) int
+		WebhookDeliveries              func(childComplexity int, webhookID uuid.UUID, page *int, pageSize *int) int
+		WebhookSigningSecret           func(childComplexity int) int
+		Webhooks                       func(childComplexity int, page *int, pageSize *int) int
 	}
 
 	Relation struct {
@@ -1357,6 +1390,49 @@ type ComplexityRoot struct {
 	}
 
 	SmartAccountPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	SmartTransferLimits struct {
+		Daily       func(childComplexity int) int
+		Monthly     func(childComplexity int) int
+		Total       func(childComplexity int) int
+		Transaction func(childComplexity int) int
+		Weekly      func(childComplexity int) int
+		Yearly      func(childComplexity int) int
+	}
+
+	SmartTransferPayment struct {
+		Amount             func(childComplexity int) int
+		ClientPaymentID    func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Description        func(childComplexity int) int
+		ErrorDetail        func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		PreauthorizationID func(childComplexity int) int
+		Recipient          func(childComplexity int) int
+		Status             func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	SmartTransferPreauthorization struct {
+		CallbackUrls             func(childComplexity int) int
+		ClientPreauthorizationID func(childComplexity int) int
+		Connector                func(childComplexity int) int
+		ConsentURL               func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		ErrorDetail              func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		Limits                   func(childComplexity int) int
+		Recipients               func(childComplexity int) int
+		Status                   func(childComplexity int) int
+		UpdatedAt                func(childComplexity int) int
+	}
+
+	SmartTransferPreauthorizationPage struct {
 		Page       func(childComplexity int) int
 		Results    func(childComplexity int) int
 		Total      func(childComplexity int) int
@@ -1546,6 +1622,11 @@ type MutationResolver interface {
 	RefundPaymentRequest(ctx context.Context, paymentRequestID uuid.UUID, amount *float64) (*model.PaymentRequest, error)
 	CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error)
 	CreateSmartAccount(ctx context.Context, input model.SmartAccountInput) (*model.SmartAccount, error)
+	CreateSmartTransferPreauthorization(ctx context.Context, input model.SmartTransferPreauthorizationInput) (*model.SmartTransferPreauthorization, error)
+	RevokeSmartTransferPreauthorization(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error)
+	CreateSmartTransferPayment(ctx context.Context, input model.SmartTransferPaymentInput) (*model.SmartTransferPayment, error)
+	CreateBulkPayment(ctx context.Context, input model.BulkPaymentInput) (*model.BulkPayment, error)
+	DeleteBulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1605,6 +1686,11 @@ type QueryResolver interface {
 	SmartAccounts(ctx context.Context, page *int, pageSize *int) (*model.SmartAccountPage, error)
 	SmartAccount(ctx context.Context, id uuid.UUID) (*model.SmartAccount, error)
 	SmartAccountBalance(ctx context.Context, id uuid.UUID) (*model.SmartAccountBalance, error)
+	SmartTransferPreauthorizations(ctx context.Context, page *int, pageSize *int) (*model.SmartTransferPreauthorizationPage, error)
+	SmartTransferPreauthorization(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error)
+	SmartTransferPayment(ctx context.Context, id uuid.UUID) (*model.SmartTransferPayment, error)
+	BulkPayments(ctx context.Context, page *int, pageSize *int) (*model.BulkPaymentPage, error)
+	BulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2481,6 +2567,110 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BoletoPayer.TaxNumber(childComplexity), true
+
+	case "BulkPayment.callbackUrls":
+		if e.ComplexityRoot.BulkPayment.CallbackUrls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.CallbackUrls(childComplexity), true
+	case "BulkPayment.createdAt":
+		if e.ComplexityRoot.BulkPayment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.CreatedAt(childComplexity), true
+	case "BulkPayment.errorDetail":
+		if e.ComplexityRoot.BulkPayment.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.ErrorDetail(childComplexity), true
+	case "BulkPayment.feesAmount":
+		if e.ComplexityRoot.BulkPayment.FeesAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.FeesAmount(childComplexity), true
+	case "BulkPayment.grossAmount":
+		if e.ComplexityRoot.BulkPayment.GrossAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.GrossAmount(childComplexity), true
+	case "BulkPayment.id":
+		if e.ComplexityRoot.BulkPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.ID(childComplexity), true
+	case "BulkPayment.paymentRequests":
+		if e.ComplexityRoot.BulkPayment.PaymentRequests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.PaymentRequests(childComplexity), true
+	case "BulkPayment.paymentUrl":
+		if e.ComplexityRoot.BulkPayment.PaymentURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.PaymentURL(childComplexity), true
+	case "BulkPayment.referenceId":
+		if e.ComplexityRoot.BulkPayment.ReferenceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.ReferenceID(childComplexity), true
+	case "BulkPayment.smartAccount":
+		if e.ComplexityRoot.BulkPayment.SmartAccount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.SmartAccount(childComplexity), true
+	case "BulkPayment.status":
+		if e.ComplexityRoot.BulkPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.Status(childComplexity), true
+	case "BulkPayment.totalAmount":
+		if e.ComplexityRoot.BulkPayment.TotalAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.TotalAmount(childComplexity), true
+	case "BulkPayment.updatedAt":
+		if e.ComplexityRoot.BulkPayment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPayment.UpdatedAt(childComplexity), true
+
+	case "BulkPaymentPage.page":
+		if e.ComplexityRoot.BulkPaymentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPaymentPage.Page(childComplexity), true
+	case "BulkPaymentPage.results":
+		if e.ComplexityRoot.BulkPaymentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPaymentPage.Results(childComplexity), true
+	case "BulkPaymentPage.total":
+		if e.ComplexityRoot.BulkPaymentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPaymentPage.Total(childComplexity), true
+	case "BulkPaymentPage.totalPages":
+		if e.ComplexityRoot.BulkPaymentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkPaymentPage.TotalPages(childComplexity), true
 
 	case "BusinessOtherDocument.country":
 		if e.ComplexityRoot.BusinessOtherDocument.Country == nil {
@@ -5541,6 +5731,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateBoletoConnection(childComplexity, args["itemId"].(*string)), true
+	case "Mutation.createBulkPayment":
+		if e.ComplexityRoot.Mutation.CreateBulkPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createBulkPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBulkPayment(childComplexity, args["input"].(model.BulkPaymentInput)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -5629,6 +5830,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSmartAccount(childComplexity, args["input"].(model.SmartAccountInput)), true
+	case "Mutation.createSmartTransferPayment":
+		if e.ComplexityRoot.Mutation.CreateSmartTransferPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSmartTransferPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSmartTransferPayment(childComplexity, args["input"].(model.SmartTransferPaymentInput)), true
+	case "Mutation.createSmartTransferPreauthorization":
+		if e.ComplexityRoot.Mutation.CreateSmartTransferPreauthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSmartTransferPreauthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSmartTransferPreauthorization(childComplexity, args["input"].(model.SmartTransferPreauthorizationInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -5640,6 +5863,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(model.WebhookInput)), true
+	case "Mutation.deleteBulkPayment":
+		if e.ComplexityRoot.Mutation.DeleteBulkPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteBulkPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteBulkPayment(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deleteItem":
 		if e.ComplexityRoot.Mutation.DeleteItem == nil {
 			break
@@ -5728,6 +5962,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RetryAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
+	case "Mutation.revokeSmartTransferPreauthorization":
+		if e.ComplexityRoot.Mutation.RevokeSmartTransferPreauthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeSmartTransferPreauthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeSmartTransferPreauthorization(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.rotateWebhookSigningSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookSigningSecret == nil {
 			break
@@ -7090,6 +7335,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Boletos(childComplexity, args["boletoConnectionId"].(*string), args["status"].(*string), args["dueDateFrom"].(*string), args["dueDateTo"].(*string), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.bulkPayment":
+		if e.ComplexityRoot.Query.BulkPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_bulkPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BulkPayment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.bulkPayments":
+		if e.ComplexityRoot.Query.BulkPayments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_bulkPayments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BulkPayments(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.categories":
 		if e.ComplexityRoot.Query.Categories == nil {
 			break
@@ -7466,6 +7733,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SmartAccounts(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.smartTransferPayment":
+		if e.ComplexityRoot.Query.SmartTransferPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartTransferPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartTransferPayment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.smartTransferPreauthorization":
+		if e.ComplexityRoot.Query.SmartTransferPreauthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartTransferPreauthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartTransferPreauthorization(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.smartTransferPreauthorizations":
+		if e.ComplexityRoot.Query.SmartTransferPreauthorizations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_smartTransferPreauthorizations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SmartTransferPreauthorizations(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.spending":
 		if e.ComplexityRoot.Query.Spending == nil {
 			break
@@ -7761,6 +8061,196 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SmartAccountPage.TotalPages(childComplexity), true
+
+	case "SmartTransferLimits.daily":
+		if e.ComplexityRoot.SmartTransferLimits.Daily == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Daily(childComplexity), true
+	case "SmartTransferLimits.monthly":
+		if e.ComplexityRoot.SmartTransferLimits.Monthly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Monthly(childComplexity), true
+	case "SmartTransferLimits.total":
+		if e.ComplexityRoot.SmartTransferLimits.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Total(childComplexity), true
+	case "SmartTransferLimits.transaction":
+		if e.ComplexityRoot.SmartTransferLimits.Transaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Transaction(childComplexity), true
+	case "SmartTransferLimits.weekly":
+		if e.ComplexityRoot.SmartTransferLimits.Weekly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Weekly(childComplexity), true
+	case "SmartTransferLimits.yearly":
+		if e.ComplexityRoot.SmartTransferLimits.Yearly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferLimits.Yearly(childComplexity), true
+
+	case "SmartTransferPayment.amount":
+		if e.ComplexityRoot.SmartTransferPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.Amount(childComplexity), true
+	case "SmartTransferPayment.clientPaymentId":
+		if e.ComplexityRoot.SmartTransferPayment.ClientPaymentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.ClientPaymentID(childComplexity), true
+	case "SmartTransferPayment.createdAt":
+		if e.ComplexityRoot.SmartTransferPayment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.CreatedAt(childComplexity), true
+	case "SmartTransferPayment.description":
+		if e.ComplexityRoot.SmartTransferPayment.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.Description(childComplexity), true
+	case "SmartTransferPayment.errorDetail":
+		if e.ComplexityRoot.SmartTransferPayment.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.ErrorDetail(childComplexity), true
+	case "SmartTransferPayment.id":
+		if e.ComplexityRoot.SmartTransferPayment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.ID(childComplexity), true
+	case "SmartTransferPayment.preauthorizationId":
+		if e.ComplexityRoot.SmartTransferPayment.PreauthorizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.PreauthorizationID(childComplexity), true
+	case "SmartTransferPayment.recipient":
+		if e.ComplexityRoot.SmartTransferPayment.Recipient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.Recipient(childComplexity), true
+	case "SmartTransferPayment.status":
+		if e.ComplexityRoot.SmartTransferPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.Status(childComplexity), true
+	case "SmartTransferPayment.updatedAt":
+		if e.ComplexityRoot.SmartTransferPayment.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPayment.UpdatedAt(childComplexity), true
+
+	case "SmartTransferPreauthorization.callbackUrls":
+		if e.ComplexityRoot.SmartTransferPreauthorization.CallbackUrls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.CallbackUrls(childComplexity), true
+	case "SmartTransferPreauthorization.clientPreauthorizationId":
+		if e.ComplexityRoot.SmartTransferPreauthorization.ClientPreauthorizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.ClientPreauthorizationID(childComplexity), true
+	case "SmartTransferPreauthorization.connector":
+		if e.ComplexityRoot.SmartTransferPreauthorization.Connector == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.Connector(childComplexity), true
+	case "SmartTransferPreauthorization.consentUrl":
+		if e.ComplexityRoot.SmartTransferPreauthorization.ConsentURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.ConsentURL(childComplexity), true
+	case "SmartTransferPreauthorization.createdAt":
+		if e.ComplexityRoot.SmartTransferPreauthorization.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.CreatedAt(childComplexity), true
+	case "SmartTransferPreauthorization.errorDetail":
+		if e.ComplexityRoot.SmartTransferPreauthorization.ErrorDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.ErrorDetail(childComplexity), true
+	case "SmartTransferPreauthorization.id":
+		if e.ComplexityRoot.SmartTransferPreauthorization.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.ID(childComplexity), true
+	case "SmartTransferPreauthorization.limits":
+		if e.ComplexityRoot.SmartTransferPreauthorization.Limits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.Limits(childComplexity), true
+	case "SmartTransferPreauthorization.recipients":
+		if e.ComplexityRoot.SmartTransferPreauthorization.Recipients == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.Recipients(childComplexity), true
+	case "SmartTransferPreauthorization.status":
+		if e.ComplexityRoot.SmartTransferPreauthorization.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.Status(childComplexity), true
+	case "SmartTransferPreauthorization.updatedAt":
+		if e.ComplexityRoot.SmartTransferPreauthorization.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.UpdatedAt(childComplexity), true
+
+	case "SmartTransferPreauthorizationPage.page":
+		if e.ComplexityRoot.SmartTransferPreauthorizationPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorizationPage.Page(childComplexity), true
+	case "SmartTransferPreauthorizationPage.results":
+		if e.ComplexityRoot.SmartTransferPreauthorizationPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorizationPage.Results(childComplexity), true
+	case "SmartTransferPreauthorizationPage.total":
+		if e.ComplexityRoot.SmartTransferPreauthorizationPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorizationPage.Total(childComplexity), true
+	case "SmartTransferPreauthorizationPage.totalPages":
+		if e.ComplexityRoot.SmartTransferPreauthorizationPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorizationPage.TotalPages(childComplexity), true
 
 	case "Spending.byCategory":
 		if e.ComplexityRoot.Spending.ByCategory == nil {
@@ -8289,6 +8779,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("BoletoInput", ec.unmarshalInputBoletoInput),
 			graphql.NewInputUnmarshaler("BoletoPayerInput", ec.unmarshalInputBoletoPayerInput),
 			graphql.NewInputUnmarshaler("BoletoPaymentInput", ec.unmarshalInputBoletoPaymentInput),
+			graphql.NewInputUnmarshaler("BulkPaymentInput", ec.unmarshalInputBulkPaymentInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
@@ -8303,6 +8794,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentScheduleInput", ec.unmarshalInputPaymentScheduleInput),
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
 			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
+			graphql.NewInputUnmarshaler("SmartTransferLimitsInput", ec.unmarshalInputSmartTransferLimitsInput),
+			graphql.NewInputUnmarshaler("SmartTransferPaymentInput", ec.unmarshalInputSmartTransferPaymentInput),
+			graphql.NewInputUnmarshaler("SmartTransferPreauthorizationInput", ec.unmarshalInputSmartTransferPreauthorizationInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
@@ -8603,7 +9097,7 @@ type Connector {
   supportsPaymentInitiation: Boolean!
   "Whether it pays requests with a schedule."
   supportsScheduledPayments: Boolean!
-  "Whether it offers smart transfers (none does here)."
+  "Whether it offers smart transfers (POST /smart-transfers/preauthorizations)."
   supportsSmartTransfers: Boolean!
   "Whether it manages boletos."
   supportsBoletoManagement: Boolean!
@@ -11161,7 +11655,7 @@ input PaymentRecipientInput {
   account: PaymentRecipientAccountInput
   "A CPF, CNPJ, e-mail, +55 phone or random key (INVALID_PIX_KEY otherwise); the account is looked up from it."
   pixKey: String
-  "Refused: smart accounts are not offered (PAYMENT_FEATURE_NOT_SUPPORTED)."
+  "Refused: a recipient is a bank account or PIX key; a smart account receives by a payment request naming smartAccountId (PAYMENT_FEATURE_NOT_SUPPORTED)."
   smartAccountId: String
 }
 
@@ -11385,7 +11879,7 @@ type PaymentRequest {
   recipient: PaymentRecipient
   "Who pays, when the application named them; null otherwise."
   customer: PaymentCustomer
-  "Always null: smart accounts are not offered."
+  "The smart account the request pays into, when it names one."
   smartAccount: JSONDocument
   "The pasted BR Code, on a request made from one; null otherwise."
   pixQrCode: PixQrCode
@@ -11435,7 +11929,7 @@ input PaymentRequestInput {
   isSandbox: Boolean
   "Pay on dates instead of at once."
   schedule: PaymentScheduleInput
-  "Refused: smart accounts are not offered (PAYMENT_FEATURE_NOT_SUPPORTED)."
+  "A smart account of the application the payment goes into (SMART_ACCOUNT_NOT_FOUND otherwise); the request then has no recipient."
   smartAccountId: String
   "Receives every event of this request only."
   webhookUrl: String
@@ -12231,6 +12725,248 @@ extend type Mutation {
     input: SmartAccountInput!
   ): SmartAccount!
 }
+
+# ---------------------------------------------------------------------------------------
+# Smart transfers: a payer's standing consent to transfers to chosen recipients within
+# limits (/smart-transfers), and the payments made under it without the payer.
+
+"Limits on what a pre-authorization's payments add up to, in reais; a null limit does not apply. Periods are São Paulo calendar days, weeks from Monday, months and years."
+type SmartTransferLimits {
+  "The most one payment may carry."
+  transaction: Float
+  "The most payments may add up to in a day."
+  daily: Float
+  "The most payments may add up to in a week."
+  weekly: Float
+  "The most payments may add up to in a month."
+  monthly: Float
+  "The most payments may add up to in a year."
+  yearly: Float
+  "The most payments may add up to in all."
+  total: Float
+}
+
+"Limits of a new pre-authorization, in reais (each optional)."
+input SmartTransferLimitsInput {
+  "The most one payment may carry."
+  transaction: Float
+  "The most payments may add up to in a day."
+  daily: Float
+  "The most payments may add up to in a week."
+  weekly: Float
+  "The most payments may add up to in a month."
+  monthly: Float
+  "The most payments may add up to in a year."
+  yearly: Float
+  "The most payments may add up to in all."
+  total: Float
+}
+
+"A payer's standing consent to smart transfers."
+type SmartTransferPreauthorization {
+  "Its id."
+  id: UUID!
+  "CREATED (waiting for the payer), COMPLETED (approved), REJECTED, ERROR or REVOKED."
+  status: String!
+  "Where the payer approves or rejects it, while it is CREATED; null afterwards."
+  consentUrl: String
+  "The application's own reference."
+  clientPreauthorizationId: String
+  "Where the consent page sends the payer after deciding."
+  callbackUrls: CallbackURLs
+  "The recipients payments may go to."
+  recipients: [PaymentRecipient!]!
+  "The payer's institution."
+  connector: Connector!
+  "Its limits."
+  limits: SmartTransferLimits
+  "Why it was rejected or failed."
+  errorDetail: PaymentErrorDetail
+  "When it was asked for (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A page of pre-authorizations (the page-number envelope)."
+type SmartTransferPreauthorizationPage {
+  "How many the application has."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's pre-authorizations, oldest first."
+  results: [SmartTransferPreauthorization!]!
+}
+
+"A new pre-authorization."
+input SmartTransferPreauthorizationInput {
+  "A connector with supportsSmartTransfers."
+  connectorId: Int
+  "The payer: cpf (required), cnpj and name."
+  parameters: PaymentPayerInput
+  "Recipients (the payer's own accounts, or the application's default one)."
+  recipientIds: [String!]
+  "Where the consent page sends the payer: success and error."
+  callbackUrls: CallbackURLsInput
+  "Its limits."
+  limits: SmartTransferLimitsInput
+  "The application's own reference."
+  clientPreauthorizationId: String
+}
+
+"A transfer under a pre-authorization."
+type SmartTransferPayment {
+  "Its id."
+  id: UUID!
+  "The pre-authorization it was made under."
+  preauthorizationId: UUID!
+  "PAYMENT_PENDING, PAYMENT_SETTLEMENT_PROCESSING, PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT, PAYMENT_COMPLETED or PAYMENT_REJECTED."
+  status: String!
+  "Reais."
+  amount: Float!
+  "What it is for."
+  description: String
+  "Who receives it."
+  recipient: PaymentRecipient
+  "The application's own reference."
+  clientPaymentId: String
+  "Why it was rejected."
+  errorDetail: PaymentErrorDetail
+  "When it was made (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A new smart transfer payment."
+input SmartTransferPaymentInput {
+  "A COMPLETED pre-authorization."
+  preauthorizationId: String
+  "One of its recipients."
+  recipientId: String
+  "Reais, within every limit."
+  amount: Float
+  "What it is for (at most 140 characters)."
+  description: String
+  "The application's own reference."
+  clientPaymentId: String
+}
+
+# Bulk payments: several payment requests paid from a smart account (/payments/bulk).
+
+"Several payment requests paid from a smart account in one authorization."
+type BulkPayment {
+  "Its id."
+  id: UUID!
+  "CREATED, PAYMENT_IN_PROGRESS, COMPLETED or ERROR."
+  status: String!
+  "Always null: no institution reference."
+  referenceId: String
+  "What the requests add up to, in reais."
+  totalAmount: Float!
+  "Their fees, in reais."
+  feesAmount: Float!
+  "totalAmount plus feesAmount."
+  grossAmount: Float!
+  "Where the smart account's owner authorizes it."
+  paymentUrl: String!
+  "The requests, in the order given."
+  paymentRequests: [PaymentRequest!]!
+  "The smart account paid from."
+  smartAccount: SmartAccount
+  "Where the authorization page sends the owner."
+  callbackUrls: CallbackURLs
+  "Why it failed."
+  errorDetail: PaymentErrorDetail
+  "When it was created (UTC)."
+  createdAt: DateTime!
+  "When it last changed (UTC)."
+  updatedAt: DateTime!
+}
+
+"A page of bulk payments (the page-number envelope)."
+type BulkPaymentPage {
+  "How many the application has."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's bulk payments, oldest first."
+  results: [BulkPayment!]!
+}
+
+"A new bulk payment."
+input BulkPaymentInput {
+  "The smart account to pay from."
+  smartAccountId: String
+  "CREATED payment requests (at most 100)."
+  paymentRequestIds: [String!]
+  "Where the authorization page sends the owner."
+  callbackUrls: CallbackURLsInput
+}
+
+extend type Query {
+  "GET /smart-transfers/preauthorizations: the application's pre-authorizations."
+  smartTransferPreauthorizations(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Pre-authorizations per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): SmartTransferPreauthorizationPage!
+  "GET /smart-transfers/preauthorizations/{id}: one pre-authorization."
+  smartTransferPreauthorization(
+    "Its id."
+    id: UUID!
+  ): SmartTransferPreauthorization!
+  "GET /smart-transfers/payments/{id}: one smart transfer payment."
+  smartTransferPayment(
+    "Its id."
+    id: UUID!
+  ): SmartTransferPayment!
+  "GET /payments/bulk: the application's bulk payments."
+  bulkPayments(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Bulk payments per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): BulkPaymentPage!
+  "GET /payments/bulk/{id}: one bulk payment."
+  bulkPayment(
+    "Its id."
+    id: UUID!
+  ): BulkPayment!
+}
+
+extend type Mutation {
+  "POST /smart-transfers/preauthorizations: asks a payer for a pre-authorization."
+  createSmartTransferPreauthorization(
+    "The connector, payer, recipients, limits and callbacks."
+    input: SmartTransferPreauthorizationInput!
+  ): SmartTransferPreauthorization!
+  "POST /smart-transfers/preauthorizations/{id}/revoke: ends a CREATED or COMPLETED pre-authorization."
+  revokeSmartTransferPreauthorization(
+    "Its id."
+    id: UUID!
+  ): SmartTransferPreauthorization!
+  "POST /smart-transfers/payments: pays under a COMPLETED pre-authorization, within its limits."
+  createSmartTransferPayment(
+    "The pre-authorization, recipient and amount."
+    input: SmartTransferPaymentInput!
+  ): SmartTransferPayment!
+  "POST /payments/bulk: gathers CREATED requests to pay from a smart account."
+  createBulkPayment(
+    "The smart account and the requests."
+    input: BulkPaymentInput!
+  ): BulkPayment!
+  "DELETE /payments/bulk/{id}: deletes a bulk payment not yet authorized."
+  deleteBulkPayment(
+    "Its id."
+    id: UUID!
+  ): BulkPayment!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -12635,6 +13371,52 @@ func (ec *executionContext) childFields_BoletoPayer(ctx context.Context, field g
 		return ec.fieldContext_BoletoPayer_phoneNumber(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BoletoPayer", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BulkPayment_id(ctx, field)
+	case "status":
+		return ec.fieldContext_BulkPayment_status(ctx, field)
+	case "referenceId":
+		return ec.fieldContext_BulkPayment_referenceId(ctx, field)
+	case "totalAmount":
+		return ec.fieldContext_BulkPayment_totalAmount(ctx, field)
+	case "feesAmount":
+		return ec.fieldContext_BulkPayment_feesAmount(ctx, field)
+	case "grossAmount":
+		return ec.fieldContext_BulkPayment_grossAmount(ctx, field)
+	case "paymentUrl":
+		return ec.fieldContext_BulkPayment_paymentUrl(ctx, field)
+	case "paymentRequests":
+		return ec.fieldContext_BulkPayment_paymentRequests(ctx, field)
+	case "smartAccount":
+		return ec.fieldContext_BulkPayment_smartAccount(ctx, field)
+	case "callbackUrls":
+		return ec.fieldContext_BulkPayment_callbackUrls(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_BulkPayment_errorDetail(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_BulkPayment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_BulkPayment_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkPaymentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_BulkPaymentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_BulkPaymentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_BulkPaymentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_BulkPaymentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkPaymentPage", field.Name)
 }
 
 func (ec *executionContext) childFields_BusinessOtherDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14695,6 +15477,92 @@ func (ec *executionContext) childFields_SmartAccountPage(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type SmartAccountPage", field.Name)
 }
 
+func (ec *executionContext) childFields_SmartTransferLimits(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "transaction":
+		return ec.fieldContext_SmartTransferLimits_transaction(ctx, field)
+	case "daily":
+		return ec.fieldContext_SmartTransferLimits_daily(ctx, field)
+	case "weekly":
+		return ec.fieldContext_SmartTransferLimits_weekly(ctx, field)
+	case "monthly":
+		return ec.fieldContext_SmartTransferLimits_monthly(ctx, field)
+	case "yearly":
+		return ec.fieldContext_SmartTransferLimits_yearly(ctx, field)
+	case "total":
+		return ec.fieldContext_SmartTransferLimits_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartTransferLimits", field.Name)
+}
+
+func (ec *executionContext) childFields_SmartTransferPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SmartTransferPayment_id(ctx, field)
+	case "preauthorizationId":
+		return ec.fieldContext_SmartTransferPayment_preauthorizationId(ctx, field)
+	case "status":
+		return ec.fieldContext_SmartTransferPayment_status(ctx, field)
+	case "amount":
+		return ec.fieldContext_SmartTransferPayment_amount(ctx, field)
+	case "description":
+		return ec.fieldContext_SmartTransferPayment_description(ctx, field)
+	case "recipient":
+		return ec.fieldContext_SmartTransferPayment_recipient(ctx, field)
+	case "clientPaymentId":
+		return ec.fieldContext_SmartTransferPayment_clientPaymentId(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_SmartTransferPayment_errorDetail(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SmartTransferPayment_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SmartTransferPayment_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartTransferPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_SmartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SmartTransferPreauthorization_id(ctx, field)
+	case "status":
+		return ec.fieldContext_SmartTransferPreauthorization_status(ctx, field)
+	case "consentUrl":
+		return ec.fieldContext_SmartTransferPreauthorization_consentUrl(ctx, field)
+	case "clientPreauthorizationId":
+		return ec.fieldContext_SmartTransferPreauthorization_clientPreauthorizationId(ctx, field)
+	case "callbackUrls":
+		return ec.fieldContext_SmartTransferPreauthorization_callbackUrls(ctx, field)
+	case "recipients":
+		return ec.fieldContext_SmartTransferPreauthorization_recipients(ctx, field)
+	case "connector":
+		return ec.fieldContext_SmartTransferPreauthorization_connector(ctx, field)
+	case "limits":
+		return ec.fieldContext_SmartTransferPreauthorization_limits(ctx, field)
+	case "errorDetail":
+		return ec.fieldContext_SmartTransferPreauthorization_errorDetail(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SmartTransferPreauthorization_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SmartTransferPreauthorization_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartTransferPreauthorization", field.Name)
+}
+
+func (ec *executionContext) childFields_SmartTransferPreauthorizationPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_SmartTransferPreauthorizationPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_SmartTransferPreauthorizationPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_SmartTransferPreauthorizationPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_SmartTransferPreauthorizationPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SmartTransferPreauthorizationPage", field.Name)
+}
+
 func (ec *executionContext) childFields_Spending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "byCategory":
@@ -15389,6 +16257,20 @@ func (ec *executionContext) field_Mutation_createBoleto_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createBulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.BulkPaymentInput, error) {
+			return ec.unmarshalNBulkPaymentInput2ponteᚋmodelᚐBulkPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15509,6 +16391,34 @@ func (ec *executionContext) field_Mutation_createSmartAccount_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSmartTransferPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SmartTransferPaymentInput, error) {
+			return ec.unmarshalNSmartTransferPaymentInput2ponteᚋmodelᚐSmartTransferPaymentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSmartTransferPreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SmartTransferPreauthorizationInput, error) {
+			return ec.unmarshalNSmartTransferPreauthorizationInput2ponteᚋmodelᚐSmartTransferPreauthorizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15520,6 +16430,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteBulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -15656,6 +16580,20 @@ func (ec *executionContext) field_Mutation_retryAutomaticPixPayment_args(ctx con
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeSmartTransferPreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -16134,6 +17072,42 @@ func (ec *executionContext) field_Query_boletos_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["pageSize"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_bulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_bulkPayments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
 	return args, nil
 }
 
@@ -16858,6 +17832,56 @@ func (ec *executionContext) field_Query_smartAccount_args(ctx context.Context, r
 }
 
 func (ec *executionContext) field_Query_smartAccounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartTransferPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartTransferPreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_smartTransferPreauthorizations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
@@ -20499,6 +21523,442 @@ func (ec *executionContext) _BoletoPayer_phoneNumber(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_BoletoPayer_phoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
+}
+
+func (ec *executionContext) _BulkPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _BulkPayment_status(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _BulkPayment_referenceId(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_referenceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_referenceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _BulkPayment_totalAmount(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_totalAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_totalAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BulkPayment_feesAmount(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_feesAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeesAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_feesAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BulkPayment_grossAmount(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_grossAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GrossAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_grossAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BulkPayment_paymentUrl(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_paymentUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_paymentUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _BulkPayment_paymentRequests(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_paymentRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentRequests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚕᚖponteᚋmodelᚐPaymentRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_paymentRequests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkPayment_smartAccount(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_smartAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartAccount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
+			return ec.marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_smartAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkPayment_callbackUrls(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_callbackUrls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CallbackUrls, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CallbackURLs) graphql.Marshaler {
+			return ec.marshalOCallbackURLs2ᚖponteᚋmodelᚐCallbackURLs(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_callbackUrls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CallbackURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkPayment_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkPayment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BulkPayment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPayment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPayment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _BulkPaymentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.BulkPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPaymentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPaymentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BulkPaymentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.BulkPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPaymentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPaymentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BulkPaymentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.BulkPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPaymentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPaymentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkPaymentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BulkPaymentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.BulkPaymentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkPaymentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚕᚖponteᚋmodelᚐBulkPaymentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkPaymentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkPaymentPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _BusinessOtherDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.BusinessOtherDocument) (ret graphql.Marshaler) {
@@ -33849,6 +35309,226 @@ func (ec *executionContext) fieldContext_Mutation_createSmartAccount(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSmartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSmartTransferPreauthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSmartTransferPreauthorization(ctx, fc.Args["input"].(model.SmartTransferPreauthorizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSmartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSmartTransferPreauthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeSmartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeSmartTransferPreauthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeSmartTransferPreauthorization(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeSmartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeSmartTransferPreauthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSmartTransferPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSmartTransferPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSmartTransferPayment(ctx, fc.Args["input"].(model.SmartTransferPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+			return ec.marshalNSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSmartTransferPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSmartTransferPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createBulkPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createBulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateBulkPayment(ctx, fc.Args["input"].(model.BulkPaymentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createBulkPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createBulkPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteBulkPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteBulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteBulkPayment(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteBulkPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteBulkPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40729,6 +42409,226 @@ func (ec *executionContext) fieldContext_Query_smartAccountBalance(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_smartTransferPreauthorizations(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartTransferPreauthorizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartTransferPreauthorizations(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorizationPage) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorizationPage2ᚖponteᚋmodelᚐSmartTransferPreauthorizationPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartTransferPreauthorizations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorizationPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartTransferPreauthorizations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_smartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartTransferPreauthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartTransferPreauthorization(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartTransferPreauthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartTransferPreauthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_smartTransferPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_smartTransferPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SmartTransferPayment(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+			return ec.marshalNSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_smartTransferPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_smartTransferPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bulkPayments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bulkPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BulkPayments(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPaymentPage) graphql.Marshaler {
+			return ec.marshalNBulkPaymentPage2ᚖponteᚋmodelᚐBulkPaymentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bulkPayments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPaymentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_bulkPayments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bulkPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BulkPayment(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bulkPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_bulkPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41655,6 +43555,791 @@ func (ec *executionContext) fieldContext_SmartAccountPage_results(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SmartAccount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferLimits_transaction(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_transaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_transaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferLimits_daily(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_daily(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Daily, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_daily(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferLimits_weekly(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_weekly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Weekly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_weekly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferLimits_monthly(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_monthly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Monthly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_monthly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferLimits_yearly(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_yearly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Yearly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_yearly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferLimits_total(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferLimits_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferLimits_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferLimits", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SmartTransferPayment_preauthorizationId(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_preauthorizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreauthorizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_preauthorizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SmartTransferPayment_status(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPayment_amount(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SmartTransferPayment_description(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPayment_recipient(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_recipient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Recipient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalOPaymentRecipient2ᚖponteᚋmodelᚐPaymentRecipient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_recipient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPayment_clientPaymentId(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_clientPaymentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientPaymentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_clientPaymentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPayment_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPayment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPayment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartTransferPayment_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPayment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPayment_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPayment_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPayment", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_id(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_status(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_consentUrl(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_consentUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsentURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_consentUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_clientPreauthorizationId(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_clientPreauthorizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientPreauthorizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_clientPreauthorizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_callbackUrls(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_callbackUrls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CallbackUrls, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CallbackURLs) graphql.Marshaler {
+			return ec.marshalOCallbackURLs2ᚖponteᚋmodelᚐCallbackURLs(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_callbackUrls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CallbackURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_recipients(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_recipients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Recipients, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PaymentRecipient) graphql.Marshaler {
+			return ec.marshalNPaymentRecipient2ᚕᚖponteᚋmodelᚐPaymentRecipientᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_recipients(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRecipient(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_connector(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_connector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connector, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connector) graphql.Marshaler {
+			return ec.marshalNConnector2ᚖponteᚋmodelᚐConnector(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_connector(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_limits(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_limits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferLimits) graphql.Marshaler {
+			return ec.marshalOSmartTransferLimits2ᚖponteᚋmodelᚐSmartTransferLimits(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_limits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferLimits(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_errorDetail(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_errorDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentErrorDetail) graphql.Marshaler {
+			return ec.marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymentErrorDetail(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_errorDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentErrorDetail(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorization_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorizationPage_total(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorizationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorizationPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorizationPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorizationPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorizationPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorizationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorizationPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorizationPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorizationPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorizationPage_page(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorizationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorizationPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorizationPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorizationPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SmartTransferPreauthorizationPage_results(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorizationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorizationPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚕᚖponteᚋmodelᚐSmartTransferPreauthorizationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorizationPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SmartTransferPreauthorizationPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
 		},
 	}
 	return fc, nil
@@ -45395,6 +48080,62 @@ func UnmarshalBoletoPaymentInput(ctx context.Context, raw any) (model.BoletoPaym
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputBulkPaymentInput(ctx context.Context, obj any) (model.BulkPaymentInput, error) {
+	var it model.BulkPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"smartAccountId", "paymentRequestIds", "callbackUrls"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "smartAccountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("smartAccountId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SmartAccountID = data
+		case "paymentRequestIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentRequestIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentRequestIds = data
+		case "callbackUrls":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callbackUrls"))
+			data, err := ec.unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallbackUrls = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBulkPaymentInput unmarshals raw into the BulkPaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBulkPaymentInput(ctx context.Context, raw any) (model.BulkPaymentInput, error) {
+	var out model.BulkPaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BulkPaymentInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context, obj any) (model.CallbackURLs, error) {
 	var it model.CallbackURLs
 	if obj == nil {
@@ -46435,6 +49176,230 @@ func (ec *executionContext) unmarshalInputSmartAccountInput(ctx context.Context,
 func UnmarshalSmartAccountInput(ctx context.Context, raw any) (model.SmartAccountInput, error) {
 	var out model.SmartAccountInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartAccountInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSmartTransferLimitsInput(ctx context.Context, obj any) (model.SmartTransferLimits, error) {
+	var it model.SmartTransferLimits
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"transaction", "daily", "weekly", "monthly", "yearly", "total"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "transaction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transaction"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Transaction = data
+		case "daily":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("daily"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Daily = data
+		case "weekly":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weekly"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Weekly = data
+		case "monthly":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("monthly"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Monthly = data
+		case "yearly":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yearly"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Yearly = data
+		case "total":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("total"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Total = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSmartTransferLimitsInput unmarshals raw into the SmartTransferLimitsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSmartTransferLimitsInput(ctx context.Context, raw any) (model.SmartTransferLimits, error) {
+	var out model.SmartTransferLimits
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartTransferLimitsInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSmartTransferPaymentInput(ctx context.Context, obj any) (model.SmartTransferPaymentInput, error) {
+	var it model.SmartTransferPaymentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"preauthorizationId", "recipientId", "amount", "description", "clientPaymentId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "preauthorizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("preauthorizationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PreauthorizationID = data
+		case "recipientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recipientId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecipientID = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "clientPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientPaymentId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientPaymentID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSmartTransferPaymentInput unmarshals raw into the SmartTransferPaymentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSmartTransferPaymentInput(ctx context.Context, raw any) (model.SmartTransferPaymentInput, error) {
+	var out model.SmartTransferPaymentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartTransferPaymentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSmartTransferPreauthorizationInput(ctx context.Context, obj any) (model.SmartTransferPreauthorizationInput, error) {
+	var it model.SmartTransferPreauthorizationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"connectorId", "parameters", "recipientIds", "callbackUrls", "limits", "clientPreauthorizationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "connectorId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorId"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorID = data
+		case "parameters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parameters"))
+			data, err := ec.unmarshalOPaymentPayerInput2ᚖponteᚋmodelᚐPaymentPayerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Parameters = data
+		case "recipientIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("recipientIds"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RecipientIds = data
+		case "callbackUrls":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("callbackUrls"))
+			data, err := ec.unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallbackURLs(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CallbackUrls = data
+		case "limits":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("limits"))
+			data, err := ec.unmarshalOSmartTransferLimitsInput2ᚖponteᚋmodelᚐSmartTransferLimits(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Limits = data
+		case "clientPreauthorizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientPreauthorizationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientPreauthorizationID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSmartTransferPreauthorizationInput unmarshals raw into the SmartTransferPreauthorizationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSmartTransferPreauthorizationInput(ctx context.Context, raw any) (model.SmartTransferPreauthorizationInput, error) {
+	var out model.SmartTransferPreauthorizationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartTransferPreauthorizationInput", raw, &out)
 	return out, err
 }
 
@@ -47895,6 +50860,147 @@ func (ec *executionContext) _BoletoPayer(ctx context.Context, sel ast.SelectionS
 		case "phoneNumber":
 			out.Values[i] = ec._BoletoPayer_phoneNumber(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var bulkPaymentImplementors = []string{"BulkPayment"}
+
+func (ec *executionContext) _BulkPayment(ctx context.Context, sel ast.SelectionSet, obj *model.BulkPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkPayment")
+		case "id":
+			out.Values[i] = ec._BulkPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BulkPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "referenceId":
+			out.Values[i] = ec._BulkPayment_referenceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalAmount":
+			out.Values[i] = ec._BulkPayment_totalAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "feesAmount":
+			out.Values[i] = ec._BulkPayment_feesAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grossAmount":
+			out.Values[i] = ec._BulkPayment_grossAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentUrl":
+			out.Values[i] = ec._BulkPayment_paymentUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentRequests":
+			out.Values[i] = ec._BulkPayment_paymentRequests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "smartAccount":
+			out.Values[i] = ec._BulkPayment_smartAccount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "callbackUrls":
+			out.Values[i] = ec._BulkPayment_callbackUrls(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._BulkPayment_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._BulkPayment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._BulkPayment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var bulkPaymentPageImplementors = []string{"BulkPaymentPage"}
+
+func (ec *executionContext) _BulkPaymentPage(ctx context.Context, sel ast.SelectionSet, obj *model.BulkPaymentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkPaymentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkPaymentPage")
+		case "total":
+			out.Values[i] = ec._BulkPaymentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._BulkPaymentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._BulkPaymentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._BulkPaymentPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -52597,6 +55703,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSmartTransferPreauthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSmartTransferPreauthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeSmartTransferPreauthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeSmartTransferPreauthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSmartTransferPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSmartTransferPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createBulkPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createBulkPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteBulkPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteBulkPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -54741,6 +57882,36 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_smartAccountBalance(ctx, field)
 				})
+		case "smartTransferPreauthorizations":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartTransferPreauthorizations(ctx, field)
+				})
+		case "smartTransferPreauthorization":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartTransferPreauthorization(ctx, field)
+				})
+		case "smartTransferPayment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_smartTransferPayment(ctx, field)
+				})
+		case "bulkPayments":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_bulkPayments(ctx, field)
+				})
+		case "bulkPayment":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_bulkPayment(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -55128,6 +58299,273 @@ func (ec *executionContext) _SmartAccountPage(ctx context.Context, sel ast.Selec
 			}
 		case "results":
 			out.Values[i] = ec._SmartAccountPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartTransferLimitsImplementors = []string{"SmartTransferLimits"}
+
+func (ec *executionContext) _SmartTransferLimits(ctx context.Context, sel ast.SelectionSet, obj *model.SmartTransferLimits) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartTransferLimitsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartTransferLimits")
+		case "transaction":
+			out.Values[i] = ec._SmartTransferLimits_transaction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "daily":
+			out.Values[i] = ec._SmartTransferLimits_daily(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "weekly":
+			out.Values[i] = ec._SmartTransferLimits_weekly(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "monthly":
+			out.Values[i] = ec._SmartTransferLimits_monthly(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "yearly":
+			out.Values[i] = ec._SmartTransferLimits_yearly(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._SmartTransferLimits_total(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartTransferPaymentImplementors = []string{"SmartTransferPayment"}
+
+func (ec *executionContext) _SmartTransferPayment(ctx context.Context, sel ast.SelectionSet, obj *model.SmartTransferPayment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartTransferPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartTransferPayment")
+		case "id":
+			out.Values[i] = ec._SmartTransferPayment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "preauthorizationId":
+			out.Values[i] = ec._SmartTransferPayment_preauthorizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SmartTransferPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._SmartTransferPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SmartTransferPayment_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recipient":
+			out.Values[i] = ec._SmartTransferPayment_recipient(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientPaymentId":
+			out.Values[i] = ec._SmartTransferPayment_clientPaymentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._SmartTransferPayment_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SmartTransferPayment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SmartTransferPayment_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartTransferPreauthorizationImplementors = []string{"SmartTransferPreauthorization"}
+
+func (ec *executionContext) _SmartTransferPreauthorization(ctx context.Context, sel ast.SelectionSet, obj *model.SmartTransferPreauthorization) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartTransferPreauthorizationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartTransferPreauthorization")
+		case "id":
+			out.Values[i] = ec._SmartTransferPreauthorization_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SmartTransferPreauthorization_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "consentUrl":
+			out.Values[i] = ec._SmartTransferPreauthorization_consentUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "clientPreauthorizationId":
+			out.Values[i] = ec._SmartTransferPreauthorization_clientPreauthorizationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "callbackUrls":
+			out.Values[i] = ec._SmartTransferPreauthorization_callbackUrls(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "recipients":
+			out.Values[i] = ec._SmartTransferPreauthorization_recipients(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connector":
+			out.Values[i] = ec._SmartTransferPreauthorization_connector(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limits":
+			out.Values[i] = ec._SmartTransferPreauthorization_limits(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errorDetail":
+			out.Values[i] = ec._SmartTransferPreauthorization_errorDetail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SmartTransferPreauthorization_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SmartTransferPreauthorization_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var smartTransferPreauthorizationPageImplementors = []string{"SmartTransferPreauthorizationPage"}
+
+func (ec *executionContext) _SmartTransferPreauthorizationPage(ctx context.Context, sel ast.SelectionSet, obj *model.SmartTransferPreauthorizationPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, smartTransferPreauthorizationPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SmartTransferPreauthorizationPage")
+		case "total":
+			out.Values[i] = ec._SmartTransferPreauthorizationPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._SmartTransferPreauthorizationPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._SmartTransferPreauthorizationPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._SmartTransferPreauthorizationPage_results(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -56541,6 +59979,43 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNBulkPayment2ᚕᚖponteᚋmodelᚐBulkPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.BulkPayment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx context.Context, sel ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BulkPayment!")
+		return graphql.Null
+	}
+	return ec._BulkPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBulkPaymentInput2ponteᚋmodelᚐBulkPaymentInput(ctx context.Context, v any) (model.BulkPaymentInput, error) {
+	res, err := ec.unmarshalInputBulkPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBulkPaymentPage2ᚖponteᚋmodelᚐBulkPaymentPage(ctx context.Context, sel ast.SelectionSet, v *model.BulkPaymentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BulkPaymentPage!")
+		return graphql.Null
+	}
+	return ec._BulkPaymentPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNBusinessOtherDocument2ponteᚋmodelᚐBusinessOtherDocument(ctx context.Context, sel ast.SelectionSet, v model.BusinessOtherDocument) graphql.Marshaler {
 	return ec._BusinessOtherDocument(ctx, sel, &v)
 }
@@ -57778,6 +61253,56 @@ func (ec *executionContext) marshalNSmartAccountPage2ᚖponteᚋmodelᚐSmartAcc
 		return graphql.Null
 	}
 	return ec._SmartAccountPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartTransferPayment!")
+		return graphql.Null
+	}
+	return ec._SmartTransferPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSmartTransferPaymentInput2ponteᚋmodelᚐSmartTransferPaymentInput(ctx context.Context, v any) (model.SmartTransferPaymentInput, error) {
+	res, err := ec.unmarshalInputSmartTransferPaymentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSmartTransferPreauthorization2ᚕᚖponteᚋmodelᚐSmartTransferPreauthorizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SmartTransferPreauthorization) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartTransferPreauthorization!")
+		return graphql.Null
+	}
+	return ec._SmartTransferPreauthorization(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSmartTransferPreauthorizationInput2ponteᚋmodelᚐSmartTransferPreauthorizationInput(ctx context.Context, v any) (model.SmartTransferPreauthorizationInput, error) {
+	res, err := ec.unmarshalInputSmartTransferPreauthorizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSmartTransferPreauthorizationPage2ᚖponteᚋmodelᚐSmartTransferPreauthorizationPage(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferPreauthorizationPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SmartTransferPreauthorizationPage!")
+		return graphql.Null
+	}
+	return ec._SmartTransferPreauthorizationPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpending2ᚖponteᚋmodelᚐSpending(ctx context.Context, sel ast.SelectionSet, v *model.Spending) graphql.Marshaler {
@@ -59338,6 +62863,28 @@ func (ec *executionContext) marshalORelation2ᚕponteᚋmodelᚐRelationᚄ(ctx 
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SmartAccount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSmartTransferLimits2ᚖponteᚋmodelᚐSmartTransferLimits(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferLimits) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SmartTransferLimits(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSmartTransferLimitsInput2ᚖponteᚋmodelᚐSmartTransferLimits(ctx context.Context, v any) (*model.SmartTransferLimits, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSmartTransferLimitsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, sel ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {

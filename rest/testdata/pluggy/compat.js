@@ -13,11 +13,35 @@ async function rejection(promise) {
   assert.fail('expected the call to be rejected')
 }
 
+// called records every public method of the two clients that this script calls, so that
+// the end can check that none of the client's 79 calls went untried.
+const called = new Set()
+function track(proto, owner) {
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const f = proto[name]
+    if (name === 'constructor' || typeof f !== 'function') continue
+    proto[name] = function (...args) {
+      called.add(`${owner}.${name}`)
+      return f.apply(this, args)
+    }
+  }
+  return Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor').map((n) => `${owner}.${n}`)
+}
+
+async function until(what, check) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  assert.fail(`timed out waiting for ${what}`)
+}
+
 async function main() {
   const client = new PluggyClient({
     clientId: process.env.PONTE_CLIENT_ID,
     clientSecret: process.env.PONTE_CLIENT_SECRET,
   })
+  const clientCalls = [...track(PluggyClient.prototype, 'PluggyClient'), ...track(Object.getPrototypeOf(client.payments), 'PluggyPaymentsClient')]
 
   const all = await client.fetchConnectors({ sandbox: true })
   assert.equal(all.total, all.results.length)
@@ -162,6 +186,7 @@ async function main() {
   assert.equal(sameIdentity.id, identity.id)
   const loans = await client.fetchLoans(created.id)
   assert.equal(loans.total, 1)
+  assert.equal((await client.fetchLoan(loans.results[0].id)).id, loans.results[0].id)
   const card = accounts.results.find((a) => a.subtype === 'CREDIT_CARD')
   const bills = await client.fetchCreditCardBills(card.id)
   assert.ok(bills.total >= 10)
@@ -171,6 +196,16 @@ async function main() {
   assert.ok(statements.total >= 12)
   const consents = await client.fetchConsents(created.id)
   assert.equal(consents.total, 0, 'a direct connector has no Open Finance consent')
+  // An Open Finance item: the payer approves at the institution, and the item has a consent.
+  const ofItem = await client.createItem(5, { cpf: '52998224725' })
+  item = await settle(ofItem.id)
+  assert.equal(item.status, 'WAITING_USER_ACTION')
+  await fetch(item.userAction.attributes.url, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'approve' }) })
+  item = await settle(ofItem.id)
+  assert.equal(item.status, 'UPDATED')
+  const ofConsents = await client.fetchConsents(ofItem.id)
+  assert.equal(ofConsents.total, 1)
+  assert.equal((await client.fetchConsent(ofConsents.results[0].id)).itemId, ofItem.id)
 
   await client.deleteItem(created.id)
   const gone = await rejection(client.fetchItem(created.id))
@@ -294,6 +329,10 @@ async function main() {
   assert.equal(charges.total, 1)
   assert.equal((await pay.fetchAutomaticPixPayment(auto.id, charge.id)).amount, 50)
   await pay.cancelAutomaticPixPayment(auto.id, charge.id)
+  // A retry is for a failed payment of an authorization that accepts retries: this one
+  // accepts none, and the refusal comes back as the client's error.
+  const noRetry = await rejection(pay.retryAutomaticPixPayment(auto.id, charge.id, { date: tomorrow }))
+  assert.equal(noRetry.codeDescription, 'AUTOMATIC_PIX_RETRY_NOT_ACCEPTED', JSON.stringify(noRetry))
   assert.equal((await pay.fetchAutomaticPixPayment(auto.id, charge.id)).status, 'CANCELED')
   await pay.cancelAutomaticPixAuthorization(auto.id)
   assert.equal((await pay.fetchPaymentRequest(auto.id)).status, 'CANCELED')
@@ -318,7 +357,45 @@ async function main() {
   }
   assert.equal((await pay.fetchSmartAccountBalance(smart.id)).balance, 7.5, 'the payment reached the smart account')
 
-  console.log('pluggy-sdk compatibility: all checks passed')
+
+  // Smart transfers: a pre-authorization its payer approves on the consent page, then a
+  // payment under it that settles with no payer.
+  const preauth = await pay.createSmartTransferPreauthorization({ connectorId: 6, parameters: { cpf: '11144477735' },
+    recipientIds: [recipient.id], callbackUrls: { success: 'https://app.example.com/ok' } })
+  assert.equal(preauth.status, 'CREATED')
+  assert.equal(preauth.recipients[0].id, recipient.id)
+  assert.equal(preauth.connector.id, 6)
+  const approval = await fetch(preauth.consentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  assert.equal(approval.headers.get('location'), `https://app.example.com/ok?preauthorizationId=${preauth.id}`)
+  assert.equal((await pay.fetchSmartTransferPreauthorization(preauth.id)).status, 'COMPLETED')
+  assert.equal((await pay.fetchSmartTransferPreauthorizations()).total, 1)
+  const transfer = await pay.createSmartTransferPayment({ preauthorizationId: preauth.id, recipientId: recipient.id, amount: 12.34,
+    description: 'Mensalidade', clientPaymentId: 'st-1' })
+  assert.equal(transfer.status, 'PAYMENT_PENDING')
+  assert.equal(transfer.preauthorizationId, preauth.id)
+  await until('the smart transfer settles', async () => (await pay.fetchSmartTransferPayment(transfer.id)).status === 'PAYMENT_COMPLETED')
+
+  // Bulk payments: the smart account (7.50) pays two requests (5.00) in one authorization;
+  // another bulk payment is deleted before its authorization.
+  const b1 = await pay.createPaymentRequest({ amount: 3, isSandbox: true })
+  const b2 = await pay.createPaymentRequest({ amount: 2, isSandbox: true })
+  const bulk = await pay.createBulkPayment({ smartAccountId: smart.id, paymentRequestIds: [b1.id, b2.id] })
+  assert.equal(bulk.status, 'CREATED')
+  assert.equal(bulk.totalAmount, 5)
+  assert.deepEqual(bulk.paymentRequests.map((p) => p.id), [b1.id, b2.id])
+  const spare = await pay.createBulkPayment({ smartAccountId: smart.id, paymentRequestIds: [(await pay.createPaymentRequest({ amount: 1, isSandbox: true })).id] })
+  assert.equal((await pay.fetchBulkPayments()).total, 2)
+  await pay.deleteBulkPayment(spare.id)
+  assert.equal((await rejection(pay.fetchBulkPayment(spare.id))).codeDescription, 'BULK_PAYMENT_NOT_FOUND')
+  await fetch(bulk.paymentUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ decision: 'authorize' }) })
+  await until('the bulk payment completes', async () => (await pay.fetchBulkPayment(bulk.id)).status === 'COMPLETED')
+  assert.equal((await pay.fetchPaymentRequest(b1.id)).status, 'COMPLETED')
+  assert.equal((await pay.fetchSmartAccountBalance(smart.id)).balance, 2.5)
+
+  const untried = clientCalls.filter((m) => !called.has(m))
+  assert.deepEqual(untried, [], `client methods this script never called (of ${clientCalls.length})`)
+  assert.equal(clientCalls.length, 79, 'pluggy-sdk@0.90.0 has 79 calls')
+  console.log(`pluggy-sdk compatibility: all ${clientCalls.length} client calls made, all checks passed`)
 }
 
 main().catch((err) => {

@@ -1,0 +1,335 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// A bulk payment pays several CREATED payment requests from one smart account, with one
+// authorization by the account's owner on its paymentUrl. The smart account must cover the
+// total when the bulk payment is created and again, under a lock on the account, when it is
+// authorized; the authorization moves every request to IN_PROGRESS and debits the account
+// once per request (a balanced ledger movement to the payees), and the sandbox institution's
+// step then completes each request as it would complete alone (its events, a paid boleto).
+// The statuses are a subset of the official client's BULK_PAYMENT_STATUS: CREATED →
+// PAYMENT_IN_PROGRESS → COMPLETED, or ERROR (rejected by the owner, or no longer payable at
+// authorization); the TOP_UP_* ones belong to topping the account up, which is done here by
+// paying requests into it.
+
+// Bulk payment statuses.
+const (
+	BulkCreated           = "CREATED"
+	BulkPaymentInProgress = "PAYMENT_IN_PROGRESS"
+	BulkCompleted         = "COMPLETED"
+	BulkError             = "ERROR"
+)
+
+// LedgerPayees is the ledger's counterpart for money paid out of smart accounts.
+const LedgerPayees = "payees"
+
+// maxBulkRequests bounds one bulk payment's requests.
+const maxBulkRequests = 100
+
+// CreateBulkPayment gathers requests to pay from a smart account.
+func (e *Engine) CreateBulkPayment(ctx context.Context, clientID uuid.UUID, in model.BulkPaymentInput) (*model.BulkPayment, error) {
+	if in.SmartAccountID == nil {
+		return nil, bad("smartAccountId is required: the smart account the requests are paid from.")
+	}
+	account, err := e.smartAccountOf(ctx, clientID, "smartAccountId", *in.SmartAccountID)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.PaymentRequestIds) == 0 {
+		return nil, bad("paymentRequestIds is required: the CREATED payment requests to pay.")
+	}
+	if len(in.PaymentRequestIds) > maxBulkRequests {
+		return nil, bad("paymentRequestIds has %d entries; a bulk payment pays at most %d.", len(in.PaymentRequestIds), maxBulkRequests)
+	}
+	now := e.now()
+	b := &db.BulkPaymentRow{ID: uuid.New(), ClientID: clientID, SmartAccountID: account.ID, Status: BulkCreated, CreatedAt: now, UpdatedAt: now}
+	seen := map[uuid.UUID]bool{}
+	for i, v := range in.PaymentRequestIds {
+		id, err := parseID(fmt.Sprintf("paymentRequestIds[%d]", i), v)
+		if err != nil {
+			return nil, err
+		}
+		if seen[id] {
+			return nil, bad("paymentRequestIds names %s twice.", id)
+		}
+		seen[id] = true
+		b.RequestIDs = append(b.RequestIDs, id)
+	}
+	if c := in.CallbackUrls; c != nil {
+		for field, u := range map[string]*string{"callbackUrls.success": c.Success, "callbackUrls.pending": c.Pending, "callbackUrls.error": c.Error} {
+			if u != nil {
+				if err := model.CheckRedirectURL(field, *u); err != nil {
+					return nil, err
+				}
+			}
+		}
+		b.CallbackSuccess, b.CallbackError, b.CallbackPending = c.Success, c.Error, c.Pending
+	}
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		total, err := e.payableRequests(ctx, tx, b)
+		if err != nil {
+			return err
+		}
+		b.TotalAmount = float64(total) / 100
+		if err := e.coverBulk(ctx, tx, b, total); err != nil {
+			return err
+		}
+		if err := tx.InsertBulkPayment(ctx, b); errors.Is(err, db.ErrRequestInBulk) {
+			return model.Fail(model.CodePaymentRequestNotAvailable, "A payment request of paymentRequestIds is in another bulk payment already; delete that one first.")
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.bulkView(ctx, b)
+}
+
+// payableRequests locks a bulk payment's requests and checks each can be paid from a smart
+// account now; it returns their total in cents.
+func (e *Engine) payableRequests(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow) (int64, error) {
+	var total int64
+	for _, id := range b.RequestIDs {
+		p, err := e.lockRequest(ctx, tx, b.ClientID, id)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case p.Status != Created:
+			return 0, model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is %s; a bulk payment pays only CREATED requests.", id, p.Status)
+		case p.AutomaticPix != nil || p.Schedule != nil:
+			return 0, model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is scheduled or automatic PIX; a bulk payment pays single immediate requests.", id)
+		case p.SmartAccountID != nil:
+			return 0, model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s pays into a smart account; a bulk payment pays out of one.", id)
+		}
+		total += cents(p.Amount)
+	}
+	return total, nil
+}
+
+// coverBulk refuses a bulk payment the smart account's balance cannot cover.
+func (e *Engine) coverBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, total int64) error {
+	balance, _, err := tx.Balance(ctx, b.SmartAccountID.String())
+	if err != nil {
+		return err
+	}
+	if have := cents(balance); have < total {
+		return model.Fail(model.CodeInsufficientSmartAccountBalance, "Smart account %s holds %s; the bulk payment's total is %s.", b.SmartAccountID, reais(have), reais(total))
+	}
+	return nil
+}
+
+// BulkPayment reads one bulk payment.
+func (e *Engine) BulkPayment(ctx context.Context, clientID, id uuid.UUID) (*model.BulkPayment, error) {
+	b, found, err := e.db.BulkPayment(ctx, clientID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeBulkPaymentNotFound, "Bulk payment %s not found.", id)
+	}
+	return e.bulkView(ctx, b)
+}
+
+// BulkPayments lists the application's bulk payments, oldest first.
+func (e *Engine) BulkPayments(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.BulkPayment, int, error) {
+	rows, total, err := e.db.BulkPayments(ctx, clientID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*model.BulkPayment, 0, len(rows))
+	for _, b := range rows {
+		v, err := e.bulkView(ctx, b)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, v)
+	}
+	return out, total, nil
+}
+
+// DeleteBulkPayment removes a bulk payment before its authorization; its requests stay
+// CREATED and free.
+func (e *Engine) DeleteBulkPayment(ctx context.Context, clientID, id uuid.UUID) (*model.BulkPayment, error) {
+	var b *db.BulkPaymentRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if b, err = e.lockBulk(ctx, tx, clientID, id); err != nil {
+			return err
+		}
+		if b.Status != BulkCreated {
+			return model.Fail(model.CodeBulkPaymentNotDeletable, "Bulk payment %s is %s; only a CREATED one (not yet authorized) can be deleted.", id, b.Status)
+		}
+		return tx.DeleteBulkPayment(ctx, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.bulkView(ctx, b)
+}
+
+func (e *Engine) lockBulk(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID) (*db.BulkPaymentRow, error) {
+	b, found, err := tx.BulkPayment(ctx, clientID, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeBulkPaymentNotFound, "Bulk payment %s not found.", id)
+	}
+	return b, nil
+}
+
+// BulkPaymentForOwner reads a bulk payment for its authorization page, reached by its
+// unguessable id alone.
+func (e *Engine) BulkPaymentForOwner(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error) {
+	return e.BulkPayment(ctx, uuid.Nil, id)
+}
+
+// DecideBulkPayment is the smart account owner's answer on the paymentUrl page. Approval
+// debits the account for every request under a lock on the account, so two bulk payments
+// authorized at once cannot both spend the same balance; a bulk payment that can no longer
+// be paid (a request paid meanwhile, the balance spent) ends in ERROR and frees its
+// requests.
+func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bool) (*model.BulkPayment, error) {
+	var b *db.BulkPaymentRow
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if b, err = e.lockBulk(ctx, tx, uuid.Nil, id); err != nil {
+			return err
+		}
+		if b.Status != BulkCreated {
+			return model.Fail(model.CodeBulkPaymentNotAuthorizable, "Bulk payment %s is %s already.", id, b.Status)
+		}
+		b.UpdatedAt = e.now()
+		if !approve {
+			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: "CONSENT_REJECTED", Description: "The smart account's owner rejected the bulk payment."}
+			return tx.SaveBulkPayment(ctx, b, true)
+		}
+		if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {
+			return err
+		}
+		total, err := e.payableRequests(ctx, tx, b)
+		if err == nil {
+			err = e.coverBulk(ctx, tx, b, total)
+		}
+		if err != nil {
+			failure, internal := model.AsError(err)
+			if internal {
+				return err
+			}
+			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message}
+			return tx.SaveBulkPayment(ctx, b, true)
+		}
+		for _, rid := range b.RequestIDs {
+			p, err := e.lockRequest(ctx, tx, b.ClientID, rid)
+			if err != nil {
+				return err
+			}
+			if err := e.setRequestStatus(ctx, tx, p, InProgress, ByUser); err != nil {
+				return err
+			}
+			if err := tx.Transfer(ctx, b.SmartAccountID.String(), LedgerPayees, p.Amount, "bulk:"+p.ID.String(), b.UpdatedAt); err != nil {
+				return err
+			}
+		}
+		b.Status = BulkPaymentInProgress
+		if err := tx.SaveBulkPayment(ctx, b, false); err != nil {
+			return err
+		}
+		_, err = e.jobs.InsertTx(ctx, tx.PGX, BulkStepArgs{BulkPaymentID: b.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: b.UpdatedAt.Add(e.cfg.StepDelay)})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.bulkView(ctx, b)
+}
+
+func (e *Engine) bulkView(ctx context.Context, b *db.BulkPaymentRow) (*model.BulkPayment, error) {
+	v := &model.BulkPayment{ID: b.ID, Status: b.Status, TotalAmount: b.TotalAmount, ErrorDetail: b.ErrorDetail,
+		PaymentURL: strings.TrimSuffix(e.cfg.BaseURL, "/") + "/payments/bulk-consent/" + b.ID.String(),
+		CreatedAt:  model.NewTime(b.CreatedAt), UpdatedAt: model.NewTime(b.UpdatedAt), PaymentRequests: []*model.PaymentRequest{}}
+	if b.CallbackSuccess != nil || b.CallbackError != nil || b.CallbackPending != nil {
+		v.CallbackUrls = &model.CallbackURLs{Success: b.CallbackSuccess, Error: b.CallbackError, Pending: b.CallbackPending}
+	}
+	a, _, err := e.db.SmartAccount(ctx, b.ClientID, b.SmartAccountID)
+	if err != nil {
+		return nil, err
+	}
+	v.SmartAccount = a
+	rows, err := e.db.PaymentRequestsByID(ctx, b.ClientID, b.RequestIDs)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[uuid.UUID]*db.PaymentRequestRow, len(rows))
+	for _, p := range rows {
+		byID[p.ID] = p
+	}
+	ordered := make([]*db.PaymentRequestRow, 0, len(rows))
+	var fees int64
+	for _, id := range b.RequestIDs {
+		if p := byID[id]; p != nil {
+			ordered = append(ordered, p)
+			fees += cents(p.Fees)
+		}
+	}
+	if v.PaymentRequests, err = e.requestViews(ctx, ordered); err != nil {
+		return nil, err
+	}
+	v.FeesAmount = float64(fees) / 100
+	v.GrossAmount = float64(cents(b.TotalAmount)+fees) / 100
+	return v, nil
+}
+
+// BulkStepArgs is the sandbox institution settling an authorized bulk payment's requests.
+type BulkStepArgs struct {
+	BulkPaymentID uuid.UUID `json:"bulkPaymentId"`
+}
+
+func (BulkStepArgs) Kind() string { return "bulk_payment_step" }
+
+func (BulkStepArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: Queue} }
+
+type bulkWorker struct {
+	river.WorkerDefaults[BulkStepArgs]
+	e *Engine
+}
+
+// Work completes every request of the bulk payment and then the bulk payment, in one
+// transaction: a retry finds it done.
+func (w *bulkWorker) Work(ctx context.Context, job *river.Job[BulkStepArgs]) error {
+	e := w.e
+	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		b, found, err := tx.BulkPayment(ctx, uuid.Nil, job.Args.BulkPaymentID, true)
+		if err != nil || !found || b.Status != BulkPaymentInProgress {
+			return err
+		}
+		for _, id := range b.RequestIDs {
+			p, found, err := tx.PaymentRequest(ctx, uuid.Nil, id, true)
+			if err != nil {
+				return err
+			}
+			if found && p.Status == InProgress {
+				if err := e.setRequestStatus(ctx, tx, p, Completed, ByInternal); err != nil {
+					return err
+				}
+			}
+		}
+		b.Status, b.UpdatedAt = BulkCompleted, e.now()
+		return tx.SaveBulkPayment(ctx, b, false)
+	})
+}
