@@ -2,6 +2,7 @@ package testsupport
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,6 +27,9 @@ type LoadSpec struct {
 	Paths    []string      `json:"paths"`
 	Rate     int           `json:"rate"`
 	Duration time.Duration `json:"duration"`
+	// Method and Body make every request a POST of Body (JSON) when set; GET otherwise.
+	Method string `json:"method,omitempty"`
+	Body   string `json:"body,omitempty"`
 }
 
 // LoadResult is what it measured.
@@ -99,8 +103,15 @@ func runLoadIfAsked() {
 		go func(i int) {
 			defer wg.Done()
 			t0 := time.Now()
-			req, _ := http.NewRequest("GET", spec.BaseURL+spec.Paths[i%len(spec.Paths)], nil)
+			method, body := cmp.Or(spec.Method, "GET"), io.Reader(nil)
+			if spec.Body != "" {
+				body = strings.NewReader(spec.Body)
+			}
+			req, _ := http.NewRequest(method, spec.BaseURL+spec.Paths[i%len(spec.Paths)], body)
 			req.Header.Set("X-API-KEY", spec.Key)
+			if body != nil {
+				req.Header.Set("Content-Type", "application/json")
+			}
 			resp, err := client.Do(req)
 			if err == nil {
 				_, _ = io.Copy(io.Discard, resp.Body)

@@ -1,0 +1,243 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+// BenchmarkCapacity steps a constant request rate (open loop, from a second process) up
+// against four reads of the service and of a minimal baseline server on the same data, in
+// the same run, and prints for each the knee: the highest rate whose p99 stays under 25 ms
+// with no errors and the rate achieved. The baseline is what the route costs with nothing
+// around it: net/http, pgx queries on the service's own pool, encoding/json (and, for POST
+// /auth, the service's own secret check and signing, which are the route's real cost).
+// Rate limits are raised out of the way but still counted in PostgreSQL, as replicas do.
+// Run with -benchtime=1x; PONTE_CAPACITY_STEP sets seconds per step (default 4),
+// PONTE_CAPACITY_ROUTES picks routes by name (default all).
+func BenchmarkCapacity(b *testing.B) {
+	unlimited := map[string]int{}
+	for group := range auth.RateLimits {
+		unlimited[group] = 1 << 30
+	}
+	env := testsupport.New(b, func(s *testsupport.Setup) {
+		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequest)
+	})
+	c := env.NewClient(b, "capacity")
+	var it model.Item
+	env.Do(b, "POST", "/items", c.APIKey, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},
+		"parameters": map[string]any{"user": "user-ok-perf-20", "password": "password-ok"}}).Want(200).JSON(&it)
+	item := it.ID.String()
+	testsupport.Eventually(b, "the sync", 10*time.Minute, func() bool { return testsupport.Settled(env.Item(b, c.APIKey, item)) })
+	var accounts model.AccountPage
+	env.Do(b, "GET", "/accounts?itemId="+item, c.APIKey, nil).Want(200).JSON(&accounts)
+	var account uuid.UUID
+	for _, a := range accounts.Results {
+		if a.Subtype == "CHECKING_ACCOUNT" {
+			account = a.ID
+		}
+	}
+
+	// The service's pages of the account, and the baseline's.
+	var txPaths []string
+	for path := "/v2/transactions?accountId=" + account.String(); ; {
+		txPaths = append(txPaths, path)
+		var p struct {
+			Next *string `json:"next"`
+		}
+		env.Do(b, "GET", path, c.APIKey, nil).Want(200).JSON(&p)
+		if p.Next == nil {
+			break
+		}
+		path = "/v2/transactions" + *p.Next
+	}
+	baseline := httptest.NewServer(capacityBaseline(b, env, account))
+	defer baseline.Close()
+	var basePaths []string
+	for q := ""; ; {
+		basePaths = append(basePaths, "/tx?"+q)
+		var p struct {
+			Next string `json:"next"`
+		}
+		resp, err := http.Get(baseline.URL + "/tx?" + q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&p)
+		resp.Body.Close()
+		if p.Next == "" {
+			break
+		}
+		q = p.Next
+	}
+
+	dashboard, _ := json.Marshal(map[string]any{"query": `query($i: UUID!, $a: UUID!) { accounts(itemId: $i) { results { id name balance type subtype } }
+		account(id: $a) { transactions(first: 50) { nodes { ` + dashboardFields + ` } } } }`, "variables": map[string]any{"i": item, "a": account}})
+	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
+	routes := []struct {
+		name       string
+		ours, base testsupport.LoadSpec
+	}{
+		{"GET /v2/transactions (500 rows)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: txPaths},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: basePaths}},
+		{"GET /accounts", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/accounts?itemId=" + item}},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/accounts"}}},
+		{"POST /auth", testsupport.LoadSpec{BaseURL: env.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)}},
+		{"POST /graphql (dashboard)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/graphql"}, Method: "POST", Body: string(dashboard)},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/dashboard"}}},
+	}
+	step := 4 * time.Second
+	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
+		step = time.Duration(s) * time.Second
+	}
+	rates := []int{25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400}
+	b.ResetTimer()
+	var table []string
+	for i := 0; i < b.N; i++ {
+		for _, r := range routes {
+			if want := os.Getenv("PONTE_CAPACITY_ROUTES"); want != "" && !strings.Contains(want, strings.Fields(r.name)[1]) {
+				continue
+			}
+			// The two climb the rates in turns, one step each, so both meet the same machine.
+			knees := [2]int{}
+			done := [2]bool{}
+			for _, rate := range rates {
+				for k, spec := range []testsupport.LoadSpec{r.ours, r.base} {
+					if done[k] {
+						continue
+					}
+					spec.Rate, spec.Duration = rate, step
+					res, err := testsupport.RunLoad(spec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ok := res.Errors == 0 && res.P99 < 25*time.Millisecond && res.Achieved >= 0.95*float64(rate)
+					b.Logf("%-32s %-8s %5d/s: achieved %6.0f/s, %d errors, p50 %7s p99 %8s", r.name, [2]string{"service", "baseline"}[k], rate,
+						res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond))
+					if ok {
+						knees[k] = rate
+					} else {
+						done[k] = true
+					}
+				}
+				if done[0] && done[1] {
+					break
+				}
+			}
+			ratio := 0.0
+			if knees[1] > 0 {
+				ratio = float64(knees[0]) / float64(knees[1])
+			}
+			table = append(table, fmt.Sprintf("| %s | %d/s | %d/s | %.2f |", r.name, knees[0], knees[1], ratio))
+			b.ReportMetric(float64(knees[0]), strings.ReplaceAll(strings.Fields(r.name)[1], "/", "_")+"-knee/s")
+		}
+	}
+	b.StopTimer()
+	b.Logf("knees (highest rate with p99 under 25 ms, no errors):\n| Route | Service | Baseline | Ratio |\n|---|---|---|---|\n%s", strings.Join(table, "\n"))
+}
+
+// capacityBaseline serves the same reads with nothing around them.
+func capacityBaseline(b *testing.B, env *testsupport.Env, account uuid.UUID) http.Handler {
+	itemOf := func() uuid.UUID {
+		var id uuid.UUID
+		if err := env.DB.Pool.QueryRow(b.Context(), `SELECT item_id FROM accounts WHERE id = $1`, account).Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		return id
+	}()
+	rawRows := func(r *http.Request, q string, args ...any) ([]json.RawMessage, error) {
+		rows, err := env.DB.Pool.Query(r.Context(), q, args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []json.RawMessage
+		for rows.Next() {
+			var raw []byte
+			if err := rows.Scan(&raw); err != nil {
+				return nil, err
+			}
+			out = append(out, raw)
+		}
+		return out, rows.Err()
+	}
+	a := auth.NewService(env.DB, testsupport.MasterKey)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/tx", func(w http.ResponseWriter, r *http.Request) {
+		q := `SELECT data, date, id FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 500`
+		args := []any{account}
+		if d := r.URL.Query().Get("d"); d != "" {
+			ts, _ := time.Parse(time.RFC3339Nano, d)
+			id, _ := uuid.Parse(r.URL.Query().Get("i"))
+			q = `SELECT data, date, id FROM transactions WHERE account_id = $1 AND (date, id) > ($2, $3) ORDER BY date, id LIMIT 500`
+			args = append(args, ts, id)
+		}
+		res, err := env.DB.Pool.Query(r.Context(), q, args...)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		var rows []json.RawMessage
+		var last time.Time
+		var lastID uuid.UUID
+		for res.Next() {
+			var raw []byte
+			_ = res.Scan(&raw, &last, &lastID)
+			rows = append(rows, raw)
+		}
+		res.Close()
+		next := ""
+		if len(rows) == 500 {
+			next = fmt.Sprintf("d=%s&i=%s", last.Format(time.RFC3339Nano), lastID)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"results": rows, "next": next})
+	})
+	mux.HandleFunc("/accounts", func(w http.ResponseWriter, r *http.Request) {
+		rows, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, data->>'subtype', id`, itemOf)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"results": rows, "total": len(rows), "page": 1, "totalPages": 1})
+	})
+	mux.HandleFunc("/auth", func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ ClientID, ClientSecret string }
+		_ = json.NewDecoder(r.Body).Decode(&in)
+		key, err := a.Authenticate(r.Context(), in.ClientID, in.ClientSecret)
+		if err != nil {
+			http.Error(w, err.Error(), 401)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(key)
+	})
+	mux.HandleFunc("/dashboard", func(w http.ResponseWriter, r *http.Request) {
+		accts, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, data->>'subtype', id`, itemOf)
+		if err == nil {
+			var txs []json.RawMessage
+			if txs, err = rawRows(r, `SELECT data FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 50`, account); err == nil {
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{"accounts": map[string]any{"results": accts},
+					"account": map[string]any{"transactions": map[string]any{"nodes": txs}}}})
+				return
+			}
+		}
+		http.Error(w, err.Error(), 500)
+	})
+	return mux
+}
