@@ -2,6 +2,13 @@ package db
 
 import (
 	"context"
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"ponte/metrics"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
@@ -21,11 +28,28 @@ func CountStatements(ctx context.Context) (context.Context, *atomic.Int64) {
 
 type statementTracer struct{}
 
-func (statementTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+// Statements are also spans of a traced request, named by their verb. Their text is left
+// out: bun writes arguments into the text it sends, and arguments hold people's data.
+func (statementTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	if n, _ := ctx.Value(counterKey{}).(*atomic.Int64); n != nil {
 		n.Add(1)
 	}
+	if !trace.SpanFromContext(ctx).IsRecording() {
+		return ctx // nothing traces this request: no span for its statements either
+	}
+	verb, _, _ := strings.Cut(strings.TrimSpace(d.SQL), " ")
+	ctx, _ = metrics.Tracer().Start(ctx, "postgresql "+strings.ToUpper(verb), trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("db.system", "postgresql"), attribute.String("db.operation.name", strings.ToUpper(verb))))
 	return ctx
 }
 
-func (statementTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (statementTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		return
+	}
+	if d.Err != nil {
+		span.SetStatus(codes.Error, "statement failed")
+	}
+	span.End()
+}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"io"
 	"math"
 	"mime"
@@ -205,6 +207,12 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		route := "unmatched"
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 			route = rc.RoutePattern()
+		}
+		// With tracing on, the request's span (started around the router, where the route is
+		// not yet known) is named by the route as well.
+		if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
+			span.SetName(r.Method + " " + route)
+			span.SetAttributes(attribute.String("http.route", route))
 		}
 		metrics.Requests.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Inc()
 		metrics.RequestSeconds.WithLabelValues(route, r.Method).Observe(took.Seconds())

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"log/slog"
 	"net"
 	"net/http"
@@ -40,6 +41,15 @@ func serve(ctx context.Context, c *config) error {
 	if err != nil {
 		return err
 	}
+	stopTracing, err := metrics.StartTracing(ctx, version())
+	if err != nil {
+		return fmt.Errorf("tracing (OTEL_EXPORTER_OTLP_*): %w", err)
+	}
+	defer func() {
+		flush, done := context.WithTimeout(context.Background(), 5*time.Second)
+		defer done()
+		_ = stopTracing(flush)
+	}()
 	store, closeDB, err := openDatabase(ctx, c, false)
 	if err != nil {
 		return err
@@ -111,8 +121,14 @@ func serve(ctx context.Context, c *config) error {
 	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
+	var handler http.Handler = rest.New(res)
+	if metrics.TracingConfigured() {
+		// A span per request, continuing the caller's trace (W3C traceparent); the router
+		// names it by route once it knows the route.
+		handler = otelhttp.NewHandler(handler, "request")
+	}
 	srv := &http.Server{
-		Handler:           rest.New(res),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
