@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"sort"
 	"sync"
 	"testing"
@@ -14,15 +15,16 @@ import (
 
 // BenchmarkRateLimitCounter measures what sharing the rate limits across replicas costs a
 // request: the database counter (one upsert per limited request) against the in-memory
-// one, sequentially and with 8 requests at once, as p50 and p99 per decision. Nothing is
+// one and a Redis counter (a local redis-server), sequentially and with 8 requests at once, as p50 and p99 per decision. Nothing is
 // asserted on time; the target is a p99 under a millisecond.
 func BenchmarkRateLimitCounter(b *testing.B) {
 	env := testsupport.New(b)
 	ctx := context.Background()
 	limiters := []struct {
-		name string
-		l    *auth.Limiter
-	}{{"in memory", auth.NewLimiter(nil)}, {"shared (PostgreSQL)", auth.NewSharedLimiter(nil, env.DB.CountRequest)}}
+		name, short string
+		l           *auth.Limiter
+	}{{"in memory", "memory", auth.NewLimiter(nil)}, {"shared (PostgreSQL)", "postgresql", auth.NewSharedLimiter(nil, env.DB.CountRequest)},
+		{"shared (Redis)", "redis", auth.NewSharedLimiter(nil, auth.RedisCounter(redisClient(b)))}}
 	const n = 4000
 	for range b.N {
 		for _, workers := range []int{1, 8} {
@@ -51,8 +53,18 @@ func BenchmarkRateLimitCounter(b *testing.B) {
 					base = p99
 				}
 				b.Logf("%d at once  %-20s p50 %9s  p99 %9s", workers, lim.name, p50.Round(time.Microsecond/10), p99.Round(time.Microsecond/10))
-				b.ReportMetric(float64(p99.Microseconds()), fmt.Sprintf("p99-µs-%d-%s", workers, map[bool]string{true: "memory", false: "shared"}[lim.name == "in memory"]))
+				b.ReportMetric(float64(p99.Microseconds()), fmt.Sprintf("p99-µs-%d-%s", workers, lim.short))
 			}
 		}
 	}
+}
+
+func redisClient(b *testing.B) *redis.Client {
+	opts, err := redis.ParseURL(testsupport.StartRedis(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	b.Cleanup(func() { _ = c.Close() })
+	return c
 }

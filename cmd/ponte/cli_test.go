@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"ponte/testsupport"
 	"strings"
 	"testing"
 )
@@ -111,6 +112,12 @@ func TestDoctor(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("doctor: exit %d, output lacks %q:\n%s", code, want, out)
 		}
+	}
+	if code, out = run("PONTE_REDIS_URL=" + testsupport.StartRedis(t)); code != 0 || !strings.Contains(out, "ok    redis         reachable") {
+		t.Fatalf("doctor with a live Redis: exit %d\n%s", code, out)
+	}
+	if code, out = run("PONTE_REDIS_URL=redis://127.0.0.1:1/0"); code != 1 || !strings.Contains(out, "FAIL  redis") {
+		t.Fatalf("doctor with a dead Redis: exit %d\n%s", code, out)
 	}
 	code, out = run("DATABASE_URL=postgres://postgres@127.0.0.1:1/ponte?connect_timeout=2", "PONTE_SECRET_KEY=short")
 	if code != 1 || !strings.Contains(out, "FAIL  database") || !strings.Contains(out, "FAIL  keys") {

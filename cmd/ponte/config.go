@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -31,6 +32,9 @@ type config struct {
 	LogLevel     string
 	LogFormat    string
 	MetricsToken string
+	// RedisURL, when set, moves the rate-limit counters from PostgreSQL to Redis
+	// (PONTE_REDIS_URL, redis://[user:password@]host:port/db or rediss:// for TLS).
+	RedisURL string
 	// AllowInsecureWebhooks lifts the HTTPS and no-localhost rules on webhook URLs, for
 	// local development only (PONTE_ALLOW_INSECURE_WEBHOOKS).
 	AllowInsecureWebhooks bool
@@ -81,6 +85,12 @@ func loadConfig(flags func(*config)) (*config, error) {
 		LogLevel:     env("PONTE_LOG_LEVEL", "info"),
 		LogFormat:    env("PONTE_LOG_FORMAT", "text"),
 		MetricsToken: os.Getenv("PONTE_METRICS_TOKEN"),
+		RedisURL:     os.Getenv("PONTE_REDIS_URL"),
+	}
+	if c.RedisURL != "" {
+		if _, err := redis.ParseURL(c.RedisURL); err != nil {
+			return nil, fmt.Errorf("PONTE_REDIS_URL is not a Redis URL (redis://host:port/db): %v", err)
+		}
 	}
 	if v := os.Getenv("PONTE_ALLOW_INSECURE_WEBHOOKS"); v != "" {
 		b, err := strconv.ParseBool(v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"io"
 	"os"
 	"path/filepath"
@@ -71,6 +72,18 @@ func doctor(ctx context.Context, w io.Writer) (failed int) {
 		if c.DatabaseURL != "" {
 			report("warn", "keys", "with DATABASE_URL, replicas must share PONTE_SECRET_KEY; a key in the data folder is this machine's only")
 		}
+	}
+	if c.RedisURL != "" {
+		opts, _ := redis.ParseURL(c.RedisURL) // loadConfig parsed it
+		rc := redis.NewClient(opts)
+		ping, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if err := rc.Ping(ping).Err(); err != nil {
+			report("FAIL", "redis", "cannot reach PONTE_REDIS_URL: "+err.Error())
+		} else {
+			report("ok", "redis", "reachable: rate limits are counted there")
+		}
+		cancel()
+		_ = rc.Close()
 	}
 	if c.DatabaseURL == "" {
 		if _, err := os.Stat(filepath.Join(c.DataDir, "pg", "PG_VERSION")); err != nil {

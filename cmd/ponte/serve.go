@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"log/slog"
 	"net"
@@ -61,8 +62,12 @@ func serve(ctx context.Context, c *config) error {
 		return err
 	}
 	go authn.Listen(ctx, log)
+	counter, err := rateCounter(ctx, c, store)
+	if err != nil {
+		return err
+	}
 	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1",
-		MetricsToken: c.MetricsToken, Limiter: auth.NewSharedLimiter(nil, store.CountRequest)}
+		MetricsToken: c.MetricsToken, Limiter: auth.NewSharedLimiter(nil, counter)}
 	if err := metrics.RegisterStore(metrics.Store{Pool: store.PoolStats, Depths: store.JobDepths}); err != nil {
 		return err
 	}
@@ -201,4 +206,23 @@ func purgeRateLimits(ctx context.Context, store *db.DB, log *slog.Logger) {
 			}
 		}
 	}
+}
+
+// rateCounter is where the replicas count rate-limited requests: PostgreSQL, or Redis when
+// PONTE_REDIS_URL names one, which must answer at start.
+func rateCounter(ctx context.Context, c *config, store *db.DB) (auth.Counter, error) {
+	if c.RedisURL == "" {
+		return store.CountRequest, nil
+	}
+	opts, err := redis.ParseURL(c.RedisURL)
+	if err != nil {
+		return nil, fmt.Errorf("PONTE_REDIS_URL: %w", err)
+	}
+	client := redis.NewClient(opts)
+	ping, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := client.Ping(ping).Err(); err != nil {
+		return nil, fmt.Errorf("PONTE_REDIS_URL: Redis does not answer: %w", err)
+	}
+	return auth.RedisCounter(client), nil
 }
