@@ -4,9 +4,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"ponte/testsupport"
 	"strings"
 	"testing"
+
+	"ponte/testsupport"
 )
 
 // Every command's help exits 0; every mistaken invocation exits 2 with a message saying
