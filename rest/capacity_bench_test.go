@@ -22,7 +22,7 @@ import (
 // BenchmarkCapacity steps a constant request rate (open loop, from a second process) up
 // against four reads of the service and of a minimal baseline server on the same data, in
 // the same run, and prints for each the knee: the highest rate whose p99 stays under 25 ms
-// with no errors and the rate achieved. The baseline is what the route costs with nothing
+// (100 ms for POST /auth, see below) with no errors and the rate achieved. The baseline is what the route costs with nothing
 // around it: net/http, pgx queries on the service's own pool, encoding/json (and, for POST
 // /auth, the service's own secret check and signing, which are the route's real cost).
 // Rate limits are raised out of the way but still counted in PostgreSQL, as replicas do.
@@ -87,24 +87,27 @@ func BenchmarkCapacity(b *testing.B) {
 	dashboard, _ := json.Marshal(map[string]any{"query": `query($i: UUID!, $a: UUID!) { accounts(itemId: $i) { results { id name balance type subtype } }
 		account(id: $a) { transactions(first: 50) { nodes { ` + dashboardFields + ` } } } }`, "variables": map[string]any{"i": item, "a": account}})
 	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
+	// POST /auth verifies an argon2id hash, about 25 ms of one core by design (OWASP's
+	// parameters), so no rate keeps it under 25 ms: its bound is 100 ms.
 	routes := []struct {
 		name       string
 		ours, base testsupport.LoadSpec
+		bound      time.Duration
 	}{
 		{"GET /v2/transactions (500 rows)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: txPaths},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: basePaths}},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: basePaths}, 25 * time.Millisecond},
 		{"GET /accounts", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/accounts?itemId=" + item}},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/accounts"}}},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/accounts"}}, 25 * time.Millisecond},
 		{"POST /auth", testsupport.LoadSpec{BaseURL: env.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)}},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)}, 100 * time.Millisecond},
 		{"POST /graphql (dashboard)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/graphql"}, Method: "POST", Body: string(dashboard)},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/dashboard"}}},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/dashboard"}}, 25 * time.Millisecond},
 	}
 	step := 4 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
 		step = time.Duration(s) * time.Second
 	}
-	rates := []int{25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400}
+	rates := []int{10, 25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400}
 	b.ResetTimer()
 	var table []string
 	for i := 0; i < b.N; i++ {
@@ -125,7 +128,7 @@ func BenchmarkCapacity(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					ok := res.Errors == 0 && res.P99 < 25*time.Millisecond && res.Achieved >= 0.95*float64(rate)
+					ok := res.Errors == 0 && res.P99 < r.bound && res.Achieved >= 0.95*float64(rate)
 					// Stderr, not b.Logf: the testing package cuts a benchmark's log short.
 					fmt.Fprintf(os.Stderr, "%-32s %-8s %5d/s: achieved %6.0f/s, %d errors, p50 %7s p99 %8s\n", r.name, [2]string{"service", "baseline"}[k], rate,
 						res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond))
@@ -143,12 +146,12 @@ func BenchmarkCapacity(b *testing.B) {
 			if knees[1] > 0 {
 				ratio = float64(knees[0]) / float64(knees[1])
 			}
-			table = append(table, fmt.Sprintf("| %s | %d/s | %d/s | %.2f |", r.name, knees[0], knees[1], ratio))
+			table = append(table, fmt.Sprintf("| %s | %s | %d/s | %d/s | %.2f |", r.name, r.bound, knees[0], knees[1], ratio))
 			b.ReportMetric(float64(knees[0]), strings.ReplaceAll(strings.Fields(r.name)[1], "/", "_")+"-knee/s")
 		}
 	}
 	b.StopTimer()
-	fmt.Fprintf(os.Stderr, "knees (highest rate with p99 under 25 ms, no errors):\n| Route | Service | Baseline | Ratio |\n|---|---|---|---|\n%s\n", strings.Join(table, "\n"))
+	fmt.Fprintf(os.Stderr, "knees (highest rate with p99 under the bound, no errors):\n| Route | p99 bound | Service | Baseline | Ratio |\n|---|---|---|---|---|\n%s\n", strings.Join(table, "\n"))
 }
 
 // capacityBaseline serves the same reads with nothing around them.
