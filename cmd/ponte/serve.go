@@ -87,8 +87,16 @@ func serve(ctx context.Context, c *config) error {
 	hooks.Register(workers)
 	pay.Register(workers)
 	periodic = append(periodic, pay.Periodic()...)
+	// The liveness lock is taken before the queue starts and dropped after it stops, so
+	// every job this process takes is covered (see db/liveness.go).
+	replica := jobs.NewID()
+	live, err := store.HoldLiveness(ctx, replica, log)
+	if err != nil {
+		return fmt.Errorf("job queue liveness lock: %w", err)
+	}
+	defer live.Close()
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
-		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}})
+		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}, ID: replica})
 	if err != nil {
 		return err
 	}
@@ -111,6 +119,7 @@ func serve(ctx context.Context, c *config) error {
 	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
+	go rescueJobs(ctx, store, log)
 	srv := &http.Server{
 		Handler:           rest.New(res),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -130,7 +139,7 @@ func serve(ctx context.Context, c *config) error {
 			errc <- srv.Serve(ln)
 		}
 	}()
-	log.Info("ponte is serving", "url", base)
+	log.Info("ponte is serving", "url", base, "replica", replica)
 	// On stdout too, after any printed credentials, so people and scripts see one stream.
 	fmt.Printf("Ponte is serving on %s (GraphiQL: %s/graphiql)\n", base, base)
 
