@@ -271,12 +271,25 @@ func TestPaymentSurvivesKill(t *testing.T) {
 // settlement steps then run as jobs. It returns the intent's id.
 func settlingIntent(t *testing.T, base, key string) string {
 	t.Helper()
+	recipient(t, base, key)
+	return authorizedIntent(t, base, key)
+}
+
+// recipient makes the application's default payment recipient.
+func recipient(t *testing.T, base, key string) {
+	t.Helper()
 	_, inst := do(t, "GET", base+"/payments/recipients/institutions?name=Nubank", key, nil)
 	instID := inst["results"].([]any)[0].(map[string]any)["id"]
 	if status, r := do(t, "POST", base+"/payments/recipients", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181", "isDefault": true,
 		"paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "123", "type": "CHECKING_ACCOUNT"}}); status != 200 {
 		t.Fatalf("recipient: %d %v", status, r)
 	}
+}
+
+// authorizedIntent pays a new sandbox request to the default recipient through connector
+// 5, the payer authorizing at once; it returns the intent's id.
+func authorizedIntent(t *testing.T, base, key string) string {
+	t.Helper()
 	_, req := do(t, "POST", base+"/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true})
 	status, intent := do(t, "POST", base+"/payments/intents", key, map[string]any{"paymentRequestId": req["id"], "connectorId": 5,
 		"parameters": map[string]any{"cpf": "11144477735"}})
