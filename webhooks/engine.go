@@ -71,8 +71,9 @@ type Config struct {
 	// ShortSchedule is the same for the events the variant treats apart (see Variant); nil
 	// is the variant's.
 	ShortSchedule []time.Duration
-	// PerHost bounds concurrent deliveries to one host in a process, so a slow receiver
-	// holds at most that many workers and the others keep flowing.
+	// PerHost bounds concurrent deliveries to one host across every replica on the
+	// database (see hostcap.go), so a slow receiver holds at most that many workers and
+	// the others keep flowing.
 	PerHost int
 	// AllowInsecure lifts the HTTPS and no-localhost rules on URLs and the public-address
 	// rule on connections (PONTE_ALLOW_INSECURE_WEBHOOKS).
@@ -278,14 +279,6 @@ func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time {
 	return time.Now().Add(time.Second)
 }
 
-// A delivery whose host already has PerHost deliveries running in this process waits up to
-// busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
-// to the queue for busySnooze, so a slow host never holds more than its share of workers.
-const (
-	busyWait   = 25 * time.Millisecond
-	busySnooze = 200 * time.Millisecond
-)
-
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs]) error {
 	e := w.e
 	d, found, err := e.db.Delivery(ctx, job.Args.DeliveryID)
@@ -300,6 +293,11 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 		return river.JobSnooze(busySnooze)
 	}
 	defer e.release(host)
+	slot, ok := e.takeSharedSlot(ctx, host, d.ID)
+	if !ok {
+		return river.JobSnooze(busySnooze)
+	}
+	defer e.freeSharedSlot(ctx, host, slot, d.ID)
 	secrets, err := e.signingKeys(ctx, d.ClientID)
 	if err != nil {
 		return err
@@ -359,38 +357,6 @@ func hostOf(raw string) string {
 		return raw
 	}
 	return u.Host
-}
-
-func (e *Engine) acquire(ctx context.Context, host string) bool {
-	timer := time.NewTimer(busyWait)
-	defer timer.Stop()
-	for {
-		e.mu.Lock()
-		if e.inFlight[host] < e.cfg.PerHost {
-			e.inFlight[host]++
-			e.mu.Unlock()
-			return true
-		}
-		freed := e.freed
-		e.mu.Unlock()
-		select {
-		case <-freed:
-		case <-timer.C:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
-}
-
-func (e *Engine) release(host string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.inFlight[host]--; e.inFlight[host] <= 0 {
-		delete(e.inFlight, host)
-	}
-	close(e.freed)
-	e.freed = make(chan struct{})
 }
 
 // responseExcerpt bounds what is kept of a receiver's answer.

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,4 +253,69 @@ func jobStates(t *testing.T, dbURL string) (map[string]int, int) {
 		t.Fatal(err)
 	}
 	return out, rescued
+}
+
+// Two replicas share the per-host cap on concurrent webhook deliveries: a slow receiver
+// never has more than 8 requests in flight from both together (each replica alone allows
+// 8), and still gets every event, from both replicas.
+func TestReplicasShareWebhookHostCap(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	got := map[string]bool{}
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		peak = max(peak, inFlight)
+		got[r.Header.Get("webhook-id")] = true
+		mu.Unlock()
+		time.Sleep(400 * time.Millisecond) // a slow receiver
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	}))
+	defer receiver.Close()
+	env, keys := configured(t, "PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_SANDBOX_STEP_DELAY=0s")
+	replicas := []*server{start(t, env...), start(t, env...)}
+	key := apiKey(t, replicas[0].url, keys)
+	if status, m := do(t, "POST", replicas[0].url+"/webhooks", key, map[string]any{"event": "all", "url": receiver.URL + "/hook"}); status != 200 {
+		t.Fatalf("create webhook: %d %v", status, m)
+	}
+	began := time.Now()
+	for i := range 24 {
+		if status, m := do(t, "POST", replicas[i%2].url+"/items", key, map[string]any{"connectorId": 0,
+			"parameters": map[string]any{"user": "user-ok-perf-1", "password": fmt.Sprint("password-", i)}}); status != 200 {
+			t.Fatalf("create item: %d %v", status, m)
+		}
+	}
+	var ids []string
+	waitWithin(t, "every event at the receiver", 2*time.Minute, func() bool {
+		status, m := do(t, "POST", replicas[1].url+"/graphql", key, map[string]any{"query": `{ events { id } }`})
+		if status != 200 {
+			return false
+		}
+		ids = ids[:0]
+		for _, e := range m["data"].(map[string]any)["events"].([]any) {
+			ids = append(ids, e.(map[string]any)["id"].(string))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, id := range ids {
+			if !got[id] {
+				return false
+			}
+		}
+		return len(ids) >= 24
+	})
+	for i, s := range replicas {
+		if !strings.Contains(s.logs.String(), "webhook delivered") {
+			t.Fatalf("replica %d delivered nothing: the test did not load both", i)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("%d events delivered in %s, at most %d at once at the receiver", len(ids), time.Since(began).Round(10*time.Millisecond), peak)
+	if peak > 8 {
+		t.Fatalf("%d deliveries at once to one host from two replicas, want at most 8", peak)
+	}
 }

@@ -1,0 +1,41 @@
+package db
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// TakeHostSlot takes for holder one of host's slots numbered below slots, free (no row) or
+// whose lease ran out, for lease, in one statement: two takers of the same slot cannot
+// both win (the second finds the first's row unexpired and gets nothing). ok is false when
+// every slot is taken, or when the slot tried was taken meanwhile: the caller may try
+// again. A random free slot is tried, so concurrent takers seldom collide.
+func (d *DB) TakeHostSlot(ctx context.Context, host string, slots int, holder uuid.UUID, lease time.Duration) (slot int, ok bool, err error) {
+	rows, err := d.Pool.Query(ctx, `WITH free AS (
+			SELECT s FROM generate_series(0, $3::int - 1) s
+			WHERE NOT EXISTS (SELECT FROM webhook_host_slots w WHERE w.host = $1 AND w.slot = s AND w.expires_at > now())
+			ORDER BY random() LIMIT 1)
+		INSERT INTO webhook_host_slots (host, slot, holder, expires_at)
+		SELECT $1, s, $2, now() + make_interval(secs => $4) FROM free
+		ON CONFLICT (host, slot) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+		WHERE webhook_host_slots.expires_at <= now()
+		RETURNING slot`, host, holder, slots, lease.Seconds())
+	if err != nil {
+		return 0, false, err
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[int16])
+	if err != nil || len(got) == 0 {
+		return 0, false, err
+	}
+	return int(got[0]), true, nil
+}
+
+// FreeHostSlot gives back a slot taken by holder; a slot whose lease ran out and was taken
+// by another stays theirs.
+func (d *DB) FreeHostSlot(ctx context.Context, host string, slot int, holder uuid.UUID) error {
+	_, err := d.Pool.Exec(ctx, `DELETE FROM webhook_host_slots WHERE host = $1 AND slot = $2 AND holder = $3`, host, slot, holder)
+	return err
+}
