@@ -7,6 +7,7 @@ import (
 
 	"ponte/db"
 	"ponte/jobs"
+	"ponte/metrics"
 )
 
 // rescueEvery is how often a process looks for running jobs of processes that died (see
@@ -34,6 +35,7 @@ func rescueJobs(ctx context.Context, store *db.DB, log *slog.Logger) {
 		}
 		for _, j := range rescued {
 			log.Info("job of a dead process made available again", "jobId", j.ID, "queue", j.Queue, "kind", j.Kind)
+			metrics.Jobs.WithLabelValues(j.Queue, j.Kind, "rescued").Inc()
 		}
 	}
 }
