@@ -46,9 +46,10 @@ type Liveness struct {
 	mu     sync.Mutex
 	conn   *pgx.Conn
 	holder bool
+	since  time.Time // when the lock was last taken
 }
 
-// HoldLiveness takes id's liveness lock on a connection taken out of the pool, and keeps it:
+// HoldLiveness takes id's liveness lock on a connection of its own, and keeps it:
 // the connection is checked every second and, if it broke, replaced and the lock taken
 // again. It fails if the lock cannot be taken now (another process runs with this id).
 func (d *DB) HoldLiveness(ctx context.Context, id string, log *slog.Logger) (*Liveness, error) {
@@ -62,11 +63,12 @@ func (d *DB) HoldLiveness(ctx context.Context, id string, log *slog.Logger) (*Li
 }
 
 func (l *Liveness) take(ctx context.Context) error {
-	c, err := l.pool.Acquire(ctx)
+	// A connection of its own, not the pool's: the pool may close and replace its
+	// connections at will, and the database monitor breaks them when the database is away.
+	conn, err := pgx.ConnectConfig(ctx, l.pool.Config().ConnConfig)
 	if err != nil {
 		return err
 	}
-	conn := c.Hijack()
 	var ok bool
 	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtext('ponte.liveness'), hashtext($1))`, l.id).Scan(&ok); err != nil || !ok {
 		_ = conn.Close(context.WithoutCancel(ctx))
@@ -76,9 +78,19 @@ func (l *Liveness) take(ctx context.Context) error {
 		return err
 	}
 	l.mu.Lock()
-	l.conn, l.holder = conn, true
+	l.conn, l.holder, l.since = conn, true, time.Now()
 	l.mu.Unlock()
 	return nil
+}
+
+// HeldFor reports whether the lock has been held without a break for at least d. A
+// process rescues others' jobs only then: when the database restarts every live process
+// loses its lock at once and takes it again within seconds, and the first one back must
+// not take the others' jobs meanwhile (nor its own, which its lock no longer covers).
+func (l *Liveness) HeldFor(d time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.holder && time.Since(l.since) >= d
 }
 
 type livenessError string

@@ -15,9 +15,14 @@ import (
 // rescue each job once (the second finds it no longer running).
 const rescueEvery = 2 * time.Second
 
+// steadyFor is how long this process must have held its own liveness lock before it
+// rescues others' jobs (see db.Liveness.HeldFor): longer than live processes take to take
+// theirs again after the database restarts (a second or three).
+const steadyFor = 5 * time.Second
+
 // rescueJobs gives back, every rescueEvery, the running jobs of dead processes, logging
 // each one, until ctx ends.
-func rescueJobs(ctx context.Context, store *db.DB, log *slog.Logger) {
+func rescueJobs(ctx context.Context, store *db.DB, live *db.Liveness, log *slog.Logger) {
 	t := time.NewTicker(rescueEvery)
 	defer t.Stop()
 	for {
@@ -25,6 +30,9 @@ func rescueJobs(ctx context.Context, store *db.DB, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if !live.HeldFor(steadyFor) {
+			continue
 		}
 		rescued, err := store.RescueJobsOfDeadProcesses(ctx, jobs.IDPrefix)
 		if err != nil {

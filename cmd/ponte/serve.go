@@ -119,7 +119,7 @@ func serve(ctx context.Context, c *config) error {
 	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
-	go rescueJobs(ctx, store, log)
+	go rescueJobs(ctx, store, live, log)
 	srv := &http.Server{
 		Handler:           rest.New(res),
 		ReadHeaderTimeout: 10 * time.Second,
