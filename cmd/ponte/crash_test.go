@@ -5,6 +5,7 @@ package main_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -334,3 +335,73 @@ func waitWithin(t *testing.T, what string, limit time.Duration, cond func() bool
 
 // configured is a service on a fresh test database with a configured client application
 // and master key (so that a restart keeps both), plus extra environment.
+
+// Two replicas that have run for a while: whichever one runs a payment's settlement step is
+// killed with SIGKILL, and the other takes the step back at its next look (every 2 s).
+func TestPaymentResumesOnSurvivor(t *testing.T) {
+	t.Parallel()
+	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=2s", "PONTE_WEBHOOK_TIMEOUT=500ms")
+	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
+	replicas := []*server{start(t, env...), start(t, env...)}
+	began := time.Now()
+	ids := map[string]*server{}
+	for _, s := range replicas {
+		ids[replicaID(t, s)] = s
+	}
+	key := apiKey(t, replicas[0].url, keys)
+	// A replica rescues others' jobs once it has held its own lock 5 s (steadyFor): the
+	// payment starts after both have, as in a deployment that has been running. This
+	// waits on the clock because the condition is the clock.
+	time.Sleep(time.Until(began.Add(6 * time.Second)))
+	id := settlingIntent(t, replicas[0].url, key)
+	var owner string
+	waitFor(t, "a settlement step running", func() bool {
+		owner = stepOwner(t, dbURL)
+		return owner != ""
+	})
+	victim := ids[owner]
+	if victim == nil {
+		t.Fatalf("step run by %q, not a replica of this test", owner)
+	}
+	survivor := replicas[0]
+	if victim == survivor {
+		survivor = replicas[1]
+	}
+	_, n := do(t, "GET", survivor.url+"/payments/intents/"+id, key, nil)
+	before := n["status"]
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	<-victim.exited
+	victim.cmd.ProcessState = &os.ProcessState{}
+	moved := time.Duration(0)
+	waitWithin(t, "the payment to complete on the survivor", time.Minute, func() bool {
+		_, n := do(t, "GET", survivor.url+"/payments/intents/"+id, key, nil)
+		if moved == 0 && n["status"] != before {
+			moved = time.Since(killed)
+		}
+		return n["status"] == "PAYMENT_COMPLETED"
+	})
+	t.Logf("killed the replica running the step from %s: the step done %s after the kill, the payment completed after %s (step delay 2s)",
+		before, moved.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
+}
+
+// stepOwner is the client id of the process running a payment settlement step, or "".
+func stepOwner(t *testing.T, dbURL string) string {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var owner string
+	err = conn.QueryRow(context.Background(), `SELECT attempted_by[cardinality(attempted_by)] FROM river_job
+		WHERE state = 'running' AND kind = 'payment_intent_step' LIMIT 1`).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ""
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return owner
+}

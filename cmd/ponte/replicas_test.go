@@ -88,13 +88,10 @@ func TestTwoReplicasSurviveKill(t *testing.T) {
 	}
 
 	// Kill a while it runs a payment step, once it also has other work in hand.
-	owner := regexp.MustCompile(`replica=(\S+)`).FindStringSubmatch(a.logs.String())
-	if owner == nil {
-		t.Fatalf("replica id not logged:\n%s", a.logs)
-	}
+	owner := replicaID(t, a)
 	var held map[string]int
 	waitFor(t, "replica a to run a payment step and other work", func() bool {
-		held = runningByKind(t, dbURL, owner[1])
+		held = runningByKind(t, dbURL, owner)
 		return held["payment_intent_step"] > 0 && len(held) > 1
 	})
 	if err := a.cmd.Process.Kill(); err != nil {
@@ -318,4 +315,18 @@ func TestReplicasShareWebhookHostCap(t *testing.T) {
 	if peak > 8 {
 		t.Fatalf("%d deliveries at once to one host from two replicas, want at most 8", peak)
 	}
+}
+
+var replicaRE = regexp.MustCompile(`replica=(\S+)`)
+
+// replicaID is the job-queue client id a server logged when it began serving (its stderr
+// may arrive a little after the stdout line start waits for).
+func replicaID(t *testing.T, s *server) string {
+	t.Helper()
+	var m []string
+	waitFor(t, "the replica id in the log", func() bool {
+		m = replicaRE.FindStringSubmatch(s.logs.String())
+		return m != nil
+	})
+	return m[1]
 }
