@@ -27,11 +27,13 @@ import (
 // same row, so a job still finishes once. River's rescuer stays as the fallback for a
 // machine that vanished without closing its sockets (TCP keep-alive ends those).
 //
-// A live process whose lock connection broke (the database restarted) may, until it takes
-// the lock again, have a running job made available beside its own run: each job must
-// tolerate that as it tolerates River's rescue; payment steps and executions re-check
-// their row under a lock and do nothing twice, a delivery may be sent twice (receivers
-// de-duplicate on webhook-id).
+// When the database restarts every live process loses its lock and takes it again within
+// seconds; a process rescues others' jobs only once it has held its own for a while
+// (HeldFor), so the first one back leaves the others' jobs alone. Should a live process's
+// lock still be free when another looks, a job it runs may be made available beside its
+// own run: each job must tolerate that as it tolerates River's rescue; payment steps and
+// executions re-check their row under a lock and do nothing twice, a delivery may be sent
+// twice (receivers de-duplicate on webhook-id).
 
 // The lock's key is in the two-int key space, apart from the one-bigint keys of
 // executions: hashtext('ponte.liveness'), then the hash of the client id.
