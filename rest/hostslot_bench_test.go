@@ -34,7 +34,7 @@ func BenchmarkWebhookHostSlot(b *testing.B) {
 					for range n / workers {
 						id := uuid.New()
 						start := time.Now()
-						slot, ok, err := env.DB.TakeHostSlot(ctx, host, 8, id, 7*time.Second)
+						slot, ok, _, err := env.DB.TakeHostSlot(ctx, host, 8, id, 7*time.Second)
 						if err != nil || !ok {
 							b.Errorf("take: %v %v", ok, err)
 							return

@@ -169,7 +169,9 @@ type Engine struct {
 	inFlight map[string]int
 	// freed is closed (and replaced) whenever a delivery releases its host's slot.
 	freed chan struct{}
-	keys  map[uuid.UUID]cachedKeys
+	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
+	full map[string]time.Time
+	keys map[uuid.UUID]cachedKeys
 }
 
 // cachedKeys spares each delivery a read and an unsealing of its application's secrets; a
@@ -185,7 +187,7 @@ const keysTTL = 10 * time.Second
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
 	return &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.

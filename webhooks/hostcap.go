@@ -57,20 +57,36 @@ func (e *Engine) release(host string) {
 // more taker than free slots at the same instant may find its pick taken.
 const slotTries = 3
 
+// fullFor is how long a process, told that every slot of a host is taken, sends its next
+// deliveries to that host back to the queue without asking again: while another replica
+// holds them all, this one's waiting deliveries would otherwise each ask at every snooze.
+const fullFor = busySnooze / 2
+
 // noSlot marks a delivery sent without a shared slot: the database could not be asked, and
 // like the rate limits the cap then lets it through (the process's own cap still holds).
 const noSlot = -1
 
 // takeSharedSlot takes one of host's shared slots for delivery, or reports every slot taken.
 func (e *Engine) takeSharedSlot(ctx context.Context, host string, delivery uuid.UUID) (int, bool) {
+	e.mu.Lock()
+	until, known := e.full[host]
+	e.mu.Unlock()
+	if known && time.Now().Before(until) {
+		return 0, false
+	}
 	for range slotTries {
-		slot, ok, err := e.db.TakeHostSlot(ctx, host, e.cfg.PerHost, delivery, e.cfg.JobTimeout())
-		if err != nil {
+		slot, ok, full, err := e.db.TakeHostSlot(ctx, host, e.cfg.PerHost, delivery, e.cfg.JobTimeout())
+		switch {
+		case err != nil:
 			e.log.Debug("webhook host slot unavailable; sending under this process's cap only", "host", host, "err", err)
 			return noSlot, true
-		}
-		if ok {
+		case ok:
 			return slot, true
+		case full:
+			e.mu.Lock()
+			e.full[host] = time.Now().Add(fullFor)
+			e.mu.Unlock()
+			return 0, false
 		}
 	}
 	return 0, false
@@ -85,5 +101,9 @@ func (e *Engine) freeSharedSlot(ctx context.Context, host string, slot int, deli
 	defer cancel()
 	if err := e.db.FreeHostSlot(ctx, host, slot, delivery); err != nil {
 		e.log.Debug("webhook host slot not given back; its lease will end it", "host", host, "err", err)
+		return
 	}
+	e.mu.Lock()
+	delete(e.full, host) // a slot is free now, to this process's knowledge
+	e.mu.Unlock()
 }
