@@ -28,8 +28,10 @@ type Config struct {
 	// connections (its lock and its transaction), so twice this must stay well under the
 	// pool size, leaving room for requests.
 	MaxWorkers int
-	// JobTimeout is the default limit of a job's run; RescueAfter must exceed it. A job of a
-	// killed process is retried once RescueAfter has passed.
+	// JobTimeout is the default limit of a job's run; RescueAfter must exceed it. River
+	// retries a job still running after RescueAfter: the fallback for a machine that
+	// vanished, since a killed process's jobs are taken back within seconds through its
+	// liveness lock (db/liveness.go).
 	JobTimeout  time.Duration
 	RescueAfter time.Duration
 	// PollInterval is how often idle workers look for due jobs (notifications wake them
