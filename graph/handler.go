@@ -93,6 +93,11 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 		out := graphql.DefaultErrorPresenter(ctx, err)
 		out.Message = modelErr.Message
 		out.Extensions = modelErr.Extensions()
+		// A 503 too gives the request id to quote, as every 5xx does.
+		if id := model.RequestID(ctx); id != "" && modelErr.Status() > http.StatusInternalServerError {
+			out.Message += " Request id: " + id + "."
+			out.Extensions["requestId"] = id
+		}
 		return out
 	case !errors.As(err, &failure) && errors.As(err, &gqlErr):
 		// A GraphQL-level error: a query that does not parse or validate, or an argument

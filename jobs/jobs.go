@@ -4,7 +4,11 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,8 +28,10 @@ type Config struct {
 	// connections (its lock and its transaction), so twice this must stay well under the
 	// pool size, leaving room for requests.
 	MaxWorkers int
-	// JobTimeout is the default limit of a job's run; RescueAfter must exceed it. A job of a
-	// killed process is retried once RescueAfter has passed.
+	// JobTimeout is the default limit of a job's run; RescueAfter must exceed it. River
+	// retries a job still running after RescueAfter: the fallback for a machine that
+	// vanished, since a killed process's jobs are taken back within seconds through its
+	// liveness lock (db/liveness.go).
 	JobTimeout  time.Duration
 	RescueAfter time.Duration
 	// PollInterval is how often idle workers look for due jobs (notifications wake them
@@ -35,6 +41,26 @@ type Config struct {
 	// the network, not on the database, and run many at once).
 	Queues map[string]int
 	Log    *slog.Logger
+	// ID names this process's client in the jobs it takes (river_job.attempted_by); unique
+	// per process. Empty: River makes one up.
+	ID string
+}
+
+// IDPrefix starts the client id of every serving process of this service: such a process
+// holds a liveness lock on its id while it runs (db.HoldLiveness), so its running jobs
+// are taken back within seconds of its death (db.RescueJobsOfDeadProcesses).
+const IDPrefix = "ponte:"
+
+// NewID is a fresh client id for this process: host, process id and a random part,
+// within River's 100 characters.
+func NewID() string {
+	host, _ := os.Hostname()
+	if len(host) > 60 {
+		host = host[:60]
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s%s:%d:%s", IDPrefix, host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // New builds a client that works the given workers and periodic jobs. Without workers it
@@ -57,6 +83,7 @@ func New(pool *pgxpool.Pool, workers *river.Workers, periodic []*river.PeriodicJ
 		log = slog.New(quieter{log.Handler()})
 	}
 	cfg := &river.Config{
+		ID:                   c.ID,
 		Logger:               log,
 		JobTimeout:           c.JobTimeout,
 		RescueStuckJobsAfter: c.RescueAfter,

@@ -60,7 +60,8 @@ var (
 	Deliveries = counter("webhook_delivery_attempts_total", "Webhook delivery attempts, by outcome.", "outcome")
 	// PaymentMoves counts payment status changes by resource (request, intent) and status.
 	PaymentMoves = counter("payment_status_changes_total", "Payment request and intent status changes, by resource and new status.", "resource", "status")
-	// Jobs counts job runs by queue, kind and outcome (completed, failed, cancelled, snoozed).
+	// Jobs counts job runs by queue, kind and outcome (completed, failed, cancelled, snoozed,
+	// or rescued: taken back from a process that died while running it).
 	Jobs = counter("jobs_total", "Background job runs, by queue, kind and outcome.", "queue", "kind", "outcome")
 	// JobRunSeconds and JobWaitSeconds are a job run's duration and how long it waited to
 	// start once available, by queue and kind.

@@ -71,21 +71,21 @@ func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, nex
 func (s *Server) ok(w http.ResponseWriter, v any) { s.writeJSON(w, http.StatusOK, v) }
 
 // writeError renders any error as the documented body; internal causes are logged under the
-// request's id, never sent: the client gets the id to quote.
+// request's id, never sent. Every 5xx (an internal failure, the database away, migrations
+// pending) gives the client the request id to quote, in the message and data.requestId.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, internal := model.AsError(err)
 	if internal {
-		id := model.RequestID(r.Context())
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		body := e.Body()
-		if id != "" {
-			body.Message += " Request id: " + id + "."
+	}
+	body := e.Body()
+	if id := model.RequestID(r.Context()); id != "" && e.Status() >= http.StatusInternalServerError {
+		body.Message += " Request id: " + id + "."
+		if body.Data == nil {
 			body.Data = map[string]string{"requestId": id}
 		}
-		s.writeJSON(w, e.Status(), body)
-		return
 	}
-	s.writeJSON(w, e.Status(), e.Body())
+	s.writeJSON(w, e.Status(), body)
 }
 
 // requestID gives every request an id, answered in X-Request-Id and logged with any failure.

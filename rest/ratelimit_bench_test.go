@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ponte/auth"
+	"ponte/db"
 	"ponte/testsupport"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkRateLimitCounter(b *testing.B) {
 		name, short string
 		l           *auth.Limiter
 	}{{"in memory", "memory", auth.NewLimiter(nil)}, {"shared (PostgreSQL)", "postgresql", auth.NewSharedLimiter(nil, env.DB.CountRequest)},
-		{"shared (Redis)", "redis", auth.NewSharedLimiter(nil, auth.RedisCounter(redisClient(b)))}}
+		{"shared (Redis)", "redis", auth.NewSharedLimiter(nil, db.RedisCounter(redisClient(b)))}}
 	const n = 4000
 	for range b.N {
 		for _, workers := range []int{1, 8} {

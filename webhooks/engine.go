@@ -71,8 +71,9 @@ type Config struct {
 	// ShortSchedule is the same for the events the variant treats apart (see Variant); nil
 	// is the variant's.
 	ShortSchedule []time.Duration
-	// PerHost bounds concurrent deliveries to one host in a process, so a slow receiver
-	// holds at most that many workers and the others keep flowing.
+	// PerHost bounds concurrent deliveries to one host across every replica on the
+	// database (see hostcap.go), so a slow receiver holds at most that many workers and
+	// the others keep flowing.
 	PerHost int
 	// AllowInsecure lifts the HTTPS and no-localhost rules on URLs and the public-address
 	// rule on connections (PONTE_ALLOW_INSECURE_WEBHOOKS).
@@ -168,7 +169,9 @@ type Engine struct {
 	inFlight map[string]int
 	// freed is closed (and replaced) whenever a delivery releases its host's slot.
 	freed chan struct{}
-	keys  map[uuid.UUID]cachedKeys
+	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
+	full map[string]time.Time
+	keys map[uuid.UUID]cachedKeys
 }
 
 // cachedKeys spares each delivery a read and an unsealing of its application's secrets; a
@@ -184,7 +187,7 @@ const keysTTL = 10 * time.Second
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
 	return &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), keys: map[uuid.UUID]cachedKeys{}}
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.
@@ -278,14 +281,6 @@ func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time {
 	return time.Now().Add(time.Second)
 }
 
-// A delivery whose host already has PerHost deliveries running in this process waits up to
-// busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
-// to the queue for busySnooze, so a slow host never holds more than its share of workers.
-const (
-	busyWait   = 25 * time.Millisecond
-	busySnooze = 200 * time.Millisecond
-)
-
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs]) error {
 	e := w.e
 	d, found, err := e.db.Delivery(ctx, job.Args.DeliveryID)
@@ -300,6 +295,11 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 		return river.JobSnooze(busySnooze)
 	}
 	defer e.release(host)
+	slot, ok := e.takeSharedSlot(ctx, host, d.ID)
+	if !ok {
+		return river.JobSnooze(busySnooze)
+	}
+	defer e.freeSharedSlot(ctx, host, slot, d.ID)
 	secrets, err := e.signingKeys(ctx, d.ClientID)
 	if err != nil {
 		return err
@@ -359,38 +359,6 @@ func hostOf(raw string) string {
 		return raw
 	}
 	return u.Host
-}
-
-func (e *Engine) acquire(ctx context.Context, host string) bool {
-	timer := time.NewTimer(busyWait)
-	defer timer.Stop()
-	for {
-		e.mu.Lock()
-		if e.inFlight[host] < e.cfg.PerHost {
-			e.inFlight[host]++
-			e.mu.Unlock()
-			return true
-		}
-		freed := e.freed
-		e.mu.Unlock()
-		select {
-		case <-freed:
-		case <-timer.C:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
-}
-
-func (e *Engine) release(host string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.inFlight[host]--; e.inFlight[host] <= 0 {
-		delete(e.inFlight, host)
-	}
-	close(e.freed)
-	e.freed = make(chan struct{})
 }
 
 // responseExcerpt bounds what is kept of a receiver's answer.

@@ -44,7 +44,8 @@ type config struct {
 	// (PONTE_BASE_URL; default: the listen address).
 	BaseURL string
 	// JobTimeout and JobRescueAfter tune the job queue (PONTE_JOB_TIMEOUT,
-	// PONTE_JOB_RESCUE_AFTER): a job of a killed process is retried after the latter.
+	// PONTE_JOB_RESCUE_AFTER): a job still running after the latter is retried, the
+	// fallback behind the liveness locks (db/liveness.go).
 	JobTimeout     time.Duration
 	JobRescueAfter time.Duration
 	// Webhooks is the delivery configuration (PONTE_WEBHOOK_*).

@@ -5,6 +5,7 @@ package main_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -221,48 +222,41 @@ func deref(s *string) string {
 	return *s
 }
 
-// A payment whose settlement is under way when the service is killed finishes after the
-// restart, once: its steps are durable jobs.
+// A payment whose settlement step is running when the service is killed finishes after the
+// restart, once, and soon: with the queue's default time-outs (River would retry the step
+// after 3 minutes), the next process takes the step back as soon as it sees the dead
+// process's liveness lock free (db/liveness.go).
 func TestPaymentSurvivesKill(t *testing.T) {
 	t.Parallel()
-	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=1s", "PONTE_JOB_TIMEOUT=2s", "PONTE_JOB_RESCUE_AFTER=3s", "PONTE_WEBHOOK_TIMEOUT=500ms")
+	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=1s", "PONTE_WEBHOOK_TIMEOUT=500ms")
+	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
 	s := start(t, env...)
 	key := apiKey(t, s.url, keys)
-	_, inst := do(t, "GET", s.url+"/payments/recipients/institutions?name=Nubank", key, nil)
-	instID := inst["results"].([]any)[0].(map[string]any)["id"]
-	if status, r := do(t, "POST", s.url+"/payments/recipients", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181", "isDefault": true,
-		"paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "123", "type": "CHECKING_ACCOUNT"}}); status != 200 {
-		t.Fatalf("recipient: %d %v", status, r)
-	}
-	_, req := do(t, "POST", s.url+"/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true})
-	status, intent := do(t, "POST", s.url+"/payments/intents", key, map[string]any{"paymentRequestId": req["id"], "connectorId": 5,
-		"parameters": map[string]any{"cpf": "11144477735"}})
-	if status != 200 {
-		t.Fatalf("intent: %d %v", status, intent)
-	}
-	resp, err := http.PostForm(intent["consentUrl"].(string), url.Values{"decision": {"authorize"}})
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("consent: %v %v", err, resp)
-	}
-	resp.Body.Close()
-	id := intent["id"].(string)
-	waitFor(t, "settlement to start", func() bool {
+	id := settlingIntent(t, s.url, key)
+	waitFor(t, "settlement to start with its next step running", func() bool {
 		_, n := do(t, "GET", s.url+"/payments/intents/"+id, key, nil)
-		return n["status"] == "PAYMENT_SETTLEMENT_PROCESSING"
+		return n["status"] == "PAYMENT_SETTLEMENT_PROCESSING" && runningJobs(t, dbURL, "payment_intent_step") > 0
 	})
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	killed := time.Now()
 	<-s.exited
 	s.cmd.ProcessState = &os.ProcessState{}
 
 	s2 := start(t, env...)
 	key = apiKey(t, s2.url, keys)
 	var final map[string]any
-	waitFor(t, "the payment to complete after the restart", func() bool {
+	moved := time.Duration(0)
+	waitWithin(t, "the payment to complete after the restart", time.Minute, func() bool {
 		_, final = do(t, "GET", s2.url+"/payments/intents/"+id, key, nil)
+		if moved == 0 && final["status"] != "PAYMENT_SETTLEMENT_PROCESSING" {
+			moved = time.Since(killed)
+		}
 		return final["status"] == "PAYMENT_COMPLETED"
 	})
+	t.Logf("from the kill: the step running then done after %s, the payment completed after %s (step delay 1s)",
+		moved.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
 	var steps []string
 	for _, st := range final["statusHistory"].([]any) {
 		steps = append(steps, st.(map[string]any)["status"].(string))
@@ -274,5 +268,140 @@ func TestPaymentSurvivesKill(t *testing.T) {
 	}
 }
 
+// settlingIntent makes a sandbox payment intent (connector 5) and authorizes it: its
+// settlement steps then run as jobs. It returns the intent's id.
+func settlingIntent(t *testing.T, base, key string) string {
+	t.Helper()
+	recipient(t, base, key)
+	return authorizedIntent(t, base, key)
+}
+
+// recipient makes the application's default payment recipient.
+func recipient(t *testing.T, base, key string) {
+	t.Helper()
+	_, inst := do(t, "GET", base+"/payments/recipients/institutions?name=Nubank", key, nil)
+	instID := inst["results"].([]any)[0].(map[string]any)["id"]
+	if status, r := do(t, "POST", base+"/payments/recipients", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181", "isDefault": true,
+		"paymentInstitutionId": instID, "account": map[string]any{"branch": "1", "number": "123", "type": "CHECKING_ACCOUNT"}}); status != 200 {
+		t.Fatalf("recipient: %d %v", status, r)
+	}
+}
+
+// authorizedIntent pays a new sandbox request to the default recipient through connector
+// 5, the payer authorizing at once; it returns the intent's id.
+func authorizedIntent(t *testing.T, base, key string) string {
+	t.Helper()
+	_, req := do(t, "POST", base+"/payments/requests", key, map[string]any{"amount": 10, "isSandbox": true})
+	status, intent := do(t, "POST", base+"/payments/intents", key, map[string]any{"paymentRequestId": req["id"], "connectorId": 5,
+		"parameters": map[string]any{"cpf": "11144477735"}})
+	if status != 200 {
+		t.Fatalf("intent: %d %v", status, intent)
+	}
+	resp, err := http.PostForm(intent["consentUrl"].(string), url.Values{"decision": {"authorize"}})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("consent: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	return intent["id"].(string)
+}
+
+// runningJobs counts the jobs of kind marked running in the queue.
+func runningJobs(t *testing.T, dbURL, kind string) int {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE state = 'running' AND kind = $1`, kind).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// waitWithin polls until cond holds or limit passes: a bound on a wait, not a timing
+// assertion (callers log the figure).
+func waitWithin(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // configured is a service on a fresh test database with a configured client application
 // and master key (so that a restart keeps both), plus extra environment.
+
+// Two replicas that have run for a while: whichever one runs a payment's settlement step is
+// killed with SIGKILL, and the other takes the step back at its next look (every 2 s).
+func TestPaymentResumesOnSurvivor(t *testing.T) {
+	t.Parallel()
+	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=2s", "PONTE_WEBHOOK_TIMEOUT=500ms")
+	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
+	replicas := []*server{start(t, env...), start(t, env...)}
+	began := time.Now()
+	ids := map[string]*server{}
+	for _, s := range replicas {
+		ids[replicaID(t, s)] = s
+	}
+	key := apiKey(t, replicas[0].url, keys)
+	// A replica rescues others' jobs once it has held its own lock 5 s (steadyFor): the
+	// payment starts after both have, as in a deployment that has been running. This
+	// waits on the clock because the condition is the clock.
+	time.Sleep(time.Until(began.Add(6 * time.Second)))
+	id := settlingIntent(t, replicas[0].url, key)
+	var owner string
+	waitFor(t, "a settlement step running", func() bool {
+		owner = stepOwner(t, dbURL)
+		return owner != ""
+	})
+	victim := ids[owner]
+	if victim == nil {
+		t.Fatalf("step run by %q, not a replica of this test", owner)
+	}
+	survivor := replicas[0]
+	if victim == survivor {
+		survivor = replicas[1]
+	}
+	_, n := do(t, "GET", survivor.url+"/payments/intents/"+id, key, nil)
+	before := n["status"]
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	<-victim.exited
+	victim.cmd.ProcessState = &os.ProcessState{}
+	moved := time.Duration(0)
+	waitWithin(t, "the payment to complete on the survivor", time.Minute, func() bool {
+		_, n := do(t, "GET", survivor.url+"/payments/intents/"+id, key, nil)
+		if moved == 0 && n["status"] != before {
+			moved = time.Since(killed)
+		}
+		return n["status"] == "PAYMENT_COMPLETED"
+	})
+	t.Logf("killed the replica running the step from %s: the step done %s after the kill, the payment completed after %s (step delay 2s)",
+		before, moved.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
+}
+
+// stepOwner is the client id of the process running a payment settlement step, or "".
+func stepOwner(t *testing.T, dbURL string) string {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var owner string
+	err = conn.QueryRow(context.Background(), `SELECT attempted_by[cardinality(attempted_by)] FROM river_job
+		WHERE state = 'running' AND kind = 'payment_intent_step' LIMIT 1`).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ""
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return owner
+}

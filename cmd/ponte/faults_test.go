@@ -199,10 +199,17 @@ func (r probeResult) wantUnavailable(t *testing.T, forbidden []string) {
 		Code            int    `json:"code"`
 		CodeDescription string `json:"codeDescription"`
 		Message         string `json:"message"`
+		Data            struct {
+			RequestID string `json:"requestId"`
+		} `json:"data"`
 	}
 	_ = json.Unmarshal(r.body, &body)
 	if r.status != 503 || body.Code != 503 || body.CodeDescription != "DATABASE_UNAVAILABLE" || body.Message == "" {
 		t.Fatalf("want 503 DATABASE_UNAVAILABLE, got %d %s", r.status, r.body)
+	}
+	// Like every 5xx, it gives the request id to quote.
+	if id := r.header.Get("X-Request-Id"); id == "" || body.Data.RequestID != id || !strings.Contains(body.Message, id) {
+		t.Fatalf("503 without its request id (X-Request-Id %q): %s", id, r.body)
 	}
 	r.check(t, forbidden, true)
 }
@@ -226,6 +233,9 @@ func (r probeResult) wantGraphQLUnavailable(t *testing.T, forbidden []string) {
 	if r.status != 200 || len(body.Errors) == 0 ||
 		body.Errors[0].Extensions["codeDescription"] != "DATABASE_UNAVAILABLE" || body.Errors[0].Extensions["code"] != float64(503) {
 		t.Fatalf("want GraphQL DATABASE_UNAVAILABLE, got %d %s", r.status, r.body)
+	}
+	if id := r.header.Get("X-Request-Id"); id == "" || body.Errors[0].Extensions["requestId"] != id {
+		t.Fatalf("GraphQL 503 without its request id (X-Request-Id %q): %s", id, r.body)
 	}
 	r.check(t, forbidden, false)
 }

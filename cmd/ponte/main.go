@@ -189,7 +189,8 @@ serve and migrate override the variables they name.
    PONTE_BASE_URL              public URL used in links the service hands out
    PONTE_SANDBOX_STEP_DELAY    pause between sandbox execution steps (default 1s)
    PONTE_JOB_TIMEOUT, PONTE_JOB_RESCUE_AFTER
-                               job time-out (2m) and when a killed process's job is retried (3m)
+                               job time-out (2m) and when a job still running is retried (3m; a
+                               killed process's jobs are taken back within seconds anyway)
    PONTE_ALLOW_INSECURE_WEBHOOKS  1: allow plain-HTTP and localhost webhook URLs (development)
    PONTE_WEBHOOK_LIMIT         webhooks an application may have (20)
    PONTE_WEBHOOK_RETRY         A (default) or B: the two retry rules README describes

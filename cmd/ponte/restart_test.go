@@ -65,4 +65,9 @@ func TestExternalDatabaseRestart(t *testing.T) {
 		_, m := do(t, "GET", s.url+"/items/"+it["id"].(string), key, nil)
 		return m["executionStatus"] == "SUCCESS"
 	})
+	// The job queue's liveness lock went with the old server and is held again, so other
+	// replicas would not take this one's jobs.
+	waitFor(t, "the liveness lock to be taken again", func() bool {
+		return strings.Contains(s.logs.String(), "job queue's liveness lock taken again")
+	})
 }

@@ -102,8 +102,16 @@ func serve(ctx context.Context, c *config) error {
 	hooks.Register(workers)
 	pay.Register(workers)
 	periodic = append(periodic, pay.Periodic()...)
+	// The liveness lock is taken before the queue starts and dropped after it stops, so
+	// every job this process takes is covered (see db/liveness.go).
+	replica := jobs.NewID()
+	live, err := store.HoldLiveness(ctx, replica, log)
+	if err != nil {
+		return fmt.Errorf("job queue liveness lock: %w", err)
+	}
+	defer live.Close()
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{Log: log, JobTimeout: c.JobTimeout, RescueAfter: c.JobRescueAfter,
-		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}})
+		Queues: map[string]int{webhooks.Queue: c.WebhookWorkers, payments.Queue: payments.Workers}, ID: replica})
 	if err != nil {
 		return err
 	}
@@ -126,6 +134,7 @@ func serve(ctx context.Context, c *config) error {
 	go engine.RunSweeper(db.LongRunning(ctx))
 	go res.RunIdempotencyPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
+	go rescueJobs(ctx, store, live, log)
 	var handler http.Handler = rest.New(res)
 	if metrics.TracingConfigured() {
 		// A span per request, continuing the caller's trace (W3C traceparent); the router
@@ -151,7 +160,7 @@ func serve(ctx context.Context, c *config) error {
 			errc <- srv.Serve(ln)
 		}
 	}()
-	log.Info("ponte is serving", "url", base)
+	log.Info("ponte is serving", "url", base, "replica", replica)
 	// On stdout too, after any printed credentials, so people and scripts see one stream.
 	fmt.Printf("Ponte is serving on %s (GraphiQL: %s/graphiql)\n", base, base)
 
@@ -224,5 +233,5 @@ func rateCounter(ctx context.Context, c *config, store *db.DB) (auth.Counter, er
 	if err := client.Ping(ping).Err(); err != nil {
 		return nil, fmt.Errorf("PONTE_REDIS_URL: Redis does not answer: %w", err)
 	}
-	return auth.RedisCounter(client), nil
+	return db.RedisCounter(client), nil
 }

@@ -1,4 +1,4 @@
-package auth
+package db
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 // RedisCounter counts rate-limited requests in Redis, for deployments that have one
 // (PONTE_REDIS_URL): one key per group, client IP and minute, incremented and given a
 // two-minute expiry in one round trip, so keys of past minutes go away by themselves.
-func RedisCounter(c *redis.Client) Counter {
+// It has the shape of auth.Counter. Redis is a store like PostgreSQL, so its statements
+// live here too.
+func RedisCounter(c *redis.Client) func(ctx context.Context, group, ip string, window time.Time) (int, error) {
 	return func(ctx context.Context, group, ip string, window time.Time) (int, error) {
 		key := "ponte:ratelimit:" + group + ":" + ip + ":" + strconv.FormatInt(window.Unix(), 10)
 		pipe := c.TxPipeline()
