@@ -45,7 +45,8 @@ import (
 //   - the pages a person opens from a link the application handed out, reached by an
 //     unguessable id that is the capability: /sandbox/authorize/{id} (the simulated bank's
 //     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages) and
-//     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank).
+//     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank);
+//   - /connect and its assets: a static page whose script calls the API with its Connect Token.
 //
 // /graphql is called field by field by the GraphQL half (authz_matrix_graphql_test.go).
 //
@@ -74,6 +75,10 @@ func azRoutes() map[string]azRoute {
 		"GET /readyz":         {public: true},
 		"POST /auth":          {public: true, body: "auth"},
 		"POST /connect_token": {body: "token"},
+		"GET /connect_token":  {token: true},
+		"GET /connect":        {public: true},
+
+		"GET /connect/assets/{file}": {ids: []string{"asset"}, public: true},
 
 		"GET /connectors":                {token: true},
 		"GET /connectors/{id}":           {ids: []string{"connector"}, token: true},
