@@ -3,10 +3,16 @@
 package rest_test
 
 import (
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"ponte/model"
+	"ponte/testsupport"
 )
 
 // TestConnectHappyPath: the end user searches, picks Ponte Bank (connector 0) with the
@@ -55,4 +61,171 @@ func TestConnectHappyPath(t *testing.T) {
 	if it := r.env.Item(t, r.client.APIKey, id); it.Status != model.ItemUpdated {
 		t.Fatalf("item %s is %s", id, it.Status)
 	}
+}
+
+// TestConnectMFA: Ponte Bank MFA asks for its token after the password; the page asks for
+// it in place (in English here) and the connection completes.
+func TestConnectMFA(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect?lang=en&connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "mfa", 1)
+	r.step(t, "form")
+	if h := r.eval(t, r.popup, `document.getElementById("title-form").textContent`); h != "Connect Ponte Bank MFA" {
+		t.Fatalf("heading %q", h)
+	}
+	if n := r.eval(t, r.popup, `document.querySelectorAll("#credentials input").length`); n != float64(2) {
+		t.Fatalf("%v fields: the MFA token is asked when the bank asks for it, not up front", n)
+	}
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	r.step(t, "mfa")
+	if h := r.eval(t, r.popup, `document.getElementById("title-mfa").textContent`); h != "Confirm it is you" {
+		t.Fatalf("heading %q", h)
+	}
+	r.fill(t, "Token", "123456")
+	r.submit(t, "Token")
+	if m := r.message(t, 1); m.Data.Event != "success" || m.Data.Item["status"] != "UPDATED" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
+}
+
+// TestConnectWrongPassword: a wrong password brings the form back with the error announced,
+// the application hears of the error, and the retry updates the same item to success.
+func TestConnectWrongPassword(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "ponte", 0)
+	r.step(t, "form")
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "wrong-password")
+	r.submit(t, "Senha")
+	failed := r.message(t, 1)
+	if failed.Data.Event != "error" || failed.Data.Error["code"] != "INVALID_CREDENTIALS" {
+		t.Fatalf("message %+v", failed.Data)
+	}
+	r.step(t, "form")
+	r.until(t, r.popup, `document.getElementById("form-error") !== null`)
+	if e := r.eval(t, r.popup, `document.getElementById("form-error").textContent`); e != "Usuário ou senha incorretos. Confira e tente de novo." {
+		t.Fatalf("form error %q", e)
+	}
+	if a := r.eval(t, r.popup, `document.getElementById("alert").textContent`); a != "Usuário ou senha incorretos. Confira e tente de novo." {
+		t.Fatalf("announced %q", a)
+	}
+	r.screenshot(t, r.popup, "form-wrong-password")
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	ok := r.message(t, 2)
+	if ok.Data.Event != "success" || ok.Data.Item["id"] != failed.Data.Item["id"] {
+		t.Fatalf("retry message %+v after %+v", ok.Data, failed.Data)
+	}
+	r.step(t, "success")
+}
+
+// TestConnectErrorScreen: an error the user cannot fix in the form (a locked account) gets a
+// screen of its own saying what to do, with a way back to the form.
+func TestConnectErrorScreen(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "ponte bank", 0)
+	r.step(t, "form")
+	r.fill(t, "Usuário", "user-locked")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	r.step(t, "error")
+	if code := r.eval(t, r.popup, `document.getElementById("error-text").dataset.code`); code != "ACCOUNT_LOCKED" {
+		t.Fatalf("error code %v", code)
+	}
+	if m := r.message(t, 1); m.Data.Event != "error" || m.Data.Error["code"] != "ACCOUNT_LOCKED" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.do(t, r.popup, chromedp.Focus(chromedp.ID("retry")), chromedp.KeyEvent(kb.Enter))
+	r.step(t, "form")
+}
+
+// TestConnectQRCode: the bank asks for a QR code scan; the page shows the instructions and
+// the link, the user's phone (the test) approves at it, and the page completes by itself.
+func TestConnectQRCode(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "ponte bank", 0)
+	r.step(t, "form")
+	r.fill(t, "Usuário", "user-ok-qr")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	r.step(t, "action")
+	if ins := r.eval(t, r.popup, `document.getElementById("instructions").textContent`); ins != "Escaneie o QR code com o aplicativo do banco para entrar." {
+		t.Fatalf("instructions %q", ins)
+	}
+	href, _ := r.eval(t, r.popup, `document.getElementById("action-link").href`).(string)
+	if !strings.HasPrefix(href, r.env.URL+"/sandbox/authorize/") {
+		t.Fatalf("QR link %q", href)
+	}
+	resp, err := http.PostForm(href, url.Values{"decision": {"approve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("approving the QR code: %d", resp.StatusCode)
+	}
+	if m := r.message(t, 1); m.Data.Event != "success" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
+}
+
+// TestConnectOpenFinanceOAuth: an Open Finance connector sends the user to the institution's
+// page; the user authorizes there, comes back to the Connect page (the token waits in the
+// tab's storage, not in the return address), which finishes and tells the application.
+func TestConnectOpenFinanceOAuth(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "pagamentos", 6)
+	r.step(t, "form")
+	r.fill(t, "CPF", "52998224725")
+	r.submit(t, "CPF")
+	r.step(t, "action")
+	r.do(t, r.popup, chromedp.Focus(chromedp.ID("action-link")), chromedp.KeyEvent(kb.Enter))
+	r.until(t, r.popup, `location.pathname.startsWith("/sandbox/authorize/") && document.querySelector("button.approve") !== null`)
+	r.screenshot(t, r.popup, "institution")
+	r.do(t, r.popup, chromedp.Click(chromedp.CSS("button.approve")))
+	m := r.message(t, 1)
+	if m.Data.Event != "success" || m.Data.Item["status"] != "UPDATED" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
+	if loc := r.eval(t, r.popup, "location.href"); loc != r.env.URL+"/connect" {
+		t.Fatalf("back at %v", loc)
+	}
+	if it := r.env.Item(t, r.client.APIKey, m.Data.Item["id"].(string)); it.OAuthRedirectURI == nil || *it.OAuthRedirectURI != r.env.URL+"/connect" {
+		t.Fatalf("item oauthRedirectUri %v", it.OAuthRedirectURI)
+	}
+}
+
+// TestConnectUpdateItem: a token issued for an existing item opens its update form directly;
+// new credentials update that item.
+func TestConnectUpdateItem(t *testing.T) {
+	r := newConnectRig(t)
+	var it model.Item
+	r.env.Do(t, "POST", "/items", r.client.APIKey, map[string]any{"connectorId": 0,
+		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&it)
+	r.env.WaitItem(t, r.client.APIKey, it.ID.String(), testsupport.Settled)
+	body := r.options(nil)
+	body["itemId"] = it.ID.String()
+	r.open(t, "/connect#connect_token="+r.token(t, body))
+	r.step(t, "form")
+	if h := r.eval(t, r.popup, `document.getElementById("title-form").textContent`); h != "Atualizar conexão com Ponte Bank" {
+		t.Fatalf("heading %q", h)
+	}
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	m := r.message(t, 1)
+	if m.Data.Event != "success" || m.Data.Item["id"] != it.ID.String() {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
 }

@@ -40,6 +40,9 @@ window.addEventListener("message", (e) => { if (e.data && e.data.type === "ponte
 document.getElementById("open").onclick = () => window.open(new URLSearchParams(location.search).get("u"), "ponte", "width=360,height=740");
 </script></body></html>`
 
+// quiet drops chromedp's own log lines about protocol events it does not follow.
+var quiet = chromedp.WithErrorf(func(string, ...any) {})
+
 type connectRig struct {
 	env    *testsupport.Env
 	client *testsupport.Client
@@ -95,7 +98,7 @@ func newConnectRig(t *testing.T) *connectRig {
 		// A private profile keeps parallel runs and the developer's own Chromium apart.
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(360, 740))
 	t.Cleanup(cancelAlloc)
-	r.browser, _ = chromedp.NewContext(alloc)
+	r.browser, _ = chromedp.NewContext(alloc, quiet)
 	return r
 }
 
@@ -152,8 +155,20 @@ func (r *connectRig) eval(t *testing.T, ctx context.Context, js string) any {
 // deadline is the only limit).
 func (r *connectRig) until(t *testing.T, ctx context.Context, js string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
-		t.Fatalf("browser: waiting for %s: %v; page: %s", js, err, r.pageText(ctx))
+	// A bound below the test's, so the failure can still show the page.
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		_, err := chromedp.Run(wait, chromedp.Poll[any](js, chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		if err == nil {
+			return
+		}
+		// A navigation (to the institution and back) destroys the page the condition was
+		// polled in: poll again in the new one.
+		if wait.Err() == nil && strings.Contains(err.Error(), "context") {
+			continue
+		}
+		t.Fatalf("browser: waiting for %s: %v; Connect page: %s", js, err, r.pageText(r.popup))
 	}
 }
 
