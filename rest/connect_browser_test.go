@@ -229,3 +229,63 @@ func TestConnectUpdateItem(t *testing.T) {
 	}
 	r.step(t, "success")
 }
+
+// TestConnectTokenOptions: the application's options shape the page and the item. The list
+// holds only personal banks offering accounts and credit cards (sandbox ones included);
+// the search ignores accents and case; the item gets the token's clientUserId and
+// webhookUrl; and the user is sent to redirectUri with ?itemId= after the message.
+func TestConnectTokenOptions(t *testing.T) {
+	r := newConnectRig(t)
+	tok := r.token(t, r.options(map[string]any{"clientUserId": "cliente-42", "webhookUrl": "https://hooks.example.com/ponte",
+		"connectorTypes": []string{"PERSONAL_BANK"}, "countries": []string{"BR"}, "products": []string{"ACCOUNTS", "CREDIT_CARDS"},
+		"redirectUri": r.app.URL + "/done?from=connect"}))
+	r.open(t, "/connect?connect_token="+tok)
+	r.step(t, "list")
+	got := map[float64]bool{}
+	for _, id := range r.visibleConnectors(t) {
+		got[id] = true
+	}
+	if len(got) != 4 || !got[0] || !got[1] || !got[5] || !got[9] {
+		t.Fatalf("listed %v, want 0, 1, 5 and 9 (personal banks with accounts and credit cards)", got)
+	}
+	r.do(t, r.popup, chromedp.SendKeys(chromedp.ID("search"), "CAIXA economica sao"))
+	r.until(t, r.popup, `document.querySelectorAll("[data-connector-id]").length === 1`)
+	if ids := r.visibleConnectors(t); ids[0] != 9 {
+		t.Fatalf("searching without accents found %v", ids)
+	}
+	r.screenshot(t, r.popup, "search-accents")
+	r.eval(t, r.popup, `(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); })()`)
+	r.do(t, r.popup, chromedp.SendKeys(chromedp.ID("search"), "ponte"), chromedp.Focus(chromedp.CSS(`[data-connector-id="0"]`)), chromedp.KeyEvent(kb.Enter))
+	r.step(t, "form")
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	m := r.message(t, 1)
+	id, _ := m.Data.Item["id"].(string)
+	if m.Data.Event != "success" || m.Data.Item["clientUserId"] != "cliente-42" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.until(t, r.popup, `location.pathname === "/done" && document.getElementById("done") !== null`)
+	r.screenshot(t, r.popup, "redirected")
+	r.mu.Lock()
+	redirects := append([]string(nil), r.redirects...)
+	r.mu.Unlock()
+	if len(redirects) != 1 || redirects[0] != "/done?from=connect&itemId="+id {
+		t.Fatalf("redirected to %v", redirects)
+	}
+	it := r.env.Item(t, r.client.APIKey, id)
+	if it.ClientUserID == nil || *it.ClientUserID != "cliente-42" || it.WebhookURL == nil || *it.WebhookURL != "https://hooks.example.com/ponte" {
+		t.Fatalf("item clientUserId %v webhookUrl %v", it.ClientUserID, it.WebhookURL)
+	}
+}
+
+// TestConnectBadToken: an expired or made-up token gets a screen saying so, announced.
+func TestConnectBadToken(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token=not-a-token")
+	r.step(t, "token")
+	if a := r.eval(t, r.popup, `document.getElementById("alert").textContent`); !strings.Contains(a.(string), "expirou") {
+		t.Fatalf("announced %q", a)
+	}
+	// No message: without a valid token the page does not know the application's origin.
+}
