@@ -125,7 +125,8 @@ func TestConnectWrongPassword(t *testing.T) {
 }
 
 // TestConnectErrorScreen: an error the user cannot fix in the form (a locked account) gets a
-// screen of its own saying what to do, with a way back to the form.
+// screen of its own saying what to do, with a way back to the form; closing the page then
+// tells the application.
 func TestConnectErrorScreen(t *testing.T) {
 	r := newConnectRig(t)
 	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
@@ -143,6 +144,11 @@ func TestConnectErrorScreen(t *testing.T) {
 	}
 	r.do(t, r.popup, chromedp.Focus(chromedp.ID("retry")), chromedp.KeyEvent(kb.Enter))
 	r.step(t, "form")
+	// Closing tells the application, with the item as it stands.
+	r.do(t, r.popup, chromedp.Focus(chromedp.ID("close")), chromedp.KeyEvent(kb.Enter))
+	if m := r.message(t, 2); m.Data.Event != "close" || m.Data.Item["status"] != "LOGIN_ERROR" {
+		t.Fatalf("message %+v", m.Data)
+	}
 }
 
 // TestConnectQRCode: the bank asks for a QR code scan; the page shows the instructions and
@@ -288,4 +294,37 @@ func TestConnectBadToken(t *testing.T) {
 		t.Fatalf("announced %q", a)
 	}
 	// No message: without a valid token the page does not know the application's origin.
+}
+
+// TestConnectMFAKinds: the other prompts an institution may send are answered in place too:
+// a choice (select) and the code of an image.
+func TestConnectMFAKinds(t *testing.T) {
+	for _, c := range []struct{ user, label, js string }{
+		{"user-ok-select", "Onde receber o código?", `document.getElementById("f-device").value = "123456"`},
+		{"user-ok-img", "Digite o código da imagem", ""},
+	} {
+		t.Run(c.user, func(t *testing.T) {
+			r := newConnectRig(t)
+			r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+			r.pick(t, "ponte bank", 0)
+			r.step(t, "form")
+			r.fill(t, "Usuário", c.user)
+			r.fill(t, "Senha", "password-ok")
+			r.submit(t, "Senha")
+			r.step(t, "mfa")
+			if c.js != "" {
+				r.eval(t, r.popup, c.js)
+			} else {
+				if src := r.eval(t, r.popup, `document.querySelector("img.captcha").src`).(string); !strings.HasPrefix(src, "data:image/png;base64,") {
+					t.Fatalf("captcha image %q", src)
+				}
+				r.fill(t, c.label, "123456")
+			}
+			// Enter does not send a form from a select: the button, from the keyboard.
+			r.do(t, r.popup, chromedp.Focus(chromedp.CSS(`#credentials button[type="submit"]`)), chromedp.KeyEvent(kb.Enter))
+			if m := r.message(t, 1); m.Data.Event != "success" {
+				t.Fatalf("message %+v", m.Data)
+			}
+		})
+	}
 }

@@ -184,6 +184,10 @@ func (r *connectRig) pageText(ctx context.Context) string {
 func (r *connectRig) step(t *testing.T, name string) {
 	t.Helper()
 	r.until(t, r.popup, fmt.Sprintf(`document.activeElement && document.activeElement.id === "title-%s"`, name))
+	// A phone's 360 px: nothing wider than the screen.
+	if w := r.eval(t, r.popup, `[innerWidth, document.documentElement.scrollWidth]`).([]any); w[0] != float64(360) || w[1] != float64(360) {
+		t.Errorf("step %s: viewport %v wide, content %v", name, w[0], w[1])
+	}
 	r.screenshot(t, r.popup, name)
 }
 
