@@ -328,3 +328,23 @@ func TestConnectMFAKinds(t *testing.T) {
 		})
 	}
 }
+
+// TestConnectServerValidation: what the browser's check lets through (here it is switched
+// off) the server refuses, and the page puts the server's message under the field.
+func TestConnectServerValidation(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+	r.pick(t, "ponte bank", 0)
+	r.step(t, "form")
+	r.eval(t, r.popup, `RegExp.prototype.test = () => true`)
+	r.fill(t, "Usuário", "x")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	r.until(t, r.popup, `document.getElementById("form-error") !== null`)
+	if e := r.eval(t, r.popup, `[document.getElementById("form-error").textContent, document.getElementById("f-user-error").textContent,
+		document.getElementById("f-user").getAttribute("aria-invalid"), document.getElementById("f-user").value]`).([]any); e[0] != "Corrija 1 campo." ||
+		e[1] != "O usuário deve ter de 3 a 64 letras, números ou . _ @ -" || e[2] != "true" || e[3] != "x" {
+		t.Fatalf("after the server's refusal: %v", e)
+	}
+	r.screenshot(t, r.popup, "server-refusal")
+}

@@ -275,10 +275,17 @@
     return !msg;
   }
 
-  function form(s, params, values, submitText, onSubmit) {
+  function form(s, params, values, submitText, onSubmit, serverErrors) {
     const fields = params.map((p) => field(p, values && values[p.name]));
     const f = el("form", { novalidate: true, id: "credentials" });
     for (const x of fields) {
+      // The server's own check (POST /items answers details naming each parameter).
+      const said = serverErrors && serverErrors[x.param.name];
+      if (said) {
+        x.error.textContent = said;
+        x.error.hidden = false;
+        x.input.setAttribute("aria-invalid", "true");
+      }
       f.append(x.node);
       x.input.addEventListener("blur", () => { if (x.input.value) check(x); });
     }
@@ -338,9 +345,12 @@
         remember();
         follow(it);
       } catch (e) {
-        showForm({ error: e.message, values: values });
+        const fieldErrors = {};
+        for (const d of (e.body && e.body.details) || []) if (d.parameter) fieldErrors[d.parameter] = d.message;
+        const n = Object.keys(fieldErrors).length;
+        showForm({ error: n ? T.fixErrors(n) : e.message, values: values, fieldErrors: fieldErrors });
       }
-    });
+    }, opts.fieldErrors);
     if (!item) {
       s.append(el("button", { type: "button", class: "secondary", text: T.back, on: { click: () => showList() } }));
     }
