@@ -212,7 +212,7 @@ func TestConnectOpenFinanceOAuth(t *testing.T) {
 }
 
 // TestConnectUpdateItem: a token issued for an existing item opens its update form directly;
-// new credentials update that item.
+// credentials of another account are refused in words, the right ones update that item.
 func TestConnectUpdateItem(t *testing.T) {
 	r := newConnectRig(t)
 	var it model.Item
@@ -225,6 +225,14 @@ func TestConnectUpdateItem(t *testing.T) {
 	r.step(t, "form")
 	if h := r.eval(t, r.popup, `document.getElementById("title-form").textContent`); h != "Atualizar conexão com Ponte Bank" {
 		t.Fatalf("heading %q", h)
+	}
+	// Another user logs in to another account: the API refuses, the page says so in its words.
+	r.fill(t, "Usuário", "user-ok-two-checking-accounts")
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+	r.until(t, r.popup, `document.getElementById("form-error") !== null`)
+	if e := r.eval(t, r.popup, `document.getElementById("form-error").textContent`); e != "Estes dados entram em outra conta, não na que está conectada." {
+		t.Fatalf("form error %q", e)
 	}
 	r.fill(t, "Usuário", "user-ok")
 	r.fill(t, "Senha", "password-ok")

@@ -71,6 +71,11 @@
   function fold(s) {
     return (s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
+  // apiMessage: the person-facing words for an API refusal, the API's own message otherwise.
+  function apiMessage(e) {
+    const code = e.body && e.body.codeDescription;
+    return (code && T.api[code]) || e.message;
+  }
   function originOf(u) {
     try { const x = new URL(u); return x.origin; } catch (e) { return null; }
   }
@@ -348,7 +353,7 @@
         const fieldErrors = {};
         for (const d of (e.body && e.body.details) || []) if (d.parameter) fieldErrors[d.parameter] = d.message;
         const n = Object.keys(fieldErrors).length;
-        showForm({ error: n ? T.fixErrors(n) : e.message, values: values, fieldErrors: fieldErrors });
+        showForm({ error: n ? T.fixErrors(n) : apiMessage(e), values: values, fieldErrors: fieldErrors });
       }
     }, opts.fieldErrors);
     if (!item) {
@@ -374,7 +379,7 @@
         if (mine === pollGeneration) follow(it);
       } catch (e) {
         if (mine !== pollGeneration) return;
-        if (e.network) { announce(T.networkError); poll(); } else fatal(e.message);
+        if (e.network) { announce(T.networkError); poll(); } else fatal(apiMessage(e));
       }
     }, 700);
   }
@@ -420,8 +425,11 @@
       try {
         follow(await api("POST", "/items/" + item.id + "/mfa", { [p.name]: values[p.name] || "" }));
       } catch (e) {
-        alertText(e.message);
-        const box = el("p", { class: "error-box", text: e.message });
+        const message = apiMessage(e);
+        alertText(message);
+        const old = s.querySelector(".error-box");
+        if (old) old.remove();
+        const box = el("p", { class: "error-box", text: message });
         s.insertBefore(box, s.querySelector("form"));
         poll();
       }

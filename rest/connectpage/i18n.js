@@ -55,6 +55,20 @@ window.PONTE_I18N = {
     tokenTitle: "Link inválido",
     tokenText: "Este link de conexão expirou ou não é válido. Volte ao aplicativo e comece de novo.",
     networkError: "Sem conexão com o serviço. Verifique sua internet e tente de novo.",
+    api: {
+      CONNECTOR_OFFLINE: "A instituição está fora do ar no momento. Tente mais tarde.",
+      ITEM_USER_ALREADY_EXISTS: "Esta conta já está conectada.",
+      ITEM_ALREADY_UPDATING: "Esta conexão já está sendo atualizada. Aguarde um pouco.",
+      ITEM_IS_ALREADY_UPDATING: "Esta conta já está sendo conectada em outro lugar. Aguarde um pouco.",
+      ITEM_IN_ERROR_COOLDOWN: "Estes dados falharam há pouco na instituição. Aguarde alguns minutos e tente de novo.",
+      ITEM_CREATION_LIMIT_EXCEEDED: "O aplicativo atingiu o limite de conexões.",
+      TOO_MANY_CONSECUTIVE_LOGIN_FAILURES: "Muitas tentativas com erro. Aguarde uma hora e tente de novo.",
+      ITEM_ORIGINAL_CONNECTED_WITH_DIFFERENT_ACCOUNT: "Estes dados entram em outra conta, não na que está conectada.",
+      ITEM_MFA_EXPIRED: "O tempo para responder acabou. Tente de novo.",
+      MFA_PARAMERTER_WAS_ALREADY_USED_ERROR: "Este código já foi usado. Use um código novo.",
+      API_KEY_EXPIRED: "Este link de conexão expirou. Volte ao aplicativo e comece de novo.",
+      FORBIDDEN: "Este link de conexão não permite isso. Volte ao aplicativo e comece de novo."
+    },
     errors: {
       INVALID_CREDENTIALS: "Usuário ou senha incorretos. Confira e tente de novo.",
       INVALID_CREDENTIALS_MFA: "O código de confirmação está incorreto. Tente de novo.",
@@ -127,6 +141,20 @@ window.PONTE_I18N = {
     tokenTitle: "Invalid link",
     tokenText: "This connection link expired or is not valid. Go back to the app and start again.",
     networkError: "No connection to the service. Check your internet and try again.",
+    api: {
+      CONNECTOR_OFFLINE: "The institution is offline right now. Try later.",
+      ITEM_USER_ALREADY_EXISTS: "This account is already connected.",
+      ITEM_ALREADY_UPDATING: "This connection is already updating. Wait a moment.",
+      ITEM_IS_ALREADY_UPDATING: "This account is being connected elsewhere. Wait a moment.",
+      ITEM_IN_ERROR_COOLDOWN: "These details failed at the institution a moment ago. Wait a few minutes and try again.",
+      ITEM_CREATION_LIMIT_EXCEEDED: "The app reached its limit of connections.",
+      TOO_MANY_CONSECUTIVE_LOGIN_FAILURES: "Too many failed attempts. Wait an hour and try again.",
+      ITEM_ORIGINAL_CONNECTED_WITH_DIFFERENT_ACCOUNT: "These details sign in to another account than the connected one.",
+      ITEM_MFA_EXPIRED: "The time to answer ran out. Try again.",
+      MFA_PARAMERTER_WAS_ALREADY_USED_ERROR: "This code was used already. Use a new one.",
+      API_KEY_EXPIRED: "This connection link expired. Go back to the app and start again.",
+      FORBIDDEN: "This connection link does not allow this. Go back to the app and start again."
+    },
     errors: {
       INVALID_CREDENTIALS: "Wrong user or password. Check them and try again.",
       INVALID_CREDENTIALS_MFA: "The confirmation code is wrong. Try again.",
