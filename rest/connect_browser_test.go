@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -20,7 +21,9 @@ import (
 // by its labels, submits, and the application's page receives the success message with the
 // item, which the application reads as UPDATED.
 func TestConnectHappyPath(t *testing.T) {
-	r := newConnectRig(t)
+	// Paced steps, so the progress screen can be seen (it is not waited for by time: the
+	// test looks at it only if it is there).
+	r := newConnectRig(t, func(s *testsupport.Setup) { s.Sync.StepDelay = 150 * time.Millisecond })
 	tok := r.token(t, r.options(nil))
 	r.open(t, "/connect#connect_token="+tok)
 	r.pick(t, "PONTE bank", 0)
@@ -48,6 +51,13 @@ func TestConnectHappyPath(t *testing.T) {
 
 	r.fill(t, "Usuário", "user-ok")
 	r.submit(t, "Senha")
+	r.until(t, r.popup, `document.getElementById("step-progress") || document.getElementById("step-success")`)
+	if r.eval(t, r.popup, `document.getElementById("step-progress") !== null`) == true {
+		r.screenshot(t, r.popup, "progress")
+		if said := r.eval(t, r.popup, `document.getElementById("live").textContent`).(string); !strings.HasSuffix(said, "…") {
+			t.Errorf("progress announced as %q", said)
+		}
+	}
 	m := r.message(t, 1)
 	if m.Data.Event != "success" {
 		t.Fatalf("first message %+v", m.Data)

@@ -55,13 +55,13 @@ type connectRig struct {
 	redirects      []string // paths and queries the application's /done received
 }
 
-func newConnectRig(t *testing.T) *connectRig {
+func newConnectRig(t *testing.T, options ...testsupport.Option) *connectRig {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatal("chromium is not on PATH; install it (apt-get update && apt-get install -y chromium) to run the browser tests")
 	}
-	r := &connectRig{env: testsupport.New(t)}
+	r := &connectRig{env: testsupport.New(t, options...)}
 	r.client = r.env.NewClient(t, "connect")
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
