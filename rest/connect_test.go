@@ -87,3 +87,23 @@ func TestConnectTokenSession(t *testing.T) {
 			WantError(400, model.CodeInvalidParameter.String())
 	}
 }
+
+// The page's filters bind the token too: its holder cannot create an item elsewhere through
+// the API, and the token's products become the item's.
+func TestConnectTokenFiltersBindItems(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "filters")
+	creds := map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}
+	tok := env.Do(t, "POST", "/connect_token", c.APIKey, map[string]any{"options": map[string]any{"connectorTypes": []string{"INVESTMENT"}}}).Want(200).String("accessToken")
+	e := env.Do(t, "POST", "/items", tok, creds).WantError(400, model.CodeConnectTokenOptionConflict.String())
+	if d, _ := e["data"].(map[string]any); d["field"] != "connectorTypes" {
+		t.Fatalf("refusal %v", e)
+	}
+	tok = env.Do(t, "POST", "/connect_token", c.APIKey, map[string]any{"options": map[string]any{"products": []string{"ACCOUNTS", "IDENTITY"}}}).Want(200).String("accessToken")
+	var it model.Item
+	env.Do(t, "POST", "/items", tok, creds).Want(200).JSON(&it)
+	if len(it.Products) != 2 {
+		t.Fatalf("item products %v, want the token's", it.Products)
+	}
+}
