@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -365,4 +366,51 @@ func TestConnectServerValidation(t *testing.T) {
 		t.Fatalf("after the server's refusal: %v", e)
 	}
 	r.screenshot(t, r.popup, "server-refusal")
+}
+
+// TestConnectOAuthAppRedirect: with the token's own oauthRedirectUri the institution opens in
+// a new tab that ends at the application's address, while the Connect page follows the item
+// to the end and tells the application.
+func TestConnectOAuthAppRedirect(t *testing.T) {
+	r := newConnectRig(t)
+	r.open(t, "/connect#connect_token="+r.token(t, r.options(map[string]any{"oauthRedirectUri": r.app.URL + "/done?oauth=1"})))
+	r.pick(t, "pagamentos", 6)
+	r.step(t, "form")
+	r.fill(t, "CPF", "52998224725")
+	r.submit(t, "CPF")
+	r.step(t, "action")
+	href, _ := r.eval(t, r.popup, `document.getElementById("action-link").href`).(string)
+	if opens, _ := r.eval(t, r.popup, `document.getElementById("action-link").target`).(string); opens != "_blank" {
+		t.Fatalf("the institution's link opens in %q, want a new tab", opens)
+	}
+	ch := chromedp.WaitNewTarget(r.popup, func(info *target.Info) bool { return info.Type == "page" })
+	r.do(t, r.popup, chromedp.Focus(chromedp.ID("action-link")), chromedp.KeyEvent(kb.Enter))
+	var id target.ID
+	select {
+	case id = <-ch:
+	case <-r.popup.Done():
+		t.Fatal("the institution's tab never opened")
+	}
+	// The user approves there. That tab is now in front and the test cannot drive it
+	// (Chromium runs no input in the tab it does not show, which the Connect page then is):
+	// the decision is posted as its form would post it, the institution answers with the
+	// application's address, and the tab is closed, bringing the Connect page back.
+	bank, _ := chromedp.NewContext(r.popup, chromedp.WithTargetID(id))
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).
+		PostForm(href, url.Values{"decision": {"approve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != r.app.URL+"/done?oauth=1" {
+		t.Fatalf("the institution answered %d, Location %q", resp.StatusCode, loc)
+	}
+	if err := chromedp.Cancel(bank); err != nil {
+		t.Fatal(err)
+	}
+	m := r.message(t, 1)
+	if m.Data.Event != "success" {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
 }

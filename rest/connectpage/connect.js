@@ -445,8 +445,12 @@
     s.append(chosen(), el("p", { id: "instructions", text: a.instructions }));
     if (a.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(a.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
     if (oauth && (attrs.oauthUrl || attrs.url)) {
-      // The institution's page replaces this one and sends the user back (see showForm).
-      s.append(el("a", { class: "primary", id: "action-link", href: attrs.oauthUrl || attrs.url, rel: "noopener", text: T.oauthGo }));
+      // The institution's page replaces this one and sends the user back (see showForm);
+      // when the application chose where the institution returns, it opens in a new tab and
+      // this page keeps following the item.
+      const own = !!options.oauthRedirectUri;
+      s.append(el("a", { class: "primary", id: "action-link", href: attrs.oauthUrl || attrs.url, rel: "noopener",
+        target: own ? "_blank" : null, text: T.oauthGo }));
     } else if (a.type === "qr" && attrs.qr) {
       if (String(attrs.qr).startsWith("data:image/")) s.append(el("img", { class: "captcha", src: attrs.qr, alt: T.qrTitle }));
       else s.append(el("a", { class: "primary", id: "action-link", href: attrs.qr, target: "_blank", rel: "noopener", text: T.openQR }));
