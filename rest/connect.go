@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"io/fs"
-	"mime"
 	"net/http"
 	"path"
 	"regexp"
@@ -30,6 +29,10 @@ const connectCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img
 
 // connectAsset names the files under /connect/assets/: letters, digits, dots and dashes.
 var connectAsset = regexp.MustCompile(`^[a-z0-9-]+\.(js|css|svg)$`)
+
+// connectTypes are the assets' media types, fixed here rather than read from the
+// machine's mime.types, which differ between systems.
+var connectTypes = map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 
 // connectPage is GET /connect. The query string (connect_token, lang) is read by the page's
 // script; the server only checks it is well formed (the edge refuses NUL bytes and the like).
@@ -61,8 +64,8 @@ func (s *Server) connectAssetFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("Content-Type", connectTypes[path.Ext(name)])
+	h.Set("Content-Security-Policy", "default-src 'none'")
 	_, _ = w.Write(body)
 }
 
