@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -45,9 +44,12 @@ func TestConnectPageServed(t *testing.T) {
 			t.Errorf("%s: %q, %d bytes", name, a.Header.Get("Content-Type"), len(a.Body))
 		}
 	}
-	// Every connector of the catalogue has its logo.
-	for _, c := range sandbox.Connectors() {
-		a := env.Do(t, "GET", fmt.Sprintf("/connect/assets/logo-%d.svg", c.ID), "", nil).Want(200)
+	// Every connector of the catalogue has its logo where its imageUrl points.
+	for _, c := range sandbox.ServedAt(env.URL) {
+		if !strings.HasPrefix(c.ImageURL, env.URL+"/") {
+			t.Fatalf("imageUrl %q", c.ImageURL)
+		}
+		a := env.Do(t, "GET", strings.TrimPrefix(c.ImageURL, env.URL), "", nil).Want(200)
 		if a.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(string(a.Body), "<title>"+c.Name+"</title>") {
 			t.Errorf("logo of %d: %q %.100s", c.ID, a.Header.Get("Content-Type"), a.Body)
 		}
