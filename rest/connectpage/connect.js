@@ -137,11 +137,20 @@
     const msg = Object.assign({ type: "ponte-connect", event: event, item: summary(item) }, extra || {});
     try { target.postMessage(msg, targetOrigin); } catch (e) { /* the opener went away */ }
   }
-  closeButton.addEventListener("click", () => {
+  // finished: the page already told the application how it ended (or is leaving for the
+  // institution's page, and comes back); otherwise a window closed by the user is a close.
+  let finished = false;
+  function closing() {
+    if (finished) return;
+    finished = true;
     stopPolling();
     post("close");
+  }
+  closeButton.addEventListener("click", () => {
+    closing();
     window.close();
   });
+  window.addEventListener("pagehide", closing);
 
   // ---- start ----
   async function start() {
@@ -179,7 +188,7 @@
   function fatal(message) {
     const s = step("fatal", T.errorTitle);
     s.append(el("p", { class: "error-box", text: message }),
-      el("button", { type: "button", class: "primary", text: T.retry, on: { click: () => location.reload() } }));
+      el("button", { type: "button", class: "primary", text: T.retry, on: { click: () => { finished = true; location.reload(); } } }));
     alertText(message);
   }
 
@@ -450,7 +459,7 @@
       // this page keeps following the item.
       const own = !!options.oauthRedirectUri;
       s.append(el("a", { class: "primary", id: "action-link", href: attrs.oauthUrl || attrs.url, rel: "noopener",
-        target: own ? "_blank" : null, text: T.oauthGo }));
+        target: own ? "_blank" : null, text: T.oauthGo, on: { click: () => { if (!own) finished = true; } } }));
     } else if (a.type === "qr" && attrs.qr) {
       if (String(attrs.qr).startsWith("data:image/")) s.append(el("img", { class: "captcha", src: attrs.qr, alt: T.qrTitle }));
       else s.append(el("a", { class: "primary", id: "action-link", href: attrs.qr, target: "_blank", rel: "noopener", text: T.openQR }));
@@ -467,6 +476,7 @@
     forget();
     post("success");
     if (options.redirectUri) {
+      finished = true;
       const u = new URL(options.redirectUri);
       u.searchParams.set("itemId", item.id);
       location.assign(u.toString());
@@ -475,7 +485,7 @@
     const partial = item.executionStatus === "PARTIAL_SUCCESS";
     const s = step("success", T.successTitle);
     s.append(chosen(), el("p", { id: "success-text", text: partial ? T.partialText(connector.name) : T.successText(connector.name) }),
-      el("button", { type: "button", class: "primary", text: T.done, on: { click: () => { post("close"); window.close(); } } }));
+      el("button", { type: "button", class: "primary", text: T.done, on: { click: () => { closing(); window.close(); } } }));
   }
 
   function failure() {
