@@ -165,36 +165,45 @@ func TestConnectErrorScreen(t *testing.T) {
 	}
 }
 
-// TestConnectQRCode: the bank asks for a QR code scan; the page shows the instructions and
-// the link, the user's phone (the test) approves at it, and the page completes by itself.
+// TestConnectQRCode: the bank asks for a QR code scan (or an authorization in its app); the
+// page shows the instructions and the link, the user's phone (the test) approves there, and
+// the page completes by itself.
 func TestConnectQRCode(t *testing.T) {
-	r := newConnectRig(t)
-	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
-	r.pick(t, "ponte bank", 0)
-	r.step(t, "form")
-	r.fill(t, "Usuário", "user-ok-qr")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
-	r.step(t, "action")
-	if ins := r.eval(t, r.popup, `document.getElementById("instructions").textContent`); ins != "Escaneie o QR code com o aplicativo do banco para entrar." {
-		t.Fatalf("instructions %q", ins)
+	for _, c := range []struct{ user, title, instructions string }{
+		{"user-ok-qr", "Escaneie o QR code", "Escaneie o QR code com o aplicativo do banco para entrar."},
+		{"user-ok-auth-pending", "Autorize o acesso", "Abra o aplicativo do banco e autorize o novo acesso."},
+	} {
+		t.Run(c.user, func(t *testing.T) {
+			r := newConnectRig(t)
+			r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
+			r.pick(t, "ponte bank", 0)
+			r.step(t, "form")
+			r.fill(t, "Usuário", c.user)
+			r.fill(t, "Senha", "password-ok")
+			r.submit(t, "Senha")
+			r.step(t, "action")
+			if got := r.eval(t, r.popup, `[document.getElementById("title-action").textContent, document.getElementById("instructions").textContent,
+				document.getElementById("action-link").target]`).([]any); got[0] != c.title || got[1] != c.instructions || got[2] != "_blank" {
+				t.Fatalf("action step %q", got)
+			}
+			href, _ := r.eval(t, r.popup, `document.getElementById("action-link").href`).(string)
+			if !strings.HasPrefix(href, r.env.URL+"/sandbox/authorize/") {
+				t.Fatalf("link %q", href)
+			}
+			resp, err := http.PostForm(href, url.Values{"decision": {"approve"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("approving: %d", resp.StatusCode)
+			}
+			if m := r.message(t, 1); m.Data.Event != "success" {
+				t.Fatalf("message %+v", m.Data)
+			}
+			r.step(t, "success")
+		})
 	}
-	href, _ := r.eval(t, r.popup, `document.getElementById("action-link").href`).(string)
-	if !strings.HasPrefix(href, r.env.URL+"/sandbox/authorize/") {
-		t.Fatalf("QR link %q", href)
-	}
-	resp, err := http.PostForm(href, url.Values{"decision": {"approve"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("approving the QR code: %d", resp.StatusCode)
-	}
-	if m := r.message(t, 1); m.Data.Event != "success" {
-		t.Fatalf("message %+v", m.Data)
-	}
-	r.step(t, "success")
 }
 
 // TestConnectOpenFinanceOAuth: an Open Finance connector sends the user to the institution's
