@@ -79,7 +79,11 @@
   function originOf(u) {
     try { const x = new URL(u); return x.origin; } catch (e) { return null; }
   }
-  function announce(text) { live.textContent = ""; live.textContent = text; }
+  // announce says text once: polling repeats the same status, which is not news.
+  function announce(text) {
+    if (live.textContent === text) return;
+    live.textContent = text;
+  }
   function alertText(text) { alertRegion.textContent = ""; alertRegion.textContent = text; }
   function logo(c) { return "/connect/assets/logo-" + c.id + ".svg"; }
 
