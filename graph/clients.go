@@ -55,5 +55,31 @@ func (r *mutationResolver) CreateConnectToken(ctx context.Context, itemID *uuid.
 	if err := checkURL("options.oauthRedirectUri", opts.OAuthRedirectURI); err != nil {
 		return nil, err
 	}
+	if err := model.CheckConnectOptions(opts); err != nil {
+		return nil, err
+	}
+	if opts.TargetOrigin != nil {
+		origin, _ := model.Origin(*opts.TargetOrigin)
+		opts.TargetOrigin = &origin
+	}
 	return r.Auth.IssueConnectToken(ctx, p, itemID, opts)
+}
+
+// ConnectSession is GET /connect_token: what the Connect page needs to know about the token
+// it was opened with (the item it updates or created, the application's options). Only a
+// Connect Token has one.
+func (r *Resolver) ConnectSession(ctx context.Context) (*model.ConnectSession, error) {
+	p, err := auth.Require(ctx, auth.ReadConnectors)
+	if err != nil {
+		return nil, err
+	}
+	if !p.IsConnectToken() {
+		return nil, model.Fail(model.CodeForbidden, "GET /connect_token describes a Connect Token; send one in X-API-KEY.")
+	}
+	s := &model.ConnectSession{Options: p.Options}
+	if p.ItemID != nil {
+		id := p.ItemID.String()
+		s.ItemID = &id
+	}
+	return s, nil
 }

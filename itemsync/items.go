@@ -71,6 +71,9 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	if err := applyTokenOptions(p, &in); err != nil {
 		return nil, err
 	}
+	if err := checkTokenConnector(p, c, &in); err != nil {
+		return nil, err
+	}
 	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package itemsync
 
 import (
+	"slices"
+
 	"ponte/auth"
 	"ponte/model"
 )
@@ -52,4 +54,51 @@ func applyTokenUpdateOptions(p *auth.Principal, in *UpdateInput) (err error) {
 	}
 	in.WebhookURL, err = tokenOption("webhookUrl", in.WebhookURL, o.WebhookURL)
 	return err
+}
+
+// checkTokenConnector holds a creation to the institutions a Connect Token's options
+// allow (the Connect page lists only those; the token's holder may call the API directly)
+// and gives the item the token's products when the body names none. An option left out
+// allows everything: includeSandbox refuses sandbox connectors only when set to false.
+func checkTokenConnector(p *auth.Principal, c *model.Connector, in *CreateInput) error {
+	if !p.IsConnectToken() {
+		return nil
+	}
+	o := p.Options
+	outside := func(field string) error {
+		return model.Fail(model.CodeConnectTokenOptionConflict,
+			"Connector %d (%s) is outside this Connect Token's %s option; request a token that allows it.", c.ID, c.Name, field).
+			WithData(map[string]string{"field": field})
+	}
+	if len(o.ConnectorTypes) > 0 && !slices.Contains(o.ConnectorTypes, c.Type) {
+		return outside("connectorTypes")
+	}
+	if len(o.Countries) > 0 && !slices.Contains(o.Countries, c.Country) {
+		return outside("countries")
+	}
+	if o.IncludeSandbox != nil && !*o.IncludeSandbox && c.IsSandbox {
+		return outside("includeSandbox")
+	}
+	for _, want := range o.Products {
+		if !slices.Contains(c.Products, want) {
+			return outside("products")
+		}
+	}
+	if len(o.Products) > 0 {
+		if in.Products == nil {
+			in.Products = slices.Clone(o.Products)
+		} else if !sameProducts(in.Products, o.Products) {
+			return model.Fail(model.CodeConnectTokenOptionConflict,
+				"products is set by this Connect Token's options; leave it out of the body or send the same products.").
+				WithData(map[string]string{"field": "products"})
+		}
+	}
+	return nil
+}
+
+func sameProducts(a, b []model.Product) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
 }

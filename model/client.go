@@ -19,6 +19,22 @@ type ConnectTokenOptions struct {
 	WebhookURL       *string `json:"webhookUrl,omitempty"`
 	OAuthRedirectURI *string `json:"oauthRedirectUri,omitempty"`
 	AvoidDuplicates  *bool   `json:"avoidDuplicates,omitempty"`
+	// The Connect page's options: which institutions it lists (countries, connectorTypes,
+	// includeSandbox, products), where it sends the user when done (redirectUri, with
+	// ?itemId=) and the origin allowed to receive its window messages (targetOrigin).
+	Countries      []string        `json:"countries,omitempty"`
+	ConnectorTypes []ConnectorType `json:"connectorTypes,omitempty"`
+	IncludeSandbox *bool           `json:"includeSandbox,omitempty"`
+	Products       []Product       `json:"products,omitempty"`
+	RedirectURI    *string         `json:"redirectUri,omitempty"`
+	TargetOrigin   *string         `json:"targetOrigin,omitempty"`
+}
+
+// ConnectSession is what the Connect page learns from its token (GET /connect_token): the
+// item it updates (or created), and the options the application set.
+type ConnectSession struct {
+	ItemID  *string             `json:"itemId"`
+	Options ConnectTokenOptions `json:"options"`
 }
 
 // ConnectToken is the answer of POST /connect_token.

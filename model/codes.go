@@ -72,7 +72,7 @@ var (
 	CodeAPIKeyExpired    = code(401, "API_KEY_EXPIRED", "X-API-KEY expired; request a new one.")
 	CodeClientKeysBad    = code(401, "CLIENT_KEYS_UNAUTHORIZED", "POST /auth: clientId or clientSecret is wrong.")
 	CodeClientDisabled   = code(401, "CLIENT_DISABLED", "The client application is disabled (POST /auth, and every key it holds).")
-	CodeForbidden        = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item.")
+	CodeForbidden        = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item; or an API key on GET /connect_token, which describes a Connect Token.")
 	CodeMetricsForbidden = code(403, "METRICS_FORBIDDEN", "/metrics from another machine without the bearer token PONTE_METRICS_TOKEN.")
 
 	// Connectors and items.

@@ -46,7 +46,8 @@ import (
 //     approval), /payments/pay/{id} and /payments/consent/{id} (the payer's pages),
 //     /smart-transfers/consent/{id} (a pre-authorization's payer), /payments/bulk-consent/{id}
 //     (a bulk payment's smart account owner) and
-//     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank).
+//     /payments/pix/{id} (a dynamic PIX code's location, fetched by the payer's bank);
+//   - /connect and its assets: a static page whose script calls the API with its Connect Token.
 //
 // /graphql is called field by field by the GraphQL half (authz_matrix_graphql_test.go).
 //
@@ -75,6 +76,10 @@ func azRoutes() map[string]azRoute {
 		"GET /readyz":         {public: true},
 		"POST /auth":          {public: true, body: "auth"},
 		"POST /connect_token": {body: "token"},
+		"GET /connect_token":  {token: true},
+		"GET /connect":        {public: true},
+
+		"GET /connect/assets/{file}": {ids: []string{"asset"}, public: true},
 
 		"GET /connectors":                {token: true},
 		"GET /connectors/{id}":           {ids: []string{"connector"}, token: true},

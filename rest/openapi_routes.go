@@ -74,6 +74,9 @@ var apiRoutes = []apiRoute{
 
 	{method: "POST", path: "/auth", tag: "Authentication", summary: "Exchange clientId and clientSecret for an API key (2 hours)", body: authBody{}, resp: model.APIKey{}, public: true},
 	{method: "POST", path: "/connect_token", tag: "Authentication", summary: "A Connect Token for a front end (30 minutes)", body: connectTokenBody{}, resp: model.ConnectToken{}},
+	{method: "GET", path: "/connect_token", tag: "Authentication", summary: "Connect Token only: its item and options (the Connect page reads them)", resp: model.ConnectSession{}},
+	{method: "GET", path: "/connect", tag: "Pages", summary: "The Connect page: an end user links an institution (?connect_token=, #connect_token=, lang=en)", html: true, public: true},
+	{method: "GET", path: "/connect/assets/{file}", tag: "Pages", summary: "The Connect page's script, style and institution logos", html: true, public: true},
 
 	{method: "GET", path: "/connectors", tag: "Connectors", summary: "The institutions", query: []string{"countries", "types", "name", "sandbox", "isOpenFinance", "supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "healthDetails"}, resp: model.ConnectorPage{}},
 	{method: "GET", path: "/connectors/{id}", tag: "Connectors", summary: "One institution", query: []string{"healthDetails"}, resp: model.Connector{}},

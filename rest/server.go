@@ -59,6 +59,9 @@ func New(res *graph.Resolver) http.Handler {
 
 	r.With(s.rateLimit("auth")).Post("/auth", s.postAuth())
 	r.Post("/connect_token", s.postConnectToken())
+	r.Get("/connect_token", s.connectSession())
+	r.Get("/connect", s.connectPage)
+	r.Get("/connect/assets/{file}", s.connectAssetFile)
 
 	r.Get("/connectors", s.listConnectors())
 	r.Get("/connectors/{id}", s.getConnector())

@@ -198,8 +198,21 @@ func Connectors() []model.Connector {
 	for i := range list {
 		c := &list[i]
 		c.Country = "BR"
-		c.ImageURL = "https://ponte.example/connectors/" + strconv.Itoa(c.ID) + ".svg"
+		c.ImageURL = "https://ponte.example" + LogoPath(c.ID)
 		c.CreatedAt, c.UpdatedAt = catalogueEpoch, catalogueEpoch
+	}
+	return list
+}
+
+// LogoPath is where the service serves a connector's logo (among the Connect page's assets).
+func LogoPath(id int) string { return "/connect/assets/logo-" + strconv.Itoa(id) + ".svg" }
+
+// ServedAt is the catalogue with each imageUrl pointing at the logo the service reached at
+// base (its public URL) serves.
+func ServedAt(base string) []model.Connector {
+	list := Connectors()
+	for i := range list {
+		list[i].ImageURL = base + LogoPath(list[i].ID)
 	}
 	return list
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/redis/go-redis/v9"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -218,6 +219,27 @@ func env(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// publicURL is PONTE_BASE_URL, or the listen address when it is unset (the service's
+// own default for the links it hands out). Every command computes the same value, so the
+// catalogue seeded by any of them carries the same logo URLs.
+func (c *config) publicURL() string {
+	if c.BaseURL != "" {
+		return strings.TrimRight(c.BaseURL, "/")
+	}
+	scheme := "http"
+	if c.TLSCert != "" {
+		scheme = "https"
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return scheme + "://" + c.Addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost" // listening on every address: the machine's own name for itself
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
 }
 
 func (c *config) logger() *slog.Logger {

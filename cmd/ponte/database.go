@@ -44,7 +44,7 @@ func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), 
 		url = cluster.URL("ponte")
 		stop = func() { cluster.Stop(); logFile.Close() }
 	}
-	store, err := db.PrepareWith(ctx, url, sandbox.Connectors(), limits)
+	store, err := db.PrepareWith(ctx, url, sandbox.ServedAt(c.publicURL()), limits)
 	if err != nil {
 		stop()
 		return nil, nil, err

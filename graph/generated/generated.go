@@ -8964,6 +8964,18 @@ input ConnectTokenOptions {
   oauthRedirectUri: String
   "True: creating an item whose credentials an existing item already uses fails with ITEM_USER_ALREADY_EXISTS."
   avoidDuplicates: Boolean
+  "Connect page: list only institutions of these countries (BR)."
+  countries: [String!]
+  "Connect page: list only institutions of these types."
+  connectorTypes: [ConnectorType!]
+  "Connect page: list the sandbox institutions too."
+  includeSandbox: Boolean
+  "Connect page: list only institutions offering every one of these products, and collect these."
+  products: [Product!]
+  "Connect page: where to send the user when the item is connected, with ?itemId= added."
+  redirectUri: String
+  "Connect page: the origin (scheme://host[:port]) its opener or parent window has; the page's messages go to it only."
+  targetOrigin: String
 }
 
 "A Connect Token: a 30-minute credential a client (browser, app) may hold to create or update one item."
@@ -48203,7 +48215,7 @@ func (ec *executionContext) unmarshalInputConnectTokenOptions(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"clientUserId", "webhookUrl", "oauthRedirectUri", "avoidDuplicates"}
+	fieldsInOrder := [...]string{"clientUserId", "webhookUrl", "oauthRedirectUri", "avoidDuplicates", "countries", "connectorTypes", "includeSandbox", "products", "redirectUri", "targetOrigin"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -48238,6 +48250,48 @@ func (ec *executionContext) unmarshalInputConnectTokenOptions(ctx context.Contex
 				return it, err
 			}
 			it.AvoidDuplicates = data
+		case "countries":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countries"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Countries = data
+		case "connectorTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("connectorTypes"))
+			data, err := ec.unmarshalOConnectorType2ᚕponteᚋmodelᚐConnectorTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConnectorTypes = data
+		case "includeSandbox":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("includeSandbox"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IncludeSandbox = data
+		case "products":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("products"))
+			data, err := ec.unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Products = data
+		case "redirectUri":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectUri"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectURI = data
+		case "targetOrigin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetOrigin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetOrigin = data
 		}
 	}
 	return it, nil

@@ -1,0 +1,516 @@
+// Ponte Connect: the page an end user opens to link an institution. It drives the REST
+// API with the Connect Token it was given (X-API-KEY): GET /connect_token for the
+// application's options, GET /connectors, POST /items (or PATCH /items/{id} to update),
+// GET /items/{id} every moment to follow the execution, POST /items/{id}/mfa. Every rule
+// (validation, token options, what a token may reach) is the server's; this script only
+// shows the steps. It ends by posting a message to its opener (or parent) window:
+//   {type: "ponte-connect", event: "success" | "error" | "close", item: {...}, error: {...}}
+// to the token's options.targetOrigin only (or the origin of options.redirectUri), and,
+// with options.redirectUri, by sending the user there with ?itemId=.
+"use strict";
+(function () {
+  const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const STORE = "ponte-connect";
+  let saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
+  const fromURL = query.get("connect_token") || fragment.get("connect_token");
+  const langParam = query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt";
+  const lang = langParam === "en" ? "en" : "pt";
+  const T = window.PONTE_I18N[lang];
+  document.documentElement.lang = lang === "en" ? "en" : "pt-BR";
+
+  // The token: from the URL (a fresh start), or from this tab's storage when the user comes
+  // back from an institution's OAuth page. It leaves the address bar at once.
+  let token = fromURL;
+  let resumeItem = null;
+  if (fromURL) {
+    saved = { token: fromURL, lang: lang };
+  } else if (saved && saved.token) {
+    token = saved.token;
+    resumeItem = saved.itemId || null;
+  }
+  remember();
+  history.replaceState(null, "", location.pathname + (lang === "en" ? "?lang=en" : ""));
+
+  function remember() {
+    try { if (saved) sessionStorage.setItem(STORE, JSON.stringify(saved)); } catch (e) { /* private mode */ }
+  }
+  function forget() {
+    try { sessionStorage.removeItem(STORE); } catch (e) { /* private mode */ }
+  }
+
+  const main = document.getElementById("main");
+  const live = document.getElementById("live");
+  const alertRegion = document.getElementById("alert");
+  const closeButton = document.getElementById("close");
+  closeButton.textContent = T.close;
+  document.getElementById("step-loading").querySelector("h1").textContent = T.loading;
+
+  let options = {};
+  let targetOrigin = null;
+  let connectors = [];
+  let connector = null;
+  let item = null;
+  let updating = false; // the token was issued for an existing item
+  let shown = "";
+  let pollTimer = null;
+
+  // ---- small helpers ----
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") e.textContent = v;
+      else if (k === "on") for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c) e.append(c);
+    return e;
+  }
+  function fold(s) {
+    return (s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+  // apiMessage: the person-facing words for an API refusal, the API's own message otherwise.
+  function apiMessage(e) {
+    const code = e.body && e.body.codeDescription;
+    return (code && T.api[code]) || e.message;
+  }
+  function originOf(u) {
+    try { const x = new URL(u); return x.origin; } catch (e) { return null; }
+  }
+  // announce says text once: polling repeats the same status, which is not news.
+  function announce(text) {
+    if (live.textContent === text) return;
+    live.textContent = text;
+  }
+  function alertText(text) { alertRegion.textContent = ""; alertRegion.textContent = text; }
+  function logo(c) { return "/connect/assets/logo-" + c.id + ".svg"; }
+
+  // step replaces what the page shows with a new step and moves focus to its heading, so
+  // keyboard and screen reader users land on the new content.
+  function step(name, title, key) {
+    shown = key || name;
+    for (const s of main.querySelectorAll("section.step")) s.remove();
+    const h = el("h1", { tabindex: "-1", text: title });
+    const s = el("section", { class: "step", id: "step-" + name, "aria-labelledby": "title-" + name }, h);
+    h.id = "title-" + name;
+    main.append(s);
+    document.title = title + " · Ponte Connect";
+    setTimeout(() => h.focus(), 0);
+    return s;
+  }
+
+  async function api(method, path, body) {
+    const init = { method: method, headers: { "X-API-KEY": token, "Accept": "application/json" } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(path, init);
+    } catch (e) {
+      const err = new Error(T.networkError);
+      err.network = true;
+      throw err;
+    }
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      const err = new Error(data.message || String(r.status));
+      err.status = r.status;
+      err.body = data;
+      throw err;
+    }
+    return data;
+  }
+
+  // ---- messages to the application ----
+  function summary(it) {
+    if (!it) return null;
+    return {
+      id: it.id, connector: it.connector ? { id: it.connector.id, name: it.connector.name } : null,
+      status: it.status, executionStatus: it.executionStatus, error: it.error || null,
+      clientUserId: it.clientUserId || null, createdAt: it.createdAt, updatedAt: it.updatedAt,
+      lastUpdatedAt: it.lastUpdatedAt || null
+    };
+  }
+  function post(event, extra) {
+    const target = window.opener || (window.parent !== window ? window.parent : null);
+    if (!target || !targetOrigin) return;
+    const msg = Object.assign({ type: "ponte-connect", event: event, item: summary(item) }, extra || {});
+    try { target.postMessage(msg, targetOrigin); } catch (e) { /* the opener went away */ }
+  }
+  // finished: the page already told the application how it ended (or is leaving for the
+  // institution's page, and comes back); otherwise a window closed by the user is a close.
+  let finished = false;
+  function closing() {
+    if (finished) return;
+    finished = true;
+    stopPolling();
+    post("close");
+  }
+  closeButton.addEventListener("click", () => {
+    closing();
+    window.close();
+  });
+  window.addEventListener("pagehide", closing);
+
+  // ---- start ----
+  async function start() {
+    if (!token) return invalidToken();
+    let session;
+    try {
+      session = await api("GET", "/connect_token");
+    } catch (e) {
+      return e.network ? fatal(T.networkError) : invalidToken(e.body && e.body.codeDescription);
+    }
+    options = session.options || {};
+    targetOrigin = options.targetOrigin || originOf(options.redirectUri) || null;
+    const itemId = resumeItem || session.itemId;
+    if (itemId) {
+      try {
+        item = await api("GET", "/items/" + encodeURIComponent(itemId));
+        connector = await api("GET", "/connectors/" + item.connector.id);
+      } catch (e) {
+        return e.network ? fatal(T.networkError) : invalidToken();
+      }
+      if (resumeItem) return follow(item);
+      updating = true;
+      return showForm({});
+    }
+    await loadConnectors();
+  }
+
+  function invalidToken(code) {
+    forget();
+    const s = step("token", T.tokenTitle);
+    s.append(el("p", { class: "error-box", text: T.tokenText }));
+    alertText(T.tokenText);
+    post("error", { error: { code: code || "API_KEY_INVALID", message: T.tokenText } });
+  }
+  function fatal(message) {
+    const s = step("fatal", T.errorTitle);
+    s.append(el("p", { class: "error-box", text: message }),
+      el("button", { type: "button", class: "primary", text: T.retry, on: { click: () => { finished = true; location.reload(); } } }));
+    alertText(message);
+  }
+
+  // ---- institutions ----
+  async function loadConnectors() {
+    const q = new URLSearchParams({ pageSize: "500", sandbox: options.includeSandbox ? "true" : "false" });
+    if (options.countries && options.countries.length) q.set("countries", options.countries.join(","));
+    if (options.connectorTypes && options.connectorTypes.length) q.set("types", options.connectorTypes.join(","));
+    try {
+      const page = await api("GET", "/connectors?" + q.toString());
+      const wanted = options.products || [];
+      connectors = page.results.filter((c) => wanted.every((p) => (c.products || []).includes(p)));
+    } catch (e) {
+      return fatal(e.network ? T.networkError : e.message);
+    }
+    showList();
+  }
+
+  function showList() {
+    const s = step("list", T.pickTitle);
+    const search = el("input", { type: "search", id: "search", placeholder: T.searchPlaceholder, autocomplete: "off", "aria-controls": "connectors", "aria-describedby": "count" });
+    const count = el("p", { id: "count", class: "hint", "aria-live": "polite" });
+    const list = el("ul", { id: "connectors", class: "connectors" });
+    s.append(el("label", { for: "search", text: T.searchLabel }), search, count, list);
+    function render() {
+      const q = fold(search.value.trim());
+      list.textContent = "";
+      const hits = connectors.filter((c) => fold(c.name).includes(q));
+      for (const c of hits) {
+        const status = (c.health && c.health.status) || "ONLINE";
+        const meta = [T.types[c.type] || c.type, c.isOpenFinance ? T.openFinance : null].filter(Boolean).join(" · ");
+        const b = el("button", { type: "button", class: "connector", "data-connector-id": String(c.id), disabled: status === "OFFLINE",
+          on: { click: () => { connector = c; showForm({}); } } },
+        el("img", { src: logo(c), alt: "", width: "40", height: "40" }),
+        el("span", {}, el("span", { class: "name", text: c.name }),
+          el("span", { class: "meta" }, meta + " · ", el("span", { class: "health-" + status, text: T.health[status] || status }))));
+        list.append(el("li", {}, b));
+      }
+      count.textContent = hits.length ? T.count(hits.length) : T.none;
+    }
+    search.addEventListener("input", render);
+    render();
+  }
+
+  // ---- credential fields, shared by the form and the MFA prompt ----
+  function field(p, value) {
+    const id = "f-" + p.name;
+    const described = [];
+    const wrap = el("div", { class: "field" });
+    wrap.append(el("label", { for: id, text: p.label + (p.optional ? " " + T.optional : "") }));
+    if (p.type === "image" && p.data) {
+      const src = p.data.startsWith("data:") ? p.data : "data:image/png;base64," + p.data;
+      wrap.append(el("img", { class: "captcha", src: src, alt: p.label }));
+    }
+    let input;
+    if (p.type === "select") {
+      input = el("select", { id: id, name: p.name });
+      if (p.optional || !value) input.append(el("option", { value: "", text: p.placeholder || "—" }));
+      for (const o of p.options || []) input.append(el("option", { value: o.value, text: o.label, selected: o.value === value }));
+    } else {
+      const type = p.type === "password" ? "password" : "text";
+      input = el("input", { id: id, name: p.name, type: type, placeholder: p.placeholder || null,
+        inputmode: p.type === "number" ? "numeric" : null, autocomplete: p.type === "password" ? "current-password" : "off",
+        autocapitalize: "none", spellcheck: "false" });
+      if (value) input.value = value;
+    }
+    if (!p.optional) input.setAttribute("aria-required", "true");
+    wrap.append(input);
+    for (const [k, text] of [["assistive", p.assistiveText], ["instructions", p.instructions]]) {
+      if (!text) continue;
+      const hid = id + "-" + k;
+      described.push(hid);
+      wrap.append(el("p", { class: "hint", id: hid, text: text }));
+    }
+    const err = el("p", { class: "field-error", id: id + "-error", hidden: true });
+    described.push(err.id);
+    wrap.append(err);
+    input.setAttribute("aria-describedby", described.join(" "));
+    return { param: p, input: input, error: err, node: wrap };
+  }
+
+  // check validates one field as the server will: required unless optional, then the
+  // parameter's own regular expression, with its validationMessage.
+  function check(f) {
+    const v = f.input.value;
+    let msg = "";
+    if (!v) {
+      if (!f.param.optional) msg = T.required;
+    } else if (f.param.validation) {
+      let re = null;
+      try { re = new RegExp(f.param.validation); } catch (e) { re = null; }
+      if (re && !re.test(v)) msg = f.param.validationMessage || T.invalid;
+    }
+    f.input.setCustomValidity(msg);
+    f.error.textContent = msg;
+    f.error.hidden = !msg;
+    f.input.setAttribute("aria-invalid", msg ? "true" : "false");
+    return !msg;
+  }
+
+  function form(s, params, values, submitText, onSubmit, serverErrors) {
+    const fields = params.map((p) => field(p, values && values[p.name]));
+    const f = el("form", { novalidate: true, id: "credentials" });
+    for (const x of fields) {
+      // The server's own check (POST /items answers details naming each parameter).
+      const said = serverErrors && serverErrors[x.param.name];
+      if (said) {
+        x.error.textContent = said;
+        x.error.hidden = false;
+        x.input.setAttribute("aria-invalid", "true");
+      }
+      f.append(x.node);
+      x.input.addEventListener("blur", () => { if (x.input.value) check(x); });
+    }
+    const submit = el("button", { type: "submit", class: "primary", text: submitText });
+    f.append(submit);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const bad = fields.filter((x) => !check(x));
+      if (bad.length) {
+        alertText(T.fixErrors(bad.length) + " " + bad.map((x) => x.error.textContent).join(" "));
+        bad[0].input.focus();
+        return;
+      }
+      const out = {};
+      for (const x of fields) if (x.input.value !== "") out[x.param.name] = x.input.value;
+      submit.disabled = true;
+      try {
+        await onSubmit(out);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    s.append(f);
+    return f;
+  }
+
+  function chosen() {
+    return el("p", { class: "chosen" }, el("img", { src: logo(connector), alt: "", width: "32", height: "32" }), el("span", { text: connector.name }));
+  }
+
+  // ---- the credentials form ----
+  function showForm(opts) {
+    stopPolling();
+    const s = step("form", updating ? T.updateTitle(connector.name) : T.formTitle(connector.name));
+    s.append(chosen());
+    if (opts.error) {
+      s.append(el("p", { class: "error-box", id: "form-error", text: opts.error }));
+      alertText(opts.error);
+    }
+    if (connector.oauth) s.append(el("p", { class: "hint", text: T.oauthIntro }));
+    const params = (connector.credentials || []).filter((p) => !p.mfa);
+    form(s, params, opts.values, T.connect, async (values) => {
+      try {
+        let it;
+        if (item) {
+          it = await api("PATCH", "/items/" + item.id, { parameters: values });
+        } else {
+          const body = { connectorId: connector.id, parameters: values };
+          if (options.products && options.products.length) body.products = options.products;
+          // Open Finance: the institution sends the user back here, where the tab's storage
+          // holds the token and the item, unless the application set its own return address.
+          if (connector.oauth && !options.oauthRedirectUri) body.oauthRedirectUri = location.origin + "/connect";
+          it = await api("POST", "/items", body);
+        }
+        item = it;
+        saved.itemId = it.id;
+        remember();
+        follow(it);
+      } catch (e) {
+        const fieldErrors = {};
+        for (const d of (e.body && e.body.details) || []) if (d.parameter) fieldErrors[d.parameter] = d.message;
+        const n = Object.keys(fieldErrors).length;
+        showForm({ error: n ? T.fixErrors(n) : apiMessage(e), values: values, fieldErrors: fieldErrors });
+      }
+    }, opts.fieldErrors);
+    if (!item) {
+      s.append(el("button", { type: "button", class: "secondary", text: T.back, on: { click: () => showList() } }));
+    }
+  }
+
+  // ---- following the item ----
+  // Every stop or new poll makes the answers of earlier polls stale: an answer that comes
+  // back after the user acted (an MFA sent) must not bring the previous step back.
+  let pollGeneration = 0;
+  function stopPolling() {
+    pollGeneration++;
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = null;
+  }
+  function poll() {
+    stopPolling();
+    const mine = pollGeneration;
+    pollTimer = setTimeout(async () => {
+      try {
+        const it = await api("GET", "/items/" + item.id);
+        if (mine === pollGeneration) follow(it);
+      } catch (e) {
+        if (mine !== pollGeneration) return;
+        if (e.network) { announce(T.networkError); poll(); } else fatal(apiMessage(e));
+      }
+    }, 700);
+  }
+
+  function follow(it) {
+    item = it;
+    const st = it.status;
+    if (st === "UPDATED") return success();
+    if (st === "LOGIN_ERROR" || st === "OUTDATED") return failure();
+    if (st === "WAITING_USER_INPUT" && it.parameter) {
+      if (shown !== mfaKey(it)) showMFA();
+      return poll();
+    }
+    if (st === "WAITING_USER_ACTION" && it.userAction) {
+      const key = "action:" + JSON.stringify(it.userAction.attributes || {});
+      if (shown !== key) showAction(key);
+      return poll();
+    }
+    progress();
+    poll();
+  }
+
+  function progress() {
+    const text = T.status[item.executionStatus] || T.working;
+    if (shown !== "progress") {
+      const s = step("progress", T.progressTitle);
+      s.append(chosen(), el("div", { class: "spinner", "aria-hidden": "true" }), el("p", { id: "progress-text", text: text }));
+    } else {
+      document.getElementById("progress-text").textContent = text;
+    }
+    announce(text);
+  }
+
+  function mfaKey(it) { return "mfa:" + it.parameter.name + ":" + (it.parameter.expiresAt || ""); }
+
+  function showMFA() {
+    const p = item.parameter;
+    const s = step("mfa", T.mfaTitle, mfaKey(item));
+    s.append(chosen());
+    if (p.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(p.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
+    form(s, [Object.assign({}, p, { optional: false })], null, T.send, async (values) => {
+      stopPolling();
+      try {
+        follow(await api("POST", "/items/" + item.id + "/mfa", { [p.name]: values[p.name] || "" }));
+      } catch (e) {
+        const message = apiMessage(e);
+        alertText(message);
+        const old = s.querySelector(".error-box");
+        if (old) old.remove();
+        const box = el("p", { class: "error-box", text: message });
+        s.insertBefore(box, s.querySelector("form"));
+        poll();
+      }
+    });
+  }
+
+  function showAction(key) {
+    const a = item.userAction;
+    const attrs = a.attributes || {};
+    const oauth = !!attrs.oauthUrl || connector.oauth;
+    const title = oauth ? T.oauthTitle : a.type === "qr" ? T.qrTitle : T.actionTitle;
+    const s = step("action", title, key);
+    s.append(chosen(), el("p", { id: "instructions", text: a.instructions }));
+    if (a.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(a.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
+    if (oauth && (attrs.oauthUrl || attrs.url)) {
+      // The institution's page replaces this one and sends the user back (see showForm);
+      // when the application chose where the institution returns, it opens in a new tab and
+      // this page keeps following the item.
+      const own = !!options.oauthRedirectUri;
+      s.append(el("a", { class: "primary", id: "action-link", href: attrs.oauthUrl || attrs.url, rel: "noopener",
+        target: own ? "_blank" : null, text: T.oauthGo, on: { click: () => { if (!own) finished = true; } } }));
+    } else if (a.type === "qr" && attrs.qr) {
+      if (String(attrs.qr).startsWith("data:image/")) s.append(el("img", { class: "captcha", src: attrs.qr, alt: T.qrTitle }));
+      else s.append(el("a", { class: "primary", id: "action-link", href: attrs.qr, target: "_blank", rel: "noopener", text: T.openQR }));
+    } else if (attrs.url) {
+      s.append(el("a", { class: "primary", id: "action-link", href: attrs.url, target: "_blank", rel: "noopener", text: T.openLink }));
+    }
+    s.append(el("div", { class: "spinner", "aria-hidden": "true" }), el("p", { text: T.waitingAction }));
+    announce(a.instructions);
+  }
+
+  // ---- outcomes ----
+  function success() {
+    stopPolling();
+    forget();
+    post("success");
+    if (options.redirectUri) {
+      finished = true;
+      const u = new URL(options.redirectUri);
+      u.searchParams.set("itemId", item.id);
+      location.assign(u.toString());
+      return;
+    }
+    const partial = item.executionStatus === "PARTIAL_SUCCESS";
+    const s = step("success", T.successTitle);
+    s.append(chosen(), el("p", { id: "success-text", text: partial ? T.partialText(connector.name) : T.successText(connector.name) }),
+      el("button", { type: "button", class: "primary", text: T.done, on: { click: () => { closing(); window.close(); } } }));
+  }
+
+  function failure() {
+    stopPolling();
+    const e = item.error || { code: item.executionStatus, message: "" };
+    const message = T.errors[e.code] || T.errors.UNEXPECTED_ERROR;
+    post("error", { error: { code: e.code, message: e.message } });
+    if (e.code === "INVALID_CREDENTIALS" || e.code === "INVALID_CREDENTIALS_MFA") {
+      return showForm({ error: message });
+    }
+    const s = step("error", T.errorTitle);
+    s.append(chosen(), el("p", { class: "error-box", id: "error-text", "data-code": e.code, text: message }));
+    if (e.providerMessage) s.append(el("p", { class: "hint", text: e.providerMessage }));
+    alertText(message);
+    if (e.code === "ACCOUNT_CREDENTIALS_RESET" && connector.resetPasswordUrl) {
+      s.append(el("a", { class: "secondary", href: connector.resetPasswordUrl, target: "_blank", rel: "noopener", text: T.resetPassword }));
+    }
+    if (e.code !== "USER_NOT_SUPPORTED") {
+      s.append(el("button", { type: "button", class: "primary", id: "retry", text: T.retry, on: { click: () => showForm({}) } }));
+    }
+  }
+
+  start();
+})();
