@@ -45,12 +45,15 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 	if err := checkAccountType(typ); err != nil {
 		return nil, err
 	}
-	if _, err := e.items.Get(ctx, p, itemID); err != nil {
+	if err := p.RequireItem(itemID); err != nil {
 		return nil, err
 	}
-	list, err := e.db.Accounts(ctx, itemID, typ)
+	list, found, err := e.db.OwnedAccounts(ctx, p.ClientID, itemID, typ)
 	if err != nil {
 		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
 	}
 	list = reduceFor(p, list)
 	return &model.AccountPage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
