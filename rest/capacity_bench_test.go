@@ -93,15 +93,17 @@ func BenchmarkCapacity(b *testing.B) {
 		name       string
 		ours, base testsupport.LoadSpec
 		bound      time.Duration
+		rates      []int // nil: the common steps
 	}{
 		{"GET /v2/transactions (500 rows)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: txPaths},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: basePaths}, 25 * time.Millisecond},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: basePaths}, 25 * time.Millisecond, nil},
 		{"GET /accounts", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/accounts?itemId=" + item}},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/accounts"}}, 25 * time.Millisecond},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/accounts"}}, 25 * time.Millisecond, nil},
 		{"POST /auth", testsupport.LoadSpec{BaseURL: env.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)}, 100 * time.Millisecond},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/auth"}, Method: "POST", Body: string(authBody)}, 100 * time.Millisecond,
+			[]int{2, 5, 10, 15, 20, 30, 40, 60, 80}},
 		{"POST /graphql (dashboard)", testsupport.LoadSpec{BaseURL: env.URL, Key: c.APIKey, Paths: []string{"/graphql"}, Method: "POST", Body: string(dashboard)},
-			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/dashboard"}}, 25 * time.Millisecond},
+			testsupport.LoadSpec{BaseURL: baseline.URL, Paths: []string{"/dashboard"}}, 25 * time.Millisecond, nil},
 	}
 	step := 4 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
@@ -118,7 +120,11 @@ func BenchmarkCapacity(b *testing.B) {
 			// The two climb the rates in turns, one step each, so both meet the same machine.
 			knees := [2]int{}
 			done := [2]bool{}
-			for _, rate := range rates {
+			steps := rates
+			if r.rates != nil {
+				steps = r.rates
+			}
+			for _, rate := range steps {
 				for k, spec := range []testsupport.LoadSpec{r.ours, r.base} {
 					if done[k] {
 						continue
