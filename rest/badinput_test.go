@@ -192,6 +192,8 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 }
 
 // leakRE finds database, driver, file-system and runtime text that must never reach a client.
+var dataURL = regexp.MustCompile(`data:image/png;base64,[A-Za-z0-9+/=]*`)
+
 var leakRE = regexp.MustCompile(`SQLSTATE|syntax error|pq:|pgx|ERROR:|/tmp/|\.s\.PGSQL|runtime error|goroutine|panic|invalid byte sequence|bun:`)
 
 // Bad whole bodies, with the Content-Type they are sent with.
@@ -248,7 +250,10 @@ func (s *scanner) send(method, path, key, contentType string, body []byte) (int,
 	ct := resp.Header.Get("Content-Type")
 	// Assets and the metrics (Prometheus' text format, which names go_goroutines) are
 	// the service's own text, whatever the request.
-	leak := !strings.Contains(ct, "javascript") && !strings.Contains(ct, "css") && !strings.HasPrefix(ct, "text/plain; version=") && leakRE.Match(b)
+	// A PIX QR code is a base64 PNG, where "pgx" turns up by chance (CI once found it):
+	// the images are taken out before looking for leaks.
+	leak := !strings.Contains(ct, "javascript") && !strings.Contains(ct, "css") && !strings.HasPrefix(ct, "text/plain; version=") &&
+		leakRE.Match(dataURL.ReplaceAll(b, nil))
 	if resp.StatusCode >= 500 || leak {
 		s.bad = append(s.bad, scanResult{what: what, status: resp.StatusCode, body: string(b)})
 	}
