@@ -109,7 +109,7 @@ func BenchmarkCapacity(b *testing.B) {
 	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
 		step = time.Duration(s) * time.Second
 	}
-	rates := []int{10, 25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400}
+	rates := []int{10, 25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400, 3200, 4000}
 	b.ResetTimer()
 	var table []string
 	for i := 0; i < b.N; i++ {
