@@ -1,6 +1,7 @@
 package collected
 
 import (
+	"encoding/json"
 	"context"
 
 	"github.com/google/uuid"
@@ -57,6 +58,44 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 	}
 	list = reduceFor(p, list)
 	return &model.AccountPage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
+}
+
+// AccountDocs answers GET /accounts as finished JSON documents. A Connect Token's reduced
+// view is built from the accounts' fields, as Accounts builds it.
+func (e *Engine) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
+	p, err := auth.Require(ctx, auth.ReadAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if p.IsConnectToken() {
+		page, err := e.Accounts(ctx, itemID, typ)
+		if err != nil {
+			return nil, err
+		}
+		docs := make([]json.RawMessage, 0, len(page.Results))
+		for _, a := range page.Results {
+			doc, err := json.Marshal(a)
+			if err != nil {
+				return nil, err
+			}
+			docs = append(docs, doc)
+		}
+		return docs, nil
+	}
+	if err := checkAccountType(typ); err != nil {
+		return nil, err
+	}
+	if err := p.RequireItem(itemID); err != nil {
+		return nil, err
+	}
+	docs, found, err := e.db.OwnedAccountDocs(ctx, p.ClientID, itemID, typ)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+	}
+	return docs, nil
 }
 
 // ItemAccounts lists the accounts of an item the caller reached through a read that

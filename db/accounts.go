@@ -1,6 +1,7 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -71,6 +72,45 @@ func (d *DB) OwnedAccounts(ctx context.Context, clientID, itemID uuid.UUID, typ 
 		}
 	}
 	return out, found, nil
+}
+
+// OwnedAccountDocs is OwnedAccounts as finished JSON: each stored document with the row's
+// createdAt and updatedAt written in by PostgreSQL in the API's format (model.TimeLayout),
+// so GET /accounts copies them instead of decoding and encoding each one, which was a third
+// of the route's CPU.
+func (d *DB) OwnedAccountDocs(ctx context.Context, clientID, itemID uuid.UUID, typ *string) ([]json.RawMessage, bool, error) {
+	rows, err := d.Pool.Query(ctx, `SELECT (a.data || jsonb_build_object(
+			'createdAt', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+			'updatedAt', to_char(a.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text
+		FROM items i LEFT JOIN accounts a ON a.item_id = i.id AND ($3::text IS NULL OR a.type = $3)
+		WHERE i.id = $1 AND i.client_id = $2 ORDER BY a.type DESC, a.data->>'subtype', a.id`, itemID, clientID, typ)
+	if err != nil {
+		return nil, false, err
+	}
+	// jsonb's text has a space after every colon and comma; the API answers compact JSON,
+	// which scripts grep. Compacting is a scan of the bytes, no decoding.
+	var buf bytes.Buffer
+	docs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
+		var doc []byte
+		if err := r.Scan(&doc); err != nil || doc == nil {
+			return nil, err
+		}
+		buf.Reset()
+		if err := json.Compact(&buf, doc); err != nil {
+			return nil, err
+		}
+		return bytes.Clone(buf.Bytes()), nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]json.RawMessage, 0, len(docs))
+	for _, doc := range docs {
+		if doc != nil { // nil: the item's row alone, which has no account (of that type)
+			out = append(out, doc)
+		}
+	}
+	return out, len(docs) > 0, nil
 }
 
 // Account reads one account of clientID's items; found is false for other clients'.

@@ -14,7 +14,10 @@ func (s *Server) listAccounts() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		q := in.query("itemId", "type")
 		itemID, typ := q.requiredUUID("itemId"), q.str("type")
-		return func(ctx context.Context) (any, error) { return s.query.Accounts(ctx, *itemID, typ) }
+		return func(ctx context.Context) (any, error) {
+			docs, err := s.res.Collected.AccountDocs(ctx, *itemID, typ)
+			return rawListPage{docs: docs}, err
+		}
 	})
 }
 

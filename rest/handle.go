@@ -3,10 +3,13 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
+
+	"ponte/model"
 )
 
 // Every JSON route has one shape: read the request into a resolver call, run the call,
@@ -105,8 +108,14 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		s.writeError(w, r, err)
 		return
 	}
-	if p, ok := v.(rawCursorPage); ok {
+	switch p := v.(type) {
+	case rawCursorPage:
 		s.writeRawPage(w, p.docs, p.next)
+		return
+	case rawListPage:
+		// A whole list in one page: the page-number envelope around finished documents.
+		n := len(p.docs)
+		s.writeRaw(w, fmt.Sprintf(`{"total":%d,"totalPages":%d,"page":1,"results":[`, n, model.ListPages(n)), p.docs, "]}\n")
 		return
 	}
 	s.ok(w, v)
@@ -117,6 +126,11 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 type rawCursorPage struct {
 	docs []json.RawMessage
 	next *string
+}
+
+// rawListPage is a whole list of finished documents in the page-number envelope.
+type rawListPage struct {
+	docs []json.RawMessage
 }
 
 // The adapters below are the common reads, named for what they take.

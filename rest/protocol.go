@@ -40,26 +40,28 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 // writeRawPage answers a cursor envelope whose documents are finished JSON from the store:
 // they are copied as they are, where encoding/json would scan every byte again.
 func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, next *string) {
-	size := 32
-	for _, d := range docs {
-		size += len(d) + 1
-	}
 	var nb bytes.Buffer
 	enc := json.NewEncoder(&nb)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(next)
-	nextJSON := bytes.TrimSpace(nb.Bytes())
-	buf := make([]byte, 0, size+len(nextJSON))
-	buf = append(buf, `{"results":[`...)
+	s.writeRaw(w, `{"results":[`, docs, `],"next":`+string(bytes.TrimSpace(nb.Bytes()))+"}\n")
+}
+
+// writeRaw answers 200 with head, the documents separated by commas, and tail.
+func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []json.RawMessage, tail string) {
+	size := len(head) + len(tail)
+	for _, d := range docs {
+		size += len(d) + 1
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, head...)
 	for i, d := range docs {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
 		buf = append(buf, d...)
 	}
-	buf = append(buf, `],"next":`...)
-	buf = append(buf, nextJSON...)
-	buf = append(buf, "}\n"...)
+	buf = append(buf, tail...)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
 	w.WriteHeader(http.StatusOK)
