@@ -146,6 +146,11 @@ func (l *Liveness) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.holder {
+		// Unlocked before the connection closes: the server ends a closed session a moment
+		// later, and until then the other replicas would still see this process alive.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, _ = l.conn.Exec(ctx, `SELECT pg_advisory_unlock(hashtext('ponte.liveness'), hashtext($1))`, l.id)
+		cancel()
 		_ = l.conn.Close(context.Background())
 		l.holder = false
 	}
