@@ -1,8 +1,8 @@
 package collected
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 

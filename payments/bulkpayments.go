@@ -151,15 +151,8 @@ func (e *Engine) BulkPayments(ctx context.Context, clientID uuid.UUID, limit, of
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]*model.BulkPayment, 0, len(rows))
-	for _, b := range rows {
-		v, err := e.bulkView(ctx, b)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, v)
-	}
-	return out, total, nil
+	out, err := e.bulkViews(ctx, clientID, rows)
+	return out, total, err
 }
 
 // DeleteBulkPayment removes a bulk payment before its authorization; its requests stay
@@ -260,39 +253,62 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 }
 
 func (e *Engine) bulkView(ctx context.Context, b *db.BulkPaymentRow) (*model.BulkPayment, error) {
-	v := &model.BulkPayment{ID: b.ID, Status: b.Status, TotalAmount: b.TotalAmount, ErrorDetail: b.ErrorDetail,
-		PaymentURL: strings.TrimSuffix(e.cfg.BaseURL, "/") + "/payments/bulk-consent/" + b.ID.String(),
-		CreatedAt:  model.NewTime(b.CreatedAt), UpdatedAt: model.NewTime(b.UpdatedAt), PaymentRequests: []*model.PaymentRequest{}}
-	if b.CallbackSuccess != nil || b.CallbackError != nil || b.CallbackPending != nil {
-		v.CallbackUrls = &model.CallbackURLs{Success: b.CallbackSuccess, Error: b.CallbackError, Pending: b.CallbackPending}
-	}
-	a, _, err := e.db.SmartAccount(ctx, b.ClientID, b.SmartAccountID)
+	views, err := e.bulkViews(ctx, b.ClientID, []*db.BulkPaymentRow{b})
 	if err != nil {
 		return nil, err
 	}
-	v.SmartAccount = a
-	rows, err := e.db.PaymentRequestsByID(ctx, b.ClientID, b.RequestIDs)
+	return views[0], nil
+}
+
+// bulkViews builds the answers of several bulk payments of one application with one read
+// of all their requests (and their views' parties) and one of each smart account.
+func (e *Engine) bulkViews(ctx context.Context, clientID uuid.UUID, rows []*db.BulkPaymentRow) ([]*model.BulkPayment, error) {
+	var ids []uuid.UUID
+	for _, b := range rows {
+		ids = append(ids, b.RequestIDs...)
+	}
+	requests, err := e.db.PaymentRequestsByID(ctx, clientID, ids)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[uuid.UUID]*db.PaymentRequestRow, len(rows))
-	for _, p := range rows {
-		byID[p.ID] = p
+	views, err := e.requestViews(ctx, requests)
+	if err != nil {
+		return nil, err
 	}
-	ordered := make([]*db.PaymentRequestRow, 0, len(rows))
-	var fees int64
-	for _, id := range b.RequestIDs {
-		if p := byID[id]; p != nil {
-			ordered = append(ordered, p)
-			fees += cents(p.Fees)
+	byID := make(map[uuid.UUID]*model.PaymentRequest, len(views))
+	fees := make(map[uuid.UUID]int64, len(requests))
+	for i, p := range requests {
+		byID[p.ID], fees[p.ID] = views[i], cents(p.Fees)
+	}
+	accounts := map[uuid.UUID]*model.SmartAccount{}
+	out := make([]*model.BulkPayment, 0, len(rows))
+	for _, b := range rows {
+		v := &model.BulkPayment{ID: b.ID, Status: b.Status, TotalAmount: b.TotalAmount, ErrorDetail: b.ErrorDetail,
+			PaymentURL: strings.TrimSuffix(e.cfg.BaseURL, "/") + "/payments/bulk-consent/" + b.ID.String(),
+			CreatedAt:  model.NewTime(b.CreatedAt), UpdatedAt: model.NewTime(b.UpdatedAt), PaymentRequests: []*model.PaymentRequest{}}
+		if b.CallbackSuccess != nil || b.CallbackError != nil || b.CallbackPending != nil {
+			v.CallbackUrls = &model.CallbackURLs{Success: b.CallbackSuccess, Error: b.CallbackError, Pending: b.CallbackPending}
 		}
+		a, seen := accounts[b.SmartAccountID]
+		if !seen {
+			if a, _, err = e.db.SmartAccount(ctx, clientID, b.SmartAccountID); err != nil {
+				return nil, err
+			}
+			accounts[b.SmartAccountID] = a
+		}
+		v.SmartAccount = a
+		var fee int64
+		for _, id := range b.RequestIDs {
+			if p := byID[id]; p != nil {
+				v.PaymentRequests = append(v.PaymentRequests, p)
+				fee += fees[id]
+			}
+		}
+		v.FeesAmount = float64(fee) / 100
+		v.GrossAmount = float64(cents(b.TotalAmount)+fee) / 100
+		out = append(out, v)
 	}
-	if v.PaymentRequests, err = e.requestViews(ctx, ordered); err != nil {
-		return nil, err
-	}
-	v.FeesAmount = float64(fees) / 100
-	v.GrossAmount = float64(cents(b.TotalAmount)+fees) / 100
-	return v, nil
+	return out, nil
 }
 
 // BulkStepArgs is the sandbox institution settling an authorized bulk payment's requests.

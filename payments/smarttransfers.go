@@ -185,15 +185,8 @@ func (e *Engine) Preauthorizations(ctx context.Context, clientID uuid.UUID, limi
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]*model.SmartTransferPreauthorization, 0, len(rows))
-	for _, p := range rows {
-		v, err := e.preauthView(ctx, p)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, v)
-	}
-	return out, total, nil
+	out, err := e.preauthViews(ctx, clientID, rows)
+	return out, total, err
 }
 
 // PreauthPayer is what the consent page shows of a pre-authorization's payer.
@@ -212,22 +205,21 @@ func (e *Engine) PreauthorizationForPayer(ctx context.Context, id uuid.UUID) (*m
 }
 
 func (e *Engine) preauthView(ctx context.Context, p *db.PreauthorizationRow) (*model.SmartTransferPreauthorization, error) {
-	v := &model.SmartTransferPreauthorization{ID: p.ID, Status: p.Status, ClientPreauthorizationID: p.ClientPreauthorizationID,
-		ErrorDetail: p.ErrorDetail, CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), Recipients: []*model.PaymentRecipient{}}
-	limits := p.Limits
-	v.Limits = &limits
-	if p.Status == PreauthCreated {
-		v.ConsentURL = strPtr(strings.TrimSuffix(e.cfg.BaseURL, "/") + "/smart-transfers/consent/" + p.ID.String())
-	}
-	if p.CallbackSuccess != nil || p.CallbackError != nil {
-		v.CallbackUrls = &model.CallbackURLs{Success: p.CallbackSuccess, Error: p.CallbackError}
-	}
-	conn, _, err := e.db.Connector(ctx, p.ConnectorID)
+	views, err := e.preauthViews(ctx, p.ClientID, []*db.PreauthorizationRow{p})
 	if err != nil {
 		return nil, err
 	}
-	v.Connector = conn
-	recipients, err := e.db.PaymentRecipientsByID(ctx, p.ClientID, p.RecipientIDs)
+	return views[0], nil
+}
+
+// preauthViews builds the answers of several pre-authorizations of one application with
+// one read of all their recipients and one of each connector, not two reads per row.
+func (e *Engine) preauthViews(ctx context.Context, clientID uuid.UUID, rows []*db.PreauthorizationRow) ([]*model.SmartTransferPreauthorization, error) {
+	var ids []uuid.UUID
+	for _, p := range rows {
+		ids = append(ids, p.RecipientIDs...)
+	}
+	recipients, err := e.db.PaymentRecipientsByID(ctx, clientID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -235,12 +227,35 @@ func (e *Engine) preauthView(ctx context.Context, p *db.PreauthorizationRow) (*m
 	for _, r := range recipients {
 		byID[r.ID] = r
 	}
-	for _, id := range p.RecipientIDs {
-		if r := byID[id]; r != nil {
-			v.Recipients = append(v.Recipients, r)
+	connectors := map[int]*model.Connector{}
+	out := make([]*model.SmartTransferPreauthorization, 0, len(rows))
+	for _, p := range rows {
+		v := &model.SmartTransferPreauthorization{ID: p.ID, Status: p.Status, ClientPreauthorizationID: p.ClientPreauthorizationID,
+			ErrorDetail: p.ErrorDetail, CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), Recipients: []*model.PaymentRecipient{}}
+		limits := p.Limits
+		v.Limits = &limits
+		if p.Status == PreauthCreated {
+			v.ConsentURL = strPtr(strings.TrimSuffix(e.cfg.BaseURL, "/") + "/smart-transfers/consent/" + p.ID.String())
 		}
+		if p.CallbackSuccess != nil || p.CallbackError != nil {
+			v.CallbackUrls = &model.CallbackURLs{Success: p.CallbackSuccess, Error: p.CallbackError}
+		}
+		conn, seen := connectors[p.ConnectorID]
+		if !seen {
+			if conn, _, err = e.db.Connector(ctx, p.ConnectorID); err != nil {
+				return nil, err
+			}
+			connectors[p.ConnectorID] = conn
+		}
+		v.Connector = conn
+		for _, id := range p.RecipientIDs {
+			if r := byID[id]; r != nil {
+				v.Recipients = append(v.Recipients, r)
+			}
+		}
+		out = append(out, v)
 	}
-	return v, nil
+	return out, nil
 }
 
 // DecidePreauthorization is the payer's answer on the consent page. The sandbox's blocked

@@ -48,36 +48,7 @@ func BenchmarkTransactionsV2Read(b *testing.B) {
 		}
 	}
 
-	baseline := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var rows []json.RawMessage
-		q := `SELECT data, date, id FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 500`
-		args := []any{account}
-		if d := r.URL.Query().Get("d"); d != "" {
-			ts, _ := time.Parse(time.RFC3339Nano, d)
-			id, _ := uuid.Parse(r.URL.Query().Get("i"))
-			q = `SELECT data, date, id FROM transactions WHERE account_id = $1 AND (date, id) > ($2, $3) ORDER BY date, id LIMIT 500`
-			args = append(args, ts, id)
-		}
-		res, err := env.DB.Pool.Query(r.Context(), q, args...)
-		if err != nil {
-			http.Error(w, err.Error(), 500)
-			return
-		}
-		var last time.Time
-		var lastID uuid.UUID
-		for res.Next() {
-			var raw []byte
-			_ = res.Scan(&raw, &last, &lastID)
-			rows = append(rows, raw)
-		}
-		res.Close()
-		next := ""
-		if len(rows) == 500 {
-			next = fmt.Sprintf("d=%s&i=%s", last.Format(time.RFC3339Nano), lastID)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"results": rows, "next": next})
-	}))
+	baseline := httptest.NewServer(baselineTxPages(env, account))
 	defer baseline.Close()
 
 	client := &http.Client{}
@@ -304,4 +275,39 @@ func benchUser() string {
 		return u
 	}
 	return "user-ok-perf-2800"
+}
+
+// baselineTxPages is the minimal server the transaction-page benchmarks compare with:
+// net/http, one keyset query per page through pgx on the service's pool, encoding/json.
+func baselineTxPages(env *testsupport.Env, account uuid.UUID) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var rows []json.RawMessage
+		q := `SELECT data, date, id FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 500`
+		args := []any{account}
+		if d := r.URL.Query().Get("d"); d != "" {
+			ts, _ := time.Parse(time.RFC3339Nano, d)
+			id, _ := uuid.Parse(r.URL.Query().Get("i"))
+			q = `SELECT data, date, id FROM transactions WHERE account_id = $1 AND (date, id) > ($2, $3) ORDER BY date, id LIMIT 500`
+			args = append(args, ts, id)
+		}
+		res, err := env.DB.Pool.Query(r.Context(), q, args...)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		var last time.Time
+		var lastID uuid.UUID
+		for res.Next() {
+			var raw []byte
+			_ = res.Scan(&raw, &last, &lastID)
+			rows = append(rows, raw)
+		}
+		res.Close()
+		next := ""
+		if len(rows) == 500 {
+			next = fmt.Sprintf("d=%s&i=%s", last.Format(time.RFC3339Nano), lastID)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"results": rows, "next": next})
+	}
 }

@@ -187,36 +187,7 @@ func capacityBaseline(b *testing.B, env *testsupport.Env, account uuid.UUID) htt
 	}
 	a := auth.NewService(env.DB, testsupport.MasterKey)
 	mux := http.NewServeMux()
-	mux.HandleFunc("/tx", func(w http.ResponseWriter, r *http.Request) {
-		q := `SELECT data, date, id FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 500`
-		args := []any{account}
-		if d := r.URL.Query().Get("d"); d != "" {
-			ts, _ := time.Parse(time.RFC3339Nano, d)
-			id, _ := uuid.Parse(r.URL.Query().Get("i"))
-			q = `SELECT data, date, id FROM transactions WHERE account_id = $1 AND (date, id) > ($2, $3) ORDER BY date, id LIMIT 500`
-			args = append(args, ts, id)
-		}
-		res, err := env.DB.Pool.Query(r.Context(), q, args...)
-		if err != nil {
-			http.Error(w, err.Error(), 500)
-			return
-		}
-		var rows []json.RawMessage
-		var last time.Time
-		var lastID uuid.UUID
-		for res.Next() {
-			var raw []byte
-			_ = res.Scan(&raw, &last, &lastID)
-			rows = append(rows, raw)
-		}
-		res.Close()
-		next := ""
-		if len(rows) == 500 {
-			next = fmt.Sprintf("d=%s&i=%s", last.Format(time.RFC3339Nano), lastID)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"results": rows, "next": next})
-	})
+	mux.HandleFunc("/tx", baselineTxPages(env, account))
 	mux.HandleFunc("/accounts", func(w http.ResponseWriter, r *http.Request) {
 		rows, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, data->>'subtype', id`, itemOf)
 		if err != nil {

@@ -245,14 +245,8 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 		if failed {
 			target = req.CallbackUrls.Error
 		}
-		if target != nil {
-			if u, err := url.Parse(*target); err == nil {
-				q := u.Query()
-				q.Set("paymentIntentId", n.ID.String())
-				u.RawQuery = q.Encode()
-				http.Redirect(w, r, u.String(), http.StatusSeeOther)
-				return
-			}
+		if redirectWith(w, r, target, "paymentIntentId", n.ID.String()) {
+			return
 		}
 	}
 	msg := "Pagamento autorizado. Você já pode voltar ao aplicativo."
@@ -260,4 +254,21 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 		msg = "Pagamento não realizado: " + n.ErrorDetail.Description
 	}
 	s.showConsent(w, r, http.StatusOK, "", msg)
+}
+
+// redirectWith sends a page's visitor to the application's callback URL, with the id of what
+// was decided added to its query; false when there is no usable URL.
+func redirectWith(w http.ResponseWriter, r *http.Request, target *string, param, id string) bool {
+	if target == nil {
+		return false
+	}
+	u, err := url.Parse(*target)
+	if err != nil {
+		return false
+	}
+	q := u.Query()
+	q.Set(param, id)
+	u.RawQuery = q.Encode()
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+	return true
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"html/template"
 	"net/http"
-	"net/url"
 
 	"github.com/google/uuid"
 
 	"ponte/model"
+	"ponte/payments"
 )
 
 // ---- smart transfers and bulk payments (the API)
@@ -143,13 +143,13 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 	p := v.Preauthorization
 	if message == "" && problem == "" {
 		switch p.Status {
-		case "COMPLETED":
+		case payments.PreauthCompleted:
 			message = "Transferências autorizadas. Você pode revogar esta autorização quando quiser."
-		case "REJECTED":
+		case payments.PreauthRejected:
 			message = "Esta autorização foi recusada."
-		case "REVOKED":
+		case payments.PreauthRevoked:
 			message = "Esta autorização foi revogada."
-		case "ERROR":
+		case payments.PreauthError:
 			message = "A instituição não concluiu esta autorização."
 			if p.ErrorDetail != nil {
 				message += " " + p.ErrorDetail.Description
@@ -157,7 +157,7 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 		}
 	}
 	s.renderTransfer(w, status, transferView{Title: preauthTitle, Error: problem, Message: message, Preauth: p,
-		PayerName: v.PayerName, PayerCPF: v.PayerCPF, CanDecide: p.Status == "CREATED", CanRevoke: p.Status == "COMPLETED"})
+		PayerName: v.PayerName, PayerCPF: v.PayerCPF, CanDecide: p.Status == payments.PreauthCreated, CanRevoke: p.Status == payments.PreauthCompleted})
 }
 
 func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
@@ -181,19 +181,13 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 		s.showPreauth(w, r, e.Status(), e.Message, "")
 		return
 	}
-	if cb := p.CallbackUrls; cb != nil && p.Status != "REVOKED" {
+	if cb := p.CallbackUrls; cb != nil && p.Status != payments.PreauthRevoked {
 		target := cb.Success
-		if p.Status != "COMPLETED" {
+		if p.Status != payments.PreauthCompleted {
 			target = cb.Error
 		}
-		if target != nil {
-			if u, err := url.Parse(*target); err == nil {
-				q := u.Query()
-				q.Set("preauthorizationId", p.ID.String())
-				u.RawQuery = q.Encode()
-				http.Redirect(w, r, u.String(), http.StatusSeeOther)
-				return
-			}
+		if redirectWith(w, r, target, "preauthorizationId", p.ID.String()) {
+			return
 		}
 	}
 	s.showPreauth(w, r, http.StatusOK, "", "")
@@ -218,17 +212,17 @@ func (s *Server) showBulk(w http.ResponseWriter, r *http.Request, status int, pr
 	}
 	message := ""
 	switch b.Status {
-	case "PAYMENT_IN_PROGRESS":
+	case payments.BulkPaymentInProgress:
 		message = "Pagamentos autorizados e em andamento."
-	case "COMPLETED":
+	case payments.BulkCompleted:
 		message = "Pagamentos concluídos."
-	case "ERROR":
+	case payments.BulkError:
 		message = "Este pagamento em lote não foi realizado."
 		if b.ErrorDetail != nil {
 			message += " " + b.ErrorDetail.Description
 		}
 	}
-	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: b.Status == "CREATED"})
+	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: b.Status == payments.BulkCreated})
 }
 
 func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
@@ -250,19 +244,13 @@ func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	if cb := b.CallbackUrls; cb != nil {
 		target := cb.Pending
-		if b.Status == "ERROR" {
+		if b.Status == payments.BulkError {
 			target = cb.Error
 		} else if target == nil {
 			target = cb.Success
 		}
-		if target != nil {
-			if u, err := url.Parse(*target); err == nil {
-				q := u.Query()
-				q.Set("bulkPaymentId", b.ID.String())
-				u.RawQuery = q.Encode()
-				http.Redirect(w, r, u.String(), http.StatusSeeOther)
-				return
-			}
+		if redirectWith(w, r, target, "bulkPaymentId", b.ID.String()) {
+			return
 		}
 	}
 	s.showBulk(w, r, http.StatusOK, "")
