@@ -154,3 +154,29 @@ func (e *Engine) Account(ctx context.Context, id uuid.UUID) (*model.Account, err
 	}
 	return a, nil
 }
+
+// AccountWithTransactions is Account and the first page of the account's transactions
+// under f (its AccountID is the account), read together. The caller checks first and f
+// with First and CheckTransactionFilter beforehand when it wants their errors apart.
+// Without withDocument the account carries its id alone (see db.AccountWithTransactions).
+func (e *Engine) AccountWithTransactions(ctx context.Context, f model.TransactionFilter, first *int, withDocument bool) (*model.Account, *TransactionPage, error) {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
+		return nil, nil, err
+	}
+	limit, err := First(first, DefaultFirst)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := CheckTransactionFilter(f); err != nil {
+		return nil, nil, err
+	}
+	a, rows, found, err := e.db.AccountWithTransactions(ctx, p.ClientID, f.AccountID, f, limit+1, withDocument)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		return nil, nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
+	}
+	return a, e.finishPage(f, rows, limit), nil
+}

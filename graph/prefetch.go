@@ -155,12 +155,8 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 			continue
 		}
 		key := argsKey(ctx, f.Field)
-		var args struct {
-			First  *int                          `json:"first"`
-			After  *string                       `json:"after"`
-			Filter *model.TransactionFilterInput `json:"filter"`
-		}
-		if json.Unmarshal([]byte(key), &args) != nil || args.After != nil {
+		args, ok := firstPageArgs(key)
+		if !ok {
 			continue
 		}
 		ids := make([]uuid.UUID, 0, len(accounts))
@@ -191,6 +187,23 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		}
 	}
 	return nil
+}
+
+// transactionArgs are the arguments of a transactions(...) selection.
+type transactionArgs struct {
+	First  *int                          `json:"first"`
+	After  *string                       `json:"after"`
+	Filter *model.TransactionFilterInput `json:"filter"`
+}
+
+// firstPageArgs reads a transactions(...) selection's arguments (an argsKey); ok is false
+// for a page after a cursor, which belongs to one account and is left to the resolver.
+func firstPageArgs(key string) (transactionArgs, bool) {
+	var args transactionArgs
+	if json.Unmarshal([]byte(key), &args) != nil || args.After != nil {
+		return args, false
+	}
+	return args, true
 }
 
 // refused reports whether a batched read refused the caller or the arguments: nothing is
