@@ -3,6 +3,7 @@ package graph
 import (
 	"encoding/json"
 	"errors"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -293,4 +294,37 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// TestPrevalidateCached checks that a query's cached verdict answers as prevalidate does,
+// the second time as the first: per operation name, with the variables checked every time,
+// and with refused queries refused again.
+func TestPrevalidateCached(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		query, op string
+		vars      map[string]any
+		refused   bool
+		intro     bool
+	}{
+		{`query A { __typename } query B { items { total } }`, "A", nil, false, true},
+		{`query A { __typename } query B { items { total } }`, "B", nil, false, false},
+		{`query($n: String) { connectors(name: $n) { total } }`, "", map[string]any{"n": "ok"}, false, false},
+		{`query($n: String) { connectors(name: $n) { total } }`, "", map[string]any{"n": "nul\x00"}, true, false},
+		{`query($n: String) { connectors(name: $n) { total } }`, "", map[string]any{"n": "ok again"}, false, false},
+		{`{ ...F } fragment F on Query { ...F }`, "", nil, true, false},
+	}
+	for round := range 2 {
+		for _, c := range cases {
+			_, plain := prevalidate(c.query, c.op, c.vars)
+			got, err := prevalidateCached(ctx, c.query, c.op, c.vars)
+			if (err != nil) != c.refused || fmt.Sprint(err) != fmt.Sprint(plain) {
+				t.Fatalf("round %d, %q (%s) %v: error %v, prevalidate's %v", round, c.query, c.op, c.vars, err, plain)
+			}
+			if err == nil && got.introspectionOnly != c.intro {
+				t.Fatalf("round %d, %q (%s): introspection only %v", round, c.query, c.op, got.introspectionOnly)
+			}
+		}
+	}
 }

@@ -84,12 +84,12 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 // bounded checks of prevalidate, then the credential, so a caller without one costs a parse
 // and a count at most. GET runs queries only: a link must not change anything.
 func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) error {
-	p, err := prevalidate(params.Query, params.OperationName, params.Variables)
+	p, err := prevalidateCached(ctx, params.Query, params.OperationName, params.Variables)
 	if err != nil {
 		return err
 	}
 	if err := authenticated(ctx); err != nil {
-		if !p.onlyIntrospection() {
+		if !p.introspectionOnly {
 			return err
 		}
 		if p.selections > maxAnonymousSelections {
