@@ -22,12 +22,15 @@ import (
 // BenchmarkCapacity steps a constant request rate (open loop, from a second process) up
 // against four reads of the service and of a minimal baseline server on the same data, in
 // the same run, and prints for each the knee: the highest rate whose p99 stays under 25 ms
-// (100 ms for POST /auth, see below) with no errors and the rate achieved. The baseline is what the route costs with nothing
-// around it: net/http, pgx queries on the service's own pool, encoding/json (and, for POST
-// /auth, the service's own secret check and signing, which are the route's real cost).
-// Rate limits are raised out of the way but still counted in PostgreSQL, as replicas do.
-// Run with -benchtime=1x; PONTE_CAPACITY_STEP sets seconds per step (default 4),
-// PONTE_CAPACITY_ROUTES picks routes by name (default all).
+// (100 ms for POST /auth, see below) with no errors and the rate achieved. It also prints
+// the CPU each spent per request (this process's and PostgreSQL's, measured around the
+// generator), the steadier figure: the knee is where that CPU fills the cores. The
+// baseline is what the route costs with nothing around it: net/http, pgx queries on the
+// service's own pool, encoding/json (and, for POST /auth, the service's own secret check
+// and signing, which are the route's real cost). Rate limits are raised out of the way but
+// still counted in PostgreSQL, as replicas do. Run with -benchtime=1x;
+// PONTE_CAPACITY_STEP sets seconds per step (default 4), PONTE_CAPACITY_ROUTES picks routes
+// by name (default all).
 func BenchmarkCapacity(b *testing.B) {
 	unlimited := map[string]int{}
 	for group := range auth.RateLimits {
@@ -109,7 +112,9 @@ func BenchmarkCapacity(b *testing.B) {
 	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
 		step = time.Duration(s) * time.Second
 	}
-	rates := []int{10, 25, 50, 100, 200, 300, 400, 600, 800, 1200, 1600, 2400, 3200, 4000}
+	// Steps of a quarter or less above 200/s: with steps of a half, two servers 15% apart
+	// read as 0.5 or 1.0 by where the cliff fell.
+	rates := []int{10, 25, 50, 100, 200, 250, 300, 400, 500, 600, 700, 800, 1000, 1200, 1400, 1600, 2000, 2400, 3200, 4000}
 	b.ResetTimer()
 	var table []string
 	for i := 0; i < b.N; i++ {
@@ -119,6 +124,7 @@ func BenchmarkCapacity(b *testing.B) {
 			}
 			// The two climb the rates in turns, one step each, so both meet the same machine.
 			knees := [2]int{}
+			costs := [2]testsupport.CPUSpent{}
 			done := [2]bool{}
 			steps := rates
 			if r.rates != nil {
@@ -130,16 +136,32 @@ func BenchmarkCapacity(b *testing.B) {
 						continue
 					}
 					spec.Rate, spec.Duration = rate, step
-					res, err := testsupport.RunLoad(spec)
-					if err != nil {
-						b.Fatal(err)
+					var ok bool
+					var cpu testsupport.CPUSpent
+					// A failed step gets a second try after a pause, the same for both: on a
+					// shared machine one slow second (another tenant, a checkpoint) moves a
+					// knee a step, and a server near its limit does not recover from a
+					// backlog within the step.
+					for try := 0; try < 2 && !ok; try++ {
+						if try > 0 {
+							time.Sleep(2 * time.Second)
+						}
+						res, err := testsupport.RunLoad(spec)
+						if err != nil {
+							b.Fatal(err)
+						}
+						ok = res.Errors == 0 && res.P99 < r.bound && res.Achieved >= 0.95*float64(rate)
+						cpu = res.CPU.PerRequest(res.Sent)
+						// Stderr, not b.Logf: the testing package cuts a benchmark's log short.
+						fmt.Fprintf(os.Stderr, "%-32s %-8s %5d/s: achieved %6.0f/s, %d errors, p50 %7s p99 %8s; CPU per request: server %s, PostgreSQL %s, generator %s\n",
+							r.name, [2]string{"service", "baseline"}[k], rate, res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond),
+							cpu.Server.Round(time.Microsecond), cpu.Database.Round(time.Microsecond), cpu.Generator.Round(time.Microsecond))
 					}
-					ok := res.Errors == 0 && res.P99 < r.bound && res.Achieved >= 0.95*float64(rate)
-					// Stderr, not b.Logf: the testing package cuts a benchmark's log short.
-					fmt.Fprintf(os.Stderr, "%-32s %-8s %5d/s: achieved %6.0f/s, %d errors, p50 %7s p99 %8s\n", r.name, [2]string{"service", "baseline"}[k], rate,
-						res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond))
 					if ok {
 						knees[k] = rate
+						if !done[1-k] {
+							costs[k] = cpu // at the highest rate both held
+						}
 					} else {
 						done[k] = true
 					}
@@ -152,12 +174,20 @@ func BenchmarkCapacity(b *testing.B) {
 			if knees[1] > 0 {
 				ratio = float64(knees[0]) / float64(knees[1])
 			}
-			table = append(table, fmt.Sprintf("| %s | %s | %d/s | %d/s | %.2f |", r.name, r.bound, knees[0], knees[1], ratio))
+			cost := func(c testsupport.CPUSpent) string {
+				return fmt.Sprintf("%d µs (%d + %d)", (c.Server + c.Database).Microseconds(), c.Server.Microseconds(), c.Database.Microseconds())
+			}
+			costRatio := 0.0
+			if c := costs[0].Server + costs[0].Database; c > 0 {
+				costRatio = float64(costs[1].Server+costs[1].Database) / float64(c)
+			}
+			table = append(table, fmt.Sprintf("| %s | %s | %d/s | %d/s | %.2f | %s | %s | %.2f |", r.name, r.bound, knees[0], knees[1], ratio,
+				cost(costs[0]), cost(costs[1]), costRatio))
 			b.ReportMetric(float64(knees[0]), strings.ReplaceAll(strings.Fields(r.name)[1], "/", "_")+"-knee/s")
 		}
 	}
 	b.StopTimer()
-	fmt.Fprintf(os.Stderr, "knees (highest rate with p99 under the bound, no errors):\n| Route | p99 bound | Service | Baseline | Ratio |\n|---|---|---|---|---|\n%s\n", strings.Join(table, "\n"))
+	fmt.Fprintf(os.Stderr, "knees (highest rate with p99 under the bound, no errors), and CPU per request (server + PostgreSQL) at the highest rate both held:\n| Route | p99 bound | Service | Baseline | Ratio | Service CPU | Baseline CPU | Ratio |\n|---|---|---|---|---|---|---|---|\n%s\n", strings.Join(table, "\n"))
 }
 
 // capacityBaseline serves the same reads with nothing around them.

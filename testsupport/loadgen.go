@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -40,7 +42,26 @@ type LoadResult struct {
 	P99      time.Duration `json:"p99"`
 	Max      time.Duration `json:"max"`
 	Achieved float64       `json:"achievedRate"`
+	// CPU time spent during the run, measured around the generator process: by this
+	// process (the servers under test), by PostgreSQL's processes, and by the generator.
+	// Knees move a step with one slow second on a shared machine; CPU per request does not,
+	// and it is what sets the knee once the cores are full.
+	CPU CPUSpent `json:"-"`
 }
+
+// CPUSpent is CPU time by whom.
+type CPUSpent struct {
+	Server, Database, Generator time.Duration
+}
+
+// PerRequest divides each part by n requests.
+func (c CPUSpent) PerRequest(n int) CPUSpent {
+	d := time.Duration(max(n, 1))
+	return CPUSpent{c.Server / d, c.Database / d, c.Generator / d}
+}
+
+// Total is the three together.
+func (c CPUSpent) Total() time.Duration { return c.Server + c.Database + c.Generator }
 
 const loadEnv = "PONTE_LOADGEN"
 
@@ -60,14 +81,17 @@ func RunLoad(spec LoadSpec) (*LoadResult, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), loadEnv+"="+f.Name())
 	cmd.Stderr = os.Stderr
+	self0, db0 := processCPU(), postgresCPU()
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("load generator: %w", err)
 	}
+	spent := CPUSpent{Server: processCPU() - self0, Database: postgresCPU() - db0,
+		Generator: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	for sc.Scan() {
 		if line, ok := strings.CutPrefix(sc.Text(), "LOADRESULT "); ok {
-			var r LoadResult
+			r := LoadResult{CPU: spent}
 			return &r, json.Unmarshal([]byte(line), &r)
 		}
 	}
@@ -136,4 +160,45 @@ func runLoadIfAsked() {
 	b, _ := json.Marshal(r)
 	fmt.Println("LOADRESULT " + string(b))
 	os.Exit(0)
+}
+
+// processCPU is this process's user and system time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// postgresCPU is the user and system time of every running PostgreSQL process, and of the
+// ones that ended (in their parents' children's times), read from /proc. Benchmarks only:
+// the cluster runs on this machine.
+func postgresCPU() time.Duration {
+	dirs, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, d := range dirs {
+		if d.Name()[0] < '0' || d.Name()[0] > '9' {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: fields after the command's closing parenthesis.
+		s := string(raw)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open || s[open+1:end] != "postgres" {
+			continue
+		}
+		f := strings.Fields(s[end+1:])
+		if len(f) < 15 {
+			continue
+		}
+		for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+			n, _ := strconv.ParseInt(f[i], 10, 64)
+			ticks += n
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ, 100 on Linux
 }
