@@ -1,9 +1,9 @@
 package graph
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
