@@ -191,7 +191,7 @@ func BenchmarkCapacity(b *testing.B) {
 }
 
 // capacityBaseline serves the same reads with nothing around them.
-func capacityBaseline(b *testing.B, env *testsupport.Env, account uuid.UUID) http.Handler {
+func capacityBaseline(b testing.TB, env *testsupport.Env, account uuid.UUID) http.Handler {
 	itemOf := func() uuid.UUID {
 		var id uuid.UUID
 		if err := env.DB.Pool.QueryRow(b.Context(), `SELECT item_id FROM accounts WHERE id = $1`, account).Scan(&id); err != nil {
