@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/auth"
+	"ponte/db"
 	"ponte/model"
 )
 
@@ -49,12 +50,25 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 	if err := p.RequireItem(itemID); err != nil {
 		return nil, err
 	}
-	list, found, err := e.db.OwnedAccounts(ctx, p.ClientID, itemID, typ)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
+	var list []*model.Account
+	known, owned := e.owners.known('i', itemID, p.ClientID)
+	if known && !owned {
 		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+	}
+	if owned {
+		if list, err = e.db.Accounts(ctx, itemID, typ); err != nil {
+			return nil, err
+		}
+	}
+	if len(list) == 0 { // the owner unknown, or no rows: an item without accounts, or gone
+		found := false
+		if list, found, err = e.db.OwnedAccounts(ctx, p.ClientID, itemID, typ); err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+		}
+		e.owners.remember('i', itemID, p.ClientID)
 	}
 	list = reduceFor(p, list)
 	return &model.AccountPage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
@@ -171,6 +185,19 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, nil, err
 	}
+	known, owned := e.owners.known('a', f.AccountID, p.ClientID)
+	if known && !owned {
+		return nil, nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
+	}
+	if owned && !withDocument {
+		docs, keys, err := e.db.TransactionPage(ctx, f, nil, limit+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(docs) > 0 { // else: no transactions (under f), or the account is gone
+			return &model.Account{ID: f.AccountID}, e.finishPage(f, db.TransactionRows{Docs: docs, Keys: keys}, limit), nil
+		}
+	}
 	a, rows, found, err := e.db.AccountWithTransactions(ctx, p.ClientID, f.AccountID, f, limit+1, withDocument)
 	if err != nil {
 		return nil, nil, err
@@ -178,5 +205,6 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	if !found {
 		return nil, nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
 	}
+	e.owners.remember('a', f.AccountID, p.ClientID)
 	return a, e.finishPage(f, rows, limit), nil
 }

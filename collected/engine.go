@@ -29,6 +29,7 @@ type Engine struct {
 
 	// legacyCounts keeps GET /transactions totals between pages (zero value ready).
 	legacyCounts legacyCounts
+	owners       owners
 }
 
 // New returns the read engine. now is the clock of date rules (the sunset of GET
@@ -37,7 +38,7 @@ func New(store *db.DB, a *auth.Service, items *itemsync.Engine, now func() time.
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{db: store, auth: a, items: items, now: now}
+	return &Engine{db: store, auth: a, items: items, now: now, owners: newOwners()}
 }
 
 // nonNil makes empty lists render as [] rather than null.

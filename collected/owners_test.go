@@ -1,0 +1,28 @@
+package collected
+
+import (
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+func TestOwners(t *testing.T) {
+	t.Parallel()
+	o := newOwners()
+	a, b, res := uuid.New(), uuid.New(), uuid.New()
+	o.remember('a', res, a)
+	for _, c := range []struct {
+		kind                byte
+		id, client          uuid.UUID
+		wantKnown, wantMine bool
+	}{
+		{'a', res, a, true, true},
+		{'a', res, b, true, false},
+		{'i', res, a, false, false}, // an item is not an account with the same id
+		{'a', uuid.New(), a, false, false},
+	} {
+		if known, owned := o.known(c.kind, c.id, c.client); known != c.wantKnown || owned != c.wantMine {
+			t.Errorf("%c %s for %s: known %v owned %v", c.kind, c.id, c.client, known, owned)
+		}
+	}
+}
