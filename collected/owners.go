@@ -12,7 +12,9 @@ import (
 // derived from the item's), so an entry never goes stale. A deleted resource's rows are
 // gone with it, and a read that finds no rows checks the owner again, so a deleted item or
 // account still answers as unknown. Bounded: each entry is about a hundred bytes.
-type owners struct{ cache *lru.Cache[ownerKey, uuid.UUID] }
+type owners struct {
+	cache *lru.Cache[ownerKey, uuid.UUID]
+}
 
 type ownerKey struct {
 	kind byte // 'i' item, 'a' account
