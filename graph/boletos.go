@@ -34,19 +34,13 @@ func (r *mutationResolver) CancelBoleto(ctx context.Context, id uuid.UUID) (*mod
 }
 
 func (r *queryResolver) BoletoConnections(ctx context.Context, page, pageSize *int) (*model.BoletoConnectionPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.BoletoConnection, int, error) {
+		return r.Payments.BoletoConnections(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.BoletoConnections(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.BoletoConnectionPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.BoletoConnectionPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) BoletoConnection(ctx context.Context, id uuid.UUID) (*model.BoletoConnection, error) {
@@ -58,20 +52,14 @@ func (r *queryResolver) BoletoConnection(ctx context.Context, id uuid.UUID) (*mo
 }
 
 func (r *queryResolver) Boletos(ctx context.Context, boletoConnectionID, status, dueDateFrom, dueDateTo *string, page, pageSize *int) (*model.BoletoPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.Boleto, int, error) {
+		f := model.BoletoFilter{BoletoConnectionID: boletoConnectionID, Status: status, DueDateFrom: dueDateFrom, DueDateTo: dueDateTo}
+		return r.Payments.Boletos(ctx, client, f, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	f := model.BoletoFilter{BoletoConnectionID: boletoConnectionID, Status: status, DueDateFrom: dueDateFrom, DueDateTo: dueDateTo}
-	list, total, err := r.Payments.Boletos(ctx, client, f, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.BoletoPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.BoletoPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) Boleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error) {

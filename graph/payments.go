@@ -55,23 +55,17 @@ func dateRange(from, to *string) (*time.Time, *time.Time, error) {
 }
 
 func (r *queryResolver) PaymentRequests(ctx context.Context, page, pageSize *int, from, to *string) (*model.PaymentRequestPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.PaymentRequest, int, error) {
+		f, t, err := dateRange(from, to)
+		if err != nil {
+			return nil, 0, err
+		}
+		return r.Payments.Requests(ctx, client, f, t, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	f, t, err := dateRange(from, to)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.Requests(ctx, client, f, t, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.PaymentRequestPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.PaymentRequestPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) PaymentRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
@@ -83,23 +77,17 @@ func (r *queryResolver) PaymentRequest(ctx context.Context, id uuid.UUID) (*mode
 }
 
 func (r *queryResolver) PaymentIntents(ctx context.Context, page, pageSize *int, from, to *string, paymentRequestID *uuid.UUID) (*model.PaymentIntentPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.PaymentIntent, int, error) {
+		f, t, err := dateRange(from, to)
+		if err != nil {
+			return nil, 0, err
+		}
+		return r.Payments.Intents(ctx, client, paymentRequestID, f, t, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	f, t, err := dateRange(from, to)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.Intents(ctx, client, paymentRequestID, f, t, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.PaymentIntentPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.PaymentIntentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) PaymentIntent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error) {
@@ -111,19 +99,13 @@ func (r *queryResolver) PaymentIntent(ctx context.Context, id uuid.UUID) (*model
 }
 
 func (r *queryResolver) PaymentCustomers(ctx context.Context, page, pageSize *int) (*model.PaymentCustomerPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.PaymentCustomer, int, error) {
+		return r.Payments.Customers(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.Customers(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.PaymentCustomerPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.PaymentCustomerPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) PaymentCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error) {
@@ -135,19 +117,13 @@ func (r *queryResolver) PaymentCustomer(ctx context.Context, id uuid.UUID) (*mod
 }
 
 func (r *queryResolver) PaymentRecipients(ctx context.Context, page, pageSize *int) (*model.PaymentRecipientPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.PaymentRecipient, int, error) {
+		return r.Payments.Recipients(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.Recipients(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.PaymentRecipientPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.PaymentRecipientPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) PaymentRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error) {
@@ -451,19 +427,13 @@ func (r *Resolver) PixLocation(ctx context.Context, intentID uuid.UUID) (*paymen
 }
 
 func (r *queryResolver) AutomaticPixPayments(ctx context.Context, paymentRequestID uuid.UUID, page, pageSize *int) (*model.AutomaticPixPaymentPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.AutomaticPixPayment, int, error) {
+		return r.Payments.AutomaticPixPayments(ctx, client, paymentRequestID, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.AutomaticPixPayments(ctx, client, paymentRequestID, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.AutomaticPixPaymentPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.AutomaticPixPaymentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) AutomaticPixPayment(ctx context.Context, paymentRequestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
@@ -531,19 +501,13 @@ func (r *mutationResolver) CreateSmartAccount(ctx context.Context, input model.S
 }
 
 func (r *queryResolver) SmartAccounts(ctx context.Context, page, pageSize *int) (*model.SmartAccountPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.SmartAccount, int, error) {
+		return r.Payments.SmartAccounts(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.SmartAccounts(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.SmartAccountPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.SmartAccountPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) SmartAccount(ctx context.Context, id uuid.UUID) (*model.SmartAccount, error) {

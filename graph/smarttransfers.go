@@ -29,19 +29,13 @@ func (r *mutationResolver) RevokeSmartTransferPreauthorization(ctx context.Conte
 }
 
 func (r *queryResolver) SmartTransferPreauthorizations(ctx context.Context, page, pageSize *int) (*model.SmartTransferPreauthorizationPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.SmartTransferPreauthorization, int, error) {
+		return r.Payments.Preauthorizations(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.Preauthorizations(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.SmartTransferPreauthorizationPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.SmartTransferPreauthorizationPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) SmartTransferPreauthorization(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
@@ -85,19 +79,13 @@ func (r *mutationResolver) DeleteBulkPayment(ctx context.Context, id uuid.UUID) 
 }
 
 func (r *queryResolver) BulkPayments(ctx context.Context, page, pageSize *int) (*model.BulkPaymentPage, error) {
-	client, err := r.payer(ctx)
+	n, err := payerPage(ctx, r.Resolver, page, pageSize, func(client uuid.UUID, limit, offset int) ([]*model.BulkPayment, int, error) {
+		return r.Payments.BulkPayments(ctx, client, limit, offset)
+	})
 	if err != nil {
 		return nil, err
 	}
-	pg, limit, offset, err := pageArgs(page, pageSize)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := r.Payments.BulkPayments(ctx, client, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	return &model.BulkPaymentPage{Total: total, TotalPages: totalPages(total, limit), Page: pg, Results: nonNil(list)}, nil
+	return &model.BulkPaymentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 func (r *queryResolver) BulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error) {
