@@ -38,9 +38,7 @@ func TestConnectHappyPath(t *testing.T) {
 		t.Fatalf("the token stays in the address bar: %s", loc)
 	}
 
-	r.fill(t, "Usuário", "x")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "x")
 	r.until(t, r.popup, `document.getElementById("f-user").getAttribute("aria-invalid") === "true"`)
 	if msg := r.eval(t, r.popup, `document.getElementById("f-user-error").textContent`); msg != "O usuário deve ter de 3 a 64 letras, números ou . _ @ -" {
 		t.Fatalf("validation message %q", msg)
@@ -87,9 +85,7 @@ func TestConnectMFA(t *testing.T) {
 	if n := r.eval(t, r.popup, `document.querySelectorAll("#credentials input").length`); n != float64(2) {
 		t.Fatalf("%v fields: the MFA token is asked when the bank asks for it, not up front", n)
 	}
-	r.fill(t, "Usuário", "user-ok")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-ok")
 	r.step(t, "mfa")
 	if h := r.eval(t, r.popup, `document.getElementById("title-mfa").textContent`); h != "Confirm it is you" {
 		t.Fatalf("heading %q", h)
@@ -125,9 +121,7 @@ func TestConnectWrongPassword(t *testing.T) {
 		t.Fatalf("announced %q", a)
 	}
 	r.screenshot(t, r.popup, "form-wrong-password")
-	r.fill(t, "Usuário", "user-ok")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-ok")
 	ok := r.message(t, 2)
 	if ok.Data.Event != "success" || ok.Data.Item["id"] != failed.Data.Item["id"] {
 		t.Fatalf("retry message %+v after %+v", ok.Data, failed.Data)
@@ -143,9 +137,7 @@ func TestConnectErrorScreen(t *testing.T) {
 	r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
 	r.pick(t, "ponte bank", 0)
 	r.step(t, "form")
-	r.fill(t, "Usuário", "user-locked")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-locked")
 	r.step(t, "error")
 	if code := r.eval(t, r.popup, `document.getElementById("error-text").dataset.code`); code != "ACCOUNT_LOCKED" {
 		t.Fatalf("error code %v", code)
@@ -178,9 +170,7 @@ func TestConnectQRCode(t *testing.T) {
 			r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
 			r.pick(t, "ponte bank", 0)
 			r.step(t, "form")
-			r.fill(t, "Usuário", c.user)
-			r.fill(t, "Senha", "password-ok")
-			r.submit(t, "Senha")
+			r.logIn(t, c.user)
 			r.step(t, "action")
 			if got := r.eval(t, r.popup, `[document.getElementById("title-action").textContent, document.getElementById("instructions").textContent,
 				document.getElementById("action-link").target]`).([]any); got[0] != c.title || got[1] != c.instructions || got[2] != "_blank" {
@@ -250,16 +240,12 @@ func TestConnectUpdateItem(t *testing.T) {
 		t.Fatalf("heading %q", h)
 	}
 	// Another user logs in to another account: the API refuses, the page says so in its words.
-	r.fill(t, "Usuário", "user-ok-two-checking-accounts")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-ok-two-checking-accounts")
 	r.until(t, r.popup, `document.getElementById("form-error") !== null`)
 	if e := r.eval(t, r.popup, `document.getElementById("form-error").textContent`); e != "Estes dados entram em outra conta, não na que está conectada." {
 		t.Fatalf("form error %q", e)
 	}
-	r.fill(t, "Usuário", "user-ok")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-ok")
 	m := r.message(t, 1)
 	if m.Data.Event != "success" || m.Data.Item["id"] != it.ID.String() {
 		t.Fatalf("message %+v", m.Data)
@@ -294,9 +280,7 @@ func TestConnectTokenOptions(t *testing.T) {
 	r.eval(t, r.popup, `(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); })()`)
 	r.do(t, r.popup, chromedp.SendKeys(chromedp.ID("search"), "ponte"), chromedp.Focus(chromedp.CSS(`[data-connector-id="0"]`)), chromedp.KeyEvent(kb.Enter))
 	r.step(t, "form")
-	r.fill(t, "Usuário", "user-ok")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "user-ok")
 	m := r.message(t, 1)
 	id, _ := m.Data.Item["id"].(string)
 	if m.Data.Event != "success" || m.Data.Item["clientUserId"] != "cliente-42" {
@@ -339,9 +323,7 @@ func TestConnectMFAKinds(t *testing.T) {
 			r.open(t, "/connect#connect_token="+r.token(t, r.options(nil)))
 			r.pick(t, "ponte bank", 0)
 			r.step(t, "form")
-			r.fill(t, "Usuário", c.user)
-			r.fill(t, "Senha", "password-ok")
-			r.submit(t, "Senha")
+			r.logIn(t, c.user)
 			r.step(t, "mfa")
 			if c.js != "" {
 				r.eval(t, r.popup, c.js)
@@ -368,9 +350,7 @@ func TestConnectServerValidation(t *testing.T) {
 	r.pick(t, "ponte bank", 0)
 	r.step(t, "form")
 	r.eval(t, r.popup, `RegExp.prototype.test = () => true`)
-	r.fill(t, "Usuário", "x")
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	r.logIn(t, "x")
 	r.until(t, r.popup, `document.getElementById("form-error") !== null`)
 	if e := r.eval(t, r.popup, `[document.getElementById("form-error").textContent, document.getElementById("f-user-error").textContent,
 		document.getElementById("f-user").getAttribute("aria-invalid"), document.getElementById("f-user").value]`).([]any); e[0] != "Corrija 1 campo." ||

@@ -224,6 +224,15 @@ func (r *connectRig) submit(t *testing.T, label string) {
 	r.do(t, r.popup, chromedp.SendKeys(chromedp.ID(id), kb.Enter))
 }
 
+// logIn signs in on the credentials form as user, with the sandbox's accepted password,
+// pressing Enter in the password field.
+func (r *connectRig) logIn(t *testing.T, user string) {
+	t.Helper()
+	r.fill(t, "Usuário", user)
+	r.fill(t, "Senha", "password-ok")
+	r.submit(t, "Senha")
+}
+
 // pick searches the list for query and chooses connector id with the keyboard.
 func (r *connectRig) pick(t *testing.T, query string, id int) {
 	t.Helper()
