@@ -192,6 +192,10 @@ func (e *Engine) BulkPaymentForOwner(ctx context.Context, id uuid.UUID) (*model.
 	return e.BulkPayment(ctx, uuid.Nil, id)
 }
 
+// BulkDecidable reports whether the smart account's owner may still authorize or reject a
+// bulk payment in this status, as DecideBulkPayment allows.
+func BulkDecidable(status string) bool { return status == BulkCreated }
+
 // DecideBulkPayment is the smart account owner's answer on the paymentUrl page. Approval
 // debits the account for every request under a lock on the account, so two bulk payments
 // authorized at once cannot both spend the same balance; a bulk payment that can no longer
@@ -204,12 +208,12 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 		if b, err = e.lockBulk(ctx, tx, uuid.Nil, id); err != nil {
 			return err
 		}
-		if b.Status != BulkCreated {
+		if !BulkDecidable(b.Status) {
 			return model.Fail(model.CodeBulkPaymentNotAuthorizable, "Bulk payment %s is %s already.", id, b.Status)
 		}
 		b.UpdatedAt = e.now()
 		if !approve {
-			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: "CONSENT_REJECTED", Description: "The smart account's owner rejected the bulk payment."}
+			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."}
 			return tx.SaveBulkPayment(ctx, b, true)
 		}
 		if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {

@@ -258,6 +258,14 @@ func (e *Engine) preauthViews(ctx context.Context, clientID uuid.UUID, rows []*d
 	return out, nil
 }
 
+// PreauthDecidable reports whether the payer may still authorize or reject a
+// pre-authorization in this status, as DecidePreauthorization allows.
+func PreauthDecidable(status string) bool { return status == PreauthCreated }
+
+// PreauthRevocableByPayer reports whether the payer's page offers revoking: a COMPLETED
+// pre-authorization (a CREATED one the payer rejects instead).
+func PreauthRevocableByPayer(status string) bool { return status == PreauthCompleted }
+
 // DecidePreauthorization is the payer's answer on the consent page. The sandbox's blocked
 // account (CPF 100.000.006-04) is refused by the institution once the payer approves.
 func (e *Engine) DecidePreauthorization(ctx context.Context, id uuid.UUID, approve bool) (*model.SmartTransferPreauthorization, error) {
@@ -267,14 +275,14 @@ func (e *Engine) DecidePreauthorization(ctx context.Context, id uuid.UUID, appro
 		if p, err = e.lockPreauth(ctx, tx, uuid.Nil, id); err != nil {
 			return err
 		}
-		if p.Status != PreauthCreated {
+		if !PreauthDecidable(p.Status) {
 			return model.Fail(model.CodeSmartTransferPreauthorizationDecided, "Smart transfer pre-authorization %s is %s already.", id, p.Status)
 		}
 		to := PreauthCompleted
 		switch {
 		case !approve:
 			to = PreauthRejected
-			p.ErrorDetail = &model.PaymentErrorDetail{Code: "CONSENT_REJECTED", Description: "The payer rejected the pre-authorization."}
+			p.ErrorDetail = &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The payer rejected the pre-authorization."}
 		case p.Payer.Cpf == CPFAccountBlocked:
 			to = PreauthError
 			d := scenarioErrors[CPFAccountBlocked]

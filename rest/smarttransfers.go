@@ -157,7 +157,7 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 		}
 	}
 	s.renderTransfer(w, status, transferView{Title: preauthTitle, Error: problem, Message: message, Preauth: p,
-		PayerName: v.PayerName, PayerCPF: v.PayerCPF, CanDecide: p.Status == payments.PreauthCreated, CanRevoke: p.Status == payments.PreauthCompleted})
+		PayerName: v.PayerName, PayerCPF: v.PayerCPF, CanDecide: payments.PreauthDecidable(p.Status), CanRevoke: payments.PreauthRevocableByPayer(p.Status)})
 }
 
 func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
@@ -222,7 +222,7 @@ func (s *Server) showBulk(w http.ResponseWriter, r *http.Request, status int, pr
 			message += " " + b.ErrorDetail.Description
 		}
 	}
-	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: b.Status == payments.BulkCreated})
+	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: payments.BulkDecidable(b.Status)})
 }
 
 func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
