@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"golang.org/x/crypto/argon2"
 )
 
 func TestSecretHashes(t *testing.T) {
@@ -117,5 +119,56 @@ func TestEnabledCache(t *testing.T) {
 	c.setLive(false)
 	if _, ok, _ := c.get(id); ok {
 		t.Fatal("the cache answered after its listener stopped")
+	}
+}
+
+// TestVerifiedSecrets holds every hashing slot, so an answer that needed a hash fails on
+// its deadline and one given from memory does not: which answers skip the hash is seen
+// directly. Not parallel: it starves the package's other hashes while it runs.
+func TestVerifiedSecrets(t *testing.T) {
+	const secret = "s3cret-s3cret-s3cret"
+	stored, other := HashSecret(secret), HashSecret(secret)
+	salt := []byte("0123456789abcdef")
+	weak := argonString(salt, argon2.IDKey([]byte(secret), salt, 1, 4096, 1, 32), 1, 4096, 1)
+	v := newVerifiedSecrets()
+	for _, s := range []string{stored, weak} {
+		if ok, err := v.check(context.Background(), secret, s); !ok || err != nil {
+			t.Fatalf("first check of the right secret = %v, %v", ok, err)
+		}
+	}
+	if ok, _ := v.check(context.Background(), "wrong", stored); ok {
+		t.Fatal("a wrong secret matched")
+	}
+
+	for range cap(hashSlots) {
+		hashSlots <- struct{}{}
+	}
+	defer func() {
+		for range cap(hashSlots) {
+			<-hashSlots
+		}
+	}()
+	cases := []struct {
+		name, secret, stored string
+		fromMemory           bool
+	}{
+		{"the secret that matched", secret, stored, true},
+		{"a wrong secret", secret + "x", stored, false},
+		{"a prefix of the secret", secret[:5], stored, false},
+		{"the same secret under another hash (changed or another client)", secret, other, false},
+		{"a hash due for rehashing is not remembered", secret, weak, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			defer cancel()
+			ok, err := v.check(ctx, c.secret, c.stored)
+			if c.fromMemory && (!ok || err != nil) {
+				t.Fatalf("check = %v, %v; want true from memory", ok, err)
+			}
+			if !c.fromMemory && (ok || err == nil) {
+				t.Fatalf("check = %v, %v; want a hash, which waits for a slot and fails", ok, err)
+			}
+		})
 	}
 }

@@ -63,6 +63,20 @@ func TestAuth(t *testing.T) {
 			env.Do(t, "POST", "/auth", "", tc.body).WantError(tc.status, tc.code)
 		})
 	}
+
+	// A secret that matched is remembered (no second hash); a changed secret must end that.
+	t.Run("a changed secret refuses the old one", func(t *testing.T) {
+		body := map[string]any{"clientId": c.ID, "clientSecret": c.Secret}
+		env.Do(t, "POST", "/auth", "", body).Want(200)
+		env.Do(t, "POST", "/auth", "", body).Want(200)
+		newSecret := "a-new-secret-for-the-auth-tests"
+		if _, err := env.Auth.EnsureClient(context.Background(), c.ID, newSecret); err != nil {
+			t.Fatal(err)
+		}
+		env.Do(t, "POST", "/auth", "", body).WantError(401, "CLIENT_KEYS_UNAUTHORIZED")
+		env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": newSecret}).Want(200)
+		env.Do(t, "POST", "/auth", "", body).WantError(401, "CLIENT_KEYS_UNAUTHORIZED")
+	})
 }
 
 func TestCredentialChecks(t *testing.T) {
