@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,6 +227,110 @@ func TestLimiter(t *testing.T) {
 		d := l.Allow(t.Context(), s.group, s.ip)
 		if d.Allowed != s.allowed || d.Limit != s.limit || d.Reset != s.sec {
 			t.Errorf("step %d (%s %s at %s): %+v, want allowed %v limit %d reset %d", i, s.group, s.ip, s.at, d, s.allowed, s.limit, s.sec)
+		}
+	}
+}
+
+// sharedCount is a Counter in memory, as replicas see the database's: one count per key,
+// and the number of round trips made.
+type sharedCount struct {
+	mu    sync.Mutex
+	n     map[string]int
+	calls int
+}
+
+func (s *sharedCount) add(_ context.Context, group, ip string, window time.Time, n int) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := group + ip + window.String()
+	s.n[k] += n
+	s.calls++
+	return s.n[k], nil
+}
+
+// Replicas claim runs of numbers from the shared count: across them no more than the limit
+// are allowed, all of it is allowed to a client that keeps calling, and far below the limit
+// one round trip serves many requests.
+func TestSharedLimiterClaims(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name            string
+		replicas, calls int
+		limit           int
+		concurrent      bool
+		allowed         int // exact when not concurrent
+		maxTrips        int
+	}{
+		// Past the limit nothing is counted, so a refused flood adds no round trips.
+		{"one replica", 1, 4000, 360, false, 360, 40},
+		{"two replicas in turns", 2, 4000, 360, false, 360, 45},
+		{"three replicas in turns", 3, 4000, 360, false, 360, 50},
+		{"a limit of one", 2, 10, 1, false, 1, 2},
+		{"far below the limit", 2, 2000, 1 << 30, false, 2000, 2000/maxClaim + 2},
+		{"eight at once on two replicas", 2, 4000, 360, true, 360, 100},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			store := &sharedCount{n: map[string]int{}}
+			now := time.Date(2026, 1, 31, 12, 0, 5, 0, time.UTC)
+			var ls []*Limiter
+			for range c.replicas {
+				l := NewSharedLimiter(map[string]int{"auth": c.limit}, store.add)
+				l.now = func() time.Time { return now }
+				ls = append(ls, l)
+			}
+			var allowed atomic.Int64
+			if c.concurrent {
+				var wg sync.WaitGroup
+				for w := range 8 {
+					wg.Go(func() {
+						for i := range c.calls / 8 {
+							if ls[(w+i)%len(ls)].Allow(t.Context(), "auth", "a").Allowed {
+								allowed.Add(1)
+							}
+						}
+					})
+				}
+				wg.Wait()
+				// Claims made at the same moment may leave numbers unused: never more than
+				// the limit, and not much less.
+				if got := int(allowed.Load()); got > c.limit || got < c.limit*3/4 {
+					t.Fatalf("allowed %d of %d, want at most the limit %d and near it", got, c.calls, c.limit)
+				}
+			} else {
+				for i := range c.calls {
+					if ls[i%len(ls)].Allow(t.Context(), "auth", "a").Allowed {
+						allowed.Add(1)
+					}
+				}
+				if got := int(allowed.Load()); got != c.allowed {
+					t.Fatalf("allowed %d of %d, want %d", got, c.calls, c.allowed)
+				}
+			}
+			if store.calls > c.maxTrips {
+				t.Fatalf("%d round trips for %d calls, want at most %d", store.calls, c.calls, c.maxTrips)
+			}
+			// Another client and the next minute start from nothing.
+			if !ls[0].Allow(t.Context(), "auth", "b").Allowed {
+				t.Fatal("another IP was refused")
+			}
+			now = now.Add(time.Minute)
+			if !ls[0].Allow(t.Context(), "auth", "a").Allowed {
+				t.Fatal("the next minute was refused")
+			}
+		})
+	}
+}
+
+func TestClaimSize(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ limit, seen, want int }{
+		{360, 0, 45}, {360, 300, 7}, {360, 352, 1}, {360, 359, 1}, {360, 360, 1}, {360, 500, 1},
+		{1 << 30, 0, maxClaim}, {1, 0, 1}, {20, 0, 2},
+	} {
+		if got := claimSize(c.limit, c.seen); got != c.want {
+			t.Errorf("claimSize(%d, %d) = %d, want %d", c.limit, c.seen, got, c.want)
 		}
 	}
 }

@@ -13,11 +13,11 @@ import (
 // two-minute expiry in one round trip, so keys of past minutes go away by themselves.
 // It has the shape of auth.Counter. Redis is a store like PostgreSQL, so its statements
 // live here too.
-func RedisCounter(c *redis.Client) func(ctx context.Context, group, ip string, window time.Time) (int, error) {
-	return func(ctx context.Context, group, ip string, window time.Time) (int, error) {
+func RedisCounter(c *redis.Client) func(ctx context.Context, group, ip string, window time.Time, n int) (int, error) {
+	return func(ctx context.Context, group, ip string, window time.Time, add int) (int, error) {
 		key := "ponte:ratelimit:" + group + ":" + ip + ":" + strconv.FormatInt(window.Unix(), 10)
 		pipe := c.TxPipeline()
-		n := pipe.Incr(ctx, key)
+		n := pipe.IncrBy(ctx, key, int64(add))
 		pipe.Expire(ctx, key, 2*time.Minute)
 		if _, err := pipe.Exec(ctx); err != nil {
 			return 0, err

@@ -34,7 +34,9 @@ func TestReplicasShareRateLimits(t *testing.T) {
 			}
 			url := testsupport.StartRedis(t)
 			replicasShareRateLimits(t, "PONTE_REDIS_URL="+url)
-			// The counts were Redis's: its key for the minute holds all 400.
+			// The counts were Redis's: its key for the minute holds the numbers the replicas
+			// claimed, past the limit but no more than the calls (nothing is counted once a
+			// replica has seen the limit passed).
 			opts, _ := redis.ParseURL(url)
 			rc := redis.NewClient(opts)
 			defer rc.Close()
@@ -42,8 +44,8 @@ func TestReplicasShareRateLimits(t *testing.T) {
 			if err != nil || len(keys) != 1 {
 				t.Fatalf("Redis holds %v (%v), want one key for the minute", keys, err)
 			}
-			if n, err := rc.Get(context.Background(), keys[0]).Int(); err != nil || n != 400 {
-				t.Fatalf("Redis counted %d (%v), want 400", n, err)
+			if n, err := rc.Get(context.Background(), keys[0]).Int(); err != nil || n <= 360 || n > 400 {
+				t.Fatalf("Redis counted %d (%v), want more than the limit (360) and at most the calls (400)", n, err)
 			}
 		})
 	}

@@ -221,7 +221,7 @@ func purgeRateLimits(ctx context.Context, store *db.DB, log *slog.Logger) {
 // PONTE_REDIS_URL names one, which must answer at start.
 func rateCounter(ctx context.Context, c *config, store *db.DB) (auth.Counter, error) {
 	if c.RedisURL == "" {
-		return store.CountRequest, nil
+		return store.CountRequests, nil
 	}
 	opts, err := redis.ParseURL(c.RedisURL)
 	if err != nil {
