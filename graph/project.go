@@ -10,6 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"ponte/jsonscan"
 	"ponte/model"
 )
 
@@ -91,7 +92,7 @@ type plan struct {
 	typeName string
 	fields   []planField
 	index    map[string][]int // document key -> positions in fields (a field may be selected under several aliases)
-	vals     []span           // one object's values by position, reused: objects are written one at a time
+	vals     []jsonscan.Span           // one object's values by position, reused: objects are written one at a time
 }
 
 type planField struct {
@@ -120,7 +121,7 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 		}
 		p.fields = append(p.fields, pf)
 	}
-	p.vals = make([]span, len(p.fields))
+	p.vals = make([]jsonscan.Span, len(p.fields))
 	return p
 }
 
@@ -130,7 +131,7 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 	vals := p.vals
 	clear(vals)
-	if !members(doc, func(key []byte, v span) {
+	if !jsonscan.Members(doc, func(key []byte, v jsonscan.Span) {
 		for _, i := range p.index[string(key)] {
 			vals[i] = v
 		}
@@ -146,7 +147,7 @@ func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 		b.WriteByte('"')
 		b.WriteString(f.key)
 		b.WriteString(`":`)
-		raw := doc[vals[i].start:vals[i].end]
+		raw := doc[vals[i].Start:vals[i].End]
 		switch {
 		case f.name == "__typename":
 			b.WriteByte('"')
@@ -162,12 +163,12 @@ func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 		case f.list:
 			b.WriteByte('[')
 			n := 0
-			ok := elements(raw, func(e span) {
+			ok := jsonscan.Elements(raw, func(e jsonscan.Span) {
 				if n > 0 {
 					b.WriteByte(',')
 				}
 				n++
-				if m := f.sub.write(b, raw[e.start:e.end]); m != "" && missing == "" {
+				if m := f.sub.write(b, raw[e.Start:e.End]); m != "" && missing == "" {
 					missing = m
 				}
 			})

@@ -1,4 +1,4 @@
-package graph
+package jsonscan
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // scanMembers collects members' keys and raw values, or nil when members refuses doc.
 func scanMembers(doc []byte) map[string]string {
 	out := map[string]string{}
-	if !members(doc, func(k []byte, v span) { out[string(k)] = string(doc[v.start:v.end]) }) {
+	if !Members(doc, func(k []byte, v Span) { out[string(k)] = string(doc[v.Start:v.End]) }) {
 		return nil
 	}
 	return out
@@ -42,7 +42,7 @@ func TestMembers(t *testing.T) {
 		{`{"a":1 "b":2}`, nil},
 	} {
 		if got := scanMembers([]byte(c.doc)); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("members(%q) = %v, want %v", c.doc, got, c.want)
+			t.Errorf("Members(%q) = %v, want %v", c.doc, got, c.want)
 		}
 	}
 }
@@ -60,11 +60,11 @@ func TestElements(t *testing.T) {
 		{`[,1]`, nil},
 	} {
 		got := []string{}
-		if !elements([]byte(c.doc), func(v span) { got = append(got, c.doc[v.start:v.end]) }) {
+		if !Elements([]byte(c.doc), func(v Span) { got = append(got, c.doc[v.Start:v.End]) }) {
 			got = nil
 		}
 		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("elements(%q) = %q, want %q", c.doc, got, c.want)
+			t.Errorf("Elements(%q) = %q, want %q", c.doc, got, c.want)
 		}
 	}
 }
