@@ -164,7 +164,7 @@ func (e *Engine) Account(ctx context.Context, id uuid.UUID) (*model.Account, err
 		return nil, err
 	}
 	if !found {
-		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", id)
+		return nil, accountNotFound(id)
 	}
 	return a, nil
 }
@@ -187,7 +187,7 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	}
 	known, owned := e.owners.known('a', f.AccountID, p.ClientID)
 	if known && !owned {
-		return nil, nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
+		return nil, nil, accountNotFound(f.AccountID)
 	}
 	if owned && !withDocument {
 		docs, keys, err := e.db.TransactionPage(ctx, f, nil, limit+1)
@@ -203,7 +203,7 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 		return nil, nil, err
 	}
 	if !found {
-		return nil, nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", f.AccountID)
+		return nil, nil, accountNotFound(f.AccountID)
 	}
 	e.owners.remember('a', f.AccountID, p.ClientID)
 	return a, e.finishPage(f, rows, limit), nil

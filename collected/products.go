@@ -84,7 +84,7 @@ func (e *Engine) ownerExists(ctx context.Context, clientID uuid.UUID, kind strin
 	if _, found, err := e.db.Account(ctx, clientID, owner); err != nil {
 		return err
 	} else if !found {
-		return model.Fail(model.CodeAccountNotFound, "Account %s not found.", owner)
+		return accountNotFound(owner)
 	}
 	return nil
 }

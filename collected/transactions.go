@@ -43,10 +43,30 @@ func (e *Engine) TransactionsV2(ctx context.Context, f model.TransactionFilter, 
 	return &RawTransactionPage{Results: page.Docs, After: page.Next}, nil
 }
 
-// Transactions reads one page of limit transactions of an account the caller owns.
+// Transactions reads one page of limit transactions of an account the caller owns. Once
+// a statement has checked the owner (collected/owners.go) the page is read alone; a page
+// without rows checks the owner again, so a deleted account still answers as unknown.
 func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, after *string, limit int) (*TransactionPage, error) {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
+		return nil, err
+	}
+	known, owned := e.owners.known('a', f.AccountID, p.ClientID)
+	if known && !owned {
+		return nil, accountNotFound(f.AccountID)
+	}
+	var page *TransactionPage
+	if owned {
+		if page, err = e.transactionPage(ctx, f, after, limit); err != nil || len(page.Docs) > 0 {
+			return page, err
+		}
+	}
 	if _, err := e.ownAccount(ctx, f.AccountID); err != nil {
 		return nil, err
+	}
+	e.owners.remember('a', f.AccountID, p.ClientID)
+	if page != nil { // read above, and found empty: the account has no such rows
+		return page, nil
 	}
 	return e.transactionPage(ctx, f, after, limit)
 }
@@ -109,9 +129,13 @@ func (e *Engine) ownAccount(ctx context.Context, id uuid.UUID) (*auth.Principal,
 		return nil, err
 	}
 	if !found || client != p.ClientID {
-		return nil, model.Fail(model.CodeAccountNotFound, "Account %s not found.", id)
+		return nil, accountNotFound(id)
 	}
 	return p, nil
+}
+
+func accountNotFound(id uuid.UUID) error {
+	return model.Fail(model.CodeAccountNotFound, "Account %s not found.", id)
 }
 
 // CheckTransactionFilter refuses a date range that ends before it starts.

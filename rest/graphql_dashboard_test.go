@@ -143,9 +143,14 @@ func TestGraphQLDashboard(t *testing.T) {
 	}
 
 	// Owners are remembered after the first check (collected/owners.go); a deleted item's
-	// accounts must still answer as unknown, through both root fields, to both clients.
+	// accounts must still answer as unknown, through both root fields and REST's pages, to
+	// both clients.
+	pages := "/v2/transactions?accountId=" + account
+	env.Do(t, "GET", pages, key, nil).Want(200)
+	env.Do(t, "GET", pages, other, nil).WantError(404, "ACCOUNT_NOT_FOUND")
 	env.Do(t, "DELETE", "/items/"+item, key, nil).Want(200)
 	for _, k := range []string{key, other} {
+		env.Do(t, "GET", pages, k, nil).WantError(404, "ACCOUNT_NOT_FOUND")
 		env.GraphQL(t, k, `query($a: UUID!) { account(id: $a) { transactions(first: 3) { nodes { id } } } }`, map[string]any{"a": account}).
 			WantCode(t, "ACCOUNT_NOT_FOUND")
 		env.GraphQL(t, k, `query($i: UUID!) { accounts(itemId: $i) { results { id } } }`, map[string]any{"i": item}).
