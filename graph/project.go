@@ -92,7 +92,7 @@ type plan struct {
 	typeName string
 	fields   []planField
 	index    map[string][]int // document key -> positions in fields (a field may be selected under several aliases)
-	vals     []jsonscan.Span           // one object's values by position, reused: objects are written one at a time
+	vals     []jsonscan.Span  // one object's values by position, reused: objects are written one at a time
 }
 
 type planField struct {
