@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/google/uuid"
@@ -20,6 +21,18 @@ func TestAccounts(t *testing.T) {
 	id := it.ID.String()
 	env.WaitItem(t, key, id, testsupport.Settled)
 
+	// The list writes each row's dates into its stored document; the single read decodes
+	// and encodes. They must agree, on the first list (the owner's join) and the next (the
+	// owner remembered).
+	for range 2 {
+		for _, l := range env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).Map()["results"].([]any) {
+			a := l.(map[string]any)
+			one := env.Do(t, "GET", "/accounts/"+a["id"].(string), key, nil).Want(200).Map()
+			if !reflect.DeepEqual(a, one) || a["createdAt"] == "0001-01-01T00:00:00.000Z" {
+				t.Fatalf("the list says\n%v\nthe account says\n%v", a, one)
+			}
+		}
+	}
 	var page model.AccountPage
 	env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&page)
 	if page.Total != 3 || len(page.Results) != 3 {

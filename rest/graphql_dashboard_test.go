@@ -148,9 +148,12 @@ func TestGraphQLDashboard(t *testing.T) {
 	pages := "/v2/transactions?accountId=" + account
 	env.Do(t, "GET", pages, key, nil).Want(200)
 	env.Do(t, "GET", pages, other, nil).WantError(404, "ACCOUNT_NOT_FOUND")
+	env.Do(t, "GET", "/accounts?itemId="+item, key, nil).Want(200)
+	env.Do(t, "GET", "/accounts?itemId="+item, other, nil).WantError(404, "ITEM_NOT_FOUND")
 	env.Do(t, "DELETE", "/items/"+item, key, nil).Want(200)
 	for _, k := range []string{key, other} {
 		env.Do(t, "GET", pages, k, nil).WantError(404, "ACCOUNT_NOT_FOUND")
+		env.Do(t, "GET", "/accounts?itemId="+item, k, nil).WantError(404, "ITEM_NOT_FOUND")
 		env.GraphQL(t, k, `query($a: UUID!) { account(id: $a) { transactions(first: 3) { nodes { id } } } }`, map[string]any{"a": account}).
 			WantCode(t, "ACCOUNT_NOT_FOUND")
 		env.GraphQL(t, k, `query($i: UUID!) { accounts(itemId: $i) { results { id } } }`, map[string]any{"i": item}).
