@@ -21,8 +21,9 @@ import (
 // chain (about 11,500 field resolutions a page). The projection below writes the selected
 // fields of each stored document directly, in the query's order and under its aliases,
 // with the schema's null rules: the same values REST sends, at a small multiple of its
-// cost. It serves TransactionConnection's nodes and edges; everything else, and a single
-// transaction, goes through gqlgen as usual.
+// cost. It serves TransactionConnection's nodes and edges, and accounts(itemId)'s results
+// when they ask for stored fields only (see storedOnly); everything else, and a single
+// transaction or account, goes through gqlgen as usual.
 //
 // gqlgen supports this shape: a field middleware may return a graphql.Marshaler instead of
 // the field's Go value, and the executor writes it in the field's place.
@@ -32,7 +33,13 @@ type projector struct{ schema *ast.Schema }
 
 func (p projector) around(ctx context.Context, next graphql.Resolver) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Object != "TransactionConnection" || fc.Parent == nil {
+	if fc == nil || fc.Parent == nil {
+		return next(ctx)
+	}
+	if page, ok := fc.Parent.Result.(*model.AccountPage); ok && fc.Field.Name == "results" && page.Documents != nil {
+		return p.list(ctx, fc, len(page.Documents), func(i int) []byte { return page.Documents[i] })
+	}
+	if fc.Object != "TransactionConnection" {
 		return next(ctx)
 	}
 	conn, ok := fc.Parent.Result.(*model.TransactionConnection)

@@ -137,4 +137,7 @@ type AccountPage struct {
 	TotalPages int        `json:"totalPages"`
 	Page       int        `json:"page"`
 	Results    []*Account `json:"results"`
+	// Documents, when set, are the results as their finished API documents, which GraphQL
+	// writes from directly (graph/project.go) and Results stays empty.
+	Documents []JSONDocument `json:"-"`
 }

@@ -1,7 +1,11 @@
 package rest_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"ponte/testsupport"
@@ -158,5 +162,102 @@ func TestGraphQLDashboard(t *testing.T) {
 			WantCode(t, "ACCOUNT_NOT_FOUND")
 		env.GraphQL(t, k, `query($i: UUID!) { accounts(itemId: $i) { results { id } } }`, map[string]any{"i": item}).
 			WantCode(t, "ITEM_NOT_FOUND")
+	}
+}
+
+// allAccountFields is every stored field of an account, nested objects included.
+const allAccountFields = `id itemId type subtype number balance name marketingName owner taxNumber currencyCode createdAt updatedAt
+	bankData { transferNumber closingBalance automaticallyInvestedBalance overdraftContractedLimit overdraftUsedLimit
+		unarrangedOverdraftAmount hasReservedBalance reservedBalances }
+	creditData { level brand balanceCloseDate balanceDueDate availableCreditLimit balanceForeignCurrency minimumPayment creditLimit
+		isLimitFlexible status holderType additionalCards { number holder }
+		disaggregatedCreditLimits { creditLineLimitType consolidationType identificationNumber isLimitFlexible usedAmount
+			usedAmountCurrencyCode lineName limitAmount limitAmountCurrencyCode availableAmount availableAmountCurrencyCode } }`
+
+// TestGraphQLProjectedAccounts checks that accounts(itemId)'s results, which GraphQL writes
+// from the stored documents when they ask for stored fields only, answer exactly what
+// gqlgen's typed marshalling of account(id) answers (values, nulls, aliases, __typename,
+// directives, key order), for an API key and for a Connect Token's reduced view; and that
+// a selection with a resolver's field still works.
+func TestGraphQLProjectedAccounts(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "graphql-projected-accounts").APIKey
+	item := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"}).ID.String()
+	env.WaitItem(t, key, item, testsupport.Settled)
+	tok := env.Do(t, "POST", "/connect_token", key, map[string]any{"itemId": item}).Want(200).String("accessToken")
+	// Map values (reservedBalances) are compared apart: the projection keeps the stored
+	// document's key order, as REST sends it, where gqlgen's Map marshalling sorts the keys.
+	selection := `fragment A on Account { ` + strings.Replace(allAccountFields, " reservedBalances", "", 1) +
+		` __typename again: name gone: id @skip(if: $yes) kept: id @include(if: $yes) }`
+	const balances = `fragment A on Account { bankData { reservedBalances } }`
+	for _, c := range []struct{ name, key string }{{"API key", key}, {"Connect Token", tok}} {
+		t.Run(c.name, func(t *testing.T) {
+			g := env.GraphQL(t, c.key, selection+` query($i: UUID!, $yes: Boolean!) { accounts(itemId: $i) { total results { ...A } } }`,
+				map[string]any{"i": item, "yes": true})
+			var list struct {
+				Data struct {
+					Accounts struct {
+						Total   int               `json:"total"`
+						Results []json.RawMessage `json:"results"`
+					} `json:"accounts"`
+				} `json:"data"`
+			}
+			raw := env.Do(t, "POST", "/graphql", c.key, map[string]any{"query": selection + ` query($i: UUID!, $yes: Boolean!) { accounts(itemId: $i) { total results { ...A } } }`,
+				"variables": map[string]any{"i": item, "yes": true}}).Want(200)
+			raw.JSON(&list)
+			g.OK(t)
+			if n := len(list.Data.Accounts.Results); n < 2 || list.Data.Accounts.Total != n {
+				t.Fatalf("%d accounts, total %d", n, list.Data.Accounts.Total)
+			}
+			for _, projected := range list.Data.Accounts.Results {
+				var id struct{ ID string }
+				_ = json.Unmarshal(projected, &id)
+				var one struct {
+					Data struct {
+						Account json.RawMessage `json:"account"`
+					} `json:"data"`
+				}
+				env.Do(t, "POST", "/graphql", c.key, map[string]any{"query": selection + ` query($a: UUID!, $yes: Boolean!) { account(id: $a) { ...A } }`,
+					"variables": map[string]any{"a": id.ID, "yes": true}}).JSON(&one)
+				if c.key == tok {
+					// A Connect Token may not read an account by id; its reduced view has
+					// no balance, owner or bank data.
+					var a map[string]any
+					_ = json.Unmarshal(projected, &a)
+					if a["balance"] != nil || a["owner"] != nil || a["bankData"] != nil || a["name"] == nil {
+						t.Fatalf("Connect Token sees %s", projected)
+					}
+					continue
+				}
+				if !bytes.Equal(projected, one.Data.Account) {
+					t.Fatalf("projected account differs from typed:\n%s\n%s", projected, one.Data.Account)
+				}
+				listed := env.GraphQL(t, c.key, balances+` query($i: UUID!) { accounts(itemId: $i) { results { id ...A } } }`, map[string]any{"i": item}).OK(t)
+				typed := env.GraphQL(t, c.key, balances+` query($a: UUID!) { account(id: $a) { ...A } }`, map[string]any{"a": id.ID}).OK(t)
+				for _, r := range listed["accounts"].(map[string]any)["results"].([]any) {
+					if r.(map[string]any)["id"] == id.ID {
+						delete(r.(map[string]any), "id")
+						if !reflect.DeepEqual(r, typed["account"]) {
+							t.Fatalf("reservedBalances differ:\n%v\n%v", r, typed["account"])
+						}
+					}
+				}
+			}
+		})
+	}
+	// The list came from the documents: its Map values keep REST's key order.
+	body := env.Do(t, "POST", "/graphql", key, map[string]any{"query": balances + ` query($i: UUID!) { accounts(itemId: $i) { results { ...A } } }`,
+		"variables": map[string]any{"i": item}}).Want(200).Body
+	if !bytes.Contains(body, []byte(`"reservedBalances":[{"name":`)) {
+		t.Fatalf("accounts' results were not written from the stored documents: %s", body)
+	}
+	// A resolver's field under results takes the typed path, which still agrees.
+	g := env.GraphQL(t, key, `query($i: UUID!) { accounts(itemId: $i) { results { id name transactions(first: 2) { nodes { id } } } } }`,
+		map[string]any{"i": item}).OK(t)
+	for _, r := range g["accounts"].(map[string]any)["results"].([]any) {
+		if r.(map[string]any)["name"] == nil || r.(map[string]any)["transactions"] == nil {
+			t.Fatalf("result %v", r)
+		}
 	}
 }
