@@ -104,6 +104,36 @@ func TestVerifyRefusals(t *testing.T) {
 	}
 }
 
+// A credential's claims are remembered once its signature checked out; what can change is
+// still checked each time, and a token differing by one byte is parsed (and refused) anew.
+func TestRememberedClaims(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	s := NewService(nil, []byte("rules-master-key-0123456789abcdef")).WithClock(func() time.Time { return now })
+	good := sign(s.jwtKey, claims{Issuer: issuer, Subject: uuid.NewString(), Type: tokenAPIKey, ID: "k", IssuedAt: now.Unix(), Expires: now.Add(time.Hour).Unix()})
+	for range 2 {
+		if c, err := s.claimsOf(good); err != nil || c.Expires != now.Add(time.Hour).Unix() {
+			t.Fatalf("claimsOf = %+v, %v", c, err)
+		}
+	}
+	if s.tokens.Len() != 1 {
+		t.Fatalf("%d tokens remembered, want 1", s.tokens.Len())
+	}
+	forged := good[:len(good)-2] + map[bool]string{true: "AA", false: "BB"}[good[len(good)-2:] != "AA"]
+	for _, bad := range []string{forged, good + "x", "x" + good, good[:len(good)-1]} {
+		if _, err := s.claimsOf(bad); err == nil {
+			t.Fatalf("%q accepted after the genuine token was remembered", bad)
+		}
+	}
+	if s.tokens.Len() != 1 {
+		t.Fatalf("%d tokens remembered after refusals, want 1", s.tokens.Len())
+	}
+	// A remembered credential still expires: the clock is read on every request.
+	later := s.WithClock(func() time.Time { return now.Add(2 * time.Hour) })
+	_, err := later.Verify(context.Background(), good)
+	wantCode(t, "a remembered credential past its exp", err, model.CodeAPIKeyExpired)
+}
+
 // Cursors open only as the service wrote them, under its own key.
 func TestCursorOpen(t *testing.T) {
 	t.Parallel()

@@ -33,11 +33,7 @@ const verifiedSecretsSize = 10_000
 func newVerifiedSecrets() *verifiedSecrets {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	known, err := lru.New[string, [sha256.Size]byte](verifiedSecretsSize)
-	if err != nil {
-		panic(err) // only for a size below one
-	}
-	return &verifiedSecrets{key: key, known: known}
+	return &verifiedSecrets{key: key, known: must(lru.New[string, [sha256.Size]byte](verifiedSecretsSize))}
 }
 
 func (v *verifiedSecrets) digest(secret string) (d [sha256.Size]byte) {
