@@ -160,3 +160,29 @@ func skipSpace(doc []byte, i int) int {
 	}
 	return i
 }
+
+// Compact appends doc to dst without the whitespace between its tokens, and reports false
+// (dst unchanged) for an unterminated string. It trusts doc to be JSON, as PostgreSQL's
+// jsonb text is: on GET /accounts, encoding/json.Compact (which checks every byte against
+// its grammar) was a sixth of the service's CPU, to take out the space jsonb writes after
+// each colon and comma. This jumps over strings whole, as stringEnd does.
+func Compact(dst, doc []byte) ([]byte, bool) {
+	n := len(dst)
+	for i := 0; i < len(doc); {
+		switch c := doc[i]; c {
+		case '"':
+			end := stringEnd(doc, i)
+			if end < 0 {
+				return dst[:n], false
+			}
+			dst = append(dst, doc[i:end]...)
+			i = end
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			dst = append(dst, c)
+			i++
+		}
+	}
+	return dst, true
+}
