@@ -3,11 +3,12 @@ package rest_test
 import (
 	"context"
 	"fmt"
-	"github.com/redis/go-redis/v9"
 	"sort"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"ponte/auth"
 	"ponte/db"
