@@ -50,25 +50,11 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 	if err := p.RequireItem(itemID); err != nil {
 		return nil, err
 	}
-	var list []*model.Account
-	known, owned := e.owners.known('i', itemID, p.ClientID)
-	if known && !owned {
-		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
-	}
-	if owned {
-		if list, err = e.db.Accounts(ctx, itemID, typ); err != nil {
-			return nil, err
-		}
-	}
-	if len(list) == 0 { // the owner unknown, or no rows: an item without accounts, or gone
-		found := false
-		if list, found, err = e.db.OwnedAccounts(ctx, p.ClientID, itemID, typ); err != nil {
-			return nil, err
-		}
-		if !found {
-			return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
-		}
-		e.owners.remember('i', itemID, p.ClientID)
+	list, err := ownedItemRows(e, p, itemID,
+		func() ([]*model.Account, error) { return e.db.Accounts(ctx, itemID, typ) },
+		func() ([]*model.Account, bool, error) { return e.db.OwnedAccounts(ctx, p.ClientID, itemID, typ) })
+	if err != nil {
+		return nil, err
 	}
 	list = reduceFor(p, list)
 	return &model.AccountPage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: nonNil(list)}, nil
@@ -102,20 +88,30 @@ func (e *Engine) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string)
 	if err := p.RequireItem(itemID); err != nil {
 		return nil, err
 	}
-	// As Accounts: the owner's join only until the owner is known, and again for no rows.
-	known, owned := e.owners.known('i', itemID, p.ClientID)
-	if known && !owned {
+	return ownedItemRows(e, p, itemID,
+		func() ([]json.RawMessage, error) { return e.db.AccountDocs(ctx, itemID, typ) },
+		func() ([]json.RawMessage, bool, error) { return e.db.OwnedAccountDocs(ctx, p.ClientID, itemID, typ) })
+}
+
+// ownedItemRows reads an item's rows for p with plain, the baseline's statement, once the
+// item is known to be p's (owners), and otherwise with owned, whose statement checks the
+// owner and says whether the item is p's. A plain read without rows is read again with
+// owned: the item may have none, or be gone since its owner was remembered.
+func ownedItemRows[T any](e *Engine, p *auth.Principal, itemID uuid.UUID, plain func() ([]T, error), owned func() ([]T, bool, error)) ([]T, error) {
+	known, mine := e.owners.known('i', itemID, p.ClientID)
+	if known && !mine {
 		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
 	}
-	var docs []json.RawMessage
-	if owned {
-		if docs, err = e.db.AccountDocs(ctx, itemID, typ); err != nil {
+	var rows []T
+	var err error
+	if mine {
+		if rows, err = plain(); err != nil {
 			return nil, err
 		}
 	}
-	if len(docs) == 0 {
+	if len(rows) == 0 {
 		found := false
-		if docs, found, err = e.db.OwnedAccountDocs(ctx, p.ClientID, itemID, typ); err != nil {
+		if rows, found, err = owned(); err != nil {
 			return nil, err
 		}
 		if !found {
@@ -123,7 +119,7 @@ func (e *Engine) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string)
 		}
 		e.owners.remember('i', itemID, p.ClientID)
 	}
-	return docs, nil
+	return rows, nil
 }
 
 // ItemAccounts lists the accounts of an item the caller reached through a read that
