@@ -22,8 +22,9 @@ const root = "../.."
 var layers = map[string][]string{
 	"ponte/model":           {},
 	"ponte/metrics":         {},
+	"ponte/jsonscan":        {},
 	"ponte/jobs":            {"ponte/metrics"},
-	"ponte/db":              {"ponte/model", "ponte/metrics"},
+	"ponte/db":              {"ponte/model", "ponte/metrics", "ponte/jsonscan"},
 	"ponte/sandbox":         {"ponte/model"},
 	"ponte/auth":            {"ponte/model", "ponte/db"},
 	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
@@ -33,7 +34,7 @@ var layers = map[string][]string{
 	"ponte/graph/generated": {"ponte/model"},
 	"ponte/graph/graphiql":  {"ponte/model"},
 	"ponte/graph": {"ponte/model", "ponte/db", "ponte/auth", "ponte/collected", "ponte/itemsync",
-		"ponte/payments", "ponte/webhooks", "ponte/graph/generated"},
+		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan"},
 	// rest never imports db: the stored documents it sends come through collected.
 	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/payments", "ponte/graph",
 		"ponte/graph/generated", "ponte/graph/graphiql", "ponte/metrics"},
