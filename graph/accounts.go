@@ -88,15 +88,8 @@ func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Accou
 	withDocument := slices.ContainsFunc(fields, func(f graphql.CollectedField) bool {
 		return f.Name != "id" && f.Name != "__typename" && !resolvedAccountFields[f.Name]
 	})
-	for _, f := range fields {
-		if f.Name != "transactions" {
-			continue
-		}
-		key := argsKey(ctx, f.Field)
-		args, ok := firstPageArgs(key)
-		if !ok {
-			continue
-		}
+	for _, sel := range firstPageSelections(ctx, fields) {
+		args := sel.args
 		tf := collected.TransactionFilterOf(id, args.Filter)
 		if _, err := collected.First(args.First, collected.DefaultFirst); err != nil || collected.CheckTransactionFilter(tf) != nil {
 			continue
@@ -105,11 +98,11 @@ func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Accou
 		if err != nil {
 			return nil, err
 		}
-		conn, err := r.txConnection(tf, page, wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) }))
+		conn, err := r.txConnection(tf, page, sel.want)
 		if err != nil {
 			return nil, err
 		}
-		cachePut(ctx, cacheKey{"transactions", id, key}, conn)
+		cachePut(ctx, cacheKey{"transactions", id, sel.key}, conn)
 		return a, nil
 	}
 	return r.Collected.Account(ctx, id)

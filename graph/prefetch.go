@@ -150,15 +150,8 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 	if len(accounts) == 0 {
 		return nil
 	}
-	for _, f := range accountFields {
-		if f.Name != "transactions" {
-			continue
-		}
-		key := argsKey(ctx, f.Field)
-		args, ok := firstPageArgs(key)
-		if !ok {
-			continue
-		}
+	for _, sel := range firstPageSelections(ctx, accountFields) {
+		key, args := sel.key, sel.args
 		ids := make([]uuid.UUID, 0, len(accounts))
 		for _, a := range accounts {
 			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done {
@@ -175,11 +168,10 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		} else if err != nil {
 			return err
 		}
-		want := wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) })
 		for _, id := range ids {
 			tf := shared
 			tf.AccountID = id
-			conn, err := r.txConnection(tf, pages[id], want)
+			conn, err := r.txConnection(tf, pages[id], sel.want)
 			if err != nil {
 				return err
 			}
@@ -196,14 +188,31 @@ type transactionArgs struct {
 	Filter *model.TransactionFilterInput `json:"filter"`
 }
 
-// firstPageArgs reads a transactions(...) selection's arguments (an argsKey); ok is false
-// for a page after a cursor, which belongs to one account and is left to the resolver.
-func firstPageArgs(key string) (transactionArgs, bool) {
-	var args transactionArgs
-	if json.Unmarshal([]byte(key), &args) != nil || args.After != nil {
-		return args, false
+// firstPageSelection is a transactions(...) selection of an Account that asks for a first
+// page: its arguments, their argsKey (the prefetch cache's key) and the connection fields
+// it selects.
+type firstPageSelection struct {
+	key  string
+	args transactionArgs
+	want txWant
+}
+
+// firstPageSelections picks them among an Account's fields. A page after a cursor belongs
+// to one account and is left to the resolver.
+func firstPageSelections(ctx context.Context, accountFields []graphql.CollectedField) []firstPageSelection {
+	var out []firstPageSelection
+	for _, f := range accountFields {
+		if f.Name != "transactions" {
+			continue
+		}
+		sel := firstPageSelection{key: argsKey(ctx, f.Field)}
+		if json.Unmarshal([]byte(sel.key), &sel.args) != nil || sel.args.After != nil {
+			continue
+		}
+		sel.want = wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) })
+		out = append(out, sel)
 	}
-	return args, true
+	return out
 }
 
 // refused reports whether a batched read refused the caller or the arguments: nothing is
