@@ -267,9 +267,12 @@ type sharedCount struct {
 	mu    sync.Mutex
 	n     map[string]int
 	calls int
+	// latency stands for the store's round trip, during which other requests arrive.
+	latency time.Duration
 }
 
 func (s *sharedCount) add(_ context.Context, group, ip string, window time.Time, n int) (int, error) {
+	time.Sleep(s.latency)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := group + ip + window.String()
@@ -290,19 +293,23 @@ func TestSharedLimiterClaims(t *testing.T) {
 		concurrent      bool
 		allowed         int // exact when not concurrent
 		maxTrips        int
+		latency         time.Duration
 	}{
 		// Past the limit nothing is counted, so a refused flood adds no round trips.
-		{"one replica", 1, 4000, 360, false, 360, 40},
-		{"two replicas in turns", 2, 4000, 360, false, 360, 45},
-		{"three replicas in turns", 3, 4000, 360, false, 360, 50},
-		{"a limit of one", 2, 10, 1, false, 1, 2},
-		{"far below the limit", 2, 2000, 1 << 30, false, 2000, 2000/maxClaim + 2},
-		{"eight at once on two replicas", 2, 4000, 360, true, 360, 100},
+		{"one replica", 1, 4000, 360, false, 360, 40, 0},
+		{"two replicas in turns", 2, 4000, 360, false, 360, 45, 0},
+		{"three replicas in turns", 3, 4000, 360, false, 360, 50, 0},
+		{"a limit of one", 2, 10, 1, false, 1, 2, 0},
+		{"far below the limit", 2, 2000, 1 << 30, false, 2000, 2000/maxClaim + 2, 0},
+		{"eight at once on two replicas", 2, 4000, 360, true, 360, 100, 0},
+		// Requests that find the run empty while a claim is on its way wait for it: one
+		// claim per run of numbers, not one per request that arrived meanwhile.
+		{"eight at once far below the limit", 2, 4000, 1 << 30, true, 4000, 4000/maxClaim + 4, 200 * time.Microsecond},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			store := &sharedCount{n: map[string]int{}}
+			store := &sharedCount{n: map[string]int{}, latency: c.latency}
 			now := time.Date(2026, 1, 31, 12, 0, 5, 0, time.UTC)
 			var ls []*Limiter
 			for range c.replicas {
@@ -323,10 +330,10 @@ func TestSharedLimiterClaims(t *testing.T) {
 					})
 				}
 				wg.Wait()
-				// Claims made at the same moment may leave numbers unused: never more than
-				// the limit, and not much less.
-				if got := int(allowed.Load()); got > c.limit || got < c.limit*3/4 {
-					t.Fatalf("allowed %d of %d, want at most the limit %d and near it", got, c.calls, c.limit)
+				// Replicas' claims may leave numbers unused: never more than the limit, and
+				// not much less.
+				if got := int(allowed.Load()); got > c.allowed || got < c.allowed*3/4 {
+					t.Fatalf("allowed %d of %d, want at most %d and near it", got, c.calls, c.allowed)
 				}
 			} else {
 				for i := range c.calls {
@@ -361,6 +368,63 @@ func TestClaimSize(t *testing.T) {
 	} {
 		if got := claimSize(c.limit, c.seen); got != c.want {
 			t.Errorf("claimSize(%d, %d) = %d, want %d", c.limit, c.seen, got, c.want)
+		}
+	}
+}
+
+// A shared count that cannot be reached lets requests through, and the requests that waited
+// on a failed claim pass with it rather than each trying the store again in turn.
+func TestSharedLimiterStoreDown(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := 0
+	release := make(chan struct{})
+	down := func(ctx context.Context, _, _ string, _ time.Time, _ int) (int, error) {
+		mu.Lock()
+		calls++
+		first := calls == 1
+		mu.Unlock()
+		if first {
+			<-release // the first claim hangs until every other request is waiting on it
+		}
+		return 0, errors.New("connection refused")
+	}
+	l := NewSharedLimiter(map[string]int{"auth": 1}, down)
+	const n = 8
+	results := make(chan Decision, n)
+	go func() { results <- l.Allow(t.Context(), "auth", "a") }()
+	await(t, "the first claim", func() bool { mu.Lock(); defer mu.Unlock(); return calls == 1 })
+	waiting := make(chan struct{}, n)
+	for range n - 1 {
+		go func() { waiting <- struct{}{}; results <- l.Allow(t.Context(), "auth", "a") }()
+	}
+	for range n - 1 {
+		<-waiting
+	}
+	// The others are on their way into Allow; once in, each finds the claim in flight.
+	await(t, "the others waiting on it", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.claims[limiterKey{"auth", "a"}].pending.waiting == n-1
+	})
+	close(release)
+	for range n {
+		if d := <-results; !d.Allowed {
+			t.Fatalf("refused while the store is down: %+v", d)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("%d claims, want the one the others waited on", calls)
+	}
+}
+
+// await polls cond until it holds, for at most ten seconds (testsupport's Eventually, which
+// this package cannot import).
+func await(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
 		}
 	}
 }
