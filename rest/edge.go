@@ -56,23 +56,26 @@ func invalid(format string, args ...any) error {
 	return model.Fail(model.CodeInvalidParameter, format, args...)
 }
 
-// checkText refuses a string holding a NUL byte or invalid UTF-8, or longer than limit.
-func checkText(what, s string, limit int) error {
+// textProblem says what is wrong with a string holding a NUL byte or invalid UTF-8, or
+// longer than limit, and is empty for a good one. Callers name the string only when it is
+// refused: naming each one in advance cost a fmt.Sprintf per path segment and parameter of
+// every request.
+func textProblem(s string, limit int) string {
 	switch {
 	case strings.IndexByte(s, 0) >= 0:
-		return invalid("%s contains a NUL byte (\\u0000), which no value may hold.", what)
+		return "contains a NUL byte (\\u0000), which no value may hold"
 	case !utf8.ValidString(s):
-		return invalid("%s is not valid UTF-8.", what)
+		return "is not valid UTF-8"
 	case len(s) > limit:
-		return invalid("%s is longer than %d bytes.", what, limit)
+		return fmt.Sprintf("is longer than %d bytes", limit)
 	}
-	return nil
+	return ""
 }
 
 func checkURL(u *url.URL) error {
-	for _, seg := range strings.Split(u.Path, "/") {
-		if err := checkText(fmt.Sprintf("Path segment %.40q", seg), seg, maxPathSegment); err != nil {
-			return err
+	for seg := range strings.SplitSeq(u.Path, "/") {
+		if p := textProblem(seg, maxPathSegment); p != "" {
+			return invalid("Path segment %.40q %s.", seg, p)
 		}
 	}
 	if u.RawQuery == "" {
@@ -88,12 +91,12 @@ func checkURL(u *url.URL) error {
 // checkValues checks the names and values of a query string or a form body.
 func checkValues(kind string, v url.Values) error {
 	for name, vals := range v {
-		if err := checkText(fmt.Sprintf("%s name %.40q", kind, name), name, maxQueryName); err != nil {
-			return err
+		if p := textProblem(name, maxQueryName); p != "" {
+			return invalid("%s name %.40q %s.", kind, name, p)
 		}
 		for _, val := range vals {
-			if err := checkText(fmt.Sprintf("%s %s", kind, name), val, maxQueryValue); err != nil {
-				return err
+			if p := textProblem(val, maxQueryValue); p != "" {
+				return invalid("%s %s %s.", kind, name, p)
 			}
 		}
 	}
@@ -128,7 +131,7 @@ func checkBody(w http.ResponseWriter, r *http.Request) error {
 		}
 		return model.Fail(model.CodeInvalidRequest, "Could not read the request body.")
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = &checkedBody{Reader: bytes.NewReader(body), raw: body}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
@@ -153,6 +156,24 @@ func checkBody(w http.ResponseWriter, r *http.Request) error {
 		return unsupported(ct, "application/json")
 	}
 	return checkJSON(body)
+}
+
+// checkedBody is a body checkBody has read: decode takes its bytes as they are rather than
+// reading a copy of them.
+type checkedBody struct {
+	*bytes.Reader
+	raw []byte
+}
+
+func (*checkedBody) Close() error { return nil }
+
+// unread returns the whole body if nothing has read from it yet, and marks it read.
+func (b *checkedBody) unread() ([]byte, bool) {
+	if b.Len() != len(b.raw) {
+		return nil, false
+	}
+	b.Reset(nil)
+	return b.raw, true
 }
 
 func isJSON(mt string) bool {

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"io"
+	"log/slog"
 	"math"
 	"mime"
 	"net"
@@ -120,15 +121,21 @@ func validRequestID(id string) bool {
 // decode reads a JSON body into dst. An empty body leaves dst as it is, for endpoints
 // whose body is optional; unknown fields are ignored (section 9).
 func decode(r *http.Request, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
-		}
-		return model.Fail(model.CodeMalformedJSON, "Could not read the request body.")
+	body, read := []byte(nil), false
+	if cb, ok := r.Body.(*checkedBody); ok {
+		body, read = cb.unread()
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if !read {
+		var err error
+		if body, err = io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody)); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return model.Fail(model.CodeBodyTooLarge, "The request body exceeds %d bytes.", maxBody)
+			}
+			return model.Fail(model.CodeMalformedJSON, "Could not read the request body.")
+		}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
@@ -218,7 +225,9 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		}
 		metrics.Requests.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Inc()
 		metrics.RequestSeconds.WithLabelValues(route, r.Method).Observe(took.Seconds())
-		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", took.Milliseconds())
+		if s.log.Enabled(r.Context(), slog.LevelDebug) { // the arguments alone cost allocations
+			s.log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", took.Milliseconds())
+		}
 	})
 }
 
