@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -142,7 +143,10 @@ func (l *Limiter) Allow(ctx context.Context, group, ip string) Decision {
 				l.mu.Unlock()
 				select {
 				case <-f.done:
-					if f.err != nil {
+					// A claim given up with its own request (a client that hung up) says
+					// nothing about the store: the waiters claim again rather than pass
+					// uncounted, or hanging up would open the limit to the others.
+					if f.err != nil && ctx.Err() == nil && !errors.Is(f.err, context.Canceled) && !errors.Is(f.err, context.DeadlineExceeded) {
 						return Decision{Allowed: true, Limit: limit, Reset: reset}
 					}
 				case <-ctx.Done():

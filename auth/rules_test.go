@@ -428,3 +428,51 @@ func await(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// A claim given up because its own client hung up is not the store failing: the requests
+// that waited on it claim again and are counted, so hanging up cannot open the limit.
+func TestSharedLimiterClaimerHangsUp(t *testing.T) {
+	t.Parallel()
+	store := &sharedCount{n: map[string]int{}}
+	release := make(chan struct{})
+	var first sync.Once
+	counter := func(ctx context.Context, group, ip string, window time.Time, n int) (int, error) {
+		hang := false
+		first.Do(func() { hang = true })
+		if hang {
+			<-release
+			return 0, ctx.Err()
+		}
+		return store.add(ctx, group, ip, window, n)
+	}
+	l := NewSharedLimiter(map[string]int{"auth": 1}, counter)
+	gone, hangUp := context.WithCancel(t.Context())
+	claimer := make(chan Decision, 1)
+	go func() { claimer <- l.Allow(gone, "auth", "a") }()
+	await(t, "the first claim", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		c := l.claims[limiterKey{"auth", "a"}]
+		return c != nil && c.pending != nil
+	})
+	waiter := make(chan Decision, 1)
+	go func() { waiter <- l.Allow(t.Context(), "auth", "a") }()
+	await(t, "a request waiting on it", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.claims[limiterKey{"auth", "a"}].pending.waiting == 1
+	})
+	hangUp()
+	close(release)
+	<-claimer
+	if d := <-waiter; !d.Allowed {
+		t.Fatalf("the waiting request was refused: %+v", d)
+	}
+	if store.calls != 1 {
+		t.Fatalf("the waiting request made %d claims, want its own one", store.calls)
+	}
+	// Its claim counted it: the limit of one is used up.
+	if d := l.Allow(t.Context(), "auth", "a"); d.Allowed {
+		t.Fatal("a second request passed a limit of one")
+	}
+}
