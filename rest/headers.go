@@ -51,13 +51,20 @@ func (g *frameGuard) guard() {
 	g.sent = true
 	h := g.Header()
 	// Most handlers leave both as securityHeaders set them; rewriting them anyway cost two
-	// allocations and a split of the policy on every answer.
-	if p := h.Get("Content-Security-Policy"); p != noFraming {
-		h.Set("Content-Security-Policy", withoutFraming(p))
+	// allocations and a split of the policy on every answer. Only a single value that is
+	// already right is left: a second X-Frame-Options value makes browsers ignore both.
+	if !only(h, "Content-Security-Policy", noFraming) {
+		h.Set("Content-Security-Policy", withoutFraming(h.Get("Content-Security-Policy")))
 	}
-	if h.Get("X-Frame-Options") != "DENY" {
+	if !only(h, "X-Frame-Options", "DENY") {
 		h.Set("X-Frame-Options", "DENY")
 	}
+}
+
+// only reports whether h holds exactly one value for the (canonical) key, and it is v.
+func only(h http.Header, key, v string) bool {
+	vs := h[key]
+	return len(vs) == 1 && vs[0] == v
 }
 
 func (g *frameGuard) WriteHeader(code int) {
