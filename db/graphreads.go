@@ -17,8 +17,8 @@ import (
 // AccountsOfItems lists the accounts of several items in one statement, in the order of
 // Accounts within each item: the dataloader of items → accounts.
 func (d *DB) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *string) ([]*model.Account, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT data, created_at, updated_at FROM accounts
-		WHERE item_id = ANY($1) AND ($2::text IS NULL OR type = $2) ORDER BY item_id, type DESC, data->>'subtype', id`, itemIDs, typ)
+	rows, err := d.Pool.Query(ctx, `SELECT data FROM accounts
+		WHERE item_id = ANY($1) AND ($2::text IS NULL OR type = $2) ORDER BY item_id, type DESC, subtype, id`, itemIDs, typ)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID
 				account = &model.Account{ID: id}
 				return pageRow{}, nil
 			}
-			a, err := scanAccount(raw, *created, *updated)
+			a, err := scanAccount(raw)
 			account = a
 			return pageRow{}, err
 		}

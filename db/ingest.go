@@ -1,6 +1,7 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,32 +17,89 @@ import (
 // is stored, inside the transaction that also records the execution's events and jobs.
 
 // ReplaceAccounts stores an item's accounts as reported and removes the ones no longer
-// reported, with their transactions (which have no foreign key). A document that did not
-// change keeps its updated_at, so readers see which accounts moved.
+// reported, with their transactions (which have no foreign key). Each row keeps the
+// document GET /accounts serves, dates included (migration 0023). An account whose content
+// did not change keeps its updatedAt, so readers see which accounts moved, and is not
+// written at all unless its stored text is in an older form.
 func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) error {
+	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
+	if err != nil {
+		return err
+	}
+	stored, err := pgx.CollectRows(rows, pgx.RowToStructByPos[storedAccount])
+	if err != nil {
+		return err
+	}
+	byID := make(map[uuid.UUID]storedAccount, len(stored))
+	for _, s := range stored {
+		byID[s.ID] = s
+	}
 	ids := make([]uuid.UUID, 0, len(list))
 	for i := range list {
 		a := &list[i]
 		ids = append(ids, a.ID)
-		// The row's columns are the timestamps; the document never holds stale copies.
-		a.CreatedAt, a.UpdatedAt = model.Time{}, model.Time{}
-		data, err := json.Marshal(a)
+		old, found := byID[a.ID]
+		doc, updated, write, err := accountDocument(a, old, found, now)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.pg.Exec(ctx, `INSERT INTO accounts (id, item_id, type, data, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $5)
-			ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, type = EXCLUDED.type,
-				updated_at = CASE WHEN accounts.data IS DISTINCT FROM EXCLUDED.data THEN EXCLUDED.updated_at ELSE accounts.updated_at END`,
-			a.ID, itemID, string(a.Type), data, now); err != nil {
+		if !write {
+			continue
+		}
+		if _, err := tx.pg.Exec(ctx, `INSERT INTO accounts (id, item_id, type, subtype, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6)
+			ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, subtype = EXCLUDED.subtype, data = EXCLUDED.data,
+				updated_at = EXCLUDED.updated_at`,
+			a.ID, itemID, a.Type, a.Subtype, string(doc), updated); err != nil {
 			return fmt.Errorf("store account: %w", err)
 		}
 	}
 	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
 		return err
 	}
-	_, err := tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
+	_, err = tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
 	return err
+}
+
+// storedAccount is an account's row as ReplaceAccounts finds it.
+type storedAccount struct {
+	ID               uuid.UUID
+	Data             []byte
+	Created, Updated time.Time
+}
+
+// accountDocument gives a reported account its dates and its document: a new one is
+// created and updated now; a stored one keeps its createdAt, and its updatedAt unless its
+// content changed. Content is compared decoded, so a document stored in another form
+// (jsonb's spacing, another key order) with the same content is rewritten without moving
+// updatedAt; write is false when the stored text is already exactly the document. updated
+// is the row's updated_at, whose instant the document's updatedAt shows to the
+// millisecond.
+func accountDocument(a *model.Account, old storedAccount, found bool, now time.Time) (doc []byte, updated time.Time, write bool, err error) {
+	created, updated := now, now
+	if found {
+		created, updated = old.Created, old.Updated
+	}
+	a.CreatedAt, a.UpdatedAt = model.NewTime(created), model.NewTime(updated)
+	if doc, err = json.Marshal(a); err != nil {
+		return nil, time.Time{}, false, err
+	}
+	if !found {
+		return doc, updated, true, nil
+	}
+	if bytes.Equal(doc, old.Data) {
+		return doc, updated, false, nil
+	}
+	var was model.Account
+	if json.Unmarshal(old.Data, &was) == nil {
+		was.CreatedAt, was.UpdatedAt = a.CreatedAt, a.UpdatedAt
+		if again, err := json.Marshal(&was); err == nil && bytes.Equal(again, doc) {
+			return doc, updated, true, nil // the same content in another form
+		}
+	}
+	a.UpdatedAt = model.NewTime(now)
+	doc, err = json.Marshal(a)
+	return doc, now, true, err
 }
 
 // TransactionChanges is what one execution changed in one account's transactions.

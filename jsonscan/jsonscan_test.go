@@ -100,37 +100,3 @@ func FuzzMembers(f *testing.F) {
 		}
 	})
 }
-
-func TestCompact(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"a": 1, "b": [true, {"c": "d\" , e"}], "e": null}`, `{"a":1,"b":[true,{"c":"d\" , e"}],"e":null}`},
-		{" {\n\t\"x\" :\r\n \"a b\\\\\" } ", `{"x":"a b\\"}`},
-		{`{"k": "\\\"", "l": -0.5e-3}`, `{"k":"\\\"","l":-0.5e-3}`},
-		{`[]`, `[]`},
-	} {
-		got, ok := Compact([]byte("pre:"), []byte(c.in))
-		if !ok || string(got) != "pre:"+c.want {
-			t.Errorf("Compact(%q) = %q, %v; want %q", c.in, got, ok, c.want)
-		}
-	}
-	if got, ok := Compact([]byte("pre:"), []byte(`{"a": "unterminated`)); ok || string(got) != "pre:" {
-		t.Errorf("an unterminated string: %q, %v", got, ok)
-	}
-}
-
-// FuzzCompact holds Compact to encoding/json.Compact on every valid JSON document.
-func FuzzCompact(f *testing.F) {
-	for _, s := range []string{`{"a": 1, "b": [true, {"c": "d\"}"}], "e": null}`, `{}`, `{"x": "\u00e9 \\"}`, `[1, 2]`, ` "s" `} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		var want bytes.Buffer
-		if json.Compact(&want, doc) != nil {
-			return
-		}
-		got, ok := Compact(nil, doc)
-		if !ok || string(got) != want.String() {
-			t.Fatalf("Compact(%q) = %q, %v; encoding/json says %q", doc, got, ok, want.String())
-		}
-	})
-}

@@ -1,6 +1,9 @@
 package rest_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -88,4 +91,53 @@ func TestAccounts(t *testing.T) {
 	if d["accounts"].(map[string]any)["total"] != float64(2) {
 		t.Fatalf("graphql accounts %v", d)
 	}
+
+	// A refresh keeps every account's createdAt, and its updatedAt unless its content moved
+	// (the sandbox's refresh moves the balances of the card and the checking account, not
+	// the savings account's). The list stays compact JSON (the documents are sent as
+	// stored), and GraphQL reads the same dates.
+	before := env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).Body
+	var synced model.Item
+	env.Do(t, "GET", "/items/"+id, key, nil).Want(200).JSON(&synced)
+	env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+	env.WaitItem(t, key, id, func(i *model.Item) bool {
+		return testsupport.Settled(i) && i.LastUpdatedAt.After(synced.LastUpdatedAt.Time)
+	})
+	after := env.Do(t, "GET", "/accounts?itemId="+id, key, nil).Want(200).Body
+	if bytes.Contains(after, []byte(`": `)) || bytes.Contains(after, []byte(`, "`)) {
+		t.Fatalf("the list is not compact: %s", after)
+	}
+	docs := func(body []byte) []map[string]any {
+		var p struct{ Results []map[string]any }
+		if err := json.Unmarshal(body, &p); err != nil || len(p.Results) != 3 {
+			t.Fatalf("list %s: %v", body, err)
+		}
+		return p.Results
+	}
+	moved := map[bool]int{}
+	for i, now := range docs(after) {
+		was := docs(before)[i]
+		changed := !reflect.DeepEqual(withoutDates(was), withoutDates(now))
+		moved[changed]++
+		if now["createdAt"] != was["createdAt"] || (now["updatedAt"] != was["updatedAt"]) != changed {
+			t.Fatalf("account %v (content changed: %v): dates went from %v %v to %v %v", now["subtype"], changed,
+				was["createdAt"], was["updatedAt"], now["createdAt"], now["updatedAt"])
+		}
+	}
+	if moved[true] == 0 || moved[false] == 0 {
+		t.Fatalf("a refresh should move some accounts and not others: %v", moved)
+	}
+	dates := env.GraphQL(t, key, `query($id: UUID!) { accounts(itemId: $id) { results { createdAt updatedAt } } }`, map[string]any{"id": id}).OK(t)
+	for i, r := range dates["accounts"].(map[string]any)["results"].([]any) {
+		if want := docs(after)[i]; r.(map[string]any)["createdAt"] != want["createdAt"] || r.(map[string]any)["updatedAt"] != want["updatedAt"] {
+			t.Fatalf("GraphQL's dates %v, the list's %v %v", r, want["createdAt"], want["updatedAt"])
+		}
+	}
+}
+
+func withoutDates(doc map[string]any) map[string]any {
+	out := maps.Clone(doc)
+	delete(out, "createdAt")
+	delete(out, "updatedAt")
+	return out
 }

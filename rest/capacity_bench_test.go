@@ -246,7 +246,7 @@ func capacityBaseline(b testing.TB, env *testsupport.Env, account uuid.UUID) htt
 	mux := http.NewServeMux()
 	mux.HandleFunc("/tx", baselineTxPages(env, account))
 	mux.HandleFunc("/accounts", func(w http.ResponseWriter, r *http.Request) {
-		rows, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, data->>'subtype', id`, itemOf)
+		rows, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, subtype, id`, itemOf)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
@@ -266,7 +266,7 @@ func capacityBaseline(b testing.TB, env *testsupport.Env, account uuid.UUID) htt
 		_ = json.NewEncoder(w).Encode(key)
 	})
 	mux.HandleFunc("/dashboard", func(w http.ResponseWriter, r *http.Request) {
-		accts, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, data->>'subtype', id`, itemOf)
+		accts, err := rawRows(r, `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, subtype, id`, itemOf)
 		if err == nil {
 			var txs []json.RawMessage
 			if txs, err = rawRows(r, `SELECT data FROM transactions WHERE account_id = $1 ORDER BY date, id LIMIT 50`, account); err == nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -246,11 +247,20 @@ func TestGraphQLProjectedAccounts(t *testing.T) {
 			}
 		})
 	}
-	// The list came from the documents: its Map values keep REST's key order.
+	// The list comes from the documents: its Map values are the stored bytes. Stored in the
+	// form documents written before migration 0023 keep until their next sync (jsonb's
+	// text: keys by length, a space after each colon), they come out so, where the typed
+	// path would sort and compact them; REST sends such documents as they are.
+	env.Exec(t, `UPDATE accounts SET data = data::jsonb::text WHERE item_id = $1`, item)
 	body := env.Do(t, "POST", "/graphql", key, map[string]any{"query": balances + ` query($i: UUID!) { accounts(itemId: $i) { results { ...A } } }`,
 		"variables": map[string]any{"i": item}}).Want(200).Body
-	if !bytes.Contains(body, []byte(`"reservedBalances":[{"name":`)) {
+	if !bytes.Contains(body, []byte(`"reservedBalances":[{"name": "`)) {
 		t.Fatalf("accounts' results were not written from the stored documents: %s", body)
+	}
+	var rest model.AccountPage
+	env.Do(t, "GET", "/accounts?itemId="+item, key, nil).Want(200).JSON(&rest)
+	if len(rest.Results) < 2 || rest.Results[0].CreatedAt.IsZero() {
+		t.Fatalf("REST's list of documents in jsonb's form: %+v", rest)
 	}
 	// A resolver's field under results takes the typed path, which still agrees.
 	g := env.GraphQL(t, key, `query($i: UUID!) { accounts(itemId: $i) { results { id name transactions(first: 2) { nodes { id } } } } }`,
