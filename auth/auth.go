@@ -277,7 +277,11 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 // everything that can change (expiry, the client's enabled flag, a Connect Token's row) is
 // still checked on every request. Refused tokens are not kept, so garbage evicts nothing.
 func (s *Service) claimsOf(token string) (claims, error) {
-	if c, ok := s.tokens.Get(token); ok {
+	// Peek takes the cache's read lock; Get, which moves the entry to the front, takes its
+	// exclusive lock, and at 8,000 requests a second on two cores requests waited on it
+	// (a fifth of the service's lock waits in a mutex profile). Eviction is then by age,
+	// which suits credentials that live two hours.
+	if c, ok := s.tokens.Peek(token); ok {
 		return c, nil
 	}
 	c, err := parse(s.jwtKey, token)

@@ -15,7 +15,7 @@ import (
 // changed client before acknowledging the change to its writer. Without a listener (an
 // operator command, a lost connection) every check reads the database.
 type enabledCache struct {
-	mu   sync.Mutex
+	mu   sync.RWMutex // every request reads; writes come with Listen's notices
 	m    map[uuid.UUID]bool
 	live bool
 	// gen counts invalidations: a value read from the database before one must not be
@@ -27,8 +27,8 @@ func newEnabledCache() *enabledCache { return &enabledCache{m: map[uuid.UUID]boo
 
 // get returns the cached flag, and the generation to hand to put after a database read.
 func (c *enabledCache) get(id uuid.UUID) (enabled, ok bool, gen uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	if !c.live {
 		return false, false, c.gen
 	}

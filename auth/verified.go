@@ -48,7 +48,8 @@ func (v *verifiedSecrets) digest(secret string) (d [sha256.Size]byte) {
 // match is remembered unless the hash is due to be replaced by a stronger one.
 func (v *verifiedSecrets) check(ctx context.Context, secret, stored string) (bool, error) {
 	d := v.digest(secret)
-	if seen, ok := v.known.Get(stored); ok && hmac.Equal(seen[:], d[:]) {
+	// Peek takes the read lock (see Service.claimsOf).
+	if seen, ok := v.known.Peek(stored); ok && hmac.Equal(seen[:], d[:]) {
 		return true, nil
 	}
 	ok, err := CheckSecret(ctx, secret, stored)

@@ -30,7 +30,9 @@ func newOwners() owners {
 
 // known reports whether the owner of the resource is known, and whether it is client.
 func (o owners) known(kind byte, id, client uuid.UUID) (known, owned bool) {
-	owner, ok := o.cache.Get(ownerKey{kind, id})
+	// Peek, not Get: Get reorders the list under the cache's one exclusive lock, and under
+	// load every request queued on it (see auth's claimsOf); eviction is then by age.
+	owner, ok := o.cache.Peek(ownerKey{kind, id})
 	return ok, ok && owner == client
 }
 
