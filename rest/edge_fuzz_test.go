@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -277,6 +278,33 @@ func FuzzEdgeJSON(f *testing.F) {
 		}
 		if err != nil && strings.Contains(err.Error(), "NUL") && !nul {
 			t.Fatalf("%.200q: %v, but the reference finds no NUL", body, err)
+		}
+	})
+}
+
+// FuzzCheckQuery holds checkQuery, which walks a query string without building its map, to
+// what it replaced: url.ParseQuery, then checkValues on the map. Both refuse the same
+// strings; with one problem in the string they give the same message (with several, the
+// map's order picked which one the old check named).
+func FuzzCheckQuery(f *testing.F) {
+	for _, v := range BadURLValues {
+		f.Add("itemId=" + v)
+		f.Add(v + "=1&b=2")
+	}
+	f.Add("a=1&&b=%2B+c&=x&d")
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := checkQuery(raw)
+		var want error
+		if v, err := url.ParseQuery(raw); err != nil {
+			want = invalid("The query string is malformed: %s.", err.Error())
+		} else {
+			want = checkValues("Query parameter", v)
+		}
+		if (got == nil) != (want == nil) {
+			t.Fatalf("checkQuery(%q) = %v; ParseQuery and checkValues say %v", raw, got, want)
+		}
+		if got != nil && strings.Count(raw, "&") == 0 && got.Error() != want.Error() {
+			t.Fatalf("checkQuery(%q) = %v; ParseQuery and checkValues say %v", raw, got, want)
 		}
 	})
 }

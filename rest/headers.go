@@ -12,6 +12,17 @@ const hstsValue = "max-age=31536000"
 // noFraming is the policy directive no page of the service goes without.
 const noFraming = "frame-ancestors 'none'"
 
+// The values securityHeaders gives every answer, shared rather than allocated per request
+// (Header.Set makes a slice each time). Sharing is safe: each has length and capacity one,
+// so a handler's Add appends to a copy, and Set and Del replace or drop the slice.
+var (
+	nosniffValue   = []string{"nosniff"}
+	noStoreValue   = []string{"no-store"}
+	denyValue      = []string{"DENY"}
+	hstsValues     = []string{hstsValue}
+	noFramingValue = []string{noFraming}
+)
+
 // securityHeaders sets, on every answer of every surface:
 //   - X-Content-Type-Options: nosniff, so a browser never runs a JSON body as script;
 //   - Cache-Control: no-store unless the handler chose otherwise (GraphiQL's assets): the
@@ -24,13 +35,13 @@ const noFraming = "frame-ancestors 'none'"
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Frame-Options", "DENY")
+		h["X-Content-Type-Options"] = nosniffValue
+		h["Cache-Control"] = noStoreValue
+		h["X-Frame-Options"] = denyValue
 		if r.TLS != nil {
-			h.Set("Strict-Transport-Security", hstsValue)
+			h["Strict-Transport-Security"] = hstsValues
 		}
-		h.Set("Content-Security-Policy", noFraming)
+		h["Content-Security-Policy"] = noFramingValue
 		g := &frameGuard{ResponseWriter: w}
 		next.ServeHTTP(g, r)
 		g.guard() // a handler that wrote nothing: the header goes out after this

@@ -55,3 +55,26 @@ func TestSecurityHeadersFraming(t *testing.T) {
 		})
 	}
 }
+
+// The values securityHeaders shares between answers stay as they are whatever a handler
+// does to its own answer's copies.
+func TestSecurityHeadersShared(t *testing.T) {
+	t.Parallel()
+	handlers := []func(h http.Header){
+		func(h http.Header) { h.Add("Cache-Control", "private"); h.Add("X-Content-Type-Options", "x") },
+		func(h http.Header) { h["Cache-Control"] = append(h["Cache-Control"], "private") },
+		func(h http.Header) { h.Set("Cache-Control", "max-age=60"); h.Del("X-Content-Type-Options") },
+	}
+	for _, change := range handlers {
+		securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { change(w.Header()) })).
+			ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	}
+	rec := httptest.NewRecorder()
+	securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	h := rec.Result().Header
+	for key, want := range map[string]string{"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"} {
+		if got := h.Values(key); !slices.Equal(got, []string{want}) {
+			t.Errorf("%s %q after handlers changed theirs, want only %q", key, got, want)
+		}
+	}
+}
