@@ -9,6 +9,8 @@ package metrics
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -132,4 +134,42 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, d := range depths {
 		ch <- prometheus.MustNewConstMetric(queueDepth, prometheus.GaugeValue, float64(d.Jobs), d.Queue, d.State)
 	}
+}
+
+// requestKey names one route's series; method is one of requestMethods or "OTHER".
+type requestKey struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	seconds prometheus.Observer
+}
+
+// requestSeriesOf caches each route, method and status's two series: WithLabelValues
+// hashes its label values and looks them up under a lock on every call, two of them per
+// request.
+var requestSeriesOf sync.Map // requestKey → *requestSeries
+
+// requestMethods are the methods counted by name; any other is counted as OTHER, so a
+// client inventing methods cannot make series without end.
+var requestMethods = map[string]bool{http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true}
+
+// ObserveRequest counts an answered request in Requests and its duration in
+// RequestSeconds.
+func ObserveRequest(route, method string, status int, took time.Duration) {
+	if !requestMethods[method] {
+		method = "OTHER"
+	}
+	k := requestKey{route, method, status}
+	s, ok := requestSeriesOf.Load(k)
+	if !ok {
+		s, _ = requestSeriesOf.LoadOrStore(k, &requestSeries{Requests.WithLabelValues(route, method, strconv.Itoa(status)),
+			RequestSeconds.WithLabelValues(route, method)})
+	}
+	series := s.(*requestSeries)
+	series.count.Inc()
+	series.seconds.Observe(took.Seconds())
 }

@@ -50,6 +50,7 @@ func TestMetrics(t *testing.T) {
 	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": req, "connectorId": payConnector,
 		"parameters": map[string]any{"cpf": happyCPF}}).Want(200)
 	env.Do(t, "GET", "/items/"+it.ID.String(), key, nil).Want(200)
+	brewed := env.Do(t, "BREW", "/items/"+it.ID.String(), key, nil).Status
 
 	var text string
 	testsupport.Eventually(t, "the delivery's count", 10*time.Second, func() bool {
@@ -78,6 +79,11 @@ func TestMetrics(t *testing.T) {
 	}
 	if regexp.MustCompile(`route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}`).MatchString(text) {
 		t.Fatal("a route label holds an id")
+	}
+	// A method a client made up is counted, as OTHER: its name would be a series per name.
+	if metricValue(text, "ponte_http_requests_total", "route", "unmatched", "method", "OTHER", "status", strconv.Itoa(brewed)) < 1 ||
+		strings.Contains(text, `method="BREW"`) {
+		t.Errorf("a BREW request (%d) is not counted as OTHER", brewed)
 	}
 	// From another machine: refused without the token, served with it.
 	for _, c := range []struct {

@@ -243,8 +243,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			span.SetName(r.Method + " " + route)
 			span.SetAttributes(attribute.String("http.route", route))
 		}
-		metrics.Requests.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Inc()
-		metrics.RequestSeconds.WithLabelValues(route, r.Method).Observe(took.Seconds())
+		metrics.ObserveRequest(route, r.Method, rec.status, took)
 		if s.log.Enabled(r.Context(), slog.LevelDebug) { // the arguments alone cost allocations
 			s.log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", took.Milliseconds())
 		}
