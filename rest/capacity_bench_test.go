@@ -34,27 +34,7 @@ import (
 // PONTE_CAPACITY_STEP sets seconds per step (default 4), PONTE_CAPACITY_ROUTES picks routes
 // by name (default all).
 func BenchmarkCapacity(b *testing.B) {
-	unlimited := map[string]int{}
-	for group := range auth.RateLimits {
-		unlimited[group] = 1 << 30
-	}
-	env := testsupport.New(b, func(s *testsupport.Setup) {
-		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequests)
-	})
-	c := env.NewClient(b, "capacity")
-	var it model.Item
-	env.Do(b, "POST", "/items", c.APIKey, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},
-		"parameters": map[string]any{"user": "user-ok-perf-20", "password": "password-ok"}}).Want(200).JSON(&it)
-	item := it.ID.String()
-	testsupport.Eventually(b, "the sync", 10*time.Minute, func() bool { return testsupport.Settled(env.Item(b, c.APIKey, item)) })
-	var accounts model.AccountPage
-	env.Do(b, "GET", "/accounts?itemId="+item, c.APIKey, nil).Want(200).JSON(&accounts)
-	var account uuid.UUID
-	for _, a := range accounts.Results {
-		if a.Subtype == "CHECKING_ACCOUNT" {
-			account = a.ID
-		}
-	}
+	env, c, item, account := capacityFixture(b, "user-ok-perf-20", "ACCOUNTS", "TRANSACTIONS")
 
 	// The service's pages of the account, and the baseline's.
 	var txPaths []string
@@ -215,6 +195,34 @@ func BenchmarkCapacity(b *testing.B) {
 	}
 	b.StopTimer()
 	fmt.Fprintf(os.Stderr, "knees (highest rate with p99 under the bound, no errors), and CPU per request (server + PostgreSQL) at the highest rate both held:\n| Route | p99 bound | Service | Baseline | Ratio | Service CPU | Baseline CPU | Ratio |\n|---|---|---|---|---|---|---|---|\n%s\n", strings.Join(table, "\n"))
+}
+
+// capacityFixture starts a service whose rate limits are raised out of the way but still
+// counted in PostgreSQL, as replicas do, with a client and a synced item of the sandbox
+// user: it returns them and the item's checking account.
+func capacityFixture(b testing.TB, user string, products ...string) (*testsupport.Env, *testsupport.Client, string, uuid.UUID) {
+	unlimited := map[string]int{}
+	for group := range auth.RateLimits {
+		unlimited[group] = 1 << 30
+	}
+	env := testsupport.New(b, func(s *testsupport.Setup) {
+		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequests)
+	})
+	c := env.NewClient(b, "capacity")
+	var it model.Item
+	env.Do(b, "POST", "/items", c.APIKey, map[string]any{"connectorId": 0, "products": products,
+		"parameters": map[string]any{"user": user, "password": "password-ok"}}).Want(200).JSON(&it)
+	item := it.ID.String()
+	testsupport.Eventually(b, "the sync", 10*time.Minute, func() bool { return testsupport.Settled(env.Item(b, c.APIKey, item)) })
+	var accounts model.AccountPage
+	env.Do(b, "GET", "/accounts?itemId="+item, c.APIKey, nil).Want(200).JSON(&accounts)
+	var account uuid.UUID
+	for _, a := range accounts.Results {
+		if a.Subtype == "CHECKING_ACCOUNT" {
+			account = a.ID
+		}
+	}
+	return env, c, item, account
 }
 
 // capacityBaseline serves the same reads with nothing around them.

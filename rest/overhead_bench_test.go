@@ -7,12 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/uuid"
-
-	"ponte/auth"
-	"ponte/model"
-	"ponte/testsupport"
 )
 
 // BenchmarkRequestOverhead serves GET /accounts and POST /auth in this process, without a
@@ -22,25 +16,7 @@ import (
 // reads. Sequential and parallel (GOMAXPROCS callers); the CPU profile of a run
 // (-cpuprofile) shows where the difference goes.
 func BenchmarkRequestOverhead(b *testing.B) {
-	unlimited := map[string]int{}
-	for group := range auth.RateLimits {
-		unlimited[group] = 1 << 30
-	}
-	env := testsupport.New(b, func(s *testsupport.Setup) {
-		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequests)
-	})
-	c := env.NewClient(b, "overhead")
-	var it model.Item
-	env.Do(b, "POST", "/items", c.APIKey, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS"},
-		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&it)
-	item := it.ID.String()
-	testsupport.Eventually(b, "the sync", 5*time.Minute, func() bool { return testsupport.Settled(env.Item(b, c.APIKey, item)) })
-	var accounts model.AccountPage
-	env.Do(b, "GET", "/accounts?itemId="+item, c.APIKey, nil).Want(200).JSON(&accounts)
-	var account uuid.UUID
-	for _, a := range accounts.Results {
-		account = a.ID
-	}
+	env, c, item, account := capacityFixture(b, "user-ok", "ACCOUNTS")
 	service, baseline := env.Server.Config.Handler, capacityBaseline(b, env, account)
 	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
 	cases := []struct {
