@@ -178,12 +178,13 @@ func checkBody(w http.ResponseWriter, r *http.Request) error {
 	return checkJSON(body)
 }
 
-// readBody reads a body of at most maxBody bytes. One whose length the request states
-// (checkBody refused a stated length over maxBody) is read into a buffer of that size:
-// net/http ends such a body at its length, so io.ReadAll's growing buffer and the
-// MaxBytesReader were two allocations and copies per request for nothing.
+// readBody reads a body of at most maxBody bytes. One whose stated length is at most
+// exactBodyRead is read into a buffer of that size: net/http ends such a body at its
+// length, so io.ReadAll's growing buffer and the MaxBytesReader were two allocations and
+// copies per request for nothing. Larger ones grow as their bytes arrive, so a client that
+// states a megabyte and sends nothing does not get a megabyte allocated.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.ContentLength <= 0 {
+	if r.ContentLength <= 0 || r.ContentLength > exactBodyRead {
 		return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	}
 	body := make([]byte, r.ContentLength)
@@ -192,6 +193,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	}
 	return body, nil
 }
+
+// exactBodyRead is the largest stated body length readBody allocates in advance.
+const exactBodyRead = 64 << 10
 
 // mediaType is mime.ParseMediaType, without its parse for the Content-Type nearly every
 // client sends.

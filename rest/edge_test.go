@@ -1,8 +1,11 @@
 package rest_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -123,6 +126,22 @@ func TestEdgeBodyLimit(t *testing.T) {
 	exact := `{"description":"` + strings.Repeat("x", 1<<20-len(`{"description":""}`)) + `"}`
 	wantErrorResponse(t, sendRaw(t, env, "POST", "/payments/requests", key, "application/json", strings.NewReader(exact), false),
 		http.StatusBadRequest, model.CodeInvalidParameter.String())
+	// A body shorter than its stated length (the client stops sending) is a 400, for a
+	// length read into a buffer of its size and for one read as it arrives.
+	for _, stated := range []int{200, 100 << 10} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST /payments/requests HTTP/1.1\r\nHost: x\r\nX-API-KEY: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"amount\": 10", key, stated)
+		_ = conn.(*net.TCPConn).CloseWrite()
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("stated %d: %v", stated, err)
+		}
+		wantErrorResponse(t, resp, http.StatusBadRequest, model.CodeInvalidRequest.String())
+		conn.Close()
+	}
 }
 
 // A JSON endpoint reads JSON only: another Content-Type is a 415. The service's HTML forms
