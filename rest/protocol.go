@@ -71,8 +71,8 @@ func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []json.RawMes
 	defer func() {
 		if cap(buf) <= rawBufferKept {
 			*kept = buf[:0]
-			rawBuffers.Put(kept)
-		}
+		} // else *kept is still the smaller buffer it held: Grow copied to a new one
+		rawBuffers.Put(kept)
 	}()
 	buf = append(buf, head...)
 	for i, d := range docs {
