@@ -24,7 +24,7 @@ var layers = map[string][]string{
 	"ponte/metrics":         {},
 	"ponte/jsonscan":        {},
 	"ponte/jobs":            {"ponte/metrics"},
-	"ponte/db":              {"ponte/model", "ponte/metrics", "ponte/jsonscan"},
+	"ponte/db":              {"ponte/model", "ponte/metrics"},
 	"ponte/sandbox":         {"ponte/model"},
 	"ponte/auth":            {"ponte/model", "ponte/db"},
 	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
