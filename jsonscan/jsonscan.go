@@ -4,13 +4,13 @@ package jsonscan
 
 import "bytes"
 
-// GraphQL's projection (graph/project.go) reads each stored document once, to find where the selected
-// members' values are, and copies those bytes. encoding/json would decode every value into
-// Go (what the projection avoids), and gjson, tried first, parses every number into a float
-// and hands back results of several words each: together they took 60% of the projection's
-// time on a 500-row page. These two scanners only find byte ranges. They trust that the
-// document is JSON, as the service's own encoder wrote it, and stop (returning false) at
-// anything that is not, without reading past its end.
+// GraphQL's projection (graph/project.go) reads each stored document once, to find where
+// the selected members' values are, and copies those bytes. encoding/json would decode
+// every value into Go (what the projection avoids), and gjson, tried first, parses every
+// number into a float and hands back results of several words each: together they took 60%
+// of the projection's time on a 500-row page. These two scanners only find byte ranges.
+// They trust that the document is JSON, as the service's own encoder wrote it, and stop
+// (returning false) at anything that is not, without reading past its end.
 
 // Span is a value's byte range in its document; the zero Span is an absent value.
 type Span struct{ Start, End int }
