@@ -104,6 +104,9 @@ func NewSharedLimiter(limits map[string]int, c Counter) *Limiter {
 	return l
 }
 
+// Limit is group's limit per minute, 0 for a group without one.
+func (l *Limiter) Limit(group string) int { return l.limits[group] }
+
 // Decision is the outcome of one request against a group's limit.
 type Decision struct {
 	Allowed bool

@@ -12,12 +12,11 @@ import (
 const retryAfterUnavailable = "2"
 
 // databaseGate answers 503 DATABASE_UNAVAILABLE at once while the database monitor knows
-// the database is away, instead of letting each request wait out its own time-outs, and
-// gives every 503 a Retry-After header. The health probes and GraphiQL's page need no
-// database and pass.
+// the database is away, instead of letting each request wait out its own time-outs. Every
+// 503 gets a Retry-After header (answerWriter). The health probes and GraphiQL's page need
+// no database and pass.
 func (s *Server) databaseGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w = &retryAfterWriter{ResponseWriter: w}
 		if needsDatabase(r.URL.Path) && !s.res.DatabaseAvailable() {
 			// /graphql too: a refusal before execution is an HTTP status with the
 			// documented body there, as for a body too large.
@@ -30,24 +29,4 @@ func (s *Server) databaseGate(next http.Handler) http.Handler {
 
 func needsDatabase(path string) bool {
 	return path != "/healthz" && path != "/readyz" && path != "/graphiql" && !strings.HasPrefix(path, "/graphiql/")
-}
-
-// retryAfterWriter adds Retry-After to a 503 whose handler did not set one.
-type retryAfterWriter struct {
-	http.ResponseWriter
-}
-
-func (w *retryAfterWriter) WriteHeader(code int) {
-	if code == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", retryAfterUnavailable)
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *retryAfterWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *retryAfterWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
 }

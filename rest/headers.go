@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -23,6 +24,22 @@ var (
 	noFramingValue = []string{noFraming}
 )
 
+// resetValues are RateLimit-Reset's values, 0 to 60 seconds, shared as the values above.
+var resetValues = func() (v [61][]string) {
+	for i := range v {
+		v[i] = []string{strconv.Itoa(i)}
+	}
+	return v
+}()
+
+// secondsValue is the header value of n seconds, shared when it is one of resetValues.
+func secondsValue(n int) []string {
+	if n >= 0 && n < len(resetValues) {
+		return resetValues[n]
+	}
+	return []string{strconv.Itoa(n)}
+}
+
 // securityHeaders sets, on every answer of every surface:
 //   - X-Content-Type-Options: nosniff, so a browser never runs a JSON body as script;
 //   - Cache-Control: no-store unless the handler chose otherwise (GraphiQL's assets): the
@@ -31,7 +48,10 @@ var (
 //   - Strict-Transport-Security when the request came over TLS;
 //   - X-Frame-Options: DENY and a Content-Security-Policy whose frame-ancestors is 'none'
 //     (added to the handler's own policy when it sets one), so no page of the service can be
-//     framed for clickjacking: the consent and authorisation pages take decisions on a click.
+//     framed for clickjacking: the consent and authorisation pages take decisions on a click;
+//   - Retry-After on a 503 whose handler set none (see databaseGate).
+//
+// It hands the handlers the answer's one wrapper, which logRequests reads the status from.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -42,25 +62,44 @@ func securityHeaders(next http.Handler) http.Handler {
 			h["Strict-Transport-Security"] = hstsValues
 		}
 		h["Content-Security-Policy"] = noFramingValue
-		g := &frameGuard{ResponseWriter: w}
-		next.ServeHTTP(g, r)
-		g.guard() // a handler that wrote nothing: the header goes out after this
+		a := &answerWriter{ResponseWriter: w}
+		next.ServeHTTP(a, r)
+		a.guard() // a handler that wrote nothing: the header goes out after this
 	})
 }
 
-// frameGuard fixes the Content-Security-Policy just before the header is sent, after the
-// handler set its own.
-type frameGuard struct {
+// answerWriter is the one wrapper around every answer: it fixes the framing headers and a
+// 503's Retry-After just before the header is sent, after the handler set its own, and
+// keeps the status for the log line and the metrics. One wrapper, where there were three
+// (one per middleware): each was an allocation per request and a call on every write.
+type answerWriter struct {
 	http.ResponseWriter
-	sent bool
+	status int // the final status written, 0 until then
+	sent   bool
 }
 
-func (g *frameGuard) guard() {
-	if g.sent {
+// Status is the answer's status: 200 when the handler wrote none, as net/http sends.
+func (a *answerWriter) Status() int {
+	if a.status == 0 {
+		return http.StatusOK
+	}
+	return a.status
+}
+
+// answerOf returns w's answerWriter, wrapping w in one when securityHeaders did not.
+func answerOf(w http.ResponseWriter) *answerWriter {
+	if a, ok := w.(*answerWriter); ok {
+		return a
+	}
+	return &answerWriter{ResponseWriter: w}
+}
+
+func (a *answerWriter) guard() {
+	if a.sent {
 		return
 	}
-	g.sent = true
-	h := g.Header()
+	a.sent = true
+	h := a.Header()
 	// Most handlers leave both as securityHeaders set them; rewriting them anyway cost two
 	// allocations and a split of the policy on every answer. Only a single value that is
 	// already right is left: a second X-Frame-Options value makes browsers ignore both.
@@ -70,6 +109,9 @@ func (g *frameGuard) guard() {
 	if !only(h, "X-Frame-Options", "DENY") {
 		h.Set("X-Frame-Options", "DENY")
 	}
+	if a.status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
+		h.Set("Retry-After", retryAfterUnavailable)
+	}
 }
 
 // only reports whether h holds exactly one value for the (canonical) key, and it is v.
@@ -78,18 +120,27 @@ func only(h http.Header, key, v string) bool {
 	return len(vs) == 1 && vs[0] == v
 }
 
-func (g *frameGuard) WriteHeader(code int) {
-	g.guard()
-	g.ResponseWriter.WriteHeader(code)
+func (a *answerWriter) WriteHeader(code int) {
+	if a.status < 200 { // informational answers (1xx) come before the final one
+		a.status = code
+	}
+	a.guard()
+	a.ResponseWriter.WriteHeader(code)
 }
 
-func (g *frameGuard) Write(b []byte) (int, error) {
-	g.guard()
-	return g.ResponseWriter.Write(b)
+func (a *answerWriter) Write(b []byte) (int, error) {
+	a.guard()
+	return a.ResponseWriter.Write(b)
 }
 
 // Unwrap lets http.ResponseController reach the connection (flushes, deadlines).
-func (g *frameGuard) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+func (a *answerWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+
+// Flush serves handlers that look for http.Flusher rather than use a ResponseController.
+func (a *answerWriter) Flush() {
+	a.guard()
+	_ = http.NewResponseController(a.ResponseWriter).Flush()
+}
 
 // withoutFraming returns policy with its frame-ancestors directive, if any, replaced by
 // frame-ancestors 'none'.

@@ -78,3 +78,59 @@ func TestSecurityHeadersShared(t *testing.T) {
 		}
 	}
 }
+
+// The answer's one wrapper keeps the final status for the log line and gives a 503 a
+// Retry-After unless its handler chose one, and flushes reach the connection.
+func TestAnswerWriter(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		handler    func(w http.ResponseWriter)
+		status     int
+		retryAfter string
+		flushed    bool
+	}{
+		{"writes nothing", func(http.ResponseWriter) {}, 200, "", false},
+		{"writes a body", func(w http.ResponseWriter) { _, _ = w.Write([]byte("{}")) }, 200, "", false},
+		{"a status", func(w http.ResponseWriter) { w.WriteHeader(http.StatusNotFound) }, 404, "", false},
+		{"an informational answer first", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusEarlyHints)
+			w.WriteHeader(http.StatusCreated)
+		}, 201, "", false},
+		{"a second status, which net/http ignores", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusBadRequest)
+			w.WriteHeader(http.StatusOK)
+		}, 400, "", false},
+		{"a 503", func(w http.ResponseWriter) { w.WriteHeader(http.StatusServiceUnavailable) }, 503, retryAfterUnavailable, false},
+		{"a 503 with its own Retry-After", func(w http.ResponseWriter) {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}, 503, "30", false},
+		{"a 429 keeps none", func(w http.ResponseWriter) { w.WriteHeader(http.StatusTooManyRequests) }, 429, "", false},
+		{"flushes", func(w http.ResponseWriter) {
+			_, _ = w.Write([]byte("{"))
+			w.(http.Flusher).Flush()
+		}, 200, "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rec := httptest.NewRecorder()
+			var status int
+			securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				a := answerOf(w)
+				c.handler(a)
+				status = a.Status()
+			})).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if status != c.status {
+				t.Errorf("status %d, want %d", status, c.status)
+			}
+			if got := rec.Result().Header.Get("Retry-After"); got != c.retryAfter {
+				t.Errorf("Retry-After %q, want %q", got, c.retryAfter)
+			}
+			if rec.Flushed != c.flushed {
+				t.Errorf("flushed %v, want %v", rec.Flushed, c.flushed)
+			}
+		})
+	}
+}

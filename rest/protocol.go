@@ -215,21 +215,12 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) { s.status = code; s.ResponseWriter.WriteHeader(code) }
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
 // logRequests logs method, path, status and duration; never bodies or headers, which
 // carry credentials.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := answerOf(w)
 		next.ServeHTTP(rec, r)
 		took := time.Since(start)
 		// The route's pattern, never the path: ids would make a series per resource.
@@ -243,9 +234,9 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			span.SetName(r.Method + " " + route)
 			span.SetAttributes(attribute.String("http.route", route))
 		}
-		metrics.ObserveRequest(route, r.Method, rec.status, took)
+		metrics.ObserveRequest(route, r.Method, rec.Status(), took)
 		if s.log.Enabled(r.Context(), slog.LevelDebug) { // the arguments alone cost allocations
-			s.log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "ms", took.Milliseconds())
+			s.log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.Status(), "ms", took.Milliseconds())
 		}
 	})
 }
@@ -290,7 +281,7 @@ func acceptsJSON(values []string) bool {
 // for auth.Require. Endpoints that need no credential never look at it.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := strings.TrimSpace(r.Header.Get("X-API-KEY"))
+		key := strings.TrimSpace(r.Header.Get("X-Api-Key")) // canonical: Get would allocate the canonical form per request
 		if key == "" {
 			next.ServeHTTP(w, r)
 			return
@@ -309,6 +300,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 // rateLimit applies one limit group of section 8, counted per client IP. The 429 body has
 // only code and message (section 7.1).
 func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
+	// The headers' values are shared (see headers.go): the group's limit is written once,
+	// and every Reset is a number of seconds up to 60.
+	limit := s.limit.Limit(group)
+	limitValue := []string{strconv.Itoa(limit)}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ip, _, err := net.SplitHostPort(r.RemoteAddr)
@@ -317,8 +312,12 @@ func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
 			}
 			d := s.limit.Allow(r.Context(), group, ip)
 			if d.Limit > 0 {
-				w.Header().Set("RateLimit-Limit", strconv.Itoa(d.Limit))
-				w.Header().Set("RateLimit-Reset", strconv.Itoa(d.Reset))
+				h := w.Header()
+				h["Ratelimit-Limit"] = limitValue
+				if d.Limit != limit {
+					h["Ratelimit-Limit"] = []string{strconv.Itoa(d.Limit)}
+				}
+				h["Ratelimit-Reset"] = secondsValue(d.Reset)
 			}
 			if !d.Allowed {
 				metrics.RateLimited.WithLabelValues(group).Inc()
