@@ -20,6 +20,7 @@ import (
 
 // JSON answers of rest.CompressMinSize or more are gzipped for a client that asks, and decode to the very
 // bytes the client gets without asking; small answers and pages are sent as they are.
+// Answers to a client that asks for no encoding carry no Vary.
 func TestCompression(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
@@ -41,6 +42,23 @@ func TestCompression(t *testing.T) {
 	}
 	if len(packed.Body)*4 > len(plain.Body) {
 		t.Fatalf("a page of %d bytes gzipped to %d", len(plain.Body), len(packed.Body))
+	}
+	// A client that sends no Accept-Encoding gets the same bytes without gzhttp's Vary:
+	// there was nothing to negotiate, and any client reads an answer as it is.
+	req, err := http.NewRequest("GET", env.URL+page, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-KEY", key)
+	resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || !bytes.Equal(bare, plain.Body) || resp.Header.Get("Vary") != "" || resp.Header.Get("Content-Encoding") != "" {
+		t.Fatalf("without Accept-Encoding: status %d, %d bytes of %d, Vary %q, Content-Encoding %q (%v)", resp.StatusCode, len(bare), len(plain.Body),
+			resp.Header.Get("Vary"), resp.Header.Get("Content-Encoding"), err)
 	}
 	// The security headers survive the wrapping.
 	if packed.Header.Get("X-Content-Type-Options") != "nosniff" || packed.Header.Get("Content-Type") != plain.Header.Get("Content-Type") {
