@@ -253,9 +253,14 @@ func checkJSON(body []byte) error {
 	if !utf8.Valid(body) {
 		return invalid("The request body is not valid UTF-8.")
 	}
-	if !json.Valid(body) {
+	if cannotBreakLimits(body) || !json.Valid(body) {
 		return nil
 	}
+	return scanJSON(body)
+}
+
+// scanJSON is checkJSON's walk of a valid JSON body.
+func scanJSON(body []byte) error {
 	type frame struct {
 		obj      bool
 		key, end int // where the current member's key is in body, in an object
@@ -339,6 +344,17 @@ func checkJSON(body []byte) error {
 		}
 	}
 	return nil
+}
+
+// cannotBreakLimits reports whether body is too small to hold what checkJSON refuses: a
+// string no longer than maxJSONKey, no NUL escape, and too few brackets to nest
+// maxJSONDepth deep, counted over the whole body, strings included. Most bodies are a few
+// hundred bytes; for them three quick searches replace the validation and the scan, a
+// third of what the edge spent on POST /auth. FuzzEdgeJSON holds checkJSON to its
+// reference walk either way.
+func cannotBreakLimits(body []byte) bool {
+	return len(body)-2 <= maxJSONKey && !bytes.Contains(body, []byte(`\u0000`)) &&
+		bytes.Count(body, []byte("{"))+bytes.Count(body, []byte("[")) < maxJSONDepth
 }
 
 func jsonDelimiter(c byte) bool {

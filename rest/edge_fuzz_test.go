@@ -253,6 +253,9 @@ func FuzzEdgeJSON(f *testing.F) {
 	f.Add([]byte(`{"` + strings.Repeat("k", maxJSONKey+1) + `":1}`))
 	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth) + strings.Repeat(`]`, maxJSONDepth)))
 	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth+1) + strings.Repeat(`]`, maxJSONDepth+1)))
+	f.Add([]byte(`"` + strings.Repeat("k", maxJSONKey) + `"`))       // the longest body the fast path takes
+	f.Add([]byte(`{"` + strings.Repeat("k", maxJSONKey-6) + `":1}`)) // a key at the limit
+	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth-1) + strings.Repeat(`]`, maxJSONDepth-1)))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		err := checkJSON(body)
 		if err != nil {
@@ -266,6 +269,11 @@ func FuzzEdgeJSON(f *testing.F) {
 		}
 		if !json.Valid(body) {
 			return // decode refuses it
+		}
+		if cannotBreakLimits(body) {
+			if err := scanJSON(body); err != nil {
+				t.Fatalf("%.200q skipped the scan, which refuses it: %v", body, err)
+			}
 		}
 		nul, depth, maxKey, maxString := tokenWalk(body)
 		mustRefuse := nul || depth > maxJSONDepth || maxKey > maxJSONKey || maxString > maxJSONString
