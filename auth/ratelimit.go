@@ -210,8 +210,8 @@ func (l *Limiter) Allow(ctx context.Context, group, ip string) Decision {
 // claimAhead claims c's next full run in the background, with l.mu held: requests go on
 // taking numbers from the current run meanwhile, and one that finds it empty before the
 // claim returns waits for it as for any claim. The claim is the replica's, not the request's
-// that started it: it goes on if that request ends, and a failure is only the next run not
-// claimed ahead.
+// that started it: it goes on if that request ends. If it fails, the requests waiting on it
+// pass as on any failed claim, and the next request that finds the run empty claims again.
 func (l *Limiter) claimAhead(ctx context.Context, k limiterKey, c *claim, window time.Time) {
 	f := &flight{done: make(chan struct{})}
 	c.pending = f
