@@ -64,11 +64,11 @@ func BenchmarkRequestOverhead(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				// Allocations are counted per side too: they are the steadier figure, and the
 				// collector's work grows with them.
-				run := func(h http.Handler, req func() *http.Request, status int) (time.Duration, uint64) {
+				run := func(h http.Handler, req func() *http.Request, status int) (took time.Duration, allocs, bytes uint64) {
 					serve(b, h, req, status) // warm: the first call pays what a running server has paid
 					var m runtime.MemStats
 					runtime.ReadMemStats(&m)
-					mallocs := m.Mallocs
+					mallocs, total := m.Mallocs, m.TotalAlloc
 					start := time.Now()
 					if parallel {
 						b.RunParallel(func(pb *testing.PB) {
@@ -81,18 +81,20 @@ func BenchmarkRequestOverhead(b *testing.B) {
 							serve(b, h, req, status)
 						}
 					}
-					took := time.Since(start)
+					took = time.Since(start)
 					runtime.ReadMemStats(&m)
-					return took, m.Mallocs - mallocs
+					return took, m.Mallocs - mallocs, m.TotalAlloc - total
 				}
 				b.ResetTimer()
-				base, baseAllocs := run(baseline, c.base, c.baseStatus)
-				ours, oursAllocs := run(service, c.ours, c.oursStatus)
+				base, baseAllocs, baseBytes := run(baseline, c.base, c.baseStatus)
+				ours, oursAllocs, oursBytes := run(service, c.ours, c.oursStatus)
 				b.ReportMetric(float64(ours)/float64(b.N), "service-ns/op")
 				b.ReportMetric(float64(base)/float64(b.N), "baseline-ns/op")
 				b.ReportMetric(float64(ours)/float64(base), "x-baseline")
 				b.ReportMetric(float64(oursAllocs)/float64(b.N), "service-allocs/op")
 				b.ReportMetric(float64(baseAllocs)/float64(b.N), "baseline-allocs/op")
+				b.ReportMetric(float64(oursBytes)/float64(b.N), "service-B/op")
+				b.ReportMetric(float64(baseBytes)/float64(b.N), "baseline-B/op")
 			})
 		}
 	}
