@@ -96,7 +96,11 @@ func newConnectRig(t *testing.T, options ...testsupport.Option) *connectRig {
 		chromedp.Flag("disable-popup-blocking", true), chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true), chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		// A private profile keeps parallel runs and the developer's own Chromium apart.
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(360, 740))
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(360, 740),
+		// With --disable-dev-shm-usage Chromium keeps its shared memory in TMPDIR, and the
+		// browser is killed at the end, so it never removes that folder: one left in /tmp
+		// per test, hundreds on a machine that runs the suite.
+		chromedp.Env("TMPDIR="+t.TempDir()))
 	t.Cleanup(cancelAlloc)
 	r.browser, _ = chromedp.NewContext(alloc, quiet)
 	return r
