@@ -12,7 +12,7 @@ import (
 
 // BenchmarkRequestOverhead serves GET /accounts and POST /auth in this process, without a
 // network between, through the service's handler and through BenchmarkCapacity's
-// baseline, and reports the service's time and allocations per request beside the
+// baseline, and reports the service's time, allocations and bytes per request beside the
 // baseline's measured in the same run: what the service's middleware and handler add to
 // the same reads. Sequential and parallel (GOMAXPROCS callers); the CPU profile of a run
 // (-cpuprofile) shows where the difference goes.
