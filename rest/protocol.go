@@ -300,10 +300,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 // rateLimit applies one limit group of section 8, counted per client IP. The 429 body has
 // only code and message (section 7.1).
 func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
-	// The headers' values are shared (see headers.go): the group's limit is written once,
-	// and every Reset is a number of seconds up to 60.
-	limit := s.limit.Limit(group)
-	limitValue := []string{strconv.Itoa(limit)}
+	// The headers' values are shared (see headers.go): the group's limit, which every
+	// Decision of the group carries, is written once, and every Reset is a number of
+	// seconds up to 60.
+	limitValue := []string{strconv.Itoa(s.limit.Limit(group))}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ip, _, err := net.SplitHostPort(r.RemoteAddr)
@@ -314,9 +314,6 @@ func (s *Server) rateLimit(group string) func(http.Handler) http.Handler {
 			if d.Limit > 0 {
 				h := w.Header()
 				h["Ratelimit-Limit"] = limitValue
-				if d.Limit != limit {
-					h["Ratelimit-Limit"] = []string{strconv.Itoa(d.Limit)}
-				}
 				h["Ratelimit-Reset"] = secondsValue(d.Reset)
 			}
 			if !d.Allowed {
