@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
+	pgxuuid "github.com/vgarvardt/pgx-google-uuid/v5"
 )
 
 // DB is the store: one pgx pool, with bun on top of it through pgx's database/sql adapter, so
@@ -66,8 +67,15 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	cfg.ConnConfig.Tracer = statementTracer{}
 	l.applyTo(cfg.ConnConfig)
 	conns, limit := newConnSet(), newStatementLimit()
-	if l.Monitor {
-		cfg.AfterConnect = conns.add
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		// Without this pgx passes a uuid.UUID through its driver.Valuer: the string form,
+		// a failed binary encode (an error built and dropped), then a parse back, about
+		// nine allocations per parameter; scans parse the string form as well.
+		pgxuuid.Register(c.TypeMap())
+		if l.Monitor {
+			return conns.add(ctx, c)
+		}
+		return nil
 	}
 	if l.StatementTimeout > 0 {
 		cfg.PrepareConn = limit.prepare
