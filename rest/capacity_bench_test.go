@@ -23,7 +23,7 @@ import (
 // BenchmarkCapacity steps a constant request rate (open loop, from a second process) up
 // against four reads of the service and of a minimal baseline server on the same data, in
 // the same run, and prints for each the knee: the highest rate whose p99 stays under 25 ms
-// (100 ms for POST /auth, see below) with no errors and the rate achieved. It also prints
+// with no errors and the rate achieved, to within 5% (capacityLadder). It also prints
 // the CPU each spent per request (this process's and PostgreSQL's, measured around the
 // generator), the steadier figure: the knee is where that CPU fills the cores. The
 // baseline is what the route costs with nothing around it: net/http, pgx queries on the
@@ -93,8 +93,9 @@ func BenchmarkCapacity(b *testing.B) {
 	if s, err := strconv.Atoi(os.Getenv("PONTE_CAPACITY_STEP")); err == nil && s > 0 {
 		step = time.Duration(s) * time.Second
 	}
-	// Steps of a quarter or less above 200/s: with steps of a half, two servers 15% apart
-	// read as 0.5 or 1.0 by where the cliff fell.
+	// Coarse steps of a quarter or less above 200/s, then each side's last coarse step is
+	// bisected to capacityResolution: with steps of a sixth, two servers 5% apart read as
+	// 0.83 or 1.0 by where the cliff fell, and the target is 0.9.
 	// The pool's connections are opened before anything is measured, as a server that has
 	// been up a while has them: a new PostgreSQL process is slow until its caches fill, and
 	// whichever server first met a rate that grew the pool paid for it.
@@ -118,10 +119,7 @@ func BenchmarkCapacity(b *testing.B) {
 				continue
 			}
 			// The two climb the rates in turns, one step each, so both meet the same machine.
-			knees := [2]int{}
-			costs := [2]testsupport.CPUSpent{}
-			done := [2]bool{}
-			steps := rates
+			ladders := [2]*capacityLadder{newCapacityLadder(rates), newCapacityLadder(rates)}
 			// One second of calls first, unmeasured, for both: a first call pays once what
 			// a running server has already paid (POST /auth's first hash of a secret).
 			for _, spec := range []testsupport.LoadSpec{r.ours, r.base} {
@@ -130,16 +128,17 @@ func BenchmarkCapacity(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			for _, rate := range steps {
-				// Who goes first changes each step: the second found the first's aftermath
+			for turn := 0; ladders[0].next() > 0 || ladders[1].next() > 0; turn++ {
+				// Who goes first changes each turn: the second found the first's aftermath
 				// (measured: a server's knee moved two steps with the order).
 				order := []int{0, 1}
-				if slices.Index(steps, rate)%2 == 1 {
+				if turn%2 == 1 {
 					order = []int{1, 0}
 				}
 				for _, k := range order {
 					spec := []testsupport.LoadSpec{r.ours, r.base}[k]
-					if done[k] {
+					rate := ladders[k].next()
+					if rate == 0 {
 						continue
 					}
 					spec.Rate, spec.Duration = rate, step
@@ -164,19 +163,11 @@ func BenchmarkCapacity(b *testing.B) {
 							r.name, [2]string{"service", "baseline"}[k], rate, res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond),
 							cpu.Server.Round(time.Microsecond), cpu.Database.Round(time.Microsecond), cpu.Generator.Round(time.Microsecond))
 					}
-					if ok {
-						knees[k] = rate
-						if !done[1-k] {
-							costs[k] = cpu // at the highest rate both held
-						}
-					} else {
-						done[k] = true
-					}
-				}
-				if done[0] && done[1] {
-					break
+					ladders[k].record(rate, ok, cpu)
 				}
 			}
+			knees := [2]int{ladders[0].knee, ladders[1].knee}
+			costs := capacityCosts(ladders[0], ladders[1])
 			ratio := 0.0
 			if knees[1] > 0 {
 				ratio = float64(knees[0]) / float64(knees[1])
