@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -75,6 +76,26 @@ func capacityCosts(a, b *capacityLadder) [2]testsupport.CPUSpent {
 	return [2]testsupport.CPUSpent{a.held[best], b.held[best]}
 }
 
+// median is the middle of the knees (the lower middle of an even count).
+func median(knees []int) int {
+	if len(knees) == 0 {
+		return 0
+	}
+	s := slices.Clone(knees)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+// medianCost is the cost whose total (server and PostgreSQL) is the middle one.
+func medianCost(costs []testsupport.CPUSpent) testsupport.CPUSpent {
+	if len(costs) == 0 {
+		return testsupport.CPUSpent{}
+	}
+	s := slices.Clone(costs)
+	slices.SortFunc(s, func(a, b testsupport.CPUSpent) int { return cmp.Compare(a.Server+a.Database, b.Server+b.Database) })
+	return s[(len(s)-1)/2]
+}
+
 func TestCapacityLadder(t *testing.T) {
 	t.Parallel()
 	rates := []int{10, 100, 1000, 2000, 4000, 4800, 5600, 6400}
@@ -116,5 +137,11 @@ func TestCapacityLadder(t *testing.T) {
 	b.record(320, true, testsupport.CPUSpent{Server: 7})
 	if got := capacityCosts(a, b); got[0].Server != 2 || got[1].Server != 5 {
 		t.Errorf("costs at the highest rate both held: %v, want 2 and 5", got)
+	}
+	if m := median([]int{7200, 4000, 8000}); m != 7200 {
+		t.Errorf("median of 7200, 4000 and 8000 is %d", m)
+	}
+	if m := medianCost([]testsupport.CPUSpent{{Server: 5, Database: 5}, {Server: 1, Database: 1}, {Server: 2, Database: 9}}); m.Server != 5 {
+		t.Errorf("median cost %v, want the one totalling 10", m)
 	}
 }
