@@ -31,8 +31,9 @@ import (
 // and signing, which are the route's real cost). Rate limits are raised out of the way but
 // still counted in PostgreSQL, as replicas do. Answers are asked for uncompressed, so both
 // sides send the same bytes (the generator's comment says why). Run with -benchtime=1x;
-// PONTE_CAPACITY_STEP sets seconds per step (default 4), PONTE_CAPACITY_ROUTES picks routes
-// by name (default all).
+// PONTE_CAPACITY_STEP sets seconds per step (default 4), PONTE_CAPACITY_CLIMBS the climbs
+// whose median is each knee (default 3), PONTE_CAPACITY_ROUTES picks routes by name
+// (default all).
 func BenchmarkCapacity(b *testing.B) {
 	env, c, item, account := capacityFixture(b, "user-ok-perf-20", "ACCOUNTS", "TRANSACTIONS")
 
