@@ -14,8 +14,8 @@ import (
 
 // The pool's connections pass google/uuid values in binary, both ways: ids, arrays of ids
 // and NULLs arrive as they left, and a parameter costs a couple of allocations, not the
-// nine of pgx's driver.Valuer detour through the string form.
-// Not parallel: testing.AllocsPerRun refuses to count beside other tests.
+// 19 of pgx's driver.Valuer detour through the string form. Not parallel:
+// testing.AllocsPerRun refuses to count beside other tests.
 func TestUUIDParameters(t *testing.T) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, testsupport.NewDatabase(t))
