@@ -135,7 +135,7 @@ func BenchmarkCapacity(b *testing.B) {
 			var knees [2][]int
 			var costs [2][]testsupport.CPUSpent
 			from := 0
-			for range climbs {
+			for climb := range climbs {
 				ladders := [2]*capacityLadder{newCapacityLadder(rates[from:]), newCapacityLadder(rates[from:])}
 				climbInTurns(b, r.name, [2]testsupport.LoadSpec{r.ours, r.base}, r.bound, step, ladders)
 				c := capacityCosts(ladders[0], ladders[1])
@@ -143,9 +143,10 @@ func BenchmarkCapacity(b *testing.B) {
 					knees[k] = append(knees[k], ladders[k].knee)
 					costs[k] = append(costs[k], c[k])
 				}
-				// Later climbs start at the highest coarse rate at most half the lower knee:
-				// the steps below it tell nothing new, and they were a third of a climb.
-				if from == 0 {
+				// Later climbs start at the highest coarse rate at most half the first climb's
+				// lower knee: the steps below it tell nothing new, and they were a third of a
+				// climb.
+				if climb == 0 {
 					low := min(ladders[0].knee, ladders[1].knee)
 					for from+1 < len(rates) && rates[from+1] <= low/2 {
 						from++
