@@ -210,7 +210,7 @@ func climbInTurns(b *testing.B, name string, specs [2]testsupport.LoadSpec, boun
 					b.Fatal(err)
 				}
 				ok = res.Errors == 0 && res.P99 < bound && res.Achieved >= 0.95*float64(rate)
-				cpu = res.CPU.PerRequest(res.Sent)
+				cpu = res.CPU.PerRequest(res.Sent + res.Warmed)
 				// Stderr, not b.Logf: the testing package cuts a benchmark's log short.
 				fmt.Fprintf(os.Stderr, "%-32s %-8s %5d/s: achieved %6.0f/s, %d errors, p50 %7s p99 %8s; CPU per request: server %s, PostgreSQL %s, generator %s\n",
 					name, [2]string{"service", "baseline"}[k], rate, res.Achieved, res.Errors, res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond),
