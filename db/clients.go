@@ -21,8 +21,12 @@ func (d *DB) CreateClient(ctx context.Context, c *model.ClientApplication) error
 
 // Client reads one client application; found is false when there is none.
 func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication, bool, error) {
+	// pgx, not bun: every POST /auth reads this row, and bun's way through database/sql
+	// took database/sql's one pool-wide lock twice a statement. Under load its waits were
+	// the longest a call spent off the CPU (an execution trace at 5,600 calls a second).
 	c := new(model.ClientApplication)
-	err := d.bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	err := d.Pool.QueryRow(ctx, `SELECT id, name, enabled, secret_hash, created_at, updated_at FROM client_applications WHERE id = $1`, id).
+		Scan(&c.ID, &c.Name, &c.Enabled, &c.SecretHash, &c.CreatedAt, &c.UpdatedAt)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
