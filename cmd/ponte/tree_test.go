@@ -33,6 +33,7 @@ var layers = map[string][]string{
 	"ponte/collected":       {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
 	"ponte/graph/generated": {"ponte/model"},
 	"ponte/graph/graphiql":  {"ponte/model"},
+	"ponte/graph/generate":  {},
 	"ponte/graph": {"ponte/model", "ponte/db", "ponte/auth", "ponte/collected", "ponte/itemsync",
 		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan"},
 	// rest never imports db: the stored documents it sends come through collected.
