@@ -8,8 +8,9 @@
 // At 1,200 dashboards a second on two cores, in interleaved rounds of one process, a
 // patched gqlgen that ran every field set in turn spent 968 µs of CPU per query where
 // gqlgen spent 1,041, and its p99 was 11.3 against 16.2 ms (medians of eight rounds).
-// What the goroutines save is one round trip of latency when the machine is idle. GraphQL lets a query's fields run in any
-// order, in parallel or not; fields below the root keep gqlgen's usual dispatch.
+// What the goroutines save is one round trip of latency when the machine is idle. GraphQL
+// lets a query's fields run in any order, in parallel or not; fields below the root keep
+// gqlgen's usual dispatch.
 //
 // Run from the repository's root: go run ./graph/generate
 package main
