@@ -53,7 +53,7 @@ func TestSchemaDescribed(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		t.Fatalf("%d schema elements have no description (schema.graphqls, then go run github.com/99designs/gqlgen generate):\n%s",
+		t.Fatalf("%d schema elements have no description (schema.graphqls, then go run ./graph/generate):\n%s",
 			len(missing), strings.Join(missing, "\n"))
 	}
 }

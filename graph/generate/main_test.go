@@ -20,8 +20,10 @@ func TestQueryRootInTurn(t *testing.T) {
 		if start < 0 {
 			t.Fatalf("no executor for the %s type", root)
 		}
-		body := string(src[start:])
-		body = body[:strings.Index(body, "\n}\n")]
+		body, _, found := strings.Cut(string(src[start:]), "\n}\n")
+		if !found {
+			t.Fatalf("the %s type's executor has no end", root)
+		}
 		if strings.Contains(body, "ResolveRootConcurrently") {
 			t.Errorf("the %s type's root fields run in goroutines: regenerate with go run ./graph/generate", root)
 		}
