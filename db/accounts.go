@@ -75,7 +75,7 @@ func (d *DB) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
+	return pgx.CollectRows(rows, rowToDoc)
 }
 
 // OwnedAccountDocs is OwnedAccounts as finished JSON (see AccountDocs); found is false
@@ -88,7 +88,7 @@ func (d *DB) OwnedAccountDocs(ctx context.Context, clientID, itemID uuid.UUID, t
 		return nil, false, err
 	}
 	// The item's row alone, with a NULL document, when it has no account (of that type).
-	docs, err := pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
+	docs, err := pgx.CollectRows(rows, rowToDoc)
 	if err != nil {
 		return nil, false, err
 	}

@@ -32,7 +32,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
-	pgxuuid "github.com/vgarvardt/pgx-google-uuid/v5"
 )
 
 // DB is the store: one pgx pool, with bun on top of it through pgx's database/sql adapter, so
@@ -70,8 +69,8 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		// Without this pgx passes a uuid.UUID through its driver.Valuer: the string form,
 		// a failed binary encode (an error built and dropped), then a parse back, 19
-		// allocations per parameter (TestUUIDParameters); scans parsed the string form too.
-		pgxuuid.Register(c.TypeMap())
+		// allocations per parameter; scans parsed the string form too (TestUUIDParameters).
+		registerUUID(c.TypeMap())
 		if l.Monitor {
 			return conns.add(ctx, c)
 		}

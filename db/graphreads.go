@@ -59,9 +59,11 @@ func (d *DB) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID, 
 		doc     []byte
 		key     TransactionKey
 	}
+	var a pageRow
+	dest := []any{&a.account, &a.doc, &a.key.Date, &a.key.ID} // once, as in docsAndKeys
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pageRow, error) {
-		var a pageRow
-		err := r.Scan(&a.account, &a.doc, &a.key.Date, &a.key.ID)
+		a = pageRow{}
+		err := r.Scan(dest...)
 		return a, err
 	})
 	if err != nil {
@@ -97,7 +99,7 @@ func (d *DB) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s Docu
 	if err != nil {
 		return nil, nil, err
 	}
-	return docsAndKeys(rows, func(r pgx.CollectableRow, doc *[]byte, k *DocumentKey) error { return r.Scan(doc, &k.Sort, &k.ID) })
+	return docsAndKeys(rows, func(doc *[]byte, k *DocumentKey) []any { return []any{doc, &k.Sort, &k.ID} })
 }
 
 // ProductDocumentCount counts the documents of a scope.

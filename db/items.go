@@ -304,5 +304,5 @@ func (d *DB) Documents(ctx context.Context, itemID uuid.UUID, kind string) ([]js
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
+	return pgx.CollectRows(rows, rowToDoc)
 }

@@ -53,7 +53,7 @@ func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *Tr
 	if err != nil {
 		return nil, nil, err
 	}
-	return docsAndKeys(rows, func(r pgx.CollectableRow, doc *[]byte, k *TransactionKey) error { return r.Scan(doc, &k.Date, &k.ID) })
+	return docsAndKeys(rows, func(doc *[]byte, k *TransactionKey) []any { return []any{doc, &k.Date, &k.ID} })
 }
 
 // AccountOwner returns the client that owns an account, and its item.

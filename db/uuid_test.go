@@ -56,4 +56,19 @@ func TestUUIDParameters(t *testing.T) {
 	if allocs > 2 {
 		t.Fatalf("encoding a uuid.UUID parameter costs %.0f allocations, want at most 2", allocs)
 	}
+	// A scan is planned per query: a uuid.UUID, being a sql.Scanner, was planned as one
+	// and read as text, a string and a parse per value.
+	src := id[:]
+	var got uuid.UUID
+	allocs = testing.AllocsPerRun(100, func() {
+		if err := types.Scan(pgtype.UUIDOID, pgtype.BinaryFormatCode, src, &got); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0 || got != id {
+		t.Fatalf("scanning a binary uuid into a uuid.UUID gave %v in %.0f allocations, want %v in none", got, allocs, id)
+	}
+	if err := types.Scan(pgtype.UUIDOID, pgtype.BinaryFormatCode, []byte{1, 2, 3}, &got); err == nil {
+		t.Fatal("a uuid of 3 bytes scanned without an error")
+	}
 }
