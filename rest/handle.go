@@ -3,8 +3,8 @@ package rest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -115,7 +115,8 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	case rawListPage:
 		// A whole list in one page: the page-number envelope around finished documents.
 		n := len(p.docs)
-		s.writeRaw(w, fmt.Sprintf(`{"total":%d,"totalPages":%d,"page":1,"results":[`, n, model.ListPages(n)), p.docs, "]}\n")
+		// Concatenated, not fmt.Sprintf: a microsecond of every GET /accounts under load.
+		s.writeRaw(w, `{"total":`+strconv.Itoa(n)+`,"totalPages":`+strconv.Itoa(model.ListPages(n))+`,"page":1,"results":[`, p.docs, "]}\n")
 		return
 	}
 	s.ok(w, v)
