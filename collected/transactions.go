@@ -26,10 +26,27 @@ type RawTransactionPage struct {
 }
 
 // TransactionPage is a page of one account's transactions with the keys of its rows, for
-// lists that give each row a cursor (GraphQL edges), and the cursor of the next page.
+// lists that give each row a cursor (GraphQL edges), and whether a next page follows.
 type TransactionPage struct {
 	db.TransactionRows
-	Next *string
+	More bool
+	f    model.TransactionFilter
+}
+
+// EndCursor is the after cursor of the rows following the page's last, nil for an empty
+// page. It is signed when asked for: a GraphQL query that reads no cursor (a dashboard's
+// first page) signs none.
+func (e *Engine) EndCursor(p *TransactionPage) *string {
+	if len(p.Keys) == 0 {
+		return nil
+	}
+	c := e.RowCursor(p, len(p.Keys)-1)
+	return &c
+}
+
+// RowCursor is the after cursor of the rows following the page's row i.
+func (e *Engine) RowCursor(p *TransactionPage, i int) string {
+	return e.TransactionCursor(p.f, p.Keys[i])
 }
 
 // TransactionsV2 reads one page of an account's transactions in (date, id) order. The
@@ -40,7 +57,11 @@ func (e *Engine) TransactionsV2(ctx context.Context, f model.TransactionFilter, 
 	if err != nil {
 		return nil, err
 	}
-	return &RawTransactionPage{Results: page.Docs, After: page.Next}, nil
+	out := &RawTransactionPage{Results: page.Docs}
+	if page.More {
+		out.After = e.EndCursor(page)
+	}
+	return out, nil
 }
 
 // Transactions reads one page of limit transactions of an account the caller owns. Once
@@ -183,13 +204,11 @@ func (e *Engine) transactionPage(ctx context.Context, f model.TransactionFilter,
 	return e.finishPage(f, db.TransactionRows{Docs: docs, Keys: keys}, limit), nil
 }
 
-// finishPage cuts the look-ahead row off a page and makes the next cursor.
+// finishPage cuts the look-ahead row off a page.
 func (e *Engine) finishPage(f model.TransactionFilter, rows db.TransactionRows, limit int) *TransactionPage {
-	page := &TransactionPage{TransactionRows: rows}
+	page := &TransactionPage{TransactionRows: rows, f: f}
 	if len(rows.Docs) > limit {
-		page.Docs, page.Keys = rows.Docs[:limit], rows.Keys[:limit]
-		c := e.TransactionCursor(f, page.Keys[limit-1])
-		page.Next = &c
+		page.Docs, page.Keys, page.More = rows.Docs[:limit], rows.Keys[:limit], true
 	}
 	return page
 }

@@ -98,7 +98,7 @@ func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Accou
 		if err != nil {
 			return nil, err
 		}
-		conn, err := r.txConnection(tf, page, sel.want)
+		conn, err := r.txConnection(page, sel.want)
 		if err != nil {
 			return nil, err
 		}

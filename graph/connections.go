@@ -56,22 +56,22 @@ func decodeOne[T any](raw json.RawMessage, err error) (*T, error) {
 }
 
 // txWant is what a transaction connection's query selects: only that is built.
-type txWant struct{ nodes, edges, documents bool }
+type txWant struct{ nodes, edges, documents, pageInfo bool }
 
 // wantOf reads txWant from a selection of TransactionConnection.
 func wantOf(has func(name string) bool) txWant {
-	return txWant{nodes: has("nodes"), edges: has("edges"), documents: has("documents")}
+	return txWant{nodes: has("nodes"), edges: has("edges"), documents: has("documents"), pageInfo: has("pageInfo")}
 }
 
 // txConnection builds a page of transactions. Nodes and edges are written from the stored
 // documents by the projection (project.go), so no document is decoded here: the connection
 // carries the documents when any of the three is selected, and a cursor per row for edges.
-func (r *Resolver) txConnection(f model.TransactionFilter, page *collected.TransactionPage, want txWant) (*model.TransactionConnection, error) {
+func (r *Resolver) txConnection(page *collected.TransactionPage, want txWant) (*model.TransactionConnection, error) {
 	c := &model.TransactionConnection{Nodes: []*model.Transaction{}, Edges: []*model.TransactionEdge{}, Documents: []model.JSONDocument{},
-		PageInfo: model.PageInfo{HasNextPage: page.Next != nil}}
-	if n := len(page.Keys); n > 0 {
-		end := r.Collected.TransactionCursor(f, page.Keys[n-1])
-		c.PageInfo.EndCursor = &end
+		PageInfo: model.PageInfo{HasNextPage: page.More}}
+	// A cursor is signed (an HMAC, a few µs) only for a query that reads one.
+	if want.pageInfo {
+		c.PageInfo.EndCursor = r.Collected.EndCursor(page)
 	}
 	if want.documents || want.nodes || want.edges {
 		c.Documents = make([]model.JSONDocument, len(page.Docs))
@@ -82,7 +82,7 @@ func (r *Resolver) txConnection(f model.TransactionFilter, page *collected.Trans
 	if want.edges {
 		c.Edges = make([]*model.TransactionEdge, len(page.Docs))
 		for i := range page.Docs {
-			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.TransactionCursor(f, page.Keys[i])}
+			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.RowCursor(page, i)}
 		}
 	}
 	return c, nil

@@ -169,9 +169,7 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 			return err
 		}
 		for _, id := range ids {
-			tf := shared
-			tf.AccountID = id
-			conn, err := r.txConnection(tf, pages[id], sel.want)
+			conn, err := r.txConnection(pages[id], sel.want)
 			if err != nil {
 				return err
 			}

@@ -69,23 +69,31 @@ func (p projector) around(ctx context.Context, next graphql.Resolver) (any, erro
 func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, doc func(i int) []byte) (any, error) {
 	def := p.schema.Types[fc.Field.Definition.Type.Name()]
 	plan := compile(graphql.GetOperationContext(ctx), p.schema, fc.Field.Selections, def)
-	// The answer is about as long as the documents (fewer fields, but aliases and
-	// __typename may add): growing the buffer as it fills cost a fifth of the projection.
-	size := 2
+	size, first := 0, 0
 	for i := 0; i < n; i++ {
 		size += len(doc(i)) + 1
+		if i == 0 {
+			first = size
+		}
 	}
 	var buf bytes.Buffer
-	buf.Grow(size)
+	buf.Grow(first + 1)
 	buf.WriteByte('[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if missing := plan.write(&buf, doc(i)); missing != "" {
+		d := doc(i)
+		if missing := plan.write(&buf, d); missing != "" {
 			// The service wrote a document without a field the schema promises: its own
 			// failure, logged with the request id like any other.
 			graphql.AddError(ctx, internalFailure{fmt.Errorf("stored %s document %d: %s", def.Name, i, missing)})
+		}
+		if i == 0 && len(d) > 0 {
+			// The rest, sized by the share of the first document the selection kept, and an
+			// eighth more. Growing as it fills cost a fifth of the projection; sizing by the
+			// documents themselves allocated 66 KB for a dashboard's 16 KB of 50 rows.
+			buf.Grow((size-len(d)-1)*(buf.Len()-1)/len(d)*9/8 + 2)
 		}
 	}
 	buf.WriteByte(']')

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,6 +77,20 @@ func TestCompression(t *testing.T) {
 	}
 	if r := env.DoHeaders(t, "GET", "/graphiql", "", nil, gz).Want(200); r.Header.Get("Content-Encoding") != "" {
 		t.Fatalf("the GraphiQL page was compressed: %v", r.Header)
+	}
+	// A GraphQL answer is assembled whole, so it states its length (a refusal's too), and a
+	// large one is gzipped like a REST page.
+	query := map[string]any{"query": accountTxQuery("nodes { " + dashboardFields + " }"), "variables": map[string]any{"a": checkingAccount(t, env, key, it.ID)}}
+	plainQL := env.DoHeaders(t, "POST", "/graphql", key, query, map[string]string{"Accept-Encoding": "identity"}).Want(200)
+	refused := env.DoHeaders(t, "POST", "/graphql", key, map[string]any{"query": "{ nope }"}, nil).Want(422)
+	for _, r := range []*testsupport.Response{plainQL, refused} {
+		if r.Header.Get("Content-Length") != strconv.Itoa(len(r.Body)) {
+			t.Fatalf("a GraphQL answer of %d bytes said Content-Length %q", len(r.Body), r.Header.Get("Content-Length"))
+		}
+	}
+	packedQL := env.DoHeaders(t, "POST", "/graphql", key, query, gz).Want(200)
+	if len(plainQL.Body) < rest.CompressMinSize || packedQL.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, packedQL.Body), plainQL.Body) {
+		t.Fatalf("a GraphQL answer of %d bytes: Content-Encoding %q, %d bytes on the wire", len(plainQL.Body), packedQL.Header.Get("Content-Encoding"), len(packedQL.Body))
 	}
 }
 

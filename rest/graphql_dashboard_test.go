@@ -101,6 +101,15 @@ func TestGraphQLDashboard(t *testing.T) {
 	if got := ids(next["account"].(map[string]any)["transactions"]); fmt.Sprint(got) != fmt.Sprint(rest[50:60]) {
 		t.Fatalf("the page after the cursor differs from REST: %v", got)
 	}
+	// The end cursor is signed only when pageInfo is read, through a fragment too; it is the
+	// last edge's cursor.
+	frag := env.GraphQL(t, key, `query($a: UUID!) { account(id: $a) { transactions(first: 50) { ...page edges { cursor } } } }
+		fragment page on TransactionConnection { pageInfo { endCursor } }`, map[string]any{"a": account}).OK(t)
+	tx := frag["account"].(map[string]any)["transactions"].(map[string]any)
+	edges := tx["edges"].([]any)
+	if end := tx["pageInfo"].(map[string]any)["endCursor"]; end == nil || end != pageInfo["endCursor"] || edges[len(edges)-1].(map[string]any)["cursor"] != end {
+		t.Fatalf("end cursor through a fragment %v, plain %v, last edge's %v", end, pageInfo["endCursor"], edges[len(edges)-1])
+	}
 
 	// Asked only for its transactions (and id), the account's document is not read; the
 	// owner check still holds.
