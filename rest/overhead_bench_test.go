@@ -10,16 +10,17 @@ import (
 	"time"
 )
 
-// BenchmarkRequestOverhead serves GET /accounts and POST /auth in this process, without a
+// BenchmarkRequestOverhead serves GET /accounts, POST /auth and the dashboard query in this process, without a
 // network between, through the service's handler and through BenchmarkCapacity's
 // baseline, and reports the service's time, allocations and bytes per request beside the
 // baseline's measured in the same run: what the service's middleware and handler add to
 // the same reads. Sequential and parallel (GOMAXPROCS callers); the CPU profile of a run
 // (-cpuprofile) shows where the difference goes.
 func BenchmarkRequestOverhead(b *testing.B) {
-	env, c, item, account := capacityFixture(b, "user-ok", "ACCOUNTS")
+	env, c, item, account := capacityFixture(b, "user-ok", "ACCOUNTS", "TRANSACTIONS")
 	service, baseline := env.Server.Config.Handler, capacityBaseline(b, env, account)
 	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
+	dashboard := dashboardBody(item, account)
 	cases := []struct {
 		name       string
 		ours, base func() *http.Request
@@ -37,6 +38,12 @@ func BenchmarkRequestOverhead(b *testing.B) {
 			r.Header.Set("Content-Type", "application/json")
 			return r
 		}, func() *http.Request { return httptest.NewRequest("POST", "/auth", strings.NewReader(string(authBody))) }, 200, 200},
+		{"dashboard", func() *http.Request {
+			r := httptest.NewRequest("POST", "/graphql", strings.NewReader(dashboard))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("X-API-KEY", c.APIKey)
+			return r
+		}, func() *http.Request { return httptest.NewRequest("GET", "/dashboard", nil) }, 200, 200},
 		// Keys left out: refused before the database, so what is measured is the service's own
 		// work around a handler (middleware, body checks, the error body), which the database
 		// round trip hides in the cases above.
