@@ -218,10 +218,10 @@ func statusFor(errs gqlerror.List) int {
 }
 
 // responseBuffers hold answers being assembled. The whole answer is assembled first so that
-// its Content-Length can go first: net/http then sends a dashboard's 17 KB in two writes,
-// not chunked in three, and a client reads no chunk framing. A new buffer per answer was a
-// twelfth of a dashboard's allocations. Buffers past responseBufferKept go back to the
-// collector, so one large page does not stay held.
+// its Content-Length can go first: net/http sent an answer of more than 2 KB without one
+// chunked, framing a client must parse. A new buffer per answer was a twelfth of the bytes
+// a dashboard allocated. Buffers past responseBufferKept go back to the collector, so one
+// large page does not stay held.
 var responseBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 const responseBufferKept = 64 << 10
