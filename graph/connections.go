@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -21,16 +22,16 @@ func firstArg(first *int, def int) (int, error) { return collected.First(first, 
 // selected reports whether the field being resolved selects name; outside GraphQL (a REST
 // call) nothing is selected beyond what the REST body has.
 func selected(ctx context.Context, name string) bool {
+	return slices.ContainsFunc(selectedFields(ctx), func(f graphql.CollectedField) bool { return f.Name == name })
+}
+
+// selectedFields are the fields the field being resolved selects, none outside GraphQL.
+func selectedFields(ctx context.Context) []graphql.CollectedField {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Field.Field == nil {
-		return false
+		return nil
 	}
-	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
+	return graphql.CollectFieldsCtx(ctx, nil)
 }
 
 // decodeAll turns documents into model values.
@@ -58,9 +59,23 @@ func decodeOne[T any](raw json.RawMessage, err error) (*T, error) {
 // txWant is what a transaction connection's query selects: only that is built.
 type txWant struct{ nodes, edges, documents, pageInfo bool }
 
-// wantOf reads txWant from a selection of TransactionConnection.
-func wantOf(has func(name string) bool) txWant {
-	return txWant{nodes: has("nodes"), edges: has("edges"), documents: has("documents"), pageInfo: has("pageInfo")}
+// wantOf reads txWant from the fields selected of a TransactionConnection, in one pass:
+// collecting them once per name cost an allocation each.
+func wantOf(fields []graphql.CollectedField) txWant {
+	var w txWant
+	for _, f := range fields {
+		switch f.Name {
+		case "nodes":
+			w.nodes = true
+		case "edges":
+			w.edges = true
+		case "documents":
+			w.documents = true
+		case "pageInfo":
+			w.pageInfo = true
+		}
+	}
+	return w
 }
 
 // txConnection builds a page of transactions. Nodes and edges are written from the stored

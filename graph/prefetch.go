@@ -94,15 +94,6 @@ func nodeFields(ctx context.Context, sel ast.SelectionSet, conn, edge, node stri
 	return out
 }
 
-func hasField(ctx context.Context, sel ast.SelectionSet, typ, name string) bool {
-	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), sel, []string{typ}) {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // prefetchItemChildren loads the accounts of every item in one statement per distinct
 // accounts(...) selection, then their transactions.
 func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item, itemFields []graphql.CollectedField) error {
@@ -207,7 +198,7 @@ func firstPageSelections(ctx context.Context, accountFields []graphql.CollectedF
 		if json.Unmarshal([]byte(sel.key), &sel.args) != nil || sel.args.After != nil {
 			continue
 		}
-		sel.want = wantOf(func(n string) bool { return hasField(ctx, f.Selections, "TransactionConnection", n) })
+		sel.want = wantOf(graphql.CollectFields(graphql.GetOperationContext(ctx), f.Selections, []string{"TransactionConnection"}))
 		out = append(out, sel)
 	}
 	return out

@@ -126,7 +126,7 @@ func (r *accountResolver) Transactions(ctx context.Context, a *model.Account, fi
 	if err != nil {
 		return nil, err
 	}
-	return r.txConnection(page, wantOf(func(n string) bool { return selected(ctx, n) }))
+	return r.txConnection(page, wantOf(selectedFields(ctx)))
 }
 
 func (r *accountResolver) Bills(ctx context.Context, a *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error) {

@@ -23,7 +23,7 @@ func (r *queryResolver) Transactions(ctx context.Context, accountID uuid.UUID, f
 	if err != nil {
 		return nil, err
 	}
-	return r.txConnection(page, wantOf(func(n string) bool { return selected(ctx, n) }))
+	return r.txConnection(page, wantOf(selectedFields(ctx)))
 }
 
 func (r *queryResolver) Transaction(ctx context.Context, id uuid.UUID) (*model.Transaction, error) {

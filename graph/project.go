@@ -71,7 +71,8 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	plan := compile(graphql.GetOperationContext(ctx), p.schema, fc.Field.Selections, def)
 	var buf bytes.Buffer
 	if n > 0 {
-		buf.Grow(len(doc(0)) + 2) // a selection makes an element no longer than its document, aliases aside
+		// A selection makes an element no longer than its document, aliases aside.
+		buf.Grow(len(doc(0)) + 2)
 	}
 	buf.WriteByte('[')
 	for i := 0; i < n; i++ {

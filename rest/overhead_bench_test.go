@@ -10,17 +10,17 @@ import (
 	"time"
 )
 
-// BenchmarkRequestOverhead serves GET /accounts, POST /auth and the dashboard query in this process, without a
-// network between, through the service's handler and through BenchmarkCapacity's
-// baseline, and reports the service's time, allocations and bytes per request beside the
-// baseline's measured in the same run: what the service's middleware and handler add to
-// the same reads. Sequential and parallel (GOMAXPROCS callers); the CPU profile of a run
-// (-cpuprofile) shows where the difference goes.
+// BenchmarkRequestOverhead serves GET /accounts, POST /auth and the dashboard query in
+// this process, without a network between, through the service's handler and through
+// BenchmarkCapacity's baseline, and reports the service's time, allocations and bytes per
+// request beside the baseline's measured in the same run: what the service's middleware
+// and handler add to the same reads. Sequential and parallel (GOMAXPROCS callers); the CPU
+// profile of a run (-cpuprofile) shows where the difference goes.
 func BenchmarkRequestOverhead(b *testing.B) {
 	env, c, item, account := capacityFixture(b, "user-ok", "ACCOUNTS", "TRANSACTIONS")
 	service, baseline := env.Server.Config.Handler, capacityBaseline(b, env, account)
 	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
-	dashboard := dashboardBody(item, account)
+	dashboard := dashboardBody(b, env, c.APIKey, item, account)
 	cases := []struct {
 		name       string
 		ours, base func() *http.Request
