@@ -10,45 +10,61 @@ import (
 	"github.com/google/uuid"
 )
 
-// enabledCache keeps clients' enabled flags so a request need not read one: it is trusted
-// only while Listen holds a session listening for changes, which drops the entry of every
-// changed client before acknowledging the change to its writer. Without a listener (an
-// operator command, a lost connection) every check reads the database.
-type enabledCache struct {
+// clientCache keeps what requests need of a client application, so a request need not
+// read it: the enabled flag every authenticated request checks, and the stored secret hash
+// every POST /auth checks. It is trusted only while Listen holds a session listening for
+// changes, which drops the entry of every changed client before acknowledging the change
+// to its writer. Without a listener (an operator command, a lost connection) every check
+// reads the database.
+type clientCache struct {
 	mu   sync.RWMutex // every request reads; writes come with Listen's notices
-	m    map[uuid.UUID]bool
+	m    map[uuid.UUID]clientEntry
 	live bool
 	// gen counts invalidations: a value read from the database before one must not be
 	// stored after it, or a change could be lost between the read and the store.
 	gen uint64
 }
 
-func newEnabledCache() *enabledCache { return &enabledCache{m: map[uuid.UUID]bool{}} }
+// clientEntry is one client's cached row. An entry read for the enabled flag alone has no
+// hash; POST /auth then reads the row and stores it whole.
+type clientEntry struct {
+	enabled bool
+	hash    string // the stored secret hash, "" when not read
+	// rehash is NeedsRehash(hash), worked out once: it parses the hash's parameters, which
+	// was 2 µs of every POST /auth.
+	rehash bool
+}
 
-// get returns the cached flag, and the generation to hand to put after a database read.
-func (c *enabledCache) get(id uuid.UUID) (enabled, ok bool, gen uint64) {
+func newClientCache() *clientCache { return &clientCache{m: map[uuid.UUID]clientEntry{}} }
+
+// get returns the cached entry, and the generation to hand to put after a database read.
+func (c *clientCache) get(id uuid.UUID) (e clientEntry, ok bool, gen uint64) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if !c.live {
-		return false, false, c.gen
+		return clientEntry{}, false, c.gen
 	}
-	enabled, ok = c.m[id]
-	return enabled, ok, c.gen
+	e, ok = c.m[id]
+	return e, ok, c.gen
 }
 
-func (c *enabledCache) put(id uuid.UUID, enabled bool, gen uint64) {
+func (c *clientCache) put(id uuid.UUID, e clientEntry, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.live || gen != c.gen {
 		return
 	}
+	// Both were read since the last invalidation, so they agree: keep the one that has more.
+	if old, ok := c.m[id]; ok && e.hash == "" && old.hash != "" {
+		return
+	}
 	if len(c.m) > 10_000 {
 		clear(c.m)
 	}
-	c.m[id] = enabled
+	c.m[id] = e
 }
 
-func (c *enabledCache) forget(id uuid.UUID) {
+func (c *clientCache) forget(id uuid.UUID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -56,7 +72,7 @@ func (c *enabledCache) forget(id uuid.UUID) {
 }
 
 // setLive starts or stops trusting the cache; either way what it held may be stale.
-func (c *enabledCache) setLive(live bool) {
+func (c *clientCache) setLive(live bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -64,11 +80,12 @@ func (c *enabledCache) setLive(live bool) {
 	c.live = live
 }
 
-// Listen keeps the enabled cache honest until ctx ends: it listens for changes of clients'
-// enabled flags (a trigger announces every change in its own transaction) and drops each
-// changed client before acknowledging, so `ponte clients disable` returns only once every
-// listening process refuses the client's keys. While the session is down it reconnects
-// with back-off and the cache is not used. Run it once per process.
+// Listen keeps the client cache honest until ctx ends: it listens for changes of clients'
+// enabled flags and secret hashes (a trigger announces every change in its own
+// transaction) and drops each changed client before acknowledging, so `ponte clients
+// disable` returns only once every listening process refuses the client's keys. While
+// the session is down it reconnects with back-off and the cache is not used. Run it once
+// per process.
 func (s *Service) Listen(ctx context.Context, log *slog.Logger) {
 	const minWait, maxWait = 100 * time.Millisecond, 5 * time.Second
 	wait := minWait
@@ -86,7 +103,7 @@ func (s *Service) Listen(ctx context.Context, log *slog.Logger) {
 			continue
 		}
 		wait = minWait
-		s.enabled.setLive(true)
+		s.clients.setLive(true)
 		for {
 			payload, err := l.Next(ctx)
 			if err != nil {
@@ -97,22 +114,22 @@ func (s *Service) Listen(ctx context.Context, log *slog.Logger) {
 			}
 			head, _, _ := strings.Cut(payload, ":")
 			if id, err := uuid.Parse(head); err == nil {
-				s.enabled.forget(id)
+				s.clients.forget(id)
 			} else {
-				s.enabled.setLive(true) // not ours to read: forget everything
+				s.clients.setLive(true) // not ours to read: forget everything
 			}
 			if err := l.Ack(ctx, payload); err != nil {
 				break
 			}
 		}
-		s.enabled.setLive(false)
+		s.clients.setLive(false)
 		l.Close()
 	}
 }
 
-// Listening reports whether Listen holds its session, so the enabled cache is in use.
+// Listening reports whether Listen holds its session, so the client cache is in use.
 func (s *Service) Listening() bool {
-	s.enabled.mu.Lock()
-	defer s.enabled.mu.Unlock()
-	return s.enabled.live
+	s.clients.mu.Lock()
+	defer s.clients.mu.Unlock()
+	return s.clients.live
 }

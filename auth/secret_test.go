@@ -85,14 +85,14 @@ func TestCheckSecretWaitsForASlot(t *testing.T) {
 	}
 }
 
-// A value read before an invalidation is never stored after it, and nothing is trusted
-// while no listener runs.
-func TestEnabledCache(t *testing.T) {
+// A value read before an invalidation is never stored after it, nothing is trusted while
+// no listener runs, and a flag read alone never hides a login's whole row.
+func TestClientCache(t *testing.T) {
 	t.Parallel()
 	id := uuid.New()
-	c := newEnabledCache()
+	c := newClientCache()
 	_, _, gen := c.get(id)
-	c.put(id, true, gen)
+	c.put(id, clientEntry{enabled: true}, gen)
 	if _, ok, _ := c.get(id); ok {
 		t.Fatal("the cache answered without a listener")
 	}
@@ -102,20 +102,25 @@ func TestEnabledCache(t *testing.T) {
 		t.Fatal("a new listener inherited entries")
 	}
 	c.forget(id) // a change arrives between the database read and the store
-	c.put(id, true, gen)
+	c.put(id, clientEntry{enabled: true}, gen)
 	if _, ok, _ := c.get(id); ok {
 		t.Fatal("a value read before an invalidation was stored after it")
 	}
 	_, _, gen = c.get(id)
-	c.put(id, false, gen)
-	if v, ok, _ := c.get(id); !ok || v {
-		t.Fatalf("get = %v, %v; want false, true", v, ok)
+	c.put(id, clientEntry{enabled: false}, gen)
+	if e, ok, _ := c.get(id); !ok || e.enabled {
+		t.Fatalf("get = %+v, %v; want disabled, true", e, ok)
+	}
+	c.put(id, clientEntry{enabled: true, hash: "h"}, gen)
+	c.put(id, clientEntry{enabled: true}, gen) // a flag read beside the login's row
+	if e, ok, _ := c.get(id); !ok || e.hash != "h" {
+		t.Fatalf("get = %+v, %v; want the row with its hash", e, ok)
 	}
 	c.forget(id)
 	if _, ok, _ := c.get(id); ok {
 		t.Fatal("forget kept the entry")
 	}
-	c.put(id, true, gen+1)
+	c.put(id, clientEntry{enabled: true}, gen+1)
 	c.setLive(false)
 	if _, ok, _ := c.get(id); ok {
 		t.Fatal("the cache answered after its listener stopped")

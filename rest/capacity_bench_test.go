@@ -74,7 +74,10 @@ func BenchmarkCapacity(b *testing.B) {
 	authBody, _ := json.Marshal(map[string]any{"clientId": c.ID, "clientSecret": c.Secret})
 	// POST /auth verifies an argon2id hash, about 25 ms of one core by design (OWASP's
 	// parameters), the first time a secret is seen; both sides then answer a repeated
-	// secret from memory (auth's verifiedSecrets), as clients' repeated logins are.
+	// secret from memory (auth's verifiedSecrets), as clients' repeated logins are. The
+	// baseline reads the client's row on every call, as a minimal server would: its
+	// auth.Service runs no listener for client changes, so its client cache stays off.
+	// The service's listener lets it answer a repeated login from that cache.
 	routes := []struct {
 		name       string
 		ours, base testsupport.LoadSpec

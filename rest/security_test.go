@@ -230,6 +230,34 @@ func TestClientDisableReachesEveryProcess(t *testing.T) {
 	}
 }
 
+// A repeated login is answered from the service's client cache, and a secret replaced by
+// any means (SQL by hand here; EnsureClient at a start with a new PONTE_CLIENT_SECRET)
+// stops logging in as soon as the change's notice reaches the service: the new secret
+// logs in, the old one is refused.
+func TestLoginFollowsSecretChange(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "rotating")
+	testsupport.Eventually(t, "the service to listen for client changes", 10*time.Second, env.Auth.Listening)
+	login := func(secret string) *testsupport.Response {
+		return env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": secret})
+	}
+	login(c.Secret).Want(200) // the client's row is cached now
+
+	// What answers is the cache: with the trigger off, a new hash goes unseen.
+	fresh := "a-new-secret-the-operator-chose"
+	env.Exec(t, `ALTER TABLE client_applications DISABLE TRIGGER client_applications_changed`)
+	env.Exec(t, `UPDATE client_applications SET secret_hash = $2 WHERE id = $1`, c.ID, auth.HashSecret(fresh))
+	login(c.Secret).Want(200)
+
+	env.Exec(t, `ALTER TABLE client_applications ENABLE TRIGGER client_applications_changed`)
+	env.Exec(t, `UPDATE client_applications SET secret_hash = $2 WHERE id = $1`, c.ID, auth.HashSecret(fresh))
+	testsupport.Eventually(t, "the old secret to be refused", 10*time.Second, func() bool { return login(c.Secret).Status == 401 })
+	login(c.Secret).WantError(401, model.CodeClientKeysBad.String())
+	key := login(fresh).Want(200).String("apiKey")
+	env.Do(t, "GET", "/connectors", key, nil).Want(200)
+}
+
 // A Connect Token's options are the application's: its holder may repeat them, not change
 // them, on POST and PATCH /items, through REST and GraphQL. API keys are not bound.
 func TestConnectTokenOptionsAuthoritative(t *testing.T) {

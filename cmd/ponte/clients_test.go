@@ -11,8 +11,9 @@ import (
 )
 
 // `ponte clients disable` in its own process reaches two running replicas at once: when it
-// returns, both refuse the client's API key on their very next request, though both had
-// the client cached as enabled; `enable` brings the key back the same way.
+// returns, both refuse the client's API key and its login (POST /auth) on their very next
+// request, though both had the client cached as enabled and its login row cached too;
+// `enable` brings both back the same way.
 func TestClientsDisableReachesReplicas(t *testing.T) {
 	t.Parallel()
 	env, keys := configured(t)
@@ -47,16 +48,27 @@ func TestClientsDisableReachesReplicas(t *testing.T) {
 			t.Fatalf("clients %s: %v\n%s", sub, err, out)
 		}
 	}
+	login := func(s *server) (int, string) {
+		status, m := post(t, s.url+"/auth", keys)
+		code, _ := m["codeDescription"].(string)
+		return status, code
+	}
 	for range 2 {
 		for _, s := range []*server{a, b} {
 			if got := get(t, s.url+"/connectors", key); got != 200 {
 				t.Fatalf("before disable: %d", got)
+			}
+			if got, _ := login(s); got != 200 {
+				t.Fatalf("POST /auth before disable: %d", got)
 			}
 		}
 		run("disable")
 		for _, s := range []*server{a, b} {
 			if got := get(t, s.url+"/connectors", key); got != 401 {
 				t.Fatalf("the request right after `clients disable`: %d, want 401", got)
+			}
+			if got, code := login(s); got != 401 || code != "CLIENT_DISABLED" {
+				t.Fatalf("POST /auth right after `clients disable`: %d %s, want 401 CLIENT_DISABLED", got, code)
 			}
 		}
 		run("enable")
