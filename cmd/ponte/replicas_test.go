@@ -301,7 +301,11 @@ func TestReplicasShareWebhookHostCap(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer receiver.Close()
-	env, keys := configured(t, "PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_SANDBOX_STEP_DELAY=0s")
+	// Eight workers each: with the default 50, one replica could fetch every delivery and
+	// hold it while the host's slots were full, and the other deliver nothing (seen once,
+	// in a full run of the suite). Each alone still allows 8 at once, so without the shared
+	// slots the receiver would see 16.
+	env, keys := configured(t, "PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_SANDBOX_STEP_DELAY=0s", "PONTE_WEBHOOK_WORKERS=8")
 	replicas := []*server{start(t, env...), start(t, env...)}
 	key := apiKey(t, replicas[0].url, keys)
 	if status, m := do(t, "POST", replicas[0].url+"/webhooks", key, map[string]any{"event": "all", "url": receiver.URL + "/hook"}); status != 200 {
