@@ -386,5 +386,9 @@ func (s *Service) EnsureClient(ctx context.Context, clientID, secret string) (cr
 		}
 	}
 	c := &model.ClientApplication{ID: id, Name: "Configured client", Enabled: true, SecretHash: HashSecret(secret)}
-	return s.db.UpsertClient(ctx, c)
+	created, err = s.db.UpsertClient(ctx, c)
+	// This process's next login must see the new hash; the others drop theirs when the
+	// change's notice reaches them.
+	s.clients.forget(id)
+	return created, err
 }
