@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"ponte/model"
 )
 
 // `ponte clients disable` in its own process reaches two running replicas at once: when it
@@ -67,7 +69,7 @@ func TestClientsDisableReachesReplicas(t *testing.T) {
 			if got := get(t, s.url+"/connectors", key); got != 401 {
 				t.Fatalf("the request right after `clients disable`: %d, want 401", got)
 			}
-			if got, code := login(s); got != 401 || code != "CLIENT_DISABLED" {
+			if got, code := login(s); got != 401 || code != model.CodeClientDisabled.String() {
 				t.Fatalf("POST /auth right after `clients disable`: %d %s, want 401 CLIENT_DISABLED", got, code)
 			}
 		}
