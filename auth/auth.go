@@ -76,33 +76,39 @@ var connectTokenReach = map[Action]bool{
 	ReadAccounts:       true,
 }
 
-type ctxKey struct{}
-
-type ctxValue struct {
-	p   *Principal
-	err error
+// Result is the outcome of checking a request's credential: the principal, or the reason
+// it was refused. Endpoints that need no credential ignore both.
+type Result struct {
+	Principal *Principal
+	Err       error
 }
 
-// WithResult stores the outcome of checking a request's credential: the principal, or
-// the reason it was refused. Endpoints that need no credential ignore both.
+// ResultKey is the context key of a request's *Result. It is exported for the HTTP layer,
+// which answers it from its one per-request value rather than wrapping the context.
+type ResultKey struct{}
+
+// WithResult stores the outcome of checking a request's credential.
 func WithResult(ctx context.Context, p *Principal, err error) context.Context {
-	return context.WithValue(ctx, ctxKey{}, ctxValue{p, err})
+	return context.WithValue(ctx, ResultKey{}, &Result{p, err})
 }
 
 // Require is the gate every resolver passes first: it returns the caller when its
 // credential is valid and may perform action, and the documented error otherwise.
 func Require(ctx context.Context, action Action) (*Principal, error) {
-	v, _ := ctx.Value(ctxKey{}).(ctxValue)
-	if v.err != nil {
-		return nil, v.err
+	var v Result
+	if r, _ := ctx.Value(ResultKey{}).(*Result); r != nil {
+		v = *r
 	}
-	if v.p == nil {
+	if v.Err != nil {
+		return nil, v.Err
+	}
+	if v.Principal == nil {
 		return nil, model.Fail(model.CodeAPIKeyMissing, "Missing credential: send an API Key (from POST /auth) or a Connect Token in the X-API-KEY header.")
 	}
-	if v.p.Kind == KindConnectToken && !connectTokenReach[action] {
+	if v.Principal.Kind == KindConnectToken && !connectTokenReach[action] {
 		return nil, model.Fail(model.CodeForbidden, "A Connect Token cannot perform %s; use an API Key on your server.", action)
 	}
-	return v.p, nil
+	return v.Principal, nil
 }
 
 // RequireItem refuses a Connect Token access to any item but its own.

@@ -5,17 +5,19 @@ import (
 	"log/slog"
 )
 
-type requestIDKey struct{}
+// RequestIDKey is the context key of a request's id, a string. It is exported for the HTTP
+// layer, which answers it from its one per-request value rather than wrapping the context.
+type RequestIDKey struct{}
 
 // WithRequestID records the id the HTTP layer gave a request, so a failure deep in a
 // resolver can be reported to the client and found in the log under the same id.
 func WithRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
+	return context.WithValue(ctx, RequestIDKey{}, id)
 }
 
 // RequestID is the id recorded by WithRequestID, or "".
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
+	id, _ := ctx.Value(RequestIDKey{}).(string)
 	return id
 }
 

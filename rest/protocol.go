@@ -2,8 +2,6 @@ package rest
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,33 +107,6 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	s.writeJSON(w, e.Status(), body)
-}
-
-// requestID gives every request an id, answered in X-Request-Id and logged with any failure.
-// A caller's own X-Request-Id is kept when it is a short token, so traces join up.
-func (s *Server) requestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
-			var b [12]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
-		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(model.WithRequestID(r.Context(), id)))
-	})
-}
-
-func validRequestID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 // decode reads a JSON body into dst. An empty body leaves dst as it is, for endpoints
@@ -293,7 +264,8 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(auth.WithResult(r.Context(), p, err)))
+		scopeOf(r).cred = auth.Result{Principal: p, Err: err}
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -39,7 +39,7 @@ func New(res *graph.Resolver) http.Handler {
 	r := chi.NewRouter()
 	r.Use(compressJSON())
 	r.Use(securityHeaders)
-	r.Use(s.requestID, s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
+	r.Use(s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
 	r.Use(s.edge)
 	// After authentication (keys are scoped per caller) and the edge checks (refused input is
 	// never recorded).
@@ -202,5 +202,5 @@ func New(res *graph.Resolver) http.Handler {
 	gi := graphiql.Handler("/graphiql", "/graphql")
 	r.Handle("/graphiql", gi)
 	r.Handle("/graphiql/*", gi)
-	return r
+	return scopedRouter{r}
 }
