@@ -88,7 +88,8 @@ func FuzzQueryParsing(f *testing.F) {
 		r := httptest.NewRequest(http.MethodGet, "/connectors", nil)
 		r.URL.RawQuery = raw
 		edgeErr := checkURL(r.URL)
-		q := queryOf(r, "page", "pageSize", "name", "ids", "from", "itemId", "sandbox", "types")
+		q := &query{}
+		q.read(r, "page", "pageSize", "name", "ids", "from", "itemId", "sandbox", "types")
 		page, size, name := q.integer("page"), q.integer("pageSize"), q.str("name")
 		_, types, ids := q.boolean("sandbox"), q.list("types"), q.uuids("ids")
 		_, _ = q.date("from"), q.uuid("itemId")
