@@ -61,8 +61,10 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 }
 
 // AccountDocs answers GET /accounts as finished JSON documents. A Connect Token's reduced
-// view is built from the accounts' fields, as Accounts builds it.
-func (e *Engine) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
+// view is built from the accounts' fields, as Accounts builds it. Stored documents are
+// appended to *buf, for a caller that writes them out before reusing it, unless buf is nil
+// (db.AccountDocs).
+func (e *Engine) AccountDocs(ctx context.Context, buf *[]byte, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
 	p, err := auth.Require(ctx, auth.ReadAccounts)
 	if err != nil {
 		return nil, err
@@ -89,8 +91,10 @@ func (e *Engine) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string)
 		return nil, err
 	}
 	return ownedItemRows(e, p, itemID,
-		func() ([]json.RawMessage, error) { return e.db.AccountDocs(ctx, itemID, typ) },
-		func() ([]json.RawMessage, bool, error) { return e.db.OwnedAccountDocs(ctx, p.ClientID, itemID, typ) })
+		func() ([]json.RawMessage, error) { return e.db.AccountDocs(ctx, buf, itemID, typ) },
+		func() ([]json.RawMessage, bool, error) {
+			return e.db.OwnedAccountDocs(ctx, buf, p.ClientID, itemID, typ)
+		})
 }
 
 // ownedItemRows reads an item's rows for p with plain, the baseline's statement, once the

@@ -46,7 +46,7 @@ func (d *DB) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*mo
 // reads, and checking the owner apart cost a second round trip (and a third for the item's
 // connector) on every call.
 func (d *DB) OwnedAccounts(ctx context.Context, clientID, itemID uuid.UUID, typ *string) ([]*model.Account, bool, error) {
-	docs, found, err := d.OwnedAccountDocs(ctx, clientID, itemID, typ)
+	docs, found, err := d.OwnedAccountDocs(ctx, nil, clientID, itemID, typ)
 	if err != nil {
 		return nil, false, err
 	}
@@ -63,8 +63,9 @@ func (d *DB) OwnedAccounts(ctx context.Context, clientID, itemID uuid.UUID, typ 
 
 // AccountDocs is Accounts as finished JSON, for an item whose owner is already known:
 // GET /accounts copies the stored documents instead of decoding and encoding each one,
-// which was a third of the route's CPU.
-func (d *DB) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
+// which was a third of the route's CPU. The documents are appended to *buf unless buf is
+// nil (docsInto).
+func (d *DB) AccountDocs(ctx context.Context, buf *[]byte, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
 	// Without a type the statement has no type condition at all: "$2 IS NULL OR type = $2"
 	// cost PostgreSQL 2–3 µs more per list (5%) than the plain statement.
 	sql, args := `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, subtype, id`, []any{itemID}
@@ -75,12 +76,12 @@ func (d *DB) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, rowToDoc)
+	return pgx.CollectRows(rows, docsInto(buf))
 }
 
 // OwnedAccountDocs is OwnedAccounts as finished JSON (see AccountDocs); found is false
 // when the item is not clientID's.
-func (d *DB) OwnedAccountDocs(ctx context.Context, clientID, itemID uuid.UUID, typ *string) ([]json.RawMessage, bool, error) {
+func (d *DB) OwnedAccountDocs(ctx context.Context, buf *[]byte, clientID, itemID uuid.UUID, typ *string) ([]json.RawMessage, bool, error) {
 	rows, err := d.Pool.Query(ctx, `SELECT a.data FROM items i
 		LEFT JOIN accounts a ON a.item_id = i.id AND ($3::text IS NULL OR a.type = $3)
 		WHERE i.id = $1 AND i.client_id = $2 ORDER BY a.type DESC, a.subtype, a.id`, itemID, clientID, typ)
@@ -88,7 +89,7 @@ func (d *DB) OwnedAccountDocs(ctx context.Context, clientID, itemID uuid.UUID, t
 		return nil, false, err
 	}
 	// The item's row alone, with a NULL document, when it has no account (of that type).
-	docs, err := pgx.CollectRows(rows, rowToDoc)
+	docs, err := pgx.CollectRows(rows, docsInto(buf))
 	if err != nil {
 		return nil, false, err
 	}

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -58,4 +59,31 @@ func rowToDoc(r pgx.CollectableRow) (json.RawMessage, error) {
 	var doc []byte
 	err := r.Scan(&doc)
 	return doc, err
+}
+
+// docsInto reads rows of one stored document as rowToDoc does, but appends each to *buf
+// and answers it as a slice of *buf: a caller that writes the documents out at once and
+// gives buf to the next request allocates nothing per document, where a scan allocates a
+// copy of each (for GET /accounts, a third of the bytes a request allocated). The text
+// is the column's as the server sent it, as a scan into []byte copies it. A nil buf gives
+// rowToDoc, for callers that keep the documents. A NULL document reads as nil, as scanned.
+//
+// A document stays valid while buf is not reused: when an append moves *buf, the
+// documents before it keep the old array, which nothing writes again.
+func docsInto(buf *[]byte) pgx.RowToFunc[json.RawMessage] {
+	if buf == nil {
+		return rowToDoc
+	}
+	return func(r pgx.CollectableRow) (json.RawMessage, error) {
+		values := r.RawValues()
+		if len(values) != 1 {
+			return nil, fmt.Errorf("a document's row has %d columns", len(values))
+		}
+		if values[0] == nil {
+			return nil, nil
+		}
+		start := len(*buf)
+		*buf = append(*buf, values[0]...)
+		return (*buf)[start:len(*buf):len(*buf)], nil
+	}
 }

@@ -44,7 +44,7 @@ func (r *queryResolver) Accounts(ctx context.Context, itemID uuid.UUID, typ *str
 		}
 	}
 	if storedOnly(results) {
-		docs, err := r.Collected.AccountDocs(ctx, itemID, typ)
+		docs, err := r.Collected.AccountDocs(ctx, nil, itemID, typ) // the page keeps them: no shared buffer
 		if err != nil {
 			return nil, err
 		}

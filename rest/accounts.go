@@ -15,8 +15,13 @@ func (s *Server) listAccounts() http.HandlerFunc {
 		q := in.query("itemId", "type")
 		itemID, typ := q.requiredUUID("itemId"), q.str("type")
 		return func(ctx context.Context) (any, error) {
-			docs, err := s.res.Collected.AccountDocs(ctx, *itemID, typ)
-			return rawListPage{docs: docs}, err
+			buf := rawBuffer()
+			docs, err := s.res.Collected.AccountDocs(ctx, buf, *itemID, typ)
+			if err != nil {
+				releaseRawBuffer(buf)
+				return nil, err
+			}
+			return rawListPage{docs: docs, buf: buf}, nil
 		}
 	})
 }

@@ -3,8 +3,12 @@ package rest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"maps"
+	"net/http"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -140,4 +144,51 @@ func withoutDates(doc map[string]any) map[string]any {
 	delete(out, "createdAt")
 	delete(out, "updatedAt")
 	return out
+}
+
+// TestAccountListsInParallel reads the account lists of two items at once, many times over:
+// each list's documents are read into a buffer the next request reuses (rawListPage), so a
+// buffer given back before its answer was written, or shared by two answers, would show
+// here as one item's accounts in the other's answer or as broken JSON.
+func TestAccountListsInParallel(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "parallel-lists")
+	paths := []string{}
+	want := map[string][]byte{}
+	for _, user := range []string{"user-ok", "user-ok-perf-20"} {
+		path := "/accounts?itemId=" + createItemTB(t, env, c.APIKey, user).String()
+		paths = append(paths, path)
+		want[path] = env.Do(t, "GET", path, c.APIKey, nil).Want(200).Body
+	}
+	if bytes.Equal(want[paths[0]], want[paths[1]]) {
+		t.Fatal("the two items list the same accounts: the test could not tell them apart")
+	}
+	var mu sync.Mutex
+	var wrong []string
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 40 {
+				path := paths[(i+w)%2]
+				req, _ := http.NewRequest("GET", env.URL+path, nil)
+				req.Header.Set("X-API-KEY", c.APIKey)
+				resp, err := http.DefaultClient.Do(req)
+				var body []byte
+				if err == nil {
+					body, err = io.ReadAll(resp.Body)
+					resp.Body.Close()
+				}
+				if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, want[path]) {
+					mu.Lock()
+					wrong = append(wrong, fmt.Sprintf("%s: %v %.300s", path, err, body))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(wrong) > 0 {
+		t.Fatalf("%d of 320 lists differ from the item's own; the first: %s", len(wrong), wrong[0])
+	}
 }

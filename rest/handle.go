@@ -119,6 +119,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		n := len(p.docs)
 		// Concatenated, not fmt.Sprintf: a microsecond of every GET /accounts under load.
 		s.writeRaw(w, `{"total":`+strconv.Itoa(n)+`,"totalPages":`+strconv.Itoa(model.ListPages(n))+`,"page":1,"results":[`, p.docs, "]}\n")
+		if p.buf != nil {
+			releaseRawBuffer(p.buf)
+		}
 		return
 	}
 	s.ok(w, v)
@@ -131,9 +134,12 @@ type rawCursorPage struct {
 	next *string
 }
 
-// rawListPage is a whole list of finished documents in the page-number envelope.
+// rawListPage is a whole list of finished documents in the page-number envelope. When buf
+// is set, the documents are slices of it, a buffer of rawBuffers given back once they are
+// written.
 type rawListPage struct {
 	docs []json.RawMessage
+	buf  *[]byte
 }
 
 // The adapters below are the common reads, named for what they take.

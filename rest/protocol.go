@@ -51,12 +51,29 @@ func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, nex
 	s.writeRaw(w, `{"results":[`, docs, `],"next":`+string(bytes.TrimSpace(nb.Bytes()))+"}\n")
 }
 
-// rawBuffers are writeRaw's: an answer is assembled whole so that its Content-Length goes
-// first, and a new buffer per answer was a third of the bytes GET /accounts allocated.
-// Buffers past rawBufferKept go back to the collector, so one large page does not stay held.
+// rawBuffers are writeRaw's, and the documents' of a list read into one (rawListPage): an
+// answer is assembled whole so that its Content-Length goes first, and a new buffer per
+// answer was a third of the bytes GET /accounts allocated. Buffers past rawBufferKept go
+// back to the collector, so one large page does not stay held.
 var rawBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const rawBufferKept = 64 << 10
+
+// rawBuffer takes an empty buffer from rawBuffers.
+func rawBuffer() *[]byte {
+	b := rawBuffers.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+// releaseRawBuffer gives b back to rawBuffers, without its array when that grew past
+// rawBufferKept. Nothing may read what b held afterwards.
+func releaseRawBuffer(b *[]byte) {
+	if cap(*b) > rawBufferKept {
+		*b = nil
+	}
+	rawBuffers.Put(b)
+}
 
 // writeRaw answers 200 with head, the documents separated by commas, and tail.
 func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []json.RawMessage, tail string) {
@@ -64,13 +81,11 @@ func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []json.RawMes
 	for _, d := range docs {
 		size += len(d) + 1
 	}
-	kept := rawBuffers.Get().(*[]byte)
-	buf := slices.Grow((*kept)[:0], size)
+	kept := rawBuffer()
+	buf := slices.Grow(*kept, size)
 	defer func() {
-		if cap(buf) <= rawBufferKept {
-			*kept = buf[:0]
-		} // else *kept is still the smaller buffer it held: Grow copied to a new one
-		rawBuffers.Put(kept)
+		*kept = buf
+		releaseRawBuffer(kept)
 	}()
 	buf = append(buf, head...)
 	for i, d := range docs {
