@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // pageWithTotal reads one page of rows whose last column is count(*) OVER (), and the
@@ -64,9 +65,12 @@ func rowToDoc(r pgx.CollectableRow) (json.RawMessage, error) {
 // docsInto reads rows of one stored document as rowToDoc does, but appends each to *buf
 // and answers it as a slice of *buf: a caller that writes the documents out at once and
 // gives buf to the next request allocates nothing per document, where a scan allocates a
-// copy of each (for GET /accounts, a third of the bytes a request allocated). The text
-// is the column's as the server sent it, as a scan into []byte copies it. A nil buf gives
-// rowToDoc, for callers that keep the documents. A NULL document reads as nil, as scanned.
+// copy of each (for GET /accounts, a quarter of the bytes a request allocated). The text
+// is the column's as the server sent it, as a scan into []byte copies it, so the column
+// must be text: another type's raw bytes may be its binary form (jsonb's starts with a
+// version byte), which a scan would decode. A nil
+// buf gives rowToDoc, for callers that keep the documents. A NULL document reads as nil,
+// as scanned.
 //
 // A document stays valid while buf is not reused: when an append moves *buf, the
 // documents before it keep the old array, which nothing writes again.
@@ -75,9 +79,9 @@ func docsInto(buf *[]byte) pgx.RowToFunc[json.RawMessage] {
 		return rowToDoc
 	}
 	return func(r pgx.CollectableRow) (json.RawMessage, error) {
-		values := r.RawValues()
-		if len(values) != 1 {
-			return nil, fmt.Errorf("a document's row has %d columns", len(values))
+		values, fields := r.RawValues(), r.FieldDescriptions()
+		if len(values) != 1 || fields[0].DataTypeOID != pgtype.TextOID {
+			return nil, fmt.Errorf("a document's row is not one text column: %d columns", len(values))
 		}
 		if values[0] == nil {
 			return nil, nil

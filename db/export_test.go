@@ -1,0 +1,4 @@
+package db
+
+// DocsInto is docsInto, for the external tests.
+var DocsInto = docsInto
