@@ -68,9 +68,8 @@ func rowToDoc(r pgx.CollectableRow) (json.RawMessage, error) {
 // copy of each (for GET /accounts, a quarter of the bytes a request allocated). The text
 // is the column's as the server sent it, as a scan into []byte copies it, so the column
 // must be text: another type's raw bytes may be its binary form (jsonb's starts with a
-// version byte), which a scan would decode. A nil
-// buf gives rowToDoc, for callers that keep the documents. A NULL document reads as nil,
-// as scanned.
+// version byte), which a scan would decode. A nil buf gives rowToDoc, for callers that
+// keep the documents. A NULL document reads as nil, as scanned.
 //
 // A document stays valid while buf is not reused: when an append moves *buf, the
 // documents before it keep the old array, which nothing writes again.
