@@ -25,10 +25,9 @@ type resolve func(ctx context.Context) (any, error)
 // body. The first failure is kept and answered before the resolver runs, so the values a
 // read returns after a failure are never used.
 type input struct {
-	r      *http.Request
-	q      *query // the query string, once the route reads it: &parsed
-	parsed query  // in the input's own allocation, not one of its own
-	err    error  // the first failure of a path parameter or the body
+	r   *http.Request
+	q   query // the query string, once the route reads it (in the input's own allocation)
+	err error // the first failure of a path parameter or the body
 }
 
 // failure is the error to answer: a bad path parameter first, then the query string, then
@@ -37,18 +36,14 @@ func (in *input) failure() error {
 	if in.err != nil {
 		return in.err
 	}
-	if in.q != nil {
-		return in.q.err
-	}
-	return nil
+	return in.q.err // nil until the route reads its query string
 }
 
 // query reads the query string, accepting only the named parameters: any other is a 400
 // naming it. A route that never calls it ignores its query string.
 func (in *input) query(allowed ...string) *query {
-	in.parsed.read(in.r, allowed...)
-	in.q = &in.parsed
-	return in.q
+	in.q.read(in.r, allowed...)
+	return &in.q
 }
 
 // id reads a UUID path parameter; what names it in the error.
