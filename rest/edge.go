@@ -86,23 +86,17 @@ func checkURL(u *url.URL) error {
 // twice was three allocations per request. A string ParseQuery refuses is answered with
 // ParseQuery's own reason.
 func checkQuery(raw string) error {
-	for pair := range strings.SplitSeq(raw, "&") {
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		name, errName := url.QueryUnescape(k)
-		val, errVal := url.QueryUnescape(v)
-		if errName != nil || errVal != nil || strings.Contains(pair, ";") {
+	for p, ok := range queryPairs(raw) {
+		if !ok {
 			if _, err := url.ParseQuery(raw); err != nil {
 				return invalid("The query string is malformed: %s.", err.Error())
 			}
 		}
-		if p := textProblem(name, maxQueryName); p != "" {
-			return invalid("Query parameter name %.40q %s.", name, p)
+		if problem := textProblem(p.name, maxQueryName); problem != "" {
+			return invalid("Query parameter name %.40q %s.", p.name, problem)
 		}
-		if p := textProblem(val, maxQueryValue); p != "" {
-			return invalid("Query parameter %s %s.", name, p)
+		if problem := textProblem(p.value, maxQueryValue); problem != "" {
+			return invalid("Query parameter %s %s.", p.name, problem)
 		}
 	}
 	return nil

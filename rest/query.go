@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"iter"
 	"net/http"
 	"net/url"
 	"slices"
@@ -50,22 +51,31 @@ func (q *query) read(r *http.Request, allowed ...string) {
 // parseQuery appends raw's pairs to dst as url.ParseQuery reads them, skipping the ones it
 // would refuse (a semicolon, a bad escape) as url.URL.Query does.
 func parseQuery(dst []queryParam, raw string) []queryParam {
-	for pair := range strings.SplitSeq(raw, "&") {
-		if pair == "" || strings.Contains(pair, ";") {
-			continue
+	for p, ok := range queryPairs(raw) {
+		if ok {
+			dst = append(dst, p)
 		}
-		k, v, _ := strings.Cut(pair, "=")
-		name, err := url.QueryUnescape(k)
-		if err != nil {
-			continue
-		}
-		value, err := url.QueryUnescape(v)
-		if err != nil {
-			continue
-		}
-		dst = append(dst, queryParam{name, value})
 	}
 	return dst
+}
+
+// queryPairs yields each name=value pair of raw, unescaped, and whether url.ParseQuery
+// accepts it (no semicolon, valid escapes): the one walk of a query string that the edge's
+// check and the handlers' reader share.
+func queryPairs(raw string) iter.Seq2[queryParam, bool] {
+	return func(yield func(queryParam, bool) bool) {
+		for pair := range strings.SplitSeq(raw, "&") {
+			if pair == "" {
+				continue
+			}
+			k, v, _ := strings.Cut(pair, "=")
+			name, errName := url.QueryUnescape(k)
+			value, errValue := url.QueryUnescape(v)
+			if !yield(queryParam{name, value}, errName == nil && errValue == nil && !strings.Contains(pair, ";")) {
+				return
+			}
+		}
+	}
 }
 
 func contains(list []string, s string) bool {
