@@ -79,8 +79,11 @@ func docsInto(buf *[]byte) pgx.RowToFunc[json.RawMessage] {
 	}
 	return func(r pgx.CollectableRow) (json.RawMessage, error) {
 		values, fields := r.RawValues(), r.FieldDescriptions()
-		if len(values) != 1 || fields[0].DataTypeOID != pgtype.TextOID {
-			return nil, fmt.Errorf("a document's row is not one text column: %d columns", len(values))
+		if len(values) != 1 {
+			return nil, fmt.Errorf("a document's row has %d columns, not one", len(values))
+		}
+		if fields[0].DataTypeOID != pgtype.TextOID {
+			return nil, fmt.Errorf("a document's column has type %d, not text", fields[0].DataTypeOID)
 		}
 		if values[0] == nil {
 			return nil, nil
