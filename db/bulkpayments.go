@@ -101,12 +101,29 @@ func (tx *Tx) DeleteBulkPayment(ctx context.Context, id uuid.UUID) error {
 }
 
 // LockSmartAccount takes a smart account's row for the transaction: movements out of it
-// are decided one at a time, against a balance nobody else is changing.
+// are decided one at a time, against a balance nobody else is changing. clientID Nil takes
+// the account of any application (the ledger's own checks).
 func (tx *Tx) LockSmartAccount(ctx context.Context, clientID, id uuid.UUID) (bool, error) {
-	rows, err := tx.pg.Query(ctx, `SELECT id FROM smart_accounts WHERE id = $1 AND client_id = $2 FOR UPDATE`, id, clientID)
+	rows, err := tx.pg.Query(ctx, `SELECT id FROM smart_accounts WHERE id = $1
+		AND ($2 = '00000000-0000-0000-0000-000000000000'::uuid OR client_id = $2) FOR UPDATE`, id, clientID)
 	if err != nil {
 		return false, err
 	}
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
 	return len(ids) == 1, err
+}
+
+// OpenBulkOf is the bulk payment, not yet authorized, that holds a request: while there is
+// one, the request is what its owner is asked to approve and must not change.
+func (c *conn) OpenBulkOf(ctx context.Context, requestID uuid.UUID) (uuid.UUID, bool, error) {
+	rows, err := c.pg.Query(ctx, `SELECT b.id FROM bulk_payment_requests r JOIN bulk_payments b ON b.id = r.bulk_payment_id
+		WHERE r.payment_request_id = $1 AND r.active AND b.status = 'CREATED'`, requestID)
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	if err != nil || len(ids) == 0 {
+		return uuid.Nil, false, err
+	}
+	return ids[0], true, nil
 }

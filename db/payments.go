@@ -43,17 +43,24 @@ type PaymentRequestRow struct {
 	RefundedAmount  float64
 	RefundPending   *float64
 	SmartAccountID  *uuid.UUID
+	// SourceSmartAccountID is the smart account a bulk payment paid the request from.
+	SourceSmartAccountID *uuid.UUID
+	// RefundPendingID names the refund under way (its ledger movements).
+	RefundPendingID *uuid.UUID
+	// ConsentedRecipient is the recipient as it was when the payer started paying (or the
+	// request entered a bulk payment); nil while nobody has.
+	ConsentedRecipient *model.PaymentRecipient
 }
 
 const requestColumns = `p.id, p.client_id, p.status, p.amount::float8, p.fees::float8, p.description, p.client_payment_id, p.callback_urls,
 	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at, p.automatic_pix, p.boleto,
-	p.refunded_amount::float8, p.refund_pending::float8, p.smart_account_id`
+	p.refunded_amount::float8, p.refund_pending::float8, p.smart_account_id, p.source_smart_account_id, p.refund_pending_id, p.consented_recipient`
 
 func scanRequest(r pgx.Row, extra ...any) (*PaymentRequestRow, error) {
 	var p PaymentRequestRow
 	err := r.Scan(append([]any{&p.ID, &p.ClientID, &p.Status, &p.Amount, &p.Fees, &p.Description, &p.ClientPaymentID, &p.CallbackURLs,
 		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt, &p.AutomaticPix, &p.Boleto,
-		&p.RefundedAmount, &p.RefundPending, &p.SmartAccountID}, extra...)...)
+		&p.RefundedAmount, &p.RefundPending, &p.SmartAccountID, &p.SourceSmartAccountID, &p.RefundPendingID, &p.ConsentedRecipient}, extra...)...)
 	return &p, err
 }
 
@@ -73,9 +80,10 @@ func (tx *Tx) InsertPaymentRequest(ctx context.Context, p *PaymentRequestRow) er
 func (tx *Tx) SavePaymentRequest(ctx context.Context, p *PaymentRequestRow) error {
 	_, err := tx.pg.Exec(ctx, `UPDATE payment_requests SET status = $2, amount = $3, fees = $4, description = $5, client_payment_id = $6,
 		callback_urls = $7, recipient_id = $8, customer_id = $9, schedule = $10, error_detail = $11, webhook_url = $12, updated_at = $13,
-		refunded_amount = $14, refund_pending = $15
+		refunded_amount = $14, refund_pending = $15, source_smart_account_id = $16, refund_pending_id = $17, consented_recipient = $18
 		WHERE id = $1`, p.ID, p.Status, p.Amount, p.Fees, p.Description, p.ClientPaymentID, p.CallbackURLs, p.RecipientID, p.CustomerID,
-		p.Schedule, p.ErrorDetail, p.WebhookURL, p.UpdatedAt, p.RefundedAmount, p.RefundPending)
+		p.Schedule, p.ErrorDetail, p.WebhookURL, p.UpdatedAt, p.RefundedAmount, p.RefundPending, p.SourceSmartAccountID, p.RefundPendingID,
+		p.ConsentedRecipient)
 	return err
 }
 
@@ -137,6 +145,16 @@ type PaymentIntentRow struct {
 	AuthorizeBy   time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	// Terms is what the payer was asked to consent to, copied when the attempt started.
+	Terms *ConsentedTerms
+}
+
+// ConsentedTerms is what a payer consents to: the amount, the recipient as it was, and the
+// schedule. Written once, with the attempt.
+type ConsentedTerms struct {
+	Amount    float64                 `json:"amount"`
+	Recipient *model.PaymentRecipient `json:"recipient,omitempty"`
+	Schedule  *model.PaymentSchedule  `json:"schedule,omitempty"`
 }
 
 // PaymentPayer is who an intent's payer said they are.
@@ -149,12 +167,12 @@ type PaymentPayer struct {
 }
 
 const intentColumns = `n.id, n.client_id, n.request_id, n.connector_id, n.status, n.payment_method, n.is_dynamic_pix, n.payer, n.reference_id,
-	n.pix_data, n.debtor, n.error_detail, n.active, n.authorize_by, n.created_at, n.updated_at`
+	n.pix_data, n.debtor, n.error_detail, n.active, n.authorize_by, n.created_at, n.updated_at, n.terms`
 
 func scanIntent(r pgx.Row, extra ...any) (*PaymentIntentRow, error) {
 	var n PaymentIntentRow
 	err := r.Scan(append([]any{&n.ID, &n.ClientID, &n.RequestID, &n.ConnectorID, &n.Status, &n.PaymentMethod, &n.IsDynamicPix, &n.Payer,
-		&n.ReferenceID, &n.PixData, &n.Debtor, &n.ErrorDetail, &n.Active, &n.AuthorizeBy, &n.CreatedAt, &n.UpdatedAt}, extra...)...)
+		&n.ReferenceID, &n.PixData, &n.Debtor, &n.ErrorDetail, &n.Active, &n.AuthorizeBy, &n.CreatedAt, &n.UpdatedAt, &n.Terms}, extra...)...)
 	return &n, err
 }
 
@@ -162,10 +180,10 @@ func scanIntent(r pgx.Row, extra ...any) (*PaymentIntentRow, error) {
 // one under way.
 func (tx *Tx) InsertPaymentIntent(ctx context.Context, n *PaymentIntentRow) error {
 	_, err := tx.pg.Exec(ctx, `INSERT INTO payment_intents (id, client_id, request_id, connector_id, status, payment_method, is_dynamic_pix, payer,
-		reference_id, pix_data, debtor, error_detail, active, authorize_by, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		reference_id, pix_data, debtor, error_detail, active, authorize_by, created_at, updated_at, terms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 		n.ID, n.ClientID, n.RequestID, n.ConnectorID, n.Status, n.PaymentMethod, n.IsDynamicPix, n.Payer,
-		n.ReferenceID, n.PixData, n.Debtor, n.ErrorDetail, n.Active, n.AuthorizeBy, n.CreatedAt, n.UpdatedAt)
+		n.ReferenceID, n.PixData, n.Debtor, n.ErrorDetail, n.Active, n.AuthorizeBy, n.CreatedAt, n.UpdatedAt, n.Terms)
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.ConstraintName == "payment_intents_one_active" {
 		return ErrActiveIntent

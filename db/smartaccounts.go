@@ -56,30 +56,3 @@ func (d *DB) SmartAccounts(ctx context.Context, clientID uuid.UUID, limit, offse
 	list, err := pgx.CollectRows(rows, scanSmartAccount)
 	return list, total, err
 }
-
-// Balance sums an account's ledger entries (credits less debits) and says when it last moved.
-func (c *conn) Balance(ctx context.Context, account string) (float64, *time.Time, error) {
-	var balance float64
-	var last *time.Time
-	err := c.pg.QueryRow(ctx, `SELECT COALESCE(sum(credit - debit), 0)::float8, max(created_at) FROM ledger_entries WHERE account = $1`, account).
-		Scan(&balance, &last)
-	return balance, last, err
-}
-
-// Transfer records one movement: a debit of from and a credit of to, of the same amount, in
-// the caller's transaction. reference makes it happen once (a second call does nothing).
-func (tx *Tx) Transfer(ctx context.Context, from, to string, amount float64, reference string, at time.Time) error {
-	movement := uuid.New()
-	_, err := tx.pg.Exec(ctx, `INSERT INTO ledger_entries (movement_id, account, debit, credit, reference, created_at)
-		VALUES ($1, $2, $3, 0, $5, $6), ($1, $4, 0, $3, $5, $6) ON CONFLICT (reference, account) DO NOTHING`,
-		movement, from, amount, to, reference, at)
-	return err
-}
-
-// LedgerTotal is the sum of every entry's credit less debit: zero when every movement is
-// balanced.
-func (d *DB) LedgerTotal(ctx context.Context) (float64, error) {
-	var total float64
-	err := d.Pool.QueryRow(ctx, `SELECT COALESCE(sum(credit - debit), 0)::float8 FROM ledger_entries`).Scan(&total)
-	return total, err
-}

@@ -13,11 +13,14 @@ import (
 
 // PreauthorizationRow is a smart transfer pre-authorization as stored.
 type PreauthorizationRow struct {
-	ID, ClientID             uuid.UUID
-	ConnectorID              int
-	Status                   string
-	Payer                    PaymentPayer
-	RecipientIDs             []uuid.UUID
+	ID, ClientID uuid.UUID
+	ConnectorID  int
+	Status       string
+	Payer        PaymentPayer
+	RecipientIDs []uuid.UUID
+	// Recipients are the recipients as the payer was asked to approve them; payments
+	// under the pre-authorization go to these copies.
+	Recipients               []*model.PaymentRecipient
 	Limits                   model.SmartTransferLimits
 	ClientPreauthorizationID *string
 	CallbackSuccess          *string
@@ -28,14 +31,14 @@ type PreauthorizationRow struct {
 
 const preauthCols = `id, client_id, connector_id, status, payer_cpf, payer_cnpj, payer_name, recipient_ids,
 	limit_transaction::float8, limit_daily::float8, limit_weekly::float8, limit_monthly::float8, limit_yearly::float8, limit_total::float8,
-	client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at`
+	client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients`
 
 func scanPreauth(r pgx.CollectableRow) (*PreauthorizationRow, error) {
 	p := &PreauthorizationRow{}
 	l := &p.Limits
 	err := r.Scan(&p.ID, &p.ClientID, &p.ConnectorID, &p.Status, &p.Payer.Cpf, &p.Payer.Cnpj, &p.Payer.Name, &p.RecipientIDs,
 		&l.Transaction, &l.Daily, &l.Weekly, &l.Monthly, &l.Yearly, &l.Total,
-		&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt)
+		&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients)
 	return p, err
 }
 
@@ -44,11 +47,11 @@ func (d *DB) InsertPreauthorization(ctx context.Context, p *PreauthorizationRow)
 	l := p.Limits
 	_, err := d.Pool.Exec(ctx, `INSERT INTO smart_transfer_preauthorizations (id, client_id, connector_id, status, payer_cpf, payer_cnpj,
 		payer_name, recipient_ids, limit_transaction, limit_daily, limit_weekly, limit_monthly, limit_yearly, limit_total,
-		client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		p.ID, p.ClientID, p.ConnectorID, p.Status, p.Payer.Cpf, p.Payer.Cnpj, p.Payer.Name, p.RecipientIDs,
 		l.Transaction, l.Daily, l.Weekly, l.Monthly, l.Yearly, l.Total,
-		p.ClientPreauthorizationID, p.CallbackSuccess, p.CallbackError, p.ErrorDetail, p.CreatedAt, p.UpdatedAt)
+		p.ClientPreauthorizationID, p.CallbackSuccess, p.CallbackError, p.ErrorDetail, p.CreatedAt, p.UpdatedAt, p.Recipients)
 	return err
 }
 
@@ -82,7 +85,7 @@ func (d *DB) Preauthorizations(ctx context.Context, clientID uuid.UUID, limit, o
 			l := &p.Limits
 			err := r.Scan(&p.ID, &p.ClientID, &p.ConnectorID, &p.Status, &p.Payer.Cpf, &p.Payer.Cnpj, &p.Payer.Name, &p.RecipientIDs,
 				&l.Transaction, &l.Daily, &l.Weekly, &l.Monthly, &l.Yearly, &l.Total,
-				&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, total)
+				&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients, total)
 			return p, err
 		})
 }
@@ -113,22 +116,24 @@ func (tx *Tx) SmartTransferSpent(ctx context.Context, preauth uuid.UUID, since [
 // SmartTransferPaymentRow is a smart transfer payment as stored.
 type SmartTransferPaymentRow struct {
 	ID, ClientID, PreauthorizationID, RecipientID uuid.UUID
-	Amount                                        float64
-	Description, ClientPaymentID                  *string
-	Status                                        string
-	ErrorDetail                                   *model.PaymentErrorDetail
-	CreatedAt, UpdatedAt                          time.Time
+	// Recipient is the pre-authorization's copy of the recipient: where the money goes.
+	Recipient                    *model.PaymentRecipient
+	Amount                       float64
+	Description, ClientPaymentID *string
+	Status                       string
+	ErrorDetail                  *model.PaymentErrorDetail
+	CreatedAt, UpdatedAt         time.Time
 }
 
 const stPaymentCols = `id, client_id, preauthorization_id, recipient_id, amount::float8, description, client_payment_id, status,
-	error_detail, created_at, updated_at`
+	error_detail, created_at, updated_at, recipient`
 
 // InsertSmartTransferPayment records a payment in the transaction that checked its limits.
 func (tx *Tx) InsertSmartTransferPayment(ctx context.Context, p *SmartTransferPaymentRow) error {
 	_, err := tx.pg.Exec(ctx, `INSERT INTO smart_transfer_payments (`+`id, client_id, preauthorization_id, recipient_id, amount, description,
-		client_payment_id, status, error_detail, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		client_payment_id, status, error_detail, created_at, updated_at, recipient) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		p.ID, p.ClientID, p.PreauthorizationID, p.RecipientID, p.Amount, p.Description, p.ClientPaymentID, p.Status, p.ErrorDetail,
-		p.CreatedAt, p.UpdatedAt)
+		p.CreatedAt, p.UpdatedAt, p.Recipient)
 	return err
 }
 
@@ -141,7 +146,7 @@ func (c *conn) SmartTransferPayment(ctx context.Context, clientID, id uuid.UUID,
 	}
 	p := &SmartTransferPaymentRow{}
 	err := c.pg.QueryRow(ctx, sql, id, clientID).Scan(&p.ID, &p.ClientID, &p.PreauthorizationID, &p.RecipientID, &p.Amount,
-		&p.Description, &p.ClientPaymentID, &p.Status, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt)
+		&p.Description, &p.ClientPaymentID, &p.Status, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipient)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}

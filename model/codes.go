@@ -150,7 +150,7 @@ var (
 	CodeBulkPaymentNotFound                   = code(404, "BULK_PAYMENT_NOT_FOUND", "No bulk payment with this id for this client application.")
 	CodeBulkPaymentNotDeletable               = code(409, "BULK_PAYMENT_NOT_DELETABLE", "A bulk payment can be deleted only before its authorization (status CREATED).")
 	CodeBulkPaymentNotAuthorizable            = code(409, "BULK_PAYMENT_NOT_AUTHORIZABLE", "Only a CREATED bulk payment can be authorized or rejected.")
-	CodeInsufficientSmartAccountBalance       = code(409, "INSUFFICIENT_SMART_ACCOUNT_BALANCE", "The smart account's balance does not cover the bulk payment's total.")
+	CodeInsufficientSmartAccountBalance       = code(409, "INSUFFICIENT_SMART_ACCOUNT_BALANCE", "The smart account's balance does not cover the bulk payment's total, or a refund of what was paid into it (the account spent it).")
 	CodeInvalidCPF                            = code(400, "INVALID_CPF", "A CPF (or a taxNumber) whose check digits do not match.")
 	CodeInvalidCNPJ                           = code(400, "INVALID_CNPJ", "A CNPJ whose check digits do not match.")
 	CodeInvalidPixKey                         = code(400, "INVALID_PIX_KEY", "pixKey is not a CPF, CNPJ, e-mail, +55 phone or random key.")

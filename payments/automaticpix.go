@@ -437,6 +437,11 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 			return err
 		}
+		if a.Status == AutoCompleted {
+			if err := e.payDated(ctx, tx, p, "automatic_pix", a.ID, a.Amount); err != nil {
+				return err
+			}
+		}
 		return e.emit(ctx, tx, p, event, ByInternal, autoPixPayload(a))
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/db"
+	"ponte/ledger"
 	"ponte/model"
 )
 
@@ -31,9 +32,6 @@ const (
 	BulkCompleted         = "COMPLETED"
 	BulkError             = "ERROR"
 )
-
-// LedgerPayees is the ledger's counterpart for money paid out of smart accounts.
-const LedgerPayees = "payees"
 
 // maxBulkRequests bounds one bulk payment's requests.
 const maxBulkRequests = 100
@@ -91,7 +89,7 @@ func (e *Engine) CreateBulkPayment(ctx context.Context, clientID uuid.UUID, in m
 		} else if err != nil {
 			return err
 		}
-		return nil
+		return e.freezeBulk(ctx, tx, b, false)
 	})
 	if err != nil {
 		return nil, err
@@ -121,13 +119,37 @@ func (e *Engine) payableRequests(ctx context.Context, tx *db.Tx, b *db.BulkPayme
 	return total, nil
 }
 
+// freezeBulk copies each request's recipient as it is now: the owner approves, and the
+// bulk payment pays, these copies whatever becomes of the recipients' records. thaw lets
+// them go when the bulk payment ends unpaid.
+func (e *Engine) freezeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, thaw bool) error {
+	for _, id := range b.RequestIDs {
+		p, err := e.lockRequest(ctx, tx, b.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if thaw {
+			if p.Status != Created {
+				continue
+			}
+			p.ConsentedRecipient = nil
+		} else if p.ConsentedRecipient, err = e.recipientNow(ctx, p); err != nil {
+			return err
+		}
+		if err := tx.SavePaymentRequest(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // coverBulk refuses a bulk payment the smart account's balance cannot cover.
 func (e *Engine) coverBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, total int64) error {
-	balance, _, err := tx.Balance(ctx, b.SmartAccountID.String())
+	have, _, err := tx.Balance(ctx, ledger.SmartAccount(b.SmartAccountID))
 	if err != nil {
 		return err
 	}
-	if have := cents(balance); have < total {
+	if have < total {
 		return model.Fail(model.CodeInsufficientSmartAccountBalance, "Smart account %s holds %s; the bulk payment's total is %s.", b.SmartAccountID, reais(have), reais(total))
 	}
 	return nil
@@ -166,6 +188,9 @@ func (e *Engine) DeleteBulkPayment(ctx context.Context, clientID, id uuid.UUID) 
 		}
 		if b.Status != BulkCreated {
 			return model.Fail(model.CodeBulkPaymentNotDeletable, "Bulk payment %s is %s; only a CREATED one (not yet authorized) can be deleted.", id, b.Status)
+		}
+		if err := e.freezeBulk(ctx, tx, b, true); err != nil {
+			return err
 		}
 		return tx.DeleteBulkPayment(ctx, id)
 	})
@@ -214,6 +239,9 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 		b.UpdatedAt = e.now()
 		if !approve {
 			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."}
+			if err := e.freezeBulk(ctx, tx, b, true); err != nil {
+				return err
+			}
 			return tx.SaveBulkPayment(ctx, b, true)
 		}
 		if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {
@@ -229,17 +257,28 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 				return err
 			}
 			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message}
+			if err := e.freezeBulk(ctx, tx, b, true); err != nil {
+				return err
+			}
 			return tx.SaveBulkPayment(ctx, b, true)
+		}
+		if cents(b.TotalAmount) != total {
+			// Unreachable while the requests are frozen; should it happen, the owner approved
+			// another total than the one that would be paid, so nothing is.
+			return fmt.Errorf("bulk payment %s: approved total %s, requests now total %s", b.ID, reais(cents(b.TotalAmount)), reais(total))
 		}
 		for _, rid := range b.RequestIDs {
 			p, err := e.lockRequest(ctx, tx, b.ClientID, rid)
 			if err != nil {
 				return err
 			}
+			source := b.SmartAccountID
+			p.SourceSmartAccountID = &source
 			if err := e.setRequestStatus(ctx, tx, p, InProgress, ByUser); err != nil {
 				return err
 			}
-			if err := tx.Transfer(ctx, b.SmartAccountID.String(), LedgerPayees, p.Amount, "bulk:"+p.ID.String(), b.UpdatedAt); err != nil {
+			// Debited now, under the account's lock: the money is the payees' from here on.
+			if err := e.payRequest(ctx, tx, p); err != nil {
 				return err
 			}
 		}

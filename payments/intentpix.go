@@ -43,7 +43,7 @@ func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.Pay
 	case p.PixQrCode != nil:
 		return &model.PixData{Qr: QRDataURL(p.PixQrCode.Payload), Value: p.PixQrCode.Payload}, nil
 	case p.RecipientID != nil:
-		r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true)
+		r, err := e.payee(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharg
 		c.Chave = code.Key
 	}
 	if p.RecipientID != nil {
-		if r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true); err == nil && r != nil {
+		if r, err := e.payee(ctx, p); err == nil && r != nil {
 			c.Chave = r.TaxNumber
 			if r.PixKey != nil {
 				c.Chave = *r.PixKey

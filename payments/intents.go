@@ -91,6 +91,18 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if p.Status != Created {
 			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
 		}
+		if bulk, held, err := tx.OpenBulkOf(ctx, p.ID); err != nil {
+			return err
+		} else if held {
+			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is in bulk payment %s, which waits for its approval: it is paid from the smart account, not by a payer.", reqID, bulk).
+				WithData(map[string]string{"bulkPaymentId": bulk.String()})
+		}
+		if err := e.freezeTerms(ctx, p, n); err != nil {
+			return err
+		}
+		if err := tx.SavePaymentRequest(ctx, p); err != nil {
+			return err
+		}
 		if p.AutomaticPix != nil {
 			// Section 4.5: the payer's name is required for automatic PIX only.
 			if payer.Name == nil {

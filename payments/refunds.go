@@ -16,7 +16,8 @@ import (
 // sandbox institution's step, REFUNDED once everything is back, COMPLETED again after a
 // partial refund, or REFUND_ERROR when the institution refuses it (sandbox: a refund whose
 // cents are ,99), from which a new refund may be asked. Each move sends
-// payment_request/updated.
+// payment_request/updated. The ledger holds the amount from the start (money.go): a
+// request paid into a smart account is refunded only from what the account still holds.
 
 // RefundRequest starts a refund of amount (nil: all that remains).
 func (e *Engine) RefundRequest(ctx context.Context, clientID, id uuid.UUID, amount *float64) (*model.PaymentRequest, error) {
@@ -43,7 +44,12 @@ func (e *Engine) RefundRequest(ctx context.Context, clientID, id uuid.UUID, amou
 			}
 		}
 		pending := float64(want) / 100
-		p.RefundPending = &pending
+		refund := uuid.New()
+		p.RefundPending, p.RefundPendingID = &pending, &refund
+		// Held now: a smart account that has spent what it was paid cannot give it back.
+		if err := e.holdRefund(ctx, tx, p, refund, want); err != nil {
+			return err
+		}
 		if err := e.setRequestStatus(ctx, tx, p, RefundInProgress, ByClient); err != nil {
 			return err
 		}
@@ -80,8 +86,15 @@ func (w *refundWorker) Work(ctx context.Context, job *river.Job[RefundStepArgs])
 			return err
 		}
 		pending := cents(*p.RefundPending)
-		p.RefundPending = nil
-		if pending%100 == 99 {
+		refund := p.RefundPendingID
+		p.RefundPending, p.RefundPendingID = nil, nil
+		refused := pending%100 == 99
+		if refund != nil {
+			if err := e.endRefund(ctx, tx, p, *refund, pending, !refused); err != nil {
+				return err
+			}
+		}
+		if refused {
 			p.ErrorDetail = &model.PaymentErrorDetail{Code: "REFUND_REJECTED", Description: "The institution refused the refund (sandbox: refunds of ,99 fail)."}
 			return e.setRequestStatus(ctx, tx, p, RefundError, ByInternal)
 		}

@@ -247,7 +247,10 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 		amount := p.Amount
 		out.Amount = &amount
 	}
-	if p.RecipientID != nil {
+	if p.ConsentedRecipient != nil {
+		r := *p.ConsentedRecipient
+		out.Recipient = &r
+	} else if p.RecipientID != nil {
 		r, ok := cache.recipients[*p.RecipientID]
 		if !ok {
 			var err error
@@ -385,6 +388,9 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 		if p.Status != Created {
 			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s: only a CREATED request, with no payment under way, can change.", id, p.Status)
 		}
+		if err := e.notInOpenBulk(ctx, tx, p, "changed"); err != nil {
+			return err
+		}
 		if p.AutomaticPix != nil && (in.Amount != nil || in.Schedule != nil) {
 			return bad("An automatic PIX request has no amount or schedule of its own: each charge is scheduled under its authorization.")
 		}
@@ -431,6 +437,9 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 		}
 		switch p.Status {
 		case Created:
+			if err := e.notInOpenBulk(ctx, tx, p, "deleted"); err != nil {
+				return err
+			}
 			if err := e.setRequestStatus(ctx, tx, p, Canceled, ByClient); err != nil {
 				return err
 			}
@@ -450,6 +459,17 @@ func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*mo
 	return e.requestView(ctx, p, nil)
 }
 
+// notInOpenBulk refuses to touch a request that a bulk payment waiting for its approval
+// holds: its owner approves the requests as they are now.
+func (e *Engine) notInOpenBulk(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, what string) error {
+	bulk, held, err := tx.OpenBulkOf(ctx, p.ID)
+	if err != nil || !held {
+		return err
+	}
+	return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is in bulk payment %s, which waits for its approval: it cannot be %s until that bulk payment is deleted or decided.", p.ID, bulk, what).
+		WithData(map[string]string{"bulkPaymentId": bulk.String()})
+}
+
 // setRequestStatus moves a request on its own (not following an intent), with its event.
 func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, to, by string) error {
 	if p.Status == to {
@@ -460,6 +480,10 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 	}
 	from := p.Status
 	p.Status, p.UpdatedAt = to, e.now()
+	if to == Created {
+		// Free again (its attempt ended without paying): the next attempt is consented anew.
+		p.ConsentedRecipient = nil
+	}
 	if err := tx.SavePaymentRequest(ctx, p); err != nil {
 		return err
 	}
@@ -468,9 +492,9 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 			return err
 		}
 	}
-	if to == Completed && p.SmartAccountID != nil {
-		// The payer's money enters the smart account: one balanced movement, once per request.
-		if err := tx.Transfer(ctx, LedgerPayers, p.SmartAccountID.String(), p.Amount, "request:"+p.ID.String(), p.UpdatedAt); err != nil {
+	if to == Completed && kindOf(p) == single {
+		// A dated or recurring request's payments post one by one as each settles.
+		if err := e.payRequest(ctx, tx, p); err != nil {
 			return err
 		}
 	}

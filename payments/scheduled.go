@@ -93,6 +93,11 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 		if err := tx.SaveScheduledPayment(ctx, s); err != nil {
 			return err
 		}
+		if s.Status == SchedCompleted {
+			if err := e.payDated(ctx, tx, p, "scheduled", s.ID, p.Amount); err != nil {
+				return err
+			}
+		}
 		if err := e.emit(ctx, tx, p, event, ByInternal, scheduledPayload(s)); err != nil {
 			return err
 		}

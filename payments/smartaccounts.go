@@ -10,13 +10,9 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/db"
+	"ponte/ledger"
 	"ponte/model"
 )
-
-// LedgerPayers is the ledger's counterpart for money that came in from payers: each
-// payment into a smart account debits it and credits the account, so the ledger sums to
-// zero and a balance is a sum, never a counter that could drift.
-const LedgerPayers = "payers"
 
 var phoneDigits = regexp.MustCompile(`^\+?\d{10,13}$`)
 
@@ -72,11 +68,11 @@ func (e *Engine) SmartAccountBalance(ctx context.Context, clientID, id uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	balance, last, err := e.db.Balance(ctx, a.ID.String())
+	balance, last, err := e.db.Balance(ctx, ledger.SmartAccount(a.ID))
 	if err != nil {
 		return nil, err
 	}
-	b := &model.SmartAccountBalance{Balance: balance, LastUpdatedAt: a.CreatedAt}
+	b := &model.SmartAccountBalance{Balance: float64(balance) / 100, LastUpdatedAt: a.CreatedAt}
 	if last != nil {
 		b.LastUpdatedAt = model.NewTime(*last)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"ponte/db"
+	"ponte/ledger"
 	"ponte/metrics"
 	"ponte/model"
 )
@@ -103,6 +104,11 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, clientID uuid.U
 		for _, id := range pre.RecipientIDs {
 			named = named || id == recipientID
 		}
+		for _, r := range pre.Recipients {
+			if r.ID == recipientID {
+				p.Recipient = r
+			}
+		}
 		if !named {
 			return model.Fail(model.CodeSmartTransferRecipientNotAllowed, "Recipient %s is not one of pre-authorization %s's recipients.", recipientID, preauthID)
 		}
@@ -146,6 +152,10 @@ func (e *Engine) smartTransferPaymentView(ctx context.Context, p *db.SmartTransf
 	v := &model.SmartTransferPayment{ID: p.ID, PreauthorizationID: p.PreauthorizationID, Status: p.Status, Amount: p.Amount,
 		Description: p.Description, ClientPaymentID: p.ClientPaymentID, ErrorDetail: p.ErrorDetail,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt)}
+	if p.Recipient != nil {
+		v.Recipient = p.Recipient
+		return v, nil
+	}
 	r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, p.RecipientID, true)
 	v.Recipient = r
 	return v, err
@@ -204,6 +214,13 @@ func (w *smartTransferWorker) Work(ctx context.Context, job *river.Job[SmartTran
 		p.Status, p.UpdatedAt = next, e.now()
 		if err := tx.SaveSmartTransferPayment(ctx, p); err != nil {
 			return err
+		}
+		if next == PaymentCompleted {
+			// From the payer's bank to the pre-authorized copy of the recipient.
+			if err := ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.Payees, Cents: cents(p.Amount),
+				Kind: ledger.KindPayment, Reference: "smart_transfer:" + p.ID.String(), At: p.UpdatedAt}); err != nil {
+				return err
+			}
 		}
 		tx.AfterCommit(func() {
 			metrics.PaymentMoves.WithLabelValues("smart_transfer_payment", next).Inc()

@@ -80,8 +80,14 @@ func (e *Engine) CreatePreauthorization(ctx context.Context, clientID uuid.UUID,
 		}
 		p.Payer.Name = n
 	}
-	if p.RecipientIDs, err = e.preauthRecipients(ctx, clientID, p.Payer, in.RecipientIds); err != nil {
+	// The recipients are copied now: the consent page shows these copies, and the payer's
+	// approval and every payment under it are for them, whatever the application later
+	// does to the records.
+	if p.Recipients, err = e.preauthRecipients(ctx, clientID, p.Payer, in.RecipientIds); err != nil {
 		return nil, err
+	}
+	for _, r := range p.Recipients {
+		p.RecipientIDs = append(p.RecipientIDs, r.ID)
 	}
 	if in.Limits != nil {
 		l := in.Limits
@@ -124,14 +130,14 @@ func (e *Engine) CreatePreauthorization(ctx context.Context, clientID uuid.UUID,
 // application's, not deleted, and either the payer's own account (same CPF or CNPJ) or the
 // application's own (its default recipient), since a standing consent to pay anyone else is
 // what the JSR model forbids.
-func (e *Engine) preauthRecipients(ctx context.Context, clientID uuid.UUID, payer db.PaymentPayer, ids []string) ([]uuid.UUID, error) {
+func (e *Engine) preauthRecipients(ctx context.Context, clientID uuid.UUID, payer db.PaymentPayer, ids []string) ([]*model.PaymentRecipient, error) {
 	if len(ids) == 0 {
 		return nil, bad("recipientIds is required: at least one of the application's recipients (GET /payments/recipients).")
 	}
 	if len(ids) > maxPreauthRecipients {
 		return nil, bad("recipientIds has %d entries; a pre-authorization names at most %d.", len(ids), maxPreauthRecipients)
 	}
-	out := make([]uuid.UUID, 0, len(ids))
+	out := make([]*model.PaymentRecipient, 0, len(ids))
 	seen := map[uuid.UUID]bool{}
 	for i, v := range ids {
 		id, err := parseID(fmt.Sprintf("recipientIds[%d]", i), v)
@@ -154,7 +160,7 @@ func (e *Engine) preauthRecipients(ctx context.Context, clientID uuid.UUID, paye
 			return nil, model.Fail(model.CodeSmartTransferRecipientNotAllowed,
 				"Recipient %s (%s) is neither the payer's own account (its taxNumber is not the payer's CPF or CNPJ) nor the application's (isDefault).", id, r.Name)
 		}
-		out = append(out, id)
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -217,7 +223,9 @@ func (e *Engine) preauthView(ctx context.Context, p *db.PreauthorizationRow) (*m
 func (e *Engine) preauthViews(ctx context.Context, clientID uuid.UUID, rows []*db.PreauthorizationRow) ([]*model.SmartTransferPreauthorization, error) {
 	var ids []uuid.UUID
 	for _, p := range rows {
-		ids = append(ids, p.RecipientIDs...)
+		if len(p.Recipients) == 0 {
+			ids = append(ids, p.RecipientIDs...) // written before recipients were copied
+		}
 	}
 	recipients, err := e.db.PaymentRecipientsByID(ctx, clientID, ids)
 	if err != nil {
@@ -248,9 +256,12 @@ func (e *Engine) preauthViews(ctx context.Context, clientID uuid.UUID, rows []*d
 			connectors[p.ConnectorID] = conn
 		}
 		v.Connector = conn
-		for _, id := range p.RecipientIDs {
-			if r := byID[id]; r != nil {
-				v.Recipients = append(v.Recipients, r)
+		v.Recipients = append(v.Recipients, p.Recipients...)
+		if len(p.Recipients) == 0 {
+			for _, id := range p.RecipientIDs {
+				if r := byID[id]; r != nil {
+					v.Recipients = append(v.Recipients, r)
+				}
 			}
 		}
 		out = append(out, v)

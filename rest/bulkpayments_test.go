@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"context"
 	"net/url"
 	"sync"
 	"testing"
@@ -94,9 +93,7 @@ func TestBulkPayments(t *testing.T) {
 	if got := balance(); got != 50 {
 		t.Fatalf("balance after paying 50 of 100: %v", got)
 	}
-	if total, err := env.DB.LedgerTotal(context.Background()); err != nil || total != 0 {
-		t.Fatalf("the ledger sums to %v, %v", total, err)
-	}
+	env.AuditLedger(t)
 
 	// Two bulk payments of 40 each, authorized at once against a balance of 50: one pays,
 	// the other ends in ERROR and frees its request.

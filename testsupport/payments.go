@@ -1,6 +1,7 @@
 package testsupport
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -47,4 +48,17 @@ func (e *Env) Recipient(t testing.TB, key string) string {
 	return e.Do(t, "POST", "/payments/recipients", key, map[string]any{"name": "Loja Exemplo Ltda", "taxNumber": "11222333000181",
 		"paymentInstitutionId": instID, "isDefault": true, "account": map[string]any{"branch": "0001", "number": "1234567-8", "type": "CHECKING_ACCOUNT"}}).
 		Want(200).String("id")
+}
+
+// AuditLedger fails the test when a ledger movement does not balance or a smart account's
+// balance is below zero.
+func (e *Env) AuditLedger(t testing.TB) {
+	t.Helper()
+	a, err := e.DB.AuditLedger(context.Background())
+	if err != nil {
+		t.Fatalf("audit the ledger: %v", err)
+	}
+	if len(a.Unbalanced) > 0 || len(a.Negative) > 0 {
+		t.Fatalf("ledger: unbalanced movements %v, smart accounts below zero %v", a.Unbalanced, a.Negative)
+	}
 }
