@@ -29,6 +29,9 @@ CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries
 -- Where a request's money came from when it was paid out of a smart account (a bulk
 -- payment): its refund goes back there.
 ALTER TABLE payment_requests ADD COLUMN source_smart_account_id uuid REFERENCES smart_accounts (id);
+UPDATE payment_requests p SET source_smart_account_id = b.smart_account_id
+    FROM bulk_payment_requests r JOIN bulk_payments b ON b.id = r.bulk_payment_id
+    WHERE r.payment_request_id = p.id AND r.active AND b.status IN ('PAYMENT_IN_PROGRESS', 'COMPLETED');
 -- The refund under way: its id names its ledger movements.
 ALTER TABLE payment_requests ADD COLUMN refund_pending_id uuid;
 -- What the payer consented to, copied when the payer starts paying (or the request enters a
