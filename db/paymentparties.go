@@ -134,8 +134,8 @@ func (tx *Tx) SavePaymentRecipient(ctx context.Context, clientID uuid.UUID, r *m
 }
 
 // PaymentRecipient reads a recipient with its institution.
-func (d *DB) PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentRecipient, bool, error) {
-	r, err := scanRecipient(d.Pool.QueryRow(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
+func (c *conn) PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentRecipient, bool, error) {
+	r, err := scanRecipient(c.pg.QueryRow(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
 		WHERE r.id = $1 AND r.client_id = $2 AND ($3 OR r.deleted_at IS NULL)`, id, clientID, withDeleted))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil

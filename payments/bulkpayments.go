@@ -133,7 +133,7 @@ func (e *Engine) freezeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow
 				continue
 			}
 			p.ConsentedRecipient = nil
-		} else if p.ConsentedRecipient, err = e.recipientNow(ctx, p); err != nil {
+		} else if p.ConsentedRecipient, err = recipientNow(ctx, tx, p); err != nil {
 			return err
 		}
 		if err := tx.SavePaymentRequest(ctx, p); err != nil {

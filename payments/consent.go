@@ -3,6 +3,8 @@ package payments
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	"ponte/db"
 	"ponte/model"
 )
@@ -14,20 +16,26 @@ import (
 // and the payment all use the copy. A request held by a bulk payment waiting for approval
 // is frozen the same way, and cannot change at all until the bulk payment ends.
 
+// recipientReader is the pool or a transaction: a copy taken inside a transaction reads
+// there, on the connection that holds the request's lock.
+type recipientReader interface {
+	PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentRecipient, bool, error)
+}
+
 // recipientNow is a copy of the request's recipient record as it is now; nil for a request
 // paid to a PIX code, a boleto or a smart account.
-func (e *Engine) recipientNow(ctx context.Context, p *db.PaymentRequestRow) (*model.PaymentRecipient, error) {
+func recipientNow(ctx context.Context, q recipientReader, p *db.PaymentRequestRow) (*model.PaymentRecipient, error) {
 	if p.RecipientID == nil {
 		return nil, nil
 	}
-	r, _, err := e.db.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true)
+	r, _, err := q.PaymentRecipient(ctx, p.ClientID, *p.RecipientID, true)
 	return r, err
 }
 
 // freezeTerms copies what the payer is about to consent to into the request and the
 // attempt.
-func (e *Engine) freezeTerms(ctx context.Context, p *db.PaymentRequestRow, n *db.PaymentIntentRow) error {
-	r, err := e.recipientNow(ctx, p)
+func (e *Engine) freezeTerms(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow) error {
+	r, err := recipientNow(ctx, tx, p)
 	if err != nil {
 		return err
 	}
@@ -41,5 +49,5 @@ func (e *Engine) payee(ctx context.Context, p *db.PaymentRequestRow) (*model.Pay
 	if p.ConsentedRecipient != nil {
 		return p.ConsentedRecipient, nil
 	}
-	return e.recipientNow(ctx, p)
+	return recipientNow(ctx, e.db, p)
 }

@@ -97,7 +97,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is in bulk payment %s, which waits for its approval: it is paid from the smart account, not by a payer.", reqID, bulk).
 				WithData(map[string]string{"bulkPaymentId": bulk.String()})
 		}
-		if err := e.freezeTerms(ctx, p, n); err != nil {
+		if err := e.freezeTerms(ctx, tx, p, n); err != nil {
 			return err
 		}
 		if err := tx.SavePaymentRequest(ctx, p); err != nil {
