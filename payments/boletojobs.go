@@ -224,8 +224,8 @@ func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*PixCharge, 
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
 		}
-		if b.Status != BoletoOpen && b.Status != BoletoOverdue {
-			return model.Fail(model.CodeBoletoNotPayable, "Boleto %s is %s; only an OPEN or OVERDUE boleto can be paid.", id, b.Status)
+		if why := e.boletoUnpayable(b); why != "" {
+			return model.Fail(model.CodeBoletoNotPayable, "%s", why)
 		}
 		return e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now()))
 	})

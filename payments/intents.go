@@ -91,6 +91,9 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if p.Status != Created {
 			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
 		}
+		if err := e.checkOwnBoletoPayable(ctx, tx, p); err != nil {
+			return err
+		}
 		if p.AutomaticPix != nil {
 			// Section 4.5: the payer's name is required for automatic PIX only.
 			if payer.Name == nil {
