@@ -5,14 +5,15 @@
 ALTER TABLE payment_requests ADD COLUMN boleto_id uuid REFERENCES boletos (id);
 
 -- Requests made before: each boleto goes to one live request, the one that paid it if any,
--- else the oldest. Duplicates already made keep no boleto_id (they happened; the index
--- must still build).
+-- else one being paid, else the oldest. Duplicates already made keep no boleto_id (they
+-- happened; the index must still build); settlement re-checks the boleto for them.
 UPDATE payment_requests p SET boleto_id = pick.boleto_id
 FROM (
     SELECT DISTINCT ON (b.id) b.id AS boleto_id, r.id AS request_id
     FROM payment_requests r JOIN boletos b ON b.barcode = r.boleto ->> 'barcode'
     WHERE r.boleto IS NOT NULL AND r.deleted_at IS NULL AND r.status NOT IN ('ERROR', 'EXPIRED', 'CANCELED')
-    ORDER BY b.id, r.status IN ('COMPLETED', 'REFUND_IN_PROGRESS', 'REFUNDED', 'REFUND_ERROR') DESC, r.created_at, r.id
+    ORDER BY b.id, CASE WHEN r.status IN ('COMPLETED', 'REFUND_IN_PROGRESS', 'REFUNDED', 'REFUND_ERROR') THEN 0
+        WHEN r.status <> 'CREATED' THEN 1 ELSE 2 END, r.created_at, r.id
 ) pick
 WHERE p.id = pick.request_id;
 
