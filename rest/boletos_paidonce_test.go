@@ -83,6 +83,14 @@ func TestBoletoPaidOnce(t *testing.T) {
 	being := model.CodeBoletoBeingPaid.String()
 
 	b := r.issue("ONCE-1", 250.4)
+	// A line made up with the boleto's nosso número and another amount, its check digits
+	// right, names no boleto: it would pay this one for a cent.
+	forged, err := payments.ParseBoletoLine(b.DigitableLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged.Cents = 1
+	r.pay(r.key, forged.Line()).WantError(400, model.CodeInvalidDigitableLine.String())
 	first := r.pay(r.key, b.DigitableLine).Want(200).String("id")
 	for _, line := range []string{b.DigitableLine, b.Barcode} {
 		heldBy(t, r.pay(r.key, line).WantError(409, being), first)
