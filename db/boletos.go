@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"ponte/model"
 )
@@ -223,4 +224,32 @@ func (d *DB) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore 
 func (tx *Tx) LockBoletoByNossoNumero(ctx context.Context, nossoNumero string) (*BoletoRow, bool, error) {
 	rows, err := tx.pg.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE nosso_numero = $1 FOR UPDATE`, nossoNumero)
 	return oneBoleto(rows, err)
+}
+
+// ErrBoletoHeld is returned when another live payment request already pays the boleto.
+var ErrBoletoHeld = errors.New("the boleto is already paid by another payment request")
+
+// liveRequest is what a payment request holds a boleto by: it is not over (ERROR, EXPIRED
+// and CANCELED free the boleto) and not deleted. payment_requests_boleto_once says the same.
+const liveRequest = `deleted_at IS NULL AND status NOT IN ('ERROR', 'EXPIRED', 'CANCELED')`
+
+// BoletoHolder finds the live payment request that pays a boleto, with its application.
+func (tx *Tx) BoletoHolder(ctx context.Context, boletoID uuid.UUID) (requestID, clientID uuid.UUID, found bool, err error) {
+	err = tx.pg.QueryRow(ctx, `SELECT id, client_id FROM payment_requests WHERE boleto_id = $1 AND `+liveRequest+` LIMIT 1`, boletoID).
+		Scan(&requestID, &clientID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, uuid.Nil, false, nil
+	}
+	return requestID, clientID, err == nil, err
+}
+
+// SetRequestBoleto records that a request pays a boleto this service issued; ErrBoletoHeld
+// when another live request pays it.
+func (tx *Tx) SetRequestBoleto(ctx context.Context, requestID, boletoID uuid.UUID) error {
+	_, err := tx.pg.Exec(ctx, `UPDATE payment_requests SET boleto_id = $2 WHERE id = $1`, requestID, boletoID)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.ConstraintName == "payment_requests_boleto_once" {
+		return ErrBoletoHeld
+	}
+	return err
 }

@@ -75,11 +75,13 @@ func (d *DB) LedgerEntries(ctx context.Context, prefix string) ([]LedgerEntry, e
 	})
 }
 
-// LedgerAudit is what the ledger's invariants read: movements that do not sum to zero and
-// smart accounts whose balance is below zero. Both are empty in a sound ledger.
+// LedgerAudit is what the ledger's invariants read: movements that do not sum to zero,
+// smart accounts whose balance is below zero, and boletos this service issued whose issuer
+// was paid more than once. All are empty in a sound ledger.
 type LedgerAudit struct {
 	Unbalanced []uuid.UUID
 	Negative   map[string]int64
+	PaidTwice  []string
 }
 
 // AuditLedger reads the ledger's invariants in one snapshot.
@@ -112,6 +114,18 @@ func (d *DB) AuditLedger(ctx context.Context) (*LedgerAudit, error) {
 		for _, n := range list {
 			a.Negative[n.account] = n.cents
 		}
+		if err != nil {
+			return err
+		}
+		// Paid less what was given back: a payment returned (a bulk payment's failed
+		// request) leaves its boleto payable again.
+		rows, err = tx.pg.Query(ctx, `SELECT b.id::text FROM boletos b JOIN ledger_entries l ON l.account = 'boleto:' || b.barcode
+			GROUP BY b.id HAVING count(*) FILTER (WHERE l.kind = 'payment' AND l.credit > 0) -
+				count(*) FILTER (WHERE l.kind = 'payment_return' AND l.debit > 0) > 1`)
+		if err != nil {
+			return err
+		}
+		a.PaidTwice, err = pgx.CollectRows(rows, pgx.RowTo[string])
 		return err
 	})
 	return a, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"ponte/model"
 )
@@ -102,24 +103,49 @@ type AutomaticPixPaymentRow struct {
 	ErrorDetail *model.PaymentErrorDetail
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	// OriginalDate is the date the charge was scheduled for; a retry moves Date only.
+	OriginalDate time.Time
+	// PeriodStart is the first day of the authorization's period the charge belongs to
+	// (nil for the first payment, which is outside the periods).
+	PeriodStart *time.Time
 }
 
+// ErrPeriodCharged is returned when the authorization's period already has a live charge.
+var ErrPeriodCharged = errors.New("the period already has a charge")
+
 const autoPixColumns = `a.id, a.request_id, a.client_id, a.status, a.amount::float8, a.description, a.date, a.is_first, a.end_to_end_id,
-	a.error_detail, a.created_at, a.updated_at`
+	a.error_detail, a.created_at, a.updated_at, a.original_date, a.period_start`
 
 func scanAutoPix(r pgx.Row, extra ...any) (*AutomaticPixPaymentRow, error) {
 	var a AutomaticPixPaymentRow
 	err := r.Scan(append([]any{&a.ID, &a.RequestID, &a.ClientID, &a.Status, &a.Amount, &a.Description, &a.Date, &a.IsFirst, &a.EndToEndID,
-		&a.ErrorDetail, &a.CreatedAt, &a.UpdatedAt}, extra...)...)
+		&a.ErrorDetail, &a.CreatedAt, &a.UpdatedAt, &a.OriginalDate, &a.PeriodStart}, extra...)...)
 	return &a, err
 }
 
-// InsertAutomaticPixPayment stores a new charge.
+// InsertAutomaticPixPayment stores a new charge; ErrPeriodCharged when its period has a
+// live charge already.
 func (tx *Tx) InsertAutomaticPixPayment(ctx context.Context, a *AutomaticPixPaymentRow) error {
 	_, err := tx.pg.Exec(ctx, `INSERT INTO automatic_pix_payments (id, request_id, client_id, status, amount, description, date, is_first,
-		end_to_end_id, error_detail, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-		a.ID, a.RequestID, a.ClientID, a.Status, a.Amount, a.Description, a.Date, a.IsFirst, a.EndToEndID, a.ErrorDetail, a.CreatedAt, a.UpdatedAt)
+		end_to_end_id, error_detail, created_at, updated_at, original_date, period_start)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		a.ID, a.RequestID, a.ClientID, a.Status, a.Amount, a.Description, a.Date, a.IsFirst, a.EndToEndID, a.ErrorDetail, a.CreatedAt, a.UpdatedAt,
+		a.OriginalDate, a.PeriodStart)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.ConstraintName == "automatic_pix_payments_one_per_period" {
+		return ErrPeriodCharged
+	}
 	return err
+}
+
+// AutomaticPixPaymentInPeriod finds the live (not canceled) charge of a request's period.
+func (tx *Tx) AutomaticPixPaymentInPeriod(ctx context.Context, requestID uuid.UUID, periodStart time.Time) (*AutomaticPixPaymentRow, bool, error) {
+	a, err := scanAutoPix(tx.pg.QueryRow(ctx, `SELECT `+autoPixColumns+` FROM automatic_pix_payments a
+		WHERE a.request_id = $1 AND a.period_start = $2 AND a.status <> 'CANCELED' LIMIT 1`, requestID, periodStart))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	return a, err == nil, err
 }
 
 // SaveAutomaticPixPayment writes a charge's changing fields back.

@@ -51,6 +51,7 @@ func Client(id uuid.UUID) string { return "client:" + id.String() }
 // Kinds of movement, as entries record them.
 const (
 	KindPayment       = "payment"
+	KindPaymentReturn = "payment_return"
 	KindRefundHold    = "refund_hold"
 	KindRefundRelease = "refund_release"
 	KindRefundReturn  = "refund_return"

@@ -136,6 +136,9 @@ var (
 	CodeAutomaticPixRetryNotAccepted     = code(409, "AUTOMATIC_PIX_RETRY_NOT_ACCEPTED", "The authorization accepts no retries, or the payment is its first.")
 	CodeAutomaticPixPaymentNotRetriable  = code(409, "AUTOMATIC_PIX_PAYMENT_NOT_RETRIABLE", "Only an automatic PIX payment in ERROR is retried.")
 	CodeAutomaticPixPaymentNotCancelable = code(409, "AUTOMATIC_PIX_PAYMENT_NOT_CANCELABLE", "Only a SCHEDULED automatic PIX payment can be canceled.")
+	CodeAutomaticPixPeriodCharged        = code(409, "AUTOMATIC_PIX_PERIOD_ALREADY_CHARGED", "The authorization's period (the calendar week, month, quarter, semester or year of its interval) has a charge that is not canceled; data.automaticPixPaymentId names it.")
+	CodeAutomaticPixAmountOutOfTerms     = code(400, "AUTOMATIC_PIX_AMOUNT_OUT_OF_TERMS", "A charge's amount is not the authorization's fixedAmount, or lies outside minimumVariableAmount to maximumVariableAmount.")
+	CodeAutomaticPixDateOutOfTerms       = code(400, "AUTOMATIC_PIX_DATE_OUT_OF_TERMS", "A charge's date is before the authorization's startDate or after its expiresAt, or a retry's date is outside the 7 days after the charge's original date.")
 	CodeConnectorNoPayments              = code(400, "CONNECTOR_DOES_NOT_SUPPORT_PAYMENTS", "The connector does not initiate payments.")
 	CodePaymentFeatureNotSupported       = code(400, "PAYMENT_FEATURE_NOT_SUPPORTED", "A recipient made from a smart account, or a payment that no PIX code can express.")
 	// Smart transfers and bulk payments.
@@ -167,7 +170,8 @@ var (
 	CodeInvalidBoletoCharges     = code(400, "INVALID_BOLETO_FINE_OR_INTEREST", "fine or interest has an unknown type or a value out of range.")
 	CodeBoletoSeuNumeroExists    = code(409, "BOLETO_SEU_NUMERO_ALREADY_EXISTS", "seuNumero is already used by a boleto of this connection.")
 	CodeBoletoNotCancelable      = code(409, "BOLETO_NOT_CANCELABLE", "Only an OPEN or OVERDUE boleto can be cancelled.")
-	CodeBoletoNotPayable         = code(409, "BOLETO_NOT_PAYABLE", "Only an OPEN or OVERDUE boleto can be paid; this one is paid, cancelled or protested.")
+	CodeBoletoNotPayable         = code(409, "BOLETO_NOT_PAYABLE", "Only an OPEN or OVERDUE boleto can be paid; this one is paid, cancelled, protested or overdue past the protest delay.")
+	CodeBoletoBeingPaid          = code(409, "BOLETO_ALREADY_BEING_PAID", "Another payment request that is not over (ERROR, EXPIRED, CANCELED or deleted) pays this boleto; data.paymentRequestId names it when it is the application's own.")
 	CodeInvalidDigitableLine     = code(400, "INVALID_DIGITABLE_LINE", "A boleto's digitable line or barcode whose digits or check digits are wrong.")
 
 	// Webhooks and events.

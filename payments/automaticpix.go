@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -93,6 +94,9 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UU
 			if d.Before(today) {
 				return nil, badAutoPix("firstPayment.date %s is in the past.", *f.Date)
 			}
+			if a.ExpiresAt != nil && *f.Date > *a.ExpiresAt { // both YYYY-MM-DD
+				return nil, badAutoPix("firstPayment.date %s is after expiresAt %s.", *f.Date, *a.ExpiresAt)
+			}
 		}
 	}
 	now := e.now()
@@ -133,8 +137,15 @@ func (e *Engine) startAutomaticPix(ctx context.Context, tx *db.Tx, p *db.Payment
 func (e *Engine) scheduleCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, amount float64, desc *string, date time.Time, first bool, by string) (*db.AutomaticPixPaymentRow, error) {
 	now := e.now()
 	a := &db.AutomaticPixPaymentRow{ID: uuid.New(), RequestID: p.ID, ClientID: p.ClientID, Status: AutoScheduled, Amount: amount, Description: desc,
-		Date: date, IsFirst: first, CreatedAt: now, UpdatedAt: now}
-	if err := tx.InsertAutomaticPixPayment(ctx, a); err != nil {
+		Date: date, OriginalDate: date, IsFirst: first, CreatedAt: now, UpdatedAt: now}
+	if !first {
+		period := periodStart(p.AutomaticPix.Interval, date)
+		a.PeriodStart = &period
+	}
+	if err := tx.InsertAutomaticPixPayment(ctx, a); errors.Is(err, db.ErrPeriodCharged) {
+		// The request's row lock makes this a second line: checkPeriodFree ran under it.
+		return nil, model.Fail(model.CodeAutomaticPixPeriodCharged, "automatic PIX: the %s already has a charge.", periodName(p.AutomaticPix.Interval, *a.PeriodStart))
+	} else if err != nil {
 		return nil, err
 	}
 	if err := e.queueCharge(ctx, tx, a); err != nil {
@@ -202,24 +213,17 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requ
 			return err
 		}
 		terms := p.AutomaticPix
-		switch {
-		case terms.FixedAmount != nil && *in.Amount != *terms.FixedAmount:
-			return badAutoPix("the authorization is for a fixed amount of %.2f (got %.2f).", *terms.FixedAmount, *in.Amount)
-		case terms.MinimumVariableAmount != nil && *in.Amount < *terms.MinimumVariableAmount:
-			return badAutoPix("amount %.2f is below the authorization's minimum of %.2f.", *in.Amount, *terms.MinimumVariableAmount)
-		case terms.MaximumVariableAmount != nil && *in.Amount > *terms.MaximumVariableAmount:
-			return badAutoPix("amount %.2f is above the authorization's maximum of %.2f.", *in.Amount, *terms.MaximumVariableAmount)
+		if err := checkChargeAmount(terms, *in.Amount); err != nil {
+			return err
 		}
 		if !date.After(e.today()) {
 			return badAutoPix("date %s must be after today (%s, São Paulo time).", *in.Date, e.today().Format("2006-01-02"))
 		}
-		if start, _ := time.Parse("2006-01-02", terms.StartDate); date.Before(start) {
-			return badAutoPix("date %s is before the authorization's startDate %s.", *in.Date, terms.StartDate)
+		if err := checkChargeDate(terms, date); err != nil {
+			return err
 		}
-		if terms.ExpiresAt != nil {
-			if exp, _ := time.Parse("2006-01-02", *terms.ExpiresAt); date.After(exp) {
-				return badAutoPix("date %s is after the authorization expires (%s).", *in.Date, *terms.ExpiresAt)
-			}
+		if err := checkPeriodFree(ctx, tx, p, date); err != nil {
+			return err
 		}
 		desc := in.Description
 		if desc == nil {
@@ -232,6 +236,19 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requ
 		return nil, err
 	}
 	return autoPixView(a), nil
+}
+
+// checkPeriodFree refuses a charge in a period that has one (not canceled) already. The
+// caller holds the request's row lock, so two charges racing for a period take turns here.
+func checkPeriodFree(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, date time.Time) error {
+	start := periodStart(p.AutomaticPix.Interval, date)
+	other, found, err := tx.AutomaticPixPaymentInPeriod(ctx, p.ID, start)
+	if err != nil || !found {
+		return err
+	}
+	return model.Fail(model.CodeAutomaticPixPeriodCharged, "automatic PIX: the %s already has charge %s (%s, %s); cancel it to charge another date of the period.",
+		periodName(p.AutomaticPix.Interval, start), other.ID, other.OriginalDate.Format(time.DateOnly), other.Status).
+		WithData(map[string]string{"automaticPixPaymentId": other.ID.String()})
 }
 
 // lockCharge reads a charge of a request, both locked, request first.
@@ -275,8 +292,11 @@ func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, clientID, request
 			return model.Fail(model.CodeAutomaticPixRetryNotAccepted, "The first payment of an authorization is never retried.")
 		case a.Status != AutoError:
 			return model.Fail(model.CodeAutomaticPixPaymentNotRetriable, "Automatic PIX payment %s is %s: only a payment in ERROR is retried.", id, a.Status)
-		case !date.After(a.Date) || date.After(a.Date.AddDate(0, 0, maxRetryDays)) || !date.After(e.today()):
-			return badAutoPix("a retry's date must be after today and within %d days after the original date %s (got %s).", maxRetryDays, a.Date.Format("2006-01-02"), *in.Date)
+		case !date.After(e.today()):
+			return badAutoPix("a retry's date must be after today (%s, São Paulo time; got %s).", e.today().Format("2006-01-02"), *in.Date)
+		}
+		if err := checkRetryDate(p.AutomaticPix, a.OriginalDate, date); err != nil {
+			return err
 		}
 		a.Status, a.Date, a.ErrorDetail, a.UpdatedAt = AutoScheduled, date, nil, e.now()
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {

@@ -78,11 +78,15 @@ func (w *boletoStepWorker) Work(ctx context.Context, job *river.Job[BoletoStepAr
 		case step == "protest":
 			err = e.moveBoleto(ctx, tx, b, BoletoProtested, "", 0)
 		case strings.HasPrefix(step, "pay:"):
-			err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "pay:"), AmountDue(&b.Boleto, now))
+			if err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "pay:"), AmountDue(&b.Boleto, now)); err == nil {
+				err = e.payBoletoOutside(ctx, tx, b)
+			}
 		case strings.HasPrefix(step, "late:"):
 			d := b.DueDate.Time // the due date's midnight UTC: its day is the São Paulo date
 			tenDaysLate := time.Date(d.Year(), d.Month(), d.Day()+10, 12, 0, 0, 0, SaoPaulo)
-			err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "late:"), AmountDue(&b.Boleto, tenDaysLate))
+			if err = e.moveBoleto(ctx, tx, b, BoletoPaid, strings.TrimPrefix(step, "late:"), AmountDue(&b.Boleto, tenDaysLate)); err == nil {
+				err = e.payBoletoOutside(ctx, tx, b)
+			}
 		}
 		if err != nil {
 			if e, _ := model.AsError(err); e.Code == model.CodeBoletoNotCancelable {
@@ -224,10 +228,13 @@ func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*PixCharge, 
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
 		}
-		if b.Status != BoletoOpen && b.Status != BoletoOverdue {
-			return model.Fail(model.CodeBoletoNotPayable, "Boleto %s is %s; only an OPEN or OVERDUE boleto can be paid.", id, b.Status)
+		if why := e.boletoUnpayable(b); why != "" {
+			return model.Fail(model.CodeBoletoNotPayable, "%s", why)
 		}
-		return e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now()))
+		if err := e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now())); err != nil {
+			return err
+		}
+		return e.payBoletoOutside(ctx, tx, b)
 	})
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -378,15 +377,18 @@ func boletoDocument(b *model.BoletoPayment) *model.JSONDocument {
 }
 
 // settleOwnBoleto pays, when a request paying a line of this service completes, the
-// boleto the line belongs to (its nosso número is the free field's first 11 digits).
+// boleto the line belongs to. The payer's attempt checked it could be paid, under the lock
+// this takes again (ownBoletoSettles); a boleto found otherwise here came by a path that
+// does not check (see README: Paying a boleto) and is left as it is.
 func (e *Engine) settleOwnBoleto(ctx context.Context, tx *db.Tx, p *model.BoletoPayment) error {
-	code, err := ParseBoletoLine(p.Barcode)
-	if err != nil || !slices.Contains(slices.Collect(maps.Values(boletoBanks)), code.Bank) {
+	code, own := ownBoletoCode(p)
+	if !own {
 		return nil // another bank's boleto: paid there
 	}
-	b, found, err := tx.LockBoletoByNossoNumero(ctx, code.FreeField[:11])
-	if err != nil || !found || (b.Status != BoletoOpen && b.Status != BoletoOverdue) {
+	b, found, err := lockOwnBoleto(ctx, tx, code)
+	if err != nil || !found || e.boletoUnpayable(b) != "" {
 		return err
 	}
+	// The money moved with the request's own ledger movement, into this boleto's issuer.
 	return e.moveBoleto(ctx, tx, b, BoletoPaid, "BOLETO", p.Amount)
 }

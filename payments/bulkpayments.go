@@ -114,6 +114,9 @@ func (e *Engine) payableRequests(ctx context.Context, tx *db.Tx, b *db.BulkPayme
 		case p.SmartAccountID != nil:
 			return 0, model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s pays into a smart account; a bulk payment pays out of one.", id)
 		}
+		if err := e.checkOwnBoletoPayable(ctx, tx, p); err != nil {
+			return 0, err
+		}
 		total += cents(p.Amount)
 	}
 	return total, nil
@@ -382,10 +385,25 @@ func (w *bulkWorker) Work(ctx context.Context, job *river.Job[BulkStepArgs]) err
 			if err != nil {
 				return err
 			}
-			if found && p.Status == InProgress {
-				if err := e.setRequestStatus(ctx, tx, p, Completed, ByInternal); err != nil {
+			if !found || p.Status != InProgress {
+				continue
+			}
+			// A boleto cancelled or paid since the approval: this request fails, and what the
+			// approval debited goes back to the smart account.
+			if d, err := e.ownBoletoSettles(ctx, tx, p); err != nil {
+				return err
+			} else if d != nil {
+				p.ErrorDetail = d
+				if err := e.returnPayment(ctx, tx, p); err != nil {
 					return err
 				}
+				if err := e.setRequestStatus(ctx, tx, p, RequestError, ByInternal); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := e.setRequestStatus(ctx, tx, p, Completed, ByInternal); err != nil {
+				return err
 			}
 		}
 		b.Status, b.UpdatedAt = BulkCompleted, e.now()

@@ -19,6 +19,9 @@ func (e *Engine) insertRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 	if err := tx.InsertPaymentRequest(ctx, p); err != nil {
 		return err
 	}
+	if err := e.claimOwnBoleto(ctx, tx, p); err != nil {
+		return err
+	}
 	if e.cfg.RequestExpiry <= 0 {
 		return nil
 	}

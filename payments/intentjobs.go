@@ -87,6 +87,12 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 				return err
 			}
 		case SettlementDebtorAccount:
+			if d, err := e.ownBoletoSettles(ctx, tx, p); err != nil {
+				return err
+			} else if d != nil {
+				n.ErrorDetail = d
+				return e.advance(ctx, tx, p, n, PaymentRejected, ByInternal)
+			}
 			n.Debtor = e.debtor(ctx, n)
 			return e.advance(ctx, tx, p, n, PaymentCompleted, ByInternal)
 		default:

@@ -103,6 +103,9 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if err := tx.SavePaymentRequest(ctx, p); err != nil {
 			return err
 		}
+		if err := e.checkOwnBoletoPayable(ctx, tx, p); err != nil {
+			return err
+		}
 		if p.AutomaticPix != nil {
 			// Section 4.5: the payer's name is required for automatic PIX only.
 			if payer.Name == nil {

@@ -54,6 +54,24 @@ func (e *Engine) payDated(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRo
 		Kind: ledger.KindPayment, Reference: kind + ":" + id.String(), At: e.now()})
 }
 
+// payBoletoOutside posts a boleto of this service paid by its payer outside any payment
+// request (its PIX code, or the sandbox payer paying at a bank): from the payers to its
+// issuer, once per boleto.
+func (e *Engine) payBoletoOutside(ctx context.Context, tx *db.Tx, b *db.BoletoRow) error {
+	if b.AmountPaid == nil {
+		return nil
+	}
+	return ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.Boleto(b.Barcode), Cents: cents(*b.AmountPaid),
+		Kind: ledger.KindPayment, Reference: "boleto:" + b.ID.String(), At: e.now()})
+}
+
+// returnPayment gives back a payment posted before its settlement failed (a bulk payment's
+// request whose boleto was cancelled meanwhile): to where it came from, once.
+func (e *Engine) returnPayment(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow) error {
+	return ledger.MoveOnce(ctx, tx, ledger.Movement{From: requestDestination(p), To: requestSource(p), Cents: cents(p.Amount),
+		Kind: ledger.KindPaymentReturn, Reference: "request:" + p.ID.String() + ":return", At: e.now()})
+}
+
 // holdRefund takes a refund's amount out of the account the request credited: a smart
 // account must hold it (INSUFFICIENT_SMART_ACCOUNT_BALANCE otherwise), and cannot spend it
 // while the institution answers.

@@ -135,6 +135,9 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if err != nil {
 			return err
 		}
+		if p.Boleto != nil && s.Type != "SINGLE" {
+			return badSchedule("a request paying a boleto pays it once: its schedule is SINGLE (got %s).", s.Type)
+		}
 		if _, err := scheduleDates(s, e.today()); err != nil {
 			return err
 		}

@@ -89,6 +89,14 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 				s.Status, s.ErrorDetail, event = SchedError, &d, "scheduled_payment/error"
 			}
 		}
+		if s.Status == SchedCompleted {
+			// A boleto cancelled, paid or protested since the payer authorized: nothing is paid.
+			if d, err := e.ownBoletoSettles(ctx, tx, p); err != nil {
+				return err
+			} else if d != nil {
+				s.Status, s.ErrorDetail, event = SchedError, d, "scheduled_payment/error"
+			}
+		}
 		s.UpdatedAt = e.now()
 		if err := tx.SaveScheduledPayment(ctx, s); err != nil {
 			return err

@@ -344,7 +344,7 @@ func (w *world) refundable() (string, *paidRequest) {
 
 func (w *world) check() {
 	a, err := w.env.DB.AuditLedger(w.t.Context())
-	if err != nil || len(a.Unbalanced) > 0 || len(a.Negative) > 0 {
+	if err != nil || len(a.Unbalanced) > 0 || len(a.Negative) > 0 || len(a.PaidTwice) > 0 {
 		w.r.Fatalf("ledger audit: %+v, %v", a, err)
 	}
 	_, b := w.do("GET", "/payments/smart-accounts/"+w.account+"/balance", nil, 200)

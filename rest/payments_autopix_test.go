@@ -129,13 +129,18 @@ func TestAutomaticPix(t *testing.T) {
 	}
 
 	// Charges keep to the terms.
-	for _, b := range []map[string]any{{"amount": 49, "date": day(2)}, {"amount": 50, "date": day(0)}, {"amount": 50, "date": day(91)}, {"amount": 50}} {
-		env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, b).WantError(400, model.CodeInvalidParameter.String())
+	for b, code := range map[string]model.Code{`{"amount": 49, "date": "` + day(2) + `"}`: model.CodeAutomaticPixAmountOutOfTerms,
+		`{"amount": 50, "date": "` + day(0) + `"}`: model.CodeInvalidParameter, `{"amount": 50, "date": "` + day(91) + `"}`: model.CodeAutomaticPixDateOutOfTerms,
+		`{"amount": 50}`: model.CodeInvalidParameter} {
+		env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, b).WantError(400, code.String())
 	}
+	// One charge a calendar month: the later one is in the month after the soon one's.
+	soonDay, _ := time.Parse(time.DateOnly, day(2))
+	laterDate := ymdOf(time.Date(soonDay.Year(), soonDay.Month()+1, 1, 0, 0, 0, 0, time.UTC))
 	var soon, later model.AutomaticPixPayment
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(2)}).Want(200).JSON(&soon)
-	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": day(30), "description": "Mensalidade"}).Want(200).JSON(&later)
-	if soon.Status != payments.AutoScheduled || later.Date != day(30) {
+	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 50, "date": laterDate, "description": "Mensalidade"}).Want(200).JSON(&later)
+	if soon.Status != payments.AutoScheduled || later.Date != laterDate {
 		t.Fatalf("scheduled %+v %+v", soon, later)
 	}
 	awaitCharge(t, env, key, reqID, soon.ID.String(), payments.AutoCompleted)
@@ -194,11 +199,11 @@ func TestAutomaticPixRetry(t *testing.T) {
 	env.Do(t, "POST", fmt.Sprintf("/payments/requests/%s/automatic-pix/schedules/%s/retry", reqID, first.ID), key, map[string]any{"date": day(1)}).
 		WantError(409, "AUTOMATIC_PIX_RETRY_NOT_ACCEPTED")
 	var charge model.AutomaticPixPayment
-	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 150, "date": day(2)}).WantError(400, model.CodeInvalidParameter.String())
+	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 150, "date": day(2)}).WantError(400, model.CodeAutomaticPixAmountOutOfTerms.String())
 	env.Do(t, "POST", "/payments/requests/"+reqID+"/automatic-pix/schedule", key, map[string]any{"amount": 75.5, "date": day(2)}).Want(200).JSON(&charge)
 	awaitCharge(t, env, key, reqID, charge.ID.String(), payments.AutoError)
 	retry := fmt.Sprintf("/payments/requests/%s/automatic-pix/schedules/%s/retry", reqID, charge.ID)
-	env.Do(t, "POST", retry, key, map[string]any{"date": day(10)}).WantError(400, model.CodeInvalidParameter.String())
+	env.Do(t, "POST", retry, key, map[string]any{"date": day(10)}).WantError(400, model.CodeAutomaticPixDateOutOfTerms.String())
 	env.Do(t, "POST", retry, key, map[string]any{"date": day(5)}).Want(200).JSON(&charge)
 	if charge.Status != payments.AutoScheduled || charge.Date != day(5) || charge.ErrorDetail != nil {
 		t.Fatalf("retried %+v", charge)

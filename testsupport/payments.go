@@ -58,7 +58,7 @@ func (e *Env) AuditLedger(t testing.TB) {
 	if err != nil {
 		t.Fatalf("audit the ledger: %v", err)
 	}
-	if len(a.Unbalanced) > 0 || len(a.Negative) > 0 {
-		t.Fatalf("ledger: unbalanced movements %v, smart accounts below zero %v", a.Unbalanced, a.Negative)
+	if len(a.Unbalanced) > 0 || len(a.Negative) > 0 || len(a.PaidTwice) > 0 {
+		t.Fatalf("ledger: unbalanced movements %v, smart accounts below zero %v, boletos paid twice %v", a.Unbalanced, a.Negative, a.PaidTwice)
 	}
 }
