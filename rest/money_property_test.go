@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,14 +39,27 @@ func TestMoneyInvariants(t *testing.T) {
 		_ = f.Value.Set("6")
 		defer func() { _ = f.Value.Set(old) }()
 	}
-	env := testsupport.New(t)
+	// Dated payments within two days run at once, so automatic PIX charges settle here.
+	env := testsupport.New(t, func(s *testsupport.Setup) {
+		s.Payments.ScheduleAt = func(d time.Time) time.Time {
+			if d.Sub(spToday()) <= 48*time.Hour {
+				return time.Now()
+			}
+			return time.Now().Add(time.Hour)
+		}
+	})
+	// One issuer of boletos for every run: its connection needs an item's first sync.
+	issuer := env.NewClient(t, "money property issuer").APIKey
+	boletos := boletoConnection(t, env, issuer)
 	run := 0
 	rapid.Check(t, func(r *rapid.T) {
 		run++
 		w := newWorld(t, r, env, run)
+		w.issuer, w.boletos = issuer, boletos
 		steps := rapid.IntRange(3, 9).Draw(r, "steps")
 		for range steps {
-			op := rapid.SampledFrom([]string{"fund", "fund-refused", "spend", "refund", "refund-race", "cancel", "consent-edit", "smart-transfer"}).Draw(r, "op")
+			op := rapid.SampledFrom([]string{"fund", "fund-refused", "spend", "refund", "refund-race", "cancel", "consent-edit", "smart-transfer",
+				"boleto-pay", "boleto-cancel", "boleto-bulk", "autopix-charge", "autopix-cancel"}).Draw(r, "op")
 			w.step(op)
 			w.check()
 		}
@@ -81,10 +95,14 @@ type world struct {
 	preauth     string
 	stRecipient string
 	stName      string
+	issuer      string
+	boletos     string
+	autoPix     string
+	charges     map[string]string // live automatic PIX charge → its São Paulo month
 }
 
 func newWorld(t *testing.T, r *rapid.T, env *testsupport.Env, run int) *world {
-	w := &world{t: t, r: r, env: env, paid: map[string]*paidRequest{}}
+	w := &world{t: t, r: r, env: env, paid: map[string]*paidRequest{}, charges: map[string]string{}}
 	w.key = env.NewClient(t, fmt.Sprintf("money property %d", run)).APIKey
 	w.payeeName = "Loja 0"
 	w.recipient = recipientFor(t, env, w.key, w.payeeName, "11222333000181", true)
@@ -275,6 +293,9 @@ func (w *world) step(op string) {
 		w.await(id, payments.Completed)
 		w.remember(id, &paidRequest{amount: a, payee: consented})
 
+	case "boleto-pay", "boleto-cancel", "boleto-bulk", "autopix-charge", "autopix-cancel":
+		w.boletoStep(op)
+
 	case "smart-transfer":
 		if w.preauth == "" {
 			w.stName = "Conta do pagador"
@@ -298,6 +319,97 @@ func (w *world) step(op string) {
 		}
 		if got := sp["recipient"].(map[string]any)["name"]; got != w.stName {
 			w.r.Fatalf("smart transfer paid %v, the payer approved %s", got, w.stName)
+		}
+	}
+}
+
+// issued numbers the issuer's boletos (seuNumero is unique per connection).
+var issued atomic.Int64
+
+// issue has the issuer issue a boleto of amount centavos, due in a few days.
+func (w *world) issue(amount int64) map[string]any {
+	var b map[string]any
+	w.asIssuer(func() {
+		_, b = w.do("POST", "/boletos", boletoBody(w.boletos, fmt.Sprintf("P%d", issued.Add(1)), reaisOf(amount), spDay(5)), 200)
+	})
+	return b
+}
+
+// asIssuer runs fn with the boleto issuer's key.
+func (w *world) asIssuer(fn func()) {
+	key := w.key
+	w.key = w.issuer
+	defer func() { w.key = key }()
+	fn()
+}
+
+func (w *world) boletoStep(op string) {
+	switch op {
+	case "boleto-pay":
+		a := w.amount("boleto")
+		b := w.issue(a)
+		line := map[string]any{"boleto": map[string]any{"digitableLine": b["digitableLine"]}, "isSandbox": true}
+		_, p := w.do("POST", "/payments/requests", line, 200)
+		id := p["id"].(string)
+		// A second request for the same boleto, while the first holds it and after it paid.
+		w.do("POST", "/payments/requests", line, 409)
+		w.pay(id, happyCPF, "authorize")
+		w.await(id, payments.Completed)
+		w.remember(id, &paidRequest{amount: a})
+		w.do("POST", "/payments/requests", line, 409)
+	case "boleto-cancel":
+		b := w.issue(w.amount("cancelled boleto"))
+		w.asIssuer(func() { w.do("POST", "/boletos/"+b["id"].(string)+"/cancel", nil, 200) })
+		w.do("POST", "/payments/requests", map[string]any{"boleto": map[string]any{"digitableLine": b["digitableLine"]}, "isSandbox": true}, 409)
+	case "boleto-bulk":
+		if w.balance < 1 {
+			return
+		}
+		a := rapid.Int64Range(1, w.balance).Draw(w.r, "boleto in bulk")
+		b := w.issue(a)
+		_, p := w.do("POST", "/payments/requests", map[string]any{"boleto": map[string]any{"digitableLine": b["digitableLine"]}, "isSandbox": true}, 200)
+		id := p["id"].(string)
+		_, bulk := w.do("POST", "/payments/bulk", map[string]any{"smartAccountId": w.account, "paymentRequestIds": []string{id}}, 200)
+		w.form(bulk["paymentUrl"].(string), "authorize")
+		if rapid.Bool().Draw(w.r, "cancel while settling") {
+			// The issuer cancels it between the approval and the settlement, or too late.
+			w.asIssuer(func() { w.do("POST", "/boletos/"+b["id"].(string)+"/cancel", nil, 200, 409) })
+		}
+		if m := w.await(id, payments.Completed, payments.RequestError); m["status"] == payments.Completed {
+			w.balance -= a
+			w.remember(id, &paidRequest{amount: a, fromAccount: true})
+		}
+	case "autopix-charge", "autopix-cancel":
+		if w.autoPix == "" {
+			_, p := w.do("POST", "/payments/requests/automatic-pix", map[string]any{"interval": "MONTHLY", "startDate": day(1),
+				"minimumVariableAmount": 0.01, "maximumVariableAmount": 100, "expiresAt": day(400), "isSandbox": true}, 200)
+			w.autoPix = p["id"].(string)
+			_, n := w.do("POST", "/payments/intents", map[string]any{"paymentRequestId": w.autoPix, "connectorId": payConnector,
+				"parameters": map[string]any{"cpf": happyCPF, "name": "Maria Silva"}}, 200)
+			w.form(n["consentUrl"].(string), "authorize")
+			w.await(w.autoPix, payments.Authorized)
+		}
+		if op == "autopix-cancel" {
+			for id := range w.charges {
+				if status, _ := w.do("POST", "/payments/requests/"+w.autoPix+"/automatic-pix/schedules/"+id+"/cancel", nil, 200, 409); status == 200 {
+					delete(w.charges, id)
+				}
+				break
+			}
+			return
+		}
+		date := day(rapid.IntRange(1, 120).Draw(w.r, "charge day"))
+		a := rapid.Int64Range(1, 12_000).Draw(w.r, "charge")
+		status, c := w.do("POST", "/payments/requests/"+w.autoPix+"/automatic-pix/schedule", map[string]any{"amount": reaisOf(a), "date": date}, 200, 400, 409)
+		taken := false
+		for _, m := range w.charges {
+			taken = taken || m == date[:7]
+		}
+		switch {
+		case a > 10_000 && status != 400, a <= 10_000 && taken && status != 409, a <= 10_000 && !taken && status != 200:
+			w.r.Fatalf("charge of %d on %s (month taken: %v) answered %d %v", a, date, taken, status, c)
+		case status == 200:
+			w.charges[c["id"].(string)] = date[:7]
 		}
 	}
 }
@@ -350,6 +462,21 @@ func (w *world) check() {
 	_, b := w.do("GET", "/payments/smart-accounts/"+w.account+"/balance", nil, 200)
 	if got := b["balance"].(float64); got != reaisOf(w.balance) {
 		w.r.Fatalf("smart account holds %v, the operations add up to %v", got, reaisOf(w.balance))
+	}
+	if w.autoPix != "" {
+		_, page := w.do("GET", "/payments/requests/"+w.autoPix+"/automatic-pix/schedules", nil, 200)
+		months := map[string]bool{}
+		for _, c := range page["results"].([]any) {
+			c := c.(map[string]any)
+			if c["status"] == payments.AutoCanceled || c["isFirstPayment"] == true {
+				continue
+			}
+			if m := c["date"].(string)[:7]; months[m] {
+				w.r.Fatalf("two live automatic PIX charges in %s: %v", m, page["results"])
+			} else {
+				months[m] = true
+			}
+		}
 	}
 	for _, id := range w.order {
 		p, m := w.paid[id], w.request(id)
