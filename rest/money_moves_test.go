@@ -291,3 +291,57 @@ func TestPaymentPaysConsentedRecipient(t *testing.T) {
 	}
 	env.AuditLedger(t)
 }
+
+// A boleto a bulk payment pays is checked at the approval, and again when the payment
+// settles: one cancelled in between fails its request and the smart account gets the
+// amount back.
+func TestBulkPaidBoletoCancelledBeforeSettlement(t *testing.T) {
+	t.Parallel()
+	// The settlement step waits long enough for the issuer to cancel first.
+	env := testsupport.New(t, func(s *testsupport.Setup) { s.Payments.StepDelay = 3 * time.Second })
+	key := env.NewClient(t, "bulk boleto").APIKey
+	env.Recipient(t, key)
+	m := &moneyRig{t: t, env: env, key: key}
+	m.account = env.Do(t, "POST", "/payments/smart-accounts", key, map[string]any{"name": "Loja", "taxNumber": "11222333000181",
+		"email": "loja@example.com", "phoneNumber": "+5511999990000", "isSandbox": true}).Want(200).String("id")
+	m.payIn(100)
+	m.awaitBalance(100)
+	conn := boletoConnection(t, env, key)
+	issue := func(seu string) *model.Boleto {
+		var b model.Boleto
+		env.Do(t, "POST", "/boletos", key, boletoBody(conn, seu, 30, spDay(5))).Want(200).JSON(&b)
+		return &b
+	}
+	payLine := func(b *model.Boleto) string {
+		return env.Do(t, "POST", "/payments/requests", key, map[string]any{"boleto": map[string]any{"digitableLine": b.DigitableLine}, "isSandbox": true}).Want(200).String("id")
+	}
+
+	// Cancelled before the approval: the approval finds it and pays nothing.
+	early := issue("EARLY")
+	bulk := m.bulk(payLine(early))
+	env.Do(t, "POST", "/boletos/"+early.ID.String()+"/cancel", key, nil).Want(200)
+	m.approve(bulk)
+	env.Do(t, "GET", "/payments/bulk/"+bulk.ID.String(), key, nil).Want(200).JSON(bulk)
+	if bulk.Status != payments.BulkError || bulk.ErrorDetail == nil || bulk.ErrorDetail.Code != model.CodeBoletoNotPayable.String() {
+		t.Fatalf("bulk payment of a cancelled boleto %+v", bulk)
+	}
+	m.awaitBalance(100)
+
+	// Cancelled after the approval debited the account: the request fails at settlement
+	// and the money comes back.
+	late := issue("LATE")
+	id := payLine(late)
+	m.approve(m.bulk(id))
+	m.awaitBalance(70)
+	env.Do(t, "POST", "/boletos/"+late.ID.String()+"/cancel", key, nil).Want(200)
+	if p := m.awaitRequest(id, payments.RequestError); p.ErrorDetail == nil || p.ErrorDetail.Code != model.CodeBoletoNotPayable.String() {
+		t.Fatalf("request of a boleto cancelled while settling %+v", p)
+	}
+	m.awaitBalance(100)
+	var b model.Boleto
+	env.Do(t, "GET", "/boletos/"+late.ID.String(), key, nil).Want(200).JSON(&b)
+	if b.Status != payments.BoletoCancelled {
+		t.Fatalf("boleto %+v", b)
+	}
+	env.AuditLedger(t)
+}
