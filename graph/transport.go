@@ -143,6 +143,12 @@ func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor
 		writeResponse(w, http.StatusBadRequest, exec.DispatchError(r.Context(), gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %v", err)}))
 		return nil
 	}
+	// Decoded first: a body that is not JSON is refused above, and one that is nests at most
+	// encoding/json's 10,000 levels. Two "query" keys would run the second.
+	if err := model.CheckUniqueKeys("The request body", body); err != nil {
+		refuse(r.Context(), w, exec, err)
+		return nil
+	}
 	return &params
 }
 
@@ -168,6 +174,10 @@ func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor)
 			dec.UseNumber()
 			if err := dec.Decode(dst); err != nil {
 				return fail(name + " could not be decoded")
+			}
+			if err := model.CheckUniqueKeys("The "+name+" parameter", []byte(v)); err != nil {
+				refuse(r.Context(), w, exec, err)
+				return nil
 			}
 		}
 	}

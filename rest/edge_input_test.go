@@ -1,0 +1,85 @@
+package rest_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+// A body whose object repeats a key, exactly or in another case, is refused before any
+// handler runs: encoding/json would take the last ({"amount":10,"Amount":20} is R$ 20), a
+// gateway or a log reading the first another request.
+func TestEdgeRefusesRepeatedKeys(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "edge-keys").APIKey
+	env.Recipient(t, key)
+	refused := func(body string, parts ...string) {
+		t.Helper()
+		m := env.Do(t, "POST", "/payments/requests", key, body).WantError(http.StatusBadRequest, model.CodeMalformedJSON.String())
+		wantMessage(t, m, parts...)
+	}
+	refused(`{"amount":10,"Amount":20,"isSandbox":true}`, `"amount"`, `"Amount"`, "differ only in case")
+	refused(`{"amount":10,"amount":20,"isSandbox":true}`, `repeats the key "amount"`)
+	refused(`{"amount":10,"isSandbox":true,"callbackUrls":{"success":"https://a.example/ok","SUCCESS":"https://b.example/ok"}}`, `"success"`, `"SUCCESS"`)
+	refused(`{"\u0061mount":10,"amount":20,"isSandbox":true}`, `repeats the key "amount"`)
+	// A body long enough to take the edge's full walk, not only its quick look.
+	refused(`{"description":"`+strings.Repeat("d", 300)+`","amount":10,"isSandbox":true,"AMOUNT":20}`, `"amount"`, `"AMOUNT"`)
+	var page struct {
+		Total int `json:"total"`
+	}
+	env.Do(t, "GET", "/payments/requests", key, nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 0 {
+		t.Fatalf("%d payment requests exist after refused bodies", page.Total)
+	}
+	// The same key in different objects, and keys that only share a prefix, are fine.
+	env.Do(t, "POST", "/payments/requests", key, `{"amount":10,"isSandbox":true,"description":"x","callbackUrls":{"success":"https://a.example/ok","error":"https://a.example/err"}}`).
+		Want(http.StatusOK)
+}
+
+// /graphql refuses a body that repeats a key anywhere, variables included: with two
+// "query" keys it would run the second, a mutation, where a reader of the first sees a query.
+func TestGraphQLRefusesRepeatedKeys(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "graphql-keys").APIKey
+	create := `mutation { createPaymentCustomer(input: {type: \"INDIVIDUAL\", name: \"Ana\", cpf: \"` + happyCPF + `\"}) { id } }`
+	for _, body := range []string{
+		`{"query":"{ connectors { total } }","query":"` + create + `"}`,
+		`{"query":"{ connectors { total } }","Query":"` + create + `"}`,
+		`{"query":"query($n: String) { connectors(filter: {name: $n}) { total } }","variables":{"n":"Ponte","N":"x"}}`,
+		`{"query":"{ connectors { total } }","extensions":{"a":{"b":1,"b":2}}}`,
+	} {
+		r := env.Do(t, "POST", "/graphql", key, body)
+		var out testsupport.GraphQLResult
+		r.JSON(&out)
+		if r.Status != http.StatusBadRequest || out.Data != nil {
+			t.Fatalf("%s: status %d, data %v; want 400 and no data", body, r.Status, out.Data)
+		}
+		out.WantCode(t, model.CodeMalformedJSON.String())
+		if !strings.Contains(out.Errors[0].Message, "key") {
+			t.Errorf("%s: message %q does not name the key", body, out.Errors[0].Message)
+		}
+	}
+	var customers struct {
+		Total int `json:"total"`
+	}
+	env.Do(t, "GET", "/payments/customers", key, nil).Want(http.StatusOK).JSON(&customers)
+	if customers.Total != 0 {
+		t.Fatalf("the mutation after a repeated query key ran: %d customers", customers.Total)
+	}
+	// GET reads its variables from the query string, by the same rule.
+	q := url.Values{"query": {"query($n: String) { connectors(filter: {name: $n}) { total } }"}, "variables": {`{"n":"a","n":"b"}`}}
+	r := env.Do(t, "GET", "/graphql?"+q.Encode(), key, nil)
+	var out testsupport.GraphQLResult
+	r.JSON(&out)
+	if r.Status != http.StatusBadRequest {
+		t.Fatalf("GET with repeated variables: status %d %s", r.Status, r.Body)
+	}
+	out.WantCode(t, model.CodeMalformedJSON.String())
+	env.GraphQL(t, key, `query($n: String) { connectors(filter: {name: $n}) { total } }`, map[string]any{"n": "Ponte"}).OK(t)
+}
