@@ -1,14 +1,57 @@
 package rest_test
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"ponte/model"
+	"ponte/rest"
 	"ponte/testsupport"
 )
+
+// A request's line and headers are held to rest.MaxHeaderBytes (32 KiB), not Go's 1 MiB:
+// beyond it net/http answers 431 and closes the connection before any handler runs. A
+// large header within the limit still reaches the service.
+func TestHeaderLimit(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "headers").APIKey
+	send := func(padding int) (*http.Response, string) {
+		t.Helper()
+		conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+		fmt.Fprintf(conn, "GET /connectors?pageSize=1 HTTP/1.1\r\nHost: x\r\nX-API-KEY: %s\r\nX-Padding: %s\r\n\r\n", key, strings.Repeat("p", padding))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("a header of %d bytes: %v", padding, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	if resp, body := send(rest.MaxHeaderBytes - 1024); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a header just under the limit: status %d %.200s", resp.StatusCode, body)
+	}
+	// net/http reads 4 KiB past MaxHeaderBytes before it stops; twice that is always refused.
+	for _, padding := range []int{rest.MaxHeaderBytes + 8<<10, 64 << 10} {
+		resp, body := send(padding)
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || !resp.Close ||
+			!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || !strings.Contains(body, "Request Header Fields Too Large") {
+			t.Fatalf("a header of %d bytes: status %d, close %v, Content-Type %q, body %.200q; want net/http's 431",
+				padding, resp.StatusCode, resp.Close, resp.Header.Get("Content-Type"), body)
+		}
+	}
+}
 
 // A body whose object repeats a key, exactly or in another case, is refused before any
 // handler runs: encoding/json would take the last ({"amount":10,"Amount":20} is R$ 20), a
