@@ -24,10 +24,11 @@ import (
 
 // Request limits of /graphql. The largest legitimate request is a query of a few thousand
 // tokens with its variables, tens of kilobytes; a GET query belongs in a link, so it is
-// held to less.
+// held to less. The HTTP server's header limit (rest.MaxHeaderBytes) makes room for
+// MaxQueryStringBytes in the request line.
 const (
 	maxBodyBytes        = 1 << 20
-	maxQueryStringBytes = 64 << 10
+	MaxQueryStringBytes = 64 << 10
 )
 
 // httpTransport serves GET and POST /graphql. It differs from gqlgen's transports in what
@@ -154,10 +155,10 @@ func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor
 }
 
 // readGet decodes the query string of a GET, as gqlgen's GET transport does, within
-// maxQueryStringBytes.
+// MaxQueryStringBytes.
 func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
-	if len(r.URL.RawQuery) > maxQueryStringBytes {
-		writeErrorBody(w, model.Fail(model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", maxQueryStringBytes))
+	if len(r.URL.RawQuery) > MaxQueryStringBytes {
+		writeErrorBody(w, model.Fail(model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", MaxQueryStringBytes))
 		return nil
 	}
 	fail := func(msg string) *graphql.RawParams {

@@ -11,19 +11,22 @@ import (
 	"testing"
 	"time"
 
+	"ponte/graph"
 	"ponte/model"
 	"ponte/rest"
 	"ponte/testsupport"
 )
 
-// A request's line and headers are held to rest.MaxHeaderBytes (32 KiB), not Go's 1 MiB:
+// A request's line and headers are held to rest.MaxHeaderBytes (80 KiB), not Go's 1 MiB:
 // beyond it net/http answers 431 and closes the connection before any handler runs. A
-// large header within the limit still reaches the service.
+// large header within the limit still reaches the service, and so does a GraphQL GET with
+// the 64 KiB query string /graphql allows.
 func TestHeaderLimit(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	key := env.NewClient(t, "headers").APIKey
-	send := func(padding int) (*http.Response, string) {
+	// send writes the request on its own connection, whole, before reading the answer.
+	send := func(target string, padding int) (*http.Response, string) {
 		t.Helper()
 		conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
 		if err != nil {
@@ -31,24 +34,37 @@ func TestHeaderLimit(t *testing.T) {
 		}
 		t.Cleanup(func() { conn.Close() })
 		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-		fmt.Fprintf(conn, "GET /connectors?pageSize=1 HTTP/1.1\r\nHost: x\r\nX-API-KEY: %s\r\nX-Padding: %s\r\n\r\n", key, strings.Repeat("p", padding))
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\nX-API-KEY: %s\r\nX-Padding: %s\r\n\r\n", target, key, strings.Repeat("p", padding))
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
-			t.Fatalf("a header of %d bytes: %v", padding, err)
+			t.Fatalf("GET %.60s with %d bytes of header: %v", target, padding, err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		return resp, string(b)
 	}
-	if resp, body := send(rest.MaxHeaderBytes - 1024); resp.StatusCode != http.StatusOK {
+	if resp, body := send("/connectors?pageSize=1", rest.MaxHeaderBytes-1024); resp.StatusCode != http.StatusOK {
 		t.Fatalf("a header just under the limit: status %d %.200s", resp.StatusCode, body)
 	}
-	// net/http reads 4 KiB past MaxHeaderBytes before it stops; twice that is always refused.
-	for _, padding := range []int{rest.MaxHeaderBytes + 8<<10, 64 << 10} {
-		resp, body := send(padding)
+	// The longest GraphQL GET, with a few KiB of headers beside it.
+	query := "query=" + url.QueryEscape("{ __typename "+strings.Repeat(" ", graph.MaxQueryStringBytes-30)+"}")
+	if resp, body := send("/graphql?"+query, 4<<10); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a GraphQL GET of %d bytes: status %d %.200s", len(query), resp.StatusCode, body)
+	}
+	// net/http reads 4 KiB past MaxHeaderBytes before it stops; twice that is always refused,
+	// in a header or in the request line.
+	for _, c := range []struct {
+		target  string
+		padding int
+	}{
+		{"/connectors", rest.MaxHeaderBytes + 8<<10},
+		{"/connectors", 256 << 10},
+		{"/graphql?query=" + strings.Repeat("+", rest.MaxHeaderBytes+8<<10) + "%7B__typename%7D", 0},
+	} {
+		resp, body := send(c.target, c.padding)
 		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || !resp.Close ||
 			!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || !strings.Contains(body, "Request Header Fields Too Large") {
-			t.Fatalf("a header of %d bytes: status %d, close %v, Content-Type %q, body %.200q; want net/http's 431",
-				padding, resp.StatusCode, resp.Close, resp.Header.Get("Content-Type"), body)
+			t.Fatalf("GET %.60s with %d bytes of header: status %d, close %v, Content-Type %q, body %.200q; want net/http's 431",
+				c.target, c.padding, resp.StatusCode, resp.Close, resp.Header.Get("Content-Type"), body)
 		}
 	}
 }
