@@ -24,10 +24,11 @@ import (
 
 // Request limits of /graphql. The largest legitimate request is a query of a few thousand
 // tokens with its variables, tens of kilobytes; a GET query belongs in a link, so it is
-// held to less.
+// held to less. The HTTP server's header limit (rest.MaxHeaderBytes) makes room for
+// MaxQueryStringBytes in the request line.
 const (
 	maxBodyBytes        = 1 << 20
-	maxQueryStringBytes = 64 << 10
+	MaxQueryStringBytes = 64 << 10
 )
 
 // httpTransport serves GET and POST /graphql. It differs from gqlgen's transports in what
@@ -143,14 +144,21 @@ func readPost(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor
 		writeResponse(w, http.StatusBadRequest, exec.DispatchError(r.Context(), gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %v", err)}))
 		return nil
 	}
+	// Two "query" keys would run the second. Checked on what was decoded, which nests at
+	// most encoding/json's 10,000 levels: what follows it is never read, and a megabyte
+	// of brackets there would cost the check a frame each.
+	if err := model.CheckUniqueKeys("The request body", body[:dec.InputOffset()]); err != nil {
+		refuse(r.Context(), w, exec, err)
+		return nil
+	}
 	return &params
 }
 
 // readGet decodes the query string of a GET, as gqlgen's GET transport does, within
-// maxQueryStringBytes.
+// MaxQueryStringBytes.
 func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) *graphql.RawParams {
-	if len(r.URL.RawQuery) > maxQueryStringBytes {
-		writeErrorBody(w, model.Fail(model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", maxQueryStringBytes))
+	if len(r.URL.RawQuery) > MaxQueryStringBytes {
+		writeErrorBody(w, model.Fail(model.CodeBodyTooLarge, "The query string exceeds %d bytes; send large queries with POST.", MaxQueryStringBytes))
 		return nil
 	}
 	fail := func(msg string) *graphql.RawParams {
@@ -168,6 +176,10 @@ func readGet(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor)
 			dec.UseNumber()
 			if err := dec.Decode(dst); err != nil {
 				return fail(name + " could not be decoded")
+			}
+			if err := model.CheckUniqueKeys("The "+name+" parameter", []byte(v[:dec.InputOffset()])); err != nil {
+				refuse(r.Context(), w, exec, err)
+				return nil
 			}
 		}
 	}

@@ -1,5 +1,6 @@
 // Package jsonscan finds the byte ranges of a JSON document's members and elements
-// without decoding them, for code that copies stored documents in part.
+// without decoding them, for code that copies stored documents in part, and finds the keys
+// a request body repeats (DuplicateKey, dupkeys.go).
 package jsonscan
 
 import "bytes"

@@ -73,7 +73,7 @@ func TestElements(t *testing.T) {
 // members with the same values, the last of a repeated key winning as in encoding/json. On
 // anything else it may refuse, but never reads out of bounds.
 func FuzzMembers(f *testing.F) {
-	for _, s := range []string{`{"a":1,"b":[true,{"c":"d\"}"}],"e":null}`, `{}`, `{"x":"\u00e9"}`, `[1]`, `{"a":1`, `{"a":-0.5e-3}`} {
+	for _, s := range []string{`{"a":1,"b":[true,{"c":"d\"}"}],"e":null}`, `{}`, `{"x":"\u00e9"}`, `[1]`, `{"a":1`, `{"a":-0.5e-3}`, `{"a":1,"A":2,"a":3}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {

@@ -56,7 +56,7 @@ var (
 	CodeNotReady             = code(503, "NOT_READY", "GET /readyz only: the database answers but migrations are pending.")
 	CodeInvalidRequest       = code(400, "INVALID_REQUEST", "A body that cannot be read or nests JSON deeper than 32 levels, or POST /auth without clientId and clientSecret; in GraphQL, a query that does not parse or validate (HTTP 422) or an argument that does not coerce.")
 	CodeInvalidParameter     = code(400, "INVALID_PARAMETER", "A path, query or body parameter is missing, unknown or malformed; the message names it.")
-	CodeMalformedJSON        = code(400, "MALFORMED_JSON", "The body is not valid JSON (a value of the wrong type is INVALID_PARAMETER).")
+	CodeMalformedJSON        = code(400, "MALFORMED_JSON", "The body is not valid JSON, or an object in it repeats a key, exactly or in another case (a value of the wrong type is INVALID_PARAMETER).")
 	CodeNotFound             = code(404, "NOT_FOUND", "No endpoint (or GraphiQL asset) at this path.")
 	CodeMethodNotAllowed     = code(405, "METHOD_NOT_ALLOWED", "The path does not serve this method (GraphQL: GET runs queries only).")
 	CodeNotAcceptable        = code(406, "NOT_ACCEPTABLE", "The Accept header rules out application/json.")

@@ -31,8 +31,8 @@ func CheckConnectOptions(o ConnectTokenOptions) error {
 		}
 	}
 	if o.TargetOrigin != nil {
-		if _, ok := Origin(*o.TargetOrigin); !ok {
-			return Fail(CodeInvalidParameter, "options.targetOrigin must be an origin: http or https, a host and an optional port, nothing after (got %q).", *o.TargetOrigin)
+		if _, err := checkOrigin("options.targetOrigin", *o.TargetOrigin); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -41,9 +41,19 @@ func CheckConnectOptions(o ConnectTokenOptions) error {
 // Origin returns v as a browser spells an origin (scheme://host[:port], lower case) when v
 // is one, with at most a trailing slash after it.
 func Origin(v string) (string, bool) {
-	u, ok := absoluteHTTP(v)
-	if !ok || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(v, "?") || strings.HasSuffix(v, "#") {
-		return "", false
+	o, err := checkOrigin("origin", v)
+	return o, err == nil
+}
+
+// checkOrigin is Origin, saying what is wrong with a v that is not an origin.
+func checkOrigin(field, v string) (string, error) {
+	const want = "an origin: http or https, a host and an optional port from 1 to 65535, nothing after"
+	u, err := absoluteHTTP(field, v, want)
+	if err != nil {
+		return "", err
 	}
-	return strings.ToLower(u.Scheme + "://" + u.Host), true
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(v, "?") || strings.HasSuffix(v, "#") {
+		return "", Fail(CodeInvalidParameter, "%s must be %s (got %q).", field, want, v)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
 }

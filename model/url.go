@@ -7,6 +7,7 @@ package model
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -17,9 +18,9 @@ import (
 // absolute http or https, since an application under development runs on plain HTTP,
 // and no user:password, with which https://bank.example@evil.example reads as the bank.
 func CheckRedirectURL(field, v string) error {
-	u, ok := absoluteHTTP(v)
-	if !ok {
-		return Fail(CodeInvalidParameter, "%s must be an absolute http or https URL (got %q).", field, v)
+	u, err := absoluteHTTP(field, v, "an absolute http or https URL")
+	if err != nil {
+		return err
 	}
 	if u.User != nil {
 		return Fail(CodeInvalidParameter, "%s must not carry a user name or password.", field)
@@ -43,9 +44,9 @@ const insecureHint = "; for local development the service can be started with PO
 // and IP addresses pass too. The text is only the first check: deliveries connect to public
 // addresses only, whatever the name resolves to (see webhooks.IsPublic).
 func CheckEventURL(field, v string, allowInsecure bool) error {
-	u, ok := absoluteHTTP(v)
-	if !ok {
-		return Fail(CodeInvalidParameter, "%s must be an absolute https URL (got %q).", field, v)
+	u, err := absoluteHTTP(field, v, "an absolute https URL")
+	if err != nil {
+		return err
 	}
 	if u.User != nil {
 		return Fail(CodeInvalidParameter, "%s must not carry a user name or password; send credentials in the webhook's headers instead.", field)
@@ -74,13 +75,32 @@ func CheckEventURL(field, v string, allowInsecure bool) error {
 	return nil
 }
 
-// absoluteHTTP parses v as an http or https URL with a host; both rules start with it.
-func absoluteHTTP(v string) (*url.URL, bool) {
+// absoluteHTTP parses v as an http or https URL with a host and, if it names a port, a port
+// from 1 to 65535; every rule on a URL (these two and Origin) starts with it. A refusal says
+// field must be want. url.Parse takes any run of digits after the colon, and none: port 0
+// or 99999 is stored and later fails to connect or redirect, and a browser refuses an empty
+// port or reads it as the scheme's, so what is stored would not be what is used.
+func absoluteHTTP(field, v, want string) (*url.URL, error) {
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" {
-		return nil, false
+		return nil, Fail(CodeInvalidParameter, "%s must be %s (got %q).", field, want, v)
 	}
-	return u, true
+	if port, ok := portOf(u.Host); ok {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strings.Trim(port, "0123456789") != "" {
+			return nil, Fail(CodeInvalidParameter, "%s has the port %.20q; a port is a number from 1 to 65535, or left out (got %q).", field, port, v)
+		}
+	}
+	return u, nil
+}
+
+// portOf is what follows the colon after host's name or bracketed address, and whether
+// there is such a colon ("host:" has an empty port).
+func portOf(host string) (string, bool) {
+	i := strings.LastIndexByte(host, ':')
+	if i < 0 || i < strings.LastIndexByte(host, ']') {
+		return "", false
+	}
+	return host[i+1:], true
 }
 
 // isIPLiteral reports a host that some layer would read as an IP address. Any IPv6 form has

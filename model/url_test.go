@@ -123,3 +123,58 @@ func TestCheckRedirectURL(t *testing.T) {
 		}
 	}
 }
+
+// Every rule on a URL takes a port from 1 to 65535, or none: url.Parse takes any digits, and
+// none, after the colon, and a URL stored with port 0 or 99999 fails only when it is used.
+func TestURLPorts(t *testing.T) {
+	t.Parallel()
+	rules := map[string]func(v string) error{
+		"CheckRedirectURL": func(v string) error { return CheckRedirectURL("callbackUrls.success", v) },
+		"CheckEventURL":    func(v string) error { return CheckEventURL("url", v, false) },
+		"CheckEventURL with the development switch": func(v string) error {
+			return CheckEventURL("url", strings.Replace(v, "hooks.example.com", "127.0.0.1", 1), true)
+		},
+		"Origin": func(v string) error {
+			_, err := checkOrigin("options.targetOrigin", strings.TrimSuffix(v, "/x"))
+			return err
+		},
+	}
+	cases := []struct {
+		url  string
+		good bool
+	}{
+		{"https://hooks.example.com/x", true},
+		{"https://hooks.example.com:1/x", true},
+		{"https://hooks.example.com:443/x", true},
+		{"https://hooks.example.com:65535/x", true},
+		{"https://hooks.example.com:0/x", false},
+		{"https://hooks.example.com:00/x", false},
+		{"https://hooks.example.com:65536/x", false},
+		{"https://hooks.example.com:99999/x", false},
+		{"https://hooks.example.com:99999999999999999999/x", false},
+		{"https://hooks.example.com:/x", false},
+		{"https://[::1]:0/x", false},
+		{"https://[::1]:/x", false},
+	}
+	for name, rule := range rules {
+		for _, c := range cases {
+			err := rule(c.url)
+			if c.good {
+				if err != nil {
+					t.Errorf("%s(%s): refused: %v", name, c.url, err)
+				}
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Status() != 400 || e.Code.String() != CodeInvalidParameter.String() || !strings.Contains(e.Message, "1 to 65535") {
+				t.Errorf("%s(%s): got %v, want a 400 saying a port is from 1 to 65535", name, c.url, err)
+			}
+		}
+	}
+	// An IPv6 address's colons are not a port.
+	for _, v := range []string{"http://[::1]/x", "http://[::1]:8080/x", "http://[fe80::1%25eth0]:1/x"} {
+		if err := CheckRedirectURL("callbackUrls.success", v); err != nil {
+			t.Errorf("%s: refused: %v", v, err)
+		}
+	}
+}

@@ -203,6 +203,7 @@ var badBodies = []struct{ contentType, body string }{
 	{"application/json", `{"a":` + strings.Repeat("[", 100000) + `}`}, {"application/json", `{"a":"` + strings.Repeat("y", 1<<20) + `"}`},
 	{"text/plain", `{}`}, {"application/x-www-form-urlencoded", `a=b`}, {"", `{}`}, {"application/json; charset=utf-16", `{}`},
 	{"multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"decision\"\r\n\r\n\x00\r\n--x--\r\n"},
+	{"application/json", `{"a":1,"A":2}`}, {"application/json", `{"a":{"b":1,"b":2}}`},
 }
 
 type scanResult struct {
@@ -399,6 +400,14 @@ func scanOne(s *scanner, method, pattern string, spec scanRoute, f map[string]st
 			}
 		}
 		s.send(method, path, keyA, "text/plain", mustJSON(spec.body))
+		// The body with its first key again in capitals is refused, whatever the route:
+		// encoding/json would take the second, a reader keeping the first another request.
+		dup := withRepeatedKey(spec.body)
+		if st, got := s.send(method, path, keyA, "application/json", dup); st != http.StatusBadRequest || !bytes.Contains(got, []byte(`"MALFORMED_JSON"`)) {
+			s.mu.Lock()
+			s.bad = append(s.bad, scanResult{what: "a repeated key: " + method + " " + path + " " + string(dup), status: st, body: string(got)})
+			s.mu.Unlock()
+		}
 	}
 	if spec.form != nil {
 		path := fill(pattern, real...)
@@ -467,6 +476,18 @@ func withField(body map[string]any, path, raw string) []byte {
 	enc := mustJSON(set(body, strings.Split(path, ".")))
 	quoted, _ := json.Marshal(mark)
 	return bytes.Replace(enc, quoted, []byte(raw), 1)
+}
+
+// withRepeatedKey encodes body with its first key (in encoding order) repeated at the end in
+// capitals.
+func withRepeatedKey(body map[string]any) []byte {
+	keys := make([]string, 0, len(body))
+	for k := range body {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	enc := mustJSON(body)
+	return append(enc[:len(enc)-1], `,"`+strings.ToUpper(keys[0])+`":null}`...)
 }
 
 func mustJSON(v any) []byte {

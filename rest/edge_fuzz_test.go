@@ -203,12 +203,13 @@ func FuzzDecodePaymentBody(f *testing.F) {
 }
 
 // tokenWalk is the reference for checkJSON: encoding/json's own tokens, decoded. It
-// reports whether a key or string holds a NUL, the deepest nesting and the longest
-// decoded key and string.
-func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int) {
+// reports whether a key or string holds a NUL, the deepest nesting, the longest decoded key
+// and string, and whether an object repeats a key under strings.EqualFold.
+func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int, repeat bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	var objs []bool // per open container: is it an object
-	var keys []bool // per open object: is a key expected next
+	var objs []bool      // per open container: is it an object
+	var keys []bool      // per open object: is a key expected next
+	var names [][]string // per open container: the object's keys so far
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -221,10 +222,10 @@ func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int) {
 				if inObj {
 					keys[len(keys)-1] = true
 				}
-				objs, keys = append(objs, v == '{'), append(keys, true)
+				objs, keys, names = append(objs, v == '{'), append(keys, true), append(names, nil)
 				depth = max(depth, len(objs))
 			} else {
-				objs, keys = objs[:len(objs)-1], keys[:len(keys)-1]
+				objs, keys, names = objs[:len(objs)-1], keys[:len(keys)-1], names[:len(names)-1]
 			}
 			continue
 		case string:
@@ -232,6 +233,10 @@ func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int) {
 			if inObj && keys[len(keys)-1] {
 				keys[len(keys)-1] = false
 				maxKey = max(maxKey, len(v))
+				for _, k := range names[len(names)-1] {
+					repeat = repeat || strings.EqualFold(k, v)
+				}
+				names[len(names)-1] = append(names[len(names)-1], v)
 				continue
 			}
 			maxString = max(maxString, len(v))
@@ -243,9 +248,9 @@ func tokenWalk(body []byte) (nul bool, depth, maxKey, maxString int) {
 }
 
 // FuzzEdgeJSON holds checkJSON's hand-written scan to the reference walk: it refuses a
-// body with a NUL anywhere, a decoded string or key over its limit, or nesting over the
-// limit, and refuses nothing else (a string's length is counted as written, and an escape
-// writes at most six bytes for each byte it stands for).
+// body with a NUL anywhere, a decoded string or key over its limit, nesting over the limit,
+// or an object repeating a key in any case, and refuses nothing else (a string's length is
+// counted as written, and an escape writes at most six bytes for each byte it stands for).
 func FuzzEdgeJSON(f *testing.F) {
 	seedBodies(f, `{"a":[1,"x",{"b":null}],"c":{"d":"\u00e9\\u0000\"","e":[]}}`, "a", "c", "d")
 	f.Add([]byte(`{"k\u0000":1}`))
@@ -257,6 +262,9 @@ func FuzzEdgeJSON(f *testing.F) {
 	f.Add([]byte(`"` + strings.Repeat("k", maxJSONKey) + `"`))       // the longest body the fast path takes
 	f.Add([]byte(`{"` + strings.Repeat("k", maxJSONKey-6) + `":1}`)) // a key at the limit
 	f.Add([]byte(strings.Repeat(`[`, maxJSONDepth-1) + strings.Repeat(`]`, maxJSONDepth-1)))
+	f.Add([]byte(`{"amount":10,"Amount":20}`))
+	f.Add([]byte(`{"a":1,"a":`))
+	f.Add([]byte(`{"a":[{"b":1},{"b":2}],"c":{"d":1,"\u0044":2},"x":"` + strings.Repeat("y", maxJSONKey) + `"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		err := checkJSON(body)
 		if err != nil {
@@ -276,17 +284,20 @@ func FuzzEdgeJSON(f *testing.F) {
 				t.Fatalf("%.200q skipped the scan, which refuses it: %v", body, err)
 			}
 		}
-		nul, depth, maxKey, maxString := tokenWalk(body)
-		mustRefuse := nul || depth > maxJSONDepth || maxKey > maxJSONKey || maxString > maxJSONString
-		mayAccept := !nul && depth <= maxJSONDepth && 6*maxKey <= maxJSONKey && 6*maxString <= maxJSONString
+		nul, depth, maxKey, maxString, repeat := tokenWalk(body)
+		mustRefuse := nul || depth > maxJSONDepth || maxKey > maxJSONKey || maxString > maxJSONString || repeat
+		mayAccept := !nul && depth <= maxJSONDepth && 6*maxKey <= maxJSONKey && 6*maxString <= maxJSONString && !repeat
 		if mustRefuse && err == nil {
-			t.Fatalf("accepted %.200q (NUL %v, depth %d, key %d, string %d)", body, nul, depth, maxKey, maxString)
+			t.Fatalf("accepted %.200q (NUL %v, depth %d, key %d, string %d, repeated key %v)", body, nul, depth, maxKey, maxString, repeat)
 		}
 		if mayAccept && err != nil {
 			t.Fatalf("refused %.200q: %v", body, err)
 		}
 		if err != nil && strings.Contains(err.Error(), "NUL") && !nul {
 			t.Fatalf("%.200q: %v, but the reference finds no NUL", body, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "key") && strings.Contains(err.Error(), "once") && !repeat {
+			t.Fatalf("%.200q: %v, but the reference finds no repeated key", body, err)
 		}
 	})
 }

@@ -211,7 +211,9 @@ func TestGraphQLAbuse(t *testing.T) {
 		}
 		r = env.Do(t, "GET", "/graphql?query="+url.QueryEscape(`mutation { createConnectToken { accessToken } }`), key, nil)
 		wantRefused(t, r, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
-		r = env.Do(t, "GET", "/graphql?query="+url.QueryEscape(repeatedFields(20_000)), "", nil)
+		// Over the query string's 64 KiB: 413. Far over, the request line breaks the HTTP
+		// server's header limit first, and net/http answers 431 (TestHeaderLimit).
+		r = env.Do(t, "GET", "/graphql?query="+url.QueryEscape(repeatedFields(6_000)), "", nil)
 		r.WantError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE")
 		wantRefused(t, env.Do(t, "GET", "/graphql?query="+url.QueryEscape(`{ connectors { total } }`), "", nil), 401, "API_KEY_MISSING")
 	})

@@ -222,7 +222,7 @@ func New(t testing.TB, options ...Option) *Env {
 	}
 	listenCtx, stopListening := context.WithCancel(ctx)
 	go a.Listen(listenCtx, res.Log)
-	srv.Config.Handler = rest.New(res)
+	srv.Config = rest.NewHTTPServer(rest.New(res)) // the service's own limits and time-outs
 	srv.Start()
 	t.Cleanup(func() {
 		stopListening()

@@ -141,14 +141,7 @@ func serve(ctx context.Context, c *config) error {
 		// names it by route once it knows the route.
 		handler = otelhttp.NewHandler(handler, "request")
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          nil,
-	}
+	srv := rest.NewHTTPServer(handler)
 	if c.TLSCert != "" {
 		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
