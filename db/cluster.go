@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
@@ -183,11 +184,23 @@ func (c *Cluster) prepareOwner() error {
 			}
 		}
 	}
-	return filepath.Walk(c.Dir, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
+	return chownTree(c.Dir, uid, gid)
+}
+
+// chownTree hands everything under dir to uid:gid. Files come and go under the walk: a
+// server of a killed run may still be shutting down (it removes its lock file last), and
+// an operator command walks the folder of the service's running server (WAL segments,
+// statistics). One that is gone needs no owner; failing on it made about half the starts
+// right after a kill -9 of the service fail (issue 34).
+func chownTree(dir string, uid, gid int) error {
+	return filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err == nil {
+			err = os.Lchown(p, uid, gid)
 		}
-		return os.Lchown(p, uid, gid)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
 	})
 }
 
