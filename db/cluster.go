@@ -252,31 +252,6 @@ func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	return err
 }
 
-// waitStaleServer waits for a server left by a killed process to finish its shutdown: it
-// got SIGINT when its parent died (see start), but may still hold the data folder lock.
-func (c *Cluster) waitStaleServer(ctx context.Context) error {
-	pidFile := filepath.Join(c.Dir, "postmaster.pid")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		b, err := os.ReadFile(pidFile)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-		if pid <= 0 || syscall.Kill(pid, 0) != nil {
-			return nil // stale lock file; postgres removes it itself at start
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("another PostgreSQL server (pid %d) still runs on %s: is another ponte using this data folder? Stop it or set PONTE_DATA_DIR", pid, c.Dir)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 var errStopping = errors.New("the cluster is stopping")
 
 func (c *Cluster) start() (*serverProc, error) {
