@@ -39,6 +39,9 @@ type Principal struct {
 	TokenID uuid.UUID
 	ItemID  *uuid.UUID
 	Options model.ConnectTokenOptions
+	// generation is the credential's client credential generation, handed on to the
+	// Connect Tokens an API key asks for: a token cannot outlive the key that made it.
+	generation int64
 }
 
 // Action names an operation a credential may be allowed to perform.
@@ -206,7 +209,7 @@ func (s *Service) Authenticate(ctx context.Context, clientID, clientSecret strin
 	now := s.now()
 	key := sign(s.jwtKey, claims{
 		Issuer: issuer, Subject: id.String(), Type: tokenAPIKey, ID: uuid.NewString(),
-		IssuedAt: now.Unix(), Expires: now.Add(APIKeyTTL).Unix(),
+		IssuedAt: now.Unix(), Expires: now.Add(APIKeyTTL).Unix(), Generation: c.generation,
 	})
 	return &model.APIKey{APIKey: key}, nil
 }
@@ -232,7 +235,7 @@ func (s *Service) clientLogin(ctx context.Context, id uuid.UUID) (clientEntry, b
 	if err != nil || !found {
 		return clientEntry{}, false, err
 	}
-	e = clientEntry{enabled: c.Enabled, hash: c.SecretHash, rehash: NeedsRehash(c.SecretHash)}
+	e = clientEntry{enabled: c.Enabled, generation: c.CredentialGeneration, hash: c.SecretHash, rehash: NeedsRehash(c.SecretHash)}
 	s.clients.put(id, e, gen)
 	return e, true, nil
 }
@@ -250,7 +253,7 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 	}
 	c := claims{
 		Issuer: issuer, Subject: p.ClientID.String(), Type: tokenConnect, ID: row.ID.String(),
-		IssuedAt: now.Unix(), Expires: row.ExpiresAt.Unix(),
+		IssuedAt: now.Unix(), Expires: row.ExpiresAt.Unix(), Generation: p.generation,
 	}
 	if itemID != nil {
 		c.ItemID = itemID.String()
@@ -271,14 +274,17 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 	if err != nil {
 		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
-	enabled, err := s.clientEnabled(ctx, clientID)
+	client, err := s.clientState(ctx, clientID)
 	if err != nil {
 		return nil, err
 	}
-	if !enabled {
+	if !client.enabled {
 		return nil, model.Fail(model.CodeClientDisabled, "This client application is disabled.")
 	}
-	p := &Principal{ClientID: clientID}
+	if c.Generation < client.generation {
+		return nil, model.Fail(model.CodeAPIKeyExpired, "The credential in X-API-KEY was revoked: its client application's secret changed or the application was disabled after it was issued; request a new API key from POST /auth.")
+	}
+	p := &Principal{ClientID: clientID, generation: c.Generation}
 	switch c.Type {
 	case tokenAPIKey:
 		p.Kind = KindAPIKey
@@ -338,24 +344,28 @@ func (s *Service) ForgetClient(id uuid.UUID) { s.clients.forget(id) }
 // SetClientEnabled is `ponte clients enable|disable`: it returns once every process that
 // listens (see Listen) refuses or accepts the client's keys, or after a few seconds with
 // the number of processes that did not answer (they stop trusting their cache when their
-// session breaks, so a silent one is one that lost its connection).
+// session breaks, so a silent one is one that lost its connection). A disable revokes the
+// keys issued before it for good: after an enable only keys issued later are accepted.
 func (s *Service) SetClientEnabled(ctx context.Context, id uuid.UUID, enabled bool) (found bool, unacked int, err error) {
 	found, unacked, err = s.db.SetClientEnabled(ctx, id, enabled, 3*time.Second)
 	s.clients.forget(id)
 	return found, unacked, err
 }
 
-func (s *Service) clientEnabled(ctx context.Context, id uuid.UUID) (bool, error) {
+// clientState is what every credential check needs of its client: the enabled flag and the
+// credential generation, from the client cache while Listen keeps it.
+func (s *Service) clientState(ctx context.Context, id uuid.UUID) (clientEntry, error) {
 	e, ok, gen := s.clients.get(id)
 	if ok {
-		return e.enabled, nil
+		return e, nil
 	}
-	v, err := s.db.ClientEnabled(ctx, id)
+	enabled, generation, err := s.db.ClientEnabled(ctx, id)
 	if err != nil {
-		return false, fmt.Errorf("check client: %w", err)
+		return clientEntry{}, fmt.Errorf("check client: %w", err)
 	}
-	s.clients.put(id, clientEntry{enabled: v}, gen)
-	return v, nil
+	e = clientEntry{enabled: enabled, generation: generation}
+	s.clients.put(id, e, gen)
+	return e, nil
 }
 
 // NewClient creates a client application and returns it with its secret, which is shown
@@ -373,7 +383,9 @@ func (s *Service) NewClient(ctx context.Context, name string) (*model.ClientAppl
 }
 
 // EnsureClient makes a client with exactly these keys exist (PONTE_CLIENT_ID and
-// PONTE_CLIENT_SECRET); running it again changes nothing but the stored hash.
+// PONTE_CLIENT_SECRET); running it again changes nothing but, at most, the stored hash of
+// the same secret. A different secret replaces the old one and revokes the API keys issued
+// under it.
 func (s *Service) EnsureClient(ctx context.Context, clientID, secret string) (created bool, err error) {
 	id, err := uuid.Parse(clientID)
 	if err != nil {
@@ -387,8 +399,13 @@ func (s *Service) EnsureClient(ctx context.Context, clientID, secret string) (cr
 	} else if found {
 		if ok, err := CheckSecret(ctx, secret, c.SecretHash); err != nil {
 			return false, err
-		} else if ok && !NeedsRehash(c.SecretHash) {
-			return false, nil
+		} else if ok {
+			// The same secret: its keys stay valid, at most its hash gets stronger.
+			if NeedsRehash(c.SecretHash) {
+				err = s.db.ReplaceClientSecretHash(ctx, id, c.SecretHash, HashSecret(secret))
+				s.clients.forget(id)
+			}
+			return false, err
 		}
 	}
 	c := &model.ClientApplication{ID: id, Name: "Configured client", Enabled: true, SecretHash: HashSecret(secret)}

@@ -11,8 +11,8 @@ import (
 )
 
 // clientCache keeps what requests need of a client application, so a request need not
-// read it: the enabled flag every authenticated request checks, and the stored secret hash
-// every POST /auth checks. It is trusted only while Listen holds a session listening for
+// read it: the enabled flag and credential generation every authenticated request checks,
+// and the stored secret hash every POST /auth checks. It is trusted only while Listen holds a session listening for
 // changes, which drops the entry of every changed client before acknowledging the change
 // to its writer. Without a listener (an operator command, a lost connection) every check
 // reads the database.
@@ -29,7 +29,10 @@ type clientCache struct {
 // hash; POST /auth then reads the row and stores it whole.
 type clientEntry struct {
 	enabled bool
-	hash    string // the stored secret hash, "" when not read
+	// generation is the client's credential generation: credentials issued under an older
+	// one are refused. It changes only with the flag or the hash, or with a notice of its own.
+	generation int64
+	hash       string // the stored secret hash, "" when not read
 	// rehash is NeedsRehash(hash), worked out once: it parses the hash's parameters, which
 	// was 2 µs of every POST /auth.
 	rehash bool

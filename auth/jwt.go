@@ -19,6 +19,11 @@ type claims struct {
 	IssuedAt int64  `json:"iat"`
 	Expires  int64  `json:"exp"`
 	ItemID   string `json:"itemId,omitempty"`
+	// Generation is the client's credential generation when the key was issued (for a
+	// Connect Token, the one of the API key that asked for it); a secret change or a
+	// disable moves the client's on, and older credentials are refused. Keys issued before
+	// generations existed have none, which reads as 0, the generation every client started at.
+	Generation int64 `json:"gen"`
 }
 
 const (

@@ -27,27 +27,29 @@ func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication
 	// waits were the longest a call spent off the CPU (an execution trace at 5,600 calls a
 	// second).
 	c := new(model.ClientApplication)
-	err := d.Pool.QueryRow(ctx, `SELECT id, name, enabled, secret_hash, created_at, updated_at FROM client_applications WHERE id = $1`, id).
-		Scan(&c.ID, &c.Name, &c.Enabled, &c.SecretHash, &c.CreatedAt, &c.UpdatedAt)
+	err := d.Pool.QueryRow(ctx, `SELECT id, name, enabled, secret_hash, credential_generation, created_at, updated_at FROM client_applications WHERE id = $1`, id).
+		Scan(&c.ID, &c.Name, &c.Enabled, &c.SecretHash, &c.CredentialGeneration, &c.CreatedAt, &c.UpdatedAt)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
 	return c, err == nil, err
 }
 
-// ClientEnabled reports whether the client exists and is enabled: the check every
-// authenticated request makes, so it reads one indexed boolean.
-func (d *DB) ClientEnabled(ctx context.Context, id uuid.UUID) (bool, error) {
-	var enabled bool
-	err := d.Pool.QueryRow(ctx, `SELECT enabled FROM client_applications WHERE id = $1`, id).Scan(&enabled)
+// ClientEnabled reports whether the client exists and is enabled, and the generation of its
+// credentials (migration 0025): the check every authenticated request makes, so it reads
+// two columns of one row by its key.
+func (d *DB) ClientEnabled(ctx context.Context, id uuid.UUID) (enabled bool, generation int64, err error) {
+	err = d.Pool.QueryRow(ctx, `SELECT enabled, credential_generation FROM client_applications WHERE id = $1`, id).Scan(&enabled, &generation)
 	if isNoRows(err) {
-		return false, nil
+		return false, 0, nil
 	}
-	return enabled, err
+	return enabled, generation, err
 }
 
 // UpsertClient makes the client with c.ID exist with c's name and secret hash, leaving its
-// enabled flag as an operator set it. created reports a new row.
+// enabled flag as an operator set it. created reports a new row. A replaced hash is a new
+// secret: it revokes the client's API keys (migration 0025), so a stronger hash of the same
+// secret goes through ReplaceClientSecretHash instead.
 func (d *DB) UpsertClient(ctx context.Context, c *model.ClientApplication) (created bool, err error) {
 	now := model.NewTime(time.Now())
 	c.CreatedAt, c.UpdatedAt = now, now
@@ -61,10 +63,16 @@ func (d *DB) UpsertClient(ctx context.Context, c *model.ClientApplication) (crea
 }
 
 // ReplaceClientSecretHash stores a rehash of the client's secret, unless the stored hash
-// changed since it was read (an operator set a new secret meanwhile).
+// changed since it was read (an operator set a new secret meanwhile). It is the same
+// secret, so it tells migration 0025's trigger not to revoke the client's API keys.
 func (d *DB) ReplaceClientSecretHash(ctx context.Context, id uuid.UUID, old, hash string) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET secret_hash = $3 WHERE id = $1 AND secret_hash = $2`, id, old, hash)
-	return err
+	return pgx.BeginFunc(ctx, d.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('ponte.same_secret', 'on', true)`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE client_applications SET secret_hash = $3 WHERE id = $1 AND secret_hash = $2`, id, old, hash)
+		return err
+	})
 }
 
 // The channels of migrations 0013 and 0024: a change of a client's enabled flag or secret
@@ -77,7 +85,9 @@ const (
 	clientListenerName = "ponte-client-listener"
 )
 
-// SetClientEnabled enables or disables a client; found is false when there is none. The
+// SetClientEnabled enables or disables a client; found is false when there is none. A
+// disable moves the client's credential generation in the same statement (migration 0025),
+// so the keys issued before it stay refused after a later enable. The
 // change reaches every process listening with ListenClients in the same transaction, and
 // SetClientEnabled returns once each of them acknowledged it or wait passed; unacked counts
 // those that did not answer in time.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
@@ -183,11 +184,23 @@ func (c *Cluster) prepareOwner() error {
 			}
 		}
 	}
-	return filepath.Walk(c.Dir, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
+	return chownTree(c.Dir, uid, gid)
+}
+
+// chownTree hands everything under dir to uid:gid. Files come and go under the walk: a
+// server of a killed run may still be shutting down (it removes its lock file last), and
+// an operator command walks the folder of the service's running server (WAL segments,
+// statistics). One that is gone needs no owner; failing on it made about half the starts
+// right after a kill -9 of the service fail (issue 34).
+func chownTree(dir string, uid, gid int) error {
+	return filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err == nil {
+			err = os.Lchown(p, uid, gid)
 		}
-		return os.Lchown(p, uid, gid)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
 	})
 }
 
@@ -237,31 +250,6 @@ func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	}
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
 	return err
-}
-
-// waitStaleServer waits for a server left by a killed process to finish its shutdown: it
-// got SIGINT when its parent died (see start), but may still hold the data folder lock.
-func (c *Cluster) waitStaleServer(ctx context.Context) error {
-	pidFile := filepath.Join(c.Dir, "postmaster.pid")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		b, err := os.ReadFile(pidFile)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-		if pid <= 0 || syscall.Kill(pid, 0) != nil {
-			return nil // stale lock file; postgres removes it itself at start
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("another PostgreSQL server (pid %d) still runs on %s: is another ponte using this data folder? Stop it or set PONTE_DATA_DIR", pid, c.Dir)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 var errStopping = errors.New("the cluster is stopping")

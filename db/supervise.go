@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -124,18 +123,10 @@ func (c *Cluster) waitOrphans(ctx context.Context) error {
 	}
 }
 
-// orphans lists live processes running the server binary with the data folder as their
-// working directory (the server changes into it at start); called between runs only. Both
-// are read from /proc; a process that is gone (a zombie has neither) is skipped.
+// orphans lists live postgres processes working in the data folder (see postgresIn);
+// called between runs only.
 func (c *Cluster) orphans() []int {
-	exe, err := filepath.EvalSymlinks(filepath.Join(c.binDir, "postgres"))
-	if err != nil {
-		return nil
-	}
-	dir, err := filepath.EvalSymlinks(c.Dir)
-	if err != nil {
-		return nil
-	}
+	dir := c.realDir()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -146,13 +137,9 @@ func (c *Cluster) orphans() []int {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err != nil || cwd != dir {
-			continue
+		if in, err := postgresIn(pid, dir); in && err == nil {
+			pids = append(pids, pid)
 		}
-		if x, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err != nil || x != exe {
-			continue
-		}
-		pids = append(pids, pid)
 	}
 	return pids
 }

@@ -9,8 +9,11 @@ type ClientApplication struct {
 	Name       string    `json:"name"`
 	Enabled    bool      `json:"enabled"`
 	SecretHash string    `json:"-" bun:"secret_hash"`
-	CreatedAt  Time      `json:"createdAt"`
-	UpdatedAt  Time      `json:"updatedAt"`
+	// CredentialGeneration grows with every new secret and every disable; API keys issued
+	// under an older one are refused (migration 0025).
+	CredentialGeneration int64 `json:"-" bun:"credential_generation"`
+	CreatedAt            Time  `json:"createdAt"`
+	UpdatedAt            Time  `json:"updatedAt"`
 }
 
 // ConnectTokenOptions apply to every item created with a Connect Token (section 4.1).

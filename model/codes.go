@@ -69,7 +69,7 @@ var (
 	// Credentials.
 	CodeAPIKeyMissing    = code(401, "API_KEY_MISSING", "No X-API-KEY header.")
 	CodeAPIKeyInvalid    = code(401, "API_KEY_INVALID", "X-API-KEY is not a credential this service issued, or its application no longer exists.")
-	CodeAPIKeyExpired    = code(401, "API_KEY_EXPIRED", "X-API-KEY expired; request a new one.")
+	CodeAPIKeyExpired    = code(401, "API_KEY_EXPIRED", "X-API-KEY expired, or was revoked by a new secret or a disable of its application; request a new one.")
 	CodeClientKeysBad    = code(401, "CLIENT_KEYS_UNAUTHORIZED", "POST /auth: clientId or clientSecret is wrong.")
 	CodeClientDisabled   = code(401, "CLIENT_DISABLED", "The client application is disabled (POST /auth, and every key it holds).")
 	CodeForbidden        = code(403, "FORBIDDEN", "A Connect Token used outside its scope: another item, an action for API keys only, or a second item; or an API key on GET /connect_token, which describes a Connect Token.")

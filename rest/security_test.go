@@ -196,7 +196,9 @@ func TestAuthDisabledClientSameAnswer(t *testing.T) {
 }
 
 // `ponte clients disable` runs in another process: when it returns, every serving process
-// refuses the client's keys, on the very next request, though they cache the flag.
+// refuses the client's keys, on the very next request, though they cache the flag. The
+// enable that follows reaches them the same way, and the keys issued before the disable
+// stay refused: only a new key works.
 func TestClientDisableReachesEveryProcess(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
@@ -212,18 +214,20 @@ func TestClientDisableReachesEveryProcess(t *testing.T) {
 	t.Cleanup(store.Close)
 	cli := auth.NewService(store, testsupport.MasterKey)
 
+	key := c.APIKey
 	for round := range 3 {
-		env.Do(t, "GET", "/connectors", c.APIKey, nil).Want(200) // cached as enabled
+		env.Do(t, "GET", "/connectors", key, nil).Want(200) // cached as enabled
 		found, unacked, err := cli.SetClientEnabled(context.Background(), id, false)
 		if err != nil || !found || unacked != 0 {
 			t.Fatalf("round %d: disable: found %v, unacked %d, %v", round, found, unacked, err)
 		}
-		env.Do(t, "GET", "/connectors", c.APIKey, nil).WantError(401, model.CodeClientDisabled.String())
-		env.GraphQL(t, c.APIKey, `{ categories { total } }`, nil).WantCode(t, model.CodeClientDisabled.String())
+		env.Do(t, "GET", "/connectors", key, nil).WantError(401, model.CodeClientDisabled.String())
+		env.GraphQL(t, key, `{ categories { total } }`, nil).WantCode(t, model.CodeClientDisabled.String())
 		if _, _, err := cli.SetClientEnabled(context.Background(), id, true); err != nil {
 			t.Fatal(err)
 		}
-		env.Do(t, "GET", "/connectors", c.APIKey, nil).Want(200)
+		wantRevoked(t, env.Do(t, "GET", "/connectors", key, nil))
+		key = env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": c.Secret}).Want(200).String("apiKey")
 	}
 	if found, _, err := cli.SetClientEnabled(context.Background(), uuid.New(), false); found || err != nil {
 		t.Fatalf("an unknown client: found %v, %v", found, err)

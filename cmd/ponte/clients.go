@@ -109,8 +109,8 @@ func clientsCommand() *cli.Command {
 					return printJSON(list)
 				},
 			},
-			{Name: "disable", Usage: "disable a client application: its keys stop working at once", ArgsUsage: "ID", Action: setEnabled(false)},
-			{Name: "enable", Usage: "enable a client application again", ArgsUsage: "ID", Action: setEnabled(true)},
+			{Name: "disable", Usage: "disable a client application: its API keys stop working at once, for good", ArgsUsage: "ID", Action: setEnabled(false)},
+			{Name: "enable", Usage: "enable a client application again; it needs new API keys (POST /auth)", ArgsUsage: "ID", Action: setEnabled(true)},
 			{
 				Name: "public-key", Usage: "print the RSA public key (PEM) an application encrypts item parameters with", ArgsUsage: "ID",
 				Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -15,7 +15,9 @@ import (
 // `ponte clients disable` in its own process reaches two running replicas at once: when it
 // returns, both refuse the client's API key and its login (POST /auth) on their very next
 // request, though both had the client cached as enabled and its login row cached too;
-// `enable` brings both back the same way.
+// `enable` lets both log the client in again the same way, while the key issued before the
+// disable stays refused on both. A third start with a new PONTE_CLIENT_SECRET, the way an
+// operator replaces the secret, revokes the keys of the old one on the two running replicas.
 func TestClientsDisableReachesReplicas(t *testing.T) {
 	t.Parallel()
 	env, keys := configured(t)
@@ -55,6 +57,10 @@ func TestClientsDisableReachesReplicas(t *testing.T) {
 		code, _ := m["codeDescription"].(string)
 		return status, code
 	}
+	revoked := func(s *server, key string) bool {
+		status, m := do(t, "GET", s.url+"/connectors", key, nil)
+		return status == 401 && m["codeDescription"] == model.CodeAPIKeyExpired.String()
+	}
 	for range 2 {
 		for _, s := range []*server{a, b} {
 			if got := get(t, s.url+"/connectors", key); got != 200 {
@@ -74,10 +80,26 @@ func TestClientsDisableReachesReplicas(t *testing.T) {
 			}
 		}
 		run("enable")
+		for _, s := range []*server{a, b} {
+			if !revoked(s, key) {
+				t.Fatal("the key issued before `clients disable` is not refused as revoked right after `clients enable`")
+			}
+		}
+		key = apiKey(t, b.url, keys)
 	}
 	for _, s := range []*server{a, b} {
 		if got := get(t, s.url+"/connectors", key); got != 200 {
-			t.Fatalf("after enable: %d", got)
+			t.Fatalf("a key issued after enable: %d", got)
 		}
+	}
+
+	rotated := map[string]string{"clientId": keys["clientId"], "clientSecret": "a-replacement-configured-secret"}
+	start(t, append(env, "PONTE_CLIENT_SECRET="+rotated["clientSecret"])...)
+	for _, s := range []*server{a, b} {
+		waitFor(t, "the old secret's key to be revoked on a running replica", func() bool { return revoked(s, key) })
+		if got, code := login(s); got != 401 || code != model.CodeClientKeysBad.String() {
+			t.Fatalf("POST /auth with the replaced secret: %d %s", got, code)
+		}
+		apiKey(t, s.url, rotated)
 	}
 }
