@@ -133,9 +133,18 @@ func TestDatabaseFaults(t *testing.T) {
 		if pid := postmasterPID(t, pg); pid == old {
 			t.Fatalf("postmaster pid still %d", pid)
 		}
-		logs := s.logs.String()
-		if !strings.Contains(logs, "PostgreSQL exited unexpectedly") || !strings.Contains(logs, `exit="signal: killed"`) || !strings.Contains(logs, "PostgreSQL restarted") {
-			t.Fatalf("restart not logged with its reason:\n%s", logs)
+		// The supervisor logs the restart once the new server answers, which a request may
+		// see first: wait for the line rather than read it at once.
+		restartLogged := func() bool {
+			logs := s.logs.String()
+			return strings.Contains(logs, "PostgreSQL exited unexpectedly") && strings.Contains(logs, `exit="signal: killed"`) && strings.Contains(logs, "PostgreSQL restarted")
+		}
+		deadline = time.Now().Add(30 * time.Second)
+		for !restartLogged() {
+			if time.Now().After(deadline) {
+				t.Fatalf("restart not logged with its reason:\n%s", s.logs)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 		if probe(s.url, "GET", "/readyz", "").status != 200 {
 			t.Fatal("readyz not 200 after the restart")

@@ -20,7 +20,7 @@ const root = "../.."
 // the store only through a domain package or the resolvers; the domain packages never reach
 // up to a handler; db knows only the vocabulary.
 var layers = map[string][]string{
-	"ponte/model":           {},
+	"ponte/model":           {"ponte/jsonscan"},
 	"ponte/metrics":         {},
 	"ponte/jsonscan":        {},
 	"ponte/jobs":            {"ponte/metrics"},
