@@ -32,8 +32,8 @@ func scanAccount(raw []byte) (*model.Account, error) {
 }
 
 // Accounts lists an item's accounts, optionally of one type, in a stable order.
-func (d *DB) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*model.Account, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT data FROM accounts
+func (c *conn) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) ([]*model.Account, error) {
+	rows, err := c.pg.Query(ctx, `SELECT data FROM accounts
 		WHERE item_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY type DESC, subtype, id`, itemID, typ)
 	if err != nil {
 		return nil, err
@@ -65,14 +65,14 @@ func (d *DB) OwnedAccounts(ctx context.Context, clientID, itemID uuid.UUID, typ 
 // GET /accounts copies the stored documents instead of decoding and encoding each one,
 // which was a third of the route's CPU. The documents are appended to *buf unless buf is
 // nil (docsInto).
-func (d *DB) AccountDocs(ctx context.Context, buf *[]byte, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
+func (c *conn) AccountDocs(ctx context.Context, buf *[]byte, itemID uuid.UUID, typ *string) ([]json.RawMessage, error) {
 	// Without a type the statement has no type condition at all: "$2 IS NULL OR type = $2"
 	// cost PostgreSQL 2–3 µs more per list (5%) than the plain statement.
 	sql, args := `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, subtype, id`, []any{itemID}
 	if typ != nil {
 		sql, args = `SELECT data FROM accounts WHERE item_id = $1 AND type = $2 ORDER BY type DESC, subtype, id`, []any{itemID, *typ}
 	}
-	rows, err := d.Pool.Query(ctx, sql, args...)
+	rows, err := c.pg.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +81,8 @@ func (d *DB) AccountDocs(ctx context.Context, buf *[]byte, itemID uuid.UUID, typ
 
 // OwnedAccountDocs is OwnedAccounts as finished JSON (see AccountDocs); found is false
 // when the item is not clientID's.
-func (d *DB) OwnedAccountDocs(ctx context.Context, buf *[]byte, clientID, itemID uuid.UUID, typ *string) ([]json.RawMessage, bool, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT a.data FROM items i
+func (c *conn) OwnedAccountDocs(ctx context.Context, buf *[]byte, clientID, itemID uuid.UUID, typ *string) ([]json.RawMessage, bool, error) {
+	rows, err := c.pg.Query(ctx, `SELECT a.data FROM items i
 		LEFT JOIN accounts a ON a.item_id = i.id AND ($3::text IS NULL OR a.type = $3)
 		WHERE i.id = $1 AND i.client_id = $2 ORDER BY a.type DESC, a.subtype, a.id`, itemID, clientID, typ)
 	if err != nil {
@@ -103,9 +103,9 @@ func (d *DB) OwnedAccountDocs(ctx context.Context, buf *[]byte, clientID, itemID
 }
 
 // Account reads one account of clientID's items; found is false for other clients'.
-func (d *DB) Account(ctx context.Context, clientID, id uuid.UUID) (*model.Account, bool, error) {
+func (c *conn) Account(ctx context.Context, clientID, id uuid.UUID) (*model.Account, bool, error) {
 	var raw []byte
-	err := d.Pool.QueryRow(ctx, `SELECT a.data FROM accounts a JOIN items i ON i.id = a.item_id
+	err := c.pg.QueryRow(ctx, `SELECT a.data FROM accounts a JOIN items i ON i.id = a.item_id
 		WHERE a.id = $1 AND i.client_id = $2`, id, clientID).Scan(&raw)
 	if isNoRows(err) {
 		return nil, false, nil

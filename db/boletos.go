@@ -37,7 +37,7 @@ func scanBoletoConnection(r pgx.CollectableRow) (*BoletoConnectionRow, error) {
 
 // EnsureBoletoConnection records the item's connection, or returns the one it has.
 func (d *DB) EnsureBoletoConnection(ctx context.Context, c *BoletoConnectionRow) (*BoletoConnectionRow, error) {
-	rows, err := d.Pool.Query(ctx, `WITH ins AS (
+	rows, err := d.pg.Query(ctx, `WITH ins AS (
 		INSERT INTO boleto_connections (id, client_id, item_id, connector_id, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (client_id, item_id) DO NOTHING RETURNING `+boletoConnectionCols+`)
 		SELECT `+boletoConnectionCols+` FROM ins
@@ -54,8 +54,8 @@ func (d *DB) EnsureBoletoConnection(ctx context.Context, c *BoletoConnectionRow)
 }
 
 // BoletoConnection reads one of an application's connections.
-func (d *DB) BoletoConnection(ctx context.Context, clientID, id uuid.UUID) (*BoletoConnectionRow, bool, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+boletoConnectionCols+` FROM boleto_connections WHERE client_id = $1 AND id = $2`, clientID, id)
+func (c *conn) BoletoConnection(ctx context.Context, clientID, id uuid.UUID) (*BoletoConnectionRow, bool, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+boletoConnectionCols+` FROM boleto_connections WHERE client_id = $1 AND id = $2`, clientID, id)
 	if err != nil {
 		return nil, false, err
 	}
@@ -67,12 +67,12 @@ func (d *DB) BoletoConnection(ctx context.Context, clientID, id uuid.UUID) (*Bol
 }
 
 // BoletoConnections lists an application's connections, oldest first, with the total.
-func (d *DB) BoletoConnections(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*BoletoConnectionRow, int, error) {
+func (c *conn) BoletoConnections(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*BoletoConnectionRow, int, error) {
 	var total int
-	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM boleto_connections WHERE client_id = $1`, clientID).Scan(&total); err != nil {
+	if err := c.pg.QueryRow(ctx, `SELECT count(*) FROM boleto_connections WHERE client_id = $1`, clientID).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+boletoConnectionCols+` FROM boleto_connections WHERE client_id = $1
+	rows, err := c.pg.Query(ctx, `SELECT `+boletoConnectionCols+` FROM boleto_connections WHERE client_id = $1
 		ORDER BY created_at, id LIMIT $2 OFFSET $3`, clientID, limit, offset)
 	if err != nil {
 		return nil, 0, err
@@ -163,8 +163,8 @@ func (tx *Tx) LockBoleto(ctx context.Context, clientID, id uuid.UUID) (*BoletoRo
 }
 
 // Boleto reads one boleto (clientID uuid.Nil: any application's).
-func (d *DB) Boleto(ctx context.Context, clientID, id uuid.UUID) (*BoletoRow, bool, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE id = $1 AND ($2 = '00000000-0000-0000-0000-000000000000'::uuid OR client_id = $2)`, id, clientID)
+func (c *conn) Boleto(ctx context.Context, clientID, id uuid.UUID) (*BoletoRow, bool, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE id = $1 AND ($2 = '00000000-0000-0000-0000-000000000000'::uuid OR client_id = $2)`, id, clientID)
 	return oneBoleto(rows, err)
 }
 
@@ -191,15 +191,15 @@ type BoletoQuery struct {
 }
 
 // Boletos lists boletos oldest first, with the total.
-func (d *DB) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([]*BoletoRow, int, error) {
+func (c *conn) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([]*BoletoRow, int, error) {
 	where := `client_id = $1 AND ($2::uuid IS NULL OR connection_id = $2) AND ($3::text IS NULL OR status = $3)
 		AND ($4::date IS NULL OR due_date >= $4::date) AND ($5::date IS NULL OR due_date <= $5::date)`
 	args := []any{q.ClientID, q.ConnectionID, q.Status, q.DueFrom, q.DueTo}
 	var total int
-	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM boletos WHERE `+where, args...).Scan(&total); err != nil {
+	if err := c.pg.QueryRow(ctx, `SELECT count(*) FROM boletos WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE `+where+` ORDER BY created_at, id LIMIT $6 OFFSET $7`,
+	rows, err := c.pg.Query(ctx, `SELECT `+boletoCols+` FROM boletos WHERE `+where+` ORDER BY created_at, id LIMIT $6 OFFSET $7`,
 		append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, err
@@ -210,8 +210,8 @@ func (d *DB) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([]*
 
 // UnsettledBoletos lists the ids of OPEN boletos due before a date and of OVERDUE ones due
 // before another, for the daily lifecycle job.
-func (d *DB) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore time.Time, limit int) ([]uuid.UUID, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT id FROM boletos WHERE status IN ('OPEN', 'OVERDUE') AND
+func (c *conn) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore time.Time, limit int) ([]uuid.UUID, error) {
+	rows, err := c.pg.Query(ctx, `SELECT id FROM boletos WHERE status IN ('OPEN', 'OVERDUE') AND
 		(status = 'OPEN' AND due_date < $1::date OR status = 'OVERDUE' AND due_date < $2::date)
 		ORDER BY due_date, id LIMIT $3`, overdueBefore, protestBefore, limit)
 	if err != nil {

@@ -62,7 +62,7 @@ func (d *DB) Seed(ctx context.Context, connectors []model.Connector) error {
 
 // CategoryNames maps every category id to its English name, the one transactions carry.
 func (d *DB) CategoryNames(ctx context.Context) (map[string]string, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT id, description_translated FROM categories`)
+	rows, err := d.pg.Query(ctx, `SELECT id, description_translated FROM categories`)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication
 	// waits were the longest a call spent off the CPU (an execution trace at 5,600 calls a
 	// second).
 	c := new(model.ClientApplication)
-	err := d.Pool.QueryRow(ctx, `SELECT id, name, enabled, secret_hash, credential_generation, created_at, updated_at FROM client_applications WHERE id = $1`, id).
+	err := d.pg.QueryRow(ctx, `SELECT id, name, enabled, secret_hash, credential_generation, created_at, updated_at FROM client_applications WHERE id = $1`, id).
 		Scan(&c.ID, &c.Name, &c.Enabled, &c.SecretHash, &c.CredentialGeneration, &c.CreatedAt, &c.UpdatedAt)
 	if isNoRows(err) {
 		return nil, false, nil
@@ -39,7 +39,7 @@ func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication
 // credentials (migration 0025): the check every authenticated request makes, so it reads
 // two columns of one row by its key.
 func (d *DB) ClientEnabled(ctx context.Context, id uuid.UUID) (enabled bool, generation int64, err error) {
-	err = d.Pool.QueryRow(ctx, `SELECT enabled, credential_generation FROM client_applications WHERE id = $1`, id).Scan(&enabled, &generation)
+	err = d.pg.QueryRow(ctx, `SELECT enabled, credential_generation FROM client_applications WHERE id = $1`, id).Scan(&enabled, &generation)
 	if isNoRows(err) {
 		return false, 0, nil
 	}
@@ -212,22 +212,22 @@ func (d *DB) ConnectToken(ctx context.Context, id uuid.UUID) (*ConnectTokenRow, 
 }
 
 // ClientCount counts client applications.
-func (d *DB) ClientCount(ctx context.Context) (int, error) {
+func (c *conn) ClientCount(ctx context.Context) (int, error) {
 	var n int
-	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM client_applications`).Scan(&n)
+	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM client_applications`).Scan(&n)
 	return n, err
 }
 
 // ClientRSAKey reads the client's sealed RSA key; nil when none was made yet.
-func (d *DB) ClientRSAKey(ctx context.Context, id uuid.UUID) ([]byte, error) {
+func (c *conn) ClientRSAKey(ctx context.Context, id uuid.UUID) ([]byte, error) {
 	var k []byte
-	err := d.Pool.QueryRow(ctx, `SELECT rsa_key FROM client_applications WHERE id = $1`, id).Scan(&k)
+	err := c.pg.QueryRow(ctx, `SELECT rsa_key FROM client_applications WHERE id = $1`, id).Scan(&k)
 	return k, err
 }
 
 // SetClientRSAKey stores a sealed key unless one exists.
-func (d *DB) SetClientRSAKey(ctx context.Context, id uuid.UUID, sealed []byte) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET rsa_key = $2 WHERE id = $1 AND rsa_key IS NULL`, id, sealed)
+func (c *conn) SetClientRSAKey(ctx context.Context, id uuid.UUID, sealed []byte) error {
+	_, err := c.pg.Exec(ctx, `UPDATE client_applications SET rsa_key = $2 WHERE id = $1 AND rsa_key IS NULL`, id, sealed)
 	return err
 }
 
@@ -238,15 +238,15 @@ type PaymentPrice struct {
 }
 
 // ClientPaymentPricing reads an application's fees by payment method.
-func (d *DB) ClientPaymentPricing(ctx context.Context, clientID uuid.UUID) (map[string]PaymentPrice, error) {
+func (c *conn) ClientPaymentPricing(ctx context.Context, clientID uuid.UUID) (map[string]PaymentPrice, error) {
 	var out map[string]PaymentPrice
-	err := d.Pool.QueryRow(ctx, `SELECT payment_pricing FROM client_applications WHERE id = $1`, clientID).Scan(&out)
+	err := c.pg.QueryRow(ctx, `SELECT payment_pricing FROM client_applications WHERE id = $1`, clientID).Scan(&out)
 	return out, err
 }
 
 // SetClientPaymentPricing replaces an application's fees by payment method.
-func (d *DB) SetClientPaymentPricing(ctx context.Context, clientID uuid.UUID, p map[string]PaymentPrice) error {
-	tag, err := d.Pool.Exec(ctx, `UPDATE client_applications SET payment_pricing = $2 WHERE id = $1`, clientID, p)
+func (c *conn) SetClientPaymentPricing(ctx context.Context, clientID uuid.UUID, p map[string]PaymentPrice) error {
+	tag, err := c.pg.Exec(ctx, `UPDATE client_applications SET payment_pricing = $2 WHERE id = $1`, clientID, p)
 	if err == nil && tag.RowsAffected() == 0 {
 		return errors.New("no such client application")
 	}

@@ -51,13 +51,13 @@ func (d *DB) Connectors(ctx context.Context, f model.ConnectorFilter, limit, off
 }
 
 // Connector reads one connector; found is false when there is none.
-func (d *DB) Connector(ctx context.Context, id int) (c *model.Connector, found bool, err error) {
-	c = new(model.Connector)
-	err = d.bun.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+func (c *conn) Connector(ctx context.Context, id int) (*model.Connector, bool, error) {
+	out := new(model.Connector)
+	err := c.bun.NewSelect().Model(out).Where("id = ?", id).Scan(ctx)
 	if isNoRows(err) {
 		return nil, false, nil
 	}
-	return c, err == nil, err
+	return out, err == nil, err
 }
 
 // SeedConnectors writes the catalogue. Catalogue fields follow the code; health is left as

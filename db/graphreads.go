@@ -16,8 +16,8 @@ import (
 
 // AccountsOfItems lists the accounts of several items in one statement, in the order of
 // Accounts within each item: the dataloader of items → accounts.
-func (d *DB) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *string) ([]*model.Account, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT data FROM accounts
+func (c *conn) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *string) ([]*model.Account, error) {
+	rows, err := c.pg.Query(ctx, `SELECT data FROM accounts
 		WHERE item_id = ANY($1) AND ($2::text IS NULL OR type = $2) ORDER BY item_id, type DESC, subtype, id`, itemIDs, typ)
 	if err != nil {
 		return nil, err
@@ -34,14 +34,14 @@ type TransactionRows struct {
 // FirstTransactionPages reads the first limit transactions of each account under one
 // filter, in one statement (a lateral join per account): the dataloader of
 // accounts → transactions. f.AccountID is ignored.
-func (d *DB) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID, f TransactionFilter, limit int) (map[uuid.UUID]*TransactionRows, error) {
+func (c *conn) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID, f TransactionFilter, limit int) (map[uuid.UUID]*TransactionRows, error) {
 	args := []any{accountIDs, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
 	idsCond := ""
 	if len(f.IDs) > 0 {
 		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
 		args = append(args, f.IDs)
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT a.id, x.doc, x.date, x.id FROM unnest($1::uuid[]) AS a(id)
+	rows, err := c.pg.Query(ctx, `SELECT a.id, x.doc, x.date, x.id FROM unnest($1::uuid[]) AS a(id)
 		CROSS JOIN LATERAL (SELECT `+transactionJSON+` AS doc, t.date, t.id FROM transactions t
 			WHERE t.account_id = a.id
 			AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
@@ -85,13 +85,13 @@ type DocumentKey struct {
 
 // ProductDocumentPage reads up to limit documents after the key, in their stored order: the
 // keyset form of ProductDocuments, for connections.
-func (d *DB) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s DocumentScope, after *DocumentKey, limit int) ([]json.RawMessage, []DocumentKey, error) {
+func (c *conn) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s DocumentScope, after *DocumentKey, limit int) ([]json.RawMessage, []DocumentKey, error) {
 	var afterSort *string
 	var afterID *uuid.UUID
 	if after != nil {
 		afterSort, afterID = &after.Sort, &after.ID
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+documentJSON+`, p.sort_key, p.id
+	rows, err := c.pg.Query(ctx, `SELECT `+documentJSON+`, p.sort_key, p.id
 		FROM product_documents p JOIN items i ON i.id = p.item_id
 		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere+`
 		AND ($7::text IS NULL OR (p.sort_key, p.id) > ($7, $8::uuid))
@@ -103,9 +103,9 @@ func (d *DB) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s Docu
 }
 
 // ProductDocumentCount counts the documents of a scope.
-func (d *DB) ProductDocumentCount(ctx context.Context, clientID uuid.UUID, s DocumentScope) (int, error) {
+func (c *conn) ProductDocumentCount(ctx context.Context, clientID uuid.UUID, s DocumentScope) (int, error) {
 	var n int
-	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM product_documents p JOIN items i ON i.id = p.item_id
+	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM product_documents p JOIN items i ON i.id = p.item_id
 		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere, s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type).Scan(&n)
 	return n, err
 }
@@ -121,8 +121,8 @@ type SpendingRow struct {
 }
 
 // Spending sums the transactions of some accounts by category and by month, in SQL.
-func (d *DB) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *time.Time) ([]SpendingRow, error) {
-	rows, err := d.Pool.Query(ctx, `WITH t AS (
+func (c *conn) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *time.Time) ([]SpendingRow, error) {
+	rows, err := c.pg.Query(ctx, `WITH t AS (
 			SELECT t.category_id AS cat, t.date, abs(t.amount) AS amount, t.type AS typ
 			FROM transactions t WHERE t.account_id = ANY($1)
 			AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3))
@@ -140,8 +140,8 @@ func (d *DB) Spending(ctx context.Context, accountIDs []uuid.UUID, from, to *tim
 }
 
 // AccountIDsOfItem lists an item's account ids.
-func (d *DB) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT id FROM accounts WHERE item_id = $1`, itemID)
+func (c *conn) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := c.pg.Query(ctx, `SELECT id FROM accounts WHERE item_id = $1`, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID
 	// per statement, PostgreSQL spent 104 µs on this, 150 µs with a window numbering the
 	// page's rows under the account's columns, and 330 µs with the account's document
 	// repeated on every row.
-	rows, err := d.Pool.Query(ctx, `WITH a AS (SELECT a.id, a.data FROM accounts a JOIN items i ON i.id = a.item_id
+	rows, err := d.pg.Query(ctx, `WITH a AS (SELECT a.id, a.data FROM accounts a JOIN items i ON i.id = a.item_id
 			WHERE a.id = $1 AND i.client_id = $2)
 		SELECT true, CASE WHEN $7 THEN data END, NULL::text, NULL::timestamptz, NULL::uuid FROM a
 		UNION ALL

@@ -14,8 +14,8 @@ import (
 // slot is tried, so concurrent takers seldom collide. ok is false when no slot was taken:
 // full tells every slot was taken, else the slot tried was taken meanwhile and another
 // try may succeed.
-func (d *DB) TakeHostSlot(ctx context.Context, host string, slots int, holder uuid.UUID, lease time.Duration) (slot int, ok, full bool, err error) {
-	rows, err := d.Pool.Query(ctx, `WITH free AS (
+func (c *conn) TakeHostSlot(ctx context.Context, host string, slots int, holder uuid.UUID, lease time.Duration) (slot int, ok, full bool, err error) {
+	rows, err := c.pg.Query(ctx, `WITH free AS (
 			SELECT s FROM generate_series(0, $3::int - 1) s
 			WHERE NOT EXISTS (SELECT FROM webhook_host_slots w WHERE w.host = $1 AND w.slot = s AND w.expires_at > now())
 			ORDER BY random() LIMIT 1),
@@ -42,7 +42,7 @@ func (d *DB) TakeHostSlot(ctx context.Context, host string, slots int, holder uu
 
 // FreeHostSlot gives back a slot taken by holder; a slot whose lease ran out and was taken
 // by another stays theirs.
-func (d *DB) FreeHostSlot(ctx context.Context, host string, slot int, holder uuid.UUID) error {
-	_, err := d.Pool.Exec(ctx, `DELETE FROM webhook_host_slots WHERE host = $1 AND slot = $2 AND holder = $3`, host, slot, holder)
+func (c *conn) FreeHostSlot(ctx context.Context, host string, slot int, holder uuid.UUID) error {
+	_, err := c.pg.Exec(ctx, `DELETE FROM webhook_host_slots WHERE host = $1 AND slot = $2 AND holder = $3`, host, slot, holder)
 	return err
 }

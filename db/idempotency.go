@@ -33,9 +33,9 @@ type IdempotencyRecord struct {
 // when the caller now holds the key: it was free, its answer had expired, or its claim was
 // older than stale (the process that held it died). Otherwise rec is the key's state; rec is
 // nil when the holder released it in the meantime, and the caller may try again.
-func (d *DB) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerprint []byte, owner uuid.UUID,
+func (c *conn) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerprint []byte, owner uuid.UUID,
 	ttl, stale time.Duration) (claimed bool, rec *IdempotencyRecord, err error) {
-	tag, err := d.Pool.Exec(ctx, `INSERT INTO idempotency_keys AS k (client_id, caller, key, fingerprint, owner, claimed_at, expires_at)
+	tag, err := c.pg.Exec(ctx, `INSERT INTO idempotency_keys AS k (client_id, caller, key, fingerprint, owner, claimed_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, now(), now() + $6::interval)
 		ON CONFLICT (client_id, caller, key) DO UPDATE
 			SET fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, claimed_at = EXCLUDED.claimed_at,
@@ -51,7 +51,7 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerpr
 	var contentType *string
 	rec = &IdempotencyRecord{}
 	var body []byte
-	err = d.Pool.QueryRow(ctx, `SELECT fingerprint, status, content_type, body FROM idempotency_keys
+	err = c.pg.QueryRow(ctx, `SELECT fingerprint, status, content_type, body FROM idempotency_keys
 		WHERE client_id = $1 AND caller = $2 AND key = $3`, k.ClientID, k.Caller, k.Key).Scan(&rec.Fingerprint, &status, &contentType, &body)
 	if isNoRows(err) {
 		return false, nil, nil
@@ -70,27 +70,27 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerpr
 
 // CompleteIdempotencyKey keeps the first answer for ttl. It reports false when owner no
 // longer holds the claim (another request took it over as stale).
-func (d *DB) CompleteIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID, resp StoredResponse, ttl time.Duration) (bool, error) {
-	tag, err := d.Pool.Exec(ctx, `UPDATE idempotency_keys SET status = $5, content_type = $6, body = $7, expires_at = now() + $8::interval
+func (c *conn) CompleteIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID, resp StoredResponse, ttl time.Duration) (bool, error) {
+	tag, err := c.pg.Exec(ctx, `UPDATE idempotency_keys SET status = $5, content_type = $6, body = $7, expires_at = now() + $8::interval
 		WHERE client_id = $1 AND caller = $2 AND key = $3 AND owner = $4 AND status IS NULL`,
 		k.ClientID, k.Caller, k.Key, owner, resp.Status, resp.ContentType, resp.Body, ttl)
 	return err == nil && tag.RowsAffected() == 1, err
 }
 
 // ReleaseIdempotencyKey frees a claim whose request failed, so the client can retry.
-func (d *DB) ReleaseIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID) error {
-	_, err := d.Pool.Exec(ctx, `DELETE FROM idempotency_keys
+func (c *conn) ReleaseIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID) error {
+	_, err := c.pg.Exec(ctx, `DELETE FROM idempotency_keys
 		WHERE client_id = $1 AND caller = $2 AND key = $3 AND owner = $4 AND status IS NULL`, k.ClientID, k.Caller, k.Key, owner)
 	return err
 }
 
 // PurgeIdempotencyKeys deletes expired keys in batches, so one purge never holds many row
 // locks or one long transaction, and returns how many went.
-func (d *DB) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
+func (c *conn) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
 	const batch = 5000
 	var total int64
 	for {
-		tag, err := d.Pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE (client_id, caller, key) IN (
+		tag, err := c.pg.Exec(ctx, `DELETE FROM idempotency_keys WHERE (client_id, caller, key) IN (
 			SELECT client_id, caller, key FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)`, batch)
 		if err != nil {
 			return total, err

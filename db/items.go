@@ -30,9 +30,9 @@ type ItemRow struct {
 
 // ItemExists reports whether clientID owns item id. Another client's item does not exist
 // for the caller, so the two cases answer alike.
-func (d *DB) ItemExists(ctx context.Context, clientID, id uuid.UUID) (bool, error) {
+func (c *conn) ItemExists(ctx context.Context, clientID, id uuid.UUID) (bool, error) {
 	var ok bool
-	err := d.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM items WHERE id = $1 AND client_id = $2)`, id, clientID).Scan(&ok)
+	err := c.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM items WHERE id = $1 AND client_id = $2)`, id, clientID).Scan(&ok)
 	return ok, err
 }
 
@@ -196,7 +196,7 @@ func (tx *Tx) SaveExecution(ctx context.Context, e *ExecutionRow) error {
 // ConnectorStats counts finished executions of the last window per connector, for health
 // details: total and failed (errors that are not the user's doing).
 func (d *DB) ConnectorStats(ctx context.Context, since time.Time) (map[int][2]int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT connector_id, count(*),
+	rows, err := d.pg.Query(ctx, `SELECT connector_id, count(*),
 		count(*) FILTER (WHERE status IN ('UNEXPECTED_ERROR','SITE_NOT_AVAILABLE','CONNECTION_ERROR','ERROR'))
 		FROM executions WHERE finished_at >= $1 GROUP BY connector_id`, since)
 	if err != nil {
@@ -272,17 +272,17 @@ type ClientSettings struct {
 }
 
 // ClientSettings reads clientID's switches.
-func (d *DB) ClientSettings(ctx context.Context, clientID uuid.UUID) (*ClientSettings, error) {
+func (c *conn) ClientSettings(ctx context.Context, clientID uuid.UUID) (*ClientSettings, error) {
 	s := new(ClientSettings)
-	err := d.Pool.QueryRow(ctx, `SELECT items_v2_enabled, item_updates_enabled, api_item_creation_enabled,
+	err := c.pg.QueryRow(ctx, `SELECT items_v2_enabled, item_updates_enabled, api_item_creation_enabled,
 		sandbox_updates_only, item_limit, min_update_interval_hours FROM client_applications WHERE id = $1`, clientID).
 		Scan(&s.ItemsV2Enabled, &s.ItemUpdatesEnabled, &s.APIItemCreationEnabled, &s.SandboxUpdatesOnly, &s.ItemLimit, &s.MinUpdateIntervalHours)
 	return s, err
 }
 
 // SetClientSettings changes clientID's switches (operator command and tests).
-func (d *DB) SetClientSettings(ctx context.Context, clientID uuid.UUID, s *ClientSettings) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET items_v2_enabled = $2, item_updates_enabled = $3,
+func (c *conn) SetClientSettings(ctx context.Context, clientID uuid.UUID, s *ClientSettings) error {
+	_, err := c.pg.Exec(ctx, `UPDATE client_applications SET items_v2_enabled = $2, item_updates_enabled = $3,
 		api_item_creation_enabled = $4, sandbox_updates_only = $5, item_limit = $6, min_update_interval_hours = $7,
 		updated_at = now() WHERE id = $1`, clientID, s.ItemsV2Enabled, s.ItemUpdatesEnabled, s.APIItemCreationEnabled,
 		s.SandboxUpdatesOnly, s.ItemLimit, s.MinUpdateIntervalHours)
@@ -299,8 +299,8 @@ func (tx *Tx) BindConnectToken(ctx context.Context, tokenID, itemID uuid.UUID) e
 }
 
 // Documents reads the stored documents of one kind for an item, in their order.
-func (d *DB) Documents(ctx context.Context, itemID uuid.UUID, kind string) ([]json.RawMessage, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT data FROM product_documents WHERE item_id = $1 AND kind = $2 ORDER BY sort_key, id`, itemID, kind)
+func (c *conn) Documents(ctx context.Context, itemID uuid.UUID, kind string) ([]json.RawMessage, error) {
+	rows, err := c.pg.Query(ctx, `SELECT data FROM product_documents WHERE item_id = $1 AND kind = $2 ORDER BY sort_key, id`, itemID, kind)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 
 // JobDepths counts the job queue's unfinished jobs by queue and state, for the metrics
 // scrape. The states are those of River's fetch index, so the count reads the index.
-func (d *DB) JobDepths(ctx context.Context) ([]metrics.QueueDepth, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT queue, state::text, count(*) FROM river_job
+func (c *conn) JobDepths(ctx context.Context) ([]metrics.QueueDepth, error) {
+	rows, err := c.pg.Query(ctx, `SELECT queue, state::text, count(*) FROM river_job
 		WHERE state IN ('available', 'scheduled', 'retryable', 'running') GROUP BY queue, state ORDER BY queue, state`)
 	if err != nil {
 		return nil, err

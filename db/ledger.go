@@ -62,8 +62,8 @@ type LedgerEntry struct {
 
 // LedgerEntries reads every entry whose reference starts with prefix (all of them for ""),
 // in the order they were written.
-func (d *DB) LedgerEntries(ctx context.Context, prefix string) ([]LedgerEntry, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT movement_id, account, (debit * 100)::bigint, (credit * 100)::bigint, kind, reference, created_at
+func (c *conn) LedgerEntries(ctx context.Context, prefix string) ([]LedgerEntry, error) {
+	rows, err := c.pg.Query(ctx, `SELECT movement_id, account, (debit * 100)::bigint, (credit * 100)::bigint, kind, reference, created_at
 		FROM ledger_entries WHERE starts_with(reference, $1) ORDER BY id`, prefix)
 	if err != nil {
 		return nil, err

@@ -167,8 +167,8 @@ type RescuedJob struct {
 // client named with prefix whose liveness lock nobody holds, and lists them. Jobs out of
 // attempts or being cancelled are left to River's rescuer, which discards or cancels them.
 // The lock test takes and drops the lock in one CASE, so its order is fixed.
-func (d *DB) RescueJobsOfDeadProcesses(ctx context.Context, prefix string) ([]RescuedJob, error) {
-	rows, err := d.Pool.Query(ctx, `WITH owners AS MATERIALIZED (
+func (c *conn) RescueJobsOfDeadProcesses(ctx context.Context, prefix string) ([]RescuedJob, error) {
+	rows, err := c.pg.Query(ctx, `WITH owners AS MATERIALIZED (
 			SELECT DISTINCT attempted_by[cardinality(attempted_by)] AS owner FROM river_job WHERE state = 'running'),
 		dead AS MATERIALIZED (
 			SELECT owner FROM owners WHERE starts_with(owner, $1)

@@ -82,12 +82,12 @@ func (d *DB) Migrate(ctx context.Context) error {
 }
 
 // Pending lists migrations not yet applied; /readyz is not ready while any are.
-func (d *DB) Pending(ctx context.Context) ([]string, error) {
+func (c *conn) Pending(ctx context.Context) ([]string, error) {
 	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT version FROM schema_migrations`)
+	rows, err := c.pg.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return nil, err
 	}
@@ -111,8 +111,8 @@ func (d *DB) Pending(ctx context.Context) ([]string, error) {
 }
 
 // Clock reads the database server's time, for checking the service's clock against it.
-func (d *DB) Clock(ctx context.Context) (time.Time, error) {
+func (c *conn) Clock(ctx context.Context) (time.Time, error) {
 	var now time.Time
-	err := d.Pool.QueryRow(ctx, `SELECT now()`).Scan(&now)
+	err := c.pg.QueryRow(ctx, `SELECT now()`).Scan(&now)
 	return now, err
 }

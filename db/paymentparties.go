@@ -38,8 +38,8 @@ func (d *DB) PaymentInstitutions(ctx context.Context, name string, limit, offset
 }
 
 // PaymentInstitution reads one institution.
-func (d *DB) PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, bool, error) {
-	p, err := scanInstitution(d.Pool.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i WHERE i.id = $1`, id))
+func (c *conn) PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, bool, error) {
+	p, err := scanInstitution(c.pg.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i WHERE i.id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -49,7 +49,7 @@ func (d *DB) PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.Payme
 // PaymentInstitutionByIndex picks the n-th institution (modulo their number): the sandbox
 // directory of PIX keys places a key's account at a stable institution.
 func (d *DB) PaymentInstitutionByIndex(ctx context.Context, n int) (*model.PaymentInstitution, error) {
-	return scanInstitution(d.Pool.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i
+	return scanInstitution(d.pg.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i
 		ORDER BY i.ispb OFFSET $1 % (SELECT count(*) FROM payment_institutions) LIMIT 1`, n))
 }
 
@@ -65,27 +65,27 @@ func scanCustomer(r pgx.Row, extra ...any) (*model.PaymentCustomer, error) {
 
 // InsertPaymentCustomer stores a new customer.
 func (d *DB) InsertPaymentCustomer(ctx context.Context, clientID uuid.UUID, c *model.PaymentCustomer) error {
-	_, err := d.Pool.Exec(ctx, `INSERT INTO payment_customers (id, client_id, type, name, email, cpf, cnpj, created_at, updated_at)
+	_, err := d.pg.Exec(ctx, `INSERT INTO payment_customers (id, client_id, type, name, email, cpf, cnpj, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, c.ID, clientID, c.Type, c.Name, c.Email, c.Cpf, c.Cnpj, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 
 // UpdatePaymentCustomer writes a customer's fields back.
 func (d *DB) UpdatePaymentCustomer(ctx context.Context, clientID uuid.UUID, c *model.PaymentCustomer) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE payment_customers SET type = $3, name = $4, email = $5, cpf = $6, cnpj = $7, updated_at = $8
+	_, err := d.pg.Exec(ctx, `UPDATE payment_customers SET type = $3, name = $4, email = $5, cpf = $6, cnpj = $7, updated_at = $8
 		WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL`, c.ID, clientID, c.Type, c.Name, c.Email, c.Cpf, c.Cnpj, c.UpdatedAt)
 	return err
 }
 
 // PaymentCustomer reads a customer; withDeleted also finds one deleted after a request
 // named it.
-func (d *DB) PaymentCustomer(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentCustomer, bool, error) {
-	c, err := scanCustomer(d.Pool.QueryRow(ctx, `SELECT `+customerColumns+` FROM payment_customers c
+func (c *conn) PaymentCustomer(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentCustomer, bool, error) {
+	cust, err := scanCustomer(c.pg.QueryRow(ctx, `SELECT `+customerColumns+` FROM payment_customers c
 		WHERE c.id = $1 AND c.client_id = $2 AND ($3 OR c.deleted_at IS NULL)`, id, clientID, withDeleted))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
-	return c, err == nil, err
+	return cust, err == nil, err
 }
 
 // PaymentCustomers lists a page of customers, newest first.
@@ -97,8 +97,8 @@ func (d *DB) PaymentCustomers(ctx context.Context, clientID uuid.UUID, limit, of
 }
 
 // DeletePaymentCustomer hides a customer; requests that named it keep it.
-func (d *DB) DeletePaymentCustomer(ctx context.Context, clientID, id uuid.UUID, now time.Time) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE payment_customers SET deleted_at = $3 WHERE id = $1 AND client_id = $2`, id, clientID, now)
+func (c *conn) DeletePaymentCustomer(ctx context.Context, clientID, id uuid.UUID, now time.Time) error {
+	_, err := c.pg.Exec(ctx, `UPDATE payment_customers SET deleted_at = $3 WHERE id = $1 AND client_id = $2`, id, clientID, now)
 	return err
 }
 
@@ -145,8 +145,8 @@ func (c *conn) PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, wit
 
 // PaymentRecipientsByID reads several recipients (deleted ones too: requests still name
 // them) in one statement.
-func (d *DB) PaymentRecipientsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*model.PaymentRecipient, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
+func (c *conn) PaymentRecipientsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*model.PaymentRecipient, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
 		WHERE r.client_id = $1 AND r.id = ANY($2)`, clientID, ids)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (d *DB) PaymentRecipientsByID(ctx context.Context, clientID uuid.UUID, ids 
 
 // PaymentCustomersByID reads several customers (deleted ones too) in one statement.
 func (d *DB) PaymentCustomersByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*model.PaymentCustomer, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+customerColumns+` FROM payment_customers c WHERE c.client_id = $1 AND c.id = ANY($2)`, clientID, ids)
+	rows, err := d.pg.Query(ctx, `SELECT `+customerColumns+` FROM payment_customers c WHERE c.client_id = $1 AND c.id = ANY($2)`, clientID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +164,8 @@ func (d *DB) PaymentCustomersByID(ctx context.Context, clientID uuid.UUID, ids [
 }
 
 // DefaultPaymentRecipient is the application's default recipient, if it named one.
-func (d *DB) DefaultPaymentRecipient(ctx context.Context, clientID uuid.UUID) (*model.PaymentRecipient, bool, error) {
-	r, err := scanRecipient(d.Pool.QueryRow(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
+func (c *conn) DefaultPaymentRecipient(ctx context.Context, clientID uuid.UUID) (*model.PaymentRecipient, bool, error) {
+	r, err := scanRecipient(c.pg.QueryRow(ctx, `SELECT `+recipientColumns+` FROM payment_recipients r JOIN payment_institutions i ON i.id = r.institution_id
 		WHERE r.client_id = $1 AND r.is_default AND r.deleted_at IS NULL`, clientID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
@@ -184,7 +184,7 @@ func (d *DB) PaymentRecipients(ctx context.Context, clientID uuid.UUID, limit, o
 }
 
 // DeletePaymentRecipient hides a recipient; requests that named it keep it.
-func (d *DB) DeletePaymentRecipient(ctx context.Context, clientID, id uuid.UUID, now time.Time) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE payment_recipients SET deleted_at = $3, is_default = false WHERE id = $1 AND client_id = $2`, id, clientID, now)
+func (c *conn) DeletePaymentRecipient(ctx context.Context, clientID, id uuid.UUID, now time.Time) error {
+	_, err := c.pg.Exec(ctx, `UPDATE payment_recipients SET deleted_at = $3, is_default = false WHERE id = $1 AND client_id = $2`, id, clientID, now)
 	return err
 }

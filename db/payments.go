@@ -109,8 +109,8 @@ func (c *conn) PaymentRequest(ctx context.Context, clientID, id uuid.UUID, lock 
 
 // PaymentRequestsByID reads several of a client's requests (deleted ones too: their
 // intents still name them) in one statement.
-func (d *DB) PaymentRequestsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*PaymentRequestRow, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+requestColumns+` FROM payment_requests p WHERE p.client_id = $1 AND p.id = ANY($2)`, clientID, ids)
+func (c *conn) PaymentRequestsByID(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) ([]*PaymentRequestRow, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+requestColumns+` FROM payment_requests p WHERE p.client_id = $1 AND p.id = ANY($2)`, clientID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -238,8 +238,8 @@ func (d *DB) PaymentIntents(ctx context.Context, clientID uuid.UUID, requestID *
 
 // PaymentIntentsOfRequests reads every intent of several requests in one statement,
 // newest first.
-func (d *DB) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*PaymentIntentRow, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+intentColumns+` FROM payment_intents n WHERE n.client_id = $1 AND n.request_id = ANY($2)
+func (c *conn) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*PaymentIntentRow, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+intentColumns+` FROM payment_intents n WHERE n.client_id = $1 AND n.request_id = ANY($2)
 		ORDER BY n.created_at DESC, n.id DESC`, clientID, requestIDs)
 	if err != nil {
 		return nil, err
@@ -248,8 +248,8 @@ func (d *DB) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID, r
 }
 
 // PaymentIntentSteps reads the status history of several intents in one statement.
-func (d *DB) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*model.PaymentIntentStep, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT intent_id, status, at FROM payment_intent_steps WHERE intent_id = ANY($1) ORDER BY intent_id, seq`, ids)
+func (c *conn) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*model.PaymentIntentStep, error) {
+	rows, err := c.pg.Query(ctx, `SELECT intent_id, status, at FROM payment_intent_steps WHERE intent_id = ANY($1) ORDER BY intent_id, seq`, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -65,8 +65,8 @@ func (c *conn) ScheduledPayments(ctx context.Context, requestID uuid.UUID, lock 
 }
 
 // ScheduledPaymentsOfRequests reads the dated payments of several requests in one statement.
-func (d *DB) ScheduledPaymentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*ScheduledPaymentRow, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+scheduledColumns+` FROM scheduled_payments s WHERE s.client_id = $1 AND s.request_id = ANY($2)
+func (c *conn) ScheduledPaymentsOfRequests(ctx context.Context, clientID uuid.UUID, requestIDs []uuid.UUID) ([]*ScheduledPaymentRow, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+scheduledColumns+` FROM scheduled_payments s WHERE s.client_id = $1 AND s.request_id = ANY($2)
 		ORDER BY s.scheduled_date, s.id`, clientID, requestIDs)
 	if err != nil {
 		return nil, err

@@ -43,9 +43,9 @@ func scanPreauth(r pgx.CollectableRow) (*PreauthorizationRow, error) {
 }
 
 // InsertPreauthorization records a new pre-authorization.
-func (d *DB) InsertPreauthorization(ctx context.Context, p *PreauthorizationRow) error {
+func (c *conn) InsertPreauthorization(ctx context.Context, p *PreauthorizationRow) error {
 	l := p.Limits
-	_, err := d.Pool.Exec(ctx, `INSERT INTO smart_transfer_preauthorizations (id, client_id, connector_id, status, payer_cpf, payer_cnpj,
+	_, err := c.pg.Exec(ctx, `INSERT INTO smart_transfer_preauthorizations (id, client_id, connector_id, status, payer_cpf, payer_cnpj,
 		payer_name, recipient_ids, limit_transaction, limit_daily, limit_weekly, limit_monthly, limit_yearly, limit_total,
 		client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,

@@ -45,16 +45,16 @@ func (d *DB) ClaimExecution(ctx context.Context, id uuid.UUID) (release func(), 
 
 // ExecutionClaimed reports whether a process works execution id (see ClaimExecution),
 // taking and dropping the claim in one statement when none does.
-func (d *DB) ExecutionClaimed(ctx context.Context, id uuid.UUID) (bool, error) {
+func (c *conn) ExecutionClaimed(ctx context.Context, id uuid.UUID) (bool, error) {
 	var free bool
-	err := d.Pool.QueryRow(ctx, `SELECT pg_try_advisory_lock($1) AND pg_advisory_unlock($1)`, executionLockKey(id)).Scan(&free)
+	err := c.pg.QueryRow(ctx, `SELECT pg_try_advisory_lock($1) AND pg_advisory_unlock($1)`, executionLockKey(id)).Scan(&free)
 	return !free, err
 }
 
 // StalledExecutions lists up to limit unfinished executions, not waiting for the user,
 // whose item has not moved since before.
-func (d *DB) StalledExecutions(ctx context.Context, before time.Time, limit int) ([]uuid.UUID, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT e.id FROM executions e JOIN items i ON i.execution_id = e.id
+func (c *conn) StalledExecutions(ctx context.Context, before time.Time, limit int) ([]uuid.UUID, error) {
+	rows, err := c.pg.Query(ctx, `SELECT e.id FROM executions e JOIN items i ON i.execution_id = e.id
 		WHERE e.finished_at IS NULL AND e.status NOT IN ('WAITING_USER_INPUT', 'WAITING_USER_ACTION')
 		AND i.updated_at < $1 LIMIT $2`, before, limit)
 	if err != nil {
@@ -76,8 +76,8 @@ func (tx *Tx) LockDueAutoSyncs(ctx context.Context, now time.Time, limit int) ([
 }
 
 // SetNextAutoSync sets when an item's automatic sync is next due.
-func (d *DB) SetNextAutoSync(ctx context.Context, itemID uuid.UUID, at time.Time) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE items SET next_auto_sync_at = $2 WHERE id = $1`, itemID, at)
+func (c *conn) SetNextAutoSync(ctx context.Context, itemID uuid.UUID, at time.Time) error {
+	_, err := c.pg.Exec(ctx, `UPDATE items SET next_auto_sync_at = $2 WHERE id = $1`, itemID, at)
 	return err
 }
 

@@ -33,7 +33,7 @@ func APITimeSQL(expr string) string {
 
 // TransactionPage reads up to limit transactions of an account after the key, in
 // (date, id) order, as ready JSON documents, with each one's key.
-func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]json.RawMessage, []TransactionKey, error) {
+func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]json.RawMessage, []TransactionKey, error) {
 	args := []any{f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
 	keyCond := ""
 	if after != nil {
@@ -45,7 +45,7 @@ func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *Tr
 		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
 		args = append(args, f.IDs)
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
+	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
 		WHERE t.account_id = $1
 		AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
 		AND ($4::timestamptz IS NULL OR t.created_at >= $4)`+keyCond+idsCond+`
@@ -57,8 +57,8 @@ func (d *DB) TransactionPage(ctx context.Context, f TransactionFilter, after *Tr
 }
 
 // AccountOwner returns the client that owns an account, and its item.
-func (d *DB) AccountOwner(ctx context.Context, id uuid.UUID) (client, item uuid.UUID, found bool, err error) {
-	err = d.Pool.QueryRow(ctx, `SELECT i.client_id, i.id FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, id).Scan(&client, &item)
+func (c *conn) AccountOwner(ctx context.Context, id uuid.UUID) (client, item uuid.UUID, found bool, err error) {
+	err = c.pg.QueryRow(ctx, `SELECT i.client_id, i.id FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, id).Scan(&client, &item)
 	if isNoRows(err) {
 		return client, item, false, nil
 	}
@@ -66,9 +66,9 @@ func (d *DB) AccountOwner(ctx context.Context, id uuid.UUID) (client, item uuid.
 }
 
 // Transaction reads one transaction of clientID's items as its API document.
-func (d *DB) Transaction(ctx context.Context, clientID, id uuid.UUID) (json.RawMessage, bool, error) {
+func (c *conn) Transaction(ctx context.Context, clientID, id uuid.UUID) (json.RawMessage, bool, error) {
 	var raw []byte
-	err := d.Pool.QueryRow(ctx, `SELECT `+transactionJSON+` FROM transactions t
+	err := c.pg.QueryRow(ctx, `SELECT `+transactionJSON+` FROM transactions t
 		JOIN accounts a ON a.id = t.account_id JOIN items i ON i.id = a.item_id
 		WHERE t.id = $1 AND i.client_id = $2`, id, clientID).Scan(&raw)
 	if isNoRows(err) {
@@ -107,8 +107,8 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 }
 
 // CategoryFeedback lists a client's category choices, newest first.
-func (d *DB) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit int) ([]*model.CategoryFeedback, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT id, transaction_id, description, previous_category_id, category_id, created_at
+func (c *conn) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit int) ([]*model.CategoryFeedback, error) {
+	rows, err := c.pg.Query(ctx, `SELECT id, transaction_id, description, previous_category_id, category_id, created_at
 		FROM category_feedback WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, clientID, limit)
 	if err != nil {
 		return nil, err
@@ -164,12 +164,12 @@ const legacyWhere = ` WHERE t.account_id = $1
 	AND (cardinality($6::uuid[]) = 0 OR t.id = ANY($6))`
 
 // LegacyTransactionPage reads one OFFSET page of GET /transactions, in (date, id) order.
-func (d *DB) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]json.RawMessage, error) {
+func (c *conn) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]json.RawMessage, error) {
 	ids := f.IDs
 	if ids == nil {
 		ids = []uuid.UUID{}
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+transactionJSON+` FROM transactions t`+legacyWhere+`
+	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+` FROM transactions t`+legacyWhere+`
 		ORDER BY t.date, t.id LIMIT $7 OFFSET $8`, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids, limit, offset)
 	if err != nil {
 		return nil, err
@@ -184,20 +184,20 @@ func (d *DB) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilte
 // LegacyTransactionCount counts the matches of a GET /transactions filter, and returns the
 // version of the account's data: the item's last change. A count is valid while the
 // version holds, which is what lets callers cache it.
-func (d *DB) LegacyTransactionCount(ctx context.Context, f LegacyTransactionFilter) (int, error) {
+func (c *conn) LegacyTransactionCount(ctx context.Context, f LegacyTransactionFilter) (int, error) {
 	ids := f.IDs
 	if ids == nil {
 		ids = []uuid.UUID{}
 	}
 	var n int
-	err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM transactions t`+legacyWhere, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids).Scan(&n)
+	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM transactions t`+legacyWhere, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids).Scan(&n)
 	return n, err
 }
 
 // AccountVersion is the last change of an account's item; counts of its transactions stay
 // valid while it holds (syncs change the item at every step).
-func (d *DB) AccountVersion(ctx context.Context, accountID uuid.UUID) (time.Time, error) {
+func (c *conn) AccountVersion(ctx context.Context, accountID uuid.UUID) (time.Time, error) {
 	var v time.Time
-	err := d.Pool.QueryRow(ctx, `SELECT i.updated_at FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, accountID).Scan(&v)
+	err := c.pg.QueryRow(ctx, `SELECT i.updated_at FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, accountID).Scan(&v)
 	return v, err
 }

@@ -72,13 +72,13 @@ func (d *DB) InsertWebhook(ctx context.Context, clientID uuid.UUID, w *model.Web
 
 // UpdateWebhook writes a webhook back with its sealed headers; found is false for unknown
 // or foreign ids.
-func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook, sealedHeaders []byte) (bool, error) {
+func (c *conn) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Webhook, sealedHeaders []byte) (bool, error) {
 	var disabled *time.Time
 	if w.DisabledAt != nil {
 		disabled = &w.DisabledAt.Time
 	}
 	// Disabling cancels the deliveries still waiting.
-	tag, err := d.Pool.Exec(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
+	tag, err := c.pg.Exec(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
 			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING' AND $6::timestamptz IS NOT NULL)
 		UPDATE webhooks SET url = $3, event = $4, headers_sealed = $5, headers_plaintext = NULL, disabled_at = $6, updated_at = $7
 		WHERE id = $1 AND client_id = $2`, w.ID, clientID, w.URL, w.Event, sealedHeaders, disabled, w.UpdatedAt.Time)
@@ -89,8 +89,8 @@ func (d *DB) UpdateWebhook(ctx context.Context, clientID uuid.UUID, w *model.Web
 }
 
 // Webhook reads one of clientID's webhooks.
-func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
-	w, err := scanWebhook(d.Pool.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1 AND client_id = $2`, id, clientID))
+func (c *conn) Webhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
+	w, err := scanWebhook(c.pg.QueryRow(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE id = $1 AND client_id = $2`, id, clientID))
 	if isNoRows(err) {
 		return nil, false, nil
 	}
@@ -99,8 +99,8 @@ func (d *DB) Webhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhoo
 
 // DeleteWebhook removes one of clientID's webhooks and returns it; its waiting deliveries
 // are canceled.
-func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
-	w, err := scanWebhook(d.Pool.QueryRow(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
+func (c *conn) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*StoredWebhook, bool, error) {
+	w, err := scanWebhook(c.pg.QueryRow(ctx, `WITH canceled AS (UPDATE webhook_deliveries SET status = 'CANCELED', updated_at = now()
 			WHERE webhook_id = $1 AND client_id = $2 AND status = 'PENDING')
 		DELETE FROM webhooks WHERE id = $1 AND client_id = $2 RETURNING `+webhookColumns, id, clientID))
 	if isNoRows(err) {
@@ -110,12 +110,12 @@ func (d *DB) DeleteWebhook(ctx context.Context, clientID, id uuid.UUID) (*Stored
 }
 
 // Webhooks lists clientID's webhooks, oldest first.
-func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*StoredWebhook, int, error) {
+func (c *conn) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*StoredWebhook, int, error) {
 	var total int
-	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&total); err != nil {
+	if err := c.pg.QueryRow(ctx, `SELECT count(*) FROM webhooks WHERE client_id = $1`, clientID).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := d.Pool.Query(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE client_id = $1
+	rows, err := c.pg.Query(ctx, `SELECT `+webhookColumns+` FROM webhooks WHERE client_id = $1
 		ORDER BY created_at, id LIMIT $2 OFFSET $3`, clientID, limit, offset)
 	if err != nil {
 		return nil, 0, err
@@ -127,8 +127,8 @@ func (d *DB) Webhooks(ctx context.Context, clientID uuid.UUID, limit, offset int
 // SealLegacyWebhookHeaders replaces every plaintext header set left by migration 0011 with
 // what seal makes of it, one webhook at a time, and returns how many it sealed. SQL cannot
 // seal (the key is the service's), so the service does it at start.
-func (d *DB) SealLegacyWebhookHeaders(ctx context.Context, seal func(id uuid.UUID, headers map[string]string) ([]byte, error)) (int, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT id, headers_plaintext FROM webhooks WHERE headers_plaintext IS NOT NULL`)
+func (c *conn) SealLegacyWebhookHeaders(ctx context.Context, seal func(id uuid.UUID, headers map[string]string) ([]byte, error)) (int, error) {
+	rows, err := c.pg.Query(ctx, `SELECT id, headers_plaintext FROM webhooks WHERE headers_plaintext IS NOT NULL`)
 	if err != nil {
 		return 0, err
 	}
@@ -150,7 +150,7 @@ func (d *DB) SealLegacyWebhookHeaders(ctx context.Context, seal func(id uuid.UUI
 			return n, err
 		}
 		// A row changed since it was read was written sealed by then: left alone.
-		tag, err := d.Pool.Exec(ctx, `UPDATE webhooks SET headers_sealed = $2, headers_plaintext = NULL
+		tag, err := c.pg.Exec(ctx, `UPDATE webhooks SET headers_sealed = $2, headers_plaintext = NULL
 			WHERE id = $1 AND headers_plaintext IS NOT NULL`, l.id, sealed)
 		if err != nil {
 			return n, err
@@ -216,9 +216,9 @@ type PendingDelivery struct {
 
 // Delivery reads a delivery with its event; found is false once it is gone (its event or
 // client deleted).
-func (d *DB) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool, error) {
+func (c *conn) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool, error) {
 	p := &PendingDelivery{}
-	err := d.Pool.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, h.id, h.headers_sealed, h.headers_plaintext, w.status, w.attempts,
+	err := c.pg.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, h.id, h.headers_sealed, h.headers_plaintext, w.status, w.attempts,
 			e.id, e.event, e.payload, w.created_at
 		FROM webhook_deliveries w JOIN events e ON e.id = w.event_id LEFT JOIN webhooks h ON h.id = w.webhook_id WHERE w.id = $1`, id).
 		Scan(&p.ID, &p.ClientID, &p.URL, &p.WebhookID, &p.SealedHeaders, &p.LegacyHeaders, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
@@ -242,15 +242,15 @@ func (d *DB) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.W
 }
 
 // SetDeliveryStatus ends a delivery without an attempt (its webhook was disabled meanwhile).
-func (d *DB) SetDeliveryStatus(ctx context.Context, id uuid.UUID, status string) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE webhook_deliveries SET status = $2, updated_at = now() WHERE id = $1`, id, status)
+func (c *conn) SetDeliveryStatus(ctx context.Context, id uuid.UUID, status string) error {
+	_, err := c.pg.Exec(ctx, `UPDATE webhook_deliveries SET status = $2, updated_at = now() WHERE id = $1`, id, status)
 	return err
 }
 
 const deliveryColumns = `w.id, w.event_id, e.event, w.webhook_id, w.url, w.status, w.attempts, w.created_at, w.updated_at, w.delivered_at`
 
-func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*model.WebhookDelivery, error) {
-	rows, err := d.Pool.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries w JOIN events e ON e.id = w.event_id `+where, args...)
+func (c *conn) deliveries(ctx context.Context, where string, args ...any) ([]*model.WebhookDelivery, error) {
+	rows, err := c.pg.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries w JOIN events e ON e.id = w.event_id `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*mode
 		ids[i] = v.ID
 		byID[v.ID] = v
 	}
-	rows, err = d.Pool.Query(ctx, `SELECT delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response
+	rows, err = c.pg.Query(ctx, `SELECT delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response
 		FROM webhook_attempts WHERE delivery_id = ANY($1) ORDER BY attempted_at, attempt`, ids)
 	if err != nil {
 		return nil, err
@@ -305,7 +305,7 @@ func (d *DB) deliveries(ctx context.Context, where string, args ...any) ([]*mode
 // WebhookDeliveries lists a webhook's deliveries, newest first, with their attempts.
 func (d *DB) WebhookDeliveries(ctx context.Context, clientID, webhookID uuid.UUID, limit, offset int) ([]*model.WebhookDelivery, int, error) {
 	var total int
-	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE webhook_id = $1 AND client_id = $2`, webhookID, clientID).Scan(&total); err != nil {
+	if err := d.pg.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE webhook_id = $1 AND client_id = $2`, webhookID, clientID).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	list, err := d.deliveries(ctx, `WHERE w.webhook_id = $1 AND w.client_id = $2 ORDER BY w.created_at DESC, w.id DESC LIMIT $3 OFFSET $4`,
@@ -354,22 +354,22 @@ type WebhookSecrets struct {
 
 // ClientWebhookSecrets reads an application's signing secrets; make seals a new one when
 // it has none yet (concurrent callers agree on the first one written).
-func (d *DB) ClientWebhookSecrets(ctx context.Context, clientID uuid.UUID, newSecret func() []byte) (*WebhookSecrets, error) {
+func (c *conn) ClientWebhookSecrets(ctx context.Context, clientID uuid.UUID, newSecret func() []byte) (*WebhookSecrets, error) {
 	s := &WebhookSecrets{}
-	err := d.Pool.QueryRow(ctx, `SELECT webhook_secret, webhook_secret_previous, webhook_secret_rotated_at FROM client_applications WHERE id = $1`,
+	err := c.pg.QueryRow(ctx, `SELECT webhook_secret, webhook_secret_previous, webhook_secret_rotated_at FROM client_applications WHERE id = $1`,
 		clientID).Scan(&s.Current, &s.Previous, &s.RotatedAt)
 	if err != nil || s.Current != nil {
 		return s, err
 	}
-	err = d.Pool.QueryRow(ctx, `UPDATE client_applications SET webhook_secret = coalesce(webhook_secret, $2) WHERE id = $1
+	err = c.pg.QueryRow(ctx, `UPDATE client_applications SET webhook_secret = coalesce(webhook_secret, $2) WHERE id = $1
 		RETURNING webhook_secret`, clientID, newSecret()).Scan(&s.Current)
 	return s, err
 }
 
 // RotateClientWebhookSecret makes sealed the current secret and keeps the old one as the
 // previous.
-func (d *DB) RotateClientWebhookSecret(ctx context.Context, clientID uuid.UUID, sealed []byte, now time.Time) error {
-	_, err := d.Pool.Exec(ctx, `UPDATE client_applications SET webhook_secret_previous = webhook_secret, webhook_secret = $2,
+func (c *conn) RotateClientWebhookSecret(ctx context.Context, clientID uuid.UUID, sealed []byte, now time.Time) error {
+	_, err := c.pg.Exec(ctx, `UPDATE client_applications SET webhook_secret_previous = webhook_secret, webhook_secret = $2,
 		webhook_secret_rotated_at = $3 WHERE id = $1`, clientID, sealed, now)
 	return err
 }

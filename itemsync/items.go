@@ -239,7 +239,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 			return model.Fail(model.CodeItemNotFound, "Item %s not found.", id)
 		}
 		item = it
-		c, _, err = e.db.Connector(ctx, it.ConnectorID)
+		c, _, err = tx.Connector(ctx, it.ConnectorID)
 		if err != nil {
 			return err
 		}

@@ -121,7 +121,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 			if p.CustomerID == nil {
 				return noDocument
 			}
-			c, _, err := e.db.PaymentCustomer(ctx, clientID, *p.CustomerID, true)
+			c, _, err := tx.PaymentCustomer(ctx, clientID, *p.CustomerID, true)
 			if err != nil {
 				return err
 			}
