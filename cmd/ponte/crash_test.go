@@ -67,10 +67,12 @@ func TestKilledMidExecution(t *testing.T) {
 
 // The receiver is down while a thousand events are produced; the service is killed with
 // SIGKILL while deliveries are failing and retrying, and restarted; the receiver comes
-// back; every event arrives at least once. The schedule (three attempts, 40 s, three
+// back; every event arrives at least once. The schedule (three attempts, 90 s, three
 // more) outlasts the outage, as the real one (hours) outlasts a restart; item/login_succeeded,
 // which variant A gives only three immediate attempts, gets a fourth here so that it can
-// outlast the outage too.
+// outlast the outage too. The outage lasts as long as the thousand events take to record,
+// which on a loaded 2-core machine was over 40 s: the gap is 90 s so that the first events'
+// last attempt still falls after the receiver's return.
 func TestWebhooksSurviveKill(t *testing.T) {
 	t.Parallel()
 	// The receiver's address, unused while it is down.
@@ -81,7 +83,7 @@ func TestWebhooksSurviveKill(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	env, keys := configured(t, "PONTE_SANDBOX_STEP_DELAY=0s",
-		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s", "PONTE_WEBHOOK_SCHEDULE=0s,0s,40s,0s,0s,40s,0s,0s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,40s",
+		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s", "PONTE_WEBHOOK_SCHEDULE=0s,0s,90s,0s,0s,90s,0s,0s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,90s",
 		"PONTE_JOB_TIMEOUT=4s", "PONTE_JOB_RESCUE_AFTER=6s")
 	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
 	s := start(t, env...)
