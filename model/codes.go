@@ -7,8 +7,8 @@ import (
 
 // Code is a codeDescription together with the HTTP status it is always answered with. Its
 // fields are unexported, so the only codes are the ones this file declares: a call site
-// names a code; it can neither spell a new one nor give one another status. README's
-// "Errors" section lists the same table (TestREADMEListsEveryCode keeps them equal).
+// names a code; it can neither spell a new one nor give one another status. docs/errors.md
+// lists the same table (TestREADMEListsEveryCode keeps them equal).
 type Code struct {
 	name   string
 	status int
@@ -32,7 +32,7 @@ func (c Code) When() string { return c.when }
 
 var codes []Code
 
-// code declares one row of the table, in the order README lists them.
+// code declares one row of the table, in the order docs/errors.md lists them.
 func code(status int, name, when string) Code {
 	for _, c := range codes {
 		if c.name == name {
@@ -177,7 +177,7 @@ var (
 	// Webhooks and events.
 	CodeWebhookNotFound     = code(404, "WEBHOOK_NOT_FOUND", "No webhook with this id for this client application.")
 	CodeWebhookExists       = code(400, "WEBHOOK_ALREADY_EXISTS", "A webhook for the same event and url exists.")
-	CodeInvalidWebhookEvent = code(400, "INVALID_WEBHOOK_EVENT", "event is not one of the event names (README: Webhooks) or all (item/all is refused).")
+	CodeInvalidWebhookEvent = code(400, "INVALID_WEBHOOK_EVENT", "event is not one of the event names (docs/webhooks.md) or all (item/all is refused).")
 	CodeWebhookLimitReached = code(409, "WEBHOOK_LIMIT_REACHED", "The client application has as many webhooks as it may.")
 	CodeEventNotFound       = code(404, "EVENT_NOT_FOUND", "No event with this id for this client application.")
 

@@ -33,7 +33,7 @@ func TestCodeTable(t *testing.T) {
 			t.Errorf("%s: status %d is not an HTTP error status", c, c.Status())
 		}
 		if c.When() == "" || strings.Contains(c.When(), "|") {
-			t.Errorf("%s: %q cannot be README's one line", c, c.When())
+			t.Errorf("%s: %q cannot be one line of docs/errors.md's table", c, c.When())
 		}
 	}
 	if got := Fail(CodeWebhookLimitReached, "at most %d", 20); got.Status() != 409 || got.Body().CodeDescription != "WEBHOOK_LIMIT_REACHED" || got.Message != "at most 20" {
@@ -44,32 +44,28 @@ func TestCodeTable(t *testing.T) {
 	}
 }
 
-// readmeRow is how README's "Errors" section lists one code.
+// readmeRow is how docs/errors.md lists one code.
 func readmeRow(c Code) string {
 	return fmt.Sprintf("| `%s` | %d | %s |", c, c.Status(), c.When())
 }
 
-// TestREADMEListsEveryCode keeps README's error reference equal to the table: a code added,
-// removed, given another status or described differently here must be written there too.
-// On failure it prints the rows to paste.
+// TestREADMEListsEveryCode keeps the error reference, docs/errors.md (the README links to
+// it), equal to the table: a code added, removed, given another status or described
+// differently here must be written there too. On failure it prints the rows to paste.
 func TestREADMEListsEveryCode(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../README.md")
+	const page = "docs/errors.md"
+	b, err := os.ReadFile("../" + page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(b), "\n## Errors\n")
-	if !ok {
-		t.Fatal(`README.md has no "## Errors" section`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
 	row := regexp.MustCompile("^\\| `([A-Z0-9_]+)` \\|")
 	listed := map[string]string{}
 	var order []string
-	for _, line := range strings.Split(section, "\n") {
+	for _, line := range strings.Split(string(b), "\n") {
 		if m := row.FindStringSubmatch(line); m != nil {
 			if _, dup := listed[m[1]]; dup {
-				t.Errorf("README lists %s twice", m[1])
+				t.Errorf("%s lists %s twice", page, m[1])
 			}
 			listed[m[1]] = line
 			order = append(order, m[1])
@@ -82,26 +78,26 @@ func TestREADMEListsEveryCode(t *testing.T) {
 		inTable[c.String()] = true
 		switch got, ok := listed[c.String()]; {
 		case !ok:
-			t.Errorf("README does not list %s", c)
+			t.Errorf("%s does not list %s", page, c)
 		case got != readmeRow(c):
-			t.Errorf("README lists\n\t%s\nthe table says\n\t%s", got, readmeRow(c))
+			t.Errorf("%s lists\n\t%s\nthe table says\n\t%s", page, got, readmeRow(c))
 		}
 	}
 	for _, name := range order {
 		if !inTable[name] {
-			t.Errorf("README lists %s, which model/codes.go does not declare", name)
+			t.Errorf("%s lists %s, which model/codes.go does not declare", page, name)
 		}
 	}
 	if !t.Failed() {
 		for i, c := range Codes() {
 			if order[i] != c.String() {
-				t.Errorf("README lists %s where the table has %s; keep the table's order", order[i], c)
+				t.Errorf("%s lists %s where the table has %s; keep the table's order", page, order[i], c)
 				break
 			}
 		}
 	}
 	if t.Failed() {
-		t.Logf("README's table should read:\n| codeDescription | Status | When |\n|---|---|---|\n%s", strings.Join(want, "\n"))
+		t.Logf("%s's table should read:\n| codeDescription | Status | When |\n|---|---|---|\n%s", page, strings.Join(want, "\n"))
 	}
 }
 

@@ -379,7 +379,7 @@ func boletoDocument(b *model.BoletoPayment) *model.JSONDocument {
 // settleOwnBoleto pays, when a request paying a line of this service completes, the
 // boleto the line belongs to. The payer's attempt checked it could be paid, under the lock
 // this takes again (ownBoletoSettles); a boleto found otherwise here came by a path that
-// does not check (see README: Paying a boleto) and is left as it is.
+// does not check (see docs/boletos.md: Paying a boleto) and is left as it is.
 func (e *Engine) settleOwnBoleto(ctx context.Context, tx *db.Tx, p *model.BoletoPayment) error {
 	code, own := ownBoletoCode(p)
 	if !own {

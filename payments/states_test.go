@@ -62,7 +62,7 @@ func TestTransitionTables(t *testing.T) {
 	}
 }
 
-// The request follows its intent as README's status table says, for each kind of request.
+// The request follows its intent as the status table of docs/payments.md says, for each kind of request.
 func TestRequestFollows(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -94,9 +94,9 @@ func TestRequestFollows(t *testing.T) {
 	}
 }
 
-// Moves the spec and README pin down, whatever the tables grow into: ended intents never
-// move again, money that moved is never given back to the payer, and a completed request
-// only goes on to a refund.
+// Moves the spec and docs/payments.md pin down, whatever the tables grow into: ended
+// intents never move again, money that moved is never given back to the payer, and a
+// completed request only goes on to a refund.
 func TestPinnedMoves(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -233,7 +233,7 @@ func TestBoletoLifecycle(t *testing.T) {
 			t.Fatalf("event %v", d.Payload)
 		}
 	}
-	// Deliveries run concurrently (README: Webhooks), so the statuses are compared as sets.
+	// Deliveries run concurrently (docs/webhooks.md), so the statuses are compared as sets.
 	for id, want := range map[string]string{byBoleto.ID.String(): "PAID", late.ID.String(): "OVERDUE PAID", never.ID.String(): "OVERDUE PROTESTED",
 		old.ID.String(): "OVERDUE PROTESTED"} {
 		sort.Strings(statuses[id])

@@ -71,7 +71,7 @@ func TestSecretChangeRevokesKeys(t *testing.T) {
 // A disable revokes the client's keys for good: enabling it again does not bring them back,
 // through the operator's call and through SQL by hand alike. Keys issued after the enable
 // work, and an enable of an enabled client revokes nothing. A generation moved on by hand
-// alone revokes too (README's way to revoke without a new secret).
+// alone revokes too (docs/limits-and-security.md's way to revoke without a new secret).
 func TestDisableRevokesKeysForGood(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
@@ -107,7 +107,7 @@ func TestDisableRevokesKeysForGood(t *testing.T) {
 	})
 	wantRevoked(t, env.Do(t, "GET", "/connectors", key, nil))
 
-	// README's way to revoke every key without a new secret or a disable.
+	// docs/limits-and-security.md's way to revoke every key without a new secret or a disable.
 	key = env.Do(t, "POST", "/auth", "", map[string]any{"clientId": c.ID, "clientSecret": c.Secret}).Want(200).String("apiKey")
 	env.Do(t, "GET", "/connectors", key, nil).Want(200)
 	env.Exec(t, `UPDATE client_applications SET credential_generation = credential_generation + 1 WHERE id = $1`, c.ID)

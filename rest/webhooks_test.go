@@ -19,7 +19,7 @@ import (
 	"ponte/webhooks"
 )
 
-// verifySignature checks a delivery the way the README tells receivers to, written apart
+// verifySignature checks a delivery the way docs/webhooks.md tells receivers to, written apart
 // from the service's code: HMAC-SHA256 of "webhook-id.webhook-timestamp.body" with the
 // base64 key of the whsec_ secret, against any v1 signature of the header.
 func verifySignature(t *testing.T, secret string, d testsupport.Delivery) {

@@ -43,7 +43,7 @@ func checkEvent(event string) error {
 	if event == "item/all" {
 		return model.Fail(model.CodeInvalidWebhookEvent, "event item/all is not supported: subscribe to all, or create one webhook per item event.")
 	}
-	return model.Fail(model.CodeInvalidWebhookEvent, "event %q is not an event name; use one of section 6.1's names or all.", event)
+	return model.Fail(model.CodeInvalidWebhookEvent, "event %q is not an event name; use one of the names docs/webhooks.md lists, or all.", event)
 }
 
 func checkHeaders(in map[string]any) (map[string]string, error) {

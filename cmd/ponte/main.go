@@ -193,7 +193,7 @@ serve and migrate override the variables they name.
                                killed process's jobs are taken back within seconds anyway)
    PONTE_ALLOW_INSECURE_WEBHOOKS  1: allow plain-HTTP and localhost webhook URLs (development)
    PONTE_WEBHOOK_LIMIT         webhooks an application may have (20)
-   PONTE_WEBHOOK_RETRY         A (default) or B: the two retry rules README describes
+   PONTE_WEBHOOK_RETRY         A (default) or B: the two retry rules docs/webhooks.md describes
    PONTE_WEBHOOK_TIMEOUT       a delivery's time-out (A: 5s, B: 10s)
    PONTE_WEBHOOK_SCHEDULE, PONTE_WEBHOOK_SHORT_SCHEDULE
                                waits before each retry, e.g. 0s,0s,1h,0s,0s,2h,0s,0s (A's);

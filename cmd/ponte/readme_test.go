@@ -3,6 +3,7 @@ package main_test
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,17 +11,18 @@ import (
 	"ponte/webhooks"
 )
 
-// README's Node verification snippet, run as printed on README's own test vector: true at
-// the vector's time, false now (the five-minute replay window), false for another body.
+// The Node verification snippet of docs/webhooks.md, run as printed on the page's own test
+// vector: true at the vector's time, false now (the five-minute replay window), false for
+// another body.
 func TestREADMEWebhookSnippet(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)\\*\\*Verifying a delivery\\*\\*.*?```js\\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)\n## Verifying a delivery\n.*?```js\n(.*?)```").FindSubmatch(page)
 	if m == nil {
-		t.Fatal("README has no js block under **Verifying a delivery**")
+		t.Fatal("docs/webhooks.md has no js block under ## Verifying a delivery")
 	}
 	script := string(m[1]) + `
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -35,41 +37,39 @@ console.log([verify(secret, headers, body, 1614265330), verify(secret, headers, 
 		t.Fatalf("node: %v\n%s", err, out)
 	}
 	if got := strings.TrimSpace(string(out)); got != "true false false" {
-		t.Fatalf("README's snippet on its vector (at its time, now, another body): %s, want true false false", got)
+		t.Fatalf("the snippet on its vector (at its time, now, another body): %s, want true false false", got)
 	}
 }
 
-// README names every event a webhook may subscribe to, as the service accepts them.
+// docs/webhooks.md names every event a webhook may subscribe to, as the service accepts them.
 func TestREADMEEventNames(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := regexp.MustCompile("(?s)## Webhooks\n(.*?)\n## ").FindSubmatch(readme)
-	if section == nil {
-		t.Fatal("README has no Webhooks section")
-	}
 	for _, ev := range webhooks.Events {
-		if !strings.Contains(string(section[1]), "`"+ev+"`") {
-			t.Errorf("README's Webhooks section does not name the event %s", ev)
+		if !strings.Contains(string(page), "`"+ev+"`") {
+			t.Errorf("docs/webhooks.md does not name the event %s", ev)
 		}
 	}
 }
 
-// Users do not have the specification the service was built from, so README, the GraphQL
-// descriptions (GraphiQL's documentation) and the error table cite no section of it.
+// Users do not have the specification the service was built from, so the README and the
+// pages of docs/, the GraphQL descriptions (GraphiQL's documentation) and the error table
+// cite no section of it.
 func TestNoSpecSectionNumbers(t *testing.T) {
 	t.Parallel()
 	cite := regexp.MustCompile(`(?i)\b(sections?|spec) [0-9]+(\.[0-9]+)*`)
-	for _, f := range []string{"../../README.md", "../../schema.graphqls", "../../model/codes.go"} {
-		b, err := os.ReadFile(f)
+	for _, f := range append(docFiles(t), "schema.graphqls", "model/codes.go") {
+		b, err := os.ReadFile("../../" + f)
 		if err != nil {
 			t.Fatal(err)
 		}
+		markdown := strings.HasSuffix(f, ".md")
 		for i, line := range strings.Split(string(b), "\n") {
 			text := strings.TrimSpace(line)
-			if strings.HasPrefix(text, "#") && f != "../../README.md" || strings.HasPrefix(text, "//") {
+			if strings.HasPrefix(text, "#") && !markdown || strings.HasPrefix(text, "//") {
 				continue // comments are for maintainers, who have the document
 			}
 			if m := cite.FindString(text); m != "" {
@@ -77,4 +77,31 @@ func TestNoSpecSectionNumbers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// docFiles lists the documentation, relative to the repository's root: the README and
+// every page of docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 5 {
+		t.Fatalf("docs/ holds %d pages: is the repository's root ../..?", len(pages))
+	}
+	files := []string{"README.md"}
+	for _, p := range pages {
+		files = append(files, "docs/"+filepath.Base(p))
+	}
+	return files
+}
+
+func readDoc(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -15,24 +15,50 @@ import (
 	"time"
 )
 
-// README's Quickstart and "Connect a bank" blocks, run as printed (the keys the service
-// printed in place of the Quickstart's placeholder, this test's address in place of
-// 127.0.0.1:8080) in one shell against a fresh service: every call works, the item asks
-// for its token and reaches SUCCESS, accounts and transactions come back, and the event
-// reaches the receiver, its delivery logged.
-func TestREADMEWalkThrough(t *testing.T) {
-	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+// walked lists the shell blocks TestREADMEWalkThrough runs, in order, in one shell: the
+// README's Quickstart (an API key, a connected bank, a payment), then the reference pages
+// that continue in its shell with its API_KEY. A page's whole file is walked when section
+// is empty. TestDocsGoCommands holds every other shell block to go commands alone.
+var walked = []struct{ file, section string }{
+	{"README.md", "Quickstart"},
+	{"docs/payments.md", ""},
+	{"docs/boletos.md", ""},
+}
+
+var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
+
+// shBlocks gives the sh blocks of a file of the repository, or of one of its "## " sections.
+func shBlocks(t *testing.T, file, section string) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := func(heading string) string {
-		m := regexp.MustCompile("(?s)## " + heading + "\n.*?```sh\n(.*?)```").FindSubmatch(readme)
-		if m == nil {
-			t.Fatalf("README has no sh block under ## %s", heading)
+	text := string(b)
+	if section != "" {
+		_, after, ok := strings.Cut(text, "\n## "+section+"\n")
+		if !ok {
+			t.Fatalf("%s has no ## %s section", file, section)
 		}
-		return string(m[1])
+		text, _, _ = strings.Cut(after, "\n## ")
 	}
+	var out []string
+	for _, m := range shBlockRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no sh block under ## %s", file, section)
+	}
+	return out
+}
+
+// The walked blocks, run as printed (the keys the service printed in place of the
+// Quickstart's placeholder, this test's address in place of 127.0.0.1:8080) in one shell
+// against a fresh service: every call works, the item asks for its token and reaches
+// SUCCESS, accounts and transactions come back, the event reaches the receiver, its delivery
+// logged; the payment completes and is partly refunded; the boleto issued is paid.
+func TestREADMEWalkThrough(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var received []string
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,34 +71,48 @@ func TestREADMEWalkThrough(t *testing.T) {
 	}))
 	defer receiver.Close()
 
-	s := start(t, "PONTE_DATA_DIR="+t.TempDir(), "DATABASE_URL=", "PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_SANDBOX_STEP_DELAY=50ms")
+	s := start(t, "PONTE_DATA_DIR="+t.TempDir(), "DATABASE_URL=", "PONTE_ALLOW_INSECURE_WEBHOOKS=1",
+		"PONTE_SANDBOX_STEP_DELAY=50ms", "PONTE_PAYMENT_STEP_DELAY=100ms")
 	var keys map[string]string
 	if err := json.Unmarshal([]byte(keysRE.FindString(s.stdout.String())), &keys); err != nil {
 		t.Fatalf("no keys printed: %v\n%s", err, s.stdout)
 	}
-	quick := block("Quickstart")
-	if !strings.Contains(quick, "CLIENT_ID=... CLIENT_SECRET=...") {
-		t.Fatal("the Quickstart no longer has its CLIENT_ID=... CLIENT_SECRET=... line")
+	var script strings.Builder
+	for _, w := range walked {
+		for _, block := range shBlocks(t, w.file, w.section) {
+			script.WriteString(block)
+		}
 	}
-	quick = strings.Replace(quick, "CLIENT_ID=... CLIENT_SECRET=...", "CLIENT_ID="+keys["clientId"]+" CLIENT_SECRET="+keys["clientSecret"], 1)
-	script := strings.ReplaceAll(quick+block("Connect a bank"), "http://127.0.0.1:8080", s.url)
+	const placeholder = "CLIENT_ID=... CLIENT_SECRET=..."
+	if strings.Count(script.String(), placeholder) != 1 {
+		t.Fatalf("the Quickstart no longer has its %s line, once", placeholder)
+	}
+	text := strings.Replace(script.String(), placeholder, "CLIENT_ID="+keys["clientId"]+" CLIENT_SECRET="+keys["clientSecret"], 1)
+	text = strings.ReplaceAll(text, "http://127.0.0.1:8080", s.url)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script)
+	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", text)
 	cmd.Env = append(os.Environ(), "WEBHOOK_URL="+receiver.URL+"/hooks")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("README's blocks failed: %v\n%s", err, out)
+		t.Fatalf("the documented blocks failed: %v\n%s", err, out)
 	}
-	text := string(out)
-	for _, want := range []string{"\nWAITING_USER_INPUT\n", "\nSUCCESS\n", `"subtype":"CHECKING_ACCOUNT"`, `"results":[{"id":"`, `"event":"item/created"`, `"status":"DELIVERED"`} {
-		if !strings.Contains(text, want) {
-			t.Fatalf("the output lacks %q:\n%s", want, text)
+	got := string(out)
+	for _, want := range []string{
+		// Connect a bank.
+		"\nWAITING_USER_INPUT\n", "\nSUCCESS\n", `"subtype":"CHECKING_ACCOUNT"`, `"results":[{"id":"`, `"event":"item/created"`, `"status":"DELIVERED"`,
+		// Pay, then the payments page's refund.
+		`"status":"PAYMENT_COMPLETED"`, `"status":"REFUND_IN_PROGRESS"`, `"refundedAmount":4` + "\n",
+		// The boletos page: issued OPEN, then paid.
+		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the output lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(text, `"codeDescription"`) {
-		t.Fatalf("a call in README's blocks was refused:\n%s", text)
+	if strings.Contains(got, `"codeDescription"`) {
+		t.Fatalf("a call in the documented blocks was refused:\n%s", got)
 	}
 	mu.Lock()
 	defer mu.Unlock()

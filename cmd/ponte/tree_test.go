@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// The tree's shape is a rule like any other: README's "Architecture" section draws the
-// layers, and these tests keep the drawing true, so a new rule finds one home.
+// The tree's shape is a rule like any other: docs/architecture.md draws the layers, and
+// these tests keep the drawing true, so a new rule finds one home.
 
 // root is the module's directory, two levels above this package.
 const root = "../.."
@@ -68,7 +68,7 @@ func TestLayers(t *testing.T) {
 		}
 		allowed, known := layers[name]
 		if !known {
-			t.Errorf("%s has no place in the layers: add it to README's Architecture section and to this table", name)
+			t.Errorf("%s has no place in the layers: add it to docs/architecture.md's layers and to this table", name)
 			return nil
 		}
 		seen++

@@ -10057,7 +10057,7 @@ input TransactionFilterInput {
   ids: [UUID!]
   "Only transactions dated at or after this instant (a plain date is its first instant, UTC)."
   dateFrom: DateTime
-  "Only transactions dated up to this instant; a plain date follows the rule of GET /v2/transactions' dateTo (see README)."
+  "Only transactions dated up to this instant; a plain date follows the rule of GET /v2/transactions' dateTo (see docs/interface-decisions.md)."
   dateTo: DateTime
   "Only transactions the service collected at or after this instant (as in transactions/created's createdTransactionsLink)."
   createdAtFrom: DateTime
