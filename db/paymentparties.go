@@ -48,9 +48,9 @@ func (c *conn) PaymentInstitution(ctx context.Context, id uuid.UUID) (*model.Pay
 
 // PaymentInstitutionByIndex picks the n-th institution (modulo their number): the sandbox
 // directory of PIX keys places a key's account at a stable institution.
-func (d *DB) PaymentInstitutionByIndex(ctx context.Context, n int) (*model.PaymentInstitution, error) {
-	return scanInstitution(d.pg.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i
-		ORDER BY i.ispb OFFSET $1 % (SELECT count(*) FROM payment_institutions) LIMIT 1`, n))
+func (c *conn) PaymentInstitutionByIndex(ctx context.Context, n int) (*model.PaymentInstitution, error) {
+	return scanInstitution(c.pg.QueryRow(ctx, `SELECT `+institutionColumns+` FROM payment_institutions i
+		ORDER BY i.ispb OFFSET $1 % NULLIF((SELECT count(*) FROM payment_institutions), 0) LIMIT 1`, n))
 }
 
 // ---- customers

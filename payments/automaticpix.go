@@ -452,7 +452,7 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 			if n != nil {
 				connector = n.ConnectorID
 			}
-			a.EndToEndID = strPtr(e.endToEndID(ctx, connector, e.now()))
+			a.EndToEndID = strPtr(e.endToEndID(ctx, tx, connector, e.now()))
 		}
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 			return err

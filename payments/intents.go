@@ -129,7 +129,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 				return noDocument
 			}
 		}
-		n.ReferenceID = strPtr(e.endToEndID(ctx, conn.ID, now))
+		n.ReferenceID = strPtr(e.endToEndID(ctx, tx, conn.ID, now))
 		if method == "PIX" {
 			n.PixData, err = e.pixData(ctx, p, n)
 			if err != nil {
