@@ -89,6 +89,10 @@ func TestReads(t *testing.T) {
 	t.Run("transactions", func(t *testing.T) { transactionReads(t, w) })
 	t.Run("legacy transactions", func(t *testing.T) { legacyReads(t, w) })
 	t.Run("categories of transactions", func(t *testing.T) { categoryCorrections(t, w) })
+	t.Run("products", func(t *testing.T) { productReads(t, w) })
+	t.Run("product connections", func(t *testing.T) { documentPages(t, w) })
+	t.Run("spending", func(t *testing.T) { spendingReads(t, w) })
+	t.Run("catalogue", func(t *testing.T) { catalogueReads(t, w) })
 }
 
 // wantCode fails unless err is the documented error code.
