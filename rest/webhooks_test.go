@@ -115,7 +115,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 	})
 
 	t.Run("update, disable, enable, list and delete", func(t *testing.T) {
-		time.Sleep(5 * time.Millisecond) // updatedAt must move past createdAt
+		clockPast(t, created["updatedAt"]) // so updatedAt can move past createdAt
 		up := env.Do(t, "PATCH", "/webhooks/"+id, key, map[string]any{"event": "all", "enabled": false}).Want(200).Map()
 		if up["event"] != "all" || up["disabledAt"] == nil || up["url"] != created["url"] || up["updatedAt"] == created["updatedAt"] ||
 			up["headers"].(map[string]any)["Authorization"] != "Bearer abc" {
@@ -449,8 +449,8 @@ func TestWebhookRetries(t *testing.T) {
 		rc.Await(t, "three attempts of item/login_succeeded", 5*time.Second, func([]testsupport.Delivery) bool {
 			return len(rc.Of("item/login_succeeded", "")) >= 3
 		})
-		// Nothing more comes: wait past the schedule's longest gap.
-		time.Sleep(1500 * ms)
+		// Nothing more comes: once no delivery is left to send, the counts are final.
+		awaitDeliveriesDone(t, env, key, it.ID.String())
 		list := created()
 		if len(list) != 9 || len(rc.Of("item/login_succeeded", "")) != 3 {
 			t.Fatalf("%d attempts of item/created, %d of item/login_succeeded", len(list), len(rc.Of("item/login_succeeded", "")))
@@ -503,16 +503,14 @@ func TestWebhookRetries(t *testing.T) {
 		code.Store(404)
 		env, rc, key := failingEnv(t, webhooks.VariantB, []time.Duration{300 * ms, 600 * ms}, []time.Duration{100 * ms, 100 * ms},
 			func(d testsupport.Delivery) (int, time.Duration) { return int(code.Load()), 0 })
-		createItem(t, env, key, 0, okParams)
-		rc.Await(t, "item/created", 10*time.Second, func([]testsupport.Delivery) bool { return len(rc.Of("item/created", "")) == 1 })
-		time.Sleep(1200 * ms)
+		first := createItem(t, env, key, 0, okParams).ID.String()
+		awaitDeliveriesDone(t, env, key, first)
 		if n := len(rc.Of("item/created", "")); n != 1 {
 			t.Fatalf("a 404 was retried: %d attempts", n)
 		}
 		code.Store(503)
 		second := createItem(t, env, key, 0, map[string]any{"user": "user-ok-perf-1", "password": "password-ok"}).ID.String()
-		rc.Await(t, "three attempts of the second item/created", 10*time.Second, func([]testsupport.Delivery) bool { return len(rc.Of("item/created", "")) == 4 })
-		time.Sleep(1200 * ms)
+		awaitDeliveriesDone(t, env, key, second)
 		again := rc.Of("item/created", "")[1:]
 		if len(again) != 3 {
 			t.Fatalf("%d attempts after 503s", len(again))

@@ -345,16 +345,16 @@ func TestPaymentResumesOnSurvivor(t *testing.T) {
 	env, keys := configured(t, "PONTE_PAYMENT_STEP_DELAY=2s", "PONTE_WEBHOOK_TIMEOUT=500ms")
 	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
 	replicas := []*server{start(t, env...), start(t, env...)}
-	began := time.Now()
 	ids := map[string]*server{}
 	for _, s := range replicas {
 		ids[replicaID(t, s)] = s
 	}
 	key := apiKey(t, replicas[0].url, keys)
 	// A replica rescues others' jobs once it has held its own lock 5 s (steadyFor): the
-	// payment starts after both have, as in a deployment that has been running. This
-	// waits on the clock because the condition is the clock.
-	time.Sleep(time.Until(began.Add(6 * time.Second)))
+	// payment starts after both have, as in a deployment that has been running.
+	for id := range ids {
+		waitFor(t, "replica "+id+" to hold its liveness lock 6 s", func() bool { return livenessHeldFor(t, dbURL, id) >= 6*time.Second })
+	}
 	id := settlingIntent(t, replicas[0].url, key)
 	var owner string
 	waitFor(t, "a settlement step running", func() bool {
@@ -387,6 +387,29 @@ func TestPaymentResumesOnSurvivor(t *testing.T) {
 	})
 	t.Logf("killed the replica running the step from %s: the step done %s after the kill, the payment completed after %s (step delay 2s)",
 		before, moved.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
+}
+
+// livenessHeldFor is how long the connection holding a replica's liveness lock (see
+// db/liveness.go) has been open, as PostgreSQL tells it, or 0 while no connection holds it.
+func livenessHeldFor(t *testing.T, dbURL, replica string) time.Duration {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var seconds float64
+	err = conn.QueryRow(context.Background(), `SELECT extract(epoch FROM clock_timestamp() - a.backend_start)::float8
+		FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+		  AND l.classid = hashtext('ponte.liveness')::oid AND l.objid = hashtext($1)::oid`, replica).Scan(&seconds)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(seconds * float64(time.Second))
 }
 
 // stepOwner is the client id of the process running a payment settlement step, or "".

@@ -2,9 +2,13 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,10 +101,12 @@ func TestTerminateFinishesInFlightRequests(t *testing.T) {
 	body, send := io.Pipe()
 	answer := make(chan *http.Response, 1)
 	wrote := make(chan struct{})
+	var client net.Addr
 	go func() {
 		req, _ := http.NewRequest("POST", s.url+"/auth", body)
 		req.Header.Set("Content-Type", "application/json")
-		trace := &httptrace.ClientTrace{WroteHeaders: func() { close(wrote) }}
+		trace := &httptrace.ClientTrace{GotConn: func(c httptrace.GotConnInfo) { client = c.Conn.LocalAddr() },
+			WroteHeaders: func() { close(wrote) }}
 		resp, err := http.DefaultClient.Do(req.WithContext(httptrace.WithClientTrace(req.Context(), trace)))
 		if err != nil {
 			t.Errorf("the in-flight request failed: %v", err)
@@ -118,10 +124,9 @@ func TestTerminateFinishesInFlightRequests(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the request's headers were never written")
 	}
-	// The server closes connections whose request it has not begun to read. Once the
-	// headers are written it reads them at once, but nothing outside the process shows
-	// when it has: a quarter of a second is that moment, many times over.
-	time.Sleep(250 * time.Millisecond)
+	// The server closes connections whose request it has not begun to read: wait until
+	// it has read what was sent.
+	waitFor(t, "the service to read the request's first half", func() bool { return readByProcess(t, s.cmd.Process.Pid, s.url, client) })
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -151,4 +156,55 @@ func TestTerminateFinishesInFlightRequests(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("ponte did not stop after its last request")
 	}
+}
+
+// readByProcess reports whether process pid holds the TCP connection from client to the
+// server at base (it accepted it) and has read every byte sent on it so far (its receive
+// queue is empty), as Linux's /proc tells.
+func readByProcess(t *testing.T, pid int, base string, client net.Addr) bool {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := netip.ParseAddrPort(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := netip.ParseAddrPort(client.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(table), "\n")[1:] {
+		// sl local_address rem_address st tx_queue:rx_queue tr:when retrnsmt uid timeout inode
+		f := strings.Fields(line)
+		if len(f) < 10 || f[1] != procTCPAddr(server) || f[2] != procTCPAddr(from) {
+			continue
+		}
+		if _, rx, _ := strings.Cut(f[4], ":"); strings.Trim(rx, "0") != "" {
+			return false
+		}
+		fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range fds {
+			if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); l == "socket:["+f[9]+"]" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// procTCPAddr spells an IPv4 address and port as /proc/net/tcp does: the address's four
+// bytes as one machine word (little-endian here), the port big-endian, both in hex.
+func procTCPAddr(a netip.AddrPort) string {
+	b := a.Addr().Unmap().As4()
+	return fmt.Sprintf("%02X%02X%02X%02X:%04X", b[3], b[2], b[1], b[0], a.Port())
 }
