@@ -1,7 +1,9 @@
 package payments_test
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -257,5 +259,56 @@ func TestBoletoSweepMovesBoletosWhoseDatesPassed(t *testing.T) {
 	w.awaitBoleto(b.ID, payments.BoletoProtested)
 	if again := must(w.pay.SweepBoletos(w.ctx))(t); again != 0 {
 		t.Fatalf("a second sweep moved %d boletos", again)
+	}
+}
+
+// Two sweeps at once (the daily job and the one a new leader runs on start, or a job
+// rescued while its first run goes on) must move a boleto one day late to OVERDUE only: a
+// boleto is PROTESTED only once overdue past the protest delay, whoever moved it first.
+func TestConcurrentBoletoSweepsProtestNothingBeforeTheDelay(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	for i := range 20 {
+		w.boleto(conn, fmt.Sprintf("L%d", i), 70, 0)
+	}
+	w.env.Exec(t, `UPDATE boletos SET due_date = $1::date`, spDay(-1))
+	// Both sweeps read the boletos due before either moves one: the rows are held until
+	// both wait for their locks.
+	hold := must(w.env.DB.Pool.Begin(w.ctx))(t)
+	defer hold.Rollback(w.ctx)
+	if _, err := hold.Exec(w.ctx, `SELECT id FROM boletos FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := w.pay.SweepBoletos(w.ctx); err != nil {
+				t.Errorf("sweep: %v", err)
+			}
+		}()
+	}
+	testsupport.Eventually(t, "both sweeps to wait for the boletos' locks", wait, func() bool {
+		var waiting int
+		err := w.env.DB.Pool.QueryRow(w.ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+		return err == nil && waiting >= 2
+	})
+	if err := hold.Commit(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	list, total := must2(w.pay.Boletos(w.ctx, w.client, model.BoletoFilter{}, 100, 0))(t)
+	protested := 0
+	for _, b := range list {
+		if b.Status == payments.BoletoProtested {
+			protested++
+		} else if b.Status != payments.BoletoOverdue {
+			t.Fatalf("boleto %s one day late is %s", b.SeuNumero, b.Status)
+		}
+	}
+	if protested > 0 {
+		t.Fatalf("%d of %d boletos one day late were PROTESTED (protest delay %d days)", protested, total, 30)
 	}
 }
