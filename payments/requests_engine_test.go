@@ -234,3 +234,43 @@ func TestRequestExpiresUnlessAPayerIsAtIt(t *testing.T) {
 		t.Fatalf("an EXPIRED request is deleted: %v", err)
 	}
 }
+
+// A request made from a pasted PIX BR Code takes the code's amount, receiver and
+// description; a code without an amount, or not a code, is refused; its amount and
+// receiver never change, and a PIX attempt pays the very code pasted.
+func TestPixQrRequestKeepsTheCodesAmountAndReceiver(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	code := payments.BRCode{Key: "ana@example.com", Amount: 23.45, MerchantName: "ANA DOCES", MerchantCity: "RECIFE", TxID: "PEDIDO42", Description: "Bolo"}.Encode()
+	for name, c := range map[string]struct {
+		code *string
+		want model.Code
+	}{
+		"no code":      {nil, model.CodeInvalidParameter},
+		"not a code":   {ptr("hello"), model.CodeInvalidPixQrCode},
+		"no amount":    {ptr(payments.BRCode{Key: "ana@example.com", MerchantName: "ANA", MerchantCity: "RECIFE", TxID: "***"}.Encode()), model.CodeInvalidPixQrCode},
+		"bad CRC":      {ptr(code[:len(code)-4] + "0000"), model.CodeInvalidPixQrCode},
+		"over the max": {ptr(payments.BRCode{Key: "ana@example.com", Amount: 2_000_000_000, MerchantName: "ANA", MerchantCity: "RECIFE", TxID: "***"}.Encode()), model.CodeInvalidParameter},
+	} {
+		_, err := w.pay.CreateRequestFromPixQr(w.ctx, w.client, model.PixQrPaymentRequestInput{PixQrCode: c.code})
+		t.Run(name, func(t *testing.T) { wantCode(t, err, c.want) })
+	}
+
+	p := must(w.pay.CreateRequestFromPixQr(w.ctx, w.client, model.PixQrPaymentRequestInput{PixQrCode: ptr(" " + code + " "), IsSandbox: ptr(true)}))(t)
+	if *p.Amount != 23.45 || *p.Description != "Bolo" || p.PixQrCode == nil || p.PixQrCode.Payload != code || *p.PixQrCode.TransactionID != "PEDIDO42" ||
+		p.Recipient == nil || p.Recipient.Type != "PIX_QR_CODE" || p.Recipient.Name != "ANA DOCES" || *p.Recipient.PixKey != "ana@example.com" {
+		t.Fatalf("request from a PIX code: %+v", p)
+	}
+	for name, in := range map[string]model.PaymentRequestInput{"amount": {Amount: ptr(1.0)}, "recipient": {RecipientID: ptr(w.recipient)}} {
+		_, err := w.pay.UpdateRequest(w.ctx, w.client, p.ID, in)
+		t.Run("change "+name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
+	}
+	n := must(w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX")}, payments.ByClient))(t)
+	if n.PixData == nil || n.PixData.Value != code {
+		t.Fatalf("a PIX attempt pays %v, not the pasted code", n.PixData)
+	}
+	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	w.awaitRequest(p.ID, payments.Completed)
+	w.wantBalance(ledger.Payees, 2345)
+}
