@@ -270,21 +270,35 @@ func (e *Engine) SweepBoletos(ctx context.Context) (int, error) {
 			return moved, err
 		}
 		for _, id := range ids {
+			// The move is decided under the boleto's lock from what it is now: another sweep
+			// (a new leader's run at start beside the daily one) may have moved it since it
+			// was listed, and a payer may have paid it. Deciding from the list would protest
+			// a boleto that one sweep had just made overdue.
+			changed := false
 			err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 				b, found, err := tx.LockBoleto(ctx, uuid.Nil, id)
 				if err != nil || !found {
 					return err
 				}
-				to := BoletoOverdue
-				if b.Status == BoletoOverdue {
+				due := b.DueDate.Time
+				to := ""
+				switch {
+				case b.Status == BoletoOpen && due.Before(today):
+					to = BoletoOverdue
+				case b.Status == BoletoOverdue && due.Before(today.AddDate(0, 0, -protestDays)):
 					to = BoletoProtested
+				default:
+					return nil
 				}
+				changed = true
 				return e.moveBoleto(ctx, tx, b, to, "", 0)
 			})
 			if err != nil {
 				return moved, err
 			}
-			moved++
+			if changed {
+				moved++
+			}
 		}
 	}
 }
