@@ -102,11 +102,11 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UU
 	now := e.now()
 	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
 		CreatedAt: now, UpdatedAt: now}
-	if err := e.applyRequestInput(ctx, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
+	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
 		return nil, err
 	}
-	if err := e.price(ctx, p); err != nil { // per charge: the fixed part
+	if err := e.price(ctx, e.db, p); err != nil { // per charge: the fixed part
 		return nil, err
 	}
 	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {

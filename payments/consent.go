@@ -22,6 +22,16 @@ type recipientReader interface {
 	PaymentRecipient(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentRecipient, bool, error)
 }
 
+// partyReader is what a request's rules read about the application's parties and prices:
+// the pool, or the transaction that holds the request's lock (a read on the pool from
+// there can wait for a connection that requests queued on the same lock hold).
+type partyReader interface {
+	recipientReader
+	DefaultPaymentRecipient(ctx context.Context, clientID uuid.UUID) (*model.PaymentRecipient, bool, error)
+	PaymentCustomer(ctx context.Context, clientID, id uuid.UUID, withDeleted bool) (*model.PaymentCustomer, bool, error)
+	ClientPaymentPricing(ctx context.Context, clientID uuid.UUID) (map[string]db.PaymentPrice, error)
+}
+
 // recipientNow is a copy of the request's recipient record as it is now; nil for a request
 // paid to a PIX code, a boleto or a smart account.
 func recipientNow(ctx context.Context, q recipientReader, p *db.PaymentRequestRow) (*model.PaymentRecipient, error) {

@@ -107,7 +107,11 @@ func (e *Engine) CreateCustomer(ctx context.Context, clientID uuid.UUID, in mode
 
 // Customer reads a customer.
 func (e *Engine) Customer(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
-	c, found, err := e.db.PaymentCustomer(ctx, clientID, id, false)
+	return customerOf(ctx, e.db, clientID, id)
+}
+
+func customerOf(ctx context.Context, q partyReader, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
+	c, found, err := q.PaymentCustomer(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +302,11 @@ func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in mod
 
 // Recipient reads a recipient.
 func (e *Engine) Recipient(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
-	r, found, err := e.db.PaymentRecipient(ctx, clientID, id, false)
+	return recipientOf(ctx, e.db, clientID, id)
+}
+
+func recipientOf(ctx context.Context, q recipientReader, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
+	r, found, err := q.PaymentRecipient(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err
 	}

@@ -45,10 +45,10 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 	if in.Amount == nil {
 		return nil, bad("amount is required.")
 	}
-	if err := e.applyRequestInput(ctx, p, in, true); err != nil {
+	if err := e.applyRequestInput(ctx, e.db, p, in, true); err != nil {
 		return nil, err
 	}
-	if err := e.price(ctx, p); err != nil {
+	if err := e.price(ctx, e.db, p); err != nil {
 		return nil, err
 	}
 	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {
@@ -59,7 +59,7 @@ func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model
 
 // applyRequestInput validates and applies the fields given; on create the recipient
 // falls back to the application's default one.
-func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
+func (e *Engine) applyRequestInput(ctx context.Context, q partyReader, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
 	if !create && in.Boleto != nil {
 		return bad("boleto cannot change after a request is created; create another request.")
 	}
@@ -106,12 +106,12 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if err != nil {
 			return err
 		}
-		if _, err := e.Recipient(ctx, p.ClientID, id); err != nil {
+		if _, err := recipientOf(ctx, q, p.ClientID, id); err != nil {
 			return err
 		}
 		p.RecipientID = &id
 	} else if create && p.PixQrCode == nil && p.Boleto == nil && p.SmartAccountID == nil {
-		r, found, err := e.db.DefaultPaymentRecipient(ctx, p.ClientID)
+		r, found, err := q.DefaultPaymentRecipient(ctx, p.ClientID)
 		if err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 		if err != nil {
 			return err
 		}
-		if _, err := e.Customer(ctx, p.ClientID, id); err != nil {
+		if _, err := customerOf(ctx, q, p.ClientID, id); err != nil {
 			return err
 		}
 		p.CustomerID = &id
@@ -148,12 +148,12 @@ func (e *Engine) applyRequestInput(ctx context.Context, p *db.PaymentRequestRow,
 
 // price sets the request's fees: none in the sandbox, otherwise the application's PIX
 // pricing (a fixed part plus a percentage of the amount).
-func (e *Engine) price(ctx context.Context, p *db.PaymentRequestRow) error {
+func (e *Engine) price(ctx context.Context, q partyReader, p *db.PaymentRequestRow) error {
 	p.Fees = 0
 	if p.IsSandbox {
 		return nil
 	}
-	pricing, err := e.db.ClientPaymentPricing(ctx, p.ClientID)
+	pricing, err := q.ClientPaymentPricing(ctx, p.ClientID)
 	if err != nil {
 		return err
 	}
@@ -218,11 +218,11 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID,
 	}
 	now := e.now()
 	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, PixQrCode: q, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
-	if err := e.applyRequestInput(ctx, p, model.PaymentRequestInput{Amount: &code.Amount, Description: desc, CallbackUrls: in.CallbackUrls,
+	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Amount: &code.Amount, Description: desc, CallbackUrls: in.CallbackUrls,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
 		return nil, err
 	}
-	if err := e.price(ctx, p); err != nil {
+	if err := e.price(ctx, e.db, p); err != nil {
 		return nil, err
 	}
 	if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return e.insertRequest(ctx, tx, p) }); err != nil {
@@ -400,10 +400,10 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 		if p.PixQrCode != nil && (in.Amount != nil || in.RecipientID != nil || in.Schedule != nil) {
 			return bad("A request made from a PIX QR code keeps the code's amount and receiver and has no schedule.")
 		}
-		if err := e.applyRequestInput(ctx, p, in, false); err != nil {
+		if err := e.applyRequestInput(ctx, tx, p, in, false); err != nil {
 			return err
 		}
-		if err := e.price(ctx, p); err != nil {
+		if err := e.price(ctx, tx, p); err != nil {
 			return err
 		}
 		p.UpdatedAt = e.now()
