@@ -49,32 +49,6 @@ func (c *conn) Balance(ctx context.Context, account string) (int64, *time.Time, 
 	return balance, last, err
 }
 
-// LedgerEntry is one side of a movement, as the ledger's audits read it.
-type LedgerEntry struct {
-	MovementID uuid.UUID
-	Account    string
-	Debit      int64
-	Credit     int64
-	Kind       string
-	Reference  string
-	CreatedAt  time.Time
-}
-
-// LedgerEntries reads every entry whose reference starts with prefix (all of them for ""),
-// in the order they were written.
-func (c *conn) LedgerEntries(ctx context.Context, prefix string) ([]LedgerEntry, error) {
-	rows, err := c.pg.Query(ctx, `SELECT movement_id, account, (debit * 100)::bigint, (credit * 100)::bigint, kind, reference, created_at
-		FROM ledger_entries WHERE starts_with(reference, $1) ORDER BY id`, prefix)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (LedgerEntry, error) {
-		var e LedgerEntry
-		err := r.Scan(&e.MovementID, &e.Account, &e.Debit, &e.Credit, &e.Kind, &e.Reference, &e.CreatedAt)
-		return e, err
-	})
-}
-
 // LedgerAudit is what the ledger's invariants read: movements that do not sum to zero,
 // smart accounts whose balance is below zero, and boletos this service issued whose issuer
 // was paid more than once. All are empty in a sound ledger.

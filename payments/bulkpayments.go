@@ -89,7 +89,7 @@ func (e *Engine) CreateBulkPayment(ctx context.Context, clientID uuid.UUID, in m
 		} else if err != nil {
 			return err
 		}
-		return e.freezeBulk(ctx, tx, b, false)
+		return e.freezeBulk(ctx, tx, b)
 	})
 	if err != nil {
 		return nil, err
@@ -123,20 +123,14 @@ func (e *Engine) payableRequests(ctx context.Context, tx *db.Tx, b *db.BulkPayme
 }
 
 // freezeBulk copies each request's recipient as it is now: the owner approves, and the
-// bulk payment pays, these copies whatever becomes of the recipients' records. thaw lets
-// them go when the bulk payment ends unpaid.
-func (e *Engine) freezeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, thaw bool) error {
+// bulk payment pays, these copies whatever becomes of the recipients' records.
+func (e *Engine) freezeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow) error {
 	for _, id := range b.RequestIDs {
 		p, err := e.lockRequest(ctx, tx, b.ClientID, id)
 		if err != nil {
 			return err
 		}
-		if thaw {
-			if p.Status != Created {
-				continue
-			}
-			p.ConsentedRecipient = nil
-		} else if p.ConsentedRecipient, err = recipientNow(ctx, tx, p); err != nil {
+		if p.ConsentedRecipient, err = recipientNow(ctx, tx, p); err != nil {
 			return err
 		}
 		if err := tx.SavePaymentRequest(ctx, p); err != nil {
@@ -144,6 +138,34 @@ func (e *Engine) freezeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow
 		}
 	}
 	return nil
+}
+
+// thawBulk lets the copies go when a bulk payment ends unpaid: its requests that are still
+// CREATED are the application's again, and their next payer consents anew.
+func (e *Engine) thawBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow) error {
+	for _, id := range b.RequestIDs {
+		p, err := e.lockRequest(ctx, tx, b.ClientID, id)
+		if err != nil {
+			return err
+		}
+		if p.Status != Created {
+			continue
+		}
+		p.ConsentedRecipient = nil
+		if err := tx.SavePaymentRequest(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failBulk ends a bulk payment unpaid, with why, and frees its requests.
+func (e *Engine) failBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, why *model.PaymentErrorDetail) error {
+	b.Status, b.ErrorDetail = BulkError, why
+	if err := e.thawBulk(ctx, tx, b); err != nil {
+		return err
+	}
+	return tx.SaveBulkPayment(ctx, b, true)
 }
 
 // coverBulk refuses a bulk payment the smart account's balance cannot cover.
@@ -192,7 +214,7 @@ func (e *Engine) DeleteBulkPayment(ctx context.Context, clientID, id uuid.UUID) 
 		if b.Status != BulkCreated {
 			return model.Fail(model.CodeBulkPaymentNotDeletable, "Bulk payment %s is %s; only a CREATED one (not yet authorized) can be deleted.", id, b.Status)
 		}
-		if err := e.freezeBulk(ctx, tx, b, true); err != nil {
+		if err := e.thawBulk(ctx, tx, b); err != nil {
 			return err
 		}
 		return tx.DeleteBulkPayment(ctx, id)
@@ -241,11 +263,7 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 		}
 		b.UpdatedAt = e.now()
 		if !approve {
-			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."}
-			if err := e.freezeBulk(ctx, tx, b, true); err != nil {
-				return err
-			}
-			return tx.SaveBulkPayment(ctx, b, true)
+			return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."})
 		}
 		if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {
 			return err
@@ -259,11 +277,7 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 			if internal {
 				return err
 			}
-			b.Status, b.ErrorDetail = BulkError, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message}
-			if err := e.freezeBulk(ctx, tx, b, true); err != nil {
-				return err
-			}
-			return tx.SaveBulkPayment(ctx, b, true)
+			return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message})
 		}
 		if cents(b.TotalAmount) != total {
 			// Unreachable while the requests are frozen; should it happen, the owner approved
