@@ -5,36 +5,16 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"ponte/model"
 )
-
-// IdempotencyKey names one key: an application, the caller within it (a Connect Token's
-// id, or uuid.Nil for its API keys) and the key the client sent.
-type IdempotencyKey struct {
-	ClientID uuid.UUID
-	Caller   uuid.UUID
-	Key      string
-}
-
-// StoredResponse is a first answer kept for replay.
-type StoredResponse struct {
-	Status      int
-	ContentType string
-	Body        []byte
-}
-
-// IdempotencyRecord is the state of a key another request holds.
-type IdempotencyRecord struct {
-	Fingerprint []byte
-	// Response is nil while the first request still runs.
-	Response *StoredResponse
-}
 
 // ClaimIdempotencyKey claims k for the request owner with this fingerprint. claimed is true
 // when the caller now holds the key: it was free, its answer had expired, or its claim was
 // older than stale (the process that held it died). Otherwise rec is the key's state; rec is
 // nil when the holder released it in the meantime, and the caller may try again.
-func (c *conn) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerprint []byte, owner uuid.UUID,
-	ttl, stale time.Duration) (claimed bool, rec *IdempotencyRecord, err error) {
+func (c *conn) ClaimIdempotencyKey(ctx context.Context, k model.IdempotencyKey, fingerprint []byte, owner uuid.UUID,
+	ttl, stale time.Duration) (claimed bool, rec *model.IdempotencyRecord, err error) {
 	tag, err := c.pg.Exec(ctx, `INSERT INTO idempotency_keys AS k (client_id, caller, key, fingerprint, owner, claimed_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, now(), now() + $6::interval)
 		ON CONFLICT (client_id, caller, key) DO UPDATE
@@ -49,7 +29,7 @@ func (c *conn) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, finger
 	// after its snapshot, which a SELECT in the same statement would not see.
 	var status *int
 	var contentType *string
-	rec = &IdempotencyRecord{}
+	rec = &model.IdempotencyRecord{}
 	var body []byte
 	err = c.pg.QueryRow(ctx, `SELECT fingerprint, status, content_type, body FROM idempotency_keys
 		WHERE client_id = $1 AND caller = $2 AND key = $3`, k.ClientID, k.Caller, k.Key).Scan(&rec.Fingerprint, &status, &contentType, &body)
@@ -60,7 +40,7 @@ func (c *conn) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, finger
 		return false, nil, err
 	}
 	if status != nil {
-		rec.Response = &StoredResponse{Status: *status, Body: body}
+		rec.Response = &model.StoredResponse{Status: *status, Body: body}
 		if contentType != nil {
 			rec.Response.ContentType = *contentType
 		}
@@ -70,7 +50,7 @@ func (c *conn) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, finger
 
 // CompleteIdempotencyKey keeps the first answer for ttl. It reports false when owner no
 // longer holds the claim (another request took it over as stale).
-func (c *conn) CompleteIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID, resp StoredResponse, ttl time.Duration) (bool, error) {
+func (c *conn) CompleteIdempotencyKey(ctx context.Context, k model.IdempotencyKey, owner uuid.UUID, resp model.StoredResponse, ttl time.Duration) (bool, error) {
 	tag, err := c.pg.Exec(ctx, `UPDATE idempotency_keys SET status = $5, content_type = $6, body = $7, expires_at = now() + $8::interval
 		WHERE client_id = $1 AND caller = $2 AND key = $3 AND owner = $4 AND status IS NULL`,
 		k.ClientID, k.Caller, k.Key, owner, resp.Status, resp.ContentType, resp.Body, ttl)
@@ -78,7 +58,7 @@ func (c *conn) CompleteIdempotencyKey(ctx context.Context, k IdempotencyKey, own
 }
 
 // ReleaseIdempotencyKey frees a claim whose request failed, so the client can retry.
-func (c *conn) ReleaseIdempotencyKey(ctx context.Context, k IdempotencyKey, owner uuid.UUID) error {
+func (c *conn) ReleaseIdempotencyKey(ctx context.Context, k model.IdempotencyKey, owner uuid.UUID) error {
 	_, err := c.pg.Exec(ctx, `DELETE FROM idempotency_keys
 		WHERE client_id = $1 AND caller = $2 AND key = $3 AND owner = $4 AND status IS NULL`, k.ClientID, k.Caller, k.Key, owner)
 	return err

@@ -13,7 +13,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/model"
 )
@@ -37,10 +36,10 @@ func (r *Resolver) Handler() http.Handler {
 	srv.AroundFields(projector{es.Schema()}.around)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		ctx = withPrefetch(ctx)
-		if !r.ReportStatements {
+		if r.CountStatements == nil {
 			return next(ctx)
 		}
-		ctx, n := db.CountStatements(ctx)
+		ctx, n := r.CountStatements(ctx)
 		h := next(ctx)
 		return func(ctx context.Context) *graphql.Response {
 			resp := h(ctx)

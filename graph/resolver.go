@@ -7,7 +7,9 @@
 package graph
 
 import (
+	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"ponte/auth"
@@ -37,12 +39,10 @@ type Resolver struct {
 	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
 	// when it is made; nil means time.Now.
 	Now func() time.Time
-	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
-	// sending it as a bearer token (PONTE_METRICS_TOKEN).
-	MetricsToken string
-	// ReportStatements adds extensions.sqlStatements, the number of SQL statements an
-	// operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1).
-	ReportStatements bool
+	// CountStatements, when set, adds extensions.sqlStatements, the number of SQL statements
+	// an operation ran, to every GraphQL response (PONTE_GRAPHQL_SQL_STATS=1): it returns a
+	// context whose statements the store counts (db.CountStatements).
+	CountStatements func(context.Context) (context.Context, *atomic.Int64)
 }
 
 // Query returns the query resolvers.

@@ -268,7 +268,7 @@ func capacityFixture(b testing.TB, user string, products ...string) (*testsuppor
 		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequests)
 		// As ponte serve runs by default: the tests' count of each GraphQL query's
 		// statements (extensions.sqlStatements) is work a deployed service does not do.
-		s.Resolver.ReportStatements = false
+		s.Resolver.CountStatements = nil
 	})
 	c := env.NewClient(b, "capacity")
 	var it model.Item

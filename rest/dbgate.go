@@ -17,7 +17,7 @@ const retryAfterUnavailable = "2"
 // no database and pass.
 func (s *Server) databaseGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if needsDatabase(r.URL.Path) && !s.res.DatabaseAvailable() {
+		if needsDatabase(r.URL.Path) && !s.db.Available() {
 			// /graphql too: a refusal before execution is an HTTP status with the
 			// documented body there, as for a body too large.
 			s.writeError(w, r, model.Fail(model.CodeDatabaseUnavailable, "%s", model.MessageDatabaseUnavailable))

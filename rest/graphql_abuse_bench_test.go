@@ -23,7 +23,7 @@ func BenchmarkGraphQLRefusal(b *testing.B) {
 	key := env.NewClient(b, "graphql-refusal").APIKey
 	var mu sync.Mutex
 	var last time.Duration
-	h := rest.New(env.Resolver)
+	h := rest.New(env.Resolver, env.REST)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		h.ServeHTTP(w, r)

@@ -64,7 +64,7 @@ func (s *Server) idempotency(next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 
-		claim, err := s.res.ClaimIdempotencyKey(r.Context(), keys, requestFingerprint(r, body))
+		claim, err := s.keys.Claim(r.Context(), keys, requestFingerprint(r, body))
 		if claim == nil && err == nil {
 			// No valid credential: the endpoint answers that, and nothing is recorded.
 			next.ServeHTTP(w, r)

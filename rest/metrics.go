@@ -15,7 +15,7 @@ import (
 // queues and outcomes, which the internet need not read.
 func (s *Server) metricsEndpoint() http.HandlerFunc {
 	h := metrics.Handler()
-	token := s.res.MetricsToken
+	token := s.metricsToken
 	return func(w http.ResponseWriter, r *http.Request) {
 		host, _, _ := net.SplitHostPort(r.RemoteAddr)
 		ip := net.ParseIP(host)

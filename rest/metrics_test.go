@@ -39,7 +39,7 @@ func metricValue(text, family string, labels ...string) float64 {
 func TestMetrics(t *testing.T) {
 	t.Parallel()
 	rc := testsupport.NewTLSReceiver(t)
-	env := testsupport.New(t, rc.Route, func(s *testsupport.Setup) { s.Resolver.MetricsToken = "scrape-secret" })
+	env := testsupport.New(t, rc.Route, func(s *testsupport.Setup) { s.REST.MetricsToken = "scrape-secret" })
 	key := env.NewClient(t, "metrics").APIKey
 	env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "item/created", "url": rc.URL + "/m"}).Want(200)
 	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})

@@ -17,6 +17,7 @@ import (
 	"ponte/graph"
 	"ponte/graph/generated"
 	"ponte/graph/graphiql"
+	"ponte/idempotency"
 	"ponte/model"
 )
 
@@ -28,11 +29,16 @@ type Server struct {
 	auth  *auth.Service
 	log   *slog.Logger
 	limit *auth.Limiter
+
+	db           Database
+	keys         *idempotency.Keys
+	metricsToken string
 }
 
 // New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
-func New(res *graph.Resolver) http.Handler {
-	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter}
+func New(res *graph.Resolver, c Config) http.Handler {
+	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
+		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken}
 	if s.limit == nil {
 		s.limit = auth.NewLimiter(nil)
 	}

@@ -24,6 +24,7 @@ import (
 	"ponte/collected"
 	"ponte/db"
 	"ponte/graph"
+	"ponte/idempotency"
 	"ponte/itemsync"
 	"ponte/jobs"
 	"ponte/model"
@@ -146,6 +147,7 @@ type Env struct {
 	DB       *db.DB
 	Auth     *auth.Service
 	Resolver *graph.Resolver
+	REST     rest.Config // what rest.New was given beside the resolvers
 	Server   *httptest.Server
 	Sync     *itemsync.Engine
 	Jobs     *jobs.Client
@@ -164,6 +166,7 @@ func Logger() *slog.Logger {
 // Setup is what an Option may adjust before the service starts.
 type Setup struct {
 	Resolver *graph.Resolver
+	REST     *rest.Config
 	Sync     *itemsync.Config
 	Jobs     *jobs.Config
 	Webhooks *webhooks.Config
@@ -183,7 +186,8 @@ func New(t testing.TB, options ...Option) *Env {
 		t.Fatalf("open test database: %v", err)
 	}
 	a := auth.NewService(store, MasterKey)
-	res := &graph.Resolver{DB: store, Auth: a, Log: Logger(), ReportStatements: true}
+	res := &graph.Resolver{DB: store, Auth: a, Log: Logger(), CountStatements: db.CountStatements}
+	restCfg := rest.Config{Database: store, Idempotency: idempotency.New(store, a.AnswerSealer(), res.Log)}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
@@ -191,7 +195,7 @@ func New(t testing.TB, options ...Option) *Env {
 	hooksCfg := webhooks.DefaultConfig()
 	payCfg := payments.DefaultConfig()
 	payCfg.StepDelay = 0
-	setup := &Setup{Resolver: res, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
+	setup := &Setup{Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
 	for _, o := range options {
 		o(setup)
 	}
@@ -222,7 +226,7 @@ func New(t testing.TB, options ...Option) *Env {
 	}
 	listenCtx, stopListening := context.WithCancel(ctx)
 	go a.Listen(listenCtx, res.Log)
-	srv.Config = rest.NewHTTPServer(rest.New(res)) // the service's own limits and time-outs
+	srv.Config = rest.NewHTTPServer(rest.New(res, restCfg)) // the service's own limits and time-outs
 	srv.Start()
 	t.Cleanup(func() {
 		stopListening()
@@ -232,7 +236,7 @@ func New(t testing.TB, options ...Option) *Env {
 		_ = queue.Stop(stopCtx)
 		store.Close()
 	})
-	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, Server: srv, Sync: eng, Jobs: queue, Webhooks: hooks, Payments: pay}
+	return &Env{T: t, URL: srv.URL, DBURL: dbURL, DB: store, Auth: a, Resolver: res, REST: restCfg, Server: srv, Sync: eng, Jobs: queue, Webhooks: hooks, Payments: pay}
 }
 
 // Exec runs SQL directly against the test's database, for arranging states the API cannot

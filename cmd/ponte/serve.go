@@ -22,6 +22,7 @@ import (
 	"ponte/collected"
 	"ponte/db"
 	"ponte/graph"
+	"ponte/idempotency"
 	"ponte/itemsync"
 	"ponte/jobs"
 	"ponte/metrics"
@@ -66,8 +67,11 @@ func serve(ctx context.Context, c *config) error {
 	if err != nil {
 		return err
 	}
-	res := &graph.Resolver{DB: store, Auth: authn, Log: log, ReportStatements: os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1",
-		MetricsToken: c.MetricsToken, Limiter: auth.NewSharedLimiter(nil, counter)}
+	res := &graph.Resolver{DB: store, Auth: authn, Log: log, Limiter: auth.NewSharedLimiter(nil, counter)}
+	if os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1" {
+		res.CountStatements = db.CountStatements
+	}
+	keys := idempotency.New(store, authn.AnswerSealer(), log)
 	if err := metrics.RegisterStore(metrics.Store{Pool: store.PoolStats, Depths: store.JobDepths}); err != nil {
 		return err
 	}
@@ -132,10 +136,10 @@ func serve(ctx context.Context, c *config) error {
 		_ = queue.Stop(stopCtx)
 	}()
 	go engine.RunSweeper(db.LongRunning(ctx))
-	go res.RunIdempotencyPurge(ctx)
+	go keys.RunPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
 	go rescueJobs(ctx, store, live, log)
-	var handler http.Handler = rest.New(res)
+	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken})
 	if metrics.TracingConfigured() {
 		// A span per request, continuing the caller's trace (W3C traceparent); the router
 		// names it by route once it knows the route.
