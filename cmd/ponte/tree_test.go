@@ -35,11 +35,16 @@ var layers = map[string][]string{
 	"ponte/graph/generated": {"ponte/model"},
 	"ponte/graph/graphiql":  {"ponte/model"},
 	"ponte/graph/generate":  {},
-	"ponte/graph": {"ponte/model", "ponte/db", "ponte/auth", "ponte/collected", "ponte/itemsync",
+	// HTTP infrastructure below rest: first answers kept for Idempotency-Key replays, in a
+	// store it declares (db implements it).
+	"ponte/idempotency": {"ponte/model", "ponte/auth"},
+	// graph reaches the store only through the domain packages.
+	"ponte/graph": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/itemsync",
 		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan"},
-	// rest never imports db: the stored documents it sends come through collected.
-	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/payments", "ponte/graph",
-		"ponte/graph/generated", "ponte/graph/graphiql", "ponte/metrics"},
+	// rest stands on the resolvers alone, besides the vocabulary and its HTTP infrastructure:
+	// no domain package, no db (the probes' store comes through rest.Config).
+	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/graph", "ponte/graph/generated", "ponte/graph/graphiql",
+		"ponte/metrics", "ponte/jsonscan", "ponte/idempotency"},
 }
 
 // storeDrivers are reached only through db.
