@@ -265,7 +265,7 @@ func capacityFixture(b testing.TB, user string, products ...string) (*testsuppor
 		unlimited[group] = 1 << 30
 	}
 	env := testsupport.New(b, func(s *testsupport.Setup) {
-		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.Resolver.DB.CountRequests)
+		s.Resolver.Limiter = auth.NewSharedLimiter(unlimited, s.DB.CountRequests)
 		// As ponte serve runs by default: the tests' count of each GraphQL query's
 		// statements (extensions.sqlStatements) is work a deployed service does not do.
 		s.Resolver.CountStatements = nil

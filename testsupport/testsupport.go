@@ -165,6 +165,7 @@ func Logger() *slog.Logger {
 
 // Setup is what an Option may adjust before the service starts.
 type Setup struct {
+	DB       *db.DB // the test's store, for options that build on it
 	Resolver *graph.Resolver
 	REST     *rest.Config
 	Sync     *itemsync.Config
@@ -195,7 +196,7 @@ func New(t testing.TB, options ...Option) *Env {
 	hooksCfg := webhooks.DefaultConfig()
 	payCfg := payments.DefaultConfig()
 	payCfg.StepDelay = 0
-	setup := &Setup{Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
+	setup := &Setup{DB: store, Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
 	for _, o := range options {
 		o(setup)
 	}
