@@ -234,6 +234,14 @@ func (c *Cluster) running(ctx context.Context) bool {
 	return true
 }
 
+// Attached reports that another process's server answers on the folder (StartCluster with
+// Attach found it running), so Stop leaves it running.
+func (c *Cluster) Attached() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.proc == nil
+}
+
 // EnsureDatabase creates database name if it does not exist.
 func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	conn, err := pgx.Connect(ctx, c.URL("postgres"))

@@ -63,14 +63,14 @@ func CheckEventURL(field, v string, allowInsecure bool) error {
 			if s == "localhost" {
 				return Fail(CodeInvalidParameter, "%s must not point at localhost%s", field, insecureHint)
 			}
-			return Fail(CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q).", field, s, host)
+			return Fail(CodeInvalidParameter, "%s must name a public host, not one under .%s (got %q)%s", field, s, host, insecureHint)
 		}
 	}
 	if isIPLiteral(host) {
 		return Fail(CodeInvalidParameter, "%s must name a host, not an IP address (got %q)%s", field, host, insecureHint)
 	}
 	if !strings.Contains(host, ".") {
-		return Fail(CodeInvalidParameter, "%s must name a public host with a domain (got %q).", field, host)
+		return Fail(CodeInvalidParameter, "%s must name a public host with a domain (got %q)%s", field, host, insecureHint)
 	}
 	return nil
 }

@@ -31,7 +31,10 @@ func apiDocument() (*openapi3.T, error) {
 		OpenAPI: "3.1.0",
 		Info: &openapi3.Info{Title: "Ponte", Version: "1",
 			Description: "Financial data aggregation and payment initiation for Brazil. Every route but the public ones needs an API key (POST /auth) in X-API-KEY; errors have the body ErrorBody."},
-		Paths: openapi3.NewPaths(),
+		// Relative: the document is served by the service it describes, at whatever address.
+		Servers:  openapi3.Servers{{URL: "/", Description: "This Ponte service"}},
+		Security: openapi3.SecurityRequirements{{"apiKey": []string{}}},
+		Paths:    openapi3.NewPaths(),
 		Components: &openapi3.Components{
 			Schemas: openapi3.Schemas{},
 			SecuritySchemes: openapi3.SecuritySchemes{"apiKey": &openapi3.SecuritySchemeRef{
@@ -45,8 +48,10 @@ func apiDocument() (*openapi3.T, error) {
 	for _, r := range apiRoutes {
 		op := &openapi3.Operation{Tags: []string{r.tag}, Summary: r.summary, OperationID: operationID(r.method, r.path),
 			Responses: openapi3.NewResponses()}
-		if !r.public {
-			op.Security = &openapi3.SecurityRequirements{{"apiKey": []string{}}}
+		if r.public {
+			// Said on each public operation (the document's default is the API key): linters
+			// and generated clients read a missing security as "the default applies".
+			op.Security = &openapi3.SecurityRequirements{}
 		}
 		for _, p := range pathParams.FindAllStringSubmatch(r.path, -1) {
 			op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(p[1]).

@@ -10,9 +10,10 @@ import (
 	"ponte/testsupport"
 )
 
-// Every command's help exits 0; every mistaken invocation exits 2 with a message saying
-// what is wrong, and touches nothing: run in an empty folder with the default data folder,
-// none of them creates it.
+// Every command's help exits 0 and goes to stdout; every mistaken invocation exits 2 with
+// one line on stderr saying what is wrong; a read-only command with no data folder exits 1
+// saying so; and none of them touches anything: run in an empty folder with the default
+// data folder, none creates it.
 func TestCommandLine(t *testing.T) {
 	t.Parallel()
 	bin := build(t)
@@ -37,6 +38,18 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"doctor"}, 0, "a private cluster will be initialised"},
 		{[]string{"doctor", "--help"}, 0, "exits 1 if anything fails"},
 		{[]string{"doctor", "extra"}, 2, "takes no arguments"},
+		{[]string{"clients", "list", "--help"}, 0, "list client applications"},
+		{[]string{"clients", "disable", "--help"}, 0, "stop working at once"},
+		{[]string{"clients", "enable", "--help"}, 0, "enable a client application"},
+		{[]string{"clients", "public-key", "--help"}, 0, "RSA public key"},
+		{[]string{"version", "--help"}, 0, "print the version"},
+		{[]string{"--help"}, 0, "PONTE_REDIS_URL"},
+		{[]string{"clients", "list"}, 1, "no data folder at "},
+		{[]string{"clients", "public-key", "2f0c4b7e-2f6e-4a53-9d7c-1f6c2b0a9e11"}, 1, "no data folder at "},
+		{[]string{"clients", "list", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"serve", "--nope=1"}, 2, "flag provided but not defined: -nope"},
+		{[]string{"connectors", "set-status", "--x", "1", "ONLINE"}, 2, "flag provided but not defined: -x"},
+		{[]string{"doctor", "--verbose"}, 2, "flag provided but not defined: -verbose"},
 
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"--nope"}, 2, "nope"},
@@ -70,7 +83,10 @@ func TestCommandLine(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(bin, c.args...)
 			cmd.Dir, cmd.Env = dir, env
-			out, err := cmd.CombinedOutput()
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			out := stdout.String() + stderr.String()
 			exit := 0
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
@@ -78,8 +94,14 @@ func TestCommandLine(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if exit != c.exit || !strings.Contains(string(out), c.says) {
+			if exit != c.exit || !strings.Contains(out, c.says) {
 				t.Fatalf("exit %d, want %d; output lacks %q:\n%s", exit, c.exit, c.says, out)
+			}
+			switch {
+			case exit == 0 && stderr.Len() > 0:
+				t.Fatalf("a command that succeeded wrote to stderr: %s", &stderr)
+			case exit != 0 && (stdout.Len() > 0 || strings.Count(strings.TrimSuffix(stderr.String(), "\n"), "\n") > 0):
+				t.Fatalf("a failure must be one line on stderr and nothing on stdout;\nstdout: %s\nstderr: %s", &stdout, &stderr)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 				t.Fatalf("the command left %s in its folder", entries[0].Name())
@@ -109,7 +131,7 @@ func TestDoctor(t *testing.T) {
 		return 0, string(out)
 	}
 	code, out := run()
-	for _, want := range []string{"ok    database      reachable", "ok    migrations    all applied", "ok    clock", "ok    keys          PONTE_SECRET_KEY is set"} {
+	for _, want := range []string{"ok    database      DATABASE_URL is reachable", "ok    migrations    all applied", "ok    clock", "ok    keys          PONTE_SECRET_KEY is set"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("doctor: exit %d, output lacks %q:\n%s", code, want, out)
 		}
@@ -119,6 +141,9 @@ func TestDoctor(t *testing.T) {
 	}
 	if code, out = run("PONTE_REDIS_URL=redis://127.0.0.1:1/0"); code != 1 || !strings.Contains(out, "FAIL  redis") {
 		t.Fatalf("doctor with a dead Redis: exit %d\n%s", code, out)
+	}
+	if code, out = run("PONTE_ADDR=bad"); code != 1 || !strings.Contains(out, "FAIL  configuration PONTE_ADDR (or --addr) must be host:port") {
+		t.Fatalf("doctor with PONTE_ADDR=bad: exit %d\n%s", code, out)
 	}
 	code, out = run("DATABASE_URL=postgres://postgres@127.0.0.1:1/ponte?connect_timeout=2", "PONTE_SECRET_KEY=short")
 	if code != 1 || !strings.Contains(out, "FAIL  database") || !strings.Contains(out, "FAIL  keys") {

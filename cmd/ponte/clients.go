@@ -14,6 +14,7 @@ import (
 
 	"ponte/auth"
 	"ponte/db"
+	"ponte/model"
 )
 
 func migrate(ctx context.Context, c *config) error {
@@ -30,10 +31,19 @@ func migrate(ctx context.Context, c *config) error {
 // operator opens what the operator commands work on: the database (its own cluster when
 // DATABASE_URL is unset) and the credentials service. Commands check their arguments
 // before calling it, so a mistyped command opens nothing.
-func operator(ctx context.Context) (*db.DB, *auth.Service, func(), error) {
+//
+// A command that only reads (readOnly) creates nothing: with no data folder (and no
+// DATABASE_URL) or no key it says so instead of making a cluster and a key to read nothing
+// from.
+func operator(ctx context.Context, readOnly bool) (*db.DB, *auth.Service, func(), error) {
 	c, err := loadConfig(nil)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if readOnly {
+		if err := c.existing(); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	key, err := c.masterKey(c.logger())
 	if err != nil {
@@ -79,7 +89,7 @@ func clientsCommand() *cli.Command {
 					if cmd.String("name") == "" {
 						return usagef("clients create needs --name NAME")
 					}
-					_, authn, done, err := operator(ctx)
+					_, authn, done, err := operator(ctx, false)
 					if err != nil {
 						return err
 					}
@@ -97,7 +107,7 @@ func clientsCommand() *cli.Command {
 					if err := noArgs(cmd); err != nil {
 						return err
 					}
-					store, _, done, err := operator(ctx)
+					store, _, done, err := operator(ctx, true)
 					if err != nil {
 						return err
 					}
@@ -105,6 +115,9 @@ func clientsCommand() *cli.Command {
 					list, err := store.ListClients(ctx)
 					if err != nil {
 						return err
+					}
+					if list == nil {
+						list = []*model.ClientApplication{} // "[]": no clients yet, not null
 					}
 					return printJSON(list)
 				},
@@ -118,7 +131,7 @@ func clientsCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					_, authn, done, err := operator(ctx)
+					_, authn, done, err := operator(ctx, true)
 					if err != nil {
 						return err
 					}
@@ -145,7 +158,7 @@ func clientsCommand() *cli.Command {
 							return usageError{err}
 						}
 					}
-					store, _, done, err := operator(ctx)
+					store, _, done, err := operator(ctx, false)
 					if err != nil {
 						return err
 					}
@@ -179,7 +192,7 @@ func clientsCommand() *cli.Command {
 						}
 						prices[method] = price
 					}
-					store, _, done, err := operator(ctx)
+					store, _, done, err := operator(ctx, false)
 					if err != nil {
 						return err
 					}
@@ -209,7 +222,7 @@ func setEnabled(enable bool) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		_, authn, done, err := operator(ctx)
+		_, authn, done, err := operator(ctx, false)
 		if err != nil {
 			return err
 		}

@@ -141,6 +141,9 @@ func loadConfig(flags func(*config)) (*config, error) {
 	if flags != nil {
 		flags(c)
 	}
+	if err := checkAddr(c.Addr); err != nil {
+		return nil, err
+	}
 	if (c.ClientID == "") != (c.ClientSecret == "") {
 		return nil, errors.New("PONTE_CLIENT_ID and PONTE_CLIENT_SECRET must be set together")
 	}
@@ -255,6 +258,23 @@ func (c *config) logger() *slog.Logger {
 	return slog.New(model.LogRequestIDs(h))
 }
 
+// existing refuses to go on when there is nothing yet to read: no private cluster in the
+// data folder (with DATABASE_URL unset), or no master key.
+func (c *config) existing() error {
+	dir, _ := filepath.Abs(c.DataDir)
+	if c.DatabaseURL == "" {
+		if _, err := os.Stat(filepath.Join(c.DataDir, "pg", "PG_VERSION")); err != nil {
+			return fmt.Errorf("no data folder at %s: nothing to read yet (start ponte once there, or set PONTE_DATA_DIR or DATABASE_URL)", dir)
+		}
+	}
+	if c.SecretKey == "" {
+		if _, err := os.Stat(filepath.Join(c.DataDir, "secret.key")); err != nil {
+			return fmt.Errorf("no master key: PONTE_SECRET_KEY is unset and %s has no secret.key", dir)
+		}
+	}
+	return nil
+}
+
 // masterKey returns PONTE_SECRET_KEY, or the key kept in the data folder, generating it
 // on first start. Replicas sharing a database must share this key: set PONTE_SECRET_KEY.
 func (c *config) masterKey(log *slog.Logger) ([]byte, error) {
@@ -291,4 +311,17 @@ func (c *config) masterKey(log *slog.Logger) ([]byte, error) {
 		log.Warn("generated a master key in the data folder while using an external DATABASE_URL; replicas must share it: set PONTE_SECRET_KEY", "path", path)
 	}
 	return []byte(key), nil
+}
+
+// checkAddr refuses a listen address net.Listen would refuse, so that doctor and a start
+// say so before anything is opened.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16) // 0 asks the kernel for a free port
+	}
+	if err != nil {
+		return fmt.Errorf("PONTE_ADDR (or --addr) must be host:port, such as 127.0.0.1:8080 or :8080, not %q", addr)
+	}
+	return nil
 }

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/redis/go-redis/v9"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v3"
 
 	"ponte/db"
@@ -48,6 +50,12 @@ func doctor(ctx context.Context, w io.Writer) (failed int) {
 		return failed
 	}
 	report("ok", "configuration", "the environment reads")
+	if ln, err := net.Listen("tcp", c.Addr); err != nil {
+		report("warn", "listen", c.Addr+" is taken (by a running ponte?): "+err.Error())
+	} else {
+		ln.Close()
+		report("ok", "listen", c.Addr+" is free")
+	}
 	if c.AllowInsecureWebhooks {
 		report("warn", "configuration", "PONTE_ALLOW_INSECURE_WEBHOOKS is on: development only")
 	}
@@ -85,26 +93,51 @@ func doctor(ctx context.Context, w io.Writer) (failed int) {
 		cancel()
 		_ = rc.Close()
 	}
-	if c.DatabaseURL == "" {
-		if _, err := os.Stat(filepath.Join(c.DataDir, "pg", "PG_VERSION")); err != nil {
-			report("ok", "database", "DATABASE_URL is unset: a private cluster will be initialised in "+filepath.Join(c.DataDir, "pg"))
-		} else {
-			report("ok", "database", "DATABASE_URL is unset: the private cluster in "+filepath.Join(c.DataDir, "pg"))
-		}
-		return failed
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	store, err := db.OpenWith(ctx, c.DatabaseURL, db.Limits{ConnectTimeout: c.DB.ConnectTimeout})
+	url, which := c.DatabaseURL, "DATABASE_URL"
+	if url == "" {
+		pg := filepath.Join(c.DataDir, "pg")
+		if _, err := os.Stat(filepath.Join(pg, "PG_VERSION")); err != nil {
+			report("ok", "database", "DATABASE_URL is unset: a private cluster will be initialised in "+pg)
+			return failed
+		}
+		// The private cluster is checked as an external one is: the running service's
+		// server when there is one, else one started for the check and stopped after it.
+		cluster, err := db.StartCluster(ctx, pg, db.ClusterOptions{Attach: true})
+		if err != nil {
+			report("FAIL", "database", "the private cluster in "+pg+" does not start: "+err.Error())
+			return failed
+		}
+		defer cluster.Stop()
+		url, which = cluster.URL("ponte"), "the private cluster in "+pg
+		if cluster.Attached() {
+			which += " (a running ponte's)"
+		} else {
+			which += " (started for this check, stopped after it)"
+		}
+	}
+	checkDatabase(ctx, url, which, report)
+	return failed
+}
+
+// checkDatabase reports on the database at url: reachable, migrated, its clock.
+func checkDatabase(ctx context.Context, url, which string, report func(level, what, detail string)) {
+	store, err := db.OpenWith(ctx, url, db.Limits{ConnectTimeout: 5 * time.Second})
 	if err == nil {
 		err = store.Pool.Ping(ctx)
 	}
 	if err != nil {
-		report("FAIL", "database", "cannot reach DATABASE_URL: "+err.Error())
-		return failed
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "3D000" { // invalid_catalog_name
+			report("warn", "database", which+" has no database yet: the first start (or ponte migrate) creates it")
+			return
+		}
+		report("FAIL", "database", "cannot reach "+which+": "+err.Error())
+		return
 	}
 	defer store.Close()
-	report("ok", "database", "reachable")
+	report("ok", "database", which+" is reachable")
 	switch pending, err := store.Pending(ctx); {
 	case err != nil:
 		report("warn", "migrations", "never applied: the first start (or ponte migrate) applies them")
@@ -120,5 +153,4 @@ func doctor(ctx context.Context, w io.Writer) (failed int) {
 	} else {
 		report("ok", "clock", fmt.Sprintf("within %s of the database's", skew.Abs().Round(time.Millisecond)))
 	}
-	return failed
 }

@@ -28,17 +28,29 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // failed, 2 when it was called wrongly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := commands()
+	asUsageErrors(root)
 	root.Writer, root.ErrWriter = stdout, stderr
 	err := root.Run(ctx, args)
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "ponte:", err)
 	if errors.As(err, new(usageError)) {
-		fmt.Fprintln(stderr, "Run ponte --help, or ponte COMMAND --help, for usage.")
+		// One line: what was wrong, and where the usage is. The help itself goes to stdout
+		// only when asked for.
+		fmt.Fprintf(stderr, "ponte: %v (see ponte --help, or ponte COMMAND --help)\n", err)
 		return 2
 	}
+	fmt.Fprintln(stderr, "ponte:", err)
 	return 1
+}
+
+// asUsageErrors makes every command's flag errors usage errors (exit 2, one line): urfave/cli
+// asks each command's own OnUsageError, and without one prints the whole help instead.
+func asUsageErrors(cmd *cli.Command) {
+	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error { return usageError{err} }
+	for _, sub := range cmd.Commands {
+		asUsageErrors(sub)
+	}
 }
 
 // serveFlags are the service's flags; each overrides the environment variable it names.
@@ -97,9 +109,6 @@ func commands() *cli.Command {
 		Action:      serveAction,
 		// Errors are returned to run, which prints them and picks the exit status.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError{err}
-		},
 		Commands: []*cli.Command{
 			{Name: "serve", Usage: "run the service (the default command)", Flags: serveFlags(), Action: serveAction},
 			{
@@ -208,5 +217,7 @@ serve and migrate override the variables they name.
    PONTE_PAYMENT_REQUEST_EXPIRY  how long an unpaid payment request waits before EXPIRED (720h)
    PONTE_DB_CONNECT_TIMEOUT, PONTE_DB_ACQUIRE_TIMEOUT, PONTE_DB_STATEMENT_TIMEOUT
                                bounds on database waits (3s, 5s, 5s; 0 lifts one)
+   PONTE_REDIS_URL             count rate limits in Redis (redis://[user:password@]host:port/db,
+                               rediss:// for TLS) instead of PostgreSQL
    PONTE_METRICS_TOKEN         bearer token a scraper on another machine sends to /metrics
    PONTE_GRAPHQL_SQL_STATS     1: GraphQL responses report extensions.sqlStatements`

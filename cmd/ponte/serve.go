@@ -39,6 +39,20 @@ func serve(ctx context.Context, c *config) error {
 	if c.AllowInsecureWebhooks {
 		log.Warn("PONTE_ALLOW_INSECURE_WEBHOOKS is set: webhook URLs may use plain HTTP and localhost; never use this in production")
 	}
+	// What can fail without changing anything goes first: the port, then the data folder's
+	// lock. A start that fails there leaves no cluster, key or client behind.
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close() // the server closes it too; this covers a start that fails before serving
+	if c.DatabaseURL == "" {
+		release, err := lockDataDir(c.DataDir)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	key, err := c.masterKey(log)
 	if err != nil {
 		return err
@@ -76,10 +90,6 @@ func serve(ctx context.Context, c *config) error {
 		return err
 	}
 
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
-		return err
-	}
 	scheme := "http"
 	if c.TLSCert != "" {
 		scheme = "https"

@@ -84,7 +84,13 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 <title>Ponte GraphiQL</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="{{.Asset "graphiql.min.css"}}">
-<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+<style>html, body, #graphiql { height: 100%; margin: 0; }
+/* On a phone the editors and the response stack instead of sharing the width. */
+@media (max-width: 700px) {
+  .graphiql-container .graphiql-session { flex-direction: column; }
+  .graphiql-container .graphiql-session > .graphiql-horizontal-drag-bar { display: none; }
+  .graphiql-container .graphiql-session > * { min-height: 40%; }
+}</style>
 </head>
 <body>
 <div id="graphiql" data-endpoint="{{.Endpoint}}">Loading GraphiQL…</div>

@@ -19,12 +19,21 @@
   // The Headers editor starts with the header the API wants, so the developer only has to
   // paste the key. The fetcher also carries it because the Headers editor may be edited
   // away; GraphiQL lets the editor's headers override these.
+  // A link may carry the operation to open (?query=, ?variables=, ?operationName=), as
+  // GraphiQL's own examples share queries; it replaces what the editor last held.
+  var query = params.get('query');
+  var variables = params.get('variables');
+  var operationName = params.get('operationName');
+
   var headers = { 'X-API-KEY': apiKey };
   var fetcher = GraphiQL.createFetcher({ url: endpoint, headers: apiKey ? headers : {} });
 
   ReactDOM.createRoot(root).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
+      query: query === null ? undefined : query,
+      variables: variables === null ? undefined : variables,
+      operationName: operationName === null ? undefined : operationName,
       defaultHeaders: JSON.stringify(headers, null, 2),
       // Headers hold a credential: never write them to localStorage.
       shouldPersistHeaders: false,
