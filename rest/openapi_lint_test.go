@@ -32,7 +32,7 @@ func TestOpenAPILint(t *testing.T) {
 	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true")
 	out, err := cmd.Output()
 	var report struct {
-		Totals struct{ Errors, Warnings int } `json:"totals"`
+		Totals   struct{ Errors, Warnings int } `json:"totals"`
 		Problems []struct {
 			RuleID   string `json:"ruleId"`
 			Severity string `json:"severity"`
