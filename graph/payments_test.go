@@ -306,6 +306,10 @@ func TestPaymentRequestsAndIntents(t *testing.T) {
 			}
 		}
 		first := str(t, d, "scheduledPayments.results.0.id")
+		nested := g.ok(t, `query($id: UUID!) { paymentRequest(id: $id) { scheduledPayments { id } } }`, map[string]any{"id": made[2]})
+		if !slices.Equal(ids(t, nested, "paymentRequest.scheduledPayments"), ids(t, d, "scheduledPayments.results")) {
+			t.Fatalf("paymentRequest.scheduledPayments %v", nested)
+		}
 		one := g.ok(t, `query($r: UUID!, $id: UUID!) { scheduledPayment(paymentRequestId: $r, id: $id) { scheduledDate } }`, map[string]any{"r": made[2], "id": first})
 		if at(t, one, "scheduledPayment.scheduledDate") != spDay(5) {
 			t.Fatalf("one dated payment %v", one)
