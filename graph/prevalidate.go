@@ -38,7 +38,7 @@ const (
 	// selection set make 90 pairs.
 	maxSharedNamePairs = 2_000
 	// maxAnonymousSelections bounds what a caller without a credential may select (its
-	// query may only introspect). GraphiQL's introspection query makes 486 selections, the
+	// query may only introspect, or read and answer the payer's pages: publicFields). GraphiQL's introspection query makes 486 selections, the
 	// operation's and its fragments', and costs about 60 ms of CPU to answer (280 KB, a
 	// goroutine per list element); this allows it and some other tool's longer variant, not
 	// several copies of it.
@@ -113,9 +113,18 @@ func (p *preparsed) check(query, operationName string, variables map[string]any)
 	return nil
 }
 
-// onlyIntrospection reports whether the operation selects nothing but the schema's own
-// description (__schema, __type, __typename): all a caller without a credential may ask.
-func (p *preparsed) onlyIntrospection() bool {
+// publicFields are the root fields a caller without a credential may select besides the
+// schema's own description (__schema, __type, __typename): the payer's pages and the PIX
+// charges' locations, whose unguessable id is the capability (payments/caller.go). What
+// they reach below needs a credential again, field by field.
+var publicFields = map[string]bool{"__schema": true, "__type": true, "__typename": true,
+	"paymentPage": true, "paymentConsent": true, "pixCharge": true, "boletoPixCharge": true, "preauthorizationConsent": true,
+	"bulkPaymentConsent": true, "startPaymentIntentAsPayer": true, "decidePaymentIntent": true, "payBoletoPixCharge": true,
+	"decidePreauthorization": true, "revokePreauthorizationAsPayer": true, "decideBulkPayment": true}
+
+// anonymous reports whether the operation selects nothing but publicFields at its root: all
+// a caller without a credential may ask.
+func (p *preparsed) anonymous() bool {
 	if p.op == nil {
 		return false
 	}
@@ -127,7 +136,7 @@ func (p *preparsed) onlyIntrospection() bool {
 			p.steps++
 			switch s := s.(type) {
 			case *ast.Field:
-				if s.Name != "__schema" && s.Name != "__type" && s.Name != "__typename" {
+				if !publicFields[s.Name] {
 					return false
 				}
 			case *ast.InlineFragment:

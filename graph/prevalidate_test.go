@@ -143,7 +143,7 @@ func TestPrevalidateMemoises(t *testing.T) {
 	}
 }
 
-func TestOnlyIntrospection(t *testing.T) {
+func TestAnonymousOperations(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		query, op string
@@ -161,13 +161,16 @@ func TestOnlyIntrospection(t *testing.T) {
 		{`query A { __typename } query B { items { total } }`, "B", false},
 		{`query A { __typename } query B { items { total } }`, "", false}, // no operation to run
 		{`query A { __typename }`, "C", false},
+		{`query($id: UUID!) { paymentConsent(id: $id) { canDecide intent { paymentRequest { intents { id } } } } }`, "", true},
+		{`mutation($id: UUID!) { decidePaymentIntent(id: $id, authorize: true) { id } __typename }`, "", true},
+		{`query($id: UUID!) { paymentConsent(id: $id) { canDecide } paymentIntent(id: $id) { id } }`, "", false},
 	}
 	for _, c := range cases {
 		p, err := prevalidate(c.query, c.op, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.query, err)
 		}
-		if got := p.onlyIntrospection(); got != c.want {
+		if got := p.anonymous(); got != c.want {
 			t.Errorf("%s (%s): %v, want %v", c.query, c.op, got, c.want)
 		}
 	}
@@ -207,7 +210,7 @@ func FuzzPrevalidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, query, op string) {
 		p, err := prevalidate(query, op, map[string]any{"v": query})
 		if err == nil {
-			_ = p.onlyIntrospection()
+			_ = p.anonymous()
 		}
 		if p.steps > stepBound {
 			t.Fatalf("%d steps for a %d-byte query, over the bound %d", p.steps, len(query), stepBound)
@@ -322,8 +325,8 @@ func TestPrevalidateCached(t *testing.T) {
 			if (err != nil) != c.refused || fmt.Sprint(err) != fmt.Sprint(plain) {
 				t.Fatalf("round %d, %q (%s) %v: error %v, prevalidate's %v", round, c.query, c.op, c.vars, err, plain)
 			}
-			if err == nil && got.introspectionOnly != c.intro {
-				t.Fatalf("round %d, %q (%s): introspection only %v", round, c.query, c.op, got.introspectionOnly)
+			if err == nil && got.anonymous != c.intro {
+				t.Fatalf("round %d, %q (%s): introspection only %v", round, c.query, c.op, got.anonymous)
 			}
 		}
 	}

@@ -34,9 +34,9 @@ func (c queryCache) Add(ctx context.Context, query string, doc *ast.QueryDocumen
 
 // checkedQuery is what precheck needs of a query that passed prevalidate.
 type checkedQuery struct {
-	op                *ast.OperationDefinition // nil when the document has no such operation
-	selections        int64
-	introspectionOnly bool
+	op         *ast.OperationDefinition // nil when the document has no such operation
+	selections int64
+	anonymous  bool // only publicFields at the root
 }
 
 // checkedQueries keeps prevalidate's verdict on queries that passed it, by text and
@@ -59,7 +59,7 @@ func prevalidateCached(ctx context.Context, query, operationName string, variabl
 	if err != nil {
 		return checkedQuery{}, err
 	}
-	c := checkedQuery{op: p.op, selections: p.selections, introspectionOnly: p.onlyIntrospection()}
+	c := checkedQuery{op: p.op, selections: p.selections, anonymous: p.anonymous()}
 	if len(query) <= maxCachedQuery {
 		checkedQueries.Add(ctx, key, c)
 	}

@@ -90,11 +90,11 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 		return err
 	}
 	if err := authenticated(ctx); err != nil {
-		if !p.introspectionOnly {
+		if !p.anonymous {
 			return err
 		}
 		if p.selections > maxAnonymousSelections {
-			return tooComplex("Without a valid credential a query may only introspect, in at most %d selections; this one makes %d. Send an API key in X-API-KEY.", maxAnonymousSelections, p.selections)
+			return tooComplex("Without a valid credential a query may only introspect or serve the payer's pages, in at most %d selections; this one makes %d. Send an API key in X-API-KEY.", maxAnonymousSelections, p.selections)
 		}
 	}
 	if getOnly && p.op != nil && p.op.Operation != ast.Query {

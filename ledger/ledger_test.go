@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"pgregory.net/rapid"
 
+	"ponte/auth"
 	"ponte/db"
 	"ponte/ledger"
 	"ponte/model"
@@ -23,12 +24,13 @@ func TestMain(m *testing.M) { testsupport.Main(m) }
 func smartAccounts(t *testing.T, n int) (*testsupport.Env, []string) {
 	env := testsupport.New(t)
 	c := env.NewClient(t, "ledger")
-	clientID := uuid.MustParse(c.ID)
+	// The credential the API checks before the engine acts: the application's key.
+	ctx := auth.WithResult(context.Background(), &auth.Principal{ClientID: uuid.MustParse(c.ID), Kind: auth.KindAPIKey}, nil)
 	yes := true
 	var out []string
 	for i := range n {
 		name, tax, email, phone := fmt.Sprintf("Conta %d", i), "11222333000181", "conta@example.com", "+5511999990000"
-		a, err := env.Payments.CreateSmartAccount(context.Background(), clientID, model.SmartAccountInput{Name: &name, TaxNumber: &tax,
+		a, err := env.Payments.CreateSmartAccount(ctx, model.SmartAccountInput{Name: &name, TaxNumber: &tax,
 			Email: &email, PhoneNumber: &phone, IsSandbox: &yes})
 		if err != nil {
 			t.Fatal(err)

@@ -41,7 +41,11 @@ func parseDay(field, v string) (time.Time, error) {
 
 // CreateAutomaticPixRequest adds a request for a recurring authorization: the payer
 // consents once, then the receiver schedules charges within its terms.
-func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, clientID uuid.UUID, in model.AutomaticPixRequestInput) (*model.PaymentRequest, error) {
+func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.AutomaticPixRequestInput) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	a := &model.AutomaticPix{IsRetryAccepted: in.IsRetryAccepted != nil && *in.IsRetryAccepted, FixedAmount: in.FixedAmount,
 		MinimumVariableAmount: in.MinimumVariableAmount, MaximumVariableAmount: in.MaximumVariableAmount, ExpiresAt: in.ExpiresAt, FirstPayment: in.FirstPayment}
 	if in.Interval == nil || !slices.Contains(autoPixIntervals, strings.ToUpper(*in.Interval)) {
@@ -195,7 +199,11 @@ func (e *Engine) authorizedRequest(ctx context.Context, tx *db.Tx, clientID, id 
 }
 
 // ScheduleAutomaticPixPayment schedules a charge within the authorization's terms.
-func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, clientID, requestID uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, requestID uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.Amount == nil || in.Date == nil {
 		return nil, badAutoPix("amount and date (YYYY-MM-DD) are required.")
 	}
@@ -269,7 +277,11 @@ func (e *Engine) lockCharge(ctx context.Context, tx *db.Tx, clientID, requestID,
 
 // RetryAutomaticPixPayment moves a failed charge to a new date, when the authorization
 // accepts retries: within a week of its original date, never the first payment.
-func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, requestID, id uuid.UUID, in model.AutomaticPixPaymentInput) (*model.AutomaticPixPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.Date == nil {
 		return nil, badAutoPix("date (YYYY-MM-DD) is required.")
 	}
@@ -311,9 +323,13 @@ func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, clientID, request
 }
 
 // CancelAutomaticPixPayment cancels one scheduled charge.
-func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var a *db.AutomaticPixPaymentRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var p *db.PaymentRequestRow
 		var err error
 		if p, a, err = e.lockCharge(ctx, tx, clientID, requestID, id); err != nil {
@@ -340,9 +356,13 @@ func (e *Engine) cancelCharge(ctx context.Context, tx *db.Tx, p *db.PaymentReque
 
 // CancelAutomaticPixAuthorization ends the authorization: its scheduled charges are
 // canceled, the consent is REVOKED and the request CANCELED.
-func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, requestID uuid.UUID) (*model.PaymentRequest, error) {
+func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, requestID uuid.UUID) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var p *db.PaymentRequestRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if p, err = e.authorizedRequest(ctx, tx, clientID, requestID); err != nil {
 			return err
@@ -374,27 +394,41 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, clientID, 
 }
 
 // AutomaticPixPayments lists a request's charges by date.
-func (e *Engine) AutomaticPixPayments(ctx context.Context, clientID, requestID uuid.UUID, limit, offset int) ([]*model.AutomaticPixPayment, int, error) {
-	p, err := e.requestRow(ctx, clientID, requestID)
+func (e *Engine) AutomaticPixPayments(ctx context.Context, requestID uuid.UUID, page, pageSize *int) (*model.AutomaticPixPaymentPage, error) {
+	clientID, err := caller(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	if p.AutomaticPix == nil {
-		return nil, 0, bad("Payment request %s is not an automatic PIX request.", requestID)
-	}
-	rows, total, err := e.db.AutomaticPixPayments(ctx, requestID, limit, offset)
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.AutomaticPixPayment, int, error) {
+		p, err := e.requestRow(ctx, clientID, requestID)
+		if err != nil {
+			return nil, 0, err
+		}
+		if p.AutomaticPix == nil {
+			return nil, 0, bad("Payment request %s is not an automatic PIX request.", requestID)
+		}
+		rows, total, err := e.db.AutomaticPixPayments(ctx, requestID, limit, offset)
+		if err != nil {
+			return nil, 0, err
+		}
+		out := make([]*model.AutomaticPixPayment, len(rows))
+		for i, a := range rows {
+			out[i] = autoPixView(a)
+		}
+		return out, total, nil
+	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	out := make([]*model.AutomaticPixPayment, len(rows))
-	for i, a := range rows {
-		out[i] = autoPixView(a)
-	}
-	return out, total, nil
+	return &model.AutomaticPixPaymentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // AutomaticPixPayment reads one charge.
-func (e *Engine) AutomaticPixPayment(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+func (e *Engine) AutomaticPixPayment(ctx context.Context, requestID, id uuid.UUID) (*model.AutomaticPixPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}

@@ -27,21 +27,21 @@ func (w *world) autoPix(in model.AutomaticPixRequestInput) (*model.PaymentReques
 		in.StartDate = ptr(spDay(0))
 	}
 	in.IsSandbox = ptr(true)
-	return w.pay.CreateAutomaticPixRequest(w.ctx, w.client, in)
+	return w.pay.CreateAutomaticPixRequest(w.ctx, in)
 }
 
 // authorize has a payer authorize an automatic PIX request.
 func (w *world) authorize(p *model.PaymentRequest, cpf string) *model.PaymentIntent {
 	w.t.Helper()
 	n := w.intent(p.ID, cpf)
-	return must(w.pay.Decide(w.ctx, n.ID, true))(w.t)
+	return must(w.pay.DecideForPayer(w.ctx, n.ID, true))(w.t)
 }
 
 func (w *world) awaitCharge(requestID, id uuid.UUID, status string) *model.AutomaticPixPayment {
 	w.t.Helper()
 	var a *model.AutomaticPixPayment
 	testsupport.Eventually(w.t, "automatic PIX charge "+status, wait, func() bool {
-		a = must(w.pay.AutomaticPixPayment(w.ctx, w.client, requestID, id))(w.t)
+		a = must(w.pay.AutomaticPixPayment(w.ctx, requestID, id))(w.t)
 		return a.Status == status
 	})
 	return a
@@ -72,22 +72,22 @@ func TestAutomaticPixRequestChecksItsTerms(t *testing.T) {
 		_, err := w.autoPix(c.in)
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
-	_, err := w.pay.CreateAutomaticPixRequest(w.ctx, w.client, model.AutomaticPixRequestInput{Interval: ptr("MONTHLY")})
+	_, err := w.pay.CreateAutomaticPixRequest(w.ctx, model.AutomaticPixRequestInput{Interval: ptr("MONTHLY")})
 	wantCode(t, err, model.CodeInvalidParameter)
 
 	p := must(w.autoPix(model.AutomaticPixRequestInput{FixedAmount: ptr(19.9), Description: ptr("Assinatura")}))(t)
 	if p.Status != payments.Created || p.Amount != nil || p.AutomaticPix == nil || p.AutomaticPix.Interval != "MONTHLY" || *p.AutomaticPix.FixedAmount != 19.9 {
 		t.Fatalf("automatic PIX request: %+v", p)
 	}
-	_, err = w.pay.UpdateRequest(w.ctx, w.client, p.ID, model.PaymentRequestInput{Amount: ptr(5.0)})
+	_, err = w.pay.UpdateRequest(w.ctx, p.ID, model.PaymentRequestInput{Amount: ptr(5.0)})
 	wantCode(t, err, model.CodeInvalidParameter)
-	_, err = w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}}, payments.ByClient)
+	_, err = w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}})
 	wantCode(t, err, model.CodeInvalidParameter) // no payer name
-	_, err = w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF), Name: ptr("Maria")}, PaymentMethod: ptr("PIX")}, payments.ByClient)
+	_, err = w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF), Name: ptr("Maria")}, PaymentMethod: ptr("PIX")})
 	wantCode(t, err, model.CodeInvalidParameter)
-	_, _, err = w.pay.AutomaticPixPayments(w.ctx, w.client, w.request(5).ID, 10, 0)
+	_, err = w.pay.AutomaticPixPayments(w.ctx, w.request(5).ID, nil, ptr(10))
 	wantCode(t, err, model.CodeInvalidParameter)
 }
 
@@ -105,7 +105,8 @@ func TestAutomaticPixChargesStayWithinTheAuthorization(t *testing.T) {
 		t.Fatalf("authorized intent: %s", n.Status)
 	}
 	w.awaitRequest(p.ID, payments.Authorized)
-	charges, total := must2(w.pay.AutomaticPixPayments(w.ctx, w.client, p.ID, 10, 0))(t)
+	page := must(w.pay.AutomaticPixPayments(w.ctx, p.ID, nil, ptr(10)))(t)
+	charges, total := page.Results, page.Total
 	if total != 1 || charges[0].Amount != 25 || charges[0].Date != spDay(0) {
 		t.Fatalf("first payment: %d %+v", total, charges)
 	}
@@ -116,7 +117,7 @@ func TestAutomaticPixChargesStayWithinTheAuthorization(t *testing.T) {
 	w.wantBalance(ledger.Payees, 2500)
 
 	charge := func(amount float64, date string) (*model.AutomaticPixPayment, error) {
-		return w.pay.ScheduleAutomaticPixPayment(w.ctx, w.client, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(amount), Date: ptr(date)})
+		return w.pay.ScheduleAutomaticPixPayment(w.ctx, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(amount), Date: ptr(date)})
 	}
 	_, err := charge(9.99, nextMonthDay(2))
 	wantCode(t, err, model.CodeAutomaticPixAmountOutOfTerms)
@@ -126,7 +127,7 @@ func TestAutomaticPixChargesStayWithinTheAuthorization(t *testing.T) {
 	wantCode(t, err, model.CodeInvalidParameter)
 	_, err = charge(50, nextMonthDay(21))
 	wantCode(t, err, model.CodeAutomaticPixDateOutOfTerms)
-	_, err = w.pay.ScheduleAutomaticPixPayment(w.ctx, w.client, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(50.0)})
+	_, err = w.pay.ScheduleAutomaticPixPayment(w.ctx, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(50.0)})
 	wantCode(t, err, model.CodeInvalidParameter)
 
 	a := must(charge(50, nextMonthDay(2)))(t)
@@ -137,35 +138,35 @@ func TestAutomaticPixChargesStayWithinTheAuthorization(t *testing.T) {
 	if e := wantCode(t, err, model.CodeAutomaticPixPeriodCharged); e.Data.(map[string]string)["automaticPixPaymentId"] != a.ID.String() {
 		t.Fatalf("period refusal names %v", e.Data)
 	}
-	_, err = w.pay.RetryAutomaticPixPayment(w.ctx, w.client, p.ID, a.ID, model.AutomaticPixPaymentInput{Date: ptr(nextMonthDay(4))})
+	_, err = w.pay.RetryAutomaticPixPayment(w.ctx, p.ID, a.ID, model.AutomaticPixPaymentInput{Date: ptr(nextMonthDay(4))})
 	wantCode(t, err, model.CodeAutomaticPixRetryNotAccepted) // the terms accept no retries
-	if c := must(w.pay.CancelAutomaticPixPayment(w.ctx, w.client, p.ID, a.ID))(t); c.Status != payments.AutoCanceled {
+	if c := must(w.pay.CancelAutomaticPixPayment(w.ctx, p.ID, a.ID))(t); c.Status != payments.AutoCanceled {
 		t.Fatalf("canceled charge: %s", c.Status)
 	}
-	_, err = w.pay.CancelAutomaticPixPayment(w.ctx, w.client, p.ID, a.ID)
+	_, err = w.pay.CancelAutomaticPixPayment(w.ctx, p.ID, a.ID)
 	wantCode(t, err, model.CodeAutomaticPixPaymentNotCancelable)
 	b := must(charge(60, nextMonthDay(3)))(t) // the period is free again
 
-	_, err = w.pay.DeleteRequest(w.ctx, w.client, p.ID)
+	_, err = w.pay.DeleteRequest(w.ctx, p.ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
-	_, err = w.pay.AutomaticPixPayment(w.ctx, w.client, p.ID, uuid.New())
+	_, err = w.pay.AutomaticPixPayment(w.ctx, p.ID, uuid.New())
 	wantCode(t, err, model.CodeAutomaticPixPaymentNotFound)
-	_, err = w.pay.CancelAutomaticPixPayment(w.ctx, w.client, w.request(1).ID, b.ID)
+	_, err = w.pay.CancelAutomaticPixPayment(w.ctx, w.request(1).ID, b.ID)
 	wantCode(t, err, model.CodeAutomaticPixPaymentNotFound)
 
-	done := must(w.pay.CancelAutomaticPixAuthorization(w.ctx, w.client, p.ID))(t)
+	done := must(w.pay.CancelAutomaticPixAuthorization(w.ctx, p.ID))(t)
 	if done.Status != payments.Canceled {
 		t.Fatalf("request after its authorization was canceled: %s", done.Status)
 	}
-	if got := must(w.pay.AutomaticPixPayment(w.ctx, w.client, p.ID, b.ID))(t); got.Status != payments.AutoCanceled {
+	if got := must(w.pay.AutomaticPixPayment(w.ctx, p.ID, b.ID))(t); got.Status != payments.AutoCanceled {
 		t.Fatalf("a pending charge of a canceled authorization is %s", got.Status)
 	}
-	if got := must(w.pay.Intent(w.ctx, w.client, n.ID))(t); got.Status != payments.Revoked {
+	if got := must(w.pay.Intent(w.ctx, n.ID))(t); got.Status != payments.Revoked {
 		t.Fatalf("consent of a canceled authorization: %s", got.Status)
 	}
 	_, err = charge(50, nextMonthDay(5))
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
-	_, err = w.pay.CancelAutomaticPixAuthorization(w.ctx, w.client, p.ID)
+	_, err = w.pay.CancelAutomaticPixAuthorization(w.ctx, p.ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
 	var names []string
 	for _, e := range must(w.env.DB.Events(w.ctx, w.client, nil))(t) {
@@ -191,21 +192,21 @@ func TestFailedAutomaticPixChargeIsRetriedWithinItsWindow(t *testing.T) {
 		FirstPayment: &model.AutomaticPixFirstPayment{Amount: 30}}))(t)
 	w.authorize(p, payments.CPFInsufficientFunds)
 	w.awaitRequest(p.ID, payments.Authorized)
-	charges, _ := must2(w.pay.AutomaticPixPayments(w.ctx, w.client, p.ID, 10, 0))(t)
+	charges := must(w.pay.AutomaticPixPayments(w.ctx, p.ID, nil, ptr(10)))(t).Results
 	first := w.awaitCharge(p.ID, charges[0].ID, payments.AutoError)
 	if first.ErrorDetail == nil || first.ErrorDetail.Code != "INSUFFICIENT_FUNDS" {
 		t.Fatalf("first payment of a poor payer: %+v", first.ErrorDetail)
 	}
-	_, err := w.pay.RetryAutomaticPixPayment(w.ctx, w.client, p.ID, first.ID, model.AutomaticPixPaymentInput{Date: ptr(spDay(1))})
+	_, err := w.pay.RetryAutomaticPixPayment(w.ctx, p.ID, first.ID, model.AutomaticPixPaymentInput{Date: ptr(spDay(1))})
 	wantCode(t, err, model.CodeAutomaticPixRetryNotAccepted)
 
-	a := must(w.pay.ScheduleAutomaticPixPayment(w.ctx, w.client, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(30.0), Date: ptr(spDay(1))}))(t)
+	a := must(w.pay.ScheduleAutomaticPixPayment(w.ctx, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(30.0), Date: ptr(spDay(1))}))(t)
 	w.awaitCharge(p.ID, a.ID, payments.AutoError)
 	if errs := w.events(w.client, "automatic_pix_payment/error"); len(errs) != 2 {
 		t.Fatalf("%d error events, want 2", len(errs))
 	}
 	retry := func(date string) error {
-		_, err := w.pay.RetryAutomaticPixPayment(w.ctx, w.client, p.ID, a.ID, model.AutomaticPixPaymentInput{Date: ptr(date)})
+		_, err := w.pay.RetryAutomaticPixPayment(w.ctx, p.ID, a.ID, model.AutomaticPixPaymentInput{Date: ptr(date)})
 		return err
 	}
 	wantCode(t, retry(spDay(9)), model.CodeAutomaticPixDateOutOfTerms) // more than 7 days after the original date
@@ -222,18 +223,7 @@ func TestFailedAutomaticPixChargeIsRetriedWithinItsWindow(t *testing.T) {
 		t.Fatalf("%d error events after the retry ran, want 3", len(errs))
 	}
 	// The failed charge keeps its period (the year of its original date).
-	_, err = w.pay.ScheduleAutomaticPixPayment(w.ctx, w.client, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(30.0), Date: ptr(spDay(1))})
+	_, err = w.pay.ScheduleAutomaticPixPayment(w.ctx, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(30.0), Date: ptr(spDay(1))})
 	wantCode(t, err, model.CodeAutomaticPixPeriodCharged)
 	w.wantBalance(ledger.Payees, 0)
-}
-
-// must2 is must for calls that answer a list and its total.
-func must2[T any](v T, n int, err error) func(t testing.TB) (T, int) {
-	return func(t testing.TB) (T, int) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("unexpected error: %v", err)
-		}
-		return v, n
-	}
 }

@@ -125,7 +125,11 @@ func (e *Engine) moveBoleto(ctx context.Context, tx *db.Tx, b *db.BoletoRow, to,
 }
 
 // Boleto reads one boleto.
-func (e *Engine) Boleto(ctx context.Context, clientID, id uuid.UUID) (*model.Boleto, error) {
+func (e *Engine) Boleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	b, found, err := e.db.Boleto(ctx, clientID, id)
 	if err != nil {
 		return nil, err
@@ -137,7 +141,21 @@ func (e *Engine) Boleto(ctx context.Context, clientID, id uuid.UUID) (*model.Bol
 }
 
 // Boletos lists the application's boletos by the filters given.
-func (e *Engine) Boletos(ctx context.Context, clientID uuid.UUID, f model.BoletoFilter, limit, offset int) ([]*model.Boleto, int, error) {
+func (e *Engine) Boletos(ctx context.Context, f model.BoletoFilter, page, pageSize *int) (*model.BoletoPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.Boleto, int, error) {
+		return e.boletos(ctx, clientID, f, limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.BoletoPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
+}
+
+func (e *Engine) boletos(ctx context.Context, clientID uuid.UUID, f model.BoletoFilter, limit, offset int) ([]*model.Boleto, int, error) {
 	q := db.BoletoQuery{ClientID: clientID, Status: emptyAsNil(f.Status)}
 	if nonEmpty(f.BoletoConnectionID) {
 		id, err := parseID("boletoConnectionId", *f.BoletoConnectionID)
@@ -174,9 +192,13 @@ func (e *Engine) Boletos(ctx context.Context, clientID uuid.UUID, f model.Boleto
 }
 
 // CancelBoleto cancels an OPEN or OVERDUE boleto.
-func (e *Engine) CancelBoleto(ctx context.Context, clientID, id uuid.UUID) (*model.Boleto, error) {
+func (e *Engine) CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out *model.Boleto
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		b, found, err := tx.LockBoleto(ctx, clientID, id)
 		if err != nil {
 			return err
@@ -196,7 +218,7 @@ func (e *Engine) CancelBoleto(ctx context.Context, clientID, id uuid.UUID) (*mod
 // BoletoPixCharge is the charge the hybrid code's location serves: ATIVA while the boleto
 // can be paid (with what paying today costs), CONCLUIDA once paid, REMOVIDA_PELO_PSP after
 // it ended otherwise.
-func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*PixCharge, error) {
+func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixCharge, error) {
 	b, found, err := e.db.Boleto(ctx, uuid.Nil, id)
 	if err != nil {
 		return nil, err
@@ -204,7 +226,7 @@ func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*PixCharge,
 	if !found {
 		return nil, model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
 	}
-	c := &PixCharge{Txid: strings.ReplaceAll(b.ID.String(), "-", "")[:25], Status: "ATIVA", Chave: b.NossoNumero,
+	c := &model.PixCharge{Txid: strings.ReplaceAll(b.ID.String(), "-", "")[:25], Status: "ATIVA", Chave: b.NossoNumero,
 		SolicitacaoPagador: "Boleto " + b.SeuNumero}
 	switch b.Status {
 	case BoletoPaid:
@@ -219,7 +241,7 @@ func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*PixCharge,
 
 // PayBoletoByPix is the sandbox PSP settling a payer's PIX to the hybrid code: the boleto
 // becomes PAID with origin PIX and what paying today costs.
-func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*PixCharge, error) {
+func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*model.PixCharge, error) {
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		b, found, err := tx.LockBoleto(ctx, uuid.Nil, id)
 		if err != nil {

@@ -22,7 +22,7 @@ const publishedLine = "00190.50095 40144.816069 06809.350314 3 37370000000100"
 func (w *world) boletoRequest(client uuid.UUID, line string, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
 	in.Boleto = &model.BoletoPaymentInput{DigitableLine: ptr(line)}
 	in.IsSandbox = ptr(true)
-	return w.pay.CreateRequest(w.ctx, client, in)
+	return w.pay.CreateRequest(w.as(client), in)
 }
 
 // A request paying a line of this service claims its boleto: the amount is the line's, a
@@ -32,7 +32,7 @@ func (w *world) boletoRequest(client uuid.UUID, line string, in model.PaymentReq
 func TestRequestPayingAnOwnBoletoHoldsItUntilPaid(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	b := w.boleto(conn, "R1", 55, 5)
 
 	cases := []struct {
@@ -69,9 +69,9 @@ func TestRequestPayingAnOwnBoletoHoldsItUntilPaid(t *testing.T) {
 	}
 
 	n := w.intent(p.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	w.awaitRequest(p.ID, payments.Completed)
-	got := must(w.pay.Boleto(w.ctx, w.client, b.ID))(t)
+	got := must(w.pay.Boleto(w.ctx, b.ID))(t)
 	if got.Status != payments.BoletoPaid || *got.PaymentOrigin != "BOLETO" || *got.AmountPaid != 55 {
 		t.Fatalf("boleto of a completed request: %s %v %v", got.Status, got.PaymentOrigin, got.AmountPaid)
 	}
@@ -84,7 +84,7 @@ func TestRequestPayingAnOwnBoletoHoldsItUntilPaid(t *testing.T) {
 		t.Fatalf("request paying another bank's boleto: %+v", outside)
 	}
 	m := w.intent(outside.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, m.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, m.ID, true))(t)
 	w.awaitRequest(outside.ID, payments.Completed)
 	w.wantBalance(ledger.Boleto("00193373700000001000500940144816060680935031"), 100)
 	w.env.AuditLedger(t)
@@ -95,22 +95,22 @@ func TestRequestPayingAnOwnBoletoHoldsItUntilPaid(t *testing.T) {
 func TestBoletoNoLongerPayableRefusesTheAttempt(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	cancelled, freed := w.boleto(conn, "N1", 30, 5), w.boleto(conn, "N2", 31, 5)
 
 	p := must(w.boletoRequest(w.client, cancelled.DigitableLine, model.PaymentRequestInput{}))(t)
-	must(w.pay.CancelBoleto(w.ctx, w.client, cancelled.ID))(t)
+	must(w.pay.CancelBoleto(w.ctx, cancelled.ID))(t)
 	_, err := w.startIntent(p.ID, happyCPF)
 	wantCode(t, err, model.CodeBoletoNotPayable)
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Created {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Created {
 		t.Fatalf("a refused attempt moved the request to %s", got.Status)
 	}
-	must(w.pay.DeleteRequest(w.ctx, w.client, p.ID))(t)
+	must(w.pay.DeleteRequest(w.ctx, p.ID))(t)
 	_, err = w.boletoRequest(w.client, cancelled.DigitableLine, model.PaymentRequestInput{})
 	wantCode(t, err, model.CodeBoletoNotPayable)
 
 	first := must(w.boletoRequest(w.client, freed.DigitableLine, model.PaymentRequestInput{}))(t)
-	must(w.pay.DeleteRequest(w.ctx, w.client, first.ID))(t)
+	must(w.pay.DeleteRequest(w.ctx, first.ID))(t)
 	second := must(w.boletoRequest(w.client, freed.DigitableLine, model.PaymentRequestInput{}))(t)
 	if second.Status != payments.Created {
 		t.Fatalf("second request for a freed boleto: %s", second.Status)
@@ -127,7 +127,7 @@ func TestBoletoCancelledBeforeSettlementIsNotPaid(t *testing.T) {
 		s.Payments.StepDelay = delay
 		s.Payments.ScheduleAt = func(time.Time) time.Time { return time.Now().Add(delay) }
 	})
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	a := w.smartAccount()
 	if err := w.env.DB.InTx(w.ctx, func(ctx context.Context, tx *db.Tx) error {
 		return ledger.Move(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.SmartAccount(a.ID), Cents: 10000,
@@ -139,14 +139,14 @@ func TestBoletoCancelledBeforeSettlementIsNotPaid(t *testing.T) {
 	bulkBoleto := w.boleto(conn, "X1", 40, 5)
 	p := must(w.boletoRequest(w.client, bulkBoleto.DigitableLine, model.PaymentRequestInput{}))(t)
 	bulk := must(w.bulk(a, p))(t)
-	must(w.pay.DecideBulkPayment(w.ctx, bulk.ID, true))(t)
-	must(w.pay.CancelBoleto(w.ctx, w.client, bulkBoleto.ID))(t)
+	must(w.pay.DecideBulkPaymentForOwner(w.ctx, bulk.ID, true))(t)
+	must(w.pay.CancelBoleto(w.ctx, bulkBoleto.ID))(t)
 
 	datedBoleto := w.boleto(conn, "X2", 45, 5)
 	d := must(w.boletoRequest(w.client, datedBoleto.DigitableLine, model.PaymentRequestInput{Schedule: &model.PaymentSchedule{Type: "SINGLE", Date: ptr(spDay(1))}}))(t)
 	n := w.intent(d.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
-	must(w.pay.CancelBoleto(w.ctx, w.client, datedBoleto.ID))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
+	must(w.pay.CancelBoleto(w.ctx, datedBoleto.ID))(t)
 
 	w.awaitBulk(bulk.ID, payments.BulkCompleted)
 	got := w.awaitRequest(p.ID, payments.RequestError)

@@ -51,7 +51,11 @@ var boletoBanks = map[int]string{2: "955", 6: "956"}
 // CreateBoletoConnection connects an item that can issue boletos: the caller's, UPDATED,
 // on a connector that manages boletos. A second call for the item returns the first
 // connection.
-func (e *Engine) CreateBoletoConnection(ctx context.Context, clientID uuid.UUID, itemID *string) (*model.BoletoConnection, error) {
+func (e *Engine) CreateBoletoConnection(ctx context.Context, itemID *string) (*model.BoletoConnection, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if !nonEmpty(itemID) {
 		return nil, bad("itemId is required: the item (an UPDATED connection) to issue boletos through.")
 	}
@@ -86,7 +90,11 @@ func (e *Engine) CreateBoletoConnection(ctx context.Context, clientID uuid.UUID,
 }
 
 // BoletoConnection reads one connection.
-func (e *Engine) BoletoConnection(ctx context.Context, clientID, id uuid.UUID) (*model.BoletoConnection, error) {
+func (e *Engine) BoletoConnection(ctx context.Context, id uuid.UUID) (*model.BoletoConnection, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c, found, err := e.db.BoletoConnection(ctx, clientID, id)
 	if err != nil {
 		return nil, err
@@ -98,13 +106,23 @@ func (e *Engine) BoletoConnection(ctx context.Context, clientID, id uuid.UUID) (
 }
 
 // BoletoConnections lists the application's connections.
-func (e *Engine) BoletoConnections(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.BoletoConnection, int, error) {
-	rows, total, err := e.db.BoletoConnections(ctx, clientID, limit, offset)
-	out := make([]*model.BoletoConnection, len(rows))
-	for i, r := range rows {
-		out[i] = &r.BoletoConnection
+func (e *Engine) BoletoConnections(ctx context.Context, page, pageSize *int) (*model.BoletoConnectionPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return out, total, err
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.BoletoConnection, int, error) {
+		rows, total, err := e.db.BoletoConnections(ctx, clientID, limit, offset)
+		out := make([]*model.BoletoConnection, len(rows))
+		for i, r := range rows {
+			out[i] = &r.BoletoConnection
+		}
+		return out, total, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.BoletoConnectionPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 var (
@@ -115,7 +133,11 @@ var (
 
 // CreateBoleto issues a boleto on a connection, with its digits and hybrid PIX code, and
 // starts its sandbox payer.
-func (e *Engine) CreateBoleto(ctx context.Context, clientID uuid.UUID, in model.CreateBoletoInput) (*model.Boleto, error) {
+func (e *Engine) CreateBoleto(ctx context.Context, in model.CreateBoletoInput) (*model.Boleto, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if !nonEmpty(in.BoletoConnectionID) {
 		return nil, bad("boletoConnectionId is required (POST /boleto-connections/from-item makes one).")
 	}

@@ -45,14 +45,14 @@ func boletoInput(seu string, amount float64, days int) *model.BoletoInput {
 
 func (w *world) boleto(conn uuid.UUID, seu string, amount float64, days int) *model.Boleto {
 	w.t.Helper()
-	return must(w.pay.CreateBoleto(w.ctx, w.client, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: boletoInput(seu, amount, days)}))(w.t)
+	return must(w.pay.CreateBoleto(w.ctx, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: boletoInput(seu, amount, days)}))(w.t)
 }
 
 func (w *world) awaitBoleto(id uuid.UUID, status string) *model.Boleto {
 	w.t.Helper()
 	var b *model.Boleto
 	testsupport.Eventually(w.t, "boleto "+status, wait, func() bool {
-		b = must(w.pay.Boleto(w.ctx, w.client, id))(w.t)
+		b = must(w.pay.Boleto(w.ctx, id))(w.t)
 		return b.Status == status
 	})
 	return b
@@ -74,23 +74,23 @@ func TestBoletoConnectionNeedsAnUpdatedItemOfABoletoConnector(t *testing.T) {
 		"unknown item":     {ptr(uuid.NewString()), model.CodeItemNotFound},
 		"retail connector": {ptr(retail.String()), model.CodeConnectorNoBoletos},
 	} {
-		_, err := w.pay.CreateBoletoConnection(w.ctx, w.client, c.id)
+		_, err := w.pay.CreateBoletoConnection(w.ctx, c.id)
 		t.Run(name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
-	first := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(item.String())))(t)
-	again := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(item.String())))(t)
+	first := must(w.pay.CreateBoletoConnection(w.ctx, ptr(item.String())))(t)
+	again := must(w.pay.CreateBoletoConnection(w.ctx, ptr(item.String())))(t)
 	if first.ID != again.ID || first.ConnectorID != boletoConnector {
 		t.Fatalf("two connections of one item: %+v %+v", first, again)
 	}
-	if list, total, err := w.pay.BoletoConnections(w.ctx, w.client, 10, 0); err != nil || total != 1 || list[0].ID != first.ID {
-		t.Fatalf("connections: %d (%v)", total, err)
+	if pg, err := w.pay.BoletoConnections(w.ctx, nil, ptr(10)); err != nil || pg.Total != 1 || pg.Results[0].ID != first.ID {
+		t.Fatalf("connections: %+v (%v)", pg, err)
 	}
-	_, err := w.pay.BoletoConnection(w.ctx, w.newClient("stranger"), first.ID)
+	_, err := w.pay.BoletoConnection(w.as(w.newClient("stranger")), first.ID)
 	wantCode(t, err, model.CodeBoletoConnectionNotFound)
 
 	other := w.boletoItem()
 	w.env.Exec(t, `UPDATE items SET status = 'OUTDATED' WHERE id = $1`, other)
-	_, err = w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(other.String()))
+	_, err = w.pay.CreateBoletoConnection(w.ctx, ptr(other.String()))
 	wantCode(t, err, model.CodeItemNotUpdated)
 }
 
@@ -99,7 +99,7 @@ func TestBoletoConnectionNeedsAnUpdatedItemOfABoletoConnector(t *testing.T) {
 func TestBoletoIssueChecksEveryField(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	cases := []struct {
 		name   string
 		change func(*model.BoletoInput)
@@ -126,12 +126,12 @@ func TestBoletoIssueChecksEveryField(t *testing.T) {
 	for _, c := range cases {
 		in := boletoInput("B1", 100, 5)
 		c.change(in)
-		_, err := w.pay.CreateBoleto(w.ctx, w.client, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: in})
+		_, err := w.pay.CreateBoleto(w.ctx, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: in})
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
-	_, err := w.pay.CreateBoleto(w.ctx, w.client, model.CreateBoletoInput{BoletoConnectionID: ptr(uuid.NewString()), Boleto: boletoInput("B1", 100, 5)})
+	_, err := w.pay.CreateBoleto(w.ctx, model.CreateBoletoInput{BoletoConnectionID: ptr(uuid.NewString()), Boleto: boletoInput("B1", 100, 5)})
 	wantCode(t, err, model.CodeBoletoConnectionNotFound)
-	_, err = w.pay.CreateBoleto(w.ctx, w.client, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String())})
+	_, err = w.pay.CreateBoleto(w.ctx, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String())})
 	wantCode(t, err, model.CodeInvalidParameter)
 
 	b := w.boleto(conn, "B1", 123.45, 5)
@@ -144,16 +144,16 @@ func TestBoletoIssueChecksEveryField(t *testing.T) {
 	if !pix.Dynamic || !strings.HasSuffix(pix.URL, "/boletos/pix/"+b.ID.String()) || pix.Amount != 123.45 {
 		t.Fatalf("hybrid code: %+v", pix)
 	}
-	_, err = w.pay.CreateBoleto(w.ctx, w.client, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: boletoInput("B1", 5, 5)})
+	_, err = w.pay.CreateBoleto(w.ctx, model.CreateBoletoInput{BoletoConnectionID: ptr(conn.String()), Boleto: boletoInput("B1", 5, 5)})
 	wantCode(t, err, model.CodeBoletoSeuNumeroExists)
-	list, total, err := w.pay.Boletos(w.ctx, w.client, model.BoletoFilter{Status: ptr("OPEN"), BoletoConnectionID: ptr(conn.String()),
-		DueDateFrom: ptr(spDay(5)), DueDateTo: ptr(spDay(5))}, 10, 0)
-	if err != nil || total != 1 || list[0].ID != b.ID {
-		t.Fatalf("boletos filtered: %d (%v)", total, err)
+	pg, err := w.pay.Boletos(w.ctx, model.BoletoFilter{Status: ptr("OPEN"), BoletoConnectionID: ptr(conn.String()),
+		DueDateFrom: ptr(spDay(5)), DueDateTo: ptr(spDay(5))}, nil, ptr(10))
+	if err != nil || pg.Total != 1 || pg.Results[0].ID != b.ID {
+		t.Fatalf("boletos filtered: %+v (%v)", pg, err)
 	}
 	for name, f := range map[string]model.BoletoFilter{"status": {Status: ptr("LOST")}, "connection": {BoletoConnectionID: ptr("x")},
 		"from": {DueDateFrom: ptr("x")}, "to": {DueDateTo: ptr("x")}} {
-		_, _, err := w.pay.Boletos(w.ctx, w.client, f, 10, 0)
+		_, err := w.pay.Boletos(w.ctx, f, nil, ptr(10))
 		t.Run("filter "+name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
 }
@@ -164,7 +164,7 @@ func TestBoletoIssueChecksEveryField(t *testing.T) {
 func TestSandboxBoletoPayersFollowTheCentsOfTheAmount(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	byBoleto, byPix := w.boleto(conn, "P91", 10.91, 3), w.boleto(conn, "P92", 10.92, 3)
 	late, never := w.boleto(conn, "P93", 100.93, 3), w.boleto(conn, "P94", 10.94, 3)
 	for _, c := range []struct {
@@ -204,7 +204,7 @@ func TestSandboxBoletoPayersFollowTheCentsOfTheAmount(t *testing.T) {
 func TestBoletoCancelAndItsPixCharge(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	open, gone := w.boleto(conn, "C1", 40, 2), w.boleto(conn, "C2", 41, 2)
 	charge := must(w.pay.BoletoPixCharge(w.ctx, open.ID))(t)
 	if charge.Status != "ATIVA" || charge.Valor.Original != "40.00" || charge.Chave != open.NossoNumero || charge.SolicitacaoPagador != "Boleto C1" {
@@ -213,16 +213,16 @@ func TestBoletoCancelAndItsPixCharge(t *testing.T) {
 	if paid := must(w.pay.PayBoletoByPix(w.ctx, open.ID))(t); paid.Status != "CONCLUIDA" {
 		t.Fatalf("paid charge: %s", paid.Status)
 	}
-	if b := must(w.pay.Boleto(w.ctx, w.client, open.ID))(t); b.Status != payments.BoletoPaid || *b.PaymentOrigin != "PIX" {
+	if b := must(w.pay.Boleto(w.ctx, open.ID))(t); b.Status != payments.BoletoPaid || *b.PaymentOrigin != "PIX" {
 		t.Fatalf("boleto paid by PIX: %s %v", b.Status, b.PaymentOrigin)
 	}
 	w.wantBalance(ledger.Boleto(open.Barcode), 4000)
 	_, err := w.pay.PayBoletoByPix(w.ctx, open.ID)
 	wantCode(t, err, model.CodeBoletoNotPayable)
-	_, err = w.pay.CancelBoleto(w.ctx, w.client, open.ID)
+	_, err = w.pay.CancelBoleto(w.ctx, open.ID)
 	wantCode(t, err, model.CodeBoletoNotCancelable)
 
-	if c := must(w.pay.CancelBoleto(w.ctx, w.client, gone.ID))(t); c.Status != payments.BoletoCancelled {
+	if c := must(w.pay.CancelBoleto(w.ctx, gone.ID))(t); c.Status != payments.BoletoCancelled {
 		t.Fatalf("cancelled: %s", c.Status)
 	}
 	if charge = must(w.pay.BoletoPixCharge(w.ctx, gone.ID))(t); charge.Status != "REMOVIDA_PELO_PSP" {
@@ -230,7 +230,7 @@ func TestBoletoCancelAndItsPixCharge(t *testing.T) {
 	}
 	_, err = w.pay.PayBoletoByPix(w.ctx, gone.ID)
 	wantCode(t, err, model.CodeBoletoNotPayable)
-	_, err = w.pay.CancelBoleto(w.ctx, w.newClient("stranger"), gone.ID)
+	_, err = w.pay.CancelBoleto(w.as(w.newClient("stranger")), gone.ID)
 	wantCode(t, err, model.CodeBoletoNotFound)
 	_, err = w.pay.BoletoPixCharge(w.ctx, uuid.New())
 	wantCode(t, err, model.CodeBoletoNotFound)
@@ -243,13 +243,13 @@ func TestBoletoCancelAndItsPixCharge(t *testing.T) {
 func TestBoletoSweepMovesBoletosWhoseDatesPassed(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	b := w.boleto(conn, "S1", 70, 0)
 	fresh := w.boleto(conn, "S2", 71, 1)
 	w.env.Exec(t, `UPDATE boletos SET due_date = $2::date WHERE id = $1`, b.ID, spDay(-1))
 	must(w.pay.SweepBoletos(w.ctx))(t)
 	w.awaitBoleto(b.ID, payments.BoletoOverdue)
-	if got := must(w.pay.Boleto(w.ctx, w.client, fresh.ID))(t); got.Status != payments.BoletoOpen {
+	if got := must(w.pay.Boleto(w.ctx, fresh.ID))(t); got.Status != payments.BoletoOpen {
 		t.Fatalf("a boleto not yet due became %s", got.Status)
 	}
 	w.env.Exec(t, `UPDATE boletos SET due_date = $2::date WHERE id = $1`, b.ID, spDay(-31))
@@ -268,7 +268,7 @@ func TestBoletoSweepMovesBoletosWhoseDatesPassed(t *testing.T) {
 func TestConcurrentBoletoSweepsProtestNothingBeforeTheDelay(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	conn := must(w.pay.CreateBoletoConnection(w.ctx, w.client, ptr(w.boletoItem().String())))(t).ID
+	conn := must(w.pay.CreateBoletoConnection(w.ctx, ptr(w.boletoItem().String())))(t).ID
 	for i := range 20 {
 		w.boleto(conn, fmt.Sprintf("L%d", i), 70, 0)
 	}
@@ -299,7 +299,8 @@ func TestConcurrentBoletoSweepsProtestNothingBeforeTheDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	list, total := must2(w.pay.Boletos(w.ctx, w.client, model.BoletoFilter{}, 100, 0))(t)
+	pg := must(w.pay.Boletos(w.ctx, model.BoletoFilter{}, nil, ptr(100)))(t)
+	list, total := pg.Results, pg.Total
 	protested := 0
 	for _, b := range list {
 		if b.Status == payments.BoletoProtested {

@@ -1,6 +1,7 @@
 package payments_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/uuid"
@@ -13,16 +14,16 @@ import (
 
 func (w *world) smartAccount() *model.SmartAccount {
 	w.t.Helper()
-	return must(w.pay.CreateSmartAccount(w.ctx, w.client, model.SmartAccountInput{Name: ptr("Conta Inteligente"), TaxNumber: ptr("11222333000181"),
+	return must(w.pay.CreateSmartAccount(w.ctx, model.SmartAccountInput{Name: ptr("Conta Inteligente"), TaxNumber: ptr("11222333000181"),
 		Email: ptr("financeiro@example.com"), PhoneNumber: ptr("+55 (11) 99999-8888"), IsSandbox: ptr(true)}))(w.t)
 }
 
 // fund pays a request of amount into a smart account and returns the request.
 func (w *world) fund(a *model.SmartAccount, amount float64) *model.PaymentRequest {
 	w.t.Helper()
-	p := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true), SmartAccountID: ptr(a.ID.String())}))(w.t)
+	p := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true), SmartAccountID: ptr(a.ID.String())}))(w.t)
 	n := w.intent(p.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(w.t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(w.t)
 	return w.awaitRequest(p.ID, payments.Completed)
 }
 
@@ -31,14 +32,14 @@ func (w *world) bulk(a *model.SmartAccount, requests ...*model.PaymentRequest) (
 	for i, p := range requests {
 		ids[i] = p.ID.String()
 	}
-	return w.pay.CreateBulkPayment(w.ctx, w.client, model.BulkPaymentInput{SmartAccountID: ptr(a.ID.String()), PaymentRequestIds: ids})
+	return w.pay.CreateBulkPayment(w.ctx, model.BulkPaymentInput{SmartAccountID: ptr(a.ID.String()), PaymentRequestIds: ids})
 }
 
 func (w *world) awaitBulk(id uuid.UUID, status string) *model.BulkPayment {
 	w.t.Helper()
 	var b *model.BulkPayment
 	testsupport.Eventually(w.t, "bulk payment "+id.String()+" "+status, wait, func() bool {
-		b = must(w.pay.BulkPayment(w.ctx, w.client, id))(w.t)
+		b = must(w.pay.BulkPayment(w.ctx, id))(w.t)
 		return b.Status == status
 	})
 	return b
@@ -58,35 +59,35 @@ func TestSmartAccountHoldsWhatIsPaidIntoIt(t *testing.T) {
 	} {
 		in := good
 		change(&in)
-		_, err := w.pay.CreateSmartAccount(w.ctx, w.client, in)
+		_, err := w.pay.CreateSmartAccount(w.ctx, in)
 		t.Run(name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
 	bad := good
 	bad.TaxNumber = ptr("11144477736")
-	_, err := w.pay.CreateSmartAccount(w.ctx, w.client, bad)
+	_, err := w.pay.CreateSmartAccount(w.ctx, bad)
 	wantCode(t, err, model.CodeInvalidCPF)
 
 	a := w.smartAccount()
-	if b := must(w.pay.SmartAccountBalance(w.ctx, w.client, a.ID))(t); b.Balance != 0 || b.LastUpdatedAt != a.CreatedAt {
+	if b := must(w.pay.SmartAccountBalance(w.ctx, a.ID))(t); b.Balance != 0 || b.LastUpdatedAt != a.CreatedAt {
 		t.Fatalf("new account's balance: %+v", b)
 	}
 	p := w.fund(a, 80.5)
 	if p.SmartAccount == nil || p.Recipient != nil {
 		t.Fatalf("a request into a smart account shows smartAccount %v, recipient %+v", p.SmartAccount, p.Recipient)
 	}
-	if b := must(w.pay.SmartAccountBalance(w.ctx, w.client, a.ID))(t); b.Balance != 80.5 {
+	if b := must(w.pay.SmartAccountBalance(w.ctx, a.ID))(t); b.Balance != 80.5 {
 		t.Fatalf("balance after R$ 80.50 paid in: %v", b.Balance)
 	}
 	w.wantBalance(ledger.SmartAccount(a.ID), 8050)
-	if list, total, err := w.pay.SmartAccounts(w.ctx, w.client, 10, 0); err != nil || total != 1 || list[0].ID != a.ID {
-		t.Fatalf("smart accounts: %d %v (%v)", total, list, err)
+	if pg, err := w.pay.SmartAccounts(w.ctx, nil, ptr(10)); err != nil || pg.Total != 1 || pg.Results[0].ID != a.ID {
+		t.Fatalf("smart accounts: %+v (%v)", pg, err)
 	}
 	stranger := w.newClient("stranger")
-	_, err = w.pay.SmartAccountBalance(w.ctx, stranger, a.ID)
+	_, err = w.pay.SmartAccountBalance(w.as(stranger), a.ID)
 	wantCode(t, err, model.CodeSmartAccountNotFound)
-	_, err = w.pay.CreateRequest(w.ctx, stranger, model.PaymentRequestInput{Amount: ptr(1.0), SmartAccountID: ptr(a.ID.String())})
+	_, err = w.pay.CreateRequest(w.as(stranger), model.PaymentRequestInput{Amount: ptr(1.0), SmartAccountID: ptr(a.ID.String())})
 	wantCode(t, err, model.CodeSmartAccountNotFound)
-	_, err = w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(1.0), SmartAccountID: ptr("x")})
+	_, err = w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(1.0), SmartAccountID: ptr("x")})
 	wantCode(t, err, model.CodeInvalidParameter)
 }
 
@@ -105,21 +106,21 @@ func TestBulkPaymentFreezesItsRequestsAndPaysThemOnApproval(t *testing.T) {
 		t.Fatalf("new bulk payment: %+v", b)
 	}
 
-	_, err := w.pay.UpdateRequest(w.ctx, w.client, p1.ID, model.PaymentRequestInput{Amount: ptr(1.0)})
+	_, err := w.pay.UpdateRequest(w.ctx, p1.ID, model.PaymentRequestInput{Amount: ptr(1.0)})
 	if e := wantCode(t, err, model.CodePaymentRequestNotEditable); e.Data.(map[string]string)["bulkPaymentId"] != b.ID.String() {
 		t.Fatalf("refusal's data: %v", e.Data)
 	}
-	_, err = w.pay.DeleteRequest(w.ctx, w.client, p2.ID)
+	_, err = w.pay.DeleteRequest(w.ctx, p2.ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
 	_, err = w.startIntent(p1.ID, happyCPF)
 	wantCode(t, err, model.CodePaymentRequestNotAvailable)
 	_, err = w.bulk(a, p2)
 	wantCode(t, err, model.CodePaymentRequestNotAvailable)
 
-	if owner := must(w.pay.BulkPaymentForOwner(w.ctx, b.ID))(t); owner.ID != b.ID || !payments.BulkDecidable(owner.Status) {
+	if owner := must(w.pay.BulkConsentForOwner(context.Background(), b.ID))(t); owner.BulkPayment.ID != b.ID || !owner.CanDecide {
 		t.Fatalf("owner's page: %+v", owner)
 	}
-	b = must(w.pay.DecideBulkPayment(w.ctx, b.ID, true))(t)
+	b = must(w.pay.DecideBulkPaymentForOwner(w.ctx, b.ID, true))(t)
 	if b.Status != payments.BulkPaymentInProgress {
 		t.Fatalf("approved bulk payment: %s", b.Status)
 	}
@@ -134,12 +135,12 @@ func TestBulkPaymentFreezesItsRequestsAndPaysThemOnApproval(t *testing.T) {
 	w.wantBalance(ledger.Payees, 5050)
 	w.env.AuditLedger(t)
 
-	_, err = w.pay.DecideBulkPayment(w.ctx, b.ID, true)
+	_, err = w.pay.DecideBulkPaymentForOwner(w.ctx, b.ID, true)
 	wantCode(t, err, model.CodeBulkPaymentNotAuthorizable)
-	_, err = w.pay.DeleteBulkPayment(w.ctx, w.client, b.ID)
+	_, err = w.pay.DeleteBulkPayment(w.ctx, b.ID)
 	wantCode(t, err, model.CodeBulkPaymentNotDeletable)
-	if list, total, err := w.pay.BulkPayments(w.ctx, w.client, 10, 0); err != nil || total != 1 || list[0].Status != payments.BulkCompleted {
-		t.Fatalf("bulk payments: %d %v (%v)", total, list, err)
+	if pg, err := w.pay.BulkPayments(w.ctx, nil, ptr(10)); err != nil || pg.Total != 1 || pg.Results[0].Status != payments.BulkCompleted {
+		t.Fatalf("bulk payments: %+v (%v)", pg, err)
 	}
 }
 
@@ -151,8 +152,8 @@ func TestBulkPaymentNeedsTheBalanceAtCreationAndAtApproval(t *testing.T) {
 	w := newWorld(t)
 	a := w.smartAccount()
 	funding := w.fund(a, 100)
-	into := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(1.0), IsSandbox: ptr(true), SmartAccountID: ptr(a.ID.String())}))(t)
-	dated := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(1.0), IsSandbox: ptr(true),
+	into := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(1.0), IsSandbox: ptr(true), SmartAccountID: ptr(a.ID.String())}))(t)
+	dated := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(1.0), IsSandbox: ptr(true),
 		Schedule: &model.PaymentSchedule{Type: "SINGLE", Date: ptr(spDay(3))}}))(t)
 	big := w.request(100.01)
 	p1 := w.request(60)
@@ -175,39 +176,39 @@ func TestBulkPaymentNeedsTheBalanceAtCreationAndAtApproval(t *testing.T) {
 		{"bad callback", model.BulkPaymentInput{SmartAccountID: ptr(a.ID.String()), PaymentRequestIds: []string{p1.ID.String()}, CallbackUrls: &model.CallbackURLs{Error: ptr("ftp://x")}}, model.CodeInvalidParameter},
 	}
 	for _, c := range cases {
-		_, err := w.pay.CreateBulkPayment(w.ctx, w.client, c.in)
+		_, err := w.pay.CreateBulkPayment(w.ctx, c.in)
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
-	if _, total, _ := w.pay.BulkPayments(w.ctx, w.client, 10, 0); total != 0 {
-		t.Fatalf("refused bulk payments stored: %d", total)
+	if pg, _ := w.pay.BulkPayments(w.ctx, nil, ptr(10)); pg.Total != 0 {
+		t.Fatalf("refused bulk payments stored: %+v", pg)
 	}
 
 	// Two bulk payments the balance covers one at a time: the second approval fails.
 	p2 := w.request(50)
 	first := must(w.bulk(a, p1))(t)
 	second := must(w.bulk(a, p2))(t)
-	must(w.pay.DecideBulkPayment(w.ctx, first.ID, true))(t)
-	second = must(w.pay.DecideBulkPayment(w.ctx, second.ID, true))(t)
+	must(w.pay.DecideBulkPaymentForOwner(w.ctx, first.ID, true))(t)
+	second = must(w.pay.DecideBulkPaymentForOwner(w.ctx, second.ID, true))(t)
 	if second.Status != payments.BulkError || second.ErrorDetail == nil || second.ErrorDetail.Code != model.CodeInsufficientSmartAccountBalance.String() {
 		t.Fatalf("approval the balance no longer covers: %s %+v", second.Status, second.ErrorDetail)
 	}
 	w.awaitBulk(first.ID, payments.BulkCompleted)
 	w.wantBalance(ledger.SmartAccount(a.ID), 4000)
-	if got := must(w.pay.UpdateRequest(w.ctx, w.client, p2.ID, model.PaymentRequestInput{Amount: ptr(40.0)}))(t); got.Status != payments.Created {
+	if got := must(w.pay.UpdateRequest(w.ctx, p2.ID, model.PaymentRequestInput{Amount: ptr(40.0)}))(t); got.Status != payments.Created {
 		t.Fatalf("a failed bulk payment's request: %s", got.Status)
 	}
 	// What the account paid out can no longer be refunded from it.
-	_, err := w.pay.RefundRequest(w.ctx, w.client, funding.ID, nil)
+	_, err := w.pay.RefundRequest(w.ctx, funding.ID, nil)
 	wantCode(t, err, model.CodeInsufficientSmartAccountBalance)
 
 	rejected := must(w.bulk(a, p2))(t)
-	rejected = must(w.pay.DecideBulkPayment(w.ctx, rejected.ID, false))(t)
+	rejected = must(w.pay.DecideBulkPaymentForOwner(w.ctx, rejected.ID, false))(t)
 	if rejected.Status != payments.BulkError || rejected.ErrorDetail == nil || rejected.ErrorDetail.Code != payments.ConsentRejected {
 		t.Fatalf("rejected bulk payment: %s %+v", rejected.Status, rejected.ErrorDetail)
 	}
 	deleted := must(w.bulk(a, p2))(t)
-	must(w.pay.DeleteBulkPayment(w.ctx, w.client, deleted.ID))(t)
-	_, err = w.pay.BulkPayment(w.ctx, w.client, deleted.ID)
+	must(w.pay.DeleteBulkPayment(w.ctx, deleted.ID))(t)
+	_, err = w.pay.BulkPayment(w.ctx, deleted.ID)
 	wantCode(t, err, model.CodeBulkPaymentNotFound)
 	n := w.intent(p2.ID, happyCPF) // free again: a payer may pay it
 	if n.Status != payments.ConsentAwaitingAuthorization {

@@ -27,17 +27,21 @@ import (
 
 // Bulk payment statuses.
 const (
-	BulkCreated           = "CREATED"
-	BulkPaymentInProgress = "PAYMENT_IN_PROGRESS"
-	BulkCompleted         = "COMPLETED"
-	BulkError             = "ERROR"
+	BulkCreated           = model.BulkCreated
+	BulkPaymentInProgress = model.BulkPaymentInProgress
+	BulkCompleted         = model.BulkCompleted
+	BulkError             = model.BulkError
 )
 
 // maxBulkRequests bounds one bulk payment's requests.
 const maxBulkRequests = 100
 
 // CreateBulkPayment gathers requests to pay from a smart account.
-func (e *Engine) CreateBulkPayment(ctx context.Context, clientID uuid.UUID, in model.BulkPaymentInput) (*model.BulkPayment, error) {
+func (e *Engine) CreateBulkPayment(ctx context.Context, in model.BulkPaymentInput) (*model.BulkPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.SmartAccountID == nil {
 		return nil, bad("smartAccountId is required: the smart account the requests are paid from.")
 	}
@@ -181,7 +185,15 @@ func (e *Engine) coverBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow,
 }
 
 // BulkPayment reads one bulk payment.
-func (e *Engine) BulkPayment(ctx context.Context, clientID, id uuid.UUID) (*model.BulkPayment, error) {
+func (e *Engine) BulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.bulkPayment(ctx, clientID, id)
+}
+
+func (e *Engine) bulkPayment(ctx context.Context, clientID, id uuid.UUID) (*model.BulkPayment, error) {
 	b, found, err := e.db.BulkPayment(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err
@@ -193,20 +205,34 @@ func (e *Engine) BulkPayment(ctx context.Context, clientID, id uuid.UUID) (*mode
 }
 
 // BulkPayments lists the application's bulk payments, oldest first.
-func (e *Engine) BulkPayments(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.BulkPayment, int, error) {
-	rows, total, err := e.db.BulkPayments(ctx, clientID, limit, offset)
+func (e *Engine) BulkPayments(ctx context.Context, page, pageSize *int) (*model.BulkPaymentPage, error) {
+	clientID, err := caller(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	out, err := e.bulkViews(ctx, clientID, rows)
-	return out, total, err
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.BulkPayment, int, error) {
+		rows, total, err := e.db.BulkPayments(ctx, clientID, limit, offset)
+		if err != nil {
+			return nil, 0, err
+		}
+		out, err := e.bulkViews(ctx, clientID, rows)
+		return out, total, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.BulkPaymentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // DeleteBulkPayment removes a bulk payment before its authorization; its requests stay
 // CREATED and free.
-func (e *Engine) DeleteBulkPayment(ctx context.Context, clientID, id uuid.UUID) (*model.BulkPayment, error) {
+func (e *Engine) DeleteBulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var b *db.BulkPaymentRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if b, err = e.lockBulk(ctx, tx, clientID, id); err != nil {
 			return err
@@ -236,22 +262,37 @@ func (e *Engine) lockBulk(ctx context.Context, tx *db.Tx, clientID, id uuid.UUID
 	return b, nil
 }
 
-// BulkPaymentForOwner reads a bulk payment for its authorization page, reached by its
+// BulkConsentForOwner reads a bulk payment for its authorization page, reached by its
 // unguessable id alone.
-func (e *Engine) BulkPaymentForOwner(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error) {
-	return e.BulkPayment(ctx, uuid.Nil, id)
+func (e *Engine) BulkConsentForOwner(ctx context.Context, id uuid.UUID) (*model.BulkConsentView, error) {
+	b, err := e.bulkPayment(ctx, uuid.Nil, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.BulkConsentView{BulkPayment: bulkForOwner(b), CanDecide: BulkDecidable(b.Status)}, nil
+}
+
+// bulkForOwner is a bulk payment as its owner's page shows it: its requests as their payer
+// sees them.
+func bulkForOwner(b *model.BulkPayment) *model.BulkPayment {
+	c := *b
+	c.PaymentRequests = make([]*model.PaymentRequest, len(b.PaymentRequests))
+	for i, p := range b.PaymentRequests {
+		c.PaymentRequests[i] = requestForPayer(p)
+	}
+	return &c
 }
 
 // BulkDecidable reports whether the smart account's owner may still authorize or reject a
 // bulk payment in this status, as DecideBulkPayment allows.
 func BulkDecidable(status string) bool { return status == BulkCreated }
 
-// DecideBulkPayment is the smart account owner's answer on the paymentUrl page. Approval
+// DecideBulkPaymentForOwner is the smart account owner's answer on the paymentUrl page. Approval
 // debits the account for every request under a lock on the account, so two bulk payments
 // authorized at once cannot both spend the same balance; a bulk payment that can no longer
 // be paid (a request paid meanwhile, the balance spent) ends in ERROR and frees its
 // requests.
-func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bool) (*model.BulkPayment, error) {
+func (e *Engine) DecideBulkPaymentForOwner(ctx context.Context, id uuid.UUID, approve bool) (*model.BulkPayment, error) {
 	var b *db.BulkPaymentRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
@@ -309,7 +350,11 @@ func (e *Engine) DecideBulkPayment(ctx context.Context, id uuid.UUID, approve bo
 	if err != nil {
 		return nil, err
 	}
-	return e.bulkView(ctx, b)
+	v, err := e.bulkView(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return bulkForOwner(v), nil
 }
 
 func (e *Engine) bulkView(ctx context.Context, b *db.BulkPaymentRow) (*model.BulkPayment, error) {

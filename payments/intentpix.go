@@ -73,28 +73,9 @@ func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.Pay
 	return &model.PixData{Qr: QRDataURL(v), Value: v}, nil
 }
 
-// PixCharge is what a dynamic BR Code's location serves: the charge in the Central Bank's
-// PIX API vocabulary (cobrança imediata). The hosted PSPs sign it as a JWS; the sandbox
-// serves it as plain JSON.
-type PixCharge struct {
-	Calendario struct {
-		Criacao   string `json:"criacao"`
-		Expiracao int    `json:"expiracao"`
-	} `json:"calendario"`
-	Txid    string `json:"txid"`
-	Revisao int    `json:"revisao"`
-	// Status is ATIVA while it can be paid, CONCLUIDA once paid, REMOVIDA_PELO_PSP after.
-	Status string `json:"status"`
-	Valor  struct {
-		Original string `json:"original"`
-	} `json:"valor"`
-	Chave              string `json:"chave"`
-	SolicitacaoPagador string `json:"solicitacaoPagador,omitempty"`
-}
-
 // PixLocation is the charge behind a dynamic PIX intent's code: single use, so it stops
 // being payable once the intent ends.
-func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharge, error) {
+func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*model.PixCharge, error) {
 	n, found, err := e.db.PaymentIntent(ctx, uuid.Nil, intentID, false)
 	if err != nil {
 		return nil, err
@@ -109,7 +90,7 @@ func (e *Engine) PixLocation(ctx context.Context, intentID uuid.UUID) (*PixCharg
 	if !found {
 		return nil, model.Fail(model.CodePaymentRequestNotFound, "The payment request of charge %s was deleted.", intentID)
 	}
-	c := &PixCharge{Txid: strings.ReplaceAll(n.ID.String(), "-", "")[:25], Status: "ATIVA"}
+	c := &model.PixCharge{Txid: strings.ReplaceAll(n.ID.String(), "-", "")[:25], Status: "ATIVA"}
 	c.Calendario.Criacao = model.NewTime(n.CreatedAt).String()
 	c.Calendario.Expiracao = int(e.cfg.AuthorizationTimeout / time.Second)
 	c.Valor.Original = fmt.Sprintf("%.2f", p.Amount)

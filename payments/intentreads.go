@@ -6,7 +6,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -72,8 +71,17 @@ func (e *Engine) intentViews(ctx context.Context, rows []*db.PaymentIntentRow, r
 	return out, nil
 }
 
-// Intent reads an intent (of any application when clientID is Nil: the consent page).
-func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentIntent, error) {
+// Intent reads one of the application's intents.
+func (e *Engine) Intent(ctx context.Context, id uuid.UUID) (*model.PaymentIntent, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.intent(ctx, clientID, id)
+}
+
+// intent reads an intent (of any application when clientID is Nil: the consent page).
+func (e *Engine) intent(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentIntent, error) {
 	n, found, err := e.db.PaymentIntent(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err
@@ -88,18 +96,37 @@ func (e *Engine) Intent(ctx context.Context, clientID, id uuid.UUID) (*model.Pay
 	return list[0], nil
 }
 
-// Intents lists intents, optionally of one request, created in [from, to).
-func (e *Engine) Intents(ctx context.Context, clientID uuid.UUID, requestID *uuid.UUID, from, to *time.Time, limit, offset int) ([]*model.PaymentIntent, int, error) {
-	rows, total, err := e.db.PaymentIntents(ctx, clientID, requestID, from, to, limit, offset)
+// Intents lists intents created in [from, to), optionally of one request.
+func (e *Engine) Intents(ctx context.Context, page, pageSize *int, from, to *string, requestID *uuid.UUID) (*model.PaymentIntentPage, error) {
+	clientID, err := caller(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	list, err := e.intentViews(ctx, rows, nil)
-	return list, total, err
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.PaymentIntent, int, error) {
+		f, t, err := dateRange(from, to)
+		if err != nil {
+			return nil, 0, err
+		}
+		rows, total, err := e.db.PaymentIntents(ctx, clientID, requestID, f, t, limit, offset)
+		if err != nil {
+			return nil, 0, err
+		}
+		list, err := e.intentViews(ctx, rows, nil)
+		return list, total, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentIntentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
-// IntentsOfRequests lists the intents of several requests, newest first, in few statements.
-func (e *Engine) IntentsOfRequests(ctx context.Context, clientID uuid.UUID, requests []*model.PaymentRequest) (map[uuid.UUID][]*model.PaymentIntent, error) {
+// IntentsOfRequests lists the intents of several requests, newest first, in few statements:
+// one list per request, in the requests' order.
+func (e *Engine) IntentsOfRequests(ctx context.Context, requests []*model.PaymentRequest) ([][]*model.PaymentIntent, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ids := make([]uuid.UUID, len(requests))
 	known := make(map[uuid.UUID]*model.PaymentRequest, len(requests))
 	for i, p := range requests {
@@ -113,43 +140,16 @@ func (e *Engine) IntentsOfRequests(ctx context.Context, clientID uuid.UUID, requ
 	if err != nil {
 		return nil, err
 	}
-	out := map[uuid.UUID][]*model.PaymentIntent{}
+	by := map[uuid.UUID][]*model.PaymentIntent{}
 	for _, n := range list {
-		out[n.RequestID] = append(out[n.RequestID], n)
+		by[n.RequestID] = append(by[n.RequestID], n)
+	}
+	out := make([][]*model.PaymentIntent, len(requests))
+	for i, p := range requests {
+		out[i] = by[p.ID]
+		if out[i] == nil {
+			out[i] = []*model.PaymentIntent{}
+		}
 	}
 	return out, nil
-}
-
-// PayerOf is who started an intent, for the consent page.
-func (e *Engine) PayerOf(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, error) {
-	n, found, err := e.db.PaymentIntent(ctx, uuid.Nil, id, false)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, model.Fail(model.CodePaymentIntentNotFound, "Payment intent %s not found.", id)
-	}
-	return &n.Payer, nil
-}
-
-// ClientOfRequest names the application a request belongs to (the payment page).
-func (e *Engine) ClientOfRequest(ctx context.Context, id uuid.UUID) (uuid.UUID, bool, error) {
-	p, found, err := e.db.PaymentRequest(ctx, uuid.Nil, id, false)
-	if err != nil || !found {
-		return uuid.Nil, found, err
-	}
-	return p.ClientID, true, nil
-}
-
-// PayerConnectors are the institutions the payment page offers for a request: those that
-// initiate payments, the sandbox ones included when the request is a sandbox one (the
-// sandbox payment institution is where its test payers pay).
-func (e *Engine) PayerConnectors(ctx context.Context, req *model.PaymentRequest) ([]*model.Connector, error) {
-	yes := true
-	f := model.ConnectorFilter{SupportsPaymentInitiation: &yes}
-	if req.IsSandbox {
-		f.Sandbox = &yes
-	}
-	list, _, err := e.db.Connectors(ctx, f, 100, 0)
-	return list, err
 }

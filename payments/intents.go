@@ -32,9 +32,19 @@ var scenarioErrors = map[string]model.PaymentErrorDetail{
 	CPFAccountBlocked:    {Code: "ACCOUNT_BLOCKED", Description: "The institution refused the attempt: the payer's account is blocked.", Detail: strPtr("CONTA_BLOQUEADA")},
 }
 
-// CreateIntent starts a payer's attempt on a request. The request is locked for the
-// transaction, so of several attempts racing on one request exactly one proceeds.
-func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.PaymentIntentInput, by string) (*model.PaymentIntent, error) {
+// CreateIntent starts a payer's attempt on a request for the application (triggeredBy
+// CLIENT).
+func (e *Engine) CreateIntent(ctx context.Context, in model.PaymentIntentInput) (*model.PaymentIntent, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.createIntent(ctx, clientID, in, ByClient)
+}
+
+// createIntent starts an attempt. The request is locked for the transaction, so of several
+// attempts racing on one request exactly one proceeds.
+func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.PaymentIntentInput, by string) (*model.PaymentIntent, error) {
 	if in.PaymentRequestID == nil {
 		return nil, bad("paymentRequestId is required.")
 	}
@@ -170,7 +180,7 @@ func (e *Engine) CreateIntent(ctx context.Context, clientID uuid.UUID, in model.
 	if err != nil {
 		return nil, err
 	}
-	return e.Intent(ctx, clientID, n.ID)
+	return e.intent(ctx, clientID, n.ID)
 }
 
 // advance moves an intent, and its request after it, recording the step and the events.
@@ -268,9 +278,10 @@ func (e *Engine) lockIntent(ctx context.Context, tx *db.Tx, clientID, id uuid.UU
 	return p, n, err
 }
 
-// Decide is the payer's answer on the consent page: authorize or reject. A multi-signature
-// payment waiting for its second signer takes the second authorization the same way.
-func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool) (*model.PaymentIntent, error) {
+// DecideForPayer is the payer's answer on the consent page: authorize or reject. A
+// multi-signature payment waiting for its second signer takes the second authorization the
+// same way.
+func (e *Engine) DecideForPayer(ctx context.Context, intentID uuid.UUID, authorize bool) (*model.PaymentIntent, error) {
 	var clientID uuid.UUID
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, intentID)
@@ -328,7 +339,11 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 	if err != nil {
 		return nil, err
 	}
-	return e.Intent(ctx, clientID, intentID)
+	n, err := e.intent(ctx, clientID, intentID)
+	if err != nil {
+		return nil, err
+	}
+	return intentForPayer(n), nil
 }
 
 // DecisionOf says what became of a payer's consent once an intent left the statuses that
@@ -337,13 +352,13 @@ func (e *Engine) Decide(ctx context.Context, intentID uuid.UUID, authorize bool)
 func DecisionOf(status string) string {
 	switch status {
 	case ConsentAuthorized, PaymentPending, PaymentPartiallyAccepted, SettlementProcessing, SettlementDebtorAccount, PaymentCompleted, Consumed:
-		return "AUTHORIZED"
+		return model.DecisionAuthorized
 	case ConsentRejected, PaymentRejected:
-		return "REJECTED"
+		return model.DecisionRejected
 	case PaymentTimeout:
-		return "EXPIRED"
+		return model.DecisionExpired
 	case IntentCanceled, Revoked, IntentError:
-		return "ENDED"
+		return model.DecisionEnded
 	}
 	return ""
 }

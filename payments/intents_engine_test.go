@@ -1,6 +1,7 @@
 package payments_test
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -46,15 +47,15 @@ func TestCreateIntentRefusesBadInput(t *testing.T) {
 		{"dynamic PIX, no customer", model.PaymentIntentInput{PaymentRequestID: req, ConnectorID: ptr(payConnector), Parameters: payer, PaymentMethod: ptr("PIX"), IsDynamicPix: ptr(true)}, model.CodeInvalidParameter},
 	}
 	for _, c := range cases {
-		_, err := w.pay.CreateIntent(w.ctx, w.client, c.in, payments.ByClient)
+		_, err := w.pay.CreateIntent(w.ctx, c.in)
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
-	_, err := w.pay.CreateIntent(w.ctx, w.newClient("stranger"), model.PaymentIntentInput{PaymentRequestID: req, ConnectorID: ptr(payConnector), Parameters: payer}, payments.ByClient)
+	_, err := w.pay.CreateIntent(w.as(w.newClient("stranger")), model.PaymentIntentInput{PaymentRequestID: req, ConnectorID: ptr(payConnector), Parameters: payer})
 	wantCode(t, err, model.CodePaymentRequestNotFound)
-	if list, total, err := w.pay.Intents(w.ctx, w.client, &p.ID, nil, nil, 10, 0); err != nil || total != 0 || len(list) != 0 {
-		t.Fatalf("refused attempts wrote %d intents (%v)", total, err)
+	if pg, err := w.pay.Intents(w.ctx, nil, ptr(10), nil, nil, &p.ID); err != nil || pg.Total != 0 || len(pg.Results) != 0 {
+		t.Fatalf("refused attempts wrote %+v intents (%v)", pg, err)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Created {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Created {
 		t.Fatalf("a refused attempt moved the request to %s", got.Status)
 	}
 }
@@ -89,8 +90,8 @@ func TestOnlyOneAttemptProceedsOnARequest(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d attempts proceeded on one request, want 1", won)
 	}
-	if _, total, _ := w.pay.Intents(w.ctx, w.client, &p.ID, nil, nil, 10, 0); total != 1 {
-		t.Fatalf("%d intents stored", total)
+	if pg, _ := w.pay.Intents(w.ctx, nil, ptr(10), nil, nil, &p.ID); pg.Total != 1 {
+		t.Fatalf("%+v intents stored", pg)
 	}
 }
 
@@ -110,7 +111,7 @@ func TestAuthorizedPaymentSettlesStepByStepAndMovesTheMoneyOnce(t *testing.T) {
 	if waiting, second := payments.AwaitingPayer(n.Status); !waiting || second {
 		t.Fatal("a new intent does not wait for its payer")
 	}
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	n = w.awaitIntent(n.ID, payments.PaymentCompleted)
 	want := "STARTED ENQUEUED CONSENT_AWAITING_AUTHORIZATION CONSENT_AUTHORIZED PAYMENT_PENDING PAYMENT_SETTLEMENT_PROCESSING PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT PAYMENT_COMPLETED"
 	if got := strings.Join(history(n), " "); got != want {
@@ -133,7 +134,7 @@ func TestAuthorizedPaymentSettlesStepByStepAndMovesTheMoneyOnce(t *testing.T) {
 		t.Fatalf("request statuses announced: %v", statuses)
 	}
 
-	_, err := w.pay.Decide(w.ctx, n.ID, false)
+	_, err := w.pay.DecideForPayer(w.ctx, n.ID, false)
 	e := wantCode(t, err, model.CodeInvalidIntentTransition)
 	if d, _ := e.Data.(map[string]string); d["decision"] != "AUTHORIZED" || d["status"] != payments.PaymentCompleted {
 		t.Fatalf("second answer's data: %v", e.Data)
@@ -152,11 +153,11 @@ func TestPayerRefusalGivesTheRequestBackForANewAttempt(t *testing.T) {
 	w := newWorld(t)
 	p := w.request(10)
 	first := w.intent(p.ID, happyCPF)
-	first = must(w.pay.Decide(w.ctx, first.ID, false))(t)
+	first = must(w.pay.DecideForPayer(w.ctx, first.ID, false))(t)
 	if first.Status != payments.ConsentRejected || first.ErrorDetail == nil || first.ErrorDetail.Code != "REJECTED_BY_USER" {
 		t.Fatalf("refused: %s %+v", first.Status, first.ErrorDetail)
 	}
-	got := must(w.pay.Request(w.ctx, w.client, p.ID))(t)
+	got := must(w.pay.Request(w.ctx, p.ID))(t)
 	if got.Status != payments.Created || got.ErrorDetail == nil || got.ErrorDetail.Code != "REJECTED_BY_USER" {
 		t.Fatalf("request after a refusal: %s %+v", got.Status, got.ErrorDetail)
 	}
@@ -165,7 +166,7 @@ func TestPayerRefusalGivesTheRequestBackForANewAttempt(t *testing.T) {
 	}
 
 	second := w.intent(p.ID, payments.CPFRejectedInApp)
-	second = must(w.pay.Decide(w.ctx, second.ID, true))(t)
+	second = must(w.pay.DecideForPayer(w.ctx, second.ID, true))(t)
 	if second.Status != payments.ConsentRejected || second.ErrorDetail == nil || second.ErrorDetail.Detail == nil || *second.ErrorDetail.Detail != "REJEITADO_USUARIO" {
 		t.Fatalf("rejected in the app: %s %+v", second.Status, second.ErrorDetail)
 	}
@@ -173,7 +174,7 @@ func TestPayerRefusalGivesTheRequestBackForANewAttempt(t *testing.T) {
 	if third.Status != payments.ConsentAwaitingAuthorization {
 		t.Fatalf("third attempt: %s", third.Status)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.ErrorDetail != nil {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.ErrorDetail != nil {
 		t.Fatalf("a new attempt kept the last one's error: %+v", got.ErrorDetail)
 	}
 	w.wantBalance(ledger.Payers, 0)
@@ -195,7 +196,7 @@ func TestSandboxPayersFailWhereTheirScenarioSays(t *testing.T) {
 	for _, c := range cases {
 		p := w.request(10)
 		n := w.intent(p.ID, c.cpf)
-		must(w.pay.Decide(w.ctx, n.ID, true))(t)
+		must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 		n = w.awaitIntent(n.ID, c.intent)
 		h := history(n)
 		if n.ErrorDetail == nil || n.ErrorDetail.Code != c.code || len(h) < 2 || h[len(h)-2] != c.lastStep {
@@ -212,10 +213,10 @@ func TestSandboxPayersFailWhereTheirScenarioSays(t *testing.T) {
 		strings.Join(history(n), " ") != "STARTED ENQUEUED REJECTED" {
 		t.Fatalf("blocked account: %s %+v %v", n.Status, n.ErrorDetail, history(n))
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Created {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Created {
 		t.Fatalf("request after an attempt refused before consent: %s", got.Status)
 	}
-	_, err := w.pay.Decide(w.ctx, n.ID, true)
+	_, err := w.pay.DecideForPayer(w.ctx, n.ID, true)
 	wantCode(t, err, model.CodeInvalidIntentTransition)
 	w.wantBalance(ledger.Payers, 0)
 	w.wantBalance(ledger.Payees, 0)
@@ -229,23 +230,23 @@ func TestMultiSignaturePaymentWaitsForTheSecondSigner(t *testing.T) {
 	w := newWorld(t)
 	approved := w.request(10)
 	n := w.intent(approved.ID, payments.CPFMultiSignature)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	n = w.awaitIntent(n.ID, payments.PaymentPartiallyAccepted)
 	if waiting, second := payments.AwaitingPayer(n.Status); !waiting || !second {
 		t.Fatal("a partially accepted payment does not wait for a second signer")
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, approved.ID))(t); got.Status != payments.WaitingPayerAuthorization {
+	if got := must(w.pay.Request(w.ctx, approved.ID))(t); got.Status != payments.WaitingPayerAuthorization {
 		t.Fatalf("request while the second signer decides: %s", got.Status)
 	}
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	w.awaitIntent(n.ID, payments.PaymentCompleted)
 	w.awaitRequest(approved.ID, payments.Completed)
 
 	refused := w.request(20)
 	m := w.intent(refused.ID, payments.CPFMultiSignature)
-	must(w.pay.Decide(w.ctx, m.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, m.ID, true))(t)
 	w.awaitIntent(m.ID, payments.PaymentPartiallyAccepted)
-	m = must(w.pay.Decide(w.ctx, m.ID, false))(t)
+	m = must(w.pay.DecideForPayer(w.ctx, m.ID, false))(t)
 	if m.Status != payments.PaymentRejected || m.ErrorDetail == nil || m.ErrorDetail.Code != "REJECTED_BY_USER" {
 		t.Fatalf("second signer's refusal: %s %+v", m.Status, m.ErrorDetail)
 	}
@@ -264,15 +265,15 @@ func TestUnauthorizedAttemptTimesOut(t *testing.T) {
 	if n.ErrorDetail == nil || n.ErrorDetail.Code != payments.PaymentTimeout || payments.DecisionOf(n.Status) != "EXPIRED" {
 		t.Fatalf("timed out: %+v", n.ErrorDetail)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Created {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Created {
 		t.Fatalf("request after a time-out: %s", got.Status)
 	}
-	_, err := w.pay.Decide(w.ctx, n.ID, true)
+	_, err := w.pay.DecideForPayer(w.ctx, n.ID, true)
 	wantCode(t, err, model.CodeInvalidIntentTransition)
 
 	multi := w.request(11)
 	m := w.intent(multi.ID, payments.CPFMultiSignature)
-	must(w.pay.Decide(w.ctx, m.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, m.ID, true))(t)
 	m = w.awaitIntent(m.ID, payments.PaymentTimeout)
 	if !slices.Contains(history(m), payments.PaymentPartiallyAccepted) {
 		t.Fatalf("the second signer's time-out came from %v", history(m))
@@ -287,8 +288,8 @@ func TestPixAttemptCarriesABRCodeAndADynamicOneALiveCharge(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	static := w.request(12.34)
-	n := must(w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(static.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("pix")}, payments.ByClient))(t)
+	n := must(w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(static.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("pix")}))(t)
 	if n.PaymentMethod != "PIX" || n.PixData == nil || !strings.HasPrefix(n.PixData.Qr, "data:image/png;base64,") {
 		t.Fatalf("PIX intent: %+v", n)
 	}
@@ -299,11 +300,11 @@ func TestPixAttemptCarriesABRCodeAndADynamicOneALiveCharge(t *testing.T) {
 	_, err := w.pay.PixLocation(w.ctx, n.ID)
 	wantCode(t, err, model.CodePaymentIntentNotFound)
 
-	customer := must(w.pay.CreateCustomer(w.ctx, w.client, model.PaymentCustomerInput{Type: ptr("INDIVIDUAL"), Name: ptr("Ana"), Cpf: ptr("529.982.247-25")}))(t)
-	dyn := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(50.0), IsSandbox: ptr(true),
+	customer := must(w.pay.CreateCustomer(w.ctx, model.PaymentCustomerInput{Type: ptr("INDIVIDUAL"), Name: ptr("Ana"), Cpf: ptr("529.982.247-25")}))(t)
+	dyn := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(50.0), IsSandbox: ptr(true),
 		CustomerID: ptr(customer.ID.String()), Description: ptr("Mensalidade")}))(t)
-	d := must(w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(dyn.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX"), IsDynamicPix: ptr(true)}, payments.ByClient))(t)
+	d := must(w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(dyn.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX"), IsDynamicPix: ptr(true)}))(t)
 	code = must(payments.ParseBRCode(d.PixData.Value))(t)
 	if !code.Dynamic || !strings.HasSuffix(code.URL, "/payments/pix/"+d.ID.String()) {
 		t.Fatalf("dynamic code: %+v", code)
@@ -312,16 +313,16 @@ func TestPixAttemptCarriesABRCodeAndADynamicOneALiveCharge(t *testing.T) {
 	if charge.Status != "ATIVA" || charge.Valor.Original != "50.00" || charge.Chave != "11222333000181" || charge.SolicitacaoPagador != "Mensalidade" {
 		t.Fatalf("live charge: %+v", charge)
 	}
-	must(w.pay.Decide(w.ctx, d.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, d.ID, true))(t)
 	w.awaitIntent(d.ID, payments.PaymentCompleted)
 	if charge = must(w.pay.PixLocation(w.ctx, d.ID))(t); charge.Status != "CONCLUIDA" {
 		t.Fatalf("paid charge: %s", charge.Status)
 	}
 
-	ended := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(5.0), IsSandbox: ptr(true), CustomerID: ptr(customer.ID.String())}))(t)
-	e := must(w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(ended.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX"), IsDynamicPix: ptr(true)}, payments.ByClient))(t)
-	must(w.pay.Decide(w.ctx, e.ID, false))(t)
+	ended := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(5.0), IsSandbox: ptr(true), CustomerID: ptr(customer.ID.String())}))(t)
+	e := must(w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(ended.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX"), IsDynamicPix: ptr(true)}))(t)
+	must(w.pay.DecideForPayer(w.ctx, e.ID, false))(t)
 	if charge = must(w.pay.PixLocation(w.ctx, e.ID))(t); charge.Status != "REMOVIDA_PELO_PSP" {
 		t.Fatalf("charge of a refused attempt: %s", charge.Status)
 	}
@@ -334,36 +335,42 @@ func TestIntentReadsFindAttemptsByRequestAndPayer(t *testing.T) {
 	w := newWorld(t)
 	a, b := w.request(1), w.request(2)
 	a1 := w.intent(a.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, a1.ID, false))(t)
+	must(w.pay.DecideForPayer(w.ctx, a1.ID, false))(t)
 	a2 := w.intent(a.ID, "52998224725")
 	b1 := w.intent(b.ID, happyCPF)
 
-	list, total, err := w.pay.Intents(w.ctx, w.client, &a.ID, nil, nil, 10, 0)
-	if err != nil || total != 2 || len(list) != 2 || list[0].ID != a2.ID || list[1].ID != a1.ID {
-		t.Fatalf("intents of a request: %d %v (%v)", total, list, err)
+	pg, err := w.pay.Intents(w.ctx, nil, ptr(10), nil, nil, &a.ID)
+	if err != nil || pg.Total != 2 || len(pg.Results) != 2 || pg.Results[0].ID != a2.ID || pg.Results[1].ID != a1.ID {
+		t.Fatalf("intents of a request: %+v (%v)", pg, err)
 	}
-	if _, total, _ = w.pay.Intents(w.ctx, w.client, nil, nil, nil, 10, 0); total != 3 {
-		t.Fatalf("all intents: %d", total)
+	if pg, _ = w.pay.Intents(w.ctx, nil, ptr(10), nil, nil, nil); pg.Total != 3 {
+		t.Fatalf("all intents: %d", pg.Total)
 	}
-	byRequest := must(w.pay.IntentsOfRequests(w.ctx, w.client, []*model.PaymentRequest{a, b}))(t)
-	if len(byRequest[a.ID]) != 2 || len(byRequest[b.ID]) != 1 || byRequest[b.ID][0].ID != b1.ID || byRequest[b.ID][0].PaymentRequest.ID != b.ID {
+	byRequest := must(w.pay.IntentsOfRequests(w.ctx, []*model.PaymentRequest{a, b}))(t)
+	if len(byRequest[0]) != 2 || len(byRequest[1]) != 1 || byRequest[1][0].ID != b1.ID || byRequest[1][0].PaymentRequest.ID != b.ID {
 		t.Fatalf("intents of requests: %v", byRequest)
 	}
-	if payer := must(w.pay.PayerOf(w.ctx, a2.ID))(t); payer.Cpf != "52998224725" {
-		t.Fatalf("payer of an intent: %+v", payer)
+	// The consent page: no credential, the payer's CPF masked, the request as its payer sees it.
+	c := must(w.pay.ConsentForPayer(context.Background(), a2.ID))(t)
+	if c.PayerCpf != "529.***.***-25" || !c.CanDecide || c.SecondSigner || c.Decision != nil || c.Intent.ID != a2.ID {
+		t.Fatalf("consent page of a waiting intent: %+v", c)
 	}
-	_, err = w.pay.PayerOf(w.ctx, uuid.New())
+	if c = must(w.pay.ConsentForPayer(context.Background(), a1.ID))(t); c.CanDecide || c.Decision == nil || *c.Decision != model.DecisionRejected {
+		t.Fatalf("consent page of a rejected intent: %+v", c)
+	}
+	_, err = w.pay.ConsentForPayer(context.Background(), uuid.New())
 	wantCode(t, err, model.CodePaymentIntentNotFound)
-	if owner, found, err := w.pay.ClientOfRequest(w.ctx, b.ID); err != nil || !found || owner != w.client {
-		t.Fatalf("owner of a request: %v %v %v", owner, found, err)
-	}
-	if _, found, _ := w.pay.ClientOfRequest(w.ctx, uuid.New()); found {
-		t.Fatal("an unknown request has an owner")
-	}
-	_, err = w.pay.Intent(w.ctx, w.newClient("stranger"), a1.ID)
+	_, err = w.pay.Intent(w.as(w.newClient("stranger")), a1.ID)
 	wantCode(t, err, model.CodePaymentIntentNotFound)
-	conns := must(w.pay.PayerConnectors(w.ctx, a))(t)
-	if !slices.ContainsFunc(conns, func(c *model.Connector) bool { return c.ID == payConnector }) ||
+	page := must(w.pay.PaymentPageForPayer(context.Background(), b.ID))(t)
+	if page.CanPay || len(page.Connectors) != 0 {
+		t.Fatalf("payment page of a request being paid: %+v", page)
+	}
+	_, err = w.pay.PaymentPageForPayer(context.Background(), uuid.New())
+	wantCode(t, err, model.CodePaymentRequestNotFound)
+	page = must(w.pay.PaymentPageForPayer(context.Background(), w.request(3).ID))(t)
+	conns := page.Connectors
+	if !page.CanPay || !slices.ContainsFunc(conns, func(c *model.Connector) bool { return c.ID == payConnector }) ||
 		slices.ContainsFunc(conns, func(c *model.Connector) bool { return c.ID == retailConnector }) {
 		t.Fatalf("payment page connectors of a sandbox request: %v", conns)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"ponte/auth"
 	"ponte/db"
 	"ponte/model"
 	"ponte/payments"
@@ -52,6 +53,7 @@ func newWorld(t *testing.T, options ...testsupport.Option) *world {
 	env := testsupport.New(t, options...)
 	w := &world{t: t, env: env, pay: env.Payments, ctx: context.Background()}
 	w.client = w.newClient("payments engine")
+	w.ctx = w.as(w.client)
 	w.recipient = w.bankRecipient(w.client, "Loja Exemplo Ltda", "11222333000181", true).ID.String()
 	return w
 }
@@ -66,20 +68,26 @@ func (w *world) newClient(name string) uuid.UUID {
 	return app.ID
 }
 
+// as is a context whose credential is client's API key, as the REST and GraphQL surfaces
+// hand the engine after checking the key.
+func (w *world) as(client uuid.UUID) context.Context {
+	return auth.WithResult(context.Background(), &auth.Principal{ClientID: client, Kind: auth.KindAPIKey}, nil)
+}
+
 // institution is the id of a seeded payment institution found by name.
 func (w *world) institution(name string) string {
 	w.t.Helper()
-	list, _, err := w.pay.Institutions(w.ctx, name, 10, 0)
-	if err != nil || len(list) == 0 {
-		w.t.Fatalf("institution %q: %v %v", name, list, err)
+	page, err := w.pay.Institutions(w.ctx, nil, ptr(10), &name)
+	if err != nil || len(page.Results) == 0 {
+		w.t.Fatalf("institution %q: %v %v", name, page, err)
 	}
-	return list[0].ID.String()
+	return page.Results[0].ID.String()
 }
 
 // bankRecipient adds a bank-account recipient to client.
 func (w *world) bankRecipient(client uuid.UUID, name, tax string, isDefault bool) *model.PaymentRecipient {
 	w.t.Helper()
-	r, err := w.pay.CreateRecipient(w.ctx, client, model.PaymentRecipientInput{Name: ptr(name), TaxNumber: ptr(tax),
+	r, err := w.pay.CreateRecipient(w.as(client), model.PaymentRecipientInput{Name: ptr(name), TaxNumber: ptr(tax),
 		PaymentInstitutionID: ptr(w.institution("Nubank")), IsDefault: ptr(isDefault),
 		Account: &model.PaymentRecipientAccount{Branch: "0001", Number: "1234567-8", Type: "CHECKING_ACCOUNT"}})
 	if err != nil {
@@ -118,7 +126,7 @@ func must[T any](v T, err error) func(t testing.TB) T {
 // request creates a sandbox request of amount to the default recipient.
 func (w *world) request(amount float64) *model.PaymentRequest {
 	w.t.Helper()
-	return must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true)}))(w.t)
+	return must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true)}))(w.t)
 }
 
 // intent starts a payer's attempt on a request with the payment-initiation connector.
@@ -128,8 +136,8 @@ func (w *world) intent(requestID uuid.UUID, cpf string) *model.PaymentIntent {
 }
 
 func (w *world) startIntent(requestID uuid.UUID, cpf string) (*model.PaymentIntent, error) {
-	return w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(requestID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(cpf), Name: ptr("Maria Silva")}}, payments.ByClient)
+	return w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(requestID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(cpf), Name: ptr("Maria Silva")}})
 }
 
 // paid takes a request through a payer's authorization to COMPLETED.
@@ -137,7 +145,7 @@ func (w *world) paid(amount float64) *model.PaymentRequest {
 	w.t.Helper()
 	p := w.request(amount)
 	n := w.intent(p.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(w.t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(w.t)
 	w.awaitIntent(n.ID, payments.PaymentCompleted)
 	return w.awaitRequest(p.ID, payments.Completed)
 }
@@ -146,7 +154,7 @@ func (w *world) awaitIntent(id uuid.UUID, status string) *model.PaymentIntent {
 	w.t.Helper()
 	var n *model.PaymentIntent
 	testsupport.Eventually(w.t, "intent "+id.String()+" "+status, wait, func() bool {
-		n = must(w.pay.Intent(w.ctx, w.client, id))(w.t)
+		n = must(w.pay.Intent(w.ctx, id))(w.t)
 		return n.Status == status
 	})
 	return n
@@ -156,7 +164,7 @@ func (w *world) awaitRequest(id uuid.UUID, status string) *model.PaymentRequest 
 	w.t.Helper()
 	var p *model.PaymentRequest
 	testsupport.Eventually(w.t, "request "+id.String()+" "+status, wait, func() bool {
-		p = must(w.pay.Request(w.ctx, w.client, id))(w.t)
+		p = must(w.pay.Request(w.ctx, id))(w.t)
 		return p.Status == status
 	})
 	return p

@@ -20,13 +20,34 @@ import (
 
 // ---- institutions
 
-// Institutions lists payment institutions, optionally by part of their name.
-func (e *Engine) Institutions(ctx context.Context, name string, limit, offset int) ([]*model.PaymentInstitution, int, error) {
-	return e.db.PaymentInstitutions(ctx, strings.TrimSpace(name), limit, offset)
+// Institutions lists payment institutions, optionally by part of their name. They belong
+// to no application, but reading them is part of managing payments.
+func (e *Engine) Institutions(ctx context.Context, page, pageSize *int, name *string) (*model.PaymentInstitutionPage, error) {
+	if _, err := caller(ctx); err != nil {
+		return nil, err
+	}
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.PaymentInstitution, int, error) {
+		q := ""
+		if name != nil {
+			q = strings.TrimSpace(*name)
+		}
+		return e.db.PaymentInstitutions(ctx, q, limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentInstitutionPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // Institution reads one institution.
 func (e *Engine) Institution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error) {
+	if _, err := caller(ctx); err != nil {
+		return nil, err
+	}
+	return e.institution(ctx, id)
+}
+
+func (e *Engine) institution(ctx context.Context, id uuid.UUID) (*model.PaymentInstitution, error) {
 	i, found, err := e.db.PaymentInstitution(ctx, id)
 	if err != nil {
 		return nil, err
@@ -90,7 +111,11 @@ func emptyAsNil(p *string) *string {
 }
 
 // CreateCustomer adds a customer.
-func (e *Engine) CreateCustomer(ctx context.Context, clientID uuid.UUID, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+func (e *Engine) CreateCustomer(ctx context.Context, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	now := model.NewTime(e.now())
 	c := &model.PaymentCustomer{ID: uuid.New(), Email: emptyAsNil(in.Email), Cpf: emptyAsNil(in.Cpf), Cnpj: emptyAsNil(in.Cnpj), CreatedAt: now, UpdatedAt: now}
 	if in.Type != nil {
@@ -106,7 +131,11 @@ func (e *Engine) CreateCustomer(ctx context.Context, clientID uuid.UUID, in mode
 }
 
 // Customer reads a customer.
-func (e *Engine) Customer(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
+func (e *Engine) Customer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	return customerOf(ctx, e.db, clientID, id)
 }
 
@@ -122,13 +151,27 @@ func customerOf(ctx context.Context, q partyReader, clientID, id uuid.UUID) (*mo
 }
 
 // Customers lists customers.
-func (e *Engine) Customers(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentCustomer, int, error) {
-	return e.db.PaymentCustomers(ctx, clientID, limit, offset)
+func (e *Engine) Customers(ctx context.Context, page, pageSize *int) (*model.PaymentCustomerPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.PaymentCustomer, int, error) {
+		return e.db.PaymentCustomers(ctx, clientID, limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentCustomerPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // UpdateCustomer changes the fields given.
-func (e *Engine) UpdateCustomer(ctx context.Context, clientID, id uuid.UUID, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
-	c, err := e.Customer(ctx, clientID, id)
+func (e *Engine) UpdateCustomer(ctx context.Context, id uuid.UUID, in model.PaymentCustomerInput) (*model.PaymentCustomer, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := customerOf(ctx, e.db, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +198,12 @@ func (e *Engine) UpdateCustomer(ctx context.Context, clientID, id uuid.UUID, in 
 }
 
 // DeleteCustomer removes a customer from lists; requests that name it keep it.
-func (e *Engine) DeleteCustomer(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentCustomer, error) {
-	c, err := e.Customer(ctx, clientID, id)
+func (e *Engine) DeleteCustomer(ctx context.Context, id uuid.UUID) (*model.PaymentCustomer, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := customerOf(ctx, e.db, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +294,11 @@ func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.Pay
 }
 
 // CreateRecipient adds a recipient from a bank account or a PIX key.
-func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+func (e *Engine) CreateRecipient(ctx context.Context, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.SmartAccountID != nil {
 		return nil, model.Fail(model.CodePaymentFeatureNotSupported, "A recipient cannot be made from a smart account; create it from a bank account or a PIX key, and pay into a smart account with a payment request's smartAccountId.")
 	}
@@ -284,7 +335,7 @@ func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in mod
 		if err != nil {
 			return nil, err
 		}
-		inst, err := e.Institution(ctx, instID)
+		inst, err := e.institution(ctx, instID)
 		if err != nil {
 			return nil, err
 		}
@@ -296,12 +347,16 @@ func (e *Engine) CreateRecipient(ctx context.Context, clientID uuid.UUID, in mod
 	now := model.NewTime(e.now())
 	r.ID, r.CreatedAt, r.UpdatedAt = uuid.New(), now, now
 	r.IsDefault = in.IsDefault != nil && *in.IsDefault
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, true) })
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, true) })
 	return r, err
 }
 
 // Recipient reads a recipient.
-func (e *Engine) Recipient(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
+func (e *Engine) Recipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	return recipientOf(ctx, e.db, clientID, id)
 }
 
@@ -317,13 +372,27 @@ func recipientOf(ctx context.Context, q recipientReader, clientID, id uuid.UUID)
 }
 
 // Recipients lists recipients.
-func (e *Engine) Recipients(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.PaymentRecipient, int, error) {
-	return e.db.PaymentRecipients(ctx, clientID, limit, offset)
+func (e *Engine) Recipients(ctx context.Context, page, pageSize *int) (*model.PaymentRecipientPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.PaymentRecipient, int, error) {
+		return e.db.PaymentRecipients(ctx, clientID, limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentRecipientPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // UpdateRecipient changes name, taxNumber, isDefault and account.
-func (e *Engine) UpdateRecipient(ctx context.Context, clientID, id uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
-	r, err := e.Recipient(ctx, clientID, id)
+func (e *Engine) UpdateRecipient(ctx context.Context, id uuid.UUID, in model.PaymentRecipientInput) (*model.PaymentRecipient, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recipientOf(ctx, e.db, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -356,8 +425,12 @@ func (e *Engine) UpdateRecipient(ctx context.Context, clientID, id uuid.UUID, in
 }
 
 // DeleteRecipient removes a recipient from lists; requests that name it keep it.
-func (e *Engine) DeleteRecipient(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRecipient, error) {
-	r, err := e.Recipient(ctx, clientID, id)
+func (e *Engine) DeleteRecipient(ctx context.Context, id uuid.UUID) (*model.PaymentRecipient, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recipientOf(ctx, e.db, clientID, id)
 	if err != nil {
 		return nil, err
 	}

@@ -20,9 +20,13 @@ import (
 // request paid into a smart account is refunded only from what the account still holds.
 
 // RefundRequest starts a refund of amount (nil: all that remains).
-func (e *Engine) RefundRequest(ctx context.Context, clientID, id uuid.UUID, amount *float64) (*model.PaymentRequest, error) {
+func (e *Engine) RefundRequest(ctx context.Context, id uuid.UUID, amount *float64) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var p *db.PaymentRequestRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err

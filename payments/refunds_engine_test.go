@@ -38,7 +38,7 @@ func TestRefundGivesBackWhatRemainsInParts(t *testing.T) {
 	w := newWorld(t)
 	p := w.paid(100)
 
-	r := must(w.pay.RefundRequest(w.ctx, w.client, p.ID, ptr(30.0)))(t)
+	r := must(w.pay.RefundRequest(w.ctx, p.ID, ptr(30.0)))(t)
 	if r.Status != payments.RefundInProgress {
 		t.Fatalf("refund asked: %s", r.Status)
 	}
@@ -47,16 +47,16 @@ func TestRefundGivesBackWhatRemainsInParts(t *testing.T) {
 	w.wantBalance(ledger.Payers, -7000)
 	w.wantBalance(ledger.Refunds, 0)
 
-	_, err := w.pay.RefundRequest(w.ctx, w.client, p.ID, ptr(70.01))
+	_, err := w.pay.RefundRequest(w.ctx, p.ID, ptr(70.01))
 	wantCode(t, err, model.CodeInvalidParameter)
-	_, err = w.pay.RefundRequest(w.ctx, w.client, p.ID, ptr(0.001))
+	_, err = w.pay.RefundRequest(w.ctx, p.ID, ptr(0.001))
 	wantCode(t, err, model.CodeInvalidParameter)
 
-	must(w.pay.RefundRequest(w.ctx, w.client, p.ID, nil))(t)
+	must(w.pay.RefundRequest(w.ctx, p.ID, nil))(t)
 	w.awaitRefunded(p.ID, payments.Refunded, 100)
 	w.wantBalance(ledger.Payees, 0)
 	w.wantBalance(ledger.Payers, 0)
-	_, err = w.pay.RefundRequest(w.ctx, w.client, p.ID, nil)
+	_, err = w.pay.RefundRequest(w.ctx, p.ID, nil)
 	wantCode(t, err, model.CodePaymentRequestNotRefundable)
 
 	want := []any{payments.RefundInProgress, payments.Completed, payments.RefundInProgress, payments.Refunded}
@@ -72,7 +72,7 @@ func TestRefusedRefundReturnsTheMoneyAndMayBeAskedAgain(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	p := w.paid(50)
-	must(w.pay.RefundRequest(w.ctx, w.client, p.ID, ptr(10.99)))(t)
+	must(w.pay.RefundRequest(w.ctx, p.ID, ptr(10.99)))(t)
 	got := w.awaitRequest(p.ID, payments.RefundError)
 	if got.ErrorDetail == nil || got.ErrorDetail.Code != "REFUND_REJECTED" || got.RefundedAmount != 0 {
 		t.Fatalf("refused refund: %+v, refunded %v", got.ErrorDetail, got.RefundedAmount)
@@ -80,7 +80,7 @@ func TestRefusedRefundReturnsTheMoneyAndMayBeAskedAgain(t *testing.T) {
 	w.wantBalance(ledger.Payees, 5000)
 	w.wantBalance(ledger.Refunds, 0)
 
-	must(w.pay.RefundRequest(w.ctx, w.client, p.ID, ptr(10.0)))(t)
+	must(w.pay.RefundRequest(w.ctx, p.ID, ptr(10.0)))(t)
 	w.awaitRefunded(p.ID, payments.Completed, 10)
 	w.wantBalance(ledger.Payees, 4000)
 	w.env.AuditLedger(t)
@@ -92,18 +92,18 @@ func TestRefundNeedsACompletedRequest(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	created := w.request(10)
-	_, err := w.pay.RefundRequest(w.ctx, w.client, created.ID, nil)
+	_, err := w.pay.RefundRequest(w.ctx, created.ID, nil)
 	wantCode(t, err, model.CodePaymentRequestNotRefundable)
 	waiting := w.request(11)
 	w.intent(waiting.ID, happyCPF)
-	_, err = w.pay.RefundRequest(w.ctx, w.client, waiting.ID, nil)
+	_, err = w.pay.RefundRequest(w.ctx, waiting.ID, nil)
 	wantCode(t, err, model.CodePaymentRequestNotRefundable)
 	paid := w.paid(12)
-	_, err = w.pay.RefundRequest(w.ctx, w.newClient("stranger"), paid.ID, nil)
+	_, err = w.pay.RefundRequest(w.as(w.newClient("stranger")), paid.ID, nil)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
-	_, err = w.pay.RefundRequest(w.ctx, w.client, uuid.New(), nil)
+	_, err = w.pay.RefundRequest(w.ctx, uuid.New(), nil)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
-	if got := must(w.pay.Request(w.ctx, w.client, paid.ID))(t); got.Status != payments.Completed || got.RefundedAmount != 0 {
+	if got := must(w.pay.Request(w.ctx, paid.ID))(t); got.Status != payments.Completed || got.RefundedAmount != 0 {
 		t.Fatalf("after refused refunds: %s %v", got.Status, got.RefundedAmount)
 	}
 	w.wantBalance(ledger.Refunds, 0)

@@ -24,7 +24,11 @@ const (
 )
 
 // CreateRequest adds a payment request.
-func (e *Engine) CreateRequest(ctx context.Context, clientID uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+func (e *Engine) CreateRequest(ctx context.Context, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	now := e.now()
 	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if in.Boleto != nil {
@@ -185,7 +189,11 @@ func exactDecimal(f float64) *big.Rat {
 }
 
 // CreateRequestFromPixQr adds a request that pays a PIX BR Code the caller pasted.
-func (e *Engine) CreateRequestFromPixQr(ctx context.Context, clientID uuid.UUID, in model.PixQrPaymentRequestInput) (*model.PaymentRequest, error) {
+func (e *Engine) CreateRequestFromPixQr(ctx context.Context, in model.PixQrPaymentRequestInput) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if !nonEmpty(in.PixQrCode) {
 		return nil, bad("pixQrCode is required: the PIX BR Code (copia e cola) to pay.")
 	}
@@ -316,7 +324,11 @@ func requestFound(id uuid.UUID, p *db.PaymentRequestRow, found bool, err error) 
 }
 
 // Request reads a request.
-func (e *Engine) Request(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRequest, error) {
+func (e *Engine) Request(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p, err := e.requestRow(ctx, clientID, id)
 	if err != nil {
 		return nil, err
@@ -325,13 +337,27 @@ func (e *Engine) Request(ctx context.Context, clientID, id uuid.UUID) (*model.Pa
 }
 
 // Requests lists requests created in [from, to).
-func (e *Engine) Requests(ctx context.Context, clientID uuid.UUID, from, to *time.Time, limit, offset int) ([]*model.PaymentRequest, int, error) {
-	rows, total, err := e.db.PaymentRequests(ctx, clientID, from, to, limit, offset)
+func (e *Engine) Requests(ctx context.Context, page, pageSize *int, from, to *string) (*model.PaymentRequestPage, error) {
+	clientID, err := caller(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	out, err := e.requestViews(ctx, rows)
-	return out, total, err
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.PaymentRequest, int, error) {
+		f, t, err := dateRange(from, to)
+		if err != nil {
+			return nil, 0, err
+		}
+		rows, total, err := e.db.PaymentRequests(ctx, clientID, f, t, limit, offset)
+		if err != nil {
+			return nil, 0, err
+		}
+		out, err := e.requestViews(ctx, rows)
+		return out, total, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.PaymentRequestPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // requestViews turns a page of stored requests into their API form, reading their
@@ -377,9 +403,13 @@ func (e *Engine) requestViews(ctx context.Context, rows []*db.PaymentRequestRow)
 }
 
 // UpdateRequest changes a request no payer has started paying.
-func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+func (e *Engine) UpdateRequest(ctx context.Context, id uuid.UUID, in model.PaymentRequestInput) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var p *db.PaymentRequestRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		// Found first: another application's id is a 404 whatever the body says.
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
@@ -418,9 +448,13 @@ func (e *Engine) UpdateRequest(ctx context.Context, clientID, id uuid.UUID, in m
 // DeleteRequest cancels and removes a request. An attempt waiting for the payer is
 // canceled with it; a request whose money is moving, has moved, or is scheduled is not
 // deleted (cancel its schedules first).
-func (e *Engine) DeleteRequest(ctx context.Context, clientID, id uuid.UUID) (*model.PaymentRequest, error) {
+func (e *Engine) DeleteRequest(ctx context.Context, id uuid.UUID) (*model.PaymentRequest, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var p *db.PaymentRequestRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err

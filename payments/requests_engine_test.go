@@ -1,12 +1,14 @@
 package payments_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"ponte/auth"
 	"ponte/db"
 	"ponte/ledger"
 	"ponte/model"
@@ -47,25 +49,25 @@ func TestCreateRequestRefusesBadInputAndFallsBackToTheDefaultRecipient(t *testin
 		{"bad schedule", w.client, model.PaymentRequestInput{Amount: ptr(5.0), Schedule: &model.PaymentSchedule{Type: "SINGLE", Date: ptr(spDay(0))}}, model.CodeInvalidSchedule},
 	}
 	for _, c := range cases {
-		_, err := w.pay.CreateRequest(w.ctx, c.client, c.in)
+		_, err := w.pay.CreateRequest(w.as(c.client), c.in)
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
 	for _, c := range []uuid.UUID{w.client, other} {
-		if list, total, err := w.pay.Requests(w.ctx, c, nil, nil, 10, 0); err != nil || total != 0 || len(list) != 0 {
-			t.Fatalf("refused creates wrote %d requests (%v)", total, err)
+		if pg, err := w.pay.Requests(w.as(c), nil, ptr(10), nil, nil); err != nil || pg.Total != 0 || len(pg.Results) != 0 {
+			t.Fatalf("refused creates wrote requests: %+v (%v)", pg, err)
 		}
 	}
 
-	p := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(12.34), Description: ptr("Pedido 1"),
+	p := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(12.34), Description: ptr("Pedido 1"),
 		ClientPaymentID: ptr("order-1"), IsSandbox: ptr(true), CallbackUrls: &model.CallbackURLs{Success: ptr("https://shop.example.com/ok")}}))(t)
 	if p.Status != payments.Created || p.Amount == nil || *p.Amount != 12.34 || p.Recipient == nil || p.Recipient.ID.String() != w.recipient ||
 		p.Fees != 0 || !p.IsSandbox || *p.ClientPaymentID != "order-1" || !strings.HasSuffix(p.PaymentURL, "/payments/pay/"+p.ID.String()) {
 		t.Fatalf("created request: %+v", p)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Recipient.Name != "Loja Exemplo Ltda" || *got.Description != "Pedido 1" {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Recipient.Name != "Loja Exemplo Ltda" || *got.Description != "Pedido 1" {
 		t.Fatalf("read back: %+v", got)
 	}
-	_, err := w.pay.Request(w.ctx, other, p.ID)
+	_, err := w.pay.Request(w.as(other), p.ID)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
 }
 
@@ -78,7 +80,7 @@ func TestRequestFeesFollowTheApplicationsPixPricingAndPostOnCompletion(t *testin
 	if err := w.env.DB.SetClientPaymentPricing(w.ctx, w.client, map[string]db.PaymentPrice{"PIX": {Fixed: 0.5, Percent: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	live := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(14.5)}))(t)
+	live := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(14.5)}))(t)
 	if live.Fees != 0.65 { // 0.145 rounds up to 0.15, plus 0.50
 		t.Fatalf("fees of R$ 14.50 at 0.50 + 1%%: %v, want 0.65", live.Fees)
 	}
@@ -86,13 +88,13 @@ func TestRequestFeesFollowTheApplicationsPixPricingAndPostOnCompletion(t *testin
 	if sandbox.Fees != 0 {
 		t.Fatalf("a sandbox request has fees %v", sandbox.Fees)
 	}
-	live = must(w.pay.UpdateRequest(w.ctx, w.client, live.ID, model.PaymentRequestInput{Amount: ptr(100.0)}))(t)
+	live = must(w.pay.UpdateRequest(w.ctx, live.ID, model.PaymentRequestInput{Amount: ptr(100.0)}))(t)
 	if live.Fees != 1.5 || *live.Amount != 100 {
 		t.Fatalf("repriced: amount %v fees %v, want 100 and 1.5", *live.Amount, live.Fees)
 	}
 
 	n := w.intent(live.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	w.awaitRequest(live.ID, payments.Completed)
 	w.wantBalance(ledger.Fees, 150)
 	w.wantBalance(ledger.Client(w.client), -150)
@@ -109,12 +111,12 @@ func TestUpdateRequestChangesOnlyACreatedRequest(t *testing.T) {
 	second := w.bankRecipient(w.client, "Segunda Loja", "11444777000161", false)
 	p := w.request(10)
 
-	up := must(w.pay.UpdateRequest(w.ctx, w.client, p.ID, model.PaymentRequestInput{Amount: ptr(11.5), Description: ptr("novo"),
+	up := must(w.pay.UpdateRequest(w.ctx, p.ID, model.PaymentRequestInput{Amount: ptr(11.5), Description: ptr("novo"),
 		RecipientID: ptr(second.ID.String()), WebhookURL: ptr("https://hooks.example.com/p")}))(t)
 	if *up.Amount != 11.5 || *up.Description != "novo" || up.Recipient.ID != second.ID || *up.WebhookURL != "https://hooks.example.com/p" {
 		t.Fatalf("updated: %+v", up)
 	}
-	if up = must(w.pay.UpdateRequest(w.ctx, w.client, p.ID, model.PaymentRequestInput{WebhookURL: ptr("")}))(t); up.WebhookURL != nil {
+	if up = must(w.pay.UpdateRequest(w.ctx, p.ID, model.PaymentRequestInput{WebhookURL: ptr("")}))(t); up.WebhookURL != nil {
 		t.Fatalf("an empty webhookUrl left %q", *up.WebhookURL)
 	}
 
@@ -124,16 +126,16 @@ func TestUpdateRequestChangesOnlyACreatedRequest(t *testing.T) {
 		"boleto":       {Boleto: &model.BoletoPaymentInput{DigitableLine: ptr("00190500954014481606906809350314337370000000100")}},
 		"bad amount":   {Amount: ptr(-1.0)},
 	} {
-		_, err := w.pay.UpdateRequest(w.ctx, w.client, p.ID, in)
+		_, err := w.pay.UpdateRequest(w.ctx, p.ID, in)
 		t.Run(name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
-	_, err := w.pay.UpdateRequest(w.ctx, w.newClient("stranger"), p.ID, model.PaymentRequestInput{IsSandbox: ptr(false)})
+	_, err := w.pay.UpdateRequest(w.as(w.newClient("stranger")), p.ID, model.PaymentRequestInput{IsSandbox: ptr(false)})
 	wantCode(t, err, model.CodePaymentRequestNotFound)
 
 	w.intent(p.ID, happyCPF)
-	_, err = w.pay.UpdateRequest(w.ctx, w.client, p.ID, model.PaymentRequestInput{Amount: ptr(1.0)})
+	_, err = w.pay.UpdateRequest(w.ctx, p.ID, model.PaymentRequestInput{Amount: ptr(1.0)})
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); *got.Amount != 11.5 || got.Status != payments.WaitingPayerAuthorization {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); *got.Amount != 11.5 || got.Status != payments.WaitingPayerAuthorization {
 		t.Fatalf("after a refused change: %v %s", *got.Amount, got.Status)
 	}
 }
@@ -146,13 +148,13 @@ func TestDeleteRequestCancelsAWaitingAttemptButNotAPayment(t *testing.T) {
 	w := newWorld(t)
 
 	idle := w.request(5)
-	gone := must(w.pay.DeleteRequest(w.ctx, w.client, idle.ID))(t)
+	gone := must(w.pay.DeleteRequest(w.ctx, idle.ID))(t)
 	if gone.Status != payments.Canceled {
 		t.Fatalf("deleted request answered %s", gone.Status)
 	}
-	_, err := w.pay.Request(w.ctx, w.client, idle.ID)
+	_, err := w.pay.Request(w.ctx, idle.ID)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
-	_, err = w.pay.DeleteRequest(w.ctx, w.client, idle.ID)
+	_, err = w.pay.DeleteRequest(w.ctx, idle.ID)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
 	if ev := w.requestEvents(idle.ID); strings.Join(ev, " ") != "payment_request/updated" {
 		t.Fatalf("events of a deleted request: %v", ev)
@@ -160,18 +162,18 @@ func TestDeleteRequestCancelsAWaitingAttemptButNotAPayment(t *testing.T) {
 
 	waiting := w.request(6)
 	n := w.intent(waiting.ID, happyCPF)
-	must(w.pay.DeleteRequest(w.ctx, w.client, waiting.ID))(t)
-	got := must(w.pay.Intent(w.ctx, w.client, n.ID))(t)
+	must(w.pay.DeleteRequest(w.ctx, waiting.ID))(t)
+	got := must(w.pay.Intent(w.ctx, n.ID))(t)
 	if got.Status != payments.IntentCanceled || got.ErrorDetail == nil || got.ErrorDetail.Code != "CANCELED" {
 		t.Fatalf("the waiting attempt of a deleted request: %s %+v", got.Status, got.ErrorDetail)
 	}
-	_, err = w.pay.Decide(w.ctx, n.ID, true)
+	_, err = w.pay.DecideForPayer(w.ctx, n.ID, true)
 	wantCode(t, err, model.CodePaymentRequestNotFound)
 
 	done := w.paid(7)
-	_, err = w.pay.DeleteRequest(w.ctx, w.client, done.ID)
+	_, err = w.pay.DeleteRequest(w.ctx, done.ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
-	if got := must(w.pay.Request(w.ctx, w.client, done.ID))(t); got.Status != payments.Completed {
+	if got := must(w.pay.Request(w.ctx, done.ID))(t); got.Status != payments.Completed {
 		t.Fatalf("a paid request after a refused delete: %s", got.Status)
 	}
 }
@@ -180,26 +182,33 @@ func TestDeleteRequestCancelsAWaitingAttemptButNotAPayment(t *testing.T) {
 func TestRequestsListNewestFirstWithinTheWindow(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	customer := must(w.pay.CreateCustomer(w.ctx, w.client, model.PaymentCustomerInput{Type: ptr("INDIVIDUAL"), Name: ptr("Ana"), Cpf: ptr(happyCPF)}))(t)
+	customer := must(w.pay.CreateCustomer(w.ctx, model.PaymentCustomerInput{Type: ptr("INDIVIDUAL"), Name: ptr("Ana"), Cpf: ptr(happyCPF)}))(t)
 	var ids []uuid.UUID
 	for i := range 3 {
-		p := must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(float64(i + 1)), IsSandbox: ptr(true), CustomerID: ptr(customer.ID.String())}))(t)
+		p := must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(float64(i + 1)), IsSandbox: ptr(true), CustomerID: ptr(customer.ID.String())}))(t)
 		ids = append(ids, p.ID)
 	}
-	list, total, err := w.pay.Requests(w.ctx, w.client, nil, nil, 2, 0)
-	if err != nil || total != 3 || len(list) != 2 || list[0].ID != ids[2] || list[1].ID != ids[1] {
-		t.Fatalf("first page: total %d, %v (%v)", total, list, err)
+	pg, err := w.pay.Requests(w.ctx, nil, ptr(2), nil, nil)
+	if err != nil || pg.Total != 3 || pg.TotalPages != 2 || len(pg.Results) != 2 || pg.Results[0].ID != ids[2] || pg.Results[1].ID != ids[1] {
+		t.Fatalf("first page: %+v (%v)", pg, err)
 	}
+	list := pg.Results
 	if list[0].Customer == nil || list[0].Customer.ID != customer.ID || list[0].Recipient == nil {
 		t.Fatalf("a listed request lacks its parties: %+v", list[0])
 	}
-	future := time.Now().Add(time.Hour)
-	if list, total, _ = w.pay.Requests(w.ctx, w.client, &future, nil, 10, 0); total != 0 || len(list) != 0 {
-		t.Fatalf("requests created after the future: %d", total)
+	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	if pg, _ = w.pay.Requests(w.ctx, nil, nil, &future, nil); pg.Total != 0 || len(pg.Results) != 0 {
+		t.Fatalf("requests created after the future: %+v", pg)
 	}
-	if list, total, _ = w.pay.Requests(w.ctx, w.client, nil, nil, 10, 2); total != 3 || len(list) != 1 || list[0].ID != ids[0] {
-		t.Fatalf("last page: total %d %v", total, list)
+	if pg, _ = w.pay.Requests(w.ctx, ptr(2), ptr(2), nil, nil); pg.Total != 3 || len(pg.Results) != 1 || pg.Results[0].ID != ids[0] {
+		t.Fatalf("last page: %+v", pg)
 	}
+	_, err = w.pay.Requests(w.ctx, nil, nil, ptr("not a date"), nil)
+	wantCode(t, err, model.CodeInvalidParameter)
+	_, err = w.pay.Requests(w.ctx, ptr(0), nil, nil, nil)
+	wantCode(t, err, model.CodeInvalidParameter)
+	_, err = w.pay.Requests(context.Background(), nil, nil, nil, nil)
+	wantCode(t, err, model.CodeAPIKeyMissing)
 }
 
 // A request nobody pays expires after RequestExpiry, with its event; one a payer is at is
@@ -224,12 +233,12 @@ func TestRequestExpiresUnlessAPayerIsAtIt(t *testing.T) {
 		err := w.env.DB.Pool.QueryRow(w.ctx, `SELECT count(*) FROM river_job WHERE kind = 'payment_request_expiry' AND state <> 'completed'`).Scan(&left)
 		return err == nil && left == 0
 	})
-	if got := must(w.pay.Request(w.ctx, w.client, busy.ID))(t); got.Status != payments.WaitingPayerAuthorization {
+	if got := must(w.pay.Request(w.ctx, busy.ID))(t); got.Status != payments.WaitingPayerAuthorization {
 		t.Fatalf("a request being paid became %s", got.Status)
 	}
 	_, err := w.startIntent(idle.ID, happyCPF)
 	wantCode(t, err, model.CodePaymentRequestNotAvailable)
-	_, err = w.pay.DeleteRequest(w.ctx, w.client, idle.ID)
+	_, err = w.pay.DeleteRequest(w.ctx, idle.ID)
 	if err != nil {
 		t.Fatalf("an EXPIRED request is deleted: %v", err)
 	}
@@ -252,25 +261,52 @@ func TestPixQrRequestKeepsTheCodesAmountAndReceiver(t *testing.T) {
 		"bad CRC":      {ptr(code[:len(code)-4] + "0000"), model.CodeInvalidPixQrCode},
 		"over the max": {ptr(payments.BRCode{Key: "ana@example.com", Amount: 2_000_000_000, MerchantName: "ANA", MerchantCity: "RECIFE", TxID: "***"}.Encode()), model.CodeInvalidParameter},
 	} {
-		_, err := w.pay.CreateRequestFromPixQr(w.ctx, w.client, model.PixQrPaymentRequestInput{PixQrCode: c.code})
+		_, err := w.pay.CreateRequestFromPixQr(w.ctx, model.PixQrPaymentRequestInput{PixQrCode: c.code})
 		t.Run(name, func(t *testing.T) { wantCode(t, err, c.want) })
 	}
 
-	p := must(w.pay.CreateRequestFromPixQr(w.ctx, w.client, model.PixQrPaymentRequestInput{PixQrCode: ptr(" " + code + " "), IsSandbox: ptr(true)}))(t)
+	p := must(w.pay.CreateRequestFromPixQr(w.ctx, model.PixQrPaymentRequestInput{PixQrCode: ptr(" " + code + " "), IsSandbox: ptr(true)}))(t)
 	if *p.Amount != 23.45 || *p.Description != "Bolo" || p.PixQrCode == nil || p.PixQrCode.Payload != code || *p.PixQrCode.TransactionID != "PEDIDO42" ||
 		p.Recipient == nil || p.Recipient.Type != "PIX_QR_CODE" || p.Recipient.Name != "ANA DOCES" || *p.Recipient.PixKey != "ana@example.com" {
 		t.Fatalf("request from a PIX code: %+v", p)
 	}
 	for name, in := range map[string]model.PaymentRequestInput{"amount": {Amount: ptr(1.0)}, "recipient": {RecipientID: ptr(w.recipient)}} {
-		_, err := w.pay.UpdateRequest(w.ctx, w.client, p.ID, in)
+		_, err := w.pay.UpdateRequest(w.ctx, p.ID, in)
 		t.Run("change "+name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
-	n := must(w.pay.CreateIntent(w.ctx, w.client, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
-		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX")}, payments.ByClient))(t)
+	n := must(w.pay.CreateIntent(w.ctx, model.PaymentIntentInput{PaymentRequestID: ptr(p.ID.String()), ConnectorID: ptr(payConnector),
+		Parameters: &model.PaymentPayerInput{Cpf: ptr(happyCPF)}, PaymentMethod: ptr("PIX")}))(t)
 	if n.PixData == nil || n.PixData.Value != code {
 		t.Fatalf("a PIX attempt pays %v, not the pasted code", n.PixData)
 	}
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	w.awaitRequest(p.ID, payments.Completed)
 	w.wantBalance(ledger.Payees, 2345)
+}
+
+// The engine decides who may call it: no credential is a 401, a Connect Token a 403 (a
+// token reaches only the Connect flow), and an API key acts for its own application only.
+func TestOperationsCheckTheCaller(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	p := w.request(5)
+	token := auth.WithResult(context.Background(), &auth.Principal{ClientID: w.client, Kind: auth.KindConnectToken}, nil)
+	refused := auth.WithResult(context.Background(), nil, model.Fail(model.CodeAPIKeyExpired, "expired"))
+	for _, c := range []struct {
+		ctx  context.Context
+		code model.Code
+	}{{context.Background(), model.CodeAPIKeyMissing}, {token, model.CodeForbidden}, {refused, model.CodeAPIKeyExpired}} {
+		_, err := w.pay.Request(c.ctx, p.ID)
+		wantCode(t, err, c.code)
+		_, err = w.pay.Requests(c.ctx, ptr(0), nil, nil, nil) // the credential before the arguments
+		wantCode(t, err, c.code)
+		_, err = w.pay.CreateRequest(c.ctx, model.PaymentRequestInput{Amount: ptr(1.0)})
+		wantCode(t, err, c.code)
+		_, err = w.pay.Institutions(c.ctx, nil, nil, nil)
+		wantCode(t, err, c.code)
+		_, err = w.pay.IntentsOfRequests(c.ctx, []*model.PaymentRequest{p})
+		wantCode(t, err, c.code)
+	}
+	_, err := w.pay.Request(w.as(w.newClient("stranger")), p.ID)
+	wantCode(t, err, model.CodePaymentRequestNotFound)
 }

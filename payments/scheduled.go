@@ -151,8 +151,16 @@ func scheduledView(s *db.ScheduledPaymentRow) *model.ScheduledPayment {
 		ErrorDetail: s.ErrorDetail, CreatedAt: model.NewTime(s.CreatedAt), UpdatedAt: model.NewTime(s.UpdatedAt)}
 }
 
-// Schedules lists a request's dated payments.
-func (e *Engine) Schedules(ctx context.Context, clientID, requestID uuid.UUID) ([]*model.ScheduledPayment, error) {
+// Schedules lists a request's dated payments, in one page.
+func (e *Engine) Schedules(ctx context.Context, requestID uuid.UUID) (*model.ScheduledPaymentPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.schedulePage(ctx, clientID, requestID)
+}
+
+func (e *Engine) schedulePage(ctx context.Context, clientID, requestID uuid.UUID) (*model.ScheduledPaymentPage, error) {
 	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}
@@ -164,24 +172,45 @@ func (e *Engine) Schedules(ctx context.Context, clientID, requestID uuid.UUID) (
 	for i, s := range list {
 		out[i] = scheduledView(s)
 	}
-	return out, nil
+	n := wholeList(out)
+	return &model.ScheduledPaymentPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
-// SchedulesOfRequests lists the dated payments of several requests in one statement.
-func (e *Engine) SchedulesOfRequests(ctx context.Context, clientID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID][]*model.ScheduledPayment, error) {
+// SchedulesOfRequests lists the dated payments of several requests in one statement: one
+// list per request, in the requests' order.
+func (e *Engine) SchedulesOfRequests(ctx context.Context, requests []*model.PaymentRequest) ([][]*model.ScheduledPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uuid.UUID, len(requests))
+	for i, p := range requests {
+		ids[i] = p.ID
+	}
 	list, err := e.db.ScheduledPaymentsOfRequests(ctx, clientID, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := map[uuid.UUID][]*model.ScheduledPayment{}
+	by := map[uuid.UUID][]*model.ScheduledPayment{}
 	for _, s := range list {
-		out[s.RequestID] = append(out[s.RequestID], scheduledView(s))
+		by[s.RequestID] = append(by[s.RequestID], scheduledView(s))
+	}
+	out := make([][]*model.ScheduledPayment, len(requests))
+	for i, p := range requests {
+		out[i] = by[p.ID]
+		if out[i] == nil {
+			out[i] = []*model.ScheduledPayment{}
+		}
 	}
 	return out, nil
 }
 
 // Schedule reads one dated payment of a request.
-func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+func (e *Engine) Schedule(ctx context.Context, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := e.requestRow(ctx, clientID, requestID); err != nil {
 		return nil, err
 	}
@@ -195,8 +224,35 @@ func (e *Engine) Schedule(ctx context.Context, clientID, requestID, id uuid.UUID
 	return scheduledView(s), nil
 }
 
-// CancelSchedules cancels one dated payment (id non-nil) or every one still to run.
-func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.UUID, id *uuid.UUID) ([]*model.ScheduledPayment, error) {
+// CancelSchedules cancels every dated payment of a request still to run.
+func (e *Engine) CancelSchedules(ctx context.Context, requestID uuid.UUID) (*model.ScheduledPaymentPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.cancelSchedules(ctx, clientID, requestID, nil)
+}
+
+// CancelSchedule cancels one dated payment of a request.
+func (e *Engine) CancelSchedule(ctx context.Context, requestID, id uuid.UUID) (*model.ScheduledPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := e.cancelSchedules(ctx, clientID, requestID, &id)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range page.Results {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return nil, model.Fail(model.CodeScheduledPaymentNotFound, "Scheduled payment %s not found.", id)
+}
+
+// cancelSchedules cancels one dated payment (id non-nil) or every one still to run.
+func (e *Engine) cancelSchedules(ctx context.Context, clientID, requestID uuid.UUID, id *uuid.UUID) (*model.ScheduledPaymentPage, error) {
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, err := e.lockRequest(ctx, tx, clientID, requestID)
 		if err != nil {
@@ -244,5 +300,5 @@ func (e *Engine) CancelSchedules(ctx context.Context, clientID, requestID uuid.U
 	if err != nil {
 		return nil, err
 	}
-	return e.Schedules(ctx, clientID, requestID)
+	return e.schedulePage(ctx, clientID, requestID)
 }

@@ -28,14 +28,14 @@ func soonNow(s *testsupport.Setup) {
 
 func (w *world) dated(amount float64, s *model.PaymentSchedule) *model.PaymentRequest {
 	w.t.Helper()
-	return must(w.pay.CreateRequest(w.ctx, w.client, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true), Schedule: s}))(w.t)
+	return must(w.pay.CreateRequest(w.ctx, model.PaymentRequestInput{Amount: ptr(amount), IsSandbox: ptr(true), Schedule: s}))(w.t)
 }
 
 func (w *world) awaitSchedules(id uuid.UUID, done func([]*model.ScheduledPayment) bool) []*model.ScheduledPayment {
 	w.t.Helper()
 	var list []*model.ScheduledPayment
 	testsupport.Eventually(w.t, "the request's scheduled payments", wait, func() bool {
-		list = must(w.pay.Schedules(w.ctx, w.client, id))(w.t)
+		list = must(w.pay.Schedules(w.ctx, id))(w.t).Results
 		return done(list)
 	})
 	return list
@@ -62,11 +62,11 @@ func TestScheduledRequestPaysEachDateThenCompletes(t *testing.T) {
 		t.Fatalf("schedule stored as %+v", p.Schedule)
 	}
 	n := w.intent(p.ID, happyCPF)
-	n = must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	n = must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	if n.Status != payments.ConsentAuthorized {
 		t.Fatalf("intent of a dated request after consent: %s", n.Status)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Scheduled {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Scheduled {
 		t.Fatalf("request after consent: %s", got.Status)
 	}
 	list := w.awaitSchedules(p.ID, func(l []*model.ScheduledPayment) bool { return count(l, payments.SchedCompleted) == 2 })
@@ -74,28 +74,31 @@ func TestScheduledRequestPaysEachDateThenCompletes(t *testing.T) {
 		t.Fatalf("scheduled payments: %+v", list)
 	}
 	w.wantBalance(ledger.Payees, 3000)
-	_, err := w.pay.DeleteRequest(w.ctx, w.client, p.ID)
+	_, err := w.pay.DeleteRequest(w.ctx, p.ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
 
 	last := list[2].ID
-	if s := must(w.pay.Schedule(w.ctx, w.client, p.ID, last))(t); s.ScheduledDate != spDay(3) {
+	if s := must(w.pay.Schedule(w.ctx, p.ID, last))(t); s.ScheduledDate != spDay(3) {
 		t.Fatalf("one scheduled payment: %+v", s)
 	}
-	_, err = w.pay.Schedule(w.ctx, w.client, p.ID, uuid.New())
+	_, err = w.pay.Schedule(w.ctx, p.ID, uuid.New())
 	wantCode(t, err, model.CodeScheduledPaymentNotFound)
-	_, err = w.pay.CancelSchedules(w.ctx, w.client, p.ID, &list[0].ID)
+	_, err = w.pay.CancelSchedule(w.ctx, p.ID, list[0].ID)
 	wantCode(t, err, model.CodeScheduledPaymentNotCancelable)
-	list = must(w.pay.CancelSchedules(w.ctx, w.client, p.ID, &last))(t)
+	if s := must(w.pay.CancelSchedule(w.ctx, p.ID, last))(t); s.ID != last || s.Status != payments.SchedCanceled {
+		t.Fatalf("the canceled one: %+v", s)
+	}
+	list = must(w.pay.Schedules(w.ctx, p.ID))(t).Results
 	if count(list, payments.SchedCanceled) != 1 || count(list, payments.SchedCompleted) != 2 {
 		t.Fatalf("after canceling the last one: %+v", list)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Completed {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Completed {
 		t.Fatalf("request with two paid and one canceled: %s", got.Status)
 	}
-	if got := must(w.pay.Intent(w.ctx, w.client, n.ID))(t); got.Status != payments.Consumed {
+	if got := must(w.pay.Intent(w.ctx, n.ID))(t); got.Status != payments.Consumed {
 		t.Fatalf("consent of a finished schedule: %s", got.Status)
 	}
-	if _, err := w.pay.CancelSchedules(w.ctx, w.client, p.ID, nil); err != nil {
+	if _, err := w.pay.CancelSchedules(w.ctx, p.ID); err != nil {
 		t.Fatalf("canceling when nothing is left: %v", err)
 	}
 	ev := strings.Join(w.requestEvents(p.ID), " ")
@@ -119,31 +122,31 @@ func TestCancelingEveryDatedPaymentCancelsTheRequest(t *testing.T) {
 	w := newWorld(t, soonNow)
 	p := w.dated(20, &model.PaymentSchedule{Type: "CUSTOM", Dates: []string{spDay(6), spDay(5)}})
 	n := w.intent(p.ID, happyCPF)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
-	list := must(w.pay.Schedules(w.ctx, w.client, p.ID))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
+	list := must(w.pay.Schedules(w.ctx, p.ID))(t).Results
 	if len(list) != 2 || list[0].ScheduledDate != spDay(5) {
 		t.Fatalf("custom dates, sorted: %+v", list)
 	}
-	byRequest := must(w.pay.SchedulesOfRequests(w.ctx, w.client, []uuid.UUID{p.ID}))(t)
-	if len(byRequest[p.ID]) != 2 {
+	byRequest := must(w.pay.SchedulesOfRequests(w.ctx, []*model.PaymentRequest{p}))(t)
+	if len(byRequest) != 1 || len(byRequest[0]) != 2 {
 		t.Fatalf("schedules of requests: %v", byRequest)
 	}
-	list = must(w.pay.CancelSchedules(w.ctx, w.client, p.ID, nil))(t)
+	list = must(w.pay.CancelSchedules(w.ctx, p.ID))(t).Results
 	if count(list, payments.SchedCanceled) != 2 {
 		t.Fatalf("after canceling all: %+v", list)
 	}
-	if got := must(w.pay.Request(w.ctx, w.client, p.ID))(t); got.Status != payments.Canceled {
+	if got := must(w.pay.Request(w.ctx, p.ID))(t); got.Status != payments.Canceled {
 		t.Fatalf("request with every payment canceled: %s", got.Status)
 	}
-	if got := must(w.pay.Intent(w.ctx, w.client, n.ID))(t); got.Status != payments.Revoked {
+	if got := must(w.pay.Intent(w.ctx, n.ID))(t); got.Status != payments.Revoked {
 		t.Fatalf("consent of a canceled schedule: %s", got.Status)
 	}
 	u := uuid.New()
-	_, err := w.pay.CancelSchedules(w.ctx, w.client, p.ID, &u)
+	_, err := w.pay.CancelSchedule(w.ctx, p.ID, u)
 	wantCode(t, err, model.CodeScheduledPaymentNotFound)
-	_, err = w.pay.CancelSchedules(w.ctx, w.client, w.request(1).ID, nil)
+	_, err = w.pay.CancelSchedules(w.ctx, w.request(1).ID)
 	wantCode(t, err, model.CodePaymentRequestNotEditable)
-	_, err = w.pay.Schedules(w.ctx, w.client, uuid.New())
+	_, err = w.pay.Schedules(w.ctx, uuid.New())
 	wantCode(t, err, model.CodePaymentRequestNotFound)
 	w.wantBalance(ledger.Payees, 0)
 }
@@ -155,13 +158,13 @@ func TestDatedPaymentsOfAPoorPayerFailAndEndTheRequestInError(t *testing.T) {
 	w := newWorld(t, soonNow)
 	p := w.dated(20, &model.PaymentSchedule{Type: "SINGLE", Date: ptr(spDay(1))})
 	n := w.intent(p.ID, payments.CPFInsufficientFunds)
-	must(w.pay.Decide(w.ctx, n.ID, true))(t)
+	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	list := w.awaitSchedules(p.ID, func(l []*model.ScheduledPayment) bool { return count(l, payments.SchedError) == 1 })
 	if list[0].ErrorDetail == nil || list[0].ErrorDetail.Code != "INSUFFICIENT_FUNDS" {
 		t.Fatalf("failed dated payment: %+v", list[0].ErrorDetail)
 	}
 	w.awaitRequest(p.ID, payments.RequestError)
-	if got := must(w.pay.Intent(w.ctx, w.client, n.ID))(t); got.Status != payments.Consumed {
+	if got := must(w.pay.Intent(w.ctx, n.ID))(t); got.Status != payments.Consumed {
 		t.Fatalf("consent after its only payment failed: %s", got.Status)
 	}
 	if len(w.events(w.client, "scheduled_payment/error")) != 1 {

@@ -17,7 +17,11 @@ import (
 var phoneDigits = regexp.MustCompile(`^\+?\d{10,13}$`)
 
 // CreateSmartAccount opens a smart account for the application.
-func (e *Engine) CreateSmartAccount(ctx context.Context, clientID uuid.UUID, in model.SmartAccountInput) (*model.SmartAccount, error) {
+func (e *Engine) CreateSmartAccount(ctx context.Context, in model.SmartAccountInput) (*model.SmartAccount, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	a := &model.SmartAccount{ID: uuid.New(), Type: "CHECKING_ACCOUNT", CreatedAt: model.NewTime(e.now()), IsSandbox: in.IsSandbox != nil && *in.IsSandbox}
 	if !nonEmpty(in.Name) || len(*in.Name) > 100 {
 		return nil, bad("name is required: the owner's name, at most 100 characters.")
@@ -46,7 +50,15 @@ func (e *Engine) CreateSmartAccount(ctx context.Context, clientID uuid.UUID, in 
 }
 
 // SmartAccount reads one smart account.
-func (e *Engine) SmartAccount(ctx context.Context, clientID, id uuid.UUID) (*model.SmartAccount, error) {
+func (e *Engine) SmartAccount(ctx context.Context, id uuid.UUID) (*model.SmartAccount, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.smartAccount(ctx, clientID, id)
+}
+
+func (e *Engine) smartAccount(ctx context.Context, clientID, id uuid.UUID) (*model.SmartAccount, error) {
 	a, found, err := e.db.SmartAccount(ctx, clientID, id)
 	if err != nil {
 		return nil, err
@@ -58,13 +70,27 @@ func (e *Engine) SmartAccount(ctx context.Context, clientID, id uuid.UUID) (*mod
 }
 
 // SmartAccounts lists the application's smart accounts.
-func (e *Engine) SmartAccounts(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.SmartAccount, int, error) {
-	return e.db.SmartAccounts(ctx, clientID, limit, offset)
+func (e *Engine) SmartAccounts(ctx context.Context, page, pageSize *int) (*model.SmartAccountPage, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.SmartAccount, int, error) {
+		return e.db.SmartAccounts(ctx, clientID, limit, offset)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.SmartAccountPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
 // SmartAccountBalance sums the account's ledger entries.
-func (e *Engine) SmartAccountBalance(ctx context.Context, clientID, id uuid.UUID) (*model.SmartAccountBalance, error) {
-	a, err := e.SmartAccount(ctx, clientID, id)
+func (e *Engine) SmartAccountBalance(ctx context.Context, id uuid.UUID) (*model.SmartAccountBalance, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := e.smartAccount(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +110,7 @@ func (e *Engine) smartAccountOf(ctx context.Context, clientID uuid.UUID, field, 
 	if err != nil {
 		return nil, err
 	}
-	return e.SmartAccount(ctx, clientID, id)
+	return e.smartAccount(ctx, clientID, id)
 }
 
 // smartAccountDocument is a request's smart account as its answer shows it.

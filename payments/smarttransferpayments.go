@@ -56,7 +56,11 @@ func overLimit(l model.SmartTransferLimits, spent [5]int64, want int64) (name st
 // CreateSmartTransferPayment pays under a pre-authorization. The pre-authorization's row
 // is locked while its limits are summed and the payment recorded, so payments racing on one
 // pre-authorization are counted one after another and never overrun a limit together.
-func (e *Engine) CreateSmartTransferPayment(ctx context.Context, clientID uuid.UUID, in model.SmartTransferPaymentInput) (*model.SmartTransferPayment, error) {
+func (e *Engine) CreateSmartTransferPayment(ctx context.Context, in model.SmartTransferPaymentInput) (*model.SmartTransferPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.PreauthorizationID == nil {
 		return nil, bad("preauthorizationId is required.")
 	}
@@ -137,7 +141,11 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, clientID uuid.U
 }
 
 // SmartTransferPayment reads one payment.
-func (e *Engine) SmartTransferPayment(ctx context.Context, clientID, id uuid.UUID) (*model.SmartTransferPayment, error) {
+func (e *Engine) SmartTransferPayment(ctx context.Context, id uuid.UUID) (*model.SmartTransferPayment, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p, found, err := e.db.SmartTransferPayment(ctx, clientID, id, false)
 	if err != nil {
 		return nil, err

@@ -17,11 +17,11 @@ import (
 
 // Pre-authorization statuses (the official client's SMART_TRANSFER_PREAUTHORIZATION_STATUS).
 const (
-	PreauthCreated   = "CREATED"
-	PreauthCompleted = "COMPLETED"
-	PreauthRevoked   = "REVOKED"
-	PreauthRejected  = "REJECTED"
-	PreauthError     = "ERROR"
+	PreauthCreated   = model.PreauthCreated
+	PreauthCompleted = model.PreauthCompleted
+	PreauthRevoked   = model.PreauthRevoked
+	PreauthRejected  = model.PreauthRejected
+	PreauthError     = model.PreauthError
 )
 
 // preauthMoves is every move a pre-authorization may make: the payer decides once, and
@@ -45,7 +45,11 @@ const maxPreauthRecipients = 20
 
 // CreatePreauthorization asks a payer for a pre-authorization: it waits in CREATED for the
 // payer's decision on its consentUrl.
-func (e *Engine) CreatePreauthorization(ctx context.Context, clientID uuid.UUID, in model.SmartTransferPreauthorizationInput) (*model.SmartTransferPreauthorization, error) {
+func (e *Engine) CreatePreauthorization(ctx context.Context, in model.SmartTransferPreauthorizationInput) (*model.SmartTransferPreauthorization, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if in.ConnectorID == nil {
 		return nil, bad("connectorId is required: a connector with supportsSmartTransfers (GET /connectors?supportsSmartTransfers=true&sandbox=true).")
 	}
@@ -166,7 +170,11 @@ func (e *Engine) preauthRecipients(ctx context.Context, clientID uuid.UUID, paye
 }
 
 // Preauthorization reads one of the application's pre-authorizations.
-func (e *Engine) Preauthorization(ctx context.Context, clientID, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
+func (e *Engine) Preauthorization(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p, err := e.preauthRow(ctx, clientID, id)
 	if err != nil {
 		return nil, err
@@ -186,28 +194,46 @@ func (e *Engine) preauthRow(ctx context.Context, clientID, id uuid.UUID) (*db.Pr
 }
 
 // Preauthorizations lists the application's pre-authorizations, oldest first.
-func (e *Engine) Preauthorizations(ctx context.Context, clientID uuid.UUID, limit, offset int) ([]*model.SmartTransferPreauthorization, int, error) {
-	rows, total, err := e.db.Preauthorizations(ctx, clientID, limit, offset)
+func (e *Engine) Preauthorizations(ctx context.Context, page, pageSize *int) (*model.SmartTransferPreauthorizationPage, error) {
+	clientID, err := caller(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	out, err := e.preauthViews(ctx, clientID, rows)
-	return out, total, err
+	n, err := readPage(page, pageSize, func(limit, offset int) ([]*model.SmartTransferPreauthorization, int, error) {
+		rows, total, err := e.db.Preauthorizations(ctx, clientID, limit, offset)
+		if err != nil {
+			return nil, 0, err
+		}
+		out, err := e.preauthViews(ctx, clientID, rows)
+		return out, total, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.SmartTransferPreauthorizationPage{Total: n.total, TotalPages: n.pages, Page: n.page, Results: n.results}, nil
 }
 
-// PreauthPayer is what the consent page shows of a pre-authorization's payer.
-func (e *Engine) PreauthPayer(ctx context.Context, id uuid.UUID) (*db.PaymentPayer, error) {
+// PreauthConsentForPayer reads a pre-authorization for its payer's consent page, which is
+// reached by its unguessable id alone.
+func (e *Engine) PreauthConsentForPayer(ctx context.Context, id uuid.UUID) (*model.PreauthConsentView, error) {
 	p, err := e.preauthRow(ctx, uuid.Nil, id)
 	if err != nil {
 		return nil, err
 	}
-	return &p.Payer, nil
+	v, err := e.preauthView(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PreauthConsentView{Preauthorization: preauthForPayer(v), PayerName: payerName(p.Payer.Name), PayerCpf: maskCPF(p.Payer.Cpf),
+		CanDecide: PreauthDecidable(p.Status), CanRevoke: PreauthRevocableByPayer(p.Status)}, nil
 }
 
-// PreauthorizationForPayer reads a pre-authorization for its consent page, which is
-// reached by its unguessable id alone.
-func (e *Engine) PreauthorizationForPayer(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
-	return e.Preauthorization(ctx, uuid.Nil, id)
+// preauthForPayer is a pre-authorization as its payer's page shows it: without the
+// application's own reference.
+func preauthForPayer(v *model.SmartTransferPreauthorization) *model.SmartTransferPreauthorization {
+	c := *v
+	c.ClientPreauthorizationID = nil
+	return &c
 }
 
 func (e *Engine) preauthView(ctx context.Context, p *db.PreauthorizationRow) (*model.SmartTransferPreauthorization, error) {
@@ -277,9 +303,9 @@ func PreauthDecidable(status string) bool { return status == PreauthCreated }
 // pre-authorization (a CREATED one the payer rejects instead).
 func PreauthRevocableByPayer(status string) bool { return status == PreauthCompleted }
 
-// DecidePreauthorization is the payer's answer on the consent page. The sandbox's blocked
-// account (CPF 100.000.006-04) is refused by the institution once the payer approves.
-func (e *Engine) DecidePreauthorization(ctx context.Context, id uuid.UUID, approve bool) (*model.SmartTransferPreauthorization, error) {
+// DecidePreauthorizationForPayer is the payer's answer on the consent page. The sandbox's
+// blocked account (CPF 100.000.006-04) is refused by the institution once the payer approves.
+func (e *Engine) DecidePreauthorizationForPayer(ctx context.Context, id uuid.UUID, approve bool) (*model.SmartTransferPreauthorization, error) {
 	var p *db.PreauthorizationRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
@@ -304,12 +330,33 @@ func (e *Engine) DecidePreauthorization(ctx context.Context, id uuid.UUID, appro
 	if err != nil {
 		return nil, err
 	}
-	return e.preauthView(ctx, p)
+	v, err := e.preauthView(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return preauthForPayer(v), nil
 }
 
-// RevokePreauthorization ends a pre-authorization for the application (or, on the consent
-// page, for the payer): payments already accepted go on; no new one is.
-func (e *Engine) RevokePreauthorization(ctx context.Context, clientID, id uuid.UUID, by string) (*model.SmartTransferPreauthorization, error) {
+// RevokePreauthorization ends a pre-authorization for the application: payments already
+// accepted go on; no new one is.
+func (e *Engine) RevokePreauthorization(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
+	clientID, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.revokePreauth(ctx, clientID, id, ByClient)
+}
+
+// RevokePreauthorizationForPayer is the payer revoking on the consent page.
+func (e *Engine) RevokePreauthorizationForPayer(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error) {
+	v, err := e.revokePreauth(ctx, uuid.Nil, id, ByUser)
+	if err != nil {
+		return nil, err
+	}
+	return preauthForPayer(v), nil
+}
+
+func (e *Engine) revokePreauth(ctx context.Context, clientID, id uuid.UUID, by string) (*model.SmartTransferPreauthorization, error) {
 	var p *db.PreauthorizationRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error

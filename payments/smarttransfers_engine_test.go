@@ -1,6 +1,7 @@
 package payments_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 )
 
 func (w *world) preauth(cpf string, limits *model.SmartTransferLimits, recipients ...string) (*model.SmartTransferPreauthorization, error) {
-	return w.pay.CreatePreauthorization(w.ctx, w.client, model.SmartTransferPreauthorizationInput{ConnectorID: ptr(smartConnector),
+	return w.pay.CreatePreauthorization(w.ctx, model.SmartTransferPreauthorizationInput{ConnectorID: ptr(smartConnector),
 		Parameters: &model.PaymentPayerInput{Cpf: ptr(cpf), Name: ptr("Maria Silva")}, RecipientIds: recipients, Limits: limits,
 		ClientPreauthorizationID: ptr("pre-1")})
 }
@@ -22,11 +23,11 @@ func (w *world) preauth(cpf string, limits *model.SmartTransferLimits, recipient
 func (w *world) approved(cpf string, limits *model.SmartTransferLimits, recipients ...string) *model.SmartTransferPreauthorization {
 	w.t.Helper()
 	p := must(w.preauth(cpf, limits, recipients...))(w.t)
-	return must(w.pay.DecidePreauthorization(w.ctx, p.ID, true))(w.t)
+	return must(w.pay.DecidePreauthorizationForPayer(w.ctx, p.ID, true))(w.t)
 }
 
 func (w *world) transfer(preauth uuid.UUID, recipient string, amount float64) (*model.SmartTransferPayment, error) {
-	return w.pay.CreateSmartTransferPayment(w.ctx, w.client, model.SmartTransferPaymentInput{PreauthorizationID: ptr(preauth.String()),
+	return w.pay.CreateSmartTransferPayment(w.ctx, model.SmartTransferPaymentInput{PreauthorizationID: ptr(preauth.String()),
 		RecipientID: ptr(recipient), Amount: ptr(amount), ClientPaymentID: ptr("tr-1")})
 }
 
@@ -34,7 +35,7 @@ func (w *world) awaitTransfer(id uuid.UUID, status string) *model.SmartTransferP
 	w.t.Helper()
 	var p *model.SmartTransferPayment
 	testsupport.Eventually(w.t, "smart transfer payment "+status, wait, func() bool {
-		p = must(w.pay.SmartTransferPayment(w.ctx, w.client, id))(w.t)
+		p = must(w.pay.SmartTransferPayment(w.ctx, id))(w.t)
 		return p.Status == status
 	})
 	return p
@@ -90,14 +91,14 @@ func TestPreauthorizationNamesOnlyThePayersOrTheApplicationsAccounts(t *testing.
 		}), model.CodeInvalidParameter},
 	}
 	for _, c := range cases {
-		_, err := w.pay.CreatePreauthorization(w.ctx, w.client, c.in)
+		_, err := w.pay.CreatePreauthorization(w.ctx, c.in)
 		t.Run(c.name, func(t *testing.T) { wantCode(t, err, c.code) })
 	}
-	if _, total, _ := w.pay.Preauthorizations(w.ctx, w.client, 10, 0); total != 0 {
-		t.Fatalf("refused pre-authorizations stored: %d", total)
+	if pg, _ := w.pay.Preauthorizations(w.ctx, nil, ptr(10)); pg.Total != 0 {
+		t.Fatalf("refused pre-authorizations stored: %+v", pg)
 	}
 
-	p := must(w.pay.CreatePreauthorization(w.ctx, w.client, base(func(in *model.SmartTransferPreauthorizationInput) {
+	p := must(w.pay.CreatePreauthorization(w.ctx, base(func(in *model.SmartTransferPreauthorizationInput) {
 		in.RecipientIds = []string{own, w.recipient}
 		in.CallbackUrls = &model.CallbackURLs{Success: ptr("https://shop.example.com/ok")}
 		in.Limits = &model.SmartTransferLimits{Daily: ptr(50.0)}
@@ -106,14 +107,15 @@ func TestPreauthorizationNamesOnlyThePayersOrTheApplicationsAccounts(t *testing.
 		p.Limits == nil || *p.Limits.Daily != 50 || p.CallbackUrls == nil || !payments.PreauthDecidable(p.Status) {
 		t.Fatalf("new pre-authorization: %+v", p)
 	}
-	must(w.pay.UpdateRecipient(w.ctx, w.client, uuid.MustParse(own), model.PaymentRecipientInput{Name: ptr("Renamed")}))(t)
-	if got := must(w.pay.PreauthorizationForPayer(w.ctx, p.ID))(t); got.Recipients[0].Name != "Maria Silva" {
-		t.Fatalf("the consent page shows %q, not the copy taken when it was asked", got.Recipients[0].Name)
+	must(w.pay.UpdateRecipient(w.ctx, uuid.MustParse(own), model.PaymentRecipientInput{Name: ptr("Renamed")}))(t)
+	got := must(w.pay.PreauthConsentForPayer(context.Background(), p.ID))(t)
+	if got.Preauthorization.Recipients[0].Name != "Maria Silva" {
+		t.Fatalf("the consent page shows %q, not the copy taken when it was asked", got.Preauthorization.Recipients[0].Name)
 	}
-	if payer := must(w.pay.PreauthPayer(w.ctx, p.ID))(t); payer.Cpf != happyCPF {
-		t.Fatalf("payer: %+v", payer)
+	if got.PayerCpf != "111.***.***-35" || !got.CanDecide || got.CanRevoke {
+		t.Fatalf("consent page: %+v", got)
 	}
-	_, err := w.pay.Preauthorization(w.ctx, w.newClient("stranger"), p.ID)
+	_, err := w.pay.Preauthorization(w.as(w.newClient("stranger")), p.ID)
 	wantCode(t, err, model.CodeSmartTransferPreauthorizationNotFound)
 }
 
@@ -127,11 +129,11 @@ func TestPreauthorizationIsDecidedOnceAndRevocable(t *testing.T) {
 	if ok.Status != payments.PreauthCompleted || ok.ConsentURL != nil || !payments.PreauthRevocableByPayer(ok.Status) {
 		t.Fatalf("approved: %+v", ok)
 	}
-	_, err := w.pay.DecidePreauthorization(w.ctx, ok.ID, false)
+	_, err := w.pay.DecidePreauthorizationForPayer(w.ctx, ok.ID, false)
 	wantCode(t, err, model.CodeSmartTransferPreauthorizationDecided)
 
 	refused := must(w.preauth(happyCPF, nil, w.recipient))(t)
-	refused = must(w.pay.DecidePreauthorization(w.ctx, refused.ID, false))(t)
+	refused = must(w.pay.DecidePreauthorizationForPayer(w.ctx, refused.ID, false))(t)
 	if refused.Status != payments.PreauthRejected || refused.ErrorDetail == nil || refused.ErrorDetail.Code != payments.ConsentRejected {
 		t.Fatalf("refused: %+v", refused)
 	}
@@ -144,21 +146,21 @@ func TestPreauthorizationIsDecidedOnceAndRevocable(t *testing.T) {
 		t.Fatalf("events: %d completed, %d error", len(completed), len(failed))
 	}
 
-	_, err = w.pay.RevokePreauthorization(w.ctx, w.client, refused.ID, payments.ByClient)
+	_, err = w.pay.RevokePreauthorization(w.ctx, refused.ID)
 	wantCode(t, err, model.CodeSmartTransferNotRevocable)
 	waiting := must(w.preauth(happyCPF, nil, w.recipient))(t)
 	_, err = w.transfer(waiting.ID, w.recipient, 1)
 	wantCode(t, err, model.CodeSmartTransferPreauthorizationInactive)
-	if r := must(w.pay.RevokePreauthorization(w.ctx, w.client, waiting.ID, payments.ByClient))(t); r.Status != payments.PreauthRevoked {
+	if r := must(w.pay.RevokePreauthorization(w.ctx, waiting.ID))(t); r.Status != payments.PreauthRevoked {
 		t.Fatalf("revoked before the payer decided: %s", r.Status)
 	}
-	_, err = w.pay.DecidePreauthorization(w.ctx, waiting.ID, true)
+	_, err = w.pay.DecidePreauthorizationForPayer(w.ctx, waiting.ID, true)
 	wantCode(t, err, model.CodeSmartTransferPreauthorizationDecided)
-	must(w.pay.RevokePreauthorization(w.ctx, uuid.Nil, ok.ID, payments.ByUser))(t)
+	must(w.pay.RevokePreauthorizationForPayer(w.ctx, ok.ID))(t)
 	_, err = w.transfer(ok.ID, w.recipient, 1)
 	wantCode(t, err, model.CodeSmartTransferPreauthorizationInactive)
-	if list, total, _ := w.pay.Preauthorizations(w.ctx, w.client, 10, 0); total != 4 || list[0].ID != ok.ID {
-		t.Fatalf("pre-authorizations, oldest first: %d %v", total, list)
+	if pg, _ := w.pay.Preauthorizations(w.ctx, nil, ptr(10)); pg.Total != 4 || pg.Results[0].ID != ok.ID {
+		t.Fatalf("pre-authorizations, oldest first: %+v", pg)
 	}
 }
 
@@ -179,7 +181,7 @@ func TestSmartTransferPaymentsStayWithinTheLimits(t *testing.T) {
 		"long description":      {PreauthorizationID: ptr(pre.ID.String()), RecipientID: ptr(w.recipient), Amount: ptr(1.0), Description: ptr(strings.Repeat("d", 141))},
 		"long client id":        {PreauthorizationID: ptr(pre.ID.String()), RecipientID: ptr(w.recipient), Amount: ptr(1.0), ClientPaymentID: ptr(strings.Repeat("c", 101))},
 	} {
-		_, err := w.pay.CreateSmartTransferPayment(w.ctx, w.client, in)
+		_, err := w.pay.CreateSmartTransferPayment(w.ctx, in)
 		t.Run(name, func(t *testing.T) { wantCode(t, err, model.CodeInvalidParameter) })
 	}
 	_, err := w.transfer(uuid.New(), w.recipient, 1)
@@ -208,7 +210,7 @@ func TestSmartTransferPaymentsStayWithinTheLimits(t *testing.T) {
 	}
 	w.wantBalance(ledger.Payees, 8000)
 	w.wantBalance(ledger.Payers, -8000)
-	_, err = w.pay.SmartTransferPayment(w.ctx, w.newClient("stranger"), first.ID)
+	_, err = w.pay.SmartTransferPayment(w.as(w.newClient("stranger")), first.ID)
 	wantCode(t, err, model.CodeSmartTransferPaymentNotFound)
 }
 

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,6 +99,7 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	var n model.PaymentIntent
 	env.Do(t, "GET", "/payments/intents/"+intentFor(f["schedReq"], nil), key, nil).Want(200).JSON(&n)
 	consent(t, env, &n, "authorize").Want(http.StatusOK)
+	f["decidedIntent"] = n.ID.String() // the payer's public mutations are refused alike on it
 	f["schedule"] = first("/payments/requests/" + f["schedReq"] + "/schedules")
 	f["autoReq"] = env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "MONTHLY", "startDate": day(1),
 		"fixedAmount": 50, "isSandbox": true, "isRetryAccepted": true, "description": "Academia " + azMark}).Want(200).String("id")
@@ -116,6 +118,9 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	ok := preauth()
 	decidePreauth(t, env, ok, "authorize").Want(http.StatusOK)
 	f["preauthOK"] = ok.ID.String()
+	ended := preauth()
+	decidePreauth(t, env, ended, "reject").Want(http.StatusOK)
+	f["preauthEnded"] = ended.ID.String()
 	f["stPayment"] = env.Do(t, "POST", "/smart-transfers/payments", key, map[string]any{"preauthorizationId": f["preauthOK"],
 		"recipientId": f["recipient"], "amount": 3, "clientPaymentId": "stp-" + azMark}).Want(200).String("id")
 	var fund model.PaymentIntent
@@ -128,6 +133,9 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	f["bulkReq"] = newRequest(map[string]any{"amount": 5, "isSandbox": true, "description": "Lote " + azMark})
 	f["bulk"] = env.Do(t, "POST", "/payments/bulk", key, map[string]any{"smartAccountId": f["smartAccount"],
 		"paymentRequestIds": []string{f["bulkReq"]}}).Want(200).String("id")
+	f["bulkEnded"] = env.Do(t, "POST", "/payments/bulk", key, map[string]any{"smartAccountId": f["smartAccount"],
+		"paymentRequestIds": []string{newRequest(map[string]any{"amount": 6, "isSandbox": true})}}).Want(200).String("id")
+	env.Form(t, "/payments/bulk-consent/"+f["bulkEnded"], url.Values{"decision": {"reject"}}).Want(http.StatusOK)
 	f["boletoItem"] = boletoItem(t, env, key)
 	f["boletoConnection"] = env.Do(t, "POST", "/boleto-connections/from-item", key, map[string]any{"itemId": f["boletoItem"]}).Want(200).String("id")
 	f["boleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-1", 30, day(5))).Want(200).String("id")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"ponte/model"
 	"ponte/testsupport"
 )
@@ -75,7 +77,19 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
 	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
 	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount",
-	"smartTransferPreauthorization": "preauth", "smartTransferPayment": "stPayment", "bulkPayment": "bulk"}
+	"smartTransferPreauthorization": "preauth", "smartTransferPayment": "stPayment", "bulkPayment": "bulk",
+	"paymentPage": "payReq", "paymentConsent": "intent", "pixCharge": "pixIntent", "boletoPixCharge": "boleto",
+	"preauthorizationConsent": "preauth", "bulkPaymentConsent": "bulk", "startPaymentIntentAsPayer": "payReq",
+	"decidePaymentIntent": "decidedIntent", "payBoletoPixCharge": "paidBoleto", "decidePreauthorization": "preauthEnded",
+	"preauthorizationAsPayer": "preauthEnded", "decideBulkPayment": "bulkEnded"}
+
+// azPublicFields need no credential: the unguessable id in the link they serve is the
+// capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
+// Every credential gets what none gets. The mutations are called on what was decided or
+// paid already, so each call is refused alike and changes nothing.
+var azPublicFields = map[string]bool{"paymentPage": true, "paymentConsent": true, "pixCharge": true, "boletoPixCharge": true,
+	"preauthorizationConsent": true, "bulkPaymentConsent": true, "startPaymentIntentAsPayer": true, "decidePaymentIntent": true,
+	"payBoletoPixCharge": true, "decidePreauthorization": true, "revokePreauthorizationAsPayer": true, "decideBulkPayment": true}
 
 // azNoun strips the verb of a mutation: deleteItem -> item.
 func azNoun(field string) string {
@@ -337,6 +351,7 @@ func azGraphQL(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred
 			controls = append(controls, call)
 		}
 		sent, _ := json.Marshal(call.vars)
+		public, publicCode := azPublicFields[name], -1
 		for _, c := range creds {
 			status, got, r := azGraphQLPost(t, env, c.key, call.query, call.vars)
 			cell := o.kind + " " + name + " with " + c.name
@@ -344,6 +359,13 @@ func azGraphQL(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred
 			switch {
 			case status >= 500 || code >= 500:
 				t.Errorf("%s: %d %.300s", cell, status, got)
+			case public:
+				if publicCode == -1 {
+					publicCode = code
+				}
+				if code != publicCode || code == 401 || code == 403 {
+					t.Errorf("%s: %d %s, want what this field answers without a credential (%d): %.300s", cell, code, desc, publicCode, got)
+				}
 			case c.code != "":
 				if code != 401 || desc != c.code {
 					t.Errorf("%s: %d %s, want 401 %s: %.300s", cell, code, desc, c.code, got)
@@ -361,18 +383,19 @@ func azGraphQL(t *testing.T, env *testsupport.Env, fx *azFixture, creds []azCred
 					t.Errorf("%s: %d %s, want 404: %.300s", cell, code, desc, got)
 				}
 			}
-			if c.code != "" || (c.token && !azTokenFields[name]) || (c.b && call.ownsA) {
+			if !public && (c.code != "" || (c.token && !azTokenFields[name]) || (c.b && call.ownsA)) {
 				if failed && len(r.Data[name]) > 0 && string(r.Data[name]) != "null" {
 					t.Errorf("%s: refused, yet data came with the error: %.300s", cell, got)
 				}
 			}
-			if !c.token {
+			if !c.token && !public {
 				if leaks := azLeaks(fx, string(sent), got); len(leaks) > 0 {
 					t.Errorf("%s shows %s: %.300s", cell, strings.Join(leaks, ", "), got)
 				}
 			}
 		}
 	}
+	azPublicRefusals(t, env, types, queryType, mutationType)
 	for _, call := range controls {
 		if _, got, r := azGraphQLPost(t, env, keyA, call.query, call.vars); len(r.Errors) > 0 {
 			t.Errorf("A's own %s: %.300s", call.query, got)
@@ -442,4 +465,35 @@ func azTokenNested(t *testing.T, env *testsupport.Env, fx *azFixture, types map[
 	check("Account", accounts.Results[0], func(sel string) string {
 		return `query($id: UUID!) { accounts(itemId: $id) { results { ` + sel + ` } } }`
 	}, func(f string) []any { return []any{"accounts", "results", float64(0), f} })
+}
+
+// azPublicRefusals: what the public fields refuse. An id that names nothing is a 404
+// without a credential: the capability is the id, and a wrong one reaches nothing.
+func azPublicRefusals(t *testing.T, env *testsupport.Env, types map[string]azType, queryType, mutationType string) {
+	seen := 0
+	for kind, typ := range map[string]string{"query": queryType, "mutation": mutationType} {
+		for _, fd := range types[typ].Fields {
+			if !azPublicFields[fd.Name] {
+				continue
+			}
+			seen++
+			ids := map[string]string{}
+			for _, a := range fd.Args {
+				if a.Type.named() == "UUID" {
+					ids[azUUIDKind(fd.Name, a.Name)] = uuid.NewString()
+				}
+			}
+			call := azBuild(types, kind, fd, ids)
+			if call.reason != "" {
+				t.Errorf("%s %s: %s", kind, fd.Name, call.reason)
+				continue
+			}
+			if _, got, r := azGraphQLPost(t, env, "", call.query, call.vars); len(r.Errors) == 0 || r.Errors[0].Extensions["code"] != 404.0 {
+				t.Errorf("%s %s on an unknown id without a credential: want 404: %.300s", kind, fd.Name, got)
+			}
+		}
+	}
+	if seen != len(azPublicFields) {
+		t.Errorf("%d of the %d public fields are in the schema", seen, len(azPublicFields))
+	}
 }

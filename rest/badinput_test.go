@@ -311,7 +311,7 @@ func TestBadInputScan(t *testing.T) {
 			t.Errorf("scanRoutes has %s, which the router does not serve", k)
 		}
 	}
-	scanGraphQL(s, a.APIKey)
+	scanGraphQL(s, a.APIKey, f)
 
 	t.Logf("%d requests sent", s.sent)
 	for i, r := range s.bad {
@@ -500,7 +500,7 @@ func mustJSON(v any) []byte {
 
 // scanGraphQL sends the GraphQL endpoint arguments of the same kinds, inline and as
 // variables; an error whose code is 5xx counts as a 500.
-func scanGraphQL(s *scanner, key string) {
+func scanGraphQL(s *scanner, key string, f map[string]string) {
 	type call struct {
 		query string
 		vars  map[string]any
@@ -517,6 +517,18 @@ func scanGraphQL(s *scanner, key string) {
 		{`query($p: Int) { connectors(page: $p) { total } }`, map[string]any{"p": json.RawMessage(`99999999999999999999`)}},
 		{`query($id: Int!) { connector(id: $id) { id } }`, map[string]any{"id": json.RawMessage(`1e309`)}},
 		{`mutation($a: Float) { createPaymentRequest(input: {amount: $a, isSandbox: true}) { id } }`, map[string]any{"a": json.RawMessage(`0.000000001`)}},
+		// The payer's pages, which take no credential (part P).
+		{`{ paymentPage(id: "x\u0000") { canPay } }`, nil},
+		{`{ pixCharge(id: "00000000-0000-0000-0000-00000000000\u0000") { txid } }`, nil},
+		{`mutation($id: UUID!) { decidePaymentIntent(id: $id, authorize: "yes") { id } }`, map[string]any{"id": f["intent"]}},
+		{`mutation($id: UUID!, $c: Int!) { startPaymentIntentAsPayer(id: $id, connectorId: $c, cpf: "11144477735") { id } }`,
+			map[string]any{"id": f["payReq"], "c": json.RawMessage(`99999999999`)}},
+		{`mutation($id: UUID!, $cpf: String!, $n: String) { startPaymentIntentAsPayer(id: $id, connectorId: 5, cpf: $cpf, name: $n) { id } }`,
+			map[string]any{"id": f["payReq"], "cpf": "111.444.777-3\u00005", "n": "Maria"}},
+		{`mutation($id: UUID!, $cpf: String!, $n: String) { startPaymentIntentAsPayer(id: $id, connectorId: 5, cpf: $cpf, name: $n) { id } }`,
+			map[string]any{"id": f["payReq"], "cpf": "11144477735", "n": "Maria\u0000" + strings.Repeat("\xff", 3)}},
+		{`mutation($id: UUID!) { decidePreauthorization(id: $id, authorize: null) { id } }`, map[string]any{"id": f["preauth"]}},
+		{`mutation { decideBulkPayment(id: "", authorize: true) { id } }`, nil},
 	}
 	for _, c := range calls {
 		_, body := s.send(http.MethodPost, "/graphql", key, "application/json", mustJSON(map[string]any{"query": c.query, "variables": c.vars}))

@@ -52,9 +52,9 @@ func (s *Server) cancelBoleto() http.HandlerFunc {
 }
 
 func (s *Server) getBoletoPix() http.HandlerFunc {
-	return s.byID("Boleto PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.BoletoPixCharge(ctx, id) })
+	return s.byID("Boleto PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.query.BoletoPixCharge(ctx, id) })
 }
 
 func (s *Server) payBoletoPix() http.HandlerFunc {
-	return s.byID("Boleto PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.PayBoletoPixCharge(ctx, id) })
+	return s.byID("Boleto PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.mut.PayBoletoPixCharge(ctx, id) })
 }

@@ -1,9 +1,6 @@
 package rest
 
-import (
-	"ponte/model"
-	"ponte/payments"
-)
+import "ponte/model"
 
 // An apiRoute describes one route of the table in server.go for the OpenAPI document: what
 // it answers (a value of the Go type it encodes), what body it reads, which query
@@ -181,7 +178,7 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/payments/pay/{id}", tag: "Pages", summary: "The payer's choice on that page", html: true, public: true},
 	{method: "GET", path: "/payments/consent/{id}", tag: "Pages", summary: "The consent page an intent's consentUrl opens", html: true, public: true},
 	{method: "POST", path: "/payments/consent/{id}", tag: "Pages", summary: "The payer's decision on that page", html: true, public: true},
-	{method: "GET", path: "/payments/pix/{id}", tag: "Payments", summary: "The charge a dynamic PIX code points at", resp: payments.PixCharge{}, public: true},
+	{method: "GET", path: "/payments/pix/{id}", tag: "Payments", summary: "The charge a dynamic PIX code points at", resp: model.PixCharge{}, public: true},
 
 	{method: "POST", path: "/boleto-connections/from-item", tag: "Boletos", summary: "Issue boletos through an UPDATED item whose connector manages them", body: itemRef{}, resp: model.BoletoConnection{}},
 	{method: "GET", path: "/boleto-connections", tag: "Boletos", summary: "The application's boleto connections", query: pages, resp: model.BoletoConnectionPage{}},
@@ -190,8 +187,8 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/boletos", tag: "Boletos", summary: "The application's boletos", query: plus(pages, "boletoConnectionId", "status", "dueDateFrom", "dueDateTo"), resp: model.BoletoPage{}},
 	{method: "GET", path: "/boletos/{id}", tag: "Boletos", summary: "One boleto", resp: model.Boleto{}},
 	{method: "POST", path: "/boletos/{id}/cancel", tag: "Boletos", summary: "Cancel an OPEN or OVERDUE boleto", resp: model.Boleto{}},
-	{method: "GET", path: "/boletos/pix/{id}", tag: "Boletos", summary: "The charge a boleto's PIX code points at", resp: payments.PixCharge{}, public: true},
-	{method: "POST", path: "/boletos/pix/{id}", tag: "Boletos", summary: "Sandbox: a payer's PIX to that code, which pays the boleto", resp: payments.PixCharge{}, public: true},
+	{method: "GET", path: "/boletos/pix/{id}", tag: "Boletos", summary: "The charge a boleto's PIX code points at", resp: model.PixCharge{}, public: true},
+	{method: "POST", path: "/boletos/pix/{id}", tag: "Boletos", summary: "Sandbox: a payer's PIX to that code, which pays the boleto", resp: model.PixCharge{}, public: true},
 
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},
 	{method: "GET", path: "/openapi.json", tag: "Service", summary: "This document", resp: map[string]any{}, public: true},

@@ -145,7 +145,7 @@ func (s *Server) getPaymentIntent() http.HandlerFunc {
 
 // getPixLocation is the payload of a dynamic PIX charge, where its BR Code points.
 func (s *Server) getPixLocation() http.HandlerFunc {
-	return s.byID("PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.PixLocation(ctx, id) })
+	return s.byID("PIX charge id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.query.PixCharge(ctx, id) })
 }
 
 // ---- customers

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"ponte/model"
-	"ponte/payments"
 )
 
 // The payer's two pages: paymentUrl (pick an institution, give a CPF) and consentUrl
@@ -16,7 +15,7 @@ import (
 // forms with inline styles, so they work without scripts or any outside asset. They answer
 // HTML to a browser, errors included, so they are written by hand rather than with the
 // JSON shape of handle.go.
-var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "maskCPF": maskCPF, "urlsafe": qrImage}).Parse(`<!doctype html>
+var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "urlsafe": qrImage}).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>` + pageCSS + `</style></head>
@@ -32,7 +31,7 @@ var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": b
 </dl>{{end}}
 {{with .Intent}}<dl>
 {{with .Connector}}<dt>Instituição</dt><dd id="institution">{{.Name}}</dd>{{end}}
-<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{maskCPF $.PayerCPF}})</dd>
+<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
 <dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
 </dl>
 {{with .PixData}}<p><img alt="QR code PIX" width="200" height="200" src="{{.Qr | urlsafe}}"></p><p><small>PIX copia e cola: <code id="pix">{{.Value}}</code></small></p>{{end}}
@@ -71,7 +70,7 @@ type payView struct {
 	Intent       *model.PaymentIntent
 	Connectors   []*model.Connector
 	PayerName    string
-	PayerCPF     string
+	PayerCPF     string // masked by the engine
 	CanDecide    bool
 	SecondSigner bool
 }
@@ -97,13 +96,6 @@ func brl(x any) string {
 		b.WriteRune(c)
 	}
 	return "R$ " + b.String() + "," + cents
-}
-
-func maskCPF(cpf string) string {
-	if len(cpf) != 11 {
-		return cpf
-	}
-	return cpf[:3] + ".***.***-" + cpf[9:]
 }
 
 // pageCSS is the look every page of the service's own shares.
@@ -147,13 +139,15 @@ func (s *Server) showPay(w http.ResponseWriter, r *http.Request, status int, pro
 		s.pageError(w, r, "Pagamento não encontrado", err)
 		return
 	}
-	pv, err := s.res.PayerPayment(r.Context(), id)
+	pv, err := s.query.PaymentPage(r.Context(), id)
 	if err != nil {
 		s.pageError(w, r, "Pagamento não encontrado", err)
 		return
 	}
-	v := payView{Title: "Pagamento", Request: pv.Request, Connectors: pv.Connectors, Error: problem}
-	if pv.Connectors == nil {
+	v := payView{Title: "Pagamento", Request: pv.Request, Error: problem}
+	if pv.CanPay {
+		v.Connectors = pv.Connectors
+	} else {
 		v.Message = "Este pagamento não está disponível (situação " + pv.Request.Status + ")."
 	}
 	s.renderPay(w, status, v)
@@ -170,7 +164,8 @@ func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 		s.showPay(w, r, http.StatusBadRequest, "Escolha uma instituição.")
 		return
 	}
-	intent, err := s.res.PayerStartsIntent(r.Context(), id, connector, r.PostFormValue("cpf"), r.PostFormValue("name"))
+	name := r.PostFormValue("name")
+	intent, err := s.mut.StartPaymentIntentAsPayer(r.Context(), id, connector, r.PostFormValue("cpf"), &name)
 	if err != nil {
 		e, _ := model.AsError(err)
 		s.showPay(w, r, e.Status(), e.Message)
@@ -189,28 +184,31 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, status int,
 		s.pageError(w, r, "Consentimento não encontrado", err)
 		return
 	}
-	c, err := s.res.PayerConsent(r.Context(), id)
+	c, err := s.query.PaymentConsent(r.Context(), id)
 	if err != nil {
 		s.pageError(w, r, "Consentimento não encontrado", err)
 		return
 	}
 	if message == "" && problem == "" && !c.CanDecide {
-		message = decidedMessage(c.Intent.Status)
+		message = decidedMessage(c.Decision, c.Intent.Status)
 	}
 	s.renderPay(w, status, payView{Title: "Autorizar pagamento", Request: c.Intent.PaymentRequest, Intent: c.Intent, PayerName: c.PayerName,
-		PayerCPF: c.PayerCPF, CanDecide: c.CanDecide, SecondSigner: c.SecondSigner, Error: problem, Message: message})
+		PayerCPF: c.PayerCpf, CanDecide: c.CanDecide, SecondSigner: c.SecondSigner, Error: problem, Message: message})
 }
 
 // decidedMessage tells the payer what became of a consent no longer waiting for them.
-func decidedMessage(status string) string {
-	switch payments.DecisionOf(status) {
-	case "AUTHORIZED":
+func decidedMessage(decision *string, status string) string {
+	if decision == nil {
+		return ""
+	}
+	switch *decision {
+	case model.DecisionAuthorized:
 		return "Este pagamento já foi autorizado (situação " + status + ")."
-	case "REJECTED":
+	case model.DecisionRejected:
 		return "Este pagamento já foi recusado (situação " + status + ")."
-	case "EXPIRED":
+	case model.DecisionExpired:
 		return "O prazo para autorizar este pagamento terminou (situação " + status + ")."
-	case "ENDED":
+	case model.DecisionEnded:
 		return "Este pagamento foi encerrado e não pode mais ser autorizado (situação " + status + ")."
 	}
 	return ""
@@ -227,7 +225,7 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 		s.showConsent(w, r, http.StatusBadRequest, "Escolha autorizar ou recusar.", "")
 		return
 	}
-	n, err := s.res.PayerDecision(r.Context(), id, decision == "authorize")
+	n, err := s.mut.DecidePaymentIntent(r.Context(), id, decision == "authorize")
 	if err != nil {
 		e, _ := model.AsError(err)
 		if e.Code == model.CodeInvalidIntentTransition {

@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/model"
-	"ponte/payments"
 )
 
 // ---- smart transfers and bulk payments (the API)
@@ -70,7 +69,7 @@ func (s *Server) deleteBulkPayment() http.HandlerFunc {
 // ---- the pre-authorization's consent page and the bulk payment's authorization page:
 // plain forms in the payment pages' look, answering HTML errors included.
 
-var transferPages = template.Must(template.New("transfer").Funcs(template.FuncMap{"brl": brl, "maskCPF": maskCPF}).Parse(`<!doctype html>
+var transferPages = template.Must(template.New("transfer").Funcs(template.FuncMap{"brl": brl}).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>` + pageCSS + `</style></head>
@@ -79,7 +78,7 @@ var transferPages = template.Must(template.New("transfer").Funcs(template.FuncMa
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 {{with .Preauth}}<dl>
 {{with .Connector}}<dt>Instituição</dt><dd id="institution">{{.Name}}</dd>{{end}}
-<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{maskCPF $.PayerCPF}})</dd>
+<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
 <dt>Recebedores</dt><dd id="recipients">{{range $i, $r := .Recipients}}{{if $i}}; {{end}}{{$r.Name}}{{with $r.PaymentInstitution}} — {{.TradeName}}{{end}}{{end}}</dd>
 {{with .Limits}}{{if .Transaction}}<dt>Por pagamento</dt><dd>até {{brl .Transaction}}</dd>{{end}}{{if .Daily}}<dt>Por dia</dt><dd>até {{brl .Daily}}</dd>{{end}}{{if .Weekly}}<dt>Por semana</dt><dd>até {{brl .Weekly}}</dd>{{end}}{{if .Monthly}}<dt>Por mês</dt><dd>até {{brl .Monthly}}</dd>{{end}}{{if .Yearly}}<dt>Por ano</dt><dd>até {{brl .Yearly}}</dd>{{end}}{{if .Total}}<dt>No total</dt><dd>até {{brl .Total}}</dd>{{end}}{{end}}
 <dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
@@ -135,7 +134,7 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 		s.transferError(w, r, "Autorização não encontrada", err)
 		return
 	}
-	v, err := s.res.PayerPreauthorization(r.Context(), id)
+	v, err := s.query.PreauthorizationConsent(r.Context(), id)
 	if err != nil {
 		s.transferError(w, r, "Autorização não encontrada", err)
 		return
@@ -143,13 +142,13 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 	p := v.Preauthorization
 	if message == "" && problem == "" {
 		switch p.Status {
-		case payments.PreauthCompleted:
+		case model.PreauthCompleted:
 			message = "Transferências autorizadas. Você pode revogar esta autorização quando quiser."
-		case payments.PreauthRejected:
+		case model.PreauthRejected:
 			message = "Esta autorização foi recusada."
-		case payments.PreauthRevoked:
+		case model.PreauthRevoked:
 			message = "Esta autorização foi revogada."
-		case payments.PreauthError:
+		case model.PreauthError:
 			message = "A instituição não concluiu esta autorização."
 			if p.ErrorDetail != nil {
 				message += " " + p.ErrorDetail.Description
@@ -157,7 +156,7 @@ func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int,
 		}
 	}
 	s.renderTransfer(w, status, transferView{Title: preauthTitle, Error: problem, Message: message, Preauth: p,
-		PayerName: v.PayerName, PayerCPF: v.PayerCPF, CanDecide: payments.PreauthDecidable(p.Status), CanRevoke: payments.PreauthRevocableByPayer(p.Status)})
+		PayerName: v.PayerName, PayerCPF: v.PayerCpf, CanDecide: v.CanDecide, CanRevoke: v.CanRevoke})
 }
 
 func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
@@ -169,9 +168,9 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 	var p *model.SmartTransferPreauthorization
 	switch r.PostFormValue("decision") {
 	case "authorize", "reject":
-		p, err = s.res.PayerPreauthDecision(r.Context(), id, r.PostFormValue("decision") == "authorize")
+		p, err = s.mut.DecidePreauthorization(r.Context(), id, r.PostFormValue("decision") == "authorize")
 	case "revoke":
-		p, err = s.res.PayerPreauthRevoke(r.Context(), id)
+		p, err = s.mut.RevokePreauthorizationAsPayer(r.Context(), id)
 	default:
 		s.showPreauth(w, r, http.StatusBadRequest, "Escolha autorizar, recusar ou revogar.", "")
 		return
@@ -181,9 +180,9 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 		s.showPreauth(w, r, e.Status(), e.Message, "")
 		return
 	}
-	if cb := p.CallbackUrls; cb != nil && p.Status != payments.PreauthRevoked {
+	if cb := p.CallbackUrls; cb != nil && p.Status != model.PreauthRevoked {
 		target := cb.Success
-		if p.Status != payments.PreauthCompleted {
+		if p.Status != model.PreauthCompleted {
 			target = cb.Error
 		}
 		if redirectWith(w, r, target, "preauthorizationId", p.ID.String()) {
@@ -205,24 +204,25 @@ func (s *Server) showBulk(w http.ResponseWriter, r *http.Request, status int, pr
 		s.transferError(w, r, "Pagamento em lote não encontrado", err)
 		return
 	}
-	b, err := s.res.OwnerBulkPayment(r.Context(), id)
+	v, err := s.query.BulkPaymentConsent(r.Context(), id)
 	if err != nil {
 		s.transferError(w, r, "Pagamento em lote não encontrado", err)
 		return
 	}
+	b := v.BulkPayment
 	message := ""
 	switch b.Status {
-	case payments.BulkPaymentInProgress:
+	case model.BulkPaymentInProgress:
 		message = "Pagamentos autorizados e em andamento."
-	case payments.BulkCompleted:
+	case model.BulkCompleted:
 		message = "Pagamentos concluídos."
-	case payments.BulkError:
+	case model.BulkError:
 		message = "Este pagamento em lote não foi realizado."
 		if b.ErrorDetail != nil {
 			message += " " + b.ErrorDetail.Description
 		}
 	}
-	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: payments.BulkDecidable(b.Status)})
+	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: v.CanDecide})
 }
 
 func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
@@ -236,7 +236,7 @@ func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
 		s.showBulk(w, r, http.StatusBadRequest, "Escolha autorizar ou recusar.")
 		return
 	}
-	b, err := s.res.OwnerBulkDecision(r.Context(), id, decision == "authorize")
+	b, err := s.mut.DecideBulkPayment(r.Context(), id, decision == "authorize")
 	if err != nil {
 		e, _ := model.AsError(err)
 		s.showBulk(w, r, e.Status(), e.Message)
@@ -244,7 +244,7 @@ func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	if cb := b.CallbackUrls; cb != nil {
 		target := cb.Pending
-		if b.Status == payments.BulkError {
+		if b.Status == model.BulkError {
 			target = cb.Error
 		} else if target == nil {
 			target = cb.Success

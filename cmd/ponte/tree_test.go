@@ -29,7 +29,7 @@ var layers = map[string][]string{
 	"ponte/auth":            {"ponte/model", "ponte/db"},
 	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/ledger":          {"ponte/model", "ponte/db"},
-	"ponte/payments":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/metrics", "ponte/ledger"},
+	"ponte/payments":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics", "ponte/ledger"},
 	"ponte/itemsync":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics"},
 	"ponte/collected":       {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
 	"ponte/graph/generated": {"ponte/model"},

@@ -240,6 +240,11 @@ type ComplexityRoot struct {
 		TaxNumber           func(childComplexity int) int
 	}
 
+	BulkConsentView struct {
+		BulkPayment func(childComplexity int) int
+		CanDecide   func(childComplexity int) int
+	}
+
 	BulkPayment struct {
 		CallbackUrls    func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
@@ -392,6 +397,15 @@ type ComplexityRoot struct {
 	ConsentEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ConsentView struct {
+		CanDecide    func(childComplexity int) int
+		Decision     func(childComplexity int) int
+		Intent       func(childComplexity int) int
+		PayerCpf     func(childComplexity int) int
+		PayerName    func(childComplexity int) int
+		SecondSigner func(childComplexity int) int
 	}
 
 	CredentialOption struct {
@@ -979,18 +993,24 @@ type ComplexityRoot struct {
 		CreateSmartTransferPayment          func(childComplexity int, input model.SmartTransferPaymentInput) int
 		CreateSmartTransferPreauthorization func(childComplexity int, input model.SmartTransferPreauthorizationInput) int
 		CreateWebhook                       func(childComplexity int, input model.WebhookInput) int
+		DecideBulkPayment                   func(childComplexity int, id uuid.UUID, authorize bool) int
+		DecidePaymentIntent                 func(childComplexity int, id uuid.UUID, authorize bool) int
+		DecidePreauthorization              func(childComplexity int, id uuid.UUID, authorize bool) int
 		DeleteBulkPayment                   func(childComplexity int, id uuid.UUID) int
 		DeleteItem                          func(childComplexity int, id uuid.UUID) int
 		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRequest                func(childComplexity int, id uuid.UUID) int
 		DeleteWebhook                       func(childComplexity int, id uuid.UUID) int
+		PayBoletoPixCharge                  func(childComplexity int, id uuid.UUID) int
 		RedeliverEvent                      func(childComplexity int, id uuid.UUID) int
 		RefundPaymentRequest                func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
 		RetryAutomaticPixPayment            func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
+		RevokePreauthorizationAsPayer       func(childComplexity int, id uuid.UUID) int
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
 		ScheduleAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
+		StartPaymentIntentAsPayer           func(childComplexity int, id uuid.UUID, connectorID int, cpf string, name *string) int
 		SubmitItemMfa                       func(childComplexity int, id uuid.UUID, parameters map[string]any) int
 		UpdateItem                          func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
 		UpdatePaymentCustomer               func(childComplexity int, id uuid.UUID, input model.PaymentCustomerInput) int
@@ -1213,6 +1233,12 @@ type ComplexityRoot struct {
 		Type                  func(childComplexity int) int
 	}
 
+	PaymentView struct {
+		CanPay     func(childComplexity int) int
+		Connectors func(childComplexity int) int
+		Request    func(childComplexity int) int
+	}
+
 	Phone struct {
 		AdditionalInfo     func(childComplexity int) int
 		AreaCode           func(childComplexity int) int
@@ -1220,6 +1246,25 @@ type ComplexityRoot struct {
 		Extension          func(childComplexity int) int
 		Type               func(childComplexity int) int
 		Value              func(childComplexity int) int
+	}
+
+	PixCharge struct {
+		Calendario         func(childComplexity int) int
+		Chave              func(childComplexity int) int
+		Revisao            func(childComplexity int) int
+		SolicitacaoPagador func(childComplexity int) int
+		Status             func(childComplexity int) int
+		Txid               func(childComplexity int) int
+		Valor              func(childComplexity int) int
+	}
+
+	PixChargeCalendar struct {
+		Criacao   func(childComplexity int) int
+		Expiracao func(childComplexity int) int
+	}
+
+	PixChargeValue struct {
+		Original func(childComplexity int) int
 	}
 
 	PixData struct {
@@ -1245,6 +1290,14 @@ type ComplexityRoot struct {
 		PaycheckBankDetainerCNPJ func(childComplexity int) int
 		PaycheckBankDetainerISPB func(childComplexity int) int
 		PortabilityApprovalDate  func(childComplexity int) int
+	}
+
+	PreauthConsentView struct {
+		CanDecide        func(childComplexity int) int
+		CanRevoke        func(childComplexity int) int
+		PayerCpf         func(childComplexity int) int
+		PayerName        func(childComplexity int) int
+		Preauthorization func(childComplexity int) int
 	}
 
 	Procurator struct {
@@ -1289,8 +1342,10 @@ type ComplexityRoot struct {
 		Boleto                         func(childComplexity int, id uuid.UUID) int
 		BoletoConnection               func(childComplexity int, id uuid.UUID) int
 		BoletoConnections              func(childComplexity int, page *int, pageSize *int) int
+		BoletoPixCharge                func(childComplexity int, id uuid.UUID) int
 		Boletos                        func(childComplexity int, boletoConnectionID *string, status *string, dueDateFrom *string, dueDateTo *string, page *int, pageSize *int) int
 		BulkPayment                    func(childComplexity int, id uuid.UUID) int
+		BulkPaymentConsent             func(childComplexity int, id uuid.UUID) int
 		BulkPayments                   func(childComplexity int, page *int, pageSize *int) int
 		Categories                     func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category                       func(childComplexity int, id string) int
@@ -1312,16 +1367,20 @@ type ComplexityRoot struct {
 		Items                          func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
 		Loan                           func(childComplexity int, id uuid.UUID) int
 		Loans                          func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		PaymentConsent                 func(childComplexity int, id uuid.UUID) int
 		PaymentCustomer                func(childComplexity int, id uuid.UUID) int
 		PaymentCustomers               func(childComplexity int, page *int, pageSize *int) int
 		PaymentInstitution             func(childComplexity int, id uuid.UUID) int
 		PaymentInstitutions            func(childComplexity int, page *int, pageSize *int, name *string) int
 		PaymentIntent                  func(childComplexity int, id uuid.UUID) int
 		PaymentIntents                 func(childComplexity int, page *int, pageSize *int, from *string, to *string, paymentRequestID *uuid.UUID) int
+		PaymentPage                    func(childComplexity int, id uuid.UUID) int
 		PaymentRecipient               func(childComplexity int, id uuid.UUID) int
 		PaymentRecipients              func(childComplexity int, page *int, pageSize *int) int
 		PaymentRequest                 func(childComplexity int, id uuid.UUID) int
 		PaymentRequests                func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
+		PixCharge                      func(childComplexity int, id uuid.UUID) int
+		PreauthorizationConsent        func(childComplexity int, id uuid.UUID) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
 		SmartAccount                   func(childComplexity int, id uuid.UUID) int
@@ -1627,6 +1686,12 @@ type MutationResolver interface {
 	CreateSmartTransferPayment(ctx context.Context, input model.SmartTransferPaymentInput) (*model.SmartTransferPayment, error)
 	CreateBulkPayment(ctx context.Context, input model.BulkPaymentInput) (*model.BulkPayment, error)
 	DeleteBulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error)
+	StartPaymentIntentAsPayer(ctx context.Context, id uuid.UUID, connectorID int, cpf string, name *string) (*model.PaymentIntent, error)
+	DecidePaymentIntent(ctx context.Context, id uuid.UUID, authorize bool) (*model.PaymentIntent, error)
+	PayBoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixCharge, error)
+	DecidePreauthorization(ctx context.Context, id uuid.UUID, authorize bool) (*model.SmartTransferPreauthorization, error)
+	RevokePreauthorizationAsPayer(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error)
+	DecideBulkPayment(ctx context.Context, id uuid.UUID, authorize bool) (*model.BulkPayment, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1691,6 +1756,12 @@ type QueryResolver interface {
 	SmartTransferPayment(ctx context.Context, id uuid.UUID) (*model.SmartTransferPayment, error)
 	BulkPayments(ctx context.Context, page *int, pageSize *int) (*model.BulkPaymentPage, error)
 	BulkPayment(ctx context.Context, id uuid.UUID) (*model.BulkPayment, error)
+	PaymentPage(ctx context.Context, id uuid.UUID) (*model.PaymentView, error)
+	PaymentConsent(ctx context.Context, id uuid.UUID) (*model.ConsentView, error)
+	PixCharge(ctx context.Context, id uuid.UUID) (*model.PixCharge, error)
+	BoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixCharge, error)
+	PreauthorizationConsent(ctx context.Context, id uuid.UUID) (*model.PreauthConsentView, error)
+	BulkPaymentConsent(ctx context.Context, id uuid.UUID) (*model.BulkConsentView, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2568,6 +2639,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BoletoPayer.TaxNumber(childComplexity), true
 
+	case "BulkConsentView.bulkPayment":
+		if e.ComplexityRoot.BulkConsentView.BulkPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkConsentView.BulkPayment(childComplexity), true
+	case "BulkConsentView.canDecide":
+		if e.ComplexityRoot.BulkConsentView.CanDecide == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkConsentView.CanDecide(childComplexity), true
+
 	case "BulkPayment.callbackUrls":
 		if e.ComplexityRoot.BulkPayment.CallbackUrls == nil {
 			break
@@ -3219,6 +3303,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConsentEdge.Node(childComplexity), true
+
+	case "ConsentView.canDecide":
+		if e.ComplexityRoot.ConsentView.CanDecide == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.CanDecide(childComplexity), true
+	case "ConsentView.decision":
+		if e.ComplexityRoot.ConsentView.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.Decision(childComplexity), true
+	case "ConsentView.intent":
+		if e.ComplexityRoot.ConsentView.Intent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.Intent(childComplexity), true
+	case "ConsentView.payerCpf":
+		if e.ComplexityRoot.ConsentView.PayerCpf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.PayerCpf(childComplexity), true
+	case "ConsentView.payerName":
+		if e.ComplexityRoot.ConsentView.PayerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.PayerName(childComplexity), true
+	case "ConsentView.secondSigner":
+		if e.ComplexityRoot.ConsentView.SecondSigner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentView.SecondSigner(childComplexity), true
 
 	case "CredentialOption.label":
 		if e.ComplexityRoot.CredentialOption.Label == nil {
@@ -5863,6 +5984,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(model.WebhookInput)), true
+	case "Mutation.decideBulkPayment":
+		if e.ComplexityRoot.Mutation.DecideBulkPayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decideBulkPayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecideBulkPayment(childComplexity, args["id"].(uuid.UUID), args["authorize"].(bool)), true
+	case "Mutation.decidePaymentIntent":
+		if e.ComplexityRoot.Mutation.DecidePaymentIntent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decidePaymentIntent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecidePaymentIntent(childComplexity, args["id"].(uuid.UUID), args["authorize"].(bool)), true
+	case "Mutation.decidePreauthorization":
+		if e.ComplexityRoot.Mutation.DecidePreauthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decidePreauthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecidePreauthorization(childComplexity, args["id"].(uuid.UUID), args["authorize"].(bool)), true
 	case "Mutation.deleteBulkPayment":
 		if e.ComplexityRoot.Mutation.DeleteBulkPayment == nil {
 			break
@@ -5929,6 +6083,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.payBoletoPixCharge":
+		if e.ComplexityRoot.Mutation.PayBoletoPixCharge == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_payBoletoPixCharge_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PayBoletoPixCharge(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.redeliverEvent":
 		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
 			break
@@ -5962,6 +6127,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RetryAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
+	case "Mutation.revokePreauthorizationAsPayer":
+		if e.ComplexityRoot.Mutation.RevokePreauthorizationAsPayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokePreauthorizationAsPayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokePreauthorizationAsPayer(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.revokeSmartTransferPreauthorization":
 		if e.ComplexityRoot.Mutation.RevokeSmartTransferPreauthorization == nil {
 			break
@@ -5990,6 +6166,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ScheduleAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
+	case "Mutation.startPaymentIntentAsPayer":
+		if e.ComplexityRoot.Mutation.StartPaymentIntentAsPayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startPaymentIntentAsPayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartPaymentIntentAsPayer(childComplexity, args["id"].(uuid.UUID), args["connectorId"].(int), args["cpf"].(string), args["name"].(*string)), true
 	case "Mutation.submitItemMFA":
 		if e.ComplexityRoot.Mutation.SubmitItemMfa == nil {
 			break
@@ -6960,6 +7147,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaymentSchedule.Type(childComplexity), true
 
+	case "PaymentView.canPay":
+		if e.ComplexityRoot.PaymentView.CanPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentView.CanPay(childComplexity), true
+	case "PaymentView.connectors":
+		if e.ComplexityRoot.PaymentView.Connectors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentView.Connectors(childComplexity), true
+	case "PaymentView.request":
+		if e.ComplexityRoot.PaymentView.Request == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentView.Request(childComplexity), true
+
 	case "Phone.additionalInfo":
 		if e.ComplexityRoot.Phone.AdditionalInfo == nil {
 			break
@@ -6996,6 +7202,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Phone.Value(childComplexity), true
+
+	case "PixCharge.calendario":
+		if e.ComplexityRoot.PixCharge.Calendario == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Calendario(childComplexity), true
+	case "PixCharge.chave":
+		if e.ComplexityRoot.PixCharge.Chave == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Chave(childComplexity), true
+	case "PixCharge.revisao":
+		if e.ComplexityRoot.PixCharge.Revisao == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Revisao(childComplexity), true
+	case "PixCharge.solicitacaoPagador":
+		if e.ComplexityRoot.PixCharge.SolicitacaoPagador == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.SolicitacaoPagador(childComplexity), true
+	case "PixCharge.status":
+		if e.ComplexityRoot.PixCharge.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Status(childComplexity), true
+	case "PixCharge.txid":
+		if e.ComplexityRoot.PixCharge.Txid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Txid(childComplexity), true
+	case "PixCharge.valor":
+		if e.ComplexityRoot.PixCharge.Valor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixCharge.Valor(childComplexity), true
+
+	case "PixChargeCalendar.criacao":
+		if e.ComplexityRoot.PixChargeCalendar.Criacao == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixChargeCalendar.Criacao(childComplexity), true
+	case "PixChargeCalendar.expiracao":
+		if e.ComplexityRoot.PixChargeCalendar.Expiracao == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixChargeCalendar.Expiracao(childComplexity), true
+
+	case "PixChargeValue.original":
+		if e.ComplexityRoot.PixChargeValue.Original == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PixChargeValue.Original(childComplexity), true
 
 	case "PixData.qr":
 		if e.ComplexityRoot.PixData.Qr == nil {
@@ -7095,6 +7364,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PortabilityReceived.PortabilityApprovalDate(childComplexity), true
+
+	case "PreauthConsentView.canDecide":
+		if e.ComplexityRoot.PreauthConsentView.CanDecide == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PreauthConsentView.CanDecide(childComplexity), true
+	case "PreauthConsentView.canRevoke":
+		if e.ComplexityRoot.PreauthConsentView.CanRevoke == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PreauthConsentView.CanRevoke(childComplexity), true
+	case "PreauthConsentView.payerCpf":
+		if e.ComplexityRoot.PreauthConsentView.PayerCpf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PreauthConsentView.PayerCpf(childComplexity), true
+	case "PreauthConsentView.payerName":
+		if e.ComplexityRoot.PreauthConsentView.PayerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PreauthConsentView.PayerName(childComplexity), true
+	case "PreauthConsentView.preauthorization":
+		if e.ComplexityRoot.PreauthConsentView.Preauthorization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PreauthConsentView.Preauthorization(childComplexity), true
 
 	case "Procurator.cpfNumber":
 		if e.ComplexityRoot.Procurator.CPFNumber == nil {
@@ -7324,6 +7624,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BoletoConnections(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.boletoPixCharge":
+		if e.ComplexityRoot.Query.BoletoPixCharge == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boletoPixCharge_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BoletoPixCharge(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.boletos":
 		if e.ComplexityRoot.Query.Boletos == nil {
 			break
@@ -7346,6 +7657,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BulkPayment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.bulkPaymentConsent":
+		if e.ComplexityRoot.Query.BulkPaymentConsent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_bulkPaymentConsent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BulkPaymentConsent(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.bulkPayments":
 		if e.ComplexityRoot.Query.BulkPayments == nil {
 			break
@@ -7568,6 +7890,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Loans(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.paymentConsent":
+		if e.ComplexityRoot.Query.PaymentConsent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentConsent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentConsent(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.paymentCustomer":
 		if e.ComplexityRoot.Query.PaymentCustomer == nil {
 			break
@@ -7634,6 +7967,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentIntents(childComplexity, args["page"].(*int), args["pageSize"].(*int), args["from"].(*string), args["to"].(*string), args["paymentRequestId"].(*uuid.UUID)), true
+	case "Query.paymentPage":
+		if e.ComplexityRoot.Query.PaymentPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paymentPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PaymentPage(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.paymentRecipient":
 		if e.ComplexityRoot.Query.PaymentRecipient == nil {
 			break
@@ -7678,6 +8022,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PaymentRequests(childComplexity, args["page"].(*int), args["pageSize"].(*int), args["from"].(*string), args["to"].(*string)), true
+	case "Query.pixCharge":
+		if e.ComplexityRoot.Query.PixCharge == nil {
+			break
+		}
+
+		args, err := ec.field_Query_pixCharge_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PixCharge(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.preauthorizationConsent":
+		if e.ComplexityRoot.Query.PreauthorizationConsent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_preauthorizationConsent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PreauthorizationConsent(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.scheduledPayment":
 		if e.ComplexityRoot.Query.ScheduledPayment == nil {
 			break
@@ -12979,6 +13345,173 @@ extend type Mutation {
     id: UUID!
   ): BulkPayment!
 }
+
+# ---------------------------------------------------------------------------------------
+# Payer pages (part P): what the pages a payer, or a smart account's owner, opens from a link
+# read and decide (GET/POST /payments/pay/{id}, /payments/consent/{id},
+# /smart-transfers/consent/{id}, /payments/bulk-consent/{id}), and the PIX charges a payer's
+# bank fetches (/payments/pix/{id}, /boletos/pix/{id}). These fields need no credential: the
+# unguessable id in the link is the capability, as with a bank's own consent links. They
+# show the payer what the page shows, never the application's customer record, its own
+# references or its webhookUrl, and the payer's CPF only masked.
+
+"A payment request's payment page (paymentUrl): the request, and where it can be paid from."
+type PaymentView {
+  "The request as its payer sees it (no customer, clientPaymentId or webhookUrl)."
+  request: PaymentRequest!
+  "Whether the request can be paid now (it is CREATED)."
+  canPay: Boolean!
+  "The institutions to pay through: those that initiate payments (sandbox ones for a sandbox request); empty when canPay is false."
+  connectors: [Connector!]!
+}
+
+"A payment intent's consent page (consentUrl): what the payer is asked to authorize."
+type ConsentView {
+  "The attempt, its request as its payer sees it."
+  intent: PaymentIntent!
+  "The payer's name as given, or Pagador."
+  payerName: String!
+  "The payer's CPF, masked: 123.***.***-45."
+  payerCpf: String!
+  "Whether the intent waits for the payer's answer (CONSENT_AWAITING_AUTHORIZATION, or PAYMENT_PARTIALLY_ACCEPTED for a second signer)."
+  canDecide: Boolean!
+  "Whether the answer awaited is a second signer's (multi-signature accounts)."
+  secondSigner: Boolean!
+  "What became of the consent once nothing waits for it: AUTHORIZED, REJECTED, EXPIRED or ENDED; null before."
+  decision: String
+}
+
+"A smart transfer pre-authorization's consent page: what the payer is asked to allow."
+type PreauthConsentView {
+  "The pre-authorization, without the application's clientPreauthorizationId."
+  preauthorization: SmartTransferPreauthorization!
+  "The payer's name as given, or Pagador."
+  payerName: String!
+  "The payer's CPF, masked: 123.***.***-45."
+  payerCpf: String!
+  "Whether the payer may still authorize or reject it (CREATED)."
+  canDecide: Boolean!
+  "Whether the payer may revoke it (COMPLETED)."
+  canRevoke: Boolean!
+}
+
+"A bulk payment's authorization page (its paymentUrl), shown to the smart account's owner."
+type BulkConsentView {
+  "The bulk payment, its requests as their payer sees them."
+  bulkPayment: BulkPayment!
+  "Whether the owner may still authorize or reject it (CREATED)."
+  canDecide: Boolean!
+}
+
+"When a PIX charge was created and how long it stays payable (the Central Bank's calendario)."
+type PixChargeCalendar {
+  "When the charge was created (RFC 3339)."
+  criacao: String!
+  "Seconds from creation during which it can be paid; 0 for a boleto's charge (payable until the boleto ends)."
+  expiracao: Int!
+}
+
+"A PIX charge's amount (the Central Bank's valor)."
+type PixChargeValue {
+  "The amount in reais, a decimal string with two places."
+  original: String!
+}
+
+"The charge a dynamic PIX code's location serves, in the Central Bank's PIX API vocabulary (cobrança imediata); the sandbox serves it unsigned."
+type PixCharge {
+  "When it was created and how long it is payable."
+  calendario: PixChargeCalendar!
+  "The charge's transaction id."
+  txid: String!
+  "The charge's revision."
+  revisao: Int!
+  "ATIVA while it can be paid, CONCLUIDA once paid, REMOVIDA_PELO_PSP after it ended otherwise."
+  status: String!
+  "The amount."
+  valor: PixChargeValue!
+  "The PIX key paid (a boleto's charge: its nosso número)."
+  chave: String!
+  "The text shown to the payer; empty when there is none."
+  solicitacaoPagador: String
+}
+
+extend type Query {
+  "GET /payments/pay/{id}: a request's payment page. No credential: the request's id in its paymentUrl is the capability."
+  paymentPage(
+    "The payment request's id."
+    id: UUID!
+  ): PaymentView!
+  "GET /payments/consent/{id}: an intent's consent page. No credential: the intent's id in its consentUrl is the capability."
+  paymentConsent(
+    "The payment intent's id."
+    id: UUID!
+  ): ConsentView!
+  "GET /payments/pix/{id}: the charge a dynamic PIX intent's code points at. No credential: payers' banking apps fetch it by the id in the code."
+  pixCharge(
+    "The payment intent's id."
+    id: UUID!
+  ): PixCharge!
+  "GET /boletos/pix/{id}: the charge a boleto's hybrid PIX code points at. No credential: payers' banking apps fetch it by the id in the code."
+  boletoPixCharge(
+    "The boleto's id."
+    id: UUID!
+  ): PixCharge!
+  "GET /smart-transfers/consent/{id}: a pre-authorization's consent page. No credential: the id in its consentUrl is the capability."
+  preauthorizationConsent(
+    "The pre-authorization's id."
+    id: UUID!
+  ): PreauthConsentView!
+  "GET /payments/bulk-consent/{id}: a bulk payment's authorization page. No credential: the id in its paymentUrl is the capability."
+  bulkPaymentConsent(
+    "The bulk payment's id."
+    id: UUID!
+  ): BulkConsentView!
+}
+
+extend type Mutation {
+  "POST /payments/pay/{id}: the payer starts paying a CREATED request (triggeredBy USER); answers the intent, whose consentUrl is next. No credential: the request's id in its paymentUrl is the capability."
+  startPaymentIntentAsPayer(
+    "The payment request's id."
+    id: UUID!
+    "The institution paid from: a connector with supportsPaymentInitiation."
+    connectorId: Int!
+    "The payer's CPF, with or without punctuation."
+    cpf: String!
+    "The payer's name (required for an automatic PIX request)."
+    name: String
+  ): PaymentIntent!
+  "POST /payments/consent/{id}: the payer authorizes or rejects (INVALID_INTENT_TRANSITION once decided). No credential: the intent's id in its consentUrl is the capability."
+  decidePaymentIntent(
+    "The payment intent's id."
+    id: UUID!
+    "True to authorize, false to reject."
+    authorize: Boolean!
+  ): PaymentIntent!
+  "POST /boletos/pix/{id}: sandbox only, a payer's PIX to a boleto's hybrid code, which pays the boleto. No credential, as the charge's location needs none."
+  payBoletoPixCharge(
+    "The boleto's id."
+    id: UUID!
+  ): PixCharge!
+  "POST /smart-transfers/consent/{id}: the payer authorizes or rejects a CREATED pre-authorization. No credential: the id in its consentUrl is the capability."
+  decidePreauthorization(
+    "The pre-authorization's id."
+    id: UUID!
+    "True to authorize, false to reject."
+    authorize: Boolean!
+  ): SmartTransferPreauthorization!
+  "POST /smart-transfers/consent/{id} (revoke): the payer revokes a COMPLETED pre-authorization. No credential: the id in its consentUrl is the capability."
+  revokePreauthorizationAsPayer(
+    "The pre-authorization's id."
+    id: UUID!
+  ): SmartTransferPreauthorization!
+  "POST /payments/bulk-consent/{id}: the smart account's owner authorizes or rejects a CREATED bulk payment. No credential: the id in its paymentUrl is the capability."
+  decideBulkPayment(
+    "The bulk payment's id."
+    id: UUID!
+    "True to authorize, false to reject."
+    authorize: Boolean!
+  ): BulkPayment!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -13385,6 +13918,16 @@ func (ec *executionContext) childFields_BoletoPayer(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type BoletoPayer", field.Name)
 }
 
+func (ec *executionContext) childFields_BulkConsentView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bulkPayment":
+		return ec.fieldContext_BulkConsentView_bulkPayment(ctx, field)
+	case "canDecide":
+		return ec.fieldContext_BulkConsentView_canDecide(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkConsentView", field.Name)
+}
+
 func (ec *executionContext) childFields_BulkPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13691,6 +14234,24 @@ func (ec *executionContext) childFields_ConsentEdge(ctx context.Context, field g
 		return ec.fieldContext_ConsentEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConsentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConsentView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "intent":
+		return ec.fieldContext_ConsentView_intent(ctx, field)
+	case "payerName":
+		return ec.fieldContext_ConsentView_payerName(ctx, field)
+	case "payerCpf":
+		return ec.fieldContext_ConsentView_payerCpf(ctx, field)
+	case "canDecide":
+		return ec.fieldContext_ConsentView_canDecide(ctx, field)
+	case "secondSigner":
+		return ec.fieldContext_ConsentView_secondSigner(ctx, field)
+	case "decision":
+		return ec.fieldContext_ConsentView_decision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConsentView", field.Name)
 }
 
 func (ec *executionContext) childFields_CredentialOption(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15245,6 +15806,18 @@ func (ec *executionContext) childFields_PaymentSchedule(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type PaymentSchedule", field.Name)
 }
 
+func (ec *executionContext) childFields_PaymentView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "request":
+		return ec.fieldContext_PaymentView_request(ctx, field)
+	case "canPay":
+		return ec.fieldContext_PaymentView_canPay(ctx, field)
+	case "connectors":
+		return ec.fieldContext_PaymentView_connectors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaymentView", field.Name)
+}
+
 func (ec *executionContext) childFields_Phone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -15261,6 +15834,44 @@ func (ec *executionContext) childFields_Phone(ctx context.Context, field graphql
 		return ec.fieldContext_Phone_additionalInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Phone", field.Name)
+}
+
+func (ec *executionContext) childFields_PixCharge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "calendario":
+		return ec.fieldContext_PixCharge_calendario(ctx, field)
+	case "txid":
+		return ec.fieldContext_PixCharge_txid(ctx, field)
+	case "revisao":
+		return ec.fieldContext_PixCharge_revisao(ctx, field)
+	case "status":
+		return ec.fieldContext_PixCharge_status(ctx, field)
+	case "valor":
+		return ec.fieldContext_PixCharge_valor(ctx, field)
+	case "chave":
+		return ec.fieldContext_PixCharge_chave(ctx, field)
+	case "solicitacaoPagador":
+		return ec.fieldContext_PixCharge_solicitacaoPagador(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PixCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_PixChargeCalendar(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "criacao":
+		return ec.fieldContext_PixChargeCalendar_criacao(ctx, field)
+	case "expiracao":
+		return ec.fieldContext_PixChargeCalendar_expiracao(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PixChargeCalendar", field.Name)
+}
+
+func (ec *executionContext) childFields_PixChargeValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "original":
+		return ec.fieldContext_PixChargeValue_original(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PixChargeValue", field.Name)
 }
 
 func (ec *executionContext) childFields_PixData(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15311,6 +15922,22 @@ func (ec *executionContext) childFields_PortabilityReceived(ctx context.Context,
 		return ec.fieldContext_PortabilityReceived_portabilityApprovalDate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PortabilityReceived", field.Name)
+}
+
+func (ec *executionContext) childFields_PreauthConsentView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "preauthorization":
+		return ec.fieldContext_PreauthConsentView_preauthorization(ctx, field)
+	case "payerName":
+		return ec.fieldContext_PreauthConsentView_payerName(ctx, field)
+	case "payerCpf":
+		return ec.fieldContext_PreauthConsentView_payerCpf(ctx, field)
+	case "canDecide":
+		return ec.fieldContext_PreauthConsentView_canDecide(ctx, field)
+	case "canRevoke":
+		return ec.fieldContext_PreauthConsentView_canRevoke(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PreauthConsentView", field.Name)
 }
 
 func (ec *executionContext) childFields_Procurator(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16445,6 +17072,72 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_decideBulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "authorize",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_decidePaymentIntent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "authorize",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_decidePreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "authorize",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorize"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteBulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16529,6 +17222,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_payBoletoPixCharge_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16595,6 +17302,20 @@ func (ec *executionContext) field_Mutation_retryAutomaticPixPayment_args(ctx con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revokePreauthorizationAsPayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeSmartTransferPreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16628,6 +17349,44 @@ func (ec *executionContext) field_Mutation_scheduleAutomaticPixPayment_args(ctx 
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_startPaymentIntentAsPayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "connectorId",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["connectorId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "cpf",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cpf"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg3
 	return args, nil
 }
 
@@ -17019,6 +17778,20 @@ func (ec *executionContext) field_Query_boletoConnections_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_boletoPixCharge_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_boleto_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17084,6 +17857,20 @@ func (ec *executionContext) field_Query_boletos_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["pageSize"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_bulkPaymentConsent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -17551,6 +18338,20 @@ func (ec *executionContext) field_Query_loans_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_paymentConsent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_paymentCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17691,6 +18492,20 @@ func (ec *executionContext) field_Query_paymentIntents_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_paymentPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_paymentRecipient_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17776,6 +18591,34 @@ func (ec *executionContext) field_Query_paymentRequests_args(ctx context.Context
 		return nil, err
 	}
 	args["to"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_pixCharge_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_preauthorizationConsent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -21537,6 +22380,61 @@ func (ec *executionContext) fieldContext_BoletoPayer_phoneNumber(_ context.Conte
 	return graphql.NewScalarFieldContext("BoletoPayer", field, false, false, "String")
 }
 
+func (ec *executionContext) _BulkConsentView_bulkPayment(ctx context.Context, field graphql.CollectedField, obj *model.BulkConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkConsentView_bulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkConsentView_bulkPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BulkConsentView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BulkConsentView_canDecide(ctx context.Context, field graphql.CollectedField, obj *model.BulkConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BulkConsentView_canDecide(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanDecide, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BulkConsentView_canDecide(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BulkConsentView", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _BulkPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.BulkPayment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24090,6 +24988,153 @@ func (ec *executionContext) fieldContext_ConsentEdge_node(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ConsentView_intent(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_intent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Intent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_intent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConsentView_payerName(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_payerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_payerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentView", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConsentView_payerCpf(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_payerCpf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayerCpf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_payerCpf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentView", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConsentView_canDecide(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_canDecide(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanDecide, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_canDecide(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentView", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ConsentView_secondSigner(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_secondSigner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SecondSigner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_secondSigner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentView", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ConsentView_decision(ctx context.Context, field graphql.CollectedField, obj *model.ConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentView_decision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Decision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentView_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentView", field, false, false, "String")
 }
 
 func (ec *executionContext) _CredentialOption_value(ctx context.Context, field graphql.CollectedField, obj *model.CredentialOption) (ret graphql.Marshaler) {
@@ -35541,6 +36586,270 @@ func (ec *executionContext) fieldContext_Mutation_deleteBulkPayment(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_startPaymentIntentAsPayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startPaymentIntentAsPayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartPaymentIntentAsPayer(ctx, fc.Args["id"].(uuid.UUID), fc.Args["connectorId"].(int), fc.Args["cpf"].(string), fc.Args["name"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startPaymentIntentAsPayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startPaymentIntentAsPayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decidePaymentIntent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decidePaymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecidePaymentIntent(ctx, fc.Args["id"].(uuid.UUID), fc.Args["authorize"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalNPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decidePaymentIntent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decidePaymentIntent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_payBoletoPixCharge(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_payBoletoPixCharge(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PayBoletoPixCharge(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PixCharge) graphql.Marshaler {
+			return ec.marshalNPixCharge2ᚖponteᚋmodelᚐPixCharge(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_payBoletoPixCharge(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixCharge(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_payBoletoPixCharge_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decidePreauthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decidePreauthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecidePreauthorization(ctx, fc.Args["id"].(uuid.UUID), fc.Args["authorize"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decidePreauthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decidePreauthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokePreauthorizationAsPayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokePreauthorizationAsPayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokePreauthorizationAsPayer(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokePreauthorizationAsPayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokePreauthorizationAsPayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decideBulkPayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decideBulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecideBulkPayment(ctx, fc.Args["id"].(uuid.UUID), fc.Args["authorize"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalNBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decideBulkPayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decideBulkPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39137,6 +40446,93 @@ func (ec *executionContext) fieldContext_PaymentSchedule_additionalInformation(_
 	return graphql.NewScalarFieldContext("PaymentSchedule", field, false, false, "String")
 }
 
+func (ec *executionContext) _PaymentView_request(ctx context.Context, field graphql.CollectedField, obj *model.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentView_request(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Request, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentView_request(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PaymentView_canPay(ctx context.Context, field graphql.CollectedField, obj *model.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentView_canPay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanPay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentView_canPay(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentView", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PaymentView_connectors(ctx context.Context, field graphql.CollectedField, obj *model.PaymentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentView_connectors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Connectors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Connector) graphql.Marshaler {
+			return ec.marshalNConnector2ᚕᚖponteᚋmodelᚐConnectorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentView_connectors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaymentView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Connector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Phone_type(ctx context.Context, field graphql.CollectedField, obj *model.Phone) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39273,6 +40669,254 @@ func (ec *executionContext) _Phone_additionalInfo(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_Phone_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Phone", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixCharge_calendario(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_calendario(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Calendario, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PixChargeCalendar) graphql.Marshaler {
+			return ec.marshalNPixChargeCalendar2ponteᚋmodelᚐPixChargeCalendar(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_calendario(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PixCharge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixChargeCalendar(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PixCharge_txid(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_txid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Txid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_txid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixCharge_revisao(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_revisao(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revisao, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_revisao(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixCharge", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PixCharge_status(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixCharge_valor(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_valor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PixChargeValue) graphql.Marshaler {
+			return ec.marshalNPixChargeValue2ponteᚋmodelᚐPixChargeValue(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_valor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PixCharge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixChargeValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PixCharge_chave(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_chave(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chave, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_chave(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixCharge_solicitacaoPagador(ctx context.Context, field graphql.CollectedField, obj *model.PixCharge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixCharge_solicitacaoPagador(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SolicitacaoPagador, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PixCharge_solicitacaoPagador(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixChargeCalendar_criacao(ctx context.Context, field graphql.CollectedField, obj *model.PixChargeCalendar) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixChargeCalendar_criacao(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Criacao, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixChargeCalendar_criacao(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixChargeCalendar", field, false, false, "String")
+}
+
+func (ec *executionContext) _PixChargeCalendar_expiracao(ctx context.Context, field graphql.CollectedField, obj *model.PixChargeCalendar) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixChargeCalendar_expiracao(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expiracao, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixChargeCalendar_expiracao(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixChargeCalendar", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PixChargeValue_original(ctx context.Context, field graphql.CollectedField, obj *model.PixChargeValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PixChargeValue_original(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Original, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PixChargeValue_original(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PixChargeValue", field, false, false, "String")
 }
 
 func (ec *executionContext) _PixData_qr(ctx context.Context, field graphql.CollectedField, obj *model.PixData) (ret graphql.Marshaler) {
@@ -39641,6 +41285,130 @@ func (ec *executionContext) _PortabilityReceived_portabilityApprovalDate(ctx con
 }
 func (ec *executionContext) fieldContext_PortabilityReceived_portabilityApprovalDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PortabilityReceived", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _PreauthConsentView_preauthorization(ctx context.Context, field graphql.CollectedField, obj *model.PreauthConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreauthConsentView_preauthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Preauthorization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPreauthorization) graphql.Marshaler {
+			return ec.marshalNSmartTransferPreauthorization2ᚖponteᚋmodelᚐSmartTransferPreauthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreauthConsentView_preauthorization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PreauthConsentView",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPreauthorization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PreauthConsentView_payerName(ctx context.Context, field graphql.CollectedField, obj *model.PreauthConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreauthConsentView_payerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreauthConsentView_payerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PreauthConsentView", field, false, false, "String")
+}
+
+func (ec *executionContext) _PreauthConsentView_payerCpf(ctx context.Context, field graphql.CollectedField, obj *model.PreauthConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreauthConsentView_payerCpf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayerCpf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreauthConsentView_payerCpf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PreauthConsentView", field, false, false, "String")
+}
+
+func (ec *executionContext) _PreauthConsentView_canDecide(ctx context.Context, field graphql.CollectedField, obj *model.PreauthConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreauthConsentView_canDecide(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanDecide, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreauthConsentView_canDecide(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PreauthConsentView", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PreauthConsentView_canRevoke(ctx context.Context, field graphql.CollectedField, obj *model.PreauthConsentView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PreauthConsentView_canRevoke(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanRevoke, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PreauthConsentView_canRevoke(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PreauthConsentView", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Procurator_type(ctx context.Context, field graphql.CollectedField, obj *model.Procurator) (ret graphql.Marshaler) {
@@ -42635,6 +44403,270 @@ func (ec *executionContext) fieldContext_Query_bulkPayment(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_bulkPayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentPage(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentView) graphql.Marshaler {
+			return ec.marshalNPaymentView2ᚖponteᚋmodelᚐPaymentView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_paymentConsent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_paymentConsent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PaymentConsent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConsentView) graphql.Marshaler {
+			return ec.marshalNConsentView2ᚖponteᚋmodelᚐConsentView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_paymentConsent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsentView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_paymentConsent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_pixCharge(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pixCharge(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PixCharge(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PixCharge) graphql.Marshaler {
+			return ec.marshalNPixCharge2ᚖponteᚋmodelᚐPixCharge(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pixCharge(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixCharge(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_pixCharge_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_boletoPixCharge(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boletoPixCharge(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BoletoPixCharge(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PixCharge) graphql.Marshaler {
+			return ec.marshalNPixCharge2ᚖponteᚋmodelᚐPixCharge(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boletoPixCharge(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PixCharge(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boletoPixCharge_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_preauthorizationConsent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_preauthorizationConsent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PreauthorizationConsent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PreauthConsentView) graphql.Marshaler {
+			return ec.marshalNPreauthConsentView2ᚖponteᚋmodelᚐPreauthConsentView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_preauthorizationConsent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PreauthConsentView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_preauthorizationConsent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bulkPaymentConsent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bulkPaymentConsent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BulkPaymentConsent(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkConsentView) graphql.Marshaler {
+			return ec.marshalNBulkConsentView2ᚖponteᚋmodelᚐBulkConsentView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bulkPaymentConsent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkConsentView(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_bulkPaymentConsent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50933,6 +52965,44 @@ func (ec *executionContext) _BoletoPayer(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var bulkConsentViewImplementors = []string{"BulkConsentView"}
+
+func (ec *executionContext) _BulkConsentView(ctx context.Context, sel ast.SelectionSet, obj *model.BulkConsentView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bulkConsentViewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BulkConsentView")
+		case "bulkPayment":
+			out.Values[i] = ec._BulkConsentView_bulkPayment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canDecide":
+			out.Values[i] = ec._BulkConsentView_canDecide(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var bulkPaymentImplementors = []string{"BulkPayment"}
 
 func (ec *executionContext) _BulkPayment(ctx context.Context, sel ast.SelectionSet, obj *model.BulkPayment) graphql.Marshaler {
@@ -51892,6 +53962,64 @@ func (ec *executionContext) _ConsentEdge(ctx context.Context, sel ast.SelectionS
 		case "node":
 			out.Values[i] = ec._ConsentEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var consentViewImplementors = []string{"ConsentView"}
+
+func (ec *executionContext) _ConsentView(ctx context.Context, sel ast.SelectionSet, obj *model.ConsentView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consentViewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConsentView")
+		case "intent":
+			out.Values[i] = ec._ConsentView_intent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payerName":
+			out.Values[i] = ec._ConsentView_payerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payerCpf":
+			out.Values[i] = ec._ConsentView_payerCpf(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canDecide":
+			out.Values[i] = ec._ConsentView_canDecide(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secondSigner":
+			out.Values[i] = ec._ConsentView_secondSigner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decision":
+			out.Values[i] = ec._ConsentView_decision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -55792,6 +57920,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "startPaymentIntentAsPayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startPaymentIntentAsPayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decidePaymentIntent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decidePaymentIntent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payBoletoPixCharge":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_payBoletoPixCharge(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decidePreauthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decidePreauthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokePreauthorizationAsPayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokePreauthorizationAsPayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decideBulkPayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decideBulkPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57170,6 +59340,49 @@ func (ec *executionContext) _PaymentSchedule(ctx context.Context, sel ast.Select
 	return out
 }
 
+var paymentViewImplementors = []string{"PaymentView"}
+
+func (ec *executionContext) _PaymentView(ctx context.Context, sel ast.SelectionSet, obj *model.PaymentView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paymentViewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaymentView")
+		case "request":
+			out.Values[i] = ec._PaymentView_request(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canPay":
+			out.Values[i] = ec._PaymentView_canPay(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connectors":
+			out.Values[i] = ec._PaymentView_connectors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var phoneImplementors = []string{"Phone"}
 
 func (ec *executionContext) _Phone(ctx context.Context, sel ast.SelectionSet, obj *model.Phone) graphql.Marshaler {
@@ -57209,6 +59422,140 @@ func (ec *executionContext) _Phone(ctx context.Context, sel ast.SelectionSet, ob
 		case "additionalInfo":
 			out.Values[i] = ec._Phone_additionalInfo(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pixChargeImplementors = []string{"PixCharge"}
+
+func (ec *executionContext) _PixCharge(ctx context.Context, sel ast.SelectionSet, obj *model.PixCharge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pixChargeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PixCharge")
+		case "calendario":
+			out.Values[i] = ec._PixCharge_calendario(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "txid":
+			out.Values[i] = ec._PixCharge_txid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisao":
+			out.Values[i] = ec._PixCharge_revisao(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._PixCharge_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "valor":
+			out.Values[i] = ec._PixCharge_valor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chave":
+			out.Values[i] = ec._PixCharge_chave(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "solicitacaoPagador":
+			out.Values[i] = ec._PixCharge_solicitacaoPagador(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pixChargeCalendarImplementors = []string{"PixChargeCalendar"}
+
+func (ec *executionContext) _PixChargeCalendar(ctx context.Context, sel ast.SelectionSet, obj *model.PixChargeCalendar) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pixChargeCalendarImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PixChargeCalendar")
+		case "criacao":
+			out.Values[i] = ec._PixChargeCalendar_criacao(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiracao":
+			out.Values[i] = ec._PixChargeCalendar_expiracao(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pixChargeValueImplementors = []string{"PixChargeValue"}
+
+func (ec *executionContext) _PixChargeValue(ctx context.Context, sel ast.SelectionSet, obj *model.PixChargeValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pixChargeValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PixChargeValue")
+		case "original":
+			out.Values[i] = ec._PixChargeValue_original(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -57372,6 +59719,59 @@ func (ec *executionContext) _PortabilityReceived(ctx context.Context, sel ast.Se
 			}
 		case "portabilityApprovalDate":
 			out.Values[i] = ec._PortabilityReceived_portabilityApprovalDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var preauthConsentViewImplementors = []string{"PreauthConsentView"}
+
+func (ec *executionContext) _PreauthConsentView(ctx context.Context, sel ast.SelectionSet, obj *model.PreauthConsentView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, preauthConsentViewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PreauthConsentView")
+		case "preauthorization":
+			out.Values[i] = ec._PreauthConsentView_preauthorization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payerName":
+			out.Values[i] = ec._PreauthConsentView_payerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payerCpf":
+			out.Values[i] = ec._PreauthConsentView_payerCpf(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canDecide":
+			out.Values[i] = ec._PreauthConsentView_canDecide(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canRevoke":
+			out.Values[i] = ec._PreauthConsentView_canRevoke(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -58020,6 +60420,48 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		case "bulkPayment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query_bulkPayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_paymentPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentConsent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_paymentConsent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pixCharge":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_pixCharge(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boletoPixCharge":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_boletoPixCharge(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "preauthorizationConsent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_preauthorizationConsent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkPaymentConsent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_bulkPaymentConsent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -60091,6 +62533,14 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNBulkConsentView2ᚖponteᚋmodelᚐBulkConsentView(ctx context.Context, sel ast.SelectionSet, v *model.BulkConsentView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BulkConsentView!")
+		return graphql.Null
+	}
+	return ec._BulkConsentView(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNBulkPayment2ᚕᚖponteᚋmodelᚐBulkPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.BulkPayment) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -60333,6 +62783,14 @@ func (ec *executionContext) marshalNConsentEdge2ᚖponteᚋmodelᚐConsentEdge(c
 		return graphql.Null
 	}
 	return ec._ConsentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConsentView2ᚖponteᚋmodelᚐConsentView(ctx context.Context, sel ast.SelectionSet, v *model.ConsentView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConsentView!")
+		return graphql.Null
+	}
+	return ec._ConsentView(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateBoletoInput2ponteᚋmodelᚐCreateBoletoInput(ctx context.Context, v any) (model.CreateBoletoInput, error) {
@@ -61212,8 +63670,32 @@ func (ec *executionContext) marshalNPaymentRequestPage2ᚖponteᚋmodelᚐPaymen
 	return ec._PaymentRequestPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPaymentView2ᚖponteᚋmodelᚐPaymentView(ctx context.Context, sel ast.SelectionSet, v *model.PaymentView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PaymentView!")
+		return graphql.Null
+	}
+	return ec._PaymentView(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPhone2ponteᚋmodelᚐPhone(ctx context.Context, sel ast.SelectionSet, v model.Phone) graphql.Marshaler {
 	return ec._Phone(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPixCharge2ᚖponteᚋmodelᚐPixCharge(ctx context.Context, sel ast.SelectionSet, v *model.PixCharge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PixCharge!")
+		return graphql.Null
+	}
+	return ec._PixCharge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPixChargeCalendar2ponteᚋmodelᚐPixChargeCalendar(ctx context.Context, sel ast.SelectionSet, v model.PixChargeCalendar) graphql.Marshaler {
+	return ec._PixChargeCalendar(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPixChargeValue2ponteᚋmodelᚐPixChargeValue(ctx context.Context, sel ast.SelectionSet, v model.PixChargeValue) graphql.Marshaler {
+	return ec._PixChargeValue(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNPixQrPaymentRequestInput2ponteᚋmodelᚐPixQrPaymentRequestInput(ctx context.Context, v any) (model.PixQrPaymentRequestInput, error) {
@@ -61223,6 +63705,14 @@ func (ec *executionContext) unmarshalNPixQrPaymentRequestInput2ponteᚋmodelᚐP
 
 func (ec *executionContext) marshalNPortabilityReceived2ponteᚋmodelᚐPortabilityReceived(ctx context.Context, sel ast.SelectionSet, v model.PortabilityReceived) graphql.Marshaler {
 	return ec._PortabilityReceived(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPreauthConsentView2ᚖponteᚋmodelᚐPreauthConsentView(ctx context.Context, sel ast.SelectionSet, v *model.PreauthConsentView) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PreauthConsentView!")
+		return graphql.Null
+	}
+	return ec._PreauthConsentView(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNProcurator2ponteᚋmodelᚐProcurator(ctx context.Context, sel ast.SelectionSet, v model.Procurator) graphql.Marshaler {
@@ -63004,6 +65494,18 @@ func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail
 		return graphql.Null
 	}
 	return ec._StatusDetail(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
