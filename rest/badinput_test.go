@@ -517,6 +517,9 @@ func scanGraphQL(s *scanner, key string) {
 		{`query($p: Int) { connectors(page: $p) { total } }`, map[string]any{"p": json.RawMessage(`99999999999999999999`)}},
 		{`query($id: Int!) { connector(id: $id) { id } }`, map[string]any{"id": json.RawMessage(`1e309`)}},
 		{`mutation($a: Float) { createPaymentRequest(input: {amount: $a, isSandbox: true}) { id } }`, map[string]any{"a": json.RawMessage(`0.000000001`)}},
+		{`mutation($c: String!, $s: String!) { createApiKey(clientId: $c, clientSecret: $s) { apiKey } }`, map[string]any{"c": "a\u0000b", "s": "\u0000"}},
+		{`{ sandboxAuthorization(id: "\u0000") { id } }`, nil},
+		{`mutation($d: String!) { decideSandboxAuthorization(id: "00000000-0000-0000-0000-000000000000", decision: $d) { id } }`, map[string]any{"d": "approve\u0000"}},
 	}
 	for _, c := range calls {
 		_, body := s.send(http.MethodPost, "/graphql", key, "application/json", mustJSON(map[string]any{"query": c.query, "variables": c.vars}))
