@@ -240,8 +240,9 @@ func (s *Service) clientLogin(ctx context.Context, id uuid.UUID) (clientEntry, b
 	return e, true, nil
 }
 
-// IssueConnectToken creates a Connect Token for the caller's client (POST /connect_token).
-// itemExists is asked only when itemID is given, so auth need not know about items.
+// IssueConnectToken signs and records a Connect Token for p's client. It checks nothing:
+// POST /connect_token's rules (the caller's reach, its item, the options) are itemsync's,
+// which calls this with the principal it checked.
 func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *uuid.UUID, opts model.ConnectTokenOptions) (*model.ConnectToken, error) {
 	now := s.now()
 	row := &db.ConnectTokenRow{

@@ -60,7 +60,7 @@ func (e *Engine) CheckParent(ctx context.Context, kind string, itemID, ownerID *
 
 func (e *Engine) parentExists(ctx context.Context, p *auth.Principal, kind string, itemID, ownerID *uuid.UUID) error {
 	if itemID != nil {
-		if _, err := e.items.Get(ctx, p, *itemID); err != nil {
+		if _, err := e.items.Get(ctx, *itemID); err != nil {
 			return err
 		}
 	}

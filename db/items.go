@@ -99,12 +99,6 @@ func (tx *Tx) CountItems(ctx context.Context, clientID uuid.UUID) (int, error) {
 	return int(n), err
 }
 
-// ItemFilter holds the filters of GET /v2/items.
-type ItemFilter struct {
-	ClientUserID *string
-	ConnectorID  *int
-}
-
 // ItemKey is an item's place in the order of GET /v2/items (newest first): created_at as
 // stored, to the microsecond, and the id that breaks ties. model.Time keeps milliseconds,
 // and a key cut to them would skip the later rows of the same millisecond.
@@ -121,7 +115,7 @@ type listedItem struct {
 
 // ListItems reads one page of clientID's items, newest first, after the key (nil: from the
 // newest), with each item's key.
-func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, after *ItemKey, limit int) ([]*ItemRow, []ItemKey, error) {
+func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f model.ItemFilter, after *ItemKey, limit int) ([]*ItemRow, []ItemKey, error) {
 	var list []*listedItem
 	q := d.bun.NewSelect().Model(&list).ColumnExpr("i.*").ColumnExpr("i.created_at AS exact_created_at").Where("i.client_id = ?", clientID)
 	if f.ClientUserID != nil {
@@ -144,7 +138,7 @@ func (d *DB) ListItems(ctx context.Context, clientID uuid.UUID, f ItemFilter, af
 }
 
 // CountItems counts clientID's items that match the filter.
-func (d *DB) CountItems(ctx context.Context, clientID uuid.UUID, f ItemFilter) (int, error) {
+func (d *DB) CountItems(ctx context.Context, clientID uuid.UUID, f model.ItemFilter) (int, error) {
 	q := d.bun.NewSelect().Model((*ItemRow)(nil)).Where("i.client_id = ?", clientID)
 	if f.ClientUserID != nil {
 		q = q.Where("i.client_user_id = ?", *f.ClientUserID)

@@ -114,13 +114,16 @@ func (p *preparsed) check(query, operationName string, variables map[string]any)
 }
 
 // publicFields are the root fields a caller without a credential may select besides the
-// schema's own description (__schema, __type, __typename): the payer's pages and the PIX
-// charges' locations, whose unguessable id is the capability (payments/caller.go). What
-// they reach below needs a credential again, field by field.
+// schema's own description (__schema, __type, __typename): the payer's pages, the PIX
+// charges' locations and the sandbox's authorization page, whose unguessable id is the
+// capability (payments/caller.go). What they reach below needs a credential again, field
+// by field. createApiKey is not one: POST /auth, which calls it, counts each attempt
+// against the per-address login limit, and /graphql would not.
 var publicFields = map[string]bool{"__schema": true, "__type": true, "__typename": true,
 	"paymentPage": true, "paymentConsent": true, "pixCharge": true, "boletoPixCharge": true, "preauthorizationConsent": true,
 	"bulkPaymentConsent": true, "startPaymentIntentAsPayer": true, "decidePaymentIntent": true, "payBoletoPixCharge": true,
-	"decidePreauthorization": true, "revokePreauthorizationAsPayer": true, "decideBulkPayment": true}
+	"decidePreauthorization": true, "revokePreauthorizationAsPayer": true, "decideBulkPayment": true,
+	"sandboxAuthorization": true, "decideSandboxAuthorization": true}
 
 // anonymous reports whether the operation selects nothing but publicFields at its root: all
 // a caller without a credential may ask.

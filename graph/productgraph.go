@@ -39,8 +39,8 @@ func (r *queryResolver) ItemConnection(ctx context.Context, clientUserID *string
 	if after != nil {
 		a = *after
 	}
-	f := db.ItemFilter{ClientUserID: clientUserID, ConnectorID: connectorID}
-	items, cursors, err := r.Sync.ListPage(ctx, p, f, a, limit)
+	f := model.ItemFilter{ClientUserID: clientUserID, ConnectorID: connectorID}
+	items, cursors, err := r.Sync.ListPage(ctx, f, a, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -13,28 +13,28 @@ import (
 	"ponte/model"
 )
 
-// PendingAction is what the page standing in for the institution shows.
-type PendingAction struct {
-	ExecutionID   uuid.UUID
-	ConnectorName string
-	Action        model.UserAction
-	RedirectURI   *string
-}
+// The page standing in for an institution's app authorization (/sandbox/authorize/{id}).
+// It needs no credential: the execution id in its link is the capability, known only to
+// the user the application sent there.
 
-// Action reads the user action an execution waits for; nil when it waits for none.
-func (e *Engine) Action(ctx context.Context, executionID uuid.UUID) (*PendingAction, error) {
+// SandboxAuthorization reads the user action an execution waits for; nil when it waits
+// for none (answered, expired, or never asked).
+func (e *Engine) SandboxAuthorization(ctx context.Context, executionID uuid.UUID) (*model.SandboxAuthorization, error) {
 	st, err := e.load(ctx, executionID)
 	if err != nil || st == nil || st.it.UserAction == nil || st.it.Status != model.ItemWaitingUserAction {
 		return nil, err
 	}
-	return &PendingAction{ExecutionID: executionID, ConnectorName: st.c.Name, Action: *st.it.UserAction, RedirectURI: st.it.OAuthRedirectURI}, nil
+	return &model.SandboxAuthorization{ID: executionID, ConnectorName: st.c.Name, Action: *st.it.UserAction, RedirectURI: st.it.OAuthRedirectURI}, nil
 }
 
-// Decide records the user's answer to an action (approve or deny) and resumes the
-// execution. The execution id in the page's URL is the capability: only the person sent
-// there knows it.
-func (e *Engine) Decide(ctx context.Context, executionID uuid.UUID, approve bool) error {
-	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+// DecideSandboxAuthorization records the user's answer, "approve" or "deny", resumes the
+// execution, and returns the authorization as it stood (where the page sends the user).
+func (e *Engine) DecideSandboxAuthorization(ctx context.Context, executionID uuid.UUID, decision string) (*model.SandboxAuthorization, error) {
+	if decision != "approve" && decision != "deny" {
+		return nil, model.Fail(model.CodeInvalidParameter, "decision must be approve or deny (got %.40q).", decision)
+	}
+	var out *model.SandboxAuthorization
+	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		ex, found, err := tx.LockExecution(ctx, executionID)
 		if err != nil {
 			return err
@@ -49,11 +49,15 @@ func (e *Engine) Decide(ctx context.Context, executionID uuid.UUID, approve bool
 		if it.UserAction != nil && it.UserAction.ExpiresAt != nil && e.now().After(it.UserAction.ExpiresAt.Time) {
 			return model.Fail(model.CodeMFAExpired, "This authorization request expired.")
 		}
-		answer := "deny"
-		if approve {
-			answer = "approve"
+		c, _, err := tx.Connector(ctx, it.ConnectorID)
+		if err != nil {
+			return err
 		}
-		ex.MFAAnswer = e.sealParams(ex.ID, map[string]string{"action": answer})
+		out = &model.SandboxAuthorization{ID: executionID, ConnectorName: c.Name, RedirectURI: it.OAuthRedirectURI}
+		if it.UserAction != nil {
+			out.Action = *it.UserAction
+		}
+		ex.MFAAnswer = e.sealParams(ex.ID, map[string]string{"action": decision})
 		ex.Status = string(model.ExecLoginMFAInProgress)
 		if err := tx.SaveExecution(ctx, ex); err != nil {
 			return err
@@ -64,6 +68,10 @@ func (e *Engine) Decide(ctx context.Context, executionID uuid.UUID, approve bool
 		}
 		return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, nil)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 type autoSyncWorker struct {

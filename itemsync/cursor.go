@@ -25,7 +25,7 @@ type itemCursor struct {
 	ID        uuid.UUID `json:"i"`
 }
 
-func itemFilterHash(f db.ItemFilter) string {
+func itemFilterHash(f model.ItemFilter) string {
 	h := sha256.New()
 	// %q keeps an absent clientUserId apart from any value of it, "" included.
 	if f.ClientUserID != nil {
@@ -37,13 +37,13 @@ func itemFilterHash(f db.ItemFilter) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-func (e *Engine) itemCursor(p *auth.Principal, f db.ItemFilter, k db.ItemKey) string {
+func (e *Engine) itemCursor(p *auth.Principal, f model.ItemFilter, k db.ItemKey) string {
 	b, _ := json.Marshal(itemCursor{Client: p.ClientID, Filter: itemFilterHash(f), CreatedAt: k.CreatedAt.UnixMicro(), ID: k.ID})
 	return e.auth.SignCursor(b)
 }
 
 // openItemCursor reads an after cursor; "" starts from the newest item.
-func (e *Engine) openItemCursor(p *auth.Principal, f db.ItemFilter, s string) (*db.ItemKey, error) {
+func (e *Engine) openItemCursor(p *auth.Principal, f model.ItemFilter, s string) (*db.ItemKey, error) {
 	if s == "" {
 		return nil, nil
 	}

@@ -136,6 +136,22 @@ func (AutoSyncArgs) Kind() string { return "item_auto_sync" }
 
 func ptr[T any](v T) *T { return &v }
 
+// caller is the one gate of the engine's API operations: the request's principal, when its
+// credential may perform action and reaches every item named (a Connect Token reaches only
+// its own). The client id of every read and write comes from it.
+func caller(ctx context.Context, action auth.Action, items ...uuid.UUID) (*auth.Principal, error) {
+	p, err := auth.Require(ctx, action)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range items {
+		if err := p.RequireItem(id); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
 func (e *Engine) timeNow() model.Time { return model.NewTime(e.now()) }
 
 // itemEvent records an item/* event: clientUserId is always present (null when unset).

@@ -16,10 +16,15 @@ import (
 // Open Finance item's resources.
 
 // Get reads one item.
-func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
-	if err := p.RequireItem(id); err != nil {
+func (e *Engine) Get(ctx context.Context, id uuid.UUID) (*model.Item, error) {
+	p, err := caller(ctx, auth.ReadItem, id)
+	if err != nil {
 		return nil, err
 	}
+	return e.item(ctx, p, id)
+}
+
+func (e *Engine) item(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
 	it, found, err := e.db.Item(ctx, p.ClientID, id)
 	if err != nil {
 		return nil, err
@@ -39,30 +44,54 @@ func (e *Engine) withConnector(ctx context.Context, it *db.ItemRow) (*model.Item
 	return &it.Item, nil
 }
 
-// List reads a page of GET /v2/items; next is the cursor of the following page.
-func (e *Engine) List(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string) ([]*model.Item, *string, error) {
+// List reads a page of GET /v2/items; its next is the cursor of the following page.
+func (e *Engine) List(ctx context.Context, f model.ItemFilter, after *string) (*model.ItemPage, error) {
+	p, err := caller(ctx, auth.ListItems)
+	if err != nil {
+		return nil, err
+	}
 	settings, err := e.db.ClientSettings(ctx, p.ClientID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !settings.ItemsV2Enabled {
-		return nil, nil, model.Fail(model.CodeItemsV2Disabled, "GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).")
+		return nil, model.Fail(model.CodeItemsV2Disabled, "GET /v2/items is disabled for this client application; ask the operator to enable it (ponte clients set ID itemsV2=true).")
 	}
-	items, cursors, err := e.ListPage(ctx, p, f, after, ItemsPageSize)
+	a := ""
+	if after != nil {
+		a = *after
+	}
+	items, cursors, err := e.listPage(ctx, p, f, a, ItemsPageSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var next *string
+	page := &model.ItemPage{Results: items}
 	if len(items) > ItemsPageSize {
-		items = items[:ItemsPageSize]
-		next = &cursors[ItemsPageSize-1]
+		page.Results, page.Next = items[:ItemsPageSize], &cursors[ItemsPageSize-1]
 	}
-	return items, next, nil
+	return page, nil
 }
 
 // ListPage reads up to limit+1 items after the cursor (the extra one tells a next page
 // exists), with each item's cursor. Connectors are read once per distinct connector.
-func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
+func (e *Engine) ListPage(ctx context.Context, f model.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
+	p, err := caller(ctx, auth.ListItems)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.listPage(ctx, p, f, after, limit)
+}
+
+// CountItems counts the caller's items that match the filter (itemConnection's totalCount).
+func (e *Engine) CountItems(ctx context.Context, f model.ItemFilter) (int, error) {
+	p, err := caller(ctx, auth.ListItems)
+	if err != nil {
+		return 0, err
+	}
+	return e.db.CountItems(ctx, p.ClientID, f)
+}
+
+func (e *Engine) listPage(ctx context.Context, p *auth.Principal, f model.ItemFilter, after string, limit int) ([]*model.Item, []string, error) {
 	key, err := e.openItemCursor(p, f, after)
 	if err != nil {
 		return nil, nil, err
@@ -90,9 +119,13 @@ func (e *Engine) ListPage(ctx context.Context, p *auth.Principal, f db.ItemFilte
 	return out, cursors, nil
 }
 
-// Resources lists an Open Finance item's resources, optionally of one status.
-func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID, status *string) ([]*model.ItemResource, error) {
-	it, err := e.Get(ctx, p, id)
+// Resources lists an Open Finance item's resources, optionally of one status, in one page.
+func (e *Engine) Resources(ctx context.Context, id uuid.UUID, status *string) (*model.ItemResourcePage, error) {
+	p, err := caller(ctx, auth.ReadItem, id)
+	if err != nil {
+		return nil, err
+	}
+	it, err := e.item(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +139,7 @@ func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID,
 	if err != nil {
 		return nil, err
 	}
-	var list []*model.ItemResource
+	list := []*model.ItemResource{}
 	for _, raw := range docs {
 		var r model.ItemResource
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -116,5 +149,5 @@ func (e *Engine) Resources(ctx context.Context, p *auth.Principal, id uuid.UUID,
 			list = append(list, &r)
 		}
 	}
-	return list, nil
+	return &model.ItemResourcePage{Total: len(list), TotalPages: model.ListPages(len(list)), Page: 1, Results: list}, nil
 }

@@ -18,9 +18,9 @@ import (
 // maxConsecutiveErrors is section 8's "more than 5".
 const maxConsecutiveErrors = 5
 
-// CreateInput is the body of POST /items. Parameters is a key-value object or, when
+// createInput is the body of POST /items. Parameters is a key-value object or, when
 // encrypted, a Base64 string.
-type CreateInput struct {
+type createInput struct {
 	ConnectorID      int
 	Parameters       any
 	WebhookURL       *string
@@ -30,12 +30,24 @@ type CreateInput struct {
 	AvoidDuplicates  *bool
 }
 
-// UpdateInput is the body of PATCH /items/{id}; nil Parameters reuses the stored ones.
-type UpdateInput struct {
+// updateInput is the body of PATCH /items/{id}; nil Parameters reuses the stored ones.
+type updateInput struct {
 	Parameters   any
 	WebhookURL   *string
 	ClientUserID *string
 	Products     []model.Product
+}
+
+// parametersOf is an input's parameters: the encrypted string when one is given, else the
+// object (nil when neither is).
+func parametersOf(params map[string]any, encrypted *string) any {
+	if encrypted != nil && *encrypted != "" {
+		return *encrypted
+	}
+	if params == nil {
+		return nil
+	}
+	return params
 }
 
 func triggeredBy(p *auth.Principal) string {
@@ -50,7 +62,14 @@ func isRunning(s model.ItemStatus) bool {
 }
 
 // Create applies the rules of POST /items and starts the first execution.
-func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) (*model.Item, error) {
+func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model.Item, error) {
+	p, err := caller(ctx, auth.CreateItem)
+	if err != nil {
+		return nil, err
+	}
+	in := createInput{ConnectorID: body.ConnectorID, Parameters: parametersOf(body.Parameters, body.EncryptedParameters),
+		WebhookURL: body.WebhookURL, ClientUserID: body.ClientUserID, OAuthRedirectURI: body.OAuthRedirectURI,
+		Products: body.Products, AvoidDuplicates: body.AvoidDuplicates}
 	c, found, err := e.db.Connector(ctx, in.ConnectorID)
 	if err != nil {
 		return nil, err
@@ -74,10 +93,10 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in CreateInput) 
 	if err := checkTokenConnector(p, c, &in); err != nil {
 		return nil, err
 	}
-	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
+	if err := e.checkWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
 	}
-	if err := CheckURL("oauthRedirectUri", in.OAuthRedirectURI); err != nil {
+	if err := checkURL("oauthRedirectUri", in.OAuthRedirectURI); err != nil {
 		return nil, err
 	}
 	products, err := checkProducts(c, in.Products)
@@ -210,14 +229,20 @@ func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, args river.JobArgs, opt
 }
 
 // Update applies the rules of PATCH /items/{id} and starts a new execution.
-func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in UpdateInput) (*model.Item, error) {
-	if err := p.RequireItem(id); err != nil {
+func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateItemInput) (*model.Item, error) {
+	p, err := caller(ctx, auth.UpdateItem, id)
+	if err != nil {
 		return nil, err
+	}
+	var in updateInput
+	if body != nil {
+		in = updateInput{Parameters: parametersOf(body.Parameters, body.EncryptedParameters),
+			WebhookURL: body.WebhookURL, ClientUserID: body.ClientUserID, Products: body.Products}
 	}
 	if err := applyTokenUpdateOptions(p, &in); err != nil {
 		return nil, err
 	}
-	if err := e.CheckWebhookURL("webhookUrl", in.WebhookURL); err != nil {
+	if err := e.checkWebhookURL("webhookUrl", in.WebhookURL); err != nil {
 		return nil, err
 	}
 	settings, err := e.db.ClientSettings(ctx, p.ClientID)
@@ -337,12 +362,13 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 }
 
 // SubmitMFA answers the parameter an item waits for (POST /items/{id}/mfa).
-func (e *Engine) SubmitMFA(ctx context.Context, p *auth.Principal, id uuid.UUID, body map[string]any) (*model.Item, error) {
-	if err := p.RequireItem(id); err != nil {
+func (e *Engine) SubmitMFA(ctx context.Context, id uuid.UUID, body map[string]any) (*model.Item, error) {
+	p, err := caller(ctx, auth.UpdateItem, id)
+	if err != nil {
 		return nil, err
 	}
 	var item *db.ItemRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		it, found, err := tx.LockItem(ctx, p.ClientID, id)
 		if err != nil {
 			return err
@@ -397,9 +423,13 @@ func (e *Engine) SubmitMFA(ctx context.Context, p *auth.Principal, id uuid.UUID,
 }
 
 // Delete removes an item and everything collected for it.
-func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Item, error) {
+func (e *Engine) Delete(ctx context.Context, id uuid.UUID) (*model.Item, error) {
+	p, err := caller(ctx, auth.DeleteItem, id)
+	if err != nil {
+		return nil, err
+	}
 	var item *db.ItemRow
-	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		it, found, err := tx.LockItem(ctx, p.ClientID, id)
 		if err != nil {
 			return err

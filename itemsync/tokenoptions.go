@@ -25,7 +25,7 @@ func tokenOption[T comparable](field string, body, token *T) (*T, error) {
 
 // applyTokenOptions puts a Connect Token's options over a creation's body (rule 3 of 4.1:
 // they apply to every item the token creates).
-func applyTokenOptions(p *auth.Principal, in *CreateInput) (err error) {
+func applyTokenOptions(p *auth.Principal, in *createInput) (err error) {
 	if !p.IsConnectToken() {
 		return nil
 	}
@@ -44,7 +44,7 @@ func applyTokenOptions(p *auth.Principal, in *CreateInput) (err error) {
 }
 
 // applyTokenUpdateOptions does the same for the fields an update may change.
-func applyTokenUpdateOptions(p *auth.Principal, in *UpdateInput) (err error) {
+func applyTokenUpdateOptions(p *auth.Principal, in *updateInput) (err error) {
 	if !p.IsConnectToken() {
 		return nil
 	}
@@ -60,7 +60,7 @@ func applyTokenUpdateOptions(p *auth.Principal, in *UpdateInput) (err error) {
 // allow (the Connect page lists only those; the token's holder may call the API directly)
 // and gives the item the token's products when the body names none. An option left out
 // allows everything: includeSandbox refuses sandbox connectors only when set to false.
-func checkTokenConnector(p *auth.Principal, c *model.Connector, in *CreateInput) error {
+func checkTokenConnector(p *auth.Principal, c *model.Connector, in *createInput) error {
 	if !p.IsConnectToken() {
 		return nil
 	}

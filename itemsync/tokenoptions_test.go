@@ -39,7 +39,7 @@ func TestCheckTokenConnector(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := &auth.Principal{Kind: auth.KindConnectToken, Options: c.options}
-			in := CreateInput{Products: c.body}
+			in := createInput{Products: c.body}
 			err := checkTokenConnector(p, byID[c.connector], &in)
 			if c.field == "" {
 				if err != nil {
@@ -57,7 +57,7 @@ func TestCheckTokenConnector(t *testing.T) {
 		})
 	}
 	// API keys are not bound by anything.
-	if err := checkTokenConnector(&auth.Principal{Kind: auth.KindAPIKey}, byID[0], &CreateInput{}); err != nil {
+	if err := checkTokenConnector(&auth.Principal{Kind: auth.KindAPIKey}, byID[0], &createInput{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -94,17 +94,17 @@ func compiled(pattern string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// CheckWebhookURL applies the webhook URL rules (section 2.12) to a resource's own
+// checkWebhookURL applies the webhook URL rules (section 2.12) to a resource's own
 // webhookUrl, or accepts nothing.
-func (e *Engine) CheckWebhookURL(field string, v *string) error {
+func (e *Engine) checkWebhookURL(field string, v *string) error {
 	if v == nil || *v == "" {
 		return nil
 	}
 	return model.CheckEventURL(field, *v, e.cfg.AllowInsecureWebhooks)
 }
 
-// CheckURL applies model.CheckRedirectURL to an optional redirect URI: nothing passes.
-func CheckURL(field string, v *string) error {
+// checkURL applies model.CheckRedirectURL to an optional redirect URI: nothing passes.
+func checkURL(field string, v *string) error {
 	if v == nil || *v == "" {
 		return nil
 	}

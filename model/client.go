@@ -36,7 +36,7 @@ type ConnectTokenOptions struct {
 // ConnectSession is what the Connect page learns from its token (GET /connect_token): the
 // item it updates (or created), and the options the application set.
 type ConnectSession struct {
-	ItemID  *string             `json:"itemId"`
+	ItemID  *uuid.UUID          `json:"itemId"`
 	Options ConnectTokenOptions `json:"options"`
 }
 

@@ -152,6 +152,21 @@ type ItemPage struct {
 	Next    *string `json:"next"`
 }
 
+// ItemFilter holds the filters of an item list (GET /v2/items, itemConnection).
+type ItemFilter struct {
+	ClientUserID *string
+	ConnectorID  *int
+}
+
+// SandboxAuthorization is what a sandbox institution's authorization page shows
+// (/sandbox/authorize/{id}): the execution waiting for the user's approval in the bank's app.
+type SandboxAuthorization struct {
+	ID            uuid.UUID  `json:"id"`
+	ConnectorName string     `json:"connectorName"`
+	Action        UserAction `json:"action"`
+	RedirectURI   *string    `json:"redirectUri"`
+}
+
 // ItemResource is one resource an Open Finance consent covers, as the institution's
 // resource list reports it.
 type ItemResource struct {

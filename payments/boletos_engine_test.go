@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/auth"
-	"ponte/itemsync"
 	"ponte/ledger"
 	"ponte/model"
 	"ponte/payments"
@@ -22,8 +21,8 @@ const boletoConnector = 2
 // item creates an item of the world's application and waits for its first sync to end.
 func (w *world) item(connector int, params map[string]any) uuid.UUID {
 	w.t.Helper()
-	it := must(w.env.Sync.Create(w.ctx, &auth.Principal{ClientID: w.client, Kind: auth.KindAPIKey},
-		itemsync.CreateInput{ConnectorID: connector, Parameters: params}))(w.t)
+	it := must(w.env.Sync.Create(auth.WithResult(w.ctx, &auth.Principal{ClientID: w.client, Kind: auth.KindAPIKey}, nil),
+		model.CreateItemInput{ConnectorID: connector, Parameters: params}))(w.t)
 	testsupport.Eventually(w.t, "the item's first sync", wait, func() bool {
 		row, _, err := w.env.DB.Item(w.ctx, w.client, it.ID)
 		return err == nil && row.Status != model.ItemUpdating && row.Status != model.ItemMerging

@@ -16,7 +16,7 @@ func (s *Server) postAuth() http.HandlerFunc {
 		ClientSecret string `json:"clientSecret"`
 	}
 	return withBody(s, func(ctx context.Context, b body) (any, error) {
-		return s.res.Authenticate(ctx, b.ClientID, b.ClientSecret)
+		return s.mut.CreateAPIKey(ctx, b.ClientID, b.ClientSecret)
 	})
 }
 

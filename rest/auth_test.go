@@ -257,3 +257,29 @@ func TestItemUpdateRateLimit(t *testing.T) {
 	}
 	env.Do(t, "GET", "/items/"+id, key, nil).WantError(404, "ITEM_NOT_FOUND")
 }
+
+// The credentials' GraphQL fields are POST /auth's and GET /connect_token's: createApiKey
+// takes the client keys as its credential (one exchange per operation, so aliases cannot
+// multiply the secret's hash), connectSession describes a Connect Token.
+func TestAuthGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "auth graphql")
+	const exchange = `mutation($id: String!, $secret: String!) { createApiKey(clientId: $id, clientSecret: $secret) { apiKey } }`
+	d := env.GraphQL(t, c.APIKey, exchange, map[string]any{"id": c.ID, "secret": c.Secret}).OK(t)
+	key, _ := d["createApiKey"].(map[string]any)["apiKey"].(string)
+	env.Do(t, "GET", "/webhooks", key, nil).Want(200)
+	env.GraphQL(t, c.APIKey, exchange, map[string]any{"id": c.ID, "secret": "nope"}).WantCode(t, "CLIENT_KEYS_UNAUTHORIZED")
+	env.GraphQL(t, c.APIKey, `mutation { a: createApiKey(clientId: "x", clientSecret: "y") { apiKey } b: createApiKey(clientId: "x", clientSecret: "y") { apiKey } }`, nil).
+		WantCode(t, "QUERY_TOO_COMPLEX")
+	env.GraphQL(t, "", exchange, map[string]any{"id": c.ID, "secret": c.Secret}).WantCode(t, "API_KEY_MISSING")
+
+	tok := env.Do(t, "POST", "/connect_token", c.APIKey, map[string]any{"options": map[string]any{"clientUserId": "u-1", "countries": []string{"BR"}}}).
+		Want(200).String("accessToken")
+	s := env.GraphQL(t, tok, `{ connectSession { itemId options { clientUserId countries webhookUrl } } }`, nil).OK(t)["connectSession"].(map[string]any)
+	o := s["options"].(map[string]any)
+	if s["itemId"] != nil || o["clientUserId"] != "u-1" || o["countries"].([]any)[0] != "BR" || o["webhookUrl"] != nil {
+		t.Fatalf("connectSession %v", s)
+	}
+	env.GraphQL(t, c.APIKey, `{ connectSession { itemId } }`, nil).WantCode(t, "FORBIDDEN")
+}

@@ -51,7 +51,7 @@ func (s *Server) authorizePage(w http.ResponseWriter, r *http.Request) {
 		s.renderAuthorize(w, http.StatusNotFound, authorizeView{Title: "Autorização não encontrada", Message: "Este link não é válido."})
 		return
 	}
-	a, err := s.res.PendingAction(r.Context(), id)
+	a, err := s.query.SandboxAuthorization(r.Context(), id)
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "authorize page", "err", err)
 		s.renderAuthorize(w, http.StatusInternalServerError, authorizeView{Title: "Erro", Message: "Tente novamente em instantes."})
@@ -75,8 +75,8 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 		s.renderAuthorize(w, http.StatusBadRequest, authorizeView{Title: "Resposta inválida", Message: "Escolha autorizar ou recusar."})
 		return
 	}
-	a, _ := s.res.PendingAction(r.Context(), id)
-	if err := s.res.DecideAction(r.Context(), id, decision == "approve"); err != nil {
+	a, err := s.mut.DecideSandboxAuthorization(r.Context(), id, decision)
+	if err != nil {
 		e, internal := model.AsError(err)
 		if internal {
 			s.log.ErrorContext(r.Context(), "authorize decision", "err", err)
@@ -89,7 +89,7 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 		s.renderAuthorize(w, e.Status(), authorizeView{Title: "Não foi possível concluir", Message: e.Message})
 		return
 	}
-	if a != nil && a.RedirectURI != nil && *a.RedirectURI != "" {
+	if a.RedirectURI != nil && *a.RedirectURI != "" {
 		http.Redirect(w, r, *a.RedirectURI, http.StatusSeeOther)
 		return
 	}

@@ -529,6 +529,10 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 			map[string]any{"id": f["payReq"], "cpf": "11144477735", "n": "Maria\u0000" + strings.Repeat("\xff", 3)}},
 		{`mutation($id: UUID!) { decidePreauthorization(id: $id, authorize: null) { id } }`, map[string]any{"id": f["preauth"]}},
 		{`mutation { decideBulkPayment(id: "", authorize: true) { id } }`, nil},
+		// Items, webhooks and credentials (part I).
+		{`mutation($c: String!, $s: String!) { createApiKey(clientId: $c, clientSecret: $s) { apiKey } }`, map[string]any{"c": "a\u0000b", "s": "\u0000"}},
+		{`{ sandboxAuthorization(id: "\u0000") { id } }`, nil},
+		{`mutation($d: String!) { decideSandboxAuthorization(id: "00000000-0000-0000-0000-000000000000", decision: $d) { id } }`, map[string]any{"d": "approve\u0000"}},
 	}
 	for _, c := range calls {
 		_, body := s.send(http.MethodPost, "/graphql", key, "application/json", mustJSON(map[string]any{"query": c.query, "variables": c.vars}))

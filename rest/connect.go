@@ -72,6 +72,6 @@ func (s *Server) connectAssetFile(w http.ResponseWriter, r *http.Request) {
 // connectSession is GET /connect_token: the Connect Token's own item and options.
 func (s *Server) connectSession() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
-		return func(ctx context.Context) (any, error) { return s.res.ConnectSession(ctx) }
+		return func(ctx context.Context) (any, error) { return s.query.ConnectSession(ctx) }
 	})
 }

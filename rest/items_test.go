@@ -436,3 +436,35 @@ func TestItemsGraphQL(t *testing.T) {
 	}
 	env.GraphQL(t, key, `query($id: UUID!) { item(id: $id) { id } }`, map[string]any{"id": id}).WantCode(t, "ITEM_NOT_FOUND")
 }
+
+// The sandbox authorization page's two operations are GraphQL fields too: read it by the
+// id of its link, decide it once.
+func TestSandboxAuthorizationGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "authorization graphql").APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})
+	waiting, _ := env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+	if waiting.UserAction == nil {
+		t.Fatalf("no user action on %+v", waiting)
+	}
+	link, _ := waiting.UserAction.Attributes["url"].(string)
+	vars := map[string]any{"id": link[strings.LastIndex(link, "/")+1:]}
+	const read = `query($id: UUID!) { sandboxAuthorization(id: $id) { id connectorName action { type instructions } redirectUri } }`
+	a, _ := env.GraphQL(t, key, read, vars).OK(t)["sandboxAuthorization"].(map[string]any)
+	if a["id"] != vars["id"] || a["connectorName"] == "" || a["action"].(map[string]any)["type"] != "authorize-access" || a["redirectUri"] != nil {
+		t.Fatalf("sandboxAuthorization %v", a)
+	}
+	const decide = `mutation($id: UUID!, $d: String!) { decideSandboxAuthorization(id: $id, decision: $d) { id connectorName } }`
+	env.GraphQL(t, key, decide, map[string]any{"id": vars["id"], "d": "perhaps"}).WantCode(t, "INVALID_PARAMETER")
+	if d := env.GraphQL(t, key, decide, map[string]any{"id": vars["id"], "d": "approve"}).OK(t)["decideSandboxAuthorization"].(map[string]any); d["id"] != vars["id"] {
+		t.Fatalf("decideSandboxAuthorization %v", d)
+	}
+	env.GraphQL(t, key, decide, map[string]any{"id": vars["id"], "d": "deny"}).WantCode(t, "ITEM_MFA_NOT_FOUND")
+	if got := env.GraphQL(t, key, read, vars).OK(t)["sandboxAuthorization"]; got != nil {
+		t.Fatalf("a decided authorization: %v", got)
+	}
+	if final, _ := env.WaitItem(t, key, it.ID.String(), testsupport.Settled); final.Status != model.ItemUpdated {
+		t.Fatalf("approved item ended %s", final.Status)
+	}
+}

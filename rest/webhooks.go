@@ -86,16 +86,31 @@ func (s *Server) rotateSigningSecret() http.HandlerFunc {
 
 // getEvent is GET /events/{id}: an event with its deliveries.
 func (s *Server) getEvent() http.HandlerFunc {
-	return s.byID("Event id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.res.EventWithDeliveries(ctx, id) })
+	return s.byID("Event id", func(ctx context.Context, id uuid.UUID) (any, error) {
+		ev, err := s.query.Event(ctx, id)
+		return s.withDeliveries(ctx, ev, err)
+	})
 }
 
 // redeliverEvent is POST /events/{id}/redeliver; it answers the event as GET /events/{id}
 // would, with the new delivery.
 func (s *Server) redeliverEvent() http.HandlerFunc {
 	return s.byID("Event id", func(ctx context.Context, id uuid.UUID) (any, error) {
-		if _, err := s.mut.RedeliverEvent(ctx, id); err != nil {
-			return nil, err
-		}
-		return s.res.EventWithDeliveries(ctx, id)
+		ev, err := s.mut.RedeliverEvent(ctx, id)
+		return s.withDeliveries(ctx, ev, err)
 	})
+}
+
+// withDeliveries fills in an event's deliveries through Event.deliveries, as a GraphQL
+// query selecting them does.
+func (s *Server) withDeliveries(ctx context.Context, ev *model.Event, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.res.Event().Deliveries(ctx, []*model.Event{ev})
+	if err != nil {
+		return nil, err
+	}
+	ev.Deliveries = d[0]
+	return ev, nil
 }

@@ -71,8 +71,22 @@ func duplicate(w *model.Webhook) error {
 	return model.Fail(model.CodeWebhookExists, "A webhook for event %s at %s already exists.", w.Event, w.URL)
 }
 
+// client is the one gate of the engine's API operations: the calling application, when the
+// request's credential may perform action. Every read and write is scoped to it.
+func client(ctx context.Context, action auth.Action) (uuid.UUID, error) {
+	p, err := auth.Require(ctx, action)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	return p.ClientID, nil
+}
+
 // Create adds a webhook.
-func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.WebhookInput) (*model.Webhook, error) {
+func (e *Engine) Create(ctx context.Context, in model.WebhookInput) (*model.Webhook, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
 	if in.URL == nil || *in.URL == "" {
 		return nil, model.Fail(model.CodeInvalidParameter, "url is required.")
 	}
@@ -98,7 +112,7 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.Webhook
 	if err != nil {
 		return nil, err
 	}
-	switch err := e.db.InsertWebhook(ctx, p.ClientID, w, sealed, e.cfg.Limit); {
+	switch err := e.db.InsertWebhook(ctx, clientID, w, sealed, e.cfg.Limit); {
 	case errors.Is(err, db.ErrDuplicateWebhook):
 		return nil, duplicate(w)
 	case errors.Is(err, db.ErrWebhookLimit):
@@ -111,8 +125,16 @@ func (e *Engine) Create(ctx context.Context, p *auth.Principal, in model.Webhook
 }
 
 // Get reads a webhook.
-func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Webhook, error) {
-	w, found, err := e.db.Webhook(ctx, p.ClientID, id)
+func (e *Engine) Get(ctx context.Context, id uuid.UUID) (*model.Webhook, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
+	return e.webhook(ctx, clientID, id)
+}
+
+func (e *Engine) webhook(ctx context.Context, clientID, id uuid.UUID) (*model.Webhook, error) {
+	w, found, err := e.db.Webhook(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -122,24 +144,36 @@ func (e *Engine) Get(ctx context.Context, p *auth.Principal, id uuid.UUID) (*mod
 	return e.opened(w)
 }
 
-// List reads a page of webhooks.
-func (e *Engine) List(ctx context.Context, p *auth.Principal, limit, offset int) ([]*model.Webhook, int, error) {
-	list, total, err := e.db.Webhooks(ctx, p.ClientID, limit, offset)
+// List reads a page of webhooks, oldest first.
+func (e *Engine) List(ctx context.Context, page, pageSize *int) (*model.WebhookPage, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
+	}
+	pg, limit, offset, err := model.PageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := e.db.Webhooks(ctx, clientID, limit, offset)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]*model.Webhook, len(list))
 	for i, w := range list {
 		if out[i], err = e.opened(w); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
-	return out, total, nil
+	return &model.WebhookPage{Total: total, TotalPages: model.TotalPages(total, limit), Page: pg, Results: out}, nil
 }
 
 // Update changes a webhook: the fields given, headers null clears them, enabled switches it.
-func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in model.WebhookInput) (*model.Webhook, error) {
-	w, err := e.Get(ctx, p, id)
+func (e *Engine) Update(ctx context.Context, id uuid.UUID, in model.WebhookInput) (*model.Webhook, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
+	w, err := e.webhook(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +208,7 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 	if err != nil {
 		return nil, err
 	}
-	found, err := e.db.UpdateWebhook(ctx, p.ClientID, w, sealed)
+	found, err := e.db.UpdateWebhook(ctx, clientID, w, sealed)
 	if errors.Is(err, db.ErrDuplicateWebhook) {
 		return nil, duplicate(w)
 	}
@@ -188,8 +222,12 @@ func (e *Engine) Update(ctx context.Context, p *auth.Principal, id uuid.UUID, in
 }
 
 // Delete removes a webhook; its pending deliveries are canceled.
-func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Webhook, error) {
-	w, found, err := e.db.DeleteWebhook(ctx, p.ClientID, id)
+func (e *Engine) Delete(ctx context.Context, id uuid.UUID) (*model.Webhook, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
+	w, found, err := e.db.DeleteWebhook(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -200,35 +238,103 @@ func (e *Engine) Delete(ctx context.Context, p *auth.Principal, id uuid.UUID) (*
 }
 
 // Deliveries reads a page of a webhook's deliveries, newest first.
-func (e *Engine) Deliveries(ctx context.Context, p *auth.Principal, id uuid.UUID, limit, offset int) ([]*model.WebhookDelivery, int, error) {
-	if _, err := e.Get(ctx, p, id); err != nil {
-		return nil, 0, err
+func (e *Engine) Deliveries(ctx context.Context, id uuid.UUID, page, pageSize *int) (*model.WebhookDeliveryPage, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
 	}
-	return e.db.WebhookDeliveries(ctx, p.ClientID, id, limit, offset)
+	pg, limit, offset, err := model.PageArgs(page, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.webhook(ctx, clientID, id); err != nil {
+		return nil, err
+	}
+	list, total, err := e.db.WebhookDeliveries(ctx, clientID, id, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []*model.WebhookDelivery{}
+	}
+	return &model.WebhookDeliveryPage{Total: total, TotalPages: model.TotalPages(total, limit), Page: pg, Results: list}, nil
 }
 
-// EventDeliveries reads the deliveries of events (a batch: one statement for all).
-func (e *Engine) EventDeliveries(ctx context.Context, p *auth.Principal, eventIDs []uuid.UUID) (map[uuid.UUID][]*model.WebhookDelivery, error) {
-	return e.db.EventDeliveries(ctx, p.ClientID, eventIDs)
+// EventDeliveries reads the deliveries of each of events, in their order (a batch: one
+// statement for all).
+func (e *Engine) EventDeliveries(ctx context.Context, events []*model.Event) ([][]*model.WebhookDelivery, error) {
+	clientID, err := client(ctx, auth.ReadEvents)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uuid.UUID, len(events))
+	for i, ev := range events {
+		ids[i] = ev.ID
+	}
+	byEvent, err := e.db.EventDeliveries(ctx, clientID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]*model.WebhookDelivery, len(events))
+	for i, ev := range events {
+		if out[i] = byEvent[ev.ID]; out[i] == nil {
+			out[i] = []*model.WebhookDelivery{}
+		}
+	}
+	return out, nil
 }
 
 // Event reads one recorded event.
-func (e *Engine) Event(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Event, error) {
-	ev, found, err := e.db.Event(ctx, p.ClientID, id)
+func (e *Engine) Event(ctx context.Context, id uuid.UUID) (*model.Event, error) {
+	clientID, err := client(ctx, auth.ReadEvents)
+	if err != nil {
+		return nil, err
+	}
+	return e.event(ctx, clientID, id)
+}
+
+func (e *Engine) event(ctx context.Context, clientID, id uuid.UUID) (*model.Event, error) {
+	ev, found, err := e.db.Event(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, model.Fail(model.CodeEventNotFound, "Event %s not found.", id)
 	}
-	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt)}, nil
+	return eventOf(ev), nil
+}
+
+func eventOf(ev *db.Event) *model.Event {
+	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt)}
+}
+
+// Events lists the events recorded for the application, or for one of its items, oldest
+// first (at most 10,000).
+func (e *Engine) Events(ctx context.Context, itemID *uuid.UUID) ([]*model.Event, error) {
+	clientID, err := client(ctx, auth.ReadEvents)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := e.db.Events(ctx, clientID, itemID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.Event, len(rows))
+	for i, ev := range rows {
+		out[i] = eventOf(ev)
+	}
+	return out, nil
 }
 
 // Redeliver sends an event again to every URL it went to (each delivery starts its
 // schedule over, its attempt log kept), or, when it went nowhere, to the URLs that match it
 // now.
-func (e *Engine) Redeliver(ctx context.Context, p *auth.Principal, id uuid.UUID) (*model.Event, error) {
-	ev, found, err := e.db.Event(ctx, p.ClientID, id)
+func (e *Engine) Redeliver(ctx context.Context, id uuid.UUID) (*model.Event, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
+	ev, found, err := e.db.Event(ctx, clientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +342,7 @@ func (e *Engine) Redeliver(ctx context.Context, p *auth.Principal, id uuid.UUID)
 		return nil, model.Fail(model.CodeEventNotFound, "Event %s not found.", id)
 	}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ids, err := tx.RestartDeliveries(ctx, p.ClientID, id)
+		ids, err := tx.RestartDeliveries(ctx, clientID, id)
 		if err != nil {
 			return err
 		}
@@ -248,27 +354,35 @@ func (e *Engine) Redeliver(ctx context.Context, p *auth.Principal, id uuid.UUID)
 	if err != nil {
 		return nil, err
 	}
-	return e.Event(ctx, p, id)
+	return eventOf(ev), nil
 }
 
 // SigningSecret returns the application's signing secret, creating it on first use.
-func (e *Engine) SigningSecret(ctx context.Context, p *auth.Principal) (*model.SigningSecret, error) {
-	return e.secrets(ctx, p.ClientID)
+func (e *Engine) SigningSecret(ctx context.Context) (*model.SigningSecret, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
+		return nil, err
+	}
+	return e.secrets(ctx, clientID)
 }
 
 // RotateSigningSecret replaces the signing secret; the old one keeps signing (a second
 // signature) for the overlap, so receivers can switch without losing a delivery.
-func (e *Engine) RotateSigningSecret(ctx context.Context, p *auth.Principal) (*model.SigningSecret, error) {
-	if _, err := e.secrets(ctx, p.ClientID); err != nil {
+func (e *Engine) RotateSigningSecret(ctx context.Context) (*model.SigningSecret, error) {
+	clientID, err := client(ctx, auth.ManageWebhooks)
+	if err != nil {
 		return nil, err
 	}
-	if err := e.db.RotateClientWebhookSecret(ctx, p.ClientID, e.sealer.Seal([]byte(newSecret()), p.ClientID[:]), e.now()); err != nil {
+	if _, err := e.secrets(ctx, clientID); err != nil {
+		return nil, err
+	}
+	if err := e.db.RotateClientWebhookSecret(ctx, clientID, e.sealer.Seal([]byte(newSecret()), clientID[:]), e.now()); err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	delete(e.keys, p.ClientID)
+	delete(e.keys, clientID)
 	e.mu.Unlock()
-	return e.secrets(ctx, p.ClientID)
+	return e.secrets(ctx, clientID)
 }
 
 // connectorStatusChanged records connector/status_updated for every application, in tx.

@@ -53,14 +53,13 @@ func variantA(t *testing.T, receivers ...*testsupport.Receiver) *testsupport.Env
 // request is signed with the application's secret and carries its webhook's headers.
 func TestFanOutAndWhatADeliveryCarries(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	rc := testsupport.NewTLSReceiver(t)
 	env := variantA(t, rc)
 	eng := env.Webhooks
 	a, b := newClient(t, env, "fan-out-a"), newClient(t, env, "fan-out-b")
 	create := func(c *client, event, path string, headers map[string]any) *model.Webhook {
 		t.Helper()
-		w, err := eng.Create(ctx, c.p, model.WebhookInput{Event: &event, URL: ptr(rc.URL + path), Headers: headers})
+		w, err := eng.Create(c.ctx, model.WebhookInput{Event: &event, URL: ptr(rc.URL + path), Headers: headers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,11 +69,11 @@ func TestFanOutAndWhatADeliveryCarries(t *testing.T) {
 	create(a, "transactions/created", "/one", nil)
 	other := create(a, "item/created", "/two", nil)
 	off := create(a, "all", "/three", nil)
-	if _, err := eng.Update(ctx, a.p, off.ID, model.WebhookInput{Enabled: ptr(false)}); err != nil {
+	if _, err := eng.Update(a.ctx, off.ID, model.WebhookInput{Enabled: ptr(false)}); err != nil {
 		t.Fatal(err)
 	}
 	create(b, "all", "/b", nil)
-	secret, err := eng.SigningSecret(ctx, a.p)
+	secret, err := eng.SigningSecret(a.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,28 +123,28 @@ func TestFanOutAndWhatADeliveryCarries(t *testing.T) {
 	}
 
 	t.Run("reads of deliveries and events keep to their application", func(t *testing.T) {
-		if ds, total, err := eng.Deliveries(ctx, a.p, all.ID, 10, 0); err != nil || total != 1 || len(ds) != 1 || ds[0].EventID != ev {
-			t.Fatalf("deliveries of the all webhook: %d of %d (%v)", len(ds), total, err)
+		if pg, err := eng.Deliveries(a.ctx, all.ID, ptr(1), ptr(10)); err != nil || pg.Total != 1 || len(pg.Results) != 1 || pg.Results[0].EventID != ev {
+			t.Fatalf("deliveries of the all webhook: %+v (%v)", pg, err)
 		}
-		if ds, total, err := eng.Deliveries(ctx, a.p, other.ID, 10, 0); err != nil || total != 0 || len(ds) != 0 {
-			t.Fatalf("deliveries of a webhook for another event: %d of %d (%v)", len(ds), total, err)
+		if pg, err := eng.Deliveries(a.ctx, other.ID, nil, nil); err != nil || pg.Total != 0 || pg.Results == nil || len(pg.Results) != 0 {
+			t.Fatalf("deliveries of a webhook for another event: %+v (%v)", pg, err)
 		}
-		e, err := eng.Event(ctx, a.p, ev)
+		e, err := eng.Event(a.ctx, ev)
 		if err != nil || e.Event != "transactions/created" || e.Payload["eventId"] != ev.String() {
 			t.Fatalf("event %+v (%v)", e, err)
 		}
-		_, err = eng.Event(ctx, b.p, ev)
+		_, err = eng.Event(b.ctx, ev)
 		wantCode(t, "another application's event", err, model.CodeEventNotFound, ev.String())
-		if m, err := eng.EventDeliveries(ctx, b.p, []uuid.UUID{ev}); err != nil || len(m) != 0 {
+		if m, err := eng.EventDeliveries(b.ctx, []*model.Event{{ID: ev}}); err != nil || len(m) != 1 || m[0] == nil || len(m[0]) != 0 {
 			t.Fatalf("another application reads the deliveries: %v (%v)", m, err)
 		}
 	})
 
 	t.Run("a redelivery sends the webhook's headers as they are now", func(t *testing.T) {
-		if _, err := eng.Update(ctx, a.p, all.ID, model.WebhookInput{Headers: map[string]any{"x-token": "changed"}}); err != nil {
+		if _, err := eng.Update(a.ctx, all.ID, model.WebhookInput{Headers: map[string]any{"x-token": "changed"}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := eng.Redeliver(ctx, a.p, ev); err != nil {
+		if _, err := eng.Redeliver(a.ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 		rc.Await(t, "the redelivery to both URLs", 10*time.Second, func(got []testsupport.Delivery) bool { return len(got) == 4 })
@@ -168,15 +167,15 @@ func TestFanOutAndWhatADeliveryCarries(t *testing.T) {
 			t.Fatalf("an application without webhooks got deliveries %+v", ds)
 		}
 		create(c, "item/deleted", "/late", nil)
-		if _, err := eng.Redeliver(ctx, c.p, nowhere); err != nil {
+		if _, err := eng.Redeliver(c.ctx, nowhere); err != nil {
 			t.Fatal(err)
 		}
 		if ds := settled(t, env, c, nowhere); len(ds) != 1 || ds[0].URL != rc.URL+"/late" || ds[0].Status != webhooks.StatusDelivered {
 			t.Fatalf("redelivered %+v", ds)
 		}
-		_, err := eng.Redeliver(ctx, c.p, uuid.New())
+		_, err := eng.Redeliver(c.ctx, uuid.New())
 		wantCode(t, "an unknown event", err, model.CodeEventNotFound, "not found")
-		_, err = eng.Redeliver(ctx, c.p, ev)
+		_, err = eng.Redeliver(c.ctx, ev)
 		wantCode(t, "another application's event", err, model.CodeEventNotFound, "not found")
 	})
 }
@@ -262,7 +261,7 @@ func TestRetriesAndFailures(t *testing.T) {
 		// fault of its own (found here, reported with issue 35).
 		drained(t, env)
 		sw.set("/again", false)
-		e, err := env.Webhooks.Redeliver(ctx, a.p, again)
+		e, err := env.Webhooks.Redeliver(a.ctx, again)
 		if err != nil || e.ID != again {
 			t.Fatalf("redeliver: %+v (%v)", e, err)
 		}
@@ -273,7 +272,7 @@ func TestRetriesAndFailures(t *testing.T) {
 	})
 
 	t.Run("item/login_succeeded waits its own schedule; a deleted webhook's pending delivery is canceled", func(t *testing.T) {
-		w, err := env.Webhooks.Create(ctx, a.p, model.WebhookInput{Event: ptr("item/login_succeeded"), URL: ptr(rc.URL + "/login")})
+		w, err := env.Webhooks.Create(a.ctx, model.WebhookInput{Event: ptr("item/login_succeeded"), URL: ptr(rc.URL + "/login")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +295,7 @@ func TestRetriesAndFailures(t *testing.T) {
 		if wait := time.Duration(due * float64(time.Second)); wait < 50*time.Minute {
 			t.Fatalf("the second attempt of item/login_succeeded is due in %s, want the short schedule's hour", wait)
 		}
-		if _, err := env.Webhooks.Delete(ctx, a.p, w.ID); err != nil {
+		if _, err := env.Webhooks.Delete(a.ctx, w.ID); err != nil {
 			t.Fatal(err)
 		}
 		if d := deliveries(t, env, a, ev)[0]; d.Status != webhooks.StatusCanceled || d.Attempts != 1 {

@@ -25,9 +25,11 @@ import (
 
 func TestMain(m *testing.M) { testsupport.Main(m) }
 
-// client is one application of a test service, as the engine sees it.
+// client is one application of a test service, as the engine sees it: ctx carries its
+// API key's principal, as the HTTP layer puts it there.
 type client struct {
 	p   *auth.Principal
+	ctx context.Context
 	key string
 }
 
@@ -38,7 +40,7 @@ func newClient(t *testing.T, env *testsupport.Env, name string) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &client{p: p, key: key}
+	return &client{p: p, ctx: auth.WithResult(context.Background(), p, nil), key: key}
 }
 
 // record writes an event of c's as a domain package does, in a transaction of its own; the
@@ -58,11 +60,11 @@ func record(t *testing.T, env *testsupport.Env, c *client, event, target string)
 // deliveries reads an event's deliveries with their attempts.
 func deliveries(t *testing.T, env *testsupport.Env, c *client, event uuid.UUID) []*model.WebhookDelivery {
 	t.Helper()
-	m, err := env.Webhooks.EventDeliveries(context.Background(), c.p, []uuid.UUID{event})
+	m, err := env.Webhooks.EventDeliveries(c.ctx, []*model.Event{{ID: event}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m[event]
+	return m[0]
 }
 
 // settled waits until none of an event's deliveries is PENDING, and returns them.

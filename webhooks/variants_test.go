@@ -156,7 +156,7 @@ func TestConnectorStatus(t *testing.T) {
 	rc := testsupport.NewTLSReceiver(t)
 	env := testsupport.New(t, rc.Route)
 	a, b := newClient(t, env, "status-a"), newClient(t, env, "status-b")
-	if _, err := env.Webhooks.Create(ctx, a.p, model.WebhookInput{Event: ptr("connector/status_updated"), URL: ptr(rc.URL + "/status")}); err != nil {
+	if _, err := env.Webhooks.Create(a.ctx, model.WebhookInput{Event: ptr("connector/status_updated"), URL: ptr(rc.URL + "/status")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := env.Webhooks.SetConnectorStatus(ctx, 0, "BROKEN"); err == nil || !strings.Contains(err.Error(), "ONLINE, UNSTABLE or OFFLINE") {

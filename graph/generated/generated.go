@@ -41,6 +41,10 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	APIKey struct {
+		APIKey func(childComplexity int) int
+	}
+
 	Account struct {
 		Balance       func(childComplexity int) int
 		BankData      func(childComplexity int) int
@@ -338,8 +342,26 @@ type ComplexityRoot struct {
 		UpdatedAt func(childComplexity int) int
 	}
 
+	ConnectSession struct {
+		ItemID  func(childComplexity int) int
+		Options func(childComplexity int) int
+	}
+
 	ConnectToken struct {
 		AccessToken func(childComplexity int) int
+	}
+
+	ConnectTokenSettings struct {
+		AvoidDuplicates  func(childComplexity int) int
+		ClientUserID     func(childComplexity int) int
+		ConnectorTypes   func(childComplexity int) int
+		Countries        func(childComplexity int) int
+		IncludeSandbox   func(childComplexity int) int
+		OAuthRedirectURI func(childComplexity int) int
+		Products         func(childComplexity int) int
+		RedirectURI      func(childComplexity int) int
+		TargetOrigin     func(childComplexity int) int
+		WebhookURL       func(childComplexity int) int
 	}
 
 	Connector struct {
@@ -978,6 +1000,7 @@ type ComplexityRoot struct {
 		CancelBoleto                        func(childComplexity int, id uuid.UUID) int
 		CancelScheduledPayment              func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		CancelScheduledPayments             func(childComplexity int, paymentRequestID uuid.UUID) int
+		CreateAPIKey                        func(childComplexity int, clientID string, clientSecret string) int
 		CreateAutomaticPixPaymentRequest    func(childComplexity int, input model.AutomaticPixRequestInput) int
 		CreateBoleto                        func(childComplexity int, input model.CreateBoletoInput) int
 		CreateBoletoConnection              func(childComplexity int, itemID *string) int
@@ -996,6 +1019,7 @@ type ComplexityRoot struct {
 		DecideBulkPayment                   func(childComplexity int, id uuid.UUID, authorize bool) int
 		DecidePaymentIntent                 func(childComplexity int, id uuid.UUID, authorize bool) int
 		DecidePreauthorization              func(childComplexity int, id uuid.UUID, authorize bool) int
+		DecideSandboxAuthorization          func(childComplexity int, id uuid.UUID, decision string) int
 		DeleteBulkPayment                   func(childComplexity int, id uuid.UUID) int
 		DeleteItem                          func(childComplexity int, id uuid.UUID) int
 		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
@@ -1351,6 +1375,7 @@ type ComplexityRoot struct {
 		Category                       func(childComplexity int, id string) int
 		CategoryFeedback               func(childComplexity int) int
 		ClientApplication              func(childComplexity int) int
+		ConnectSession                 func(childComplexity int) int
 		Connector                      func(childComplexity int, id int, healthDetails *bool) int
 		Connectors                     func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
 		Consent                        func(childComplexity int, id uuid.UUID) int
@@ -1381,6 +1406,7 @@ type ComplexityRoot struct {
 		PaymentRequests                func(childComplexity int, page *int, pageSize *int, from *string, to *string) int
 		PixCharge                      func(childComplexity int, id uuid.UUID) int
 		PreauthorizationConsent        func(childComplexity int, id uuid.UUID) int
+		SandboxAuthorization           func(childComplexity int, id uuid.UUID) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
 		SmartAccount                   func(childComplexity int, id uuid.UUID) int
@@ -1402,6 +1428,13 @@ type ComplexityRoot struct {
 		Document func(childComplexity int) int
 		Name     func(childComplexity int) int
 		Type     func(childComplexity int) int
+	}
+
+	SandboxAuthorization struct {
+		Action        func(childComplexity int) int
+		ConnectorName func(childComplexity int) int
+		ID            func(childComplexity int) int
+		RedirectURI   func(childComplexity int) int
 	}
 
 	ScheduledPayment struct {
@@ -1692,6 +1725,8 @@ type MutationResolver interface {
 	DecidePreauthorization(ctx context.Context, id uuid.UUID, authorize bool) (*model.SmartTransferPreauthorization, error)
 	RevokePreauthorizationAsPayer(ctx context.Context, id uuid.UUID) (*model.SmartTransferPreauthorization, error)
 	DecideBulkPayment(ctx context.Context, id uuid.UUID, authorize bool) (*model.BulkPayment, error)
+	CreateAPIKey(ctx context.Context, clientID string, clientSecret string) (*model.APIKey, error)
+	DecideSandboxAuthorization(ctx context.Context, id uuid.UUID, decision string) (*model.SandboxAuthorization, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1762,6 +1797,8 @@ type QueryResolver interface {
 	BoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixCharge, error)
 	PreauthorizationConsent(ctx context.Context, id uuid.UUID) (*model.PreauthConsentView, error)
 	BulkPaymentConsent(ctx context.Context, id uuid.UUID) (*model.BulkConsentView, error)
+	ConnectSession(ctx context.Context) (*model.ConnectSession, error)
+	SandboxAuthorization(ctx context.Context, id uuid.UUID) (*model.SandboxAuthorization, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1781,6 +1818,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "APIKey.apiKey":
+		if e.ComplexityRoot.APIKey.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKey.APIKey(childComplexity), true
 
 	case "Account.balance":
 		if e.ComplexityRoot.Account.Balance == nil {
@@ -3040,12 +3084,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ClientApplication.UpdatedAt(childComplexity), true
 
+	case "ConnectSession.itemId":
+		if e.ComplexityRoot.ConnectSession.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectSession.ItemID(childComplexity), true
+	case "ConnectSession.options":
+		if e.ComplexityRoot.ConnectSession.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectSession.Options(childComplexity), true
+
 	case "ConnectToken.accessToken":
 		if e.ComplexityRoot.ConnectToken.AccessToken == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ConnectToken.AccessToken(childComplexity), true
+
+	case "ConnectTokenSettings.avoidDuplicates":
+		if e.ComplexityRoot.ConnectTokenSettings.AvoidDuplicates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.AvoidDuplicates(childComplexity), true
+	case "ConnectTokenSettings.clientUserId":
+		if e.ComplexityRoot.ConnectTokenSettings.ClientUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.ClientUserID(childComplexity), true
+	case "ConnectTokenSettings.connectorTypes":
+		if e.ComplexityRoot.ConnectTokenSettings.ConnectorTypes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.ConnectorTypes(childComplexity), true
+	case "ConnectTokenSettings.countries":
+		if e.ComplexityRoot.ConnectTokenSettings.Countries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.Countries(childComplexity), true
+	case "ConnectTokenSettings.includeSandbox":
+		if e.ComplexityRoot.ConnectTokenSettings.IncludeSandbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.IncludeSandbox(childComplexity), true
+	case "ConnectTokenSettings.oauthRedirectUri":
+		if e.ComplexityRoot.ConnectTokenSettings.OAuthRedirectURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.OAuthRedirectURI(childComplexity), true
+	case "ConnectTokenSettings.products":
+		if e.ComplexityRoot.ConnectTokenSettings.Products == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.Products(childComplexity), true
+	case "ConnectTokenSettings.redirectUri":
+		if e.ComplexityRoot.ConnectTokenSettings.RedirectURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.RedirectURI(childComplexity), true
+	case "ConnectTokenSettings.targetOrigin":
+		if e.ComplexityRoot.ConnectTokenSettings.TargetOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.TargetOrigin(childComplexity), true
+	case "ConnectTokenSettings.webhookUrl":
+		if e.ComplexityRoot.ConnectTokenSettings.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConnectTokenSettings.WebhookURL(childComplexity), true
 
 	case "Connector.country":
 		if e.ComplexityRoot.Connector.Country == nil {
@@ -5819,6 +5937,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelScheduledPayments(childComplexity, args["paymentRequestId"].(uuid.UUID)), true
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["clientId"].(string), args["clientSecret"].(string)), true
 	case "Mutation.createAutomaticPixPaymentRequest":
 		if e.ComplexityRoot.Mutation.CreateAutomaticPixPaymentRequest == nil {
 			break
@@ -6017,6 +6146,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DecidePreauthorization(childComplexity, args["id"].(uuid.UUID), args["authorize"].(bool)), true
+	case "Mutation.decideSandboxAuthorization":
+		if e.ComplexityRoot.Mutation.DecideSandboxAuthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decideSandboxAuthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecideSandboxAuthorization(childComplexity, args["id"].(uuid.UUID), args["decision"].(string)), true
 	case "Mutation.deleteBulkPayment":
 		if e.ComplexityRoot.Mutation.DeleteBulkPayment == nil {
 			break
@@ -7713,6 +7853,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ClientApplication(childComplexity), true
+	case "Query.connectSession":
+		if e.ComplexityRoot.Query.ConnectSession == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ConnectSession(childComplexity), true
 	case "Query.connector":
 		if e.ComplexityRoot.Query.Connector == nil {
 			break
@@ -8044,6 +8190,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PreauthorizationConsent(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxAuthorization":
+		if e.ComplexityRoot.Query.SandboxAuthorization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxAuthorization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxAuthorization(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.scheduledPayment":
 		if e.ComplexityRoot.Query.ScheduledPayment == nil {
 			break
@@ -8223,6 +8380,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Relation.Type(childComplexity), true
+
+	case "SandboxAuthorization.action":
+		if e.ComplexityRoot.SandboxAuthorization.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxAuthorization.Action(childComplexity), true
+	case "SandboxAuthorization.connectorName":
+		if e.ComplexityRoot.SandboxAuthorization.ConnectorName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxAuthorization.ConnectorName(childComplexity), true
+	case "SandboxAuthorization.id":
+		if e.ComplexityRoot.SandboxAuthorization.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxAuthorization.ID(childComplexity), true
+	case "SandboxAuthorization.redirectUri":
+		if e.ComplexityRoot.SandboxAuthorization.RedirectURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxAuthorization.RedirectURI(childComplexity), true
 
 	case "ScheduledPayment.createdAt":
 		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
@@ -13512,6 +13694,85 @@ extend type Mutation {
     authorize: Boolean!
   ): BulkPayment!
 }
+
+# Items, webhooks and credentials (part I)
+
+"An API key: a two-hour credential for the application's server (POST /auth)."
+type APIKey {
+  "The key; send it in X-API-KEY."
+  apiKey: String!
+}
+
+"The options a Connect Token carries, as POST /connect_token set them (see ConnectTokenOptions)."
+type ConnectTokenSettings {
+  "The application's own id for the end user, set on every item the token creates."
+  clientUserId: String
+  "An HTTPS URL that receives every event of the token's items, besides the application's webhooks."
+  webhookUrl: String
+  "Where an OAuth (Open Finance) flow sends the user back."
+  oauthRedirectUri: String
+  "True: creating an item whose credentials an existing item already uses fails with ITEM_USER_ALREADY_EXISTS."
+  avoidDuplicates: Boolean
+  "Connect page: list only institutions of these countries."
+  countries: [String!]
+  "Connect page: list only institutions of these types."
+  connectorTypes: [ConnectorType!]
+  "Connect page: list the sandbox institutions too."
+  includeSandbox: Boolean
+  "Connect page: list only institutions offering every one of these products, and collect these."
+  products: [Product!]
+  "Connect page: where to send the user when the item is connected, with ?itemId= added."
+  redirectUri: String
+  "Connect page: the origin its opener or parent window has; the page's messages go to it only."
+  targetOrigin: String
+}
+
+"What a Connect Token says about itself (GET /connect_token): the Connect page reads it."
+type ConnectSession {
+  "The item the token updates, or the one it created; null until it has one."
+  itemId: UUID
+  "The options its application set."
+  options: ConnectTokenSettings!
+}
+
+"An approval a sandbox institution waits for in its app (the page at /sandbox/authorize/{id})."
+type SandboxAuthorization {
+  "The id in the page's link: the execution that waits."
+  id: UUID!
+  "The institution's name."
+  connectorName: String!
+  "What the page asks of the user."
+  action: UserAction!
+  "Where the page sends the user after a decision (the item's oauthRedirectUri); null when none."
+  redirectUri: String
+}
+
+extend type Query {
+  "GET /connect_token: the calling Connect Token's item and options (FORBIDDEN with an API key)."
+  connectSession: ConnectSession!
+  "GET /sandbox/authorize/{id}: the approval a sandbox institution's page asks for; null when nothing waits (answered or expired). The id is the capability: it needs no credential of the application's."
+  sandboxAuthorization(
+    "The id in the page's link."
+    id: UUID!
+  ): SandboxAuthorization
+}
+
+extend type Mutation {
+  "POST /auth: exchanges an application's clientId and clientSecret for an API key (CLIENT_KEYS_BAD when they do not match). The keys are the credential."
+  createApiKey(
+    "The application's clientId."
+    clientId: String!
+    "The application's clientSecret."
+    clientSecret: String!
+  ): APIKey!
+  "POST /sandbox/authorize/{id}: the user's answer to a sandbox institution's approval; the execution goes on. Answers the approval as it stood (MFA_NOT_FOUND when nothing waits any more)."
+  decideSandboxAuthorization(
+    "The id in the page's link."
+    id: UUID!
+    "approve or deny."
+    decision: String!
+  ): SandboxAuthorization!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -13519,6 +13780,14 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_APIKey_apiKey(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
+}
 
 func (ec *executionContext) childFields_Account(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -14114,12 +14383,48 @@ func (ec *executionContext) childFields_ClientApplication(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ClientApplication", field.Name)
 }
 
+func (ec *executionContext) childFields_ConnectSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "itemId":
+		return ec.fieldContext_ConnectSession_itemId(ctx, field)
+	case "options":
+		return ec.fieldContext_ConnectSession_options(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectSession", field.Name)
+}
+
 func (ec *executionContext) childFields_ConnectToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "accessToken":
 		return ec.fieldContext_ConnectToken_accessToken(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConnectToken", field.Name)
+}
+
+func (ec *executionContext) childFields_ConnectTokenSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientUserId":
+		return ec.fieldContext_ConnectTokenSettings_clientUserId(ctx, field)
+	case "webhookUrl":
+		return ec.fieldContext_ConnectTokenSettings_webhookUrl(ctx, field)
+	case "oauthRedirectUri":
+		return ec.fieldContext_ConnectTokenSettings_oauthRedirectUri(ctx, field)
+	case "avoidDuplicates":
+		return ec.fieldContext_ConnectTokenSettings_avoidDuplicates(ctx, field)
+	case "countries":
+		return ec.fieldContext_ConnectTokenSettings_countries(ctx, field)
+	case "connectorTypes":
+		return ec.fieldContext_ConnectTokenSettings_connectorTypes(ctx, field)
+	case "includeSandbox":
+		return ec.fieldContext_ConnectTokenSettings_includeSandbox(ctx, field)
+	case "products":
+		return ec.fieldContext_ConnectTokenSettings_products(ctx, field)
+	case "redirectUri":
+		return ec.fieldContext_ConnectTokenSettings_redirectUri(ctx, field)
+	case "targetOrigin":
+		return ec.fieldContext_ConnectTokenSettings_targetOrigin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConnectTokenSettings", field.Name)
 }
 
 func (ec *executionContext) childFields_Connector(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16014,6 +16319,20 @@ func (ec *executionContext) childFields_Relation(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxAuthorization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SandboxAuthorization_id(ctx, field)
+	case "connectorName":
+		return ec.fieldContext_SandboxAuthorization_connectorName(ctx, field)
+	case "action":
+		return ec.fieldContext_SandboxAuthorization_action(ctx, field)
+	case "redirectUri":
+		return ec.fieldContext_SandboxAuthorization_redirectUri(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxAuthorization", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -16854,6 +17173,28 @@ func (ec *executionContext) field_Mutation_cancelScheduledPayments_args(ctx cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "clientId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "clientSecret",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientSecret"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAutomaticPixPaymentRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17135,6 +17476,28 @@ func (ec *executionContext) field_Mutation_decidePreauthorization_args(ctx conte
 		return nil, err
 	}
 	args["authorize"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_decideSandboxAuthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "decision",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["decision"] = arg1
 	return args, nil
 }
 
@@ -18622,6 +18985,20 @@ func (ec *executionContext) field_Query_preauthorizationConsent_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_sandboxAuthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_scheduledPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18987,6 +19364,29 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _APIKey_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, "String")
+}
 
 func (ec *executionContext) _Account_id(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -23938,6 +24338,61 @@ func (ec *executionContext) fieldContext_ClientApplication_updatedAt(_ context.C
 	return graphql.NewScalarFieldContext("ClientApplication", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _ConnectSession_itemId(ctx context.Context, field graphql.CollectedField, obj *model.ConnectSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectSession_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectSession_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectSession", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _ConnectSession_options(ctx context.Context, field graphql.CollectedField, obj *model.ConnectSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectSession_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ConnectTokenOptions) graphql.Marshaler {
+			return ec.marshalNConnectTokenSettings2ponteᚋmodelᚐConnectTokenOptions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectSession_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConnectSession",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectTokenSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ConnectToken_accessToken(ctx context.Context, field graphql.CollectedField, obj *model.ConnectToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23959,6 +24414,236 @@ func (ec *executionContext) _ConnectToken_accessToken(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_ConnectToken_accessToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConnectToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_clientUserId(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_clientUserId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientUserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_clientUserId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_webhookUrl(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_webhookUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_webhookUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_oauthRedirectUri(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_oauthRedirectUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OAuthRedirectURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_oauthRedirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_avoidDuplicates(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_avoidDuplicates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvoidDuplicates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_avoidDuplicates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_countries(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_countries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Countries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_connectorTypes(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_connectorTypes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorTypes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ConnectorType) graphql.Marshaler {
+			return ec.marshalOConnectorType2ᚕponteᚋmodelᚐConnectorTypeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_connectorTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "ConnectorType")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_includeSandbox(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_includeSandbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncludeSandbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_includeSandbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_products(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_products(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Products, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Product) graphql.Marshaler {
+			return ec.marshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_products(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "Product")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_redirectUri(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_redirectUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_redirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ConnectTokenSettings_targetOrigin(ctx context.Context, field graphql.CollectedField, obj *model.ConnectTokenOptions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConnectTokenSettings_targetOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetOrigin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConnectTokenSettings_targetOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConnectTokenSettings", field, false, false, "String")
 }
 
 func (ec *executionContext) _Connector_id(ctx context.Context, field graphql.CollectedField, obj *model.Connector) (ret graphql.Marshaler) {
@@ -36850,6 +37535,94 @@ func (ec *executionContext) fieldContext_Mutation_decideBulkPayment(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["clientId"].(string), fc.Args["clientSecret"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNAPIKey2ᚖponteᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decideSandboxAuthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decideSandboxAuthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecideSandboxAuthorization(ctx, fc.Args["id"].(uuid.UUID), fc.Args["decision"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxAuthorization) graphql.Marshaler {
+			return ec.marshalNSandboxAuthorization2ᚖponteᚋmodelᚐSandboxAuthorization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decideSandboxAuthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxAuthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decideSandboxAuthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44673,6 +45446,82 @@ func (ec *executionContext) fieldContext_Query_bulkPaymentConsent(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_connectSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_connectSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ConnectSession(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConnectSession) graphql.Marshaler {
+			return ec.marshalNConnectSession2ᚖponteᚋmodelᚐConnectSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_connectSession(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConnectSession(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sandboxAuthorization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxAuthorization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxAuthorization(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxAuthorization) graphql.Marshaler {
+			return ec.marshalOSandboxAuthorization2ᚖponteᚋmodelᚐSandboxAuthorization(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxAuthorization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxAuthorization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxAuthorization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44816,6 +45665,107 @@ func (ec *executionContext) _Relation_document(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Relation_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxAuthorization_id(ctx context.Context, field graphql.CollectedField, obj *model.SandboxAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxAuthorization_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxAuthorization_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxAuthorization_connectorName(ctx context.Context, field graphql.CollectedField, obj *model.SandboxAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxAuthorization_connectorName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConnectorName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxAuthorization_connectorName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxAuthorization_action(ctx context.Context, field graphql.CollectedField, obj *model.SandboxAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxAuthorization_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.UserAction) graphql.Marshaler {
+			return ec.marshalNUserAction2ponteᚋmodelᚐUserAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxAuthorization_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxAuthorization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxAuthorization_redirectUri(ctx context.Context, field graphql.CollectedField, obj *model.SandboxAuthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxAuthorization_redirectUri(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedirectURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxAuthorization_redirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "String")
 }
 
 func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
@@ -51693,6 +52643,39 @@ func UnmarshalWebhookInput(ctx context.Context, raw any) (model.WebhookInput, er
 
 // region    **************************** object.gotpl ****************************
 
+var aPIKeyImplementors = []string{"APIKey"}
+
+func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APIKey")
+		case "apiKey":
+			out.Values[i] = ec._APIKey_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var accountImplementors = []string{"Account"}
 
 func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, obj *model.Account) graphql.Marshaler {
@@ -53598,6 +54581,44 @@ func (ec *executionContext) _ClientApplication(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var connectSessionImplementors = []string{"ConnectSession"}
+
+func (ec *executionContext) _ConnectSession(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectSession")
+		case "itemId":
+			out.Values[i] = ec._ConnectSession_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "options":
+			out.Values[i] = ec._ConnectSession_options(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var connectTokenImplementors = []string{"ConnectToken"}
 
 func (ec *executionContext) _ConnectToken(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectToken) graphql.Marshaler {
@@ -53612,6 +54633,84 @@ func (ec *executionContext) _ConnectToken(ctx context.Context, sel ast.Selection
 		case "accessToken":
 			out.Values[i] = ec._ConnectToken_accessToken(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var connectTokenSettingsImplementors = []string{"ConnectTokenSettings"}
+
+func (ec *executionContext) _ConnectTokenSettings(ctx context.Context, sel ast.SelectionSet, obj *model.ConnectTokenOptions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, connectTokenSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConnectTokenSettings")
+		case "clientUserId":
+			out.Values[i] = ec._ConnectTokenSettings_clientUserId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webhookUrl":
+			out.Values[i] = ec._ConnectTokenSettings_webhookUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "oauthRedirectUri":
+			out.Values[i] = ec._ConnectTokenSettings_oauthRedirectUri(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "avoidDuplicates":
+			out.Values[i] = ec._ConnectTokenSettings_avoidDuplicates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "countries":
+			out.Values[i] = ec._ConnectTokenSettings_countries(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "connectorTypes":
+			out.Values[i] = ec._ConnectTokenSettings_connectorTypes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "includeSandbox":
+			out.Values[i] = ec._ConnectTokenSettings_includeSandbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "products":
+			out.Values[i] = ec._ConnectTokenSettings_products(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "redirectUri":
+			out.Values[i] = ec._ConnectTokenSettings_redirectUri(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "targetOrigin":
+			out.Values[i] = ec._ConnectTokenSettings_targetOrigin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -57962,6 +59061,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decideSandboxAuthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decideSandboxAuthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60466,6 +61579,20 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "connectSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_connectSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxAuthorization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxAuthorization(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -60520,6 +61647,54 @@ func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "document":
 			out.Values[i] = ec._Relation_document(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxAuthorizationImplementors = []string{"SandboxAuthorization"}
+
+func (ec *executionContext) _SandboxAuthorization(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxAuthorization) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxAuthorizationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxAuthorization")
+		case "id":
+			out.Values[i] = ec._SandboxAuthorization_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connectorName":
+			out.Values[i] = ec._SandboxAuthorization_connectorName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._SandboxAuthorization_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirectUri":
+			out.Values[i] = ec._SandboxAuthorization_redirectUri(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -62281,6 +63456,14 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAPIKey2ᚖponteᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "APIKey!")
+		return graphql.Null
+	}
+	return ec._APIKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAccount2ᚕᚖponteᚋmodelᚐAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Account) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -62674,12 +63857,24 @@ func (ec *executionContext) marshalNClientApplication2ᚖponteᚋmodelᚐClientA
 	return ec._ClientApplication(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNConnectSession2ᚖponteᚋmodelᚐConnectSession(ctx context.Context, sel ast.SelectionSet, v *model.ConnectSession) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConnectSession!")
+		return graphql.Null
+	}
+	return ec._ConnectSession(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNConnectToken2ᚖponteᚋmodelᚐConnectToken(ctx context.Context, sel ast.SelectionSet, v *model.ConnectToken) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ConnectToken!")
 		return graphql.Null
 	}
 	return ec._ConnectToken(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNConnectTokenSettings2ponteᚋmodelᚐConnectTokenOptions(ctx context.Context, sel ast.SelectionSet, v model.ConnectTokenOptions) graphql.Marshaler {
+	return ec._ConnectTokenSettings(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNConnector2ᚕᚖponteᚋmodelᚐConnectorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Connector) graphql.Marshaler {
@@ -63772,6 +64967,14 @@ func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx contex
 	return ec._Relation(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNSandboxAuthorization2ᚖponteᚋmodelᚐSandboxAuthorization(ctx context.Context, sel ast.SelectionSet, v *model.SandboxAuthorization) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxAuthorization!")
+		return graphql.Null
+	}
+	return ec._SandboxAuthorization(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -64015,6 +65218,10 @@ func (ec *executionContext) marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx
 		graphql.AddInvalidNullFromMarshaler(ctx, "UUID!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNUserAction2ponteᚋmodelᚐUserAction(ctx context.Context, sel ast.SelectionSet, v model.UserAction) graphql.Marshaler {
+	return ec._UserAction(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNValidationError2ponteᚋmodelᚐValidationError(ctx context.Context, sel ast.SelectionSet, v model.ValidationError) graphql.Marshaler {
@@ -65465,6 +66672,13 @@ func (ec *executionContext) marshalORelation2ᚕponteᚋmodelᚐRelationᚄ(ctx 
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOSandboxAuthorization2ᚖponteᚋmodelᚐSandboxAuthorization(ctx context.Context, sel ast.SelectionSet, v *model.SandboxAuthorization) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SandboxAuthorization(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {

@@ -1,5 +1,0 @@
-package graph
-
-import "ponte/itemsync"
-
-var checkURL = itemsync.CheckURL
