@@ -279,6 +279,11 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 	if err != nil {
 		return nil, err
 	}
+	if client.gone {
+		// Signed with this master key, for an application this database does not hold
+		// (deleted, or another deployment's sharing the key): not a credential of ours.
+		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid: its client application no longer exists.")
+	}
 	if !client.enabled {
 		return nil, model.Fail(model.CodeClientDisabled, "This client application is disabled.")
 	}
@@ -360,11 +365,11 @@ func (s *Service) clientState(ctx context.Context, id uuid.UUID) (clientEntry, e
 	if ok {
 		return e, nil
 	}
-	enabled, generation, err := s.db.ClientEnabled(ctx, id)
+	enabled, found, generation, err := s.db.ClientEnabled(ctx, id)
 	if err != nil {
 		return clientEntry{}, fmt.Errorf("check client: %w", err)
 	}
-	e = clientEntry{enabled: enabled, generation: generation}
+	e = clientEntry{enabled: enabled, gone: !found, generation: generation}
 	s.clients.put(id, e, gen)
 	return e, nil
 }

@@ -29,6 +29,7 @@ type clientCache struct {
 // hash; POST /auth then reads the row and stores it whole.
 type clientEntry struct {
 	enabled bool
+	gone    bool // no such client: its credentials are not valid, rather than disabled
 	// generation is the client's credential generation: credentials issued under an older
 	// one are refused. It changes only with the flag or the hash, or with a notice of its own.
 	generation int64

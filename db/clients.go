@@ -38,12 +38,12 @@ func (d *DB) Client(ctx context.Context, id uuid.UUID) (*model.ClientApplication
 // ClientEnabled reports whether the client exists and is enabled, and the generation of its
 // credentials (migration 0025): the check every authenticated request makes, so it reads
 // two columns of one row by its key.
-func (d *DB) ClientEnabled(ctx context.Context, id uuid.UUID) (enabled bool, generation int64, err error) {
+func (d *DB) ClientEnabled(ctx context.Context, id uuid.UUID) (enabled, found bool, generation int64, err error) {
 	err = d.pg.QueryRow(ctx, `SELECT enabled, credential_generation FROM client_applications WHERE id = $1`, id).Scan(&enabled, &generation)
 	if isNoRows(err) {
-		return false, 0, nil
+		return false, false, 0, nil
 	}
-	return enabled, generation, err
+	return enabled, err == nil, generation, err
 }
 
 // UpsertClient makes the client with c.ID exist with c's name and secret hash, leaving its
