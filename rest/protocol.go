@@ -43,7 +43,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeRawPage answers a cursor envelope whose documents are finished JSON from the store:
 // they are copied as they are, where encoding/json would scan every byte again.
-func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, next *string) {
+func (s *Server) writeRawPage(w http.ResponseWriter, docs []model.JSONDocument, next *string) {
 	var nb bytes.Buffer
 	enc := json.NewEncoder(&nb)
 	enc.SetEscapeHTML(false)
@@ -51,10 +51,10 @@ func (s *Server) writeRawPage(w http.ResponseWriter, docs []json.RawMessage, nex
 	s.writeRaw(w, `{"results":[`, docs, `],"next":`+string(bytes.TrimSpace(nb.Bytes()))+"}\n")
 }
 
-// rawBuffers are writeRaw's, and the documents' of a list read into one (rawListPage): an
-// answer is assembled whole so that its Content-Length goes first, and a new buffer per
-// answer was a third of the bytes GET /accounts allocated. Buffers past rawBufferKept go
-// back to the collector, so one large page does not stay held.
+// rawBuffers are writeRaw's: an answer is assembled whole so that its Content-Length goes
+// first, and a new buffer per answer was a third of the bytes GET /accounts allocated.
+// Buffers past rawBufferKept go back to the collector, so one large page does not stay
+// held.
 var rawBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const rawBufferKept = 64 << 10
@@ -76,7 +76,7 @@ func releaseRawBuffer(b *[]byte) {
 }
 
 // writeRaw answers 200 with head, the documents separated by commas, and tail.
-func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []json.RawMessage, tail string) {
+func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []model.JSONDocument, tail string) {
 	size := len(head) + len(tail)
 	for _, d := range docs {
 		size += len(d) + 1
