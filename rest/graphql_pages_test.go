@@ -19,7 +19,9 @@ func TestGraphQLDocumentPages(t *testing.T) {
 	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
 	item := it.ID.String()
 	env.WaitItem(t, key, item, testsupport.Settled)
-	var accounts struct{ Results []struct{ ID, Subtype string } }
+	var accounts struct {
+		Results []struct{ ID, Subtype string }
+	}
 	env.Do(t, "GET", "/accounts?itemId="+item, key, nil).Want(200).JSON(&accounts)
 	bySubtype := map[string]string{}
 	for _, a := range accounts.Results {
@@ -37,7 +39,7 @@ func TestGraphQLDocumentPages(t *testing.T) {
 	}
 	for _, c := range []struct {
 		path, field, args string
-		vars             map[string]any
+		vars              map[string]any
 	}{
 		{"/investments?itemId=" + item + "&pageSize=2&page=2", "investmentsPage", "itemId: $id, pageSize: 2, page: 2", map[string]any{"id": item}},
 		{"/investments/" + investment + "/transactions", "investmentTransactionsPage", "investmentId: $id", map[string]any{"id": investment}},

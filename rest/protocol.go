@@ -48,7 +48,7 @@ func (s *Server) writeRawPage(w http.ResponseWriter, docs []model.JSONDocument, 
 	enc := json.NewEncoder(&nb)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(next)
-	s.writeRaw(w, `{"results":[`, docs, `],"next":`+string(bytes.TrimSpace(nb.Bytes()))+"}\n")
+	s.writeRaw(w, []byte(`{"results":[`), docs, `],"next":`+string(bytes.TrimSpace(nb.Bytes()))+"}\n")
 }
 
 // rawBuffers are writeRaw's: an answer is assembled whole so that its Content-Length goes
@@ -75,8 +75,23 @@ func releaseRawBuffer(b *[]byte) {
 	rawBuffers.Put(b)
 }
 
+// writeRawList answers a page-number envelope around finished documents. The envelope is
+// written into a buffer on the stack: concatenating it as a string was an allocation (and
+// fmt.Sprintf a microsecond) of every GET /accounts.
+func (s *Server) writeRawList(w http.ResponseWriter, pg *model.DocumentPage) {
+	var b [96]byte
+	head := append(b[:0], `{"total":`...)
+	head = strconv.AppendInt(head, int64(pg.Total), 10)
+	head = append(head, `,"totalPages":`...)
+	head = strconv.AppendInt(head, int64(pg.TotalPages), 10)
+	head = append(head, `,"page":`...)
+	head = strconv.AppendInt(head, int64(pg.Page), 10)
+	head = append(head, `,"results":[`...)
+	s.writeRaw(w, head, pg.Documents, "]}\n")
+}
+
 // writeRaw answers 200 with head, the documents separated by commas, and tail.
-func (s *Server) writeRaw(w http.ResponseWriter, head string, docs []model.JSONDocument, tail string) {
+func (s *Server) writeRaw(w http.ResponseWriter, head []byte, docs []model.JSONDocument, tail string) {
 	size := len(head) + len(tail)
 	for _, d := range docs {
 		size += len(d) + 1
