@@ -1,6 +1,7 @@
 package collected_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -14,10 +15,11 @@ func accountReads(t *testing.T, w *world) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all.Total != len(all.Results) || all.Total < 3 || all.Page != 1 || all.TotalPages != 1 {
+	if all.Total != len(all.Documents) || all.Total < 3 || all.Page != 1 || all.TotalPages != 1 || all.Results != nil {
 		t.Fatalf("accounts page %+v", all)
 	}
-	for _, a := range all.Results {
+	accounts := accountsOf(t, all)
+	for _, a := range accounts {
 		if a.ItemID != w.item || a.Balance == nil {
 			t.Fatalf("account %+v", a)
 		}
@@ -30,7 +32,7 @@ func accountReads(t *testing.T, w *world) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, a := range page.Results {
+			for _, a := range accountsOf(t, page) {
 				if a.Type != typ {
 					t.Fatalf("%s list holds a %s account", typ, a.Type)
 				}
@@ -42,9 +44,7 @@ func accountReads(t *testing.T, w *world) {
 		}
 		_, err := w.eng.Accounts(w.a, w.item, ptr("SAVINGS"))
 		wantCode(t, "type SAVINGS", err, model.CodeInvalidParameter)
-		_, err = w.eng.AccountDocs(w.a, nil, w.item, ptr("SAVINGS"))
-		wantCode(t, "documents of type SAVINGS", err, model.CodeInvalidParameter)
-		_, err = w.eng.ItemAccounts(w.a, w.item, ptr("SAVINGS"))
+		_, err = w.eng.AccountsOfItems(w.a, []uuid.UUID{w.item}, ptr("SAVINGS"))
 		wantCode(t, "item accounts of type SAVINGS", err, model.CodeInvalidParameter)
 	})
 
@@ -52,8 +52,6 @@ func accountReads(t *testing.T, w *world) {
 		for range 2 {
 			_, err := w.eng.Accounts(w.b, w.item, nil)
 			wantCode(t, "accounts", err, model.CodeItemNotFound)
-			_, err = w.eng.AccountDocs(w.b, nil, w.item, nil)
-			wantCode(t, "account documents", err, model.CodeItemNotFound)
 			if _, err := w.eng.Accounts(w.a, w.item, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -70,20 +68,13 @@ func accountReads(t *testing.T, w *world) {
 	})
 
 	t.Run("documents are the accounts as the API writes them", func(t *testing.T) {
-		buf := []byte{}
-		docs, err := w.eng.AccountDocs(w.a, &buf, w.item, nil)
-		if err != nil || len(docs) != all.Total {
-			t.Fatalf("%d documents (%v), %d accounts", len(docs), err, all.Total)
-		}
-		byID := map[string]map[string]any{}
-		for _, d := range docs {
-			m := fields(t, d)
-			byID[m["id"].(string)] = m
-		}
-		for _, a := range all.Results {
-			m := byID[a.ID.String()]
-			if m == nil || m["subtype"] != a.Subtype || m["balance"] != *a.Balance || m["itemId"] != w.item.String() {
+		for i, d := range all.Documents {
+			m, a := fields(t, d), accounts[i]
+			if m["id"] != a.ID.String() || m["subtype"] != a.Subtype || m["balance"] != *a.Balance || m["itemId"] != w.item.String() {
 				t.Fatalf("document %v for account %+v", m, a)
+			}
+			if i > 0 && cap(all.Documents[i-1]) != len(all.Documents[i-1]) {
+				t.Fatalf("document %d may be appended over the next", i-1)
 			}
 		}
 	})
@@ -93,16 +84,12 @@ func accountReads(t *testing.T, w *world) {
 		if err != nil || page.Total != all.Total {
 			t.Fatalf("token: %+v (%v)", page, err)
 		}
-		for _, a := range page.Results {
+		for _, a := range accountsOf(t, page) {
 			if a.Balance != nil || a.BankData != nil || a.CreditData != nil || a.Owner != nil || a.TaxNumber != nil || a.Number == "" {
 				t.Fatalf("a Connect Token sees %+v", a)
 			}
 		}
-		docs, err := w.eng.AccountDocs(w.token, nil, w.item, nil)
-		if err != nil || len(docs) != all.Total {
-			t.Fatalf("token documents: %d (%v)", len(docs), err)
-		}
-		for _, d := range docs {
+		for _, d := range page.Documents {
 			if m := fields(t, d); m["balance"] != nil || m["bankData"] != nil || m["id"] == nil {
 				t.Fatalf("a Connect Token's document %s", d)
 			}
@@ -111,8 +98,8 @@ func accountReads(t *testing.T, w *world) {
 		wantCode(t, "another item", err, model.CodeForbidden)
 		_, err = w.eng.Account(w.token, w.accounts["CHECKING_ACCOUNT"])
 		wantCode(t, "one account's full view", err, model.CodeForbidden)
-		list, err := w.eng.ItemAccounts(w.token, w.item, nil)
-		if err != nil || len(list) != all.Total || list[0].Balance != nil {
+		byItem, err := w.eng.AccountsOfItems(w.token, []uuid.UUID{w.item}, nil)
+		if list := byItem[w.item]; err != nil || len(list) != all.Total || list[0].Balance != nil {
 			t.Fatalf("item accounts for a token: %d (%v)", len(list), err)
 		}
 	})
@@ -135,4 +122,35 @@ func accountReads(t *testing.T, w *world) {
 			t.Fatalf("an item without accounts renders %s", out)
 		}
 	})
+}
+
+// A read whose owner check was skipped (the owner remembered) and that finds nothing
+// checks again: a deleted item or account answers as unknown, not as an empty list.
+func TestDeletedResourcesAreUnknown(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx, _, item := w.application(t, "deleted", "user-ok")
+	page, err := w.eng.Accounts(ctx, item, nil)
+	if err != nil || page.Total == 0 {
+		t.Fatalf("accounts before the deletion: %+v (%v)", page, err)
+	}
+	account := accountsOf(t, page)[0].ID
+	f := model.TransactionFilter{AccountID: account}
+	if _, err := w.eng.Transactions(ctx, f, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.eng.LegacyTransactions(ctx, model.LegacyTransactionFilter{TransactionFilter: f}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// As DELETE /items/{id} deletes (db.DeleteItem): transactions have no foreign key.
+	w.env.Exec(t, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1)`, item)
+	w.env.Exec(t, `DELETE FROM items WHERE id = $1`, item)
+	for _, c := range []context.Context{ctx, w.a} {
+		_, err = w.eng.Accounts(c, item, nil)
+		wantCode(t, "a deleted item's accounts", err, model.CodeItemNotFound)
+		_, err = w.eng.Transactions(c, f, nil, nil)
+		wantCode(t, "a deleted account's transactions", err, model.CodeAccountNotFound)
+		_, err = w.eng.LegacyTransactions(c, model.LegacyTransactionFilter{TransactionFilter: f}, nil, nil)
+		wantCode(t, "a deleted account's legacy page", err, model.CodeAccountNotFound)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"ponte/auth"
 	"ponte/model"
 )
 
@@ -47,11 +48,12 @@ func (c *legacyCounts) put(key string, version time.Time, n int) {
 
 // LegacyTransactions serves the deprecated GET /transactions until its sunset, and
 // afterwards a 410 that names the replacement.
-func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransactionFilter, page, pageSize *int) (*RawPage, error) {
+func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransactionFilter, page, pageSize *int) (*model.DocumentPage, error) {
 	if !e.now().Before(LegacySunset) {
 		return nil, model.Fail(model.CodeEndpointSunset, "GET /transactions was retired on %s; use GET /v2/transactions (cursor pagination, same filters).", LegacySunset.AddDate(0, 0, -1).Format("2006-01-02"))
 	}
-	if _, err := e.ownAccount(ctx, f.AccountID); err != nil {
+	p, err := auth.Require(ctx, auth.ReadProductData)
+	if err != nil {
 		return nil, err
 	}
 	if f.DateFrom != nil && f.DateTo != nil && f.DateFrom.After(*f.DateTo) {
@@ -61,21 +63,30 @@ func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransacti
 	if err != nil {
 		return nil, err
 	}
-	version, err := e.db.AccountVersion(ctx, f.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
-	total, ok := e.legacyCounts.get(key, version)
-	if !ok {
-		if total, err = e.db.LegacyTransactionCount(ctx, f); err != nil {
-			return nil, err
+	var total int
+	var list []model.JSONDocument
+	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (int, error) {
+		version, found, err := e.db.AccountVersion(ctx, f.AccountID)
+		if err != nil || !found { // gone since its owner was checked: as good as no rows
+			return 0, err
 		}
-		e.legacyCounts.put(key, version, total)
-	}
-	list, err := e.db.LegacyTransactionPage(ctx, f, limit, offset)
+		key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
+		var ok bool
+		if total, ok = e.legacyCounts.get(key, version); !ok {
+			if total, err = e.db.LegacyTransactionCount(ctx, f); err != nil {
+				return 0, err
+			}
+			e.legacyCounts.put(key, version, total)
+		}
+		list, err = e.db.LegacyTransactionPage(ctx, f, limit, offset)
+		return total, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &RawPage{Total: total, TotalPages: model.TotalPages(total, limit), Page: pg, Results: list}, nil
+	if !ours {
+		return nil, accountNotFound(f.AccountID)
+	}
+	out := model.NewDocumentPage(list, total, pg, limit)
+	return &out, nil
 }

@@ -54,7 +54,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, acc := range page.Results {
+	for _, acc := range accountsOf(t, page) {
 		w.accounts[acc.Subtype] = acc.ID
 	}
 	for _, s := range []string{"CHECKING_ACCOUNT", "SAVINGS_ACCOUNT", "CREDIT_CARD"} {
@@ -105,7 +105,7 @@ func wantCode(t *testing.T, what string, err error, code model.Code) {
 }
 
 // fields decodes a document.
-func fields(t *testing.T, doc json.RawMessage) map[string]any {
+func fields(t *testing.T, doc []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(doc, &m); err != nil {
@@ -115,3 +115,16 @@ func fields(t *testing.T, doc json.RawMessage) map[string]any {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// accountsOf decodes a page of account documents.
+func accountsOf(t *testing.T, page *model.AccountPage) []*model.Account {
+	t.Helper()
+	out := make([]*model.Account, len(page.Documents))
+	for i, d := range page.Documents {
+		out[i] = new(model.Account)
+		if err := json.Unmarshal(d, out[i]); err != nil {
+			t.Fatalf("account document %s: %v", d, err)
+		}
+	}
+	return out
+}

@@ -11,14 +11,6 @@ import (
 	"ponte/model"
 )
 
-// RawPage is a page-number envelope of documents ready to send.
-type RawPage struct {
-	Total      int               `json:"total"`
-	TotalPages int               `json:"totalPages"`
-	Page       int               `json:"page"`
-	Results    []json.RawMessage `json:"results"`
-}
-
 // productKinds names each product's not-found code.
 var productKinds = map[string]model.Code{
 	"investment": model.CodeInvestmentNotFound, "investment_transaction": model.CodeInvestmentTransactionNotFound,
@@ -29,7 +21,7 @@ var productKinds = map[string]model.Code{
 // ProductList reads a page of one product for an item (itemID) or an owner (an account or an
 // investment), checking that the owner belongs to the caller first so an unknown parent is
 // a 404 rather than an empty list.
-func (e *Engine) ProductList(ctx context.Context, kind string, itemID, ownerID *uuid.UUID, typ *string, page, pageSize *int) (*RawPage, error) {
+func (e *Engine) ProductList(ctx context.Context, kind string, itemID, ownerID *uuid.UUID, typ *string, page, pageSize *int) (*model.DocumentPage, error) {
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
 		return nil, err
@@ -41,11 +33,12 @@ func (e *Engine) ProductList(ctx context.Context, kind string, itemID, ownerID *
 	if err := e.parentExists(ctx, p, kind, itemID, ownerID); err != nil {
 		return nil, err
 	}
-	list, total, err := e.db.ProductDocuments(ctx, p.ClientID, db.DocumentScope{Kind: kind, ItemID: itemID, OwnerID: ownerID, Type: typ}, limit, offset)
+	list, total, err := e.db.ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ItemID: itemID, OwnerID: ownerID, Type: typ}, limit, offset)
 	if err != nil {
 		return nil, err
 	}
-	return &RawPage{Total: total, TotalPages: model.TotalPages(total, limit), Page: pg, Results: list}, nil
+	out := model.NewDocumentPage(list, total, pg, limit)
+	return &out, nil
 }
 
 // CheckParent authorizes a list at the root of a query: the caller may read product data
@@ -74,7 +67,7 @@ func (e *Engine) parentExists(ctx context.Context, p *auth.Principal, kind strin
 // investment, every other owned product from an account.
 func (e *Engine) ownerExists(ctx context.Context, clientID uuid.UUID, kind string, owner uuid.UUID) error {
 	if kind == "investment_transaction" {
-		if _, n, err := e.db.ProductDocuments(ctx, clientID, db.DocumentScope{Kind: "investment", ID: &owner}, 1, 0); err != nil {
+		if _, n, err := e.db.ProductDocuments(ctx, clientID, model.DocumentScope{Kind: "investment", ID: &owner}, 1, 0); err != nil {
 			return err
 		} else if n == 0 {
 			return model.Fail(model.CodeInvestmentNotFound, "Investment %s not found.", owner)
@@ -90,12 +83,12 @@ func (e *Engine) ownerExists(ctx context.Context, clientID uuid.UUID, kind strin
 }
 
 // ProductByID reads one document of a product.
-func (e *Engine) ProductByID(ctx context.Context, kind string, id uuid.UUID) (json.RawMessage, error) {
+func (e *Engine) ProductByID(ctx context.Context, kind string, id uuid.UUID) (model.JSONDocument, error) {
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
 		return nil, err
 	}
-	list, _, err := e.db.ProductDocuments(ctx, p.ClientID, db.DocumentScope{Kind: kind, ID: &id}, 1, 0)
+	list, _, err := e.db.ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ID: &id}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -106,20 +99,20 @@ func (e *Engine) ProductByID(ctx context.Context, kind string, id uuid.UUID) (js
 }
 
 // IdentityByItem reads an item's one identity; an item without one is a 404.
-func (e *Engine) IdentityByItem(ctx context.Context, itemID uuid.UUID) (json.RawMessage, error) {
+func (e *Engine) IdentityByItem(ctx context.Context, itemID uuid.UUID) (model.JSONDocument, error) {
 	page, err := e.ProductList(ctx, "identity", &itemID, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(page.Results) == 0 {
+	if len(page.Documents) == 0 {
 		return nil, model.Fail(model.CodeIdentityNotFound, "Item %s has no identity collected.", itemID)
 	}
-	return page.Results[0], nil
+	return page.Documents[0], nil
 }
 
 // DocumentPage is one keyset page of a product's documents, for a connection.
 type DocumentPage struct {
-	Docs []json.RawMessage
+	Docs []model.JSONDocument
 	// Cursors has one cursor per row when asked for (a connection's edges).
 	Cursors     []string
 	EndCursor   *string
@@ -138,7 +131,7 @@ type docCursor struct {
 	db.DocumentKey
 }
 
-func scopeKey(s db.DocumentScope) string {
+func scopeKey(s model.DocumentScope) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
@@ -146,7 +139,7 @@ func scopeKey(s db.DocumentScope) string {
 // Documents reads one keyset page of first documents of a product. The scope's parent was
 // reached through a read that checked it belongs to the caller (or CheckParent); the query
 // keeps to the caller's items again.
-func (e *Engine) Documents(ctx context.Context, s db.DocumentScope, first *int, after *string, want DocumentWant) (*DocumentPage, error) {
+func (e *Engine) Documents(ctx context.Context, s model.DocumentScope, first *int, after *string, want DocumentWant) (*DocumentPage, error) {
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 
 func productReads(t *testing.T, w *world) {
 	item, card, checking := &w.item, ptr(w.accounts["CREDIT_CARD"]), ptr(w.accounts["CHECKING_ACCOUNT"])
-	list := func(kind string, itemID, ownerID *uuid.UUID, typ *string, page, size *int) *collected.RawPage {
+	list := func(kind string, itemID, ownerID *uuid.UUID, typ *string, page, size *int) *model.DocumentPage {
 		t.Helper()
 		p, err := w.eng.ProductList(w.a, kind, itemID, ownerID, typ, page, size)
 		if err != nil {
@@ -23,10 +23,10 @@ func productReads(t *testing.T, w *world) {
 		return p
 	}
 	inv := list("investment", item, nil, nil, nil, nil)
-	if inv.Total < 4 || len(inv.Results) != inv.Total || inv.Page != 1 {
-		t.Fatalf("investments: %d of %d", len(inv.Results), inv.Total)
+	if inv.Total < 4 || len(inv.Documents) != inv.Total || inv.Page != 1 {
+		t.Fatalf("investments: %d of %d", len(inv.Documents), inv.Total)
 	}
-	for _, d := range inv.Results {
+	for _, d := range inv.Documents {
 		if fields(t, d)["itemId"] != w.item.String() {
 			t.Fatalf("an investment of another item: %s", d)
 		}
@@ -35,20 +35,20 @@ func productReads(t *testing.T, w *world) {
 	if equity.Total == 0 || equity.Total >= inv.Total {
 		t.Fatalf("EQUITY investments %d of %d", equity.Total, inv.Total)
 	}
-	for _, d := range equity.Results {
+	for _, d := range equity.Documents {
 		if fields(t, d)["type"] != "EQUITY" {
 			t.Fatalf("the EQUITY list holds %s", d)
 		}
 	}
 	second := list("investment", item, nil, nil, ptr(2), ptr(2))
-	if second.Total != inv.Total || second.Page != 2 || second.TotalPages != (inv.Total+1)/2 || len(second.Results) != 2 ||
-		fields(t, second.Results[0])["id"] != fields(t, inv.Results[2])["id"] {
+	if second.Total != inv.Total || second.Page != 2 || second.TotalPages != (inv.Total+1)/2 || len(second.Documents) != 2 ||
+		fields(t, second.Documents[0])["id"] != fields(t, inv.Documents[2])["id"] {
 		t.Fatalf("page 2 of 2: %+v", second)
 	}
-	if past := list("investment", item, nil, nil, ptr(50), ptr(2)); past.Total != inv.Total || len(past.Results) != 0 {
-		t.Fatalf("a page past the end: %d rows of %d", len(past.Results), past.Total)
+	if past := list("investment", item, nil, nil, ptr(50), ptr(2)); past.Total != inv.Total || len(past.Documents) != 0 {
+		t.Fatalf("a page past the end: %d rows of %d", len(past.Documents), past.Total)
 	}
-	invID := uuid.MustParse(fields(t, inv.Results[0])["id"].(string))
+	invID := uuid.MustParse(fields(t, inv.Documents[0])["id"].(string))
 	if txs := list("investment_transaction", nil, &invID, nil, nil, nil); txs.Total == 0 {
 		t.Fatal("an investment without transactions")
 	}

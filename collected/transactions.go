@@ -18,25 +18,10 @@ import (
 // TransactionsPageSize is the page size of both transaction lists (section 8).
 const TransactionsPageSize = 500
 
-// RawTransactionPage is a page of GET /v2/transactions: documents ready to send, and the
-// cursor of the next page.
-type RawTransactionPage struct {
-	Results []json.RawMessage
-	After   *string
-}
-
-// TransactionPage is a page of one account's transactions with the keys of its rows, for
-// lists that give each row a cursor (GraphQL edges), and whether a next page follows.
-type TransactionPage struct {
-	db.TransactionRows
-	More bool
-	f    model.TransactionFilter
-}
-
 // EndCursor is the after cursor of the rows following the page's last, nil for an empty
 // page. It is signed when asked for: a GraphQL query that reads no cursor (a dashboard's
 // first page) signs none.
-func (e *Engine) EndCursor(p *TransactionPage) *string {
+func (e *Engine) EndCursor(p *model.TransactionConnection) *string {
 	if len(p.Keys) == 0 {
 		return nil
 	}
@@ -45,72 +30,51 @@ func (e *Engine) EndCursor(p *TransactionPage) *string {
 }
 
 // RowCursor is the after cursor of the rows following the page's row i.
-func (e *Engine) RowCursor(p *TransactionPage, i int) string {
-	return e.TransactionCursor(p.f, p.Keys[i])
+func (e *Engine) RowCursor(p *model.TransactionConnection, i int) string {
+	return e.TransactionCursor(p.Filter, p.Keys[i])
 }
 
-// TransactionsV2 reads one page of an account's transactions in (date, id) order. The
-// keyset cursor keeps pages stable while rows are added between reads: nothing is lost
-// or repeated, and no page costs more than the one before it.
-func (e *Engine) TransactionsV2(ctx context.Context, f model.TransactionFilter, after *string) (*RawTransactionPage, error) {
-	page, err := e.Transactions(ctx, f, after, TransactionsPageSize)
-	if err != nil {
-		return nil, err
-	}
-	out := &RawTransactionPage{Results: page.Docs}
-	if page.More {
-		out.After = e.EndCursor(page)
-	}
-	return out, nil
-}
-
-// Transactions reads one page of limit transactions of an account the caller owns. Once
-// a statement has checked the owner (collected/owners.go) the page is read alone; a page
-// without rows checks the owner again, so a deleted account still answers as unknown.
-func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, after *string, limit int) (*TransactionPage, error) {
+// Transactions reads one page of first transactions of an account of the caller, after the
+// cursor, in (date, id) order (GET /v2/transactions reads pages of 500). The keyset cursor
+// keeps pages stable while rows are added between reads: nothing is lost or repeated, and
+// no page costs more than the one before it.
+func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, first *int, after *string) (*model.TransactionConnection, error) {
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
-		return nil, err
-	}
-	known, owned := e.owners.known('a', f.AccountID, p.ClientID)
-	if known && !owned {
-		return nil, accountNotFound(f.AccountID)
-	}
-	var page *TransactionPage
-	if owned {
-		if page, err = e.transactionPage(ctx, f, after, limit); err != nil || len(page.Docs) > 0 {
-			return page, err
-		}
-	}
-	if _, err := e.ownAccount(ctx, f.AccountID); err != nil {
-		return nil, err
-	}
-	e.owners.remember('a', f.AccountID, p.ClientID)
-	if page != nil { // read above, and found empty: the account has no such rows
-		return page, nil
-	}
-	return e.transactionPage(ctx, f, after, limit)
-}
-
-// AccountTransactions reads one page of first transactions of an account the caller
-// reached through a parent it owns (an item's or a query's account list): the ownership
-// statement of Transactions would repeat a check already made.
-func (e *Engine) AccountTransactions(ctx context.Context, f model.TransactionFilter, first *int, after *string) (*TransactionPage, error) {
-	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
 	limit, err := First(first, DefaultFirst)
 	if err != nil {
 		return nil, err
 	}
-	return e.transactionPage(ctx, f, after, limit)
+	if err := CheckTransactionFilter(f); err != nil {
+		return nil, err
+	}
+	var key *db.TransactionKey
+	if after != nil && *after != "" {
+		if key, err = e.openTxCursor(*after, f); err != nil {
+			return nil, err
+		}
+	}
+	var rows db.TransactionRows
+	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (n int, err error) {
+		rows.Docs, rows.Keys, err = e.db.TransactionPage(ctx, f, key, limit+1)
+		return len(rows.Docs), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !ours {
+		return nil, accountNotFound(f.AccountID)
+	}
+	return finishPage(f, rows, limit), nil
 }
 
 // FirstTransactionPages reads the first page of first transactions of each account, all
 // under one filter (its AccountID ignored), in one statement: the batched read behind a
 // GraphQL list of accounts with their transactions. The accounts were reached through
 // parents the caller owns.
-func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID, f model.TransactionFilter, first *int) (map[uuid.UUID]*TransactionPage, error) {
+func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID, f model.TransactionFilter, first *int) (map[uuid.UUID]*model.TransactionConnection, error) {
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
@@ -125,7 +89,7 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[uuid.UUID]*TransactionPage, len(accounts))
+	out := make(map[uuid.UUID]*model.TransactionConnection, len(accounts))
 	for _, id := range accounts {
 		tf := f
 		tf.AccountID = id
@@ -133,26 +97,9 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID
 		if r == nil {
 			r = &db.TransactionRows{}
 		}
-		out[id] = e.finishPage(tf, *r, limit)
+		out[id] = finishPage(tf, *r, limit)
 	}
 	return out, nil
-}
-
-// ownAccount checks that the caller may read product data and owns the account; an
-// account of another application is as unknown as one that does not exist.
-func (e *Engine) ownAccount(ctx context.Context, id uuid.UUID) (*auth.Principal, error) {
-	p, err := auth.Require(ctx, auth.ReadProductData)
-	if err != nil {
-		return nil, err
-	}
-	client, _, found, err := e.db.AccountOwner(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !found || client != p.ClientID {
-		return nil, accountNotFound(id)
-	}
-	return p, nil
 }
 
 func accountNotFound(id uuid.UUID) error {
@@ -185,32 +132,17 @@ func TransactionFilterOf(accountID uuid.UUID, in *model.TransactionFilterInput) 
 	return f
 }
 
-func (e *Engine) transactionPage(ctx context.Context, f model.TransactionFilter, after *string, limit int) (*TransactionPage, error) {
-	if err := CheckTransactionFilter(f); err != nil {
-		return nil, err
+// finishPage makes a page of rows read with one row of look-ahead, which says whether a
+// next page follows.
+func finishPage(f model.TransactionFilter, rows db.TransactionRows, limit int) *model.TransactionConnection {
+	c := &model.TransactionConnection{Documents: rows.Docs, Keys: rows.Keys, Filter: f}
+	if c.Documents == nil {
+		c.Documents = []model.JSONDocument{}
 	}
-	var key *db.TransactionKey
-	if after != nil && *after != "" {
-		k, err := e.openTxCursor(*after, f)
-		if err != nil {
-			return nil, err
-		}
-		key = k
-	}
-	docs, keys, err := e.db.TransactionPage(ctx, f, key, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	return e.finishPage(f, db.TransactionRows{Docs: docs, Keys: keys}, limit), nil
-}
-
-// finishPage cuts the look-ahead row off a page.
-func (e *Engine) finishPage(f model.TransactionFilter, rows db.TransactionRows, limit int) *TransactionPage {
-	page := &TransactionPage{TransactionRows: rows, f: f}
 	if len(rows.Docs) > limit {
-		page.Docs, page.Keys, page.More = rows.Docs[:limit], rows.Keys[:limit], true
+		c.Documents, c.Keys, c.PageInfo.HasNextPage = rows.Docs[:limit], rows.Keys[:limit], true
 	}
-	return page
+	return c
 }
 
 // txCursor is the signed payload of a transaction list's after cursor: the position, and
@@ -247,7 +179,7 @@ func (e *Engine) openTxCursor(s string, f model.TransactionFilter) (*db.Transact
 }
 
 // Transaction reads one transaction as its API document.
-func (e *Engine) Transaction(ctx context.Context, id uuid.UUID) (json.RawMessage, error) {
+func (e *Engine) Transaction(ctx context.Context, id uuid.UUID) (model.JSONDocument, error) {
 	p, err := auth.Require(ctx, auth.ReadProductData)
 	if err != nil {
 		return nil, err
@@ -259,12 +191,12 @@ func (e *Engine) Transaction(ctx context.Context, id uuid.UUID) (json.RawMessage
 	if !found {
 		return nil, model.Fail(model.CodeTransactionNotFound, "Transaction %s not found.", id)
 	}
-	return raw, nil
+	return model.JSONDocument(raw), nil
 }
 
 // SetTransactionCategory applies PATCH /transactions/{id}: the chosen category sticks
 // through every later sync and is recorded as feedback.
-func (e *Engine) SetTransactionCategory(ctx context.Context, id uuid.UUID, categoryID string) (json.RawMessage, error) {
+func (e *Engine) SetTransactionCategory(ctx context.Context, id uuid.UUID, categoryID string) (model.JSONDocument, error) {
 	p, err := auth.Require(ctx, auth.WriteProductData)
 	if err != nil {
 		return nil, err

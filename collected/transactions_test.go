@@ -19,17 +19,18 @@ func allTransactions(t *testing.T, w *world, ctx context.Context, f model.Transa
 	var out []map[string]any
 	var after *string
 	for range 1000 {
-		page, err := w.eng.Transactions(ctx, f, after, limit)
+		page, err := w.eng.Transactions(ctx, f, &limit, after)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(page.Docs) > limit || (page.More && len(page.Docs) != limit) {
-			t.Fatalf("a page of %d rows (limit %d), more %v", len(page.Docs), limit, page.More)
+		more := page.PageInfo.HasNextPage
+		if len(page.Documents) > limit || (more && len(page.Documents) != limit) || len(page.Keys) != len(page.Documents) {
+			t.Fatalf("a page of %d rows (limit %d), more %v", len(page.Documents), limit, more)
 		}
-		for _, d := range page.Docs {
+		for _, d := range page.Documents {
 			out = append(out, fields(t, d))
 		}
-		if !page.More {
+		if !more {
 			return out
 		}
 		after = w.eng.EndCursor(page)
@@ -80,35 +81,35 @@ func transactionReads(t *testing.T, w *world) {
 				t.Fatalf("row %d: %v, want %v", i, paged[i]["id"], whole[i]["id"])
 			}
 		}
-		v2, err := w.eng.TransactionsV2(w.a, f, nil)
-		if err != nil || len(v2.Results) != min(len(whole), collected.TransactionsPageSize) || (v2.After != nil) != (len(whole) > collected.TransactionsPageSize) {
-			t.Fatalf("v2 page: %d rows, after %v (%v)", len(v2.Results), v2.After, err)
+		one, err := w.eng.Transactions(w.a, f, nil, nil)
+		if err != nil || len(one.Documents) != min(len(whole), collected.DefaultFirst) || one.PageInfo.HasNextPage != (len(whole) > collected.DefaultFirst) {
+			t.Fatalf("a page of the default size: %d rows, more %v (%v)", len(one.Documents), one.PageInfo.HasNextPage, err)
 		}
 	})
 
 	t.Run("a cursor continues only the list it came from", func(t *testing.T) {
-		first, err := w.eng.Transactions(w.a, f, nil, 3)
-		if err != nil || !first.More || len(first.Keys) != 3 {
+		first, err := w.eng.Transactions(w.a, f, ptr(3), nil)
+		if err != nil || !first.PageInfo.HasNextPage || len(first.Keys) != 3 {
 			t.Fatalf("first page %+v (%v)", first, err)
 		}
 		after := w.eng.EndCursor(first)
 		if c := w.eng.RowCursor(first, 2); c != *after {
 			t.Fatal("the last row's cursor is not the end cursor")
 		}
-		next, err := w.eng.Transactions(w.a, f, after, 3)
-		if err != nil || fields(t, next.Docs[0])["id"] != whole[3]["id"] {
-			t.Fatalf("the next page starts at %v, want row 4 (%v)", fields(t, next.Docs[0])["id"], err)
+		next, err := w.eng.Transactions(w.a, f, ptr(3), after)
+		if err != nil || fields(t, next.Documents[0])["id"] != whole[3]["id"] {
+			t.Fatalf("the next page starts at %v, want row 4 (%v)", fields(t, next.Documents[0])["id"], err)
 		}
 		savings := model.TransactionFilter{AccountID: w.accounts["SAVINGS_ACCOUNT"]}
-		_, err = w.eng.Transactions(w.a, savings, after, 3)
+		_, err = w.eng.Transactions(w.a, savings, ptr(3), after)
 		wantCode(t, "on another account", err, model.CodeInvalidCursor)
 		narrowed := f
 		narrowed.DateFrom = ptr(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
-		_, err = w.eng.Transactions(w.a, narrowed, after, 3)
+		_, err = w.eng.Transactions(w.a, narrowed, ptr(3), after)
 		wantCode(t, "under other filters", err, model.CodeInvalidCursor)
-		_, err = w.eng.Transactions(w.a, f, ptr("not-a-cursor"), 3)
+		_, err = w.eng.Transactions(w.a, f, ptr(3), ptr("not-a-cursor"))
 		wantCode(t, "made up", err, model.CodeInvalidCursor)
-		if empty := w.eng.EndCursor(&collected.TransactionPage{}); empty != nil {
+		if empty := w.eng.EndCursor(&model.TransactionConnection{}); empty != nil {
 			t.Fatalf("an empty page's end cursor %v", *empty)
 		}
 	})
@@ -130,19 +131,19 @@ func transactionReads(t *testing.T, w *world) {
 		if got := allTransactions(t, w, w.a, model.TransactionFilter{AccountID: checking, IDs: ids}, 50); len(got) != 2 {
 			t.Fatalf("two ids gave %d rows", len(got))
 		}
-		_, err := w.eng.Transactions(w.a, model.TransactionFilter{AccountID: checking, DateFrom: &to, DateTo: &from}, nil, 10)
+		_, err := w.eng.Transactions(w.a, model.TransactionFilter{AccountID: checking, DateFrom: &to, DateTo: &from}, ptr(10), nil)
 		wantCode(t, "dateFrom after dateTo", err, model.CodeInvalidParameter)
 	})
 
 	t.Run("another application's account is unknown, before and after its owner read it", func(t *testing.T) {
-		_, err := w.eng.Transactions(w.b, f, nil, 10)
+		_, err := w.eng.Transactions(w.b, f, ptr(10), nil)
 		wantCode(t, "after the owner's read", err, model.CodeAccountNotFound)
 		fresh := model.TransactionFilter{AccountID: w.accounts["CREDIT_CARD"]}
-		_, err = w.eng.Transactions(w.b, fresh, nil, 10)
+		_, err = w.eng.Transactions(w.b, fresh, ptr(10), nil)
 		wantCode(t, "before the owner's read", err, model.CodeAccountNotFound)
-		_, err = w.eng.Transactions(w.a, model.TransactionFilter{AccountID: uuid.New()}, nil, 10)
+		_, err = w.eng.Transactions(w.a, model.TransactionFilter{AccountID: uuid.New()}, ptr(10), nil)
 		wantCode(t, "an unknown account", err, model.CodeAccountNotFound)
-		_, err = w.eng.Transactions(w.token, f, nil, 10)
+		_, err = w.eng.Transactions(w.token, f, ptr(10), nil)
 		wantCode(t, "a Connect Token", err, model.CodeForbidden)
 		_, _, err = w.eng.AccountWithTransactions(w.b, f, nil, true)
 		wantCode(t, "account with transactions", err, model.CodeAccountNotFound)
@@ -153,8 +154,8 @@ func transactionReads(t *testing.T, w *world) {
 	t.Run("an account with its first page", func(t *testing.T) {
 		for _, withDocument := range []bool{true, false} {
 			acc, page, err := w.eng.AccountWithTransactions(w.a, f, ptr(4), withDocument)
-			if err != nil || acc.ID != checking || len(page.Docs) != 4 || !page.More || fields(t, page.Docs[0])["id"] != whole[0]["id"] {
-				t.Fatalf("with document %v: %+v, %d rows (%v)", withDocument, acc, len(page.Docs), err)
+			if err != nil || acc.ID != checking || len(page.Documents) != 4 || !page.PageInfo.HasNextPage || fields(t, page.Documents[0])["id"] != whole[0]["id"] {
+				t.Fatalf("with document %v: %+v, %v (%v)", withDocument, acc, page, err)
 			}
 			if withDocument && acc.Subtype != "CHECKING_ACCOUNT" {
 				t.Fatalf("the account's document: %+v", acc)
@@ -169,19 +170,19 @@ func transactionReads(t *testing.T, w *world) {
 	t.Run("batched first pages", func(t *testing.T) {
 		unknown := uuid.New()
 		pages, err := w.eng.FirstTransactionPages(w.a, []uuid.UUID{checking, unknown}, model.TransactionFilter{}, ptr(5))
-		if err != nil || len(pages) != 2 || len(pages[checking].Docs) != 5 || !pages[checking].More || len(pages[unknown].Docs) != 0 {
+		if err != nil || len(pages) != 2 || len(pages[checking].Documents) != 5 || !pages[checking].PageInfo.HasNextPage || len(pages[unknown].Documents) != 0 {
 			t.Fatalf("first pages %v (%v)", pages, err)
 		}
-		if fields(t, pages[checking].Docs[0])["id"] != whole[0]["id"] {
+		if fields(t, pages[checking].Documents[0])["id"] != whole[0]["id"] {
 			t.Fatal("the batched page does not start at the account's first row")
 		}
-		next, err := w.eng.AccountTransactions(w.a, f, ptr(5), w.eng.EndCursor(pages[checking]))
-		if err != nil || fields(t, next.Docs[0])["id"] != whole[5]["id"] {
-			t.Fatalf("the batched page's cursor continues at %v (%v)", fields(t, next.Docs[0])["id"], err)
+		next, err := w.eng.Transactions(w.a, f, ptr(5), w.eng.EndCursor(pages[checking]))
+		if err != nil || fields(t, next.Documents[0])["id"] != whole[5]["id"] {
+			t.Fatalf("the batched page's cursor continues at %v (%v)", fields(t, next.Documents[0])["id"], err)
 		}
 		_, err = w.eng.FirstTransactionPages(w.a, []uuid.UUID{checking}, model.TransactionFilter{}, ptr(collected.MaxFirst+1))
 		wantCode(t, "first over the maximum", err, model.CodeInvalidParameter)
-		_, err = w.eng.AccountTransactions(w.a, f, ptr(-1), nil)
+		_, err = w.eng.Transactions(w.a, f, ptr(-1), nil)
 		wantCode(t, "first -1", err, model.CodeInvalidParameter)
 	})
 
@@ -205,13 +206,13 @@ func legacyReads(t *testing.T, w *world) {
 	f := model.LegacyTransactionFilter{TransactionFilter: model.TransactionFilter{AccountID: checking}}
 	whole := allTransactions(t, w, w.a, f.TransactionFilter, collected.MaxFirst)
 	first, err := w.eng.LegacyTransactions(w.a, f, nil, ptr(10))
-	if err != nil || first.Total != len(whole) || first.Page != 1 || len(first.Results) != 10 || first.TotalPages != (len(whole)+9)/10 {
+	if err != nil || first.Total != len(whole) || first.Page != 1 || len(first.Documents) != 10 || first.TotalPages != (len(whole)+9)/10 {
 		t.Fatalf("first legacy page: total %d of %d rows, page %d of %d (%v)", first.Total, len(whole), first.Page, first.TotalPages, err)
 	}
 	// Pages follow the same order, the total from the remembered count.
 	second, err := w.eng.LegacyTransactions(w.a, f, ptr(2), ptr(10))
-	if err != nil || second.Total != len(whole) || fields(t, second.Results[0])["id"] != whole[10]["id"] {
-		t.Fatalf("second page starts at %v (%v)", fields(t, second.Results[0])["id"], err)
+	if err != nil || second.Total != len(whole) || fields(t, second.Documents[0])["id"] != whole[10]["id"] {
+		t.Fatalf("second page starts at %v (%v)", fields(t, second.Documents[0])["id"], err)
 	}
 	from, to := time.Now(), time.Now().AddDate(0, 0, -1)
 	_, err = w.eng.LegacyTransactions(w.a, model.LegacyTransactionFilter{TransactionFilter: model.TransactionFilter{AccountID: checking, DateFrom: &from, DateTo: &to}}, nil, nil)
@@ -228,11 +229,11 @@ func legacyReads(t *testing.T, w *world) {
 
 func categoryCorrections(t *testing.T, w *world) {
 	f := model.TransactionFilter{AccountID: w.accounts["CHECKING_ACCOUNT"]}
-	page, err := w.eng.Transactions(w.a, f, nil, 1)
+	page, err := w.eng.Transactions(w.a, f, ptr(1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := fields(t, page.Docs[0])
+	tx := fields(t, page.Documents[0])
 	id := uuid.MustParse(tx["id"].(string))
 	cats, err := w.eng.Categories(w.a, nil, nil, ptr(500))
 	if err != nil {

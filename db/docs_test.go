@@ -8,14 +8,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"ponte/db"
+	"ponte/model"
 	"ponte/testsupport"
 )
 
-// Documents read into a shared buffer are the documents a scan reads, NULL included, with
-// the buffer too small to start (each append moves it) or large enough; each is capped, so
-// appending to one cannot write over the next. A column that is not text is refused: its
-// raw bytes are not the document (jsonb's binary form starts with a version byte).
-func TestDocsInto(t *testing.T) {
+// Documents read into memory the list owns are the documents a scan reads, NULL included,
+// whatever the scratch buffer held before (a longer list, then a shorter one); each is
+// capped, so appending to one cannot write over the next, and a list read later does not
+// change an earlier one. A column that is not text is refused: its raw bytes are not the
+// document (jsonb's binary form starts with a version byte).
+func TestCollectDocs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	d, err := db.Open(ctx, testsupport.NewDatabase(t))
@@ -23,34 +25,62 @@ func TestDocsInto(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	read := func(sql string, buf *[]byte) ([]json.RawMessage, error) {
+	read := func(sql string) ([]model.JSONDocument, error) {
 		rows, err := d.Pool.Query(ctx, sql)
 		if err != nil {
 			return nil, err
 		}
-		return pgx.CollectRows(rows, db.DocsInto(buf))
+		return db.CollectDocs(rows, 0, nil)
+	}
+	scan := func(sql string) []json.RawMessage {
+		rows, err := d.Pool.Query(ctx, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
+			var b []byte
+			err := r.Scan(&b)
+			return b, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return docs
 	}
 	const three = `SELECT d FROM (VALUES (1, '{"a":1}'), (2, NULL), (3, '{"b":[2,3],"c":"é"}')) v (n, d) ORDER BY n`
-	want, err := read(three, nil)
-	if err != nil || len(want) != 3 || want[1] != nil {
-		t.Fatalf("scanned %q, %v", want, err)
+	const long = `SELECT repeat('x', 70000) FROM generate_series(1, 2)`
+	want := scan(three)
+	if len(want) != 3 || want[1] != nil {
+		t.Fatalf("scanned %q", want)
 	}
-	for _, size := range []int{0, 1, 4096} {
-		buf := make([]byte, 0, size)
-		got, err := read(three, &buf)
-		if err != nil || len(got) != len(want) {
-			t.Fatalf("buffer of %d: %q, %v", size, got, err)
+	var earlier []model.JSONDocument
+	for _, sql := range []string{three, long, three, three} {
+		got, err := read(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sql == long {
+			if len(got) != 2 || len(got[0]) != 70000 {
+				t.Fatalf("the long list read %d documents", len(got))
+			}
+			continue
+		}
+		if len(got) != len(want) {
+			t.Fatalf("read %q, a scan reads %q", got, want)
 		}
 		_ = append(got[0], "overwritten"...)
 		for i := range want {
 			if string(got[i]) != string(want[i]) || (got[i] == nil) != (want[i] == nil) {
-				t.Fatalf("buffer of %d: document %d is %q, a scan reads %q", size, i, got[i], want[i])
+				t.Fatalf("document %d is %q, a scan reads %q", i, got[i], want[i])
 			}
 		}
+		if earlier != nil && string(earlier[2]) != string(want[2]) {
+			t.Fatalf("a later read changed an earlier list: %q", earlier[2])
+		}
+		earlier = got
 	}
-	for _, sql := range []string{`SELECT '{"a":1}'::jsonb`, `SELECT '{"a":1}'::text, 2`} {
-		buf := []byte{}
-		if got, err := read(sql, &buf); err == nil {
+	for _, sql := range []string{`SELECT '{"a":1}'::jsonb`, `SELECT 2`} {
+		if got, err := read(sql); err == nil {
 			t.Fatalf("%s read as %q", sql, got)
 		}
 	}

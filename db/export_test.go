@@ -1,4 +1,4 @@
 package db
 
-// DocsInto is docsInto, for the external tests.
-var DocsInto = docsInto
+// CollectDocs is collectDocs, for the external tests.
+var CollectDocs = collectDocs

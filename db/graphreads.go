@@ -3,8 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"slices"
+	"sort"
 	"strconv"
 	"time"
 
@@ -27,7 +26,7 @@ func (c *conn) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *st
 
 // TransactionRows are one account's rows of a transaction page: documents and their keys.
 type TransactionRows struct {
-	Docs []json.RawMessage
+	Docs []model.JSONDocument
 	Keys []TransactionKey
 }
 
@@ -54,25 +53,25 @@ func (c *conn) FirstTransactionPages(ctx context.Context, accountIDs []uuid.UUID
 	for _, id := range accountIDs {
 		out[id] = &TransactionRows{}
 	}
-	type pageRow struct {
-		account uuid.UUID
-		doc     []byte
-		key     TransactionKey
-	}
-	var a pageRow
-	dest := []any{&a.account, &a.doc, &a.key.Date, &a.key.ID} // once, as in docsAndKeys
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pageRow, error) {
-		a = pageRow{}
-		err := r.Scan(dest...)
-		return a, err
+	var accounts []uuid.UUID
+	var keys []TransactionKey
+	var account uuid.UUID
+	var k TransactionKey
+	dest := []any{&account, nil, &k.Date, &k.ID} // once, as in docsAndKeys; nil: the document, read raw
+	docs, err := collectDocs(rows, 1, func(r pgx.CollectableRow) error {
+		if err := r.Scan(dest...); err != nil {
+			return err
+		}
+		accounts, keys = append(accounts, account), append(keys, k)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range list {
-		p := out[a.account]
-		p.Docs = append(p.Docs, a.doc)
-		p.Keys = append(p.Keys, a.key)
+	for i, doc := range docs {
+		p := out[accounts[i]]
+		p.Docs = append(p.Docs, doc)
+		p.Keys = append(p.Keys, keys[i])
 	}
 	return out, nil
 }
@@ -85,13 +84,13 @@ type DocumentKey struct {
 
 // ProductDocumentPage reads up to limit documents after the key, in their stored order: the
 // keyset form of ProductDocuments, for connections.
-func (c *conn) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s DocumentScope, after *DocumentKey, limit int) ([]json.RawMessage, []DocumentKey, error) {
+func (c *conn) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s DocumentScope, after *DocumentKey, limit int) ([]model.JSONDocument, []DocumentKey, error) {
 	var afterSort *string
 	var afterID *uuid.UUID
 	if after != nil {
 		afterSort, afterID = &after.Sort, &after.ID
 	}
-	rows, err := c.pg.Query(ctx, `SELECT `+documentJSON+`, p.sort_key, p.id
+	rows, err := c.pg.Query(ctx, `SELECT (`+documentJSON+`)::text, p.sort_key, p.id
 		FROM product_documents p JOIN items i ON i.id = p.item_id
 		WHERE p.kind = $1 AND i.client_id = $2`+documentWhere+`
 		AND ($7::text IS NULL OR (p.sort_key, p.id) > ($7, $8::uuid))
@@ -99,7 +98,7 @@ func (c *conn) ProductDocumentPage(ctx context.Context, clientID uuid.UUID, s Do
 	if err != nil {
 		return nil, nil, err
 	}
-	return docsAndKeys(rows, func(doc *[]byte, k *DocumentKey) []any { return []any{doc, &k.Sort, &k.ID} })
+	return docsAndKeys(rows, func(k *DocumentKey) []any { return []any{&k.Sort, &k.ID} })
 }
 
 // ProductDocumentCount counts the documents of a scope.
@@ -149,14 +148,11 @@ func (c *conn) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.U
 }
 
 // AccountWithTransactions reads one account of clientID's items and the first limit of its
-// transactions under f in one statement: GraphQL's account(id) { transactions } checked
-// the owner and read the page in two round trips, and under load the database's work per
-// statement, not Go's, sets the rate a dashboard can hold. found is false for other
-// clients' accounts. Without withDocument the account's document is neither sent nor
-// decoded (a dashboard that asks only for an account's transactions spent 50 µs decoding
-// it), and the account comes back with its id alone.
-func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID, f TransactionFilter, limit int, withDocument bool) (*model.Account, TransactionRows, bool, error) {
-	args := []any{id, clientID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit, withDocument}
+// transactions under f in one statement: reading the account and then the page was two
+// round trips, and under load the database's work per statement, not Go's, sets the rate a
+// dashboard can hold. found is false for other clients' accounts.
+func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID, f TransactionFilter, limit int) (*model.Account, TransactionRows, bool, error) {
+	args := []any{id, clientID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
 	idsCond := ""
 	if len(f.IDs) > 0 {
 		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
@@ -169,9 +165,9 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID
 	// repeated on every row.
 	rows, err := d.pg.Query(ctx, `WITH a AS (SELECT a.id, a.data FROM accounts a JOIN items i ON i.id = a.item_id
 			WHERE a.id = $1 AND i.client_id = $2)
-		SELECT true, CASE WHEN $7 THEN data END, NULL::text, NULL::timestamptz, NULL::uuid FROM a
+		SELECT data, NULL::text, NULL::timestamptz, NULL::uuid FROM a
 		UNION ALL
-		(SELECT false, NULL, `+transactionJSON+`, t.date, t.id FROM transactions t WHERE t.account_id = (SELECT id FROM a)
+		(SELECT NULL, `+transactionJSON+`, t.date, t.id FROM transactions t WHERE t.account_id = (SELECT id FROM a)
 			AND ($3::timestamptz IS NULL OR t.date >= $3) AND ($4::timestamptz IS NULL OR t.date <= $4)
 			AND ($5::timestamptz IS NULL OR t.created_at >= $5)`+idsCond+`
 			ORDER BY t.date, t.id LIMIT $6)`, args...)
@@ -179,45 +175,51 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, id uuid.UUID
 		return nil, TransactionRows{}, false, err
 	}
 	var account *model.Account
-	type pageRow struct {
-		doc []byte
-		key TransactionKey
-	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pageRow, error) {
-		var isAccount bool
-		var raw, doc []byte
-		var date *time.Time
-		var txID *uuid.UUID
-		if err := r.Scan(&isAccount, &raw, &doc, &date, &txID); err != nil {
-			return pageRow{}, err
+	var keys []TransactionKey
+	var raw []byte
+	var date *time.Time
+	var txID *uuid.UUID
+	dest := []any{&raw, nil, &date, &txID}
+	docs, err := collectDocs(rows, 1, func(r pgx.CollectableRow) error {
+		raw, date, txID = nil, nil, nil
+		if err := r.Scan(dest...); err != nil {
+			return err
 		}
-		if isAccount {
-			if !withDocument {
-				account = &model.Account{ID: id}
-				return pageRow{}, nil
-			}
+		if date == nil { // the account's row
 			a, err := scanAccount(raw)
 			account = a
-			return pageRow{}, err
+			keys = append(keys, TransactionKey{})
+			return err
 		}
-		return pageRow{doc, TransactionKey{Date: *date, ID: *txID}}, nil
+		keys = append(keys, TransactionKey{Date: *date, ID: *txID})
+		return nil
 	})
 	if err != nil || account == nil {
 		return nil, TransactionRows{}, false, err
 	}
-	list = slices.DeleteFunc(list, func(r pageRow) bool { return r.doc == nil }) // the account's row
-	cmpRows := func(a, b pageRow) int {
-		if c := a.key.Date.Compare(b.key.Date); c != 0 {
-			return c
+	page := TransactionRows{Docs: make([]model.JSONDocument, 0, len(docs)), Keys: make([]TransactionKey, 0, len(docs))}
+	for i, doc := range docs {
+		if doc != nil {
+			page.Docs, page.Keys = append(page.Docs, doc), append(page.Keys, keys[i])
 		}
-		return bytes.Compare(a.key.ID[:], b.key.ID[:])
 	}
-	if !slices.IsSortedFunc(list, cmpRows) {
-		slices.SortFunc(list, cmpRows)
-	}
-	page := TransactionRows{Docs: make([]json.RawMessage, len(list)), Keys: make([]TransactionKey, len(list))}
-	for i, r := range list {
-		page.Docs[i], page.Keys[i] = r.doc, r.key
+	if !sort.IsSorted(page) {
+		sort.Sort(page)
 	}
 	return account, page, true, nil
+}
+
+// TransactionRows sort in the list's order, (date, id).
+func (p TransactionRows) Len() int { return len(p.Docs) }
+
+func (p TransactionRows) Less(i, j int) bool {
+	if c := p.Keys[i].Date.Compare(p.Keys[j].Date); c != 0 {
+		return c < 0
+	}
+	return bytes.Compare(p.Keys[i].ID[:], p.Keys[j].ID[:]) < 0
+}
+
+func (p TransactionRows) Swap(i, j int) {
+	p.Docs[i], p.Docs[j] = p.Docs[j], p.Docs[i]
+	p.Keys[i], p.Keys[j] = p.Keys[j], p.Keys[i]
 }

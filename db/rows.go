@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"ponte/model"
 )
 
 // pageWithTotal reads one page of rows whose last column is count(*) OVER (), and the
@@ -29,23 +32,100 @@ func pageWithTotal[T any](ctx context.Context, q querier, sql, countSQL string, 
 	return list, total, err
 }
 
-// docsAndKeys reads rows of a stored document and its place in a keyset order into two
-// lists, in row order, as the keyset pages return them. targets gives the scan targets of a
-// row, the document's and the key's, once: the same targets serve every row, where a scan
-// call per row built its argument list and moved its variables to the heap, three
-// allocations a row beside the document's own (a 500-row page read 2,000).
-func docsAndKeys[K any](rows pgx.Rows, targets func(doc *[]byte, key *K) []any) ([]json.RawMessage, []K, error) {
+// Lists of stored documents are read into memory the list owns: every document of a list
+// in one array, and the list of them, two allocations where a scan allocates a copy of each
+// document (for a dashboard's 50 transactions, 50 of its 500). The text is gathered in a
+// scratch buffer of this package first, because the list's size is known only at its end.
+type docScratch struct {
+	text []byte
+	ends []int // each document's end in text; -1 for a NULL document
+}
+
+var docScratches = sync.Pool{New: func() any { return new(docScratch) }}
+
+// docScratchKept bounds the scratch buffers kept for the next list: one large list does not
+// stay held.
+const docScratchKept = 64 << 10
+
+// add appends the document column of row r; a NULL document is recorded as none.
+func (s *docScratch) add(r pgx.CollectableRow, col int) error {
+	values, fields := r.RawValues(), r.FieldDescriptions()
+	// The column's raw bytes are the document only for text: another type's may be its
+	// binary form (jsonb's starts with a version byte), which a scan would decode.
+	if fields[col].DataTypeOID != pgtype.TextOID {
+		return fmt.Errorf("a document's column has type %d, not text", fields[col].DataTypeOID)
+	}
+	if values[col] == nil {
+		s.ends = append(s.ends, -1)
+		return nil
+	}
+	s.text = append(s.text, values[col]...)
+	s.ends = append(s.ends, len(s.text))
+	return nil
+}
+
+// docs copies the gathered documents out, into one array the list owns; each is capped, so
+// appending to one cannot write over the next.
+func (s *docScratch) docs() []model.JSONDocument {
+	text := make([]byte, len(s.text))
+	copy(text, s.text)
+	out := make([]model.JSONDocument, len(s.ends))
+	start := 0
+	for i, end := range s.ends {
+		if end < 0 {
+			continue
+		}
+		out[i] = text[start:end:end]
+		start = end
+	}
+	return out
+}
+
+// collectDocs reads rows whose column col is a stored document as text into documents the
+// result owns; each is the column's text as the server sent it. scan, when set, reads the
+// row's other columns (the document's own position is passed over).
+func collectDocs(rows pgx.Rows, col int, scan func(r pgx.CollectableRow) error) ([]model.JSONDocument, error) {
+	s := docScratches.Get().(*docScratch)
+	s.text, s.ends = s.text[:0], s.ends[:0]
+	defer func() {
+		if cap(s.text) > docScratchKept {
+			s.text = nil
+		}
+		docScratches.Put(s)
+	}()
+	_, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct{}, error) {
+		if len(r.RawValues()) <= col {
+			return struct{}{}, fmt.Errorf("a document's row has %d columns", len(r.RawValues()))
+		}
+		if err := s.add(r, col); err != nil {
+			return struct{}{}, err
+		}
+		if scan != nil {
+			return struct{}{}, scan(r)
+		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.docs(), nil
+}
+
+// docsAndKeys reads rows of a stored document (the first column, text) and its place in a
+// keyset order into two lists, in row order, as the keyset pages return them. targets gives
+// the scan targets of the key's columns, once: the same targets serve every row, where a
+// scan call per row built its argument list and moved its variables to the heap.
+func docsAndKeys[K any](rows pgx.Rows, targets func(key *K) []any) ([]model.JSONDocument, []K, error) {
 	var keys []K
-	var doc []byte
 	var k, zero K
-	dest := targets(&doc, &k)
-	docs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
-		doc, k = nil, zero
+	dest := append([]any{nil}, targets(&k)...) // nil: the document, read raw
+	docs, err := collectDocs(rows, 0, func(r pgx.CollectableRow) error {
+		k = zero
 		if err := r.Scan(dest...); err != nil {
-			return nil, err
+			return err
 		}
 		keys = append(keys, k)
-		return doc, nil // a new slice each row: pgx copies a text value out of its buffer
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -55,41 +135,9 @@ func docsAndKeys[K any](rows pgx.Rows, targets func(doc *[]byte, key *K) []any) 
 
 // rowToDoc reads a row of one stored document. It scans into []byte, not json.RawMessage:
 // pgx plans a scan into a named type through reflection (TryFindUnderlyingTypeScanPlan)
-// on every query, about 2 µs of a GET /accounts under load, where []byte has a fast path.
+// on every query, where []byte has a fast path.
 func rowToDoc(r pgx.CollectableRow) (json.RawMessage, error) {
 	var doc []byte
 	err := r.Scan(&doc)
 	return doc, err
-}
-
-// docsInto reads rows of one stored document as rowToDoc does, but appends each to *buf
-// and answers it as a slice of *buf: a caller that writes the documents out at once and
-// gives buf to the next request allocates nothing per document, where a scan allocates a
-// copy of each (for GET /accounts, a quarter of the bytes a request allocated). The text
-// is the column's as the server sent it, as a scan into []byte copies it, so the column
-// must be text: another type's raw bytes may be its binary form (jsonb's starts with a
-// version byte), which a scan would decode. A nil buf gives rowToDoc, for callers that
-// keep the documents. A NULL document reads as nil, as scanned.
-//
-// A document stays valid while buf is not reused: when an append moves *buf, the
-// documents before it keep the old array, which nothing writes again.
-func docsInto(buf *[]byte) pgx.RowToFunc[json.RawMessage] {
-	if buf == nil {
-		return rowToDoc
-	}
-	return func(r pgx.CollectableRow) (json.RawMessage, error) {
-		values, fields := r.RawValues(), r.FieldDescriptions()
-		if len(values) != 1 {
-			return nil, fmt.Errorf("a document's row has %d columns, not one", len(values))
-		}
-		if fields[0].DataTypeOID != pgtype.TextOID {
-			return nil, fmt.Errorf("a document's column has type %d, not text", fields[0].DataTypeOID)
-		}
-		if values[0] == nil {
-			return nil, nil
-		}
-		start := len(*buf)
-		*buf = append(*buf, values[0]...)
-		return (*buf)[start:len(*buf):len(*buf)], nil
-	}
 }

@@ -16,10 +16,7 @@ import (
 type TransactionFilter = model.TransactionFilter
 
 // TransactionKey is a position in the (date, id) order of an account's transactions.
-type TransactionKey struct {
-	Date time.Time
-	ID   uuid.UUID
-}
+type TransactionKey = model.TransactionKey
 
 // transactionJSON is a stored row's API document: rows keep it whole (timestamps and the
 // client's category included, see migration 0007), so a page goes from PostgreSQL to the
@@ -33,7 +30,7 @@ func APITimeSQL(expr string) string {
 
 // TransactionPage reads up to limit transactions of an account after the key, in
 // (date, id) order, as ready JSON documents, with each one's key.
-func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]json.RawMessage, []TransactionKey, error) {
+func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]model.JSONDocument, []TransactionKey, error) {
 	args := []any{f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
 	keyCond := ""
 	if after != nil {
@@ -53,7 +50,7 @@ func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *
 	if err != nil {
 		return nil, nil, err
 	}
-	return docsAndKeys(rows, func(doc *[]byte, k *TransactionKey) []any { return []any{doc, &k.Date, &k.ID} })
+	return docsAndKeys(rows, func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} })
 }
 
 // AccountOwner returns the client that owns an account, and its item.
@@ -123,14 +120,7 @@ func (c *conn) CategoryFeedback(ctx context.Context, clientID uuid.UUID, limit i
 }
 
 // DocumentScope selects product documents of one kind: by item, by owner, or one by id.
-type DocumentScope struct {
-	Kind    string
-	ItemID  *uuid.UUID
-	OwnerID *uuid.UUID
-	ID      *uuid.UUID
-	// Type filters on the document's "type" field, when set.
-	Type *string
-}
+type DocumentScope = model.DocumentScope
 
 // documentJSON renders a product document with its row's timestamps.
 const documentJSON = `p.data || jsonb_build_object(
@@ -144,11 +134,11 @@ const documentWhere = `
 
 // ProductDocuments reads documents of clientID's items, in their stored order, with the
 // row timestamps laid over them; total counts every match, limit and offset page them.
-func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]json.RawMessage, int, error) {
+func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]model.JSONDocument, int, error) {
 	const from = ` FROM product_documents p JOIN items i ON i.id = p.item_id WHERE p.kind = $1 AND i.client_id = $2` + documentWhere
 	return pageWithTotal(ctx, d.Pool, `SELECT `+documentJSON+`, count(*) OVER ()`+from+` ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`,
 		`SELECT count(*)`+from, 6, []any{s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset}, offset,
-		func(r pgx.CollectableRow, total *int) (json.RawMessage, error) {
+		func(r pgx.CollectableRow, total *int) (model.JSONDocument, error) {
 			var raw []byte
 			err := r.Scan(&raw, total)
 			return raw, err
@@ -164,7 +154,7 @@ const legacyWhere = ` WHERE t.account_id = $1
 	AND (cardinality($6::uuid[]) = 0 OR t.id = ANY($6))`
 
 // LegacyTransactionPage reads one OFFSET page of GET /transactions, in (date, id) order.
-func (c *conn) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]json.RawMessage, error) {
+func (c *conn) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]model.JSONDocument, error) {
 	ids := f.IDs
 	if ids == nil {
 		ids = []uuid.UUID{}
@@ -174,11 +164,7 @@ func (c *conn) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFil
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
-		var raw []byte
-		err := r.Scan(&raw)
-		return raw, err
-	})
+	return collectDocs(rows, 0, nil)
 }
 
 // LegacyTransactionCount counts the matches of a GET /transactions filter, and returns the
@@ -196,8 +182,11 @@ func (c *conn) LegacyTransactionCount(ctx context.Context, f LegacyTransactionFi
 
 // AccountVersion is the last change of an account's item; counts of its transactions stay
 // valid while it holds (syncs change the item at every step).
-func (c *conn) AccountVersion(ctx context.Context, accountID uuid.UUID) (time.Time, error) {
-	var v time.Time
-	err := c.pg.QueryRow(ctx, `SELECT i.updated_at FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, accountID).Scan(&v)
-	return v, err
+// found is false when the account does not exist.
+func (c *conn) AccountVersion(ctx context.Context, accountID uuid.UUID) (v time.Time, found bool, err error) {
+	err = c.pg.QueryRow(ctx, `SELECT i.updated_at FROM accounts a JOIN items i ON i.id = a.item_id WHERE a.id = $1`, accountID).Scan(&v)
+	if isNoRows(err) {
+		return v, false, nil
+	}
+	return v, err == nil, err
 }

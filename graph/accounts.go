@@ -14,9 +14,17 @@ import (
 	"ponte/model"
 )
 
-// resolvedAccountFields are the Account fields that resolvers compute, which a stored
-// account document does not hold: the methods of generated.AccountResolver.
-var resolvedAccountFields = resolverFields(reflect.TypeFor[generated.AccountResolver]())
+// resolvedFields are, by object type, the fields that resolvers compute, which a stored
+// document does not hold: the methods of generated.ResolverRoot's XResolver interfaces.
+var resolvedFields = func() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	root := reflect.TypeFor[generated.ResolverRoot]()
+	for i := range root.NumMethod() {
+		m := root.Method(i)
+		out[m.Name] = resolverFields(m.Type.Out(0))
+	}
+	return out
+}()
 
 func resolverFields(iface reflect.Type) map[string]bool {
 	out := map[string]bool{}
@@ -28,63 +36,41 @@ func resolverFields(iface reflect.Type) map[string]bool {
 	return out
 }
 
-// Accounts answers an item's accounts. When the results ask only for what the stored
-// documents hold, the page carries the documents as GET /accounts sends them and the
-// projection writes the selected fields from them: decoding each document into a struct
-// and marshalling it field by field was a sixth of a dashboard query's CPU.
+// resolvedAccountFields are the Account fields that resolvers compute.
+var resolvedAccountFields = resolvedFields["Account"]
+
+// Accounts answers an item's accounts as their stored documents: the projection writes the
+// selected fields from them (decoding each document into a struct and marshalling it field
+// by field was a sixth of a dashboard query's CPU), and results decodes them only for a
+// selection of fields resolvers compute.
 func (r *queryResolver) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*model.AccountPage, error) {
-	if graphql.GetFieldContext(ctx) == nil { // REST's call reads no selection
-		return r.Collected.Accounts(ctx, itemID, typ)
-	}
-	op := graphql.GetOperationContext(ctx)
-	var results []graphql.CollectedField
-	for _, f := range graphql.CollectFields(op, graphqlSelections(ctx), []string{"AccountPage"}) {
-		if f.Name == "results" {
-			results = append(results, graphql.CollectFields(op, f.Selections, []string{"Account"})...)
-		}
-	}
-	if storedOnly(results) {
-		docs, err := r.Collected.AccountDocs(ctx, nil, itemID, typ) // the page keeps them: no shared buffer
-		if err != nil {
-			return nil, err
-		}
-		page := &model.AccountPage{Total: len(docs), TotalPages: model.ListPages(len(docs)), Page: 1, Results: []*model.Account{},
-			Documents: make([]model.JSONDocument, len(docs))}
-		for i, d := range docs {
-			page.Documents[i] = model.JSONDocument(d)
-		}
-		return page, nil
-	}
-	page, err := r.Collected.Accounts(ctx, itemID, typ)
+	return r.Collected.Accounts(ctx, itemID, typ)
+}
+
+// AccountPage returns the AccountPage field resolvers.
+func (r *Resolver) AccountPage() generated.AccountPageResolver { return &accountPageResolver{r} }
+
+type accountPageResolver struct{ *Resolver }
+
+// Results decodes the accounts for a selection the projection cannot write, and loads the
+// first pages of transactions it asks for, for every account at once.
+func (r *accountPageResolver) Results(ctx context.Context, page *model.AccountPage) ([]*model.Account, error) {
+	list, err := decodeAll[model.Account](page.Documents)
 	if err != nil {
 		return nil, err
 	}
-	return page, r.prefetchTransactions(ctx, page.Results, results)
-}
-
-// storedOnly reports whether a selection of Account fields (results' own; nested objects
-// are parts of the document) needs no resolver. An empty one (only total, say) reads the
-// structs: there is nothing to write.
-func storedOnly(fields []graphql.CollectedField) bool {
-	for _, f := range fields {
-		if resolvedAccountFields[f.Name] {
-			return false
-		}
-	}
-	return len(fields) > 0
+	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), graphqlSelections(ctx), []string{"Account"})
+	return list, r.prefetchTransactions(ctx, list, fields)
 }
 
 // Account reads the account and, when the query asks for the first page of its
 // transactions, that page in the same statement: the owner check and the page were two
 // round trips, and under load the database's work per statement sets the rate a
 // dashboard can hold. Arguments the page refuses leave the field's own resolver to
-// report them where the query put them.
+// report them where the query put them. A selection of nothing but resolvers' fields
+// reads no document (the account's id is known).
 func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Account, error) {
-	if graphql.GetFieldContext(ctx) == nil { // REST's call reads no selection
-		return r.Collected.Account(ctx, id)
-	}
-	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), graphqlSelections(ctx), []string{"Account"})
-	// Resolvers' fields need only the account's id; any other field reads the document.
+	fields := selectedFields(ctx)
 	withDocument := slices.ContainsFunc(fields, func(f graphql.CollectedField) bool {
 		return f.Name != "id" && f.Name != "__typename" && !resolvedAccountFields[f.Name]
 	})
@@ -98,11 +84,7 @@ func (r *queryResolver) Account(ctx context.Context, id uuid.UUID) (*model.Accou
 		if err != nil {
 			return nil, err
 		}
-		conn, err := r.txConnection(page, sel.want)
-		if err != nil {
-			return nil, err
-		}
-		cachePut(ctx, cacheKey{"transactions", id, sel.key}, conn)
+		cachePut(ctx, cacheKey{"transactions", id, sel.key}, page)
 		return a, nil
 	}
 	return r.Collected.Account(ctx, id)

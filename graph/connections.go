@@ -8,7 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"ponte/collected"
-	"ponte/db"
+	"ponte/graph/generated"
 	"ponte/model"
 )
 
@@ -19,13 +19,13 @@ const defaultFirst = collected.DefaultFirst
 
 func firstArg(first *int, def int) (int, error) { return collected.First(first, def) }
 
-// selected reports whether the field being resolved selects name; outside GraphQL (a REST
-// call) nothing is selected beyond what the REST body has.
+// selected reports whether the field being resolved selects name.
 func selected(ctx context.Context, name string) bool {
 	return slices.ContainsFunc(selectedFields(ctx), func(f graphql.CollectedField) bool { return f.Name == name })
 }
 
-// selectedFields are the fields the field being resolved selects, none outside GraphQL.
+// selectedFields are the fields the field being resolved selects: none when no field is
+// being resolved (a call made outside a GraphQL operation selects nothing).
 func selectedFields(ctx context.Context) []graphql.CollectedField {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Field.Field == nil {
@@ -34,12 +34,13 @@ func selectedFields(ctx context.Context) []graphql.CollectedField {
 	return graphql.CollectFieldsCtx(ctx, nil)
 }
 
-// decodeAll turns documents into model values.
-func decodeAll[T any](docs []json.RawMessage) ([]*T, error) {
+// decodeAll turns documents into model values, each keeping its document when its type
+// has a storedDocument field (model.Stored).
+func decodeAll[T any](docs []model.JSONDocument) ([]*T, error) {
 	out := make([]*T, len(docs))
 	for i, d := range docs {
-		v := new(T)
-		if err := json.Unmarshal(d, v); err != nil {
+		v, err := decodeOne[T](d, nil)
+		if err != nil {
 			return nil, err
 		}
 		out[i] = v
@@ -47,60 +48,42 @@ func decodeAll[T any](docs []json.RawMessage) ([]*T, error) {
 	return out, nil
 }
 
-// decodeOne turns one document into a model value.
-func decodeOne[T any](raw json.RawMessage, err error) (*T, error) {
+// decodeOne turns one document into a model value, as decodeAll does.
+func decodeOne[T any](doc model.JSONDocument, err error) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
 	v := new(T)
-	return v, json.Unmarshal(raw, v)
+	if err := json.Unmarshal(doc, v); err != nil {
+		return nil, err
+	}
+	if s, ok := any(v).(interface{ Keep(model.JSONDocument) }); ok {
+		s.Keep(doc)
+	}
+	return v, nil
 }
 
-// txWant is what a transaction connection's query selects: only that is built.
-type txWant struct{ nodes, edges, documents, pageInfo bool }
-
-// wantOf reads txWant from the fields selected of a TransactionConnection, in one pass:
-// collecting them once per name cost an allocation each.
-func wantOf(fields []graphql.CollectedField) txWant {
-	var w txWant
-	for _, f := range fields {
-		switch f.Name {
-		case "nodes":
-			w.nodes = true
-		case "edges":
-			w.edges = true
-		case "documents":
-			w.documents = true
-		case "pageInfo":
-			w.pageInfo = true
-		}
-	}
-	return w
+// TransactionConnection returns the TransactionConnection field resolvers.
+func (r *Resolver) TransactionConnection() generated.TransactionConnectionResolver {
+	return &transactionConnectionResolver{r}
 }
 
-// txConnection builds a page of transactions. Nodes and edges are written from the stored
-// documents by the projection (project.go), so no document is decoded here: the connection
-// carries the documents when any of the three is selected, and a cursor per row for edges.
-func (r *Resolver) txConnection(page *collected.TransactionPage, want txWant) (*model.TransactionConnection, error) {
-	c := &model.TransactionConnection{Nodes: []*model.Transaction{}, Edges: []*model.TransactionEdge{}, Documents: []model.JSONDocument{},
-		PageInfo: model.PageInfo{HasNextPage: page.More}}
-	// A cursor is signed (an HMAC, a few µs) only for a query that reads one.
-	if want.pageInfo {
-		c.PageInfo.EndCursor = r.Collected.EndCursor(page)
+type transactionConnectionResolver struct{ *Resolver }
+
+// PageInfo signs the end cursor: a cursor is signed (an HMAC, a few µs) only for a query
+// that reads one.
+func (r *transactionConnectionResolver) PageInfo(ctx context.Context, c *model.TransactionConnection) (*model.PageInfo, error) {
+	return &model.PageInfo{HasNextPage: c.PageInfo.HasNextPage, EndCursor: r.Collected.EndCursor(c)}, nil
+}
+
+// Edges gives each row its cursor; the projection writes each edge's node from the row's
+// document (project.go).
+func (r *transactionConnectionResolver) Edges(ctx context.Context, c *model.TransactionConnection) ([]*model.TransactionEdge, error) {
+	edges := make([]*model.TransactionEdge, len(c.Documents))
+	for i := range c.Documents {
+		edges[i] = &model.TransactionEdge{Cursor: r.Collected.RowCursor(c, i)}
 	}
-	if want.documents || want.nodes || want.edges {
-		c.Documents = make([]model.JSONDocument, len(page.Docs))
-		for i, d := range page.Docs {
-			c.Documents[i] = model.JSONDocument(d)
-		}
-	}
-	if want.edges {
-		c.Edges = make([]*model.TransactionEdge, len(page.Docs))
-		for i := range page.Docs {
-			c.Edges[i] = &model.TransactionEdge{Cursor: r.Collected.RowCursor(page, i)}
-		}
-	}
-	return c, nil
+	return edges, nil
 }
 
 // docPage is a page of product documents decoded for a connection.
@@ -113,7 +96,7 @@ type docPage[T any] struct {
 
 // documents reads one page of a product for a connection, asking for what the query
 // selects: a cursor per row for edges, the count for totalCount.
-func documents[T any](ctx context.Context, r *Resolver, s db.DocumentScope, first *int, after *string) (*docPage[T], error) {
+func documents[T any](ctx context.Context, r *Resolver, s model.DocumentScope, first *int, after *string) (*docPage[T], error) {
 	want := collected.DocumentWant{Cursors: selected(ctx, "edges"), Total: selected(ctx, "totalCount")}
 	pg, err := r.Collected.Documents(ctx, s, first, after, want)
 	if err != nil {
@@ -136,7 +119,7 @@ func edges[T, E any](pg *docPage[T], edge func(cursor string, n *T) E) []E {
 	return out
 }
 
-func (r *Resolver) investmentConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.InvestmentConnection, error) {
+func (r *Resolver) investmentConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.InvestmentConnection, error) {
 	pg, err := documents[model.Investment](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
@@ -147,7 +130,7 @@ func (r *Resolver) investmentConnection(ctx context.Context, s db.DocumentScope,
 		})}, nil
 }
 
-func (r *Resolver) investmentTransactionConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
+func (r *Resolver) investmentTransactionConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
 	pg, err := documents[model.InvestmentTransaction](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
@@ -158,7 +141,7 @@ func (r *Resolver) investmentTransactionConnection(ctx context.Context, s db.Doc
 		})}, nil
 }
 
-func (r *Resolver) loanConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.LoanConnection, error) {
+func (r *Resolver) loanConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.LoanConnection, error) {
 	pg, err := documents[model.Loan](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
@@ -167,7 +150,7 @@ func (r *Resolver) loanConnection(ctx context.Context, s db.DocumentScope, first
 		Edges: edges(pg, func(c string, n *model.Loan) *model.LoanEdge { return &model.LoanEdge{Cursor: c, Node: n} })}, nil
 }
 
-func (r *Resolver) billConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.CreditCardBillConnection, error) {
+func (r *Resolver) billConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.CreditCardBillConnection, error) {
 	pg, err := documents[model.CreditCardBill](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
@@ -178,7 +161,7 @@ func (r *Resolver) billConnection(ctx context.Context, s db.DocumentScope, first
 		})}, nil
 }
 
-func (r *Resolver) statementConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.AccountStatementConnection, error) {
+func (r *Resolver) statementConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.AccountStatementConnection, error) {
 	pg, err := documents[model.AccountStatement](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err
@@ -189,7 +172,7 @@ func (r *Resolver) statementConnection(ctx context.Context, s db.DocumentScope, 
 		})}, nil
 }
 
-func (r *Resolver) consentConnection(ctx context.Context, s db.DocumentScope, first *int, after *string) (*model.ConsentConnection, error) {
+func (r *Resolver) consentConnection(ctx context.Context, s model.DocumentScope, first *int, after *string) (*model.ConsentConnection, error) {
 	pg, err := documents[model.Consent](ctx, r, s, first, after)
 	if err != nil {
 		return nil, err

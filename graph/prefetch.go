@@ -97,7 +97,7 @@ func nodeFields(ctx context.Context, sel ast.SelectionSet, conn, edge, node stri
 // prefetchItemChildren loads the accounts of every item in one statement per distinct
 // accounts(...) selection, then their transactions.
 func (r *Resolver) prefetchItemChildren(ctx context.Context, items []*model.Item, itemFields []graphql.CollectedField) error {
-	if len(items) == 0 || graphql.GetFieldContext(ctx) == nil {
+	if len(items) == 0 {
 		return nil
 	}
 	ids := make([]uuid.UUID, len(items))
@@ -160,11 +160,7 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 			return err
 		}
 		for _, id := range ids {
-			conn, err := r.txConnection(pages[id], sel.want)
-			if err != nil {
-				return err
-			}
-			cachePut(ctx, cacheKey{"transactions", id, key}, conn)
+			cachePut(ctx, cacheKey{"transactions", id, key}, pages[id])
 		}
 	}
 	return nil
@@ -178,12 +174,10 @@ type transactionArgs struct {
 }
 
 // firstPageSelection is a transactions(...) selection of an Account that asks for a first
-// page: its arguments, their argsKey (the prefetch cache's key) and the connection fields
-// it selects.
+// page: its arguments and their argsKey (the prefetch cache's key).
 type firstPageSelection struct {
 	key  string
 	args transactionArgs
-	want txWant
 }
 
 // firstPageSelections picks them among an Account's fields. A page after a cursor belongs
@@ -198,7 +192,6 @@ func firstPageSelections(ctx context.Context, accountFields []graphql.CollectedF
 		if json.Unmarshal([]byte(sel.key), &sel.args) != nil || sel.args.After != nil {
 			continue
 		}
-		sel.want = wantOf(graphql.CollectFields(graphql.GetOperationContext(ctx), f.Selections, []string{"TransactionConnection"}))
 		out = append(out, sel)
 	}
 	return out

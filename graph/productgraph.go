@@ -3,9 +3,9 @@ package graph
 import (
 	"context"
 
-	"ponte/auth"
+	"github.com/google/uuid"
+
 	"ponte/collected"
-	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/model"
 )
@@ -27,10 +27,6 @@ type accountResolver struct{ *Resolver }
 type investmentResolver struct{ *Resolver }
 
 func (r *queryResolver) ItemConnection(ctx context.Context, clientUserID *string, connectorID *int, first *int, after *string) (*model.ItemConnection, error) {
-	p, err := auth.Require(ctx, auth.ListItems)
-	if err != nil {
-		return nil, err
-	}
 	limit, err := firstArg(first, 20)
 	if err != nil {
 		return nil, err
@@ -59,7 +55,7 @@ func (r *queryResolver) ItemConnection(ctx context.Context, clientUserID *string
 		}
 	}
 	if selected(ctx, "totalCount") {
-		if c.TotalCount, err = r.DB.CountItems(ctx, p.ClientID, f); err != nil {
+		if c.TotalCount, err = r.Sync.CountItems(ctx, f); err != nil {
 			return nil, err
 		}
 	}
@@ -71,10 +67,11 @@ func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string
 	// A prefetched list passed the checks of ItemAccounts for this caller.
 	list, cached := cacheGet[[]*model.Account](ctx, cacheKey{"accounts", it.ID, ownArgsKey(ctx)})
 	if !cached {
-		var err error
-		if list, err = r.Collected.ItemAccounts(ctx, it.ID, typ); err != nil {
+		byItem, err := r.Collected.AccountsOfItems(ctx, []uuid.UUID{it.ID}, typ)
+		if err != nil {
 			return nil, err
 		}
+		list = byItem[it.ID]
 		fields := nodeFields(ctx, graphqlSelections(ctx), "AccountConnection", "AccountEdge", "Account")
 		if err := r.prefetchTransactions(ctx, list, fields); err != nil {
 			return nil, err
@@ -92,16 +89,16 @@ func (r *itemResolver) Accounts(ctx context.Context, it *model.Item, typ *string
 }
 
 func (r *itemResolver) Investments(ctx context.Context, it *model.Item, typ *string, first *int, after *string) (*model.InvestmentConnection, error) {
-	return r.investmentConnection(ctx, db.DocumentScope{Kind: "investment", ItemID: &it.ID, Type: typ}, first, after)
+	return r.investmentConnection(ctx, model.DocumentScope{Kind: "investment", ItemID: &it.ID, Type: typ}, first, after)
 }
 
 func (r *itemResolver) Loans(ctx context.Context, it *model.Item, first *int, after *string) (*model.LoanConnection, error) {
-	return r.loanConnection(ctx, db.DocumentScope{Kind: "loan", ItemID: &it.ID}, first, after)
+	return r.loanConnection(ctx, model.DocumentScope{Kind: "loan", ItemID: &it.ID}, first, after)
 }
 
 func (r *itemResolver) Identity(ctx context.Context, it *model.Item) (*model.Identity, error) {
 	one := 1
-	pg, err := documents[model.Identity](ctx, r.Resolver, db.DocumentScope{Kind: "identity", ItemID: &it.ID}, &one, nil)
+	pg, err := documents[model.Identity](ctx, r.Resolver, model.DocumentScope{Kind: "identity", ItemID: &it.ID}, &one, nil)
 	if err != nil || len(pg.nodes) == 0 {
 		return nil, err
 	}
@@ -109,7 +106,7 @@ func (r *itemResolver) Identity(ctx context.Context, it *model.Item) (*model.Ide
 }
 
 func (r *itemResolver) Consents(ctx context.Context, it *model.Item) (*model.ConsentConnection, error) {
-	return r.consentConnection(ctx, db.DocumentScope{Kind: "consent", ItemID: &it.ID}, nil, nil)
+	return r.consentConnection(ctx, model.DocumentScope{Kind: "consent", ItemID: &it.ID}, nil, nil)
 }
 
 func (r *itemResolver) Spending(ctx context.Context, it *model.Item, from, to *model.Time) (*model.Spending, error) {
@@ -117,24 +114,19 @@ func (r *itemResolver) Spending(ctx context.Context, it *model.Item, from, to *m
 }
 
 func (r *accountResolver) Transactions(ctx context.Context, a *model.Account, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error) {
-	// A prefetched page passed the checks of AccountTransactions for this caller.
+	// A prefetched page passed the checks of Transactions for this caller.
 	if c, ok := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, ownArgsKey(ctx)}); ok {
 		return c, nil
 	}
-	f := collected.TransactionFilterOf(a.ID, filter)
-	page, err := r.Collected.AccountTransactions(ctx, f, first, after)
-	if err != nil {
-		return nil, err
-	}
-	return r.txConnection(page, wantOf(selectedFields(ctx)))
+	return r.Collected.Transactions(ctx, collected.TransactionFilterOf(a.ID, filter), first, after)
 }
 
 func (r *accountResolver) Bills(ctx context.Context, a *model.Account, first *int, after *string) (*model.CreditCardBillConnection, error) {
-	return r.billConnection(ctx, db.DocumentScope{Kind: "bill", OwnerID: &a.ID}, first, after)
+	return r.billConnection(ctx, model.DocumentScope{Kind: "bill", OwnerID: &a.ID}, first, after)
 }
 
 func (r *accountResolver) Statements(ctx context.Context, a *model.Account, first *int, after *string) (*model.AccountStatementConnection, error) {
-	return r.statementConnection(ctx, db.DocumentScope{Kind: "statement", OwnerID: &a.ID}, first, after)
+	return r.statementConnection(ctx, model.DocumentScope{Kind: "statement", OwnerID: &a.ID}, first, after)
 }
 
 func (r *accountResolver) Spending(ctx context.Context, a *model.Account, from, to *model.Time) (*model.Spending, error) {
@@ -142,5 +134,5 @@ func (r *accountResolver) Spending(ctx context.Context, a *model.Account, from, 
 }
 
 func (r *investmentResolver) Transactions(ctx context.Context, inv *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error) {
-	return r.investmentTransactionConnection(ctx, db.DocumentScope{Kind: "investment_transaction", OwnerID: &inv.ID}, first, after)
+	return r.investmentTransactionConnection(ctx, model.DocumentScope{Kind: "investment_transaction", OwnerID: &inv.ID}, first, after)
 }

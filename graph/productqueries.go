@@ -6,7 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/collected"
-	"ponte/db"
 	"ponte/model"
 )
 
@@ -14,16 +13,7 @@ import (
 // or foreign parent is a 404), then reads through the same code as the nested fields.
 
 func (r *queryResolver) Transactions(ctx context.Context, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) (*model.TransactionConnection, error) {
-	limit, err := firstArg(first, defaultFirst)
-	if err != nil {
-		return nil, err
-	}
-	f := collected.TransactionFilterOf(accountID, filter)
-	page, err := r.Collected.Transactions(ctx, f, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	return r.txConnection(page, wantOf(selectedFields(ctx)))
+	return r.Collected.Transactions(ctx, collected.TransactionFilterOf(accountID, filter), first, after)
 }
 
 func (r *queryResolver) Transaction(ctx context.Context, id uuid.UUID) (*model.Transaction, error) {
@@ -42,7 +32,7 @@ func (r *queryResolver) Investments(ctx context.Context, itemID uuid.UUID, typ *
 	if err := r.Collected.CheckParent(ctx, "investment", &itemID, nil); err != nil {
 		return nil, err
 	}
-	return r.investmentConnection(ctx, db.DocumentScope{Kind: "investment", ItemID: &itemID, Type: typ}, first, after)
+	return r.investmentConnection(ctx, model.DocumentScope{Kind: "investment", ItemID: &itemID, Type: typ}, first, after)
 }
 
 func (r *queryResolver) Investment(ctx context.Context, id uuid.UUID) (*model.Investment, error) {
@@ -53,7 +43,7 @@ func (r *queryResolver) InvestmentTransactions(ctx context.Context, investmentID
 	if err := r.Collected.CheckParent(ctx, "investment_transaction", nil, &investmentID); err != nil {
 		return nil, err
 	}
-	return r.investmentTransactionConnection(ctx, db.DocumentScope{Kind: "investment_transaction", OwnerID: &investmentID}, first, after)
+	return r.investmentTransactionConnection(ctx, model.DocumentScope{Kind: "investment_transaction", OwnerID: &investmentID}, first, after)
 }
 
 func (r *queryResolver) Identity(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.Identity, error) {
@@ -70,7 +60,7 @@ func (r *queryResolver) Loans(ctx context.Context, itemID uuid.UUID, first *int,
 	if err := r.Collected.CheckParent(ctx, "loan", &itemID, nil); err != nil {
 		return nil, err
 	}
-	return r.loanConnection(ctx, db.DocumentScope{Kind: "loan", ItemID: &itemID}, first, after)
+	return r.loanConnection(ctx, model.DocumentScope{Kind: "loan", ItemID: &itemID}, first, after)
 }
 
 func (r *queryResolver) Loan(ctx context.Context, id uuid.UUID) (*model.Loan, error) {
@@ -81,7 +71,7 @@ func (r *queryResolver) Bills(ctx context.Context, accountID uuid.UUID, first *i
 	if err := r.Collected.CheckParent(ctx, "bill", nil, &accountID); err != nil {
 		return nil, err
 	}
-	return r.billConnection(ctx, db.DocumentScope{Kind: "bill", OwnerID: &accountID}, first, after)
+	return r.billConnection(ctx, model.DocumentScope{Kind: "bill", OwnerID: &accountID}, first, after)
 }
 
 func (r *queryResolver) Bill(ctx context.Context, id uuid.UUID) (*model.CreditCardBill, error) {
@@ -92,14 +82,14 @@ func (r *queryResolver) AccountStatements(ctx context.Context, accountID uuid.UU
 	if err := r.Collected.CheckParent(ctx, "statement", nil, &accountID); err != nil {
 		return nil, err
 	}
-	return r.statementConnection(ctx, db.DocumentScope{Kind: "statement", OwnerID: &accountID}, first, after)
+	return r.statementConnection(ctx, model.DocumentScope{Kind: "statement", OwnerID: &accountID}, first, after)
 }
 
 func (r *queryResolver) Consents(ctx context.Context, itemID uuid.UUID, first *int, after *string) (*model.ConsentConnection, error) {
 	if err := r.Collected.CheckParent(ctx, "consent", &itemID, nil); err != nil {
 		return nil, err
 	}
-	return r.consentConnection(ctx, db.DocumentScope{Kind: "consent", ItemID: &itemID}, first, after)
+	return r.consentConnection(ctx, model.DocumentScope{Kind: "consent", ItemID: &itemID}, first, after)
 }
 
 func (r *queryResolver) Consent(ctx context.Context, id uuid.UUID) (*model.Consent, error) {

@@ -21,9 +21,10 @@ import (
 // chain (about 11,500 field resolutions a page). The projection below writes the selected
 // fields of each stored document directly, in the query's order and under its aliases,
 // with the schema's null rules: the same values REST sends, at a small multiple of its
-// cost. It serves TransactionConnection's nodes and edges, and accounts(itemId)'s results
-// when they ask for stored fields only (see storedOnly); everything else, and a single
-// transaction or account, goes through gqlgen as usual.
+// cost. It serves TransactionConnection's nodes and edges, and the results of every page of
+// stored documents (accounts(itemId), the page-number product lists) when they ask for
+// stored fields only (see storedOnly); everything else, and a single transaction or
+// account, goes through gqlgen as usual. A field storedDocument is the whole document.
 //
 // gqlgen supports this shape: a field middleware may return a graphql.Marshaler instead of
 // the field's Go value, and the executor writes it in the field's place.
@@ -31,13 +32,21 @@ import (
 // projector is the field middleware that answers projected lists.
 type projector struct{ schema *ast.Schema }
 
+// documentPage is a page whose results are stored documents (model.DocumentPage).
+type documentPage interface{ Envelope() *model.DocumentPage }
+
 func (p projector) around(ctx context.Context, next graphql.Resolver) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Parent == nil {
 		return next(ctx)
 	}
-	if page, ok := fc.Parent.Result.(*model.AccountPage); ok && fc.Field.Name == "results" && page.Documents != nil {
-		return p.list(ctx, fc, len(page.Documents), func(i int) []byte { return page.Documents[i] })
+	if page, ok := fc.Parent.Result.(documentPage); ok && fc.Field.Name == "results" {
+		typ := fc.Field.Definition.Type.Name()
+		if !storedOnly(typ, graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, []string{typ})) {
+			return next(ctx) // decoded by the page's results resolver
+		}
+		docs := page.Envelope().Documents
+		return p.list(ctx, fc, len(docs), func(i int) []byte { return docs[i] })
 	}
 	if fc.Object != "TransactionConnection" {
 		return next(ctx)
@@ -50,19 +59,37 @@ func (p projector) around(ctx context.Context, next graphql.Resolver) (any, erro
 	case "nodes":
 		return p.list(ctx, fc, len(conn.Documents), func(i int) []byte { return conn.Documents[i] })
 	case "edges":
-		// An edge is projected as the object {cursor, node}, so its selection (aliases,
-		// __typename, fragments) follows the same rules as the node's.
+		// The resolver signs the cursors; an edge is projected as the object {cursor, node},
+		// so its selection (aliases, __typename, fragments) follows the same rules as the
+		// node's.
+		v, err := next(ctx)
+		edges, _ := v.([]*model.TransactionEdge)
+		if err != nil || len(edges) != len(conn.Documents) {
+			return v, err
+		}
 		var b []byte
-		return p.list(ctx, fc, len(conn.Edges), func(i int) []byte {
+		return p.list(ctx, fc, len(edges), func(i int) []byte {
 			b = append(b[:0], `{"cursor":`...)
 			// Cursors are URL-safe base64, so Go's quoting is JSON's.
-			b = strconv.AppendQuote(b, conn.Edges[i].Cursor)
+			b = strconv.AppendQuote(b, edges[i].Cursor)
 			b = append(b, `,"node":`...)
 			b = append(b, conn.Documents[i]...)
 			return append(b, '}')
 		})
 	}
 	return next(ctx)
+}
+
+// storedOnly reports whether a selection of an object type's fields (its own; nested
+// objects are parts of the document) needs no resolver. An empty one has nothing to write.
+func storedOnly(typ string, fields []graphql.CollectedField) bool {
+	resolved := resolvedFields[typ]
+	for _, f := range fields {
+		if resolved[f.Name] {
+			return false
+		}
+	}
+	return len(fields) > 0
 }
 
 // list writes the n elements of a list field of stored documents.
@@ -99,6 +126,9 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(out) }), nil
 }
 
+// storedDocumentField is the field of a stored resource that is its whole document.
+const storedDocumentField = "storedDocument"
+
 // A plan is an object type's selection, collected once per list: fragments expanded,
 // @skip and @include applied, each field under its response key.
 type plan struct {
@@ -111,6 +141,7 @@ type plan struct {
 type planField struct {
 	key     string // the response key: the alias, or the name
 	name    string
+	whole   bool // storedDocument: the document itself
 	nonNull bool
 	list    bool
 	sub     *plan // the selection of an object field; nil for scalars and enums
@@ -120,8 +151,8 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 	p := &plan{typeName: def.Name, index: map[string][]int{}}
 	satisfies := append([]string{def.Name}, def.Interfaces...)
 	for _, f := range graphql.CollectFields(oc, sel, satisfies) {
-		pf := planField{key: f.Alias, name: f.Name}
-		if f.Name != "__typename" {
+		pf := planField{key: f.Alias, name: f.Name, whole: f.Name == storedDocumentField}
+		if f.Name != "__typename" && !pf.whole {
 			t := f.Definition.Type
 			pf.nonNull = t.NonNull
 			if t.Elem != nil {
@@ -166,6 +197,8 @@ func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 			b.WriteByte('"')
 			b.WriteString(p.typeName)
 			b.WriteByte('"')
+		case f.whole:
+			b.Write(doc)
 		case len(raw) == 0 || string(raw) == "null":
 			b.WriteString("null")
 			if f.nonNull && missing == "" {

@@ -1,9 +1,9 @@
-// Package graph holds the resolvers, behind both GraphQL and REST. A resolver turns its
-// arguments into a call of a domain package (collected for reads; itemsync, payments and
-// webhooks for writes), which applies the interface's rules and goes through db; the
-// caller is checked through auth.Require on the way. graph keeps what is GraphQL:
-// connections' shapes and the look-ahead that batches nested lists. Generated code stays
-// in graph/generated.
+// Package graph holds the resolvers: the one application layer, behind both GraphQL and
+// REST, which calls them as GraphQL does. A resolver turns its arguments into a call of a
+// domain package (collected for reads; itemsync, payments and webhooks for writes), which
+// decides who may call it, applies the interface's rules and goes through db. graph keeps
+// what is GraphQL: connections' shapes, the projection of stored documents and the
+// look-ahead that batches nested lists. Generated code stays in graph/generated.
 package graph
 
 import (
@@ -14,7 +14,6 @@ import (
 
 	"ponte/auth"
 	"ponte/collected"
-	"ponte/db"
 	"ponte/graph/generated"
 	"ponte/itemsync"
 	"ponte/payments"
@@ -23,7 +22,6 @@ import (
 
 // Resolver is the root of every resolver.
 type Resolver struct {
-	DB   *db.DB
 	Auth *auth.Service
 	Log  *slog.Logger
 	// Limiter applies the per-IP request limits of section 8; nil means the defaults.

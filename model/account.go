@@ -106,6 +106,7 @@ type CreditCardBillPayment struct {
 // CreditCardBills type) plus the card's accountId. TotalAmount is the sum of the amounts of
 // the card transactions whose creditCardMetadata.billId is the bill's id.
 type CreditCardBill struct {
+	Stored
 	ID                      uuid.UUID                     `json:"id"`
 	AccountID               uuid.UUID                     `json:"accountId"`
 	DueDate                 Time                          `json:"dueDate"`
@@ -131,13 +132,10 @@ type AccountStatement struct {
 	Date      Time      `json:"-"`
 }
 
-// AccountPage is the page envelope of GET /accounts.
+// AccountPage is the page envelope of GET /accounts: the item's accounts as stored (a
+// Connect Token's reduced view written as documents). Results are decoded from the
+// documents when a GraphQL selection needs them.
 type AccountPage struct {
-	Total      int        `json:"total"`
-	TotalPages int        `json:"totalPages"`
-	Page       int        `json:"page"`
-	Results    []*Account `json:"results"`
-	// Documents, when set, are the results as their finished API documents, which GraphQL
-	// writes from directly (graph/project.go) and Results stays empty.
-	Documents []JSONDocument `json:"-"`
+	DocumentPage
+	Results []*Account `json:"results"`
 }

@@ -44,16 +44,21 @@ type AccountEdge struct {
 	Node   *Account `json:"node"`
 }
 
-// TransactionConnection is a page of Transaction nodes. GraphQL writes Nodes and each
-// edge's Node from Documents without decoding them (graph/project.go), so Go code reads
-// Documents: Nodes stays empty and an edge carries only its cursor.
+// TransactionConnection is a page of one account's transactions: the rows as stored, and
+// where each sits in the list's order. GraphQL writes Nodes and each edge's node from
+// Documents without decoding them (graph/project.go), and signs a cursor only for a query
+// that reads one; REST sends Documents as they are. Go code reads Documents: Nodes stays
+// empty, and PageInfo.EndCursor and Edges are the field resolvers' to fill.
 type TransactionConnection struct {
-	// Documents are the page's rows as complete documents (filled when any of documents,
-	// nodes and edges is selected).
+	// Documents are the page's rows as complete documents.
 	Documents []JSONDocument     `json:"documents"`
 	PageInfo  PageInfo           `json:"pageInfo"`
 	Edges     []*TransactionEdge `json:"edges"`
 	Nodes     []*Transaction     `json:"nodes"`
+	// Keys are the rows' places in the list, and Filter the list's filters (its account
+	// included): what the cursors are signed from.
+	Keys   []TransactionKey  `json:"-"`
+	Filter TransactionFilter `json:"-"`
 }
 
 // TransactionEdge is one node of a TransactionConnection with its cursor.

@@ -4,6 +4,7 @@ import "github.com/google/uuid"
 
 // Consent is an Open Finance item's consent (the official client's Consent).
 type Consent struct {
+	Stored
 	ID                            uuid.UUID `json:"id"`
 	ItemID                        uuid.UUID `json:"itemId"`
 	Products                      []string  `json:"products"`

@@ -213,6 +213,7 @@ type Qualifications struct {
 // Identity is the account holder's identity, in the official client's field names
 // (IdentityResponse). PF-only and PJ-only fields are null when they do not apply.
 type Identity struct {
+	Stored
 	ID                     uuid.UUID               `json:"id"`
 	ItemID                 uuid.UUID               `json:"itemId"`
 	BirthDate              *Time                   `json:"birthDate"`

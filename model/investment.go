@@ -18,6 +18,7 @@ type InvestmentMetadata struct {
 // Investment is one position, in the official client's field names. Transactions is the
 // deprecated embedded list, always null: they are read from /investments/{id}/transactions.
 type Investment struct {
+	Stored
 	ID                   uuid.UUID               `json:"id"`
 	ItemID               uuid.UUID               `json:"itemId"`
 	Code                 *string                 `json:"code"`

@@ -104,6 +104,7 @@ type LoanPayments struct {
 
 // Loan is a credit contract, in the official client's field names.
 type Loan struct {
+	Stored
 	ID                                   uuid.UUID                     `json:"id"`
 	ItemID                               uuid.UUID                     `json:"itemId"`
 	ContractNumber                       *string                       `json:"contractNumber"`

@@ -76,6 +76,7 @@ type CreditCardMetadata struct {
 // names plus `order` from the spec. On bank accounts a DEBIT has a negative amount; on
 // credit cards purchases are positive DEBITs and payments or refunds negative CREDITs.
 type Transaction struct {
+	Stored
 	ID                      uuid.UUID           `json:"id"`
 	AccountID               uuid.UUID           `json:"accountId"`
 	Date                    Time                `json:"date"`

@@ -107,7 +107,7 @@ func azNoun(field string) string {
 
 // azTokenItemFields address A's Open Finance item, the one A's Connect Token is bound to.
 var azTokenItemFields = map[string]bool{"item": true, "accounts": true, "itemResources": true, "updateItem": true,
-	"submitItemMFA": true, "deleteItem": true, "consents": true, "createConnectToken": true}
+	"submitItemMFA": true, "deleteItem": true, "consents": true, "createConnectToken": true, "consentsPage": true}
 
 // azUUIDKind says which of A's fixtures an id argument of field names.
 func azUUIDKind(field, arg string) string {
@@ -119,7 +119,7 @@ func azUUIDKind(field, arg string) string {
 	case "itemId":
 		return "item"
 	case "accountId":
-		if field == "bills" {
+		if field == "bills" || field == "billsPage" {
 			return "card"
 		}
 		return "account"

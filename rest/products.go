@@ -20,14 +20,8 @@ func (s *Server) productList(kind, parent string, typed bool) http.HandlerFunc {
 		if typed {
 			typ = q.str("type")
 		}
-		var itemID, ownerID *uuid.UUID
-		if parent == "itemId" {
-			itemID = parentID
-		} else {
-			ownerID = parentID
-		}
 		return func(ctx context.Context) (any, error) {
-			return s.res.Collected.ProductList(ctx, kind, itemID, ownerID, typ, page, pageSize)
+			return s.productPage(ctx, kind, *parentID, typ, page, pageSize)
 		}
 	})
 }
@@ -44,15 +38,47 @@ func (s *Server) productOwned(kind string) http.HandlerFunc {
 			q.fail("investmentId", "must be the investment of the path (%s).", id)
 		}
 		return func(ctx context.Context) (any, error) {
-			return s.res.Collected.ProductList(ctx, kind, nil, &id, nil, page, pageSize)
+			return s.productPage(ctx, kind, id, nil, page, pageSize)
 		}
 	})
 }
 
-// productByID serves one product document by its id.
+// productPage reads a page of one product under its parent (an item, an account or an
+// investment), the page-number query of its kind.
+func (s *Server) productPage(ctx context.Context, kind string, parent uuid.UUID, typ *string, page, pageSize *int) (any, error) {
+	switch kind {
+	case "investment":
+		return s.query.InvestmentsPage(ctx, parent, typ, page, pageSize)
+	case "investment_transaction":
+		return s.query.InvestmentTransactionsPage(ctx, parent, page, pageSize)
+	case "loan":
+		return s.query.LoansPage(ctx, parent, page, pageSize)
+	case "bill":
+		return s.query.BillsPage(ctx, parent, page, pageSize)
+	case "statement":
+		return s.query.AccountStatementsPage(ctx, parent, page, pageSize)
+	case "consent":
+		return s.query.ConsentsPage(ctx, parent, page, pageSize)
+	}
+	panic("rest: no page-number list of " + kind)
+}
+
+// productByID serves one product document by its id, as stored.
 func (s *Server) productByID(kind string) http.HandlerFunc {
 	return s.byID("id", func(ctx context.Context, id uuid.UUID) (any, error) {
-		return s.res.Collected.ProductByID(ctx, kind, id)
+		switch kind {
+		case "investment":
+			return storedDocument(s.query.Investment(ctx, id))
+		case "loan":
+			return storedDocument(s.query.Loan(ctx, id))
+		case "bill":
+			return storedDocument(s.query.Bill(ctx, id))
+		case "consent":
+			return storedDocument(s.query.Consent(ctx, id))
+		case "identity":
+			return storedDocument(s.query.Identity(ctx, nil, &id))
+		}
+		panic("rest: no document of " + kind)
 	})
 }
 
@@ -60,6 +86,6 @@ func (s *Server) productByID(kind string) http.HandlerFunc {
 func (s *Server) identityByItem() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		itemID := in.query("itemId").requiredUUID("itemId")
-		return func(ctx context.Context) (any, error) { return s.res.Collected.IdentityByItem(ctx, *itemID) }
+		return func(ctx context.Context) (any, error) { return storedDocument(s.query.Identity(ctx, itemID, nil)) }
 	})
 }

@@ -1,8 +1,8 @@
 // Package rest is the documented REST interface: it turns each endpoint, query string,
-// body and envelope into a call and renders the result or the error body. Writes and
-// GraphQL-shaped reads call the resolver; the reads REST sends as stored documents call the
-// read engine the resolver holds (Resolver.Collected), the same one GraphQL's fields use. It
-// holds no business rule and no SQL: those live behind the resolvers, shared with GraphQL.
+// body and envelope into a call of a resolver, the call GraphQL makes, and renders the
+// result or the error body; reads of collected data answer pages of stored documents, which
+// REST sends as they are. It holds no business rule and no SQL: those live behind the
+// resolvers, shared with GraphQL.
 package rest
 
 import (
@@ -13,7 +13,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"ponte/auth"
-	"ponte/collected"
 	"ponte/graph"
 	"ponte/graph/generated"
 	"ponte/graph/graphiql"
@@ -88,7 +87,7 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/v2/transactions", s.listTransactionsV2())
 	r.With(s.rateLimit("transactions")).Get("/transactions/{id}", s.getTransaction())
 	r.Patch("/transactions/{id}", s.patchTransaction())
-	r.With(s.rateLimit("transactions"), deprecated(collected.LegacySunset.Add(-time.Second).Format(http.TimeFormat), "/v2/transactions")).
+	r.With(s.rateLimit("transactions"), deprecated(model.TransactionsSunset.Add(-time.Second).Format(http.TimeFormat), "/v2/transactions")).
 		Get("/transactions", s.listTransactionsLegacy())
 	r.Get("/category_feedback", s.listCategoryFeedback())
 

@@ -187,7 +187,7 @@ func New(t testing.TB, options ...Option) *Env {
 		t.Fatalf("open test database: %v", err)
 	}
 	a := auth.NewService(store, MasterKey)
-	res := &graph.Resolver{DB: store, Auth: a, Log: Logger(), CountStatements: db.CountStatements}
+	res := &graph.Resolver{Auth: a, Log: Logger(), CountStatements: db.CountStatements}
 	restCfg := rest.Config{Database: store, Idempotency: idempotency.New(store, a.AnswerSealer(), res.Log)}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0

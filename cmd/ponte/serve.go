@@ -81,7 +81,7 @@ func serve(ctx context.Context, c *config) error {
 	if err != nil {
 		return err
 	}
-	res := &graph.Resolver{DB: store, Auth: authn, Log: log, Limiter: auth.NewSharedLimiter(nil, counter)}
+	res := &graph.Resolver{Auth: authn, Log: log, Limiter: auth.NewSharedLimiter(nil, counter)}
 	if os.Getenv("PONTE_GRAPHQL_SQL_STATS") == "1" {
 		res.CountStatements = db.CountStatements
 	}

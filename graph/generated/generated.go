@@ -29,12 +29,21 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Account() AccountResolver
+	AccountPage() AccountPageResolver
+	AccountStatementPage() AccountStatementPageResolver
+	ConsentPage() ConsentPageResolver
+	CreditCardBillPage() CreditCardBillPageResolver
 	Event() EventResolver
 	Investment() InvestmentResolver
+	InvestmentPage() InvestmentPageResolver
+	InvestmentTransactionPage() InvestmentTransactionPageResolver
 	Item() ItemResolver
+	LoanPage() LoanPageResolver
 	Mutation() MutationResolver
 	PaymentRequest() PaymentRequestResolver
 	Query() QueryResolver
+	TransactionConnection() TransactionConnectionResolver
+	TransactionPage() TransactionPageResolver
 }
 
 type DirectiveRoot struct {
@@ -103,6 +112,13 @@ type ComplexityRoot struct {
 	AccountStatementEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	AccountStatementPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	AdditionalCard struct {
@@ -406,6 +422,7 @@ type ComplexityRoot struct {
 		OpenFinancePermissionsGranted func(childComplexity int) int
 		Products                      func(childComplexity int) int
 		RevokedAt                     func(childComplexity int) int
+		StoredDocument                func(childComplexity int) int
 		UpdatedAt                     func(childComplexity int) int
 	}
 
@@ -419,6 +436,13 @@ type ComplexityRoot struct {
 	ConsentEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ConsentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	ConsentView struct {
@@ -461,6 +485,7 @@ type ComplexityRoot struct {
 		ID                      func(childComplexity int) int
 		MinimumPaymentAmount    func(childComplexity int) int
 		Payments                func(childComplexity int) int
+		StoredDocument          func(childComplexity int) int
 		TotalAmount             func(childComplexity int) int
 		TotalAmountCurrencyCode func(childComplexity int) int
 		UpdatedAt               func(childComplexity int) int
@@ -484,6 +509,13 @@ type ComplexityRoot struct {
 		CurrencyCode   func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Type           func(childComplexity int) int
+	}
+
+	CreditCardBillPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	CreditCardBillPayment struct {
@@ -636,6 +668,7 @@ type ComplexityRoot struct {
 		Relations              func(childComplexity int) int
 		Sex                    func(childComplexity int) int
 		SocialName             func(childComplexity int) int
+		StoredDocument         func(childComplexity int) int
 		TaxNumber              func(childComplexity int) int
 		UpdatedAt              func(childComplexity int) int
 	}
@@ -699,6 +732,7 @@ type ComplexityRoot struct {
 		Rate                 func(childComplexity int) int
 		RateType             func(childComplexity int) int
 		Status               func(childComplexity int) int
+		StoredDocument       func(childComplexity int) int
 		Subtype              func(childComplexity int) int
 		Taxes                func(childComplexity int) int
 		Taxes2               func(childComplexity int) int
@@ -747,6 +781,13 @@ type ComplexityRoot struct {
 		TaxRegime      func(childComplexity int) int
 	}
 
+	InvestmentPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
 	InvestmentTransaction struct {
 		AgreedRate        func(childComplexity int) int
 		Amount            func(childComplexity int) int
@@ -778,6 +819,13 @@ type ComplexityRoot struct {
 	InvestmentTransactionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	InvestmentTransactionPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	Item struct {
@@ -870,6 +918,7 @@ type ComplexityRoot struct {
 		Payments                             func(childComplexity int) int
 		ProductName                          func(childComplexity int) int
 		SettlementDate                       func(childComplexity int) int
+		StoredDocument                       func(childComplexity int) int
 		Type                                 func(childComplexity int) int
 		UpdatedAt                            func(childComplexity int) int
 		Warranties                           func(childComplexity int) int
@@ -951,6 +1000,13 @@ type ComplexityRoot struct {
 		Amount func(childComplexity int) int
 		Code   func(childComplexity int) int
 		Name   func(childComplexity int) int
+	}
+
+	LoanPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	LoanPaymentRelease struct {
@@ -1358,11 +1414,13 @@ type ComplexityRoot struct {
 	Query struct {
 		Account                        func(childComplexity int, id uuid.UUID) int
 		AccountStatements              func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		AccountStatementsPage          func(childComplexity int, accountID uuid.UUID, page *int, pageSize *int) int
 		Accounts                       func(childComplexity int, itemID uuid.UUID, typeArg *string) int
 		AutomaticPixPayment            func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		AutomaticPixPayments           func(childComplexity int, paymentRequestID uuid.UUID, page *int, pageSize *int) int
 		Bill                           func(childComplexity int, id uuid.UUID) int
 		Bills                          func(childComplexity int, accountID uuid.UUID, first *int, after *string) int
+		BillsPage                      func(childComplexity int, accountID uuid.UUID, page *int, pageSize *int) int
 		Boleto                         func(childComplexity int, id uuid.UUID) int
 		BoletoConnection               func(childComplexity int, id uuid.UUID) int
 		BoletoConnections              func(childComplexity int, page *int, pageSize *int) int
@@ -1380,18 +1438,22 @@ type ComplexityRoot struct {
 		Connectors                     func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
 		Consent                        func(childComplexity int, id uuid.UUID) int
 		Consents                       func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		ConsentsPage                   func(childComplexity int, itemID uuid.UUID, page *int, pageSize *int) int
 		Event                          func(childComplexity int, id uuid.UUID) int
 		Events                         func(childComplexity int, itemID *uuid.UUID) int
 		Identity                       func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
 		Investment                     func(childComplexity int, id uuid.UUID) int
 		InvestmentTransactions         func(childComplexity int, investmentID uuid.UUID, first *int, after *string) int
+		InvestmentTransactionsPage     func(childComplexity int, investmentID uuid.UUID, page *int, pageSize *int) int
 		Investments                    func(childComplexity int, itemID uuid.UUID, typeArg *string, first *int, after *string) int
+		InvestmentsPage                func(childComplexity int, itemID uuid.UUID, typeArg *string, page *int, pageSize *int) int
 		Item                           func(childComplexity int, id uuid.UUID) int
 		ItemConnection                 func(childComplexity int, clientUserID *string, connectorID *int, first *int, after *string) int
 		ItemResources                  func(childComplexity int, itemID uuid.UUID, status *string) int
 		Items                          func(childComplexity int, clientUserID *string, connectorID *int, after *string) int
 		Loan                           func(childComplexity int, id uuid.UUID) int
 		Loans                          func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
+		LoansPage                      func(childComplexity int, itemID uuid.UUID, page *int, pageSize *int) int
 		PaymentConsent                 func(childComplexity int, id uuid.UUID) int
 		PaymentCustomer                func(childComplexity int, id uuid.UUID) int
 		PaymentCustomers               func(childComplexity int, page *int, pageSize *int) int
@@ -1418,6 +1480,7 @@ type ComplexityRoot struct {
 		Spending                       func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
 		Transaction                    func(childComplexity int, id uuid.UUID) int
 		Transactions                   func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
+		TransactionsPage               func(childComplexity int, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) int
 		Webhook                        func(childComplexity int, id uuid.UUID) int
 		WebhookDeliveries              func(childComplexity int, webhookID uuid.UUID, page *int, pageSize *int) int
 		WebhookSigningSecret           func(childComplexity int) int
@@ -1571,6 +1634,7 @@ type ComplexityRoot struct {
 		ProviderCode            func(childComplexity int) int
 		ProviderID              func(childComplexity int) int
 		Status                  func(childComplexity int) int
+		StoredDocument          func(childComplexity int) int
 		Type                    func(childComplexity int) int
 		UpdatedAt               func(childComplexity int) int
 	}
@@ -1585,6 +1649,13 @@ type ComplexityRoot struct {
 	TransactionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	TransactionPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	UserAction struct {
@@ -1664,11 +1735,29 @@ type AccountResolver interface {
 	Statements(ctx context.Context, obj *model.Account, first *int, after *string) (*model.AccountStatementConnection, error)
 	Spending(ctx context.Context, obj *model.Account, from *model.Time, to *model.Time) (*model.Spending, error)
 }
+type AccountPageResolver interface {
+	Results(ctx context.Context, obj *model.AccountPage) ([]*model.Account, error)
+}
+type AccountStatementPageResolver interface {
+	Results(ctx context.Context, obj *model.AccountStatementPage) ([]*model.AccountStatement, error)
+}
+type ConsentPageResolver interface {
+	Results(ctx context.Context, obj *model.ConsentPage) ([]*model.Consent, error)
+}
+type CreditCardBillPageResolver interface {
+	Results(ctx context.Context, obj *model.CreditCardBillPage) ([]*model.CreditCardBill, error)
+}
 type EventResolver interface {
 	Deliveries(ctx context.Context, objs []*model.Event) ([][]*model.WebhookDelivery, error)
 }
 type InvestmentResolver interface {
 	Transactions(ctx context.Context, obj *model.Investment, first *int, after *string) (*model.InvestmentTransactionConnection, error)
+}
+type InvestmentPageResolver interface {
+	Results(ctx context.Context, obj *model.InvestmentPage) ([]*model.Investment, error)
+}
+type InvestmentTransactionPageResolver interface {
+	Results(ctx context.Context, obj *model.InvestmentTransactionPage) ([]*model.InvestmentTransaction, error)
 }
 type ItemResolver interface {
 	Accounts(ctx context.Context, obj *model.Item, typeArg *string) (*model.AccountConnection, error)
@@ -1677,6 +1766,9 @@ type ItemResolver interface {
 	Identity(ctx context.Context, obj *model.Item) (*model.Identity, error)
 	Consents(ctx context.Context, obj *model.Item) (*model.ConsentConnection, error)
 	Spending(ctx context.Context, obj *model.Item, from *model.Time, to *model.Time) (*model.Spending, error)
+}
+type LoanPageResolver interface {
+	Results(ctx context.Context, obj *model.LoanPage) ([]*model.Loan, error)
 }
 type MutationResolver interface {
 	CreateConnectToken(ctx context.Context, itemID *uuid.UUID, options *model.ConnectTokenOptions) (*model.ConnectToken, error)
@@ -1799,6 +1891,20 @@ type QueryResolver interface {
 	BulkPaymentConsent(ctx context.Context, id uuid.UUID) (*model.BulkConsentView, error)
 	ConnectSession(ctx context.Context) (*model.ConnectSession, error)
 	SandboxAuthorization(ctx context.Context, id uuid.UUID) (*model.SandboxAuthorization, error)
+	InvestmentsPage(ctx context.Context, itemID uuid.UUID, typeArg *string, page *int, pageSize *int) (*model.InvestmentPage, error)
+	InvestmentTransactionsPage(ctx context.Context, investmentID uuid.UUID, page *int, pageSize *int) (*model.InvestmentTransactionPage, error)
+	LoansPage(ctx context.Context, itemID uuid.UUID, page *int, pageSize *int) (*model.LoanPage, error)
+	BillsPage(ctx context.Context, accountID uuid.UUID, page *int, pageSize *int) (*model.CreditCardBillPage, error)
+	AccountStatementsPage(ctx context.Context, accountID uuid.UUID, page *int, pageSize *int) (*model.AccountStatementPage, error)
+	ConsentsPage(ctx context.Context, itemID uuid.UUID, page *int, pageSize *int) (*model.ConsentPage, error)
+	TransactionsPage(ctx context.Context, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) (*model.TransactionPage, error)
+}
+type TransactionConnectionResolver interface {
+	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
+	Edges(ctx context.Context, obj *model.TransactionConnection) ([]*model.TransactionEdge, error)
+}
+type TransactionPageResolver interface {
+	Results(ctx context.Context, obj *model.TransactionPage) ([]*model.Transaction, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2086,6 +2192,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccountStatementEdge.Node(childComplexity), true
+
+	case "AccountStatementPage.page":
+		if e.ComplexityRoot.AccountStatementPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementPage.Page(childComplexity), true
+	case "AccountStatementPage.results":
+		if e.ComplexityRoot.AccountStatementPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementPage.Results(childComplexity), true
+	case "AccountStatementPage.total":
+		if e.ComplexityRoot.AccountStatementPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementPage.Total(childComplexity), true
+	case "AccountStatementPage.totalPages":
+		if e.ComplexityRoot.AccountStatementPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountStatementPage.TotalPages(childComplexity), true
 
 	case "AdditionalCard.holder":
 		if e.ComplexityRoot.AdditionalCard.Holder == nil {
@@ -3377,6 +3508,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Consent.RevokedAt(childComplexity), true
+	case "Consent.storedDocument":
+		if e.ComplexityRoot.Consent.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Consent.StoredDocument(childComplexity), true
 	case "Consent.updatedAt":
 		if e.ComplexityRoot.Consent.UpdatedAt == nil {
 			break
@@ -3421,6 +3558,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConsentEdge.Node(childComplexity), true
+
+	case "ConsentPage.page":
+		if e.ComplexityRoot.ConsentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentPage.Page(childComplexity), true
+	case "ConsentPage.results":
+		if e.ComplexityRoot.ConsentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentPage.Results(childComplexity), true
+	case "ConsentPage.total":
+		if e.ComplexityRoot.ConsentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentPage.Total(childComplexity), true
+	case "ConsentPage.totalPages":
+		if e.ComplexityRoot.ConsentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsentPage.TotalPages(childComplexity), true
 
 	case "ConsentView.canDecide":
 		if e.ComplexityRoot.ConsentView.CanDecide == nil {
@@ -3605,6 +3767,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreditCardBill.Payments(childComplexity), true
+	case "CreditCardBill.storedDocument":
+		if e.ComplexityRoot.CreditCardBill.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBill.StoredDocument(childComplexity), true
 	case "CreditCardBill.totalAmount":
 		if e.ComplexityRoot.CreditCardBill.TotalAmount == nil {
 			break
@@ -3692,6 +3860,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreditCardBillFinanceCharge.Type(childComplexity), true
+
+	case "CreditCardBillPage.page":
+		if e.ComplexityRoot.CreditCardBillPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPage.Page(childComplexity), true
+	case "CreditCardBillPage.results":
+		if e.ComplexityRoot.CreditCardBillPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPage.Results(childComplexity), true
+	case "CreditCardBillPage.total":
+		if e.ComplexityRoot.CreditCardBillPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPage.Total(childComplexity), true
+	case "CreditCardBillPage.totalPages":
+		if e.ComplexityRoot.CreditCardBillPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditCardBillPage.TotalPages(childComplexity), true
 
 	case "CreditCardBillPayment.amount":
 		if e.ComplexityRoot.CreditCardBillPayment.Amount == nil {
@@ -4349,6 +4542,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Identity.SocialName(childComplexity), true
+	case "Identity.storedDocument":
+		if e.ComplexityRoot.Identity.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.StoredDocument(childComplexity), true
 	case "Identity.taxNumber":
 		if e.ComplexityRoot.Identity.TaxNumber == nil {
 			break
@@ -4642,6 +4841,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Investment.Status(childComplexity), true
+	case "Investment.storedDocument":
+		if e.ComplexityRoot.Investment.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Investment.StoredDocument(childComplexity), true
 	case "Investment.subtype":
 		if e.ComplexityRoot.Investment.Subtype == nil {
 			break
@@ -4839,6 +5044,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvestmentMetadata.TaxRegime(childComplexity), true
 
+	case "InvestmentPage.page":
+		if e.ComplexityRoot.InvestmentPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentPage.Page(childComplexity), true
+	case "InvestmentPage.results":
+		if e.ComplexityRoot.InvestmentPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentPage.Results(childComplexity), true
+	case "InvestmentPage.total":
+		if e.ComplexityRoot.InvestmentPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentPage.Total(childComplexity), true
+	case "InvestmentPage.totalPages":
+		if e.ComplexityRoot.InvestmentPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentPage.TotalPages(childComplexity), true
+
 	case "InvestmentTransaction.agreedRate":
 		if e.ComplexityRoot.InvestmentTransaction.AgreedRate == nil {
 			break
@@ -4985,6 +5215,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvestmentTransactionEdge.Node(childComplexity), true
+
+	case "InvestmentTransactionPage.page":
+		if e.ComplexityRoot.InvestmentTransactionPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionPage.Page(childComplexity), true
+	case "InvestmentTransactionPage.results":
+		if e.ComplexityRoot.InvestmentTransactionPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionPage.Results(childComplexity), true
+	case "InvestmentTransactionPage.total":
+		if e.ComplexityRoot.InvestmentTransactionPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionPage.Total(childComplexity), true
+	case "InvestmentTransactionPage.totalPages":
+		if e.ComplexityRoot.InvestmentTransactionPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvestmentTransactionPage.TotalPages(childComplexity), true
 
 	case "Item.accounts":
 		if e.ComplexityRoot.Item.Accounts == nil {
@@ -5438,6 +5693,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Loan.SettlementDate(childComplexity), true
+	case "Loan.storedDocument":
+		if e.ComplexityRoot.Loan.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loan.StoredDocument(childComplexity), true
 	case "Loan.type":
 		if e.ComplexityRoot.Loan.Type == nil {
 			break
@@ -5737,6 +5998,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LoanOverParcelFee.Name(childComplexity), true
+
+	case "LoanPage.page":
+		if e.ComplexityRoot.LoanPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPage.Page(childComplexity), true
+	case "LoanPage.results":
+		if e.ComplexityRoot.LoanPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPage.Results(childComplexity), true
+	case "LoanPage.total":
+		if e.ComplexityRoot.LoanPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPage.Total(childComplexity), true
+	case "LoanPage.totalPages":
+		if e.ComplexityRoot.LoanPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LoanPage.TotalPages(childComplexity), true
 
 	case "LoanPaymentRelease.currencyCode":
 		if e.ComplexityRoot.LoanPaymentRelease.CurrencyCode == nil {
@@ -7676,6 +7962,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccountStatements(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.accountStatementsPage":
+		if e.ComplexityRoot.Query.AccountStatementsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_accountStatementsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AccountStatementsPage(childComplexity, args["accountId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.accounts":
 		if e.ComplexityRoot.Query.Accounts == nil {
 			break
@@ -7731,6 +8028,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Bills(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.billsPage":
+		if e.ComplexityRoot.Query.BillsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_billsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BillsPage(childComplexity, args["accountId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.boleto":
 		if e.ComplexityRoot.Query.Boleto == nil {
 			break
@@ -7903,6 +8211,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Consents(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.consentsPage":
+		if e.ComplexityRoot.Query.ConsentsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_consentsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConsentsPage(childComplexity, args["itemId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.event":
 		if e.ComplexityRoot.Query.Event == nil {
 			break
@@ -7959,6 +8278,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InvestmentTransactions(childComplexity, args["investmentId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.investmentTransactionsPage":
+		if e.ComplexityRoot.Query.InvestmentTransactionsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_investmentTransactionsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvestmentTransactionsPage(childComplexity, args["investmentId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.investments":
 		if e.ComplexityRoot.Query.Investments == nil {
 			break
@@ -7970,6 +8300,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Investments(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.investmentsPage":
+		if e.ComplexityRoot.Query.InvestmentsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_investmentsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvestmentsPage(childComplexity, args["itemId"].(uuid.UUID), args["type"].(*string), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.item":
 		if e.ComplexityRoot.Query.Item == nil {
 			break
@@ -8036,6 +8377,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Loans(childComplexity, args["itemId"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
+	case "Query.loansPage":
+		if e.ComplexityRoot.Query.LoansPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_loansPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LoansPage(childComplexity, args["itemId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.paymentConsent":
 		if e.ComplexityRoot.Query.PaymentConsent == nil {
 			break
@@ -8322,6 +8674,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Transactions(childComplexity, args["accountId"].(uuid.UUID), args["first"].(*int), args["after"].(*string), args["filter"].(*model.TransactionFilterInput)), true
+	case "Query.transactionsPage":
+		if e.ComplexityRoot.Query.TransactionsPage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_transactionsPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TransactionsPage(childComplexity, args["accountId"].(uuid.UUID), args["filter"].(*model.TransactionFilterInput), args["billId"].(*uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -9000,6 +9363,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Transaction.Status(childComplexity), true
+	case "Transaction.storedDocument":
+		if e.ComplexityRoot.Transaction.StoredDocument == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.StoredDocument(childComplexity), true
 	case "Transaction.type":
 		if e.ComplexityRoot.Transaction.Type == nil {
 			break
@@ -9050,6 +9419,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TransactionEdge.Node(childComplexity), true
+
+	case "TransactionPage.page":
+		if e.ComplexityRoot.TransactionPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionPage.Page(childComplexity), true
+	case "TransactionPage.results":
+		if e.ComplexityRoot.TransactionPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionPage.Results(childComplexity), true
+	case "TransactionPage.total":
+		if e.ComplexityRoot.TransactionPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionPage.Total(childComplexity), true
+	case "TransactionPage.totalPages":
+		if e.ComplexityRoot.TransactionPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TransactionPage.TotalPages(childComplexity), true
 
 	case "UserAction.attributes":
 		if e.ComplexityRoot.UserAction.Attributes == nil {
@@ -13773,6 +14167,197 @@ extend type Mutation {
     decision: String!
   ): SandboxAuthorization!
 }
+
+# ---------------------------------------------------------------------------------------
+# Collected data (part C): the page-number forms of the product lists and of the
+# deprecated GET /transactions, and each stored resource's complete document. These are
+# the shapes REST sends, over the same reads as the connections above.
+
+"A page of an item's investments (the page-number envelope of GET /investments)."
+type InvestmentPage {
+  "Investments matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's investments."
+  results: [Investment!]!
+}
+
+"A page of an investment's movements (the page-number envelope of GET /investments/{id}/transactions)."
+type InvestmentTransactionPage {
+  "Movements matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's movements."
+  results: [InvestmentTransaction!]!
+}
+
+"A page of an item's loans (the page-number envelope of GET /loans)."
+type LoanPage {
+  "Loans matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's loans."
+  results: [Loan!]!
+}
+
+"A page of a credit card's bills (the page-number envelope of GET /bills)."
+type CreditCardBillPage {
+  "Bills matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's bills."
+  results: [CreditCardBill!]!
+}
+
+"A page of an account's statements (the page-number envelope of GET /accounts/{id}/statements)."
+type AccountStatementPage {
+  "Statements matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's statements."
+  results: [AccountStatement!]!
+}
+
+"A page of an item's consents (the page-number envelope of GET /consents)."
+type ConsentPage {
+  "Consents matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's consents."
+  results: [Consent!]!
+}
+
+"A page of an account's transactions (the page-number envelope of the deprecated GET /transactions)."
+type TransactionPage {
+  "Transactions matching the request."
+  total: Int!
+  "Pages of pageSize needed to read all of them."
+  totalPages: Int!
+  "The page in this response, from 1."
+  page: Int!
+  "This page's transactions."
+  results: [Transaction!]!
+}
+
+extend type Transaction {
+  "The complete stored document, exactly as GET /transactions/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type Investment {
+  "The complete stored document, exactly as GET /investments/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type Loan {
+  "The complete stored document, exactly as GET /loans/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type CreditCardBill {
+  "The complete stored document, exactly as GET /bills/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type Consent {
+  "The complete stored document, exactly as GET /consents/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type Identity {
+  "The complete stored document, exactly as GET /identity/{id} sends it: every field at once, without per-field resolution."
+  storedDocument: JSONDocument!
+}
+
+extend type Query {
+  "GET /investments: an item's investments, by name, in pages of a page number (investments is the cursor form)."
+  investmentsPage(
+    "The item whose investments to list."
+    itemId: UUID!
+    "Only investments of this type (FIXED_INCOME, EQUITY, ...)."
+    type: String
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Investments per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): InvestmentPage!
+  "GET /investments/{id}/transactions: an investment's movements, oldest first, in pages of a page number."
+  investmentTransactionsPage(
+    "The investment whose movements to list."
+    investmentId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Movements per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): InvestmentTransactionPage!
+  "GET /loans: an item's loans, in pages of a page number (loans is the cursor form)."
+  loansPage(
+    "The item whose loans to list."
+    itemId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Loans per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): LoanPage!
+  "GET /bills: a credit card's bills, in pages of a page number (bills is the cursor form)."
+  billsPage(
+    "The credit card account whose bills to list."
+    accountId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Bills per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): CreditCardBillPage!
+  "GET /accounts/{id}/statements: an account's statements, in pages of a page number."
+  accountStatementsPage(
+    "The account whose statements to list."
+    accountId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Statements per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): AccountStatementPage!
+  "GET /consents: an item's consents, in pages of a page number (consents is the cursor form)."
+  consentsPage(
+    "The item whose consents to list."
+    itemId: UUID!
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Consents per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): ConsentPage!
+  "GET /transactions, deprecated and served until 2026-12-31 (ENDPOINT_SUNSET afterwards): an account's transactions in pages of a page number. transactions is the cursor form to use instead."
+  transactionsPage(
+    "The account whose transactions to list."
+    accountId: UUID!
+    "Which transactions."
+    filter: TransactionFilterInput
+    "Only the transactions of this credit card bill."
+    billId: UUID
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Transactions per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): TransactionPage!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -13907,6 +14492,20 @@ func (ec *executionContext) childFields_AccountStatementEdge(ctx context.Context
 		return ec.fieldContext_AccountStatementEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccountStatementEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountStatementPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_AccountStatementPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_AccountStatementPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_AccountStatementPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_AccountStatementPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountStatementPage", field.Name)
 }
 
 func (ec *executionContext) childFields_AdditionalCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14513,6 +15112,8 @@ func (ec *executionContext) childFields_Consent(ctx context.Context, field graph
 		return ec.fieldContext_Consent_expiresAt(ctx, field)
 	case "revokedAt":
 		return ec.fieldContext_Consent_revokedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_Consent_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Consent", field.Name)
 }
@@ -14539,6 +15140,20 @@ func (ec *executionContext) childFields_ConsentEdge(ctx context.Context, field g
 		return ec.fieldContext_ConsentEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConsentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConsentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ConsentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_ConsentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_ConsentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_ConsentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConsentPage", field.Name)
 }
 
 func (ec *executionContext) childFields_ConsentView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14627,6 +15242,8 @@ func (ec *executionContext) childFields_CreditCardBill(ctx context.Context, fiel
 		return ec.fieldContext_CreditCardBill_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_CreditCardBill_updatedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_CreditCardBill_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreditCardBill", field.Name)
 }
@@ -14669,6 +15286,20 @@ func (ec *executionContext) childFields_CreditCardBillFinanceCharge(ctx context.
 		return ec.fieldContext_CreditCardBillFinanceCharge_additionalInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillFinanceCharge", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditCardBillPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_CreditCardBillPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_CreditCardBillPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_CreditCardBillPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_CreditCardBillPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditCardBillPage", field.Name)
 }
 
 func (ec *executionContext) childFields_CreditCardBillPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14975,6 +15606,8 @@ func (ec *executionContext) childFields_Identity(ctx context.Context, field grap
 		return ec.fieldContext_Identity_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Identity_updatedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_Identity_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Identity", field.Name)
 }
@@ -15111,6 +15744,8 @@ func (ec *executionContext) childFields_Investment(ctx context.Context, field gr
 		return ec.fieldContext_Investment_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Investment_updatedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_Investment_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Investment", field.Name)
 }
@@ -15193,6 +15828,20 @@ func (ec *executionContext) childFields_InvestmentMetadata(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type InvestmentMetadata", field.Name)
 }
 
+func (ec *executionContext) childFields_InvestmentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_InvestmentPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_InvestmentPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_InvestmentPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_InvestmentPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentPage", field.Name)
+}
+
 func (ec *executionContext) childFields_InvestmentTransaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -15257,6 +15906,20 @@ func (ec *executionContext) childFields_InvestmentTransactionEdge(ctx context.Co
 		return ec.fieldContext_InvestmentTransactionEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvestmentTransactionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_InvestmentTransactionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_InvestmentTransactionPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_InvestmentTransactionPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_InvestmentTransactionPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_InvestmentTransactionPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvestmentTransactionPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15445,6 +16108,8 @@ func (ec *executionContext) childFields_Loan(ctx context.Context, field graphql.
 		return ec.fieldContext_Loan_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Loan_updatedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_Loan_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Loan", field.Name)
 }
@@ -15603,6 +16268,20 @@ func (ec *executionContext) childFields_LoanOverParcelFee(ctx context.Context, f
 		return ec.fieldContext_LoanOverParcelFee_amount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LoanOverParcelFee", field.Name)
+}
+
+func (ec *executionContext) childFields_LoanPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_LoanPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_LoanPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_LoanPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_LoanPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LoanPage", field.Name)
 }
 
 func (ec *executionContext) childFields_LoanPaymentRelease(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16605,6 +17284,8 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 		return ec.fieldContext_Transaction_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Transaction_updatedAt(ctx, field)
+	case "storedDocument":
+		return ec.fieldContext_Transaction_storedDocument(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
 }
@@ -16631,6 +17312,20 @@ func (ec *executionContext) childFields_TransactionEdge(ctx context.Context, fie
 		return ec.fieldContext_TransactionEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TransactionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TransactionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_TransactionPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TransactionPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_TransactionPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_TransactionPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TransactionPage", field.Name)
 }
 
 func (ec *executionContext) childFields_UserAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17943,6 +18638,36 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_accountStatementsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_accountStatements_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18072,6 +18797,36 @@ func (ec *executionContext) field_Query_bill_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_billsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
 	return args, nil
 }
 
@@ -18391,6 +19146,36 @@ func (ec *executionContext) field_Query_consent_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_consentsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_consents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18471,6 +19256,36 @@ func (ec *executionContext) field_Query_identity_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_investmentTransactionsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_investmentTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18512,6 +19327,44 @@ func (ec *executionContext) field_Query_investment_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_investmentsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
 	return args, nil
 }
 
@@ -18668,6 +19521,36 @@ func (ec *executionContext) field_Query_loan_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_loansPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
 	return args, nil
 }
 
@@ -19184,6 +20067,52 @@ func (ec *executionContext) field_Query_transaction_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_transactionsPage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "accountId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["accountId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.TransactionFilterInput, error) {
+			return ec.unmarshalOTransactionFilterInput2ᚖponteᚋmodelᚐTransactionFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "billId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["billId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg4
 	return args, nil
 }
 
@@ -20179,7 +21108,7 @@ func (ec *executionContext) _AccountPage_results(ctx context.Context, field grap
 			return ec.fieldContext_AccountPage_results(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Results, nil
+			return ec.Resolvers.AccountPage().Results(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Account) graphql.Marshaler {
@@ -20193,8 +21122,8 @@ func (ec *executionContext) fieldContext_AccountPage_results(_ context.Context, 
 	fc = &graphql.FieldContext{
 		Object:     "AccountPage",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Account(ctx, field)
 		},
@@ -20461,6 +21390,107 @@ func (ec *executionContext) fieldContext_AccountStatementEdge_node(_ context.Con
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountStatementPage_total(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatementPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountStatementPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatementPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountStatementPage_page(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountStatementPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountStatementPage_results(ctx context.Context, field graphql.CollectedField, obj *model.AccountStatementPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountStatementPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccountStatementPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountStatement) graphql.Marshaler {
+			return ec.marshalNAccountStatement2ᚕᚖponteᚋmodelᚐAccountStatementᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountStatementPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountStatementPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_AccountStatement(ctx, field)
 		},
@@ -25501,6 +26531,29 @@ func (ec *executionContext) fieldContext_Consent_revokedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Consent", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Consent_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Consent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Consent_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Consent_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Consent", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _ConsentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ConsentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25668,6 +26721,107 @@ func (ec *executionContext) fieldContext_ConsentEdge_node(_ context.Context, fie
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Consent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConsentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.ConsentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConsentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.ConsentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConsentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.ConsentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ConsentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.ConsentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ConsentPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Consent) graphql.Marshaler {
+			return ec.marshalNConsent2ᚕᚖponteᚋmodelᚐConsentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsentPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Consent(ctx, field)
 		},
@@ -26470,6 +27624,29 @@ func (ec *executionContext) fieldContext_CreditCardBill_updatedAt(_ context.Cont
 	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _CreditCardBill_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBill) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBill_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBill_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBill", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _CreditCardBillConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26757,6 +27934,107 @@ func (ec *executionContext) _CreditCardBillFinanceCharge_additionalInfo(ctx cont
 }
 func (ec *executionContext) fieldContext_CreditCardBillFinanceCharge_additionalInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreditCardBillFinanceCharge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditCardBillPage_total(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardBillPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardBillPage_page(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditCardBillPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditCardBillPage_results(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditCardBillPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CreditCardBillPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CreditCardBill) graphql.Marshaler {
+			return ec.marshalNCreditCardBill2ᚕᚖponteᚋmodelᚐCreditCardBillᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditCardBillPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditCardBillPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBill(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreditCardBillPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.CreditCardBillPayment) (ret graphql.Marshaler) {
@@ -29469,6 +30747,29 @@ func (ec *executionContext) fieldContext_Identity_updatedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Identity", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Identity_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identity_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identity_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identity", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _IdentityDocument_type(ctx context.Context, field graphql.CollectedField, obj *model.IdentityDocument) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30727,6 +32028,29 @@ func (ec *executionContext) fieldContext_Investment_updatedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Investment", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Investment_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Investment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Investment_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Investment_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Investment", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _InvestmentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31313,6 +32637,107 @@ func (ec *executionContext) _InvestmentMetadata_processNumber(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_InvestmentMetadata_processNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InvestmentMetadata", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvestmentPage_total(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentPage_page(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentPage_results(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvestmentPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Investment) graphql.Marshaler {
+			return ec.marshalNInvestment2ᚕᚖponteᚋmodelᚐInvestmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Investment(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _InvestmentTransaction_id(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransaction) (ret graphql.Marshaler) {
@@ -31905,6 +33330,107 @@ func (ec *executionContext) fieldContext_InvestmentTransactionEdge_node(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvestmentTransactionPage_total(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentTransactionPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentTransactionPage_page(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvestmentTransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InvestmentTransactionPage_results(ctx context.Context, field graphql.CollectedField, obj *model.InvestmentTransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvestmentTransactionPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvestmentTransactionPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InvestmentTransaction) graphql.Marshaler {
+			return ec.marshalNInvestmentTransaction2ᚕᚖponteᚋmodelᚐInvestmentTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvestmentTransactionPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvestmentTransactionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_InvestmentTransaction(ctx, field)
 		},
@@ -33869,6 +35395,29 @@ func (ec *executionContext) fieldContext_Loan_updatedAt(_ context.Context, field
 	return graphql.NewScalarFieldContext("Loan", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Loan_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Loan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Loan_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Loan_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Loan", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _LoanBalloonPayment_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.LoanBalloonPayment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34974,6 +36523,107 @@ func (ec *executionContext) _LoanOverParcelFee_amount(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_LoanOverParcelFee_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LoanOverParcelFee", field, false, false, "Float")
+}
+
+func (ec *executionContext) _LoanPage_total(ctx context.Context, field graphql.CollectedField, obj *model.LoanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.LoanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanPage_page(ctx context.Context, field graphql.CollectedField, obj *model.LoanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LoanPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LoanPage_results(ctx context.Context, field graphql.CollectedField, obj *model.LoanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LoanPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LoanPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Loan) graphql.Marshaler {
+			return ec.marshalNLoan2ᚕᚖponteᚋmodelᚐLoanᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LoanPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LoanPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Loan(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LoanPaymentRelease_isOverParcelPayment(ctx context.Context, field graphql.CollectedField, obj *model.LoanPaymentRelease) (ret graphql.Marshaler) {
@@ -45522,6 +47172,314 @@ func (ec *executionContext) fieldContext_Query_sandboxAuthorization(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_investmentsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_investmentsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvestmentsPage(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["type"].(*string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentPage) graphql.Marshaler {
+			return ec.marshalNInvestmentPage2ᚖponteᚋmodelᚐInvestmentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_investmentsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_investmentsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_investmentTransactionsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_investmentTransactionsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvestmentTransactionsPage(ctx, fc.Args["investmentId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvestmentTransactionPage) graphql.Marshaler {
+			return ec.marshalNInvestmentTransactionPage2ᚖponteᚋmodelᚐInvestmentTransactionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_investmentTransactionsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvestmentTransactionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_investmentTransactionsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_loansPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_loansPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LoansPage(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LoanPage) graphql.Marshaler {
+			return ec.marshalNLoanPage2ᚖponteᚋmodelᚐLoanPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_loansPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LoanPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_loansPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_billsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_billsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BillsPage(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditCardBillPage) graphql.Marshaler {
+			return ec.marshalNCreditCardBillPage2ᚖponteᚋmodelᚐCreditCardBillPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_billsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditCardBillPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_billsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_accountStatementsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_accountStatementsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AccountStatementsPage(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountStatementPage) graphql.Marshaler {
+			return ec.marshalNAccountStatementPage2ᚖponteᚋmodelᚐAccountStatementPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_accountStatementsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountStatementPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_accountStatementsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_consentsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_consentsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConsentsPage(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConsentPage) graphql.Marshaler {
+			return ec.marshalNConsentPage2ᚖponteᚋmodelᚐConsentPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_consentsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsentPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_consentsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_transactionsPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_transactionsPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TransactionsPage(ctx, fc.Args["accountId"].(uuid.UUID), fc.Args["filter"].(*model.TransactionFilterInput), fc.Args["billId"].(*uuid.UUID), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TransactionPage) graphql.Marshaler {
+			return ec.marshalNTransactionPage2ᚖponteᚋmodelᚐTransactionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_transactionsPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TransactionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_transactionsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48279,6 +50237,29 @@ func (ec *executionContext) fieldContext_Transaction_updatedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Transaction_storedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_storedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredDocument, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Transaction", field, false, false, "JSONDocument")
+}
+
 func (ec *executionContext) _TransactionConnection_documents(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48311,11 +50292,11 @@ func (ec *executionContext) _TransactionConnection_pageInfo(ctx context.Context,
 			return ec.fieldContext_TransactionConnection_pageInfo(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
+			return ec.Resolvers.TransactionConnection().PageInfo(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖponteᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -48325,8 +50306,8 @@ func (ec *executionContext) fieldContext_TransactionConnection_pageInfo(_ contex
 	fc = &graphql.FieldContext{
 		Object:     "TransactionConnection",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PageInfo(ctx, field)
 		},
@@ -48343,7 +50324,7 @@ func (ec *executionContext) _TransactionConnection_edges(ctx context.Context, fi
 			return ec.fieldContext_TransactionConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Edges, nil
+			return ec.Resolvers.TransactionConnection().Edges(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TransactionEdge) graphql.Marshaler {
@@ -48357,8 +50338,8 @@ func (ec *executionContext) fieldContext_TransactionConnection_edges(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "TransactionConnection",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TransactionEdge(ctx, field)
 		},
@@ -48446,6 +50427,107 @@ func (ec *executionContext) fieldContext_TransactionEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Transaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TransactionPage_total(ctx context.Context, field graphql.CollectedField, obj *model.TransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TransactionPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.TransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TransactionPage_page(ctx context.Context, field graphql.CollectedField, obj *model.TransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TransactionPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TransactionPage_results(ctx context.Context, field graphql.CollectedField, obj *model.TransactionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TransactionPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TransactionPage().Results(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Transaction) graphql.Marshaler {
+			return ec.marshalNTransaction2ᚕᚖponteᚋmodelᚐTransactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TransactionPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TransactionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Transaction(ctx, field)
 		},
@@ -52903,23 +54985,24 @@ func (ec *executionContext) _AccountPage(ctx context.Context, sel ast.SelectionS
 		case "total":
 			out.Values[i] = ec._AccountPage_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalPages":
 			out.Values[i] = ec._AccountPage_totalPages(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "page":
 			out.Values[i] = ec._AccountPage_page(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "results":
-			out.Values[i] = ec._AccountPage_results(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccountPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53054,6 +55137,55 @@ func (ec *executionContext) _AccountStatementEdge(ctx context.Context, sel ast.S
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var accountStatementPageImplementors = []string{"AccountStatementPage"}
+
+func (ec *executionContext) _AccountStatementPage(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStatementPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatementPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountStatementPage")
+		case "total":
+			out.Values[i] = ec._AccountStatementPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._AccountStatementPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._AccountStatementPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccountStatementPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -54977,6 +57109,11 @@ func (ec *executionContext) _Consent(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "storedDocument":
+			out.Values[i] = ec._Consent_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55063,6 +57200,55 @@ func (ec *executionContext) _ConsentEdge(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var consentPageImplementors = []string{"ConsentPage"}
+
+func (ec *executionContext) _ConsentPage(ctx context.Context, sel ast.SelectionSet, obj *model.ConsentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConsentPage")
+		case "total":
+			out.Values[i] = ec._ConsentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._ConsentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._ConsentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ConsentPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55340,6 +57526,11 @@ func (ec *executionContext) _CreditCardBill(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "storedDocument":
+			out.Values[i] = ec._CreditCardBill_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55479,6 +57670,55 @@ func (ec *executionContext) _CreditCardBillFinanceCharge(ctx context.Context, se
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditCardBillPageImplementors = []string{"CreditCardBillPage"}
+
+func (ec *executionContext) _CreditCardBillPage(ctx context.Context, sel ast.SelectionSet, obj *model.CreditCardBillPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditCardBillPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditCardBillPage")
+		case "total":
+			out.Values[i] = ec._CreditCardBillPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._CreditCardBillPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._CreditCardBillPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CreditCardBillPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56445,6 +58685,11 @@ func (ec *executionContext) _Identity(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "storedDocument":
+			out.Values[i] = ec._Identity_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56851,6 +59096,11 @@ func (ec *executionContext) _Investment(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "storedDocument":
+			out.Values[i] = ec._Investment_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57128,6 +59378,55 @@ func (ec *executionContext) _InvestmentMetadata(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var investmentPageImplementors = []string{"InvestmentPage"}
+
+func (ec *executionContext) _InvestmentPage(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentPage")
+		case "total":
+			out.Values[i] = ec._InvestmentPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._InvestmentPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._InvestmentPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._InvestmentPage_results(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var investmentTransactionImplementors = []string{"InvestmentTransaction"}
 
 func (ec *executionContext) _InvestmentTransaction(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentTransaction) graphql.Marshaler {
@@ -57315,6 +59614,55 @@ func (ec *executionContext) _InvestmentTransactionEdge(ctx context.Context, sel 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var investmentTransactionPageImplementors = []string{"InvestmentTransactionPage"}
+
+func (ec *executionContext) _InvestmentTransactionPage(ctx context.Context, sel ast.SelectionSet, obj *model.InvestmentTransactionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, investmentTransactionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvestmentTransactionPage")
+		case "total":
+			out.Values[i] = ec._InvestmentTransactionPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._InvestmentTransactionPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._InvestmentTransactionPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._InvestmentTransactionPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57887,6 +60235,11 @@ func (ec *executionContext) _Loan(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "storedDocument":
+			out.Values[i] = ec._Loan_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58420,6 +60773,55 @@ func (ec *executionContext) _LoanOverParcelFee(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var loanPageImplementors = []string{"LoanPage"}
+
+func (ec *executionContext) _LoanPage(ctx context.Context, sel ast.SelectionSet, obj *model.LoanPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, loanPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LoanPage")
+		case "total":
+			out.Values[i] = ec._LoanPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._LoanPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._LoanPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._LoanPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -61593,6 +63995,55 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "investmentsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_investmentsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "investmentTransactionsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_investmentTransactionsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "loansPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_loansPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "billsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_billsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountStatementsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_accountStatementsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "consentsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_consentsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionsPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_transactionsPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -62557,6 +65008,11 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "storedDocument":
+			out.Values[i] = ec._Transaction_storedDocument(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -62588,22 +65044,24 @@ func (ec *executionContext) _TransactionConnection(ctx context.Context, sel ast.
 		case "documents":
 			out.Values[i] = ec._TransactionConnection_documents(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
-			out.Values[i] = ec._TransactionConnection_pageInfo(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TransactionConnection_pageInfo(ctx, field, obj)
+				})
 		case "edges":
-			out.Values[i] = ec._TransactionConnection_edges(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TransactionConnection_edges(ctx, field, obj)
+				})
 		case "nodes":
 			out.Values[i] = ec._TransactionConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -62643,6 +65101,55 @@ func (ec *executionContext) _TransactionEdge(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var transactionPageImplementors = []string{"TransactionPage"}
+
+func (ec *executionContext) _TransactionPage(ctx context.Context, sel ast.SelectionSet, obj *model.TransactionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, transactionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TransactionPage")
+		case "total":
+			out.Values[i] = ec._TransactionPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalPages":
+			out.Values[i] = ec._TransactionPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.Values[i] = ec._TransactionPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "results":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TransactionPage_results(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63584,6 +66091,14 @@ func (ec *executionContext) marshalNAccountStatementEdge2ᚖponteᚋmodelᚐAcco
 	return ec._AccountStatementEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAccountStatementPage2ᚖponteᚋmodelᚐAccountStatementPage(ctx context.Context, sel ast.SelectionSet, v *model.AccountStatementPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountStatementPage!")
+		return graphql.Null
+	}
+	return ec._AccountStatementPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAdditionalCard2ponteᚋmodelᚐAdditionalCard(ctx context.Context, sel ast.SelectionSet, v model.AdditionalCard) graphql.Marshaler {
 	return ec._AdditionalCard(ctx, sel, &v)
 }
@@ -63980,6 +66495,14 @@ func (ec *executionContext) marshalNConsentEdge2ᚖponteᚋmodelᚐConsentEdge(c
 	return ec._ConsentEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNConsentPage2ᚖponteᚋmodelᚐConsentPage(ctx context.Context, sel ast.SelectionSet, v *model.ConsentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ConsentPage!")
+		return graphql.Null
+	}
+	return ec._ConsentPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNConsentView2ᚖponteᚋmodelᚐConsentView(ctx context.Context, sel ast.SelectionSet, v *model.ConsentView) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ConsentView!")
@@ -64095,6 +66618,14 @@ func (ec *executionContext) marshalNCreditCardBillEdge2ᚖponteᚋmodelᚐCredit
 
 func (ec *executionContext) marshalNCreditCardBillFinanceCharge2ponteᚋmodelᚐCreditCardBillFinanceCharge(ctx context.Context, sel ast.SelectionSet, v model.CreditCardBillFinanceCharge) graphql.Marshaler {
 	return ec._CreditCardBillFinanceCharge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCreditCardBillPage2ᚖponteᚋmodelᚐCreditCardBillPage(ctx context.Context, sel ast.SelectionSet, v *model.CreditCardBillPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreditCardBillPage!")
+		return graphql.Null
+	}
+	return ec._CreditCardBillPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCreditCardBillPayment2ponteᚋmodelᚐCreditCardBillPayment(ctx context.Context, sel ast.SelectionSet, v model.CreditCardBillPayment) graphql.Marshaler {
@@ -64296,6 +66827,14 @@ func (ec *executionContext) marshalNInvestmentEdge2ᚖponteᚋmodelᚐInvestment
 	return ec._InvestmentEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInvestmentPage2ᚖponteᚋmodelᚐInvestmentPage(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentPage!")
+		return graphql.Null
+	}
+	return ec._InvestmentPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvestmentTransaction2ᚕᚖponteᚋmodelᚐInvestmentTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InvestmentTransaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -64350,6 +66889,14 @@ func (ec *executionContext) marshalNInvestmentTransactionEdge2ᚖponteᚋmodel�
 		return graphql.Null
 	}
 	return ec._InvestmentTransactionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvestmentTransactionPage2ᚖponteᚋmodelᚐInvestmentTransactionPage(ctx context.Context, sel ast.SelectionSet, v *model.InvestmentTransactionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvestmentTransactionPage!")
+		return graphql.Null
+	}
+	return ec._InvestmentTransactionPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNItem2ᚕᚖponteᚋmodelᚐItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Item) graphql.Marshaler {
@@ -64586,6 +67133,14 @@ func (ec *executionContext) marshalNLoanOverParcelFee2ponteᚋmodelᚐLoanOverPa
 	return ec._LoanOverParcelFee(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNLoanPage2ᚖponteᚋmodelᚐLoanPage(ctx context.Context, sel ast.SelectionSet, v *model.LoanPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LoanPage!")
+		return graphql.Null
+	}
+	return ec._LoanPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNLoanPaymentRelease2ponteᚋmodelᚐLoanPaymentRelease(ctx context.Context, sel ast.SelectionSet, v model.LoanPaymentRelease) graphql.Marshaler {
 	return ec._LoanPaymentRelease(ctx, sel, &v)
 }
@@ -64646,6 +67201,14 @@ func (ec *executionContext) marshalNOtherNationality2ponteᚋmodelᚐOtherNation
 
 func (ec *executionContext) marshalNPageInfo2ponteᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPageInfo2ᚖponteᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageInfo!")
+		return graphql.Null
+	}
+	return ec._PageInfo(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPaycheckBankLink2ponteᚋmodelᚐPaycheckBankLink(ctx context.Context, sel ast.SelectionSet, v model.PaycheckBankLink) graphql.Marshaler {
@@ -65204,6 +67767,14 @@ func (ec *executionContext) marshalNTransactionEdge2ᚖponteᚋmodelᚐTransacti
 		return graphql.Null
 	}
 	return ec._TransactionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTransactionPage2ᚖponteᚋmodelᚐTransactionPage(ctx context.Context, sel ast.SelectionSet, v *model.TransactionPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TransactionPage!")
+		return graphql.Null
+	}
+	return ec._TransactionPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (uuid.UUID, error) {
