@@ -54,6 +54,9 @@ type Violation struct {
 	Nodes  []struct {
 		Target []any  `json:"target"`
 		HTML   string `json:"html"`
+		// FailureSummary says what is wrong with the element ("insufficient color
+		// contrast of 3.2 (foreground color: ...").
+		FailureSummary string `json:"failureSummary"`
 	} `json:"nodes"`
 }
 
@@ -63,7 +66,7 @@ func (v Violation) String() string {
 	for _, n := range v.Nodes {
 		// A target inside a shadow root or frame is a list of selectors.
 		sel, _ := json.Marshal(n.Target)
-		fmt.Fprintf(&b, "\n\t\t%s %s", sel, n.HTML)
+		fmt.Fprintf(&b, "\n\t\t%s %s\n\t\t\t%s", sel, n.HTML, strings.ReplaceAll(n.FailureSummary, "\n", " "))
 	}
 	return b.String()
 }
