@@ -15,6 +15,7 @@ import (
 
 	"ponte/model"
 	"ponte/testsupport"
+	"ponte/testsupport/axe"
 )
 
 // TestConnectHappyPath: the end user searches, picks Ponte Bank (connector 0) with the
@@ -209,6 +210,7 @@ func TestConnectOpenFinanceOAuth(t *testing.T) {
 	r.step(t, "action")
 	r.do(t, r.popup, chromedp.Focus(chromedp.ID("action-link")), chromedp.KeyEvent(kb.Enter))
 	r.until(t, r.popup, `location.pathname.startsWith("/sandbox/authorize/") && document.querySelector("button.approve") !== null`)
+	axe.Check(t, r.popup, "the sandbox institution's authorization page")
 	r.screenshot(t, r.popup, "institution")
 	r.do(t, r.popup, chromedp.Click(chromedp.CSS("button.approve")))
 	m := r.message(t, 1)

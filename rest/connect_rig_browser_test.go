@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"ponte/testsupport"
+	"ponte/testsupport/axe"
 )
 
 // The Connect page's tests drive it in headless Chromium as an application would use it:
@@ -184,7 +185,8 @@ func (r *connectRig) pageText(ctx context.Context) string {
 }
 
 // step waits for the Connect page to show a step, checks focus moved to its heading (the
-// keyboard and screen reader user lands on the new step) and saves a screenshot.
+// keyboard and screen reader user lands on the new step), checks it with axe (no serious or
+// critical finding) and saves a screenshot.
 func (r *connectRig) step(t *testing.T, name string) {
 	t.Helper()
 	r.until(t, r.popup, fmt.Sprintf(`document.activeElement && document.activeElement.id === "title-%s"`, name))
@@ -192,7 +194,14 @@ func (r *connectRig) step(t *testing.T, name string) {
 	if w := r.eval(t, r.popup, `[innerWidth, document.documentElement.scrollWidth]`).([]any); w[0] != float64(360) || w[1] != float64(360) {
 		t.Errorf("step %s: viewport %v wide, content %v", name, w[0], w[1])
 	}
+	axe.Check(t, r.popup, r.where(t, name))
 	r.screenshot(t, r.popup, name)
+}
+
+// where names a step of the page in a finding: the step and the page's language.
+func (r *connectRig) where(t *testing.T, name string) string {
+	t.Helper()
+	return fmt.Sprintf("the Connect page's %s step (lang %v)", name, r.eval(t, r.popup, "document.documentElement.lang"))
 }
 
 func (r *connectRig) screenshot(t *testing.T, ctx context.Context, name string) {
@@ -229,12 +238,17 @@ func (r *connectRig) submit(t *testing.T, label string) {
 }
 
 // logIn signs in on the credentials form as user, with the sandbox's accepted password,
-// pressing Enter in the password field.
+// pressing Enter in the password field; the fields are found by their labels in the page's
+// language.
 func (r *connectRig) logIn(t *testing.T, user string) {
 	t.Helper()
-	r.fill(t, "Usuário", user)
-	r.fill(t, "Senha", "password-ok")
-	r.submit(t, "Senha")
+	userLabel, passwordLabel := "Usuário", "Senha"
+	if r.eval(t, r.popup, "document.documentElement.lang") == "en" {
+		userLabel, passwordLabel = "User", "Password"
+	}
+	r.fill(t, userLabel, user)
+	r.fill(t, passwordLabel, "password-ok")
+	r.submit(t, passwordLabel)
 }
 
 // pick searches the list for query and chooses connector id with the keyboard.

@@ -18,6 +18,9 @@
   const langParam = query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt";
   const lang = langParam === "en" ? "en" : "pt";
   const T = window.PONTE_I18N[lang];
+  // said: an institution's own words (labels, hints, prompts), in English where the table
+  // has them; the API sends them as the institution wrote them.
+  const said = (s) => (s && lang === "en" && window.PONTE_INSTITUTIONS_EN[s]) || s;
   document.documentElement.lang = lang === "en" ? "en" : "pt-BR";
 
   // The token: from the URL (a fresh start), or from this tab's storage when the user comes
@@ -242,19 +245,20 @@
     const id = "f-" + p.name;
     const described = [];
     const wrap = el("div", { class: "field" });
-    wrap.append(el("label", { for: id, text: p.label + (p.optional ? " " + T.optional : "") }));
+    const label = said(p.label);
+    wrap.append(el("label", { for: id, text: label + (p.optional ? " " + T.optional : "") }));
     if (p.type === "image" && p.data) {
       const src = p.data.startsWith("data:") ? p.data : "data:image/png;base64," + p.data;
-      wrap.append(el("img", { class: "captcha", src: src, alt: p.label }));
+      wrap.append(el("img", { class: "captcha", src: src, alt: label }));
     }
     let input;
     if (p.type === "select") {
       input = el("select", { id: id, name: p.name });
-      if (p.optional || !value) input.append(el("option", { value: "", text: p.placeholder || "—" }));
-      for (const o of p.options || []) input.append(el("option", { value: o.value, text: o.label, selected: o.value === value }));
+      if (p.optional || !value) input.append(el("option", { value: "", text: said(p.placeholder) || "—" }));
+      for (const o of p.options || []) input.append(el("option", { value: o.value, text: said(o.label), selected: o.value === value }));
     } else {
       const type = p.type === "password" ? "password" : "text";
-      input = el("input", { id: id, name: p.name, type: type, placeholder: p.placeholder || null,
+      input = el("input", { id: id, name: p.name, type: type, placeholder: said(p.placeholder) || null,
         inputmode: p.type === "number" ? "numeric" : null, autocomplete: p.type === "password" ? "current-password" : "off",
         autocapitalize: "none", spellcheck: "false" });
       if (value) input.value = value;
@@ -265,7 +269,7 @@
       if (!text) continue;
       const hid = id + "-" + k;
       described.push(hid);
-      wrap.append(el("p", { class: "hint", id: hid, text: text }));
+      wrap.append(el("p", { class: "hint", id: hid, text: said(text) }));
     }
     const err = el("p", { class: "field-error", id: id + "-error", hidden: true });
     described.push(err.id);
@@ -284,7 +288,7 @@
     } else if (f.param.validation) {
       let re = null;
       try { re = new RegExp(f.param.validation); } catch (e) { re = null; }
-      if (re && !re.test(v)) msg = f.param.validationMessage || T.invalid;
+      if (re && !re.test(v)) msg = said(f.param.validationMessage) || T.invalid;
     }
     f.input.setCustomValidity(msg);
     f.error.textContent = msg;
@@ -298,9 +302,9 @@
     const f = el("form", { novalidate: true, id: "credentials" });
     for (const x of fields) {
       // The server's own check (POST /items answers details naming each parameter).
-      const said = serverErrors && serverErrors[x.param.name];
-      if (said) {
-        x.error.textContent = said;
+      const refused = serverErrors && serverErrors[x.param.name];
+      if (refused) {
+        x.error.textContent = said(refused);
         x.error.hidden = false;
         x.input.setAttribute("aria-invalid", "true");
       }
@@ -455,7 +459,7 @@
     const oauth = !!attrs.oauthUrl || connector.oauth;
     const title = oauth ? T.oauthTitle : a.type === "qr" ? T.qrTitle : T.actionTitle;
     const s = step("action", title, key);
-    s.append(chosen(), el("p", { id: "instructions", text: a.instructions }));
+    s.append(chosen(), el("p", { id: "instructions", text: said(a.instructions) }));
     if (a.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(a.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
     if (oauth && (attrs.oauthUrl || attrs.url)) {
       // The institution's page replaces this one and sends the user back (see showForm);
@@ -471,7 +475,7 @@
       s.append(el("a", { class: "primary", id: "action-link", href: attrs.url, target: "_blank", rel: "noopener", text: T.openLink }));
     }
     s.append(el("div", { class: "spinner", "aria-hidden": "true" }), el("p", { text: T.waitingAction }));
-    announce(a.instructions);
+    announce(said(a.instructions));
   }
 
   // ---- outcomes ----
@@ -502,7 +506,7 @@
     }
     const s = step("error", T.errorTitle);
     s.append(chosen(), el("p", { class: "error-box", id: "error-text", "data-code": e.code, text: message }));
-    if (e.providerMessage) s.append(el("p", { class: "hint", text: e.providerMessage }));
+    if (e.providerMessage) s.append(el("p", { class: "hint", text: said(e.providerMessage) }));
     alertText(message);
     if (e.code === "ACCOUNT_CREDENTIALS_RESET" && connector.resetPasswordUrl) {
       s.append(el("a", { class: "secondary", href: connector.resetPasswordUrl, target: "_blank", rel: "noopener", text: T.resetPassword }));

@@ -28,6 +28,31 @@
   var headers = { 'X-API-KEY': apiKey };
   var fetcher = GraphiQL.createFetcher({ url: endpoint, headers: apiKey ? headers : {} });
 
+  // GraphiQL's CodeMirror editors miss two things a keyboard or screen reader user needs
+  // (axe: label, scrollable-region-focusable): their input has no name, and their scrolling
+  // part is out of the tab order, so a long answer cannot be scrolled without a mouse.
+  // Editors come and go with tabs and tools, so every change is looked at.
+  function editorName(cm) {
+    if (cm.closest('.graphiql-query-editor')) return 'Query';
+    if (cm.closest('.graphiql-response')) return 'Response';
+    var tool = cm.closest('.graphiql-editor-tool');
+    if (tool) {
+      // The Variables editor comes before the Headers editor.
+      var editors = Array.prototype.slice.call(tool.querySelectorAll('.graphiql-editor'));
+      return editors.indexOf(cm.closest('.graphiql-editor')) === 0 ? 'Variables' : 'Headers';
+    }
+    return 'Editor';
+  }
+  function repairEditors() {
+    root.querySelectorAll('.CodeMirror').forEach(function (cm) {
+      var input = cm.querySelector('textarea');
+      if (input && !input.hasAttribute('aria-label')) input.setAttribute('aria-label', editorName(cm));
+      var scroller = cm.querySelector('.CodeMirror-scroll');
+      if (scroller && scroller.getAttribute('tabindex') !== '0') scroller.setAttribute('tabindex', '0');
+    });
+  }
+  new MutationObserver(repairEditors).observe(root, { childList: true, subtree: true });
+
   ReactDOM.createRoot(root).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
