@@ -64,3 +64,15 @@ func (r *mutationResolver) RedeliverEvent(ctx context.Context, id uuid.UUID) (*m
 func (r *mutationResolver) RotateWebhookSigningSecret(ctx context.Context) (*model.SigningSecret, error) {
 	return r.WebhookEngine.RotateSigningSecret(ctx)
 }
+
+// WebhookInput returns the webhook input's field resolvers.
+func (r *Resolver) WebhookInput() generated.WebhookInputResolver { return webhookInputResolver{} }
+
+type webhookInputResolver struct{}
+
+// Headers runs only when the input names headers, null included: on a change, null removes
+// them and a left-out field keeps them, as REST's PATCH reads its body.
+func (webhookInputResolver) Headers(_ context.Context, in *model.WebhookInput, data map[string]any) error {
+	in.Headers, in.HeadersSet = data, true
+	return nil
+}

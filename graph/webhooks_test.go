@@ -197,6 +197,17 @@ func TestWebhooks(t *testing.T) {
 		if at(t, d, "updateWebhook.disabledAt") != nil || at(t, d, "updateWebhook.headers.A") != "b" {
 			t.Fatalf("enabled %v", d)
 		}
+		// Left out, the headers stay; given as null, they go (this was lost on /graphql).
+		if d = g.ok(t, update, map[string]any{"id": spareID, "in": map[string]any{"event": "item/created"}}); at(t, d, "updateWebhook.headers.A") != "b" {
+			t.Fatalf("headers left out were changed: %v", d)
+		}
+		if d = g.ok(t, update, map[string]any{"id": spareID, "in": map[string]any{"headers": nil}}); len(at(t, d, "updateWebhook.headers").(map[string]any)) != 0 {
+			t.Fatalf("headers: null kept them: %v", d)
+		}
+		g.ok(t, update, map[string]any{"id": spareID, "in": map[string]any{"headers": map[string]any{"c": "d"}}})
+		if d = g.ok(t, `mutation($id: UUID!) { updateWebhook(id: $id, input: {headers: null}) { headers } }`, map[string]any{"id": spareID}); len(at(t, d, "updateWebhook.headers").(map[string]any)) != 0 {
+			t.Fatalf("an inline headers: null: %v", d)
+		}
 		g.fails(t, update, map[string]any{"id": spareID, "in": map[string]any{"url": "http://hooks.example.com"}}, "INVALID_PARAMETER", 400)
 		g.fails(t, update, map[string]any{"id": spareID, "in": map[string]any{"event": "all", "url": rc.URL + "/all"}}, "WEBHOOK_ALREADY_EXISTS", 400)
 		other.fails(t, update, map[string]any{"id": spareID, "in": map[string]any{"enabled": false}}, "WEBHOOK_NOT_FOUND", 404)

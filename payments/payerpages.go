@@ -84,13 +84,15 @@ func (e *Engine) payerConnectors(ctx context.Context, req *model.PaymentRequest)
 }
 
 // requestForPayer is a request as its payer's pages show it: without the application's
-// customer record, its own reference and where its webhooks go.
+// customer record, its own reference, where its webhooks go, what Ponte charges it (fees
+// read 0) and its smart account's details. The callback URLs stay: the page sends the
+// payer's browser there.
 func requestForPayer(p *model.PaymentRequest) *model.PaymentRequest {
 	if p == nil {
 		return nil
 	}
 	c := *p
-	c.Customer, c.ClientPaymentID, c.WebhookURL = nil, nil, nil
+	c.Customer, c.ClientPaymentID, c.WebhookURL, c.SmartAccount, c.Fees = nil, nil, nil, nil, 0
 	return &c
 }
 

@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	TransactionConnection() TransactionConnectionResolver
 	TransactionPage() TransactionPageResolver
+	WebhookInput() WebhookInputResolver
 }
 
 type DirectiveRoot struct {
@@ -1905,6 +1906,10 @@ type TransactionConnectionResolver interface {
 }
 type TransactionPageResolver interface {
 	Results(ctx context.Context, obj *model.TransactionPage) ([]*model.Transaction, error)
+}
+
+type WebhookInputResolver interface {
+	Headers(ctx context.Context, obj *model.WebhookInput, data map[string]any) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -54692,7 +54697,9 @@ func (ec *executionContext) unmarshalInputWebhookInput(ctx context.Context, obj 
 			if err != nil {
 				return it, err
 			}
-			it.Headers = data
+			if err = ec.Resolvers.WebhookInput().Headers(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "enabled":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
