@@ -170,10 +170,10 @@ func (r *connectRig) until(t *testing.T, ctx context.Context, js string) {
 		}
 		// A navigation (to the institution and back) destroys the page the condition was
 		// polled in: poll again in the new one.
-		if wait.Err() == nil && strings.Contains(err.Error(), "context") {
+		if wait.Err() == nil && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated or closed")) {
 			continue
 		}
-		t.Fatalf("browser: waiting for %s: %v; Connect page: %s", js, err, r.pageText(r.popup))
+		t.Fatalf("browser: waiting for %s: %v; page: %s", js, err, r.pageText(ctx))
 	}
 }
 

@@ -49,3 +49,27 @@ func TestGraphiQLA11y(t *testing.T) {
 		t.Errorf("the editors' inputs are named %q", names)
 	}
 }
+
+// TestPayerPagesA11y: the pages a payer opens from a link (the payment page, the consent
+// page, and what they show once decided), in Portuguese and English, have no serious or
+// critical axe finding and show statuses in words.
+func TestPayerPagesA11y(t *testing.T) {
+	r := newConnectRig(t)
+	key := r.client.APIKey
+	r.env.Recipient(t, key)
+	for _, lang := range []string{"pt-BR", "en"} {
+		req := r.env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 30, "description": "Pedido 42", "isSandbox": true}).Want(200)
+		r.do(t, r.browser, chromedp.EmulateViewport(390, 844), chromedp.Navigate(req.String("paymentUrl")+"?lang="+lang))
+		r.until(t, r.browser, `document.querySelector("#connectorId") !== null`)
+		axe.Check(t, r.browser, "payment page ("+lang+")")
+		r.do(t, r.browser, chromedp.SetValue(chromedp.ID("connectorId"), fmt.Sprint(payConnector)),
+			chromedp.SendKeys(chromedp.ID("cpf"), happyCPF), chromedp.Click(chromedp.CSS("button.approve")))
+		r.until(t, r.browser, `document.querySelector('button[value="authorize"]') !== null`)
+		axe.Check(t, r.browser, "consent page ("+lang+")")
+		want := map[string]string{"pt-BR": "Aguardando a sua autorização", "en": "Waiting for your authorization"}[lang]
+		r.until(t, r.browser, fmt.Sprintf(`document.querySelector("#status").textContent.startsWith(%q)`, want))
+		r.do(t, r.browser, chromedp.Click(chromedp.CSS(`button[value="reject"]`)))
+		r.until(t, r.browser, `document.querySelector("#message") !== null && document.querySelector('button[value="authorize"]') === null`)
+		axe.Check(t, r.browser, "consent page, rejected ("+lang+")")
+	}
+}

@@ -16,39 +16,39 @@ import (
 // HTML to a browser, errors included, so they are written by hand rather than with the
 // JSON shape of handle.go.
 var payPages = template.Must(template.New("pay").Funcs(template.FuncMap{"brl": brl, "urlsafe": qrImage}).Parse(`<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{{.L.Tag}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>` + pageCSS + `</style></head>
 <body>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 {{with .Request}}<dl>
-{{if .Amount}}<dt>Valor</dt><dd id="amount">{{brl .Amount}}</dd>{{end}}
-{{with .AutomaticPix}}<dt>Pix Automático</dt><dd id="automatic-pix">{{.Interval}} a partir de {{.StartDate}}{{if .FixedAmount}}, {{brl .FixedAmount}} por cobrança{{end}}{{if .MaximumVariableAmount}}, até {{brl .MaximumVariableAmount}} por cobrança{{end}}{{with .FirstPayment}}; primeira cobrança {{brl .Amount}}{{end}}</dd>{{end}}
-{{if .Description}}<dt>Descrição</dt><dd>{{.Description}}</dd>{{end}}
-{{with .Recipient}}<dt>Recebedor</dt><dd id="recipient">{{.Name}}{{with .PaymentInstitution}} — {{.TradeName}}{{end}}</dd>{{end}}
-{{with .PixQrCode}}<dt>Recebedor</dt><dd id="recipient">{{.MerchantName}} ({{.MerchantCity}})</dd>{{end}}
+{{if .Amount}}<dt>{{$.L.T "amount"}}</dt><dd id="amount">{{brl .Amount}}</dd>{{end}}
+{{with .AutomaticPix}}<dt>{{$.L.T "automaticPix"}}</dt><dd id="automatic-pix">{{.Interval}} {{$.L.T "from"}} {{.StartDate}}{{if .FixedAmount}}, {{brl .FixedAmount}} {{$.L.T "perCharge"}}{{end}}{{if .MaximumVariableAmount}}, {{$.L.T "upTo"}} {{brl .MaximumVariableAmount}} {{$.L.T "perCharge"}}{{end}}{{with .FirstPayment}}; {{$.L.T "firstCharge"}} {{brl .Amount}}{{end}}</dd>{{end}}
+{{if .Description}}<dt>{{$.L.T "description"}}</dt><dd>{{.Description}}</dd>{{end}}
+{{with .Recipient}}<dt>{{$.L.T "recipient"}}</dt><dd id="recipient">{{.Name}}{{with .PaymentInstitution}} — {{.TradeName}}{{end}}</dd>{{end}}
+{{with .PixQrCode}}<dt>{{$.L.T "recipient"}}</dt><dd id="recipient">{{.MerchantName}} ({{.MerchantCity}})</dd>{{end}}
 </dl>{{end}}
 {{with .Intent}}<dl>
-{{with .Connector}}<dt>Instituição</dt><dd id="institution">{{.Name}}</dd>{{end}}
-<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
-<dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
+{{with .Connector}}<dt>{{$.L.T "institution"}}</dt><dd id="institution">{{.Name}}</dd>{{end}}
+<dt>{{$.L.T "payer"}}</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
+<dt>{{$.L.T "status"}}</dt><dd id="status">{{$.L.Status .Status}} <small class="code">({{$.L.T "code"}} {{.Status}})</small></dd>
 </dl>
-{{with .PixData}}<p><img alt="QR code PIX" width="200" height="200" src="{{.Qr | urlsafe}}"></p><p><small>PIX copia e cola: <code id="pix">{{.Value}}</code></small></p>{{end}}
+{{with .PixData}}<p><img alt="{{$.L.T "qrAlt"}}" width="200" height="200" src="{{.Qr | urlsafe}}"></p><p><small>{{$.L.T "pixCopyPaste"}}: <code id="pix">{{.Value}}</code></small></p>{{end}}
 {{end}}
 {{if .Connectors}}<form method="post">
-<label for="connectorId">Instituição de onde sai o pagamento</label>
+<label for="connectorId">{{.L.T "payFrom"}}</label>
 <select id="connectorId" name="connectorId" required>{{range .Connectors}}<option value="{{.ID}}">{{.Name}}</option>{{end}}</select>
-<label for="cpf">Seu CPF</label>
+<label for="cpf">{{.L.T "yourCPF"}}</label>
 <input id="cpf" name="cpf" inputmode="numeric" autocomplete="off" required placeholder="000.000.000-00">
-<label for="name">Seu nome{{if not .Request.AutomaticPix}} (opcional){{end}}</label>
+<label for="name">{{.L.T "yourName"}}{{if not .Request.AutomaticPix}} {{.L.T "optional"}}{{end}}</label>
 <input id="name" name="name" autocomplete="name"{{if .Request.AutomaticPix}} required{{end}}>
-<button class="approve" type="submit">Continuar</button>
+<button class="approve" type="submit">{{.L.T "continue"}}</button>
 </form>{{end}}
-{{if .CanDecide}}<p>Ambiente de testes Ponte: esta página simula a tela de consentimento da instituição.{{if .SecondSigner}} O pagamento aguarda a assinatura de um segundo responsável.{{end}}</p>
+{{if .CanDecide}}<p>{{.L.T "sandboxConsent"}}{{if .SecondSigner}} {{.L.T "secondSigner"}}{{end}}</p>
 <form method="post">
-<button class="approve" name="decision" value="authorize" type="submit">Autorizar pagamento</button>
-<button name="decision" value="reject" type="submit">Recusar</button>
+<button class="approve" name="decision" value="authorize" type="submit">{{.L.T "authorize"}}</button>
+<button name="decision" value="reject" type="submit">{{.L.T "reject"}}</button>
 </form>{{end}}
 {{if .Message}}<p id="message">{{.Message}}</p>{{end}}
 </body></html>
@@ -63,6 +63,7 @@ func qrImage(s string) template.URL {
 }
 
 type payView struct {
+	L            pageLang
 	Title        string
 	Error        string
 	Message      string
@@ -103,12 +104,15 @@ const pageCSS = `body{font-family:system-ui,sans-serif;max-width:34rem;margin:3r
 dl{display:grid;grid-template-columns:7rem 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0}
 label{display:block;margin:.8rem 0 .3rem}select,input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
 button{font-size:1rem;padding:.6rem 1.2rem;margin:1rem .6rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
-.approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.status{font-family:monospace}`
+.approve{background:#0a7d48;color:#fff;border-color:#0a7d48}.error{color:#a4000f}.code{color:#555;font-family:monospace}`
 
 func (s *Server) renderPay(w http.ResponseWriter, status int, v payView) {
 	pageHeaders(w)
 	w.WriteHeader(status)
-	_ = payPages.Execute(w, v)
+	if err := payPages.Execute(w, v); err != nil {
+		// Half a page is already sent; the log says why it stops there.
+		s.log.Error("payment page template", "err", err)
+	}
 }
 
 // pageHeaders are the headers of the service's HTML pages.
@@ -126,7 +130,8 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, title string,
 	if internal {
 		s.log.ErrorContext(r.Context(), "payment page", "path", r.URL.Path, "err", err)
 	}
-	s.renderPay(w, e.Status(), payView{Title: title, Error: e.Message})
+	l := langOf(r)
+	s.renderPay(w, e.Status(), payView{L: l, Title: l.T(title), Error: e.Message})
 }
 
 func (s *Server) payPage(w http.ResponseWriter, r *http.Request) {
@@ -136,19 +141,20 @@ func (s *Server) payPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showPay(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	id, err := uuidParam(r, "id", "Payment request id")
 	if err != nil {
-		s.pageError(w, r, "Pagamento não encontrado", err)
+		s.pageError(w, r, "payNotFound", err)
 		return
 	}
 	pv, err := s.query.PaymentPage(r.Context(), id)
 	if err != nil {
-		s.pageError(w, r, "Pagamento não encontrado", err)
+		s.pageError(w, r, "payNotFound", err)
 		return
 	}
-	v := payView{Title: "Pagamento", Request: pv.Request, Error: problem}
+	l := langOf(r)
+	v := payView{L: l, Title: l.T("payTitle"), Request: pv.Request, Error: problem}
 	if pv.CanPay {
 		v.Connectors = pv.Connectors
 	} else {
-		v.Message = "Este pagamento não está disponível (situação " + pv.Request.Status + ")."
+		v.Message = l.T("notAvailable") + ": " + l.Status(pv.Request.Status) + " (" + l.T("code") + " " + pv.Request.Status + ")."
 	}
 	s.renderPay(w, status, v)
 }
@@ -156,12 +162,12 @@ func (s *Server) showPay(w http.ResponseWriter, r *http.Request, status int, pro
 func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 	id, err := uuidParam(r, "id", "Payment request id")
 	if err != nil {
-		s.pageError(w, r, "Pagamento não encontrado", err)
+		s.pageError(w, r, "payNotFound", err)
 		return
 	}
 	connector, err := strconv.Atoi(r.PostFormValue("connectorId"))
 	if err != nil {
-		s.showPay(w, r, http.StatusBadRequest, "Escolha uma instituição.")
+		s.showPay(w, r, http.StatusBadRequest, langOf(r).T("pickInstitution"))
 		return
 	}
 	name := r.PostFormValue("name")
@@ -171,7 +177,17 @@ func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 		s.showPay(w, r, e.Status(), e.Message)
 		return
 	}
-	http.Redirect(w, r, *intent.ConsentURL, http.StatusSeeOther)
+	target := *intent.ConsentURL
+	if l := r.URL.Query().Get("lang"); l != "" {
+		// The language the payer chose follows them to the consent page.
+		if u, err := url.Parse(target); err == nil {
+			q := u.Query()
+			q.Set("lang", langOf(r).Tag())
+			u.RawQuery = q.Encode()
+			target = u.String()
+		}
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
 }
 
 func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
@@ -181,35 +197,37 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, status int, problem, message string) {
 	id, err := uuidParam(r, "id", "Payment intent id")
 	if err != nil {
-		s.pageError(w, r, "Consentimento não encontrado", err)
+		s.pageError(w, r, "consentNotFound", err)
 		return
 	}
 	c, err := s.query.PaymentConsent(r.Context(), id)
 	if err != nil {
-		s.pageError(w, r, "Consentimento não encontrado", err)
+		s.pageError(w, r, "consentNotFound", err)
 		return
 	}
+	l := langOf(r)
 	if message == "" && problem == "" && !c.CanDecide {
-		message = decidedMessage(c.Decision, c.Intent.Status)
+		message = decidedMessage(l, c.Decision)
 	}
-	s.renderPay(w, status, payView{Title: "Autorizar pagamento", Request: c.Intent.PaymentRequest, Intent: c.Intent, PayerName: c.PayerName,
+	s.renderPay(w, status, payView{L: l, Title: l.T("consentTitle"), Request: c.Intent.PaymentRequest, Intent: c.Intent, PayerName: c.PayerName,
 		PayerCPF: c.PayerCpf, CanDecide: c.CanDecide, SecondSigner: c.SecondSigner, Error: problem, Message: message})
 }
 
-// decidedMessage tells the payer what became of a consent no longer waiting for them.
-func decidedMessage(decision *string, status string) string {
+// decidedMessage tells the payer what became of a consent no longer waiting for them (the
+// status, in words and code, is beside it).
+func decidedMessage(l pageLang, decision *string) string {
 	if decision == nil {
 		return ""
 	}
 	switch *decision {
 	case model.DecisionAuthorized:
-		return "Este pagamento já foi autorizado (situação " + status + ")."
+		return l.T("decidedAuthorized")
 	case model.DecisionRejected:
-		return "Este pagamento já foi recusado (situação " + status + ")."
+		return l.T("decidedRejected")
 	case model.DecisionExpired:
-		return "O prazo para autorizar este pagamento terminou (situação " + status + ")."
+		return l.T("decidedExpired")
 	case model.DecisionEnded:
-		return "Este pagamento foi encerrado e não pode mais ser autorizado (situação " + status + ")."
+		return l.T("decidedEnded")
 	}
 	return ""
 }
@@ -217,12 +235,12 @@ func decidedMessage(decision *string, status string) string {
 func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 	id, err := uuidParam(r, "id", "Payment intent id")
 	if err != nil {
-		s.pageError(w, r, "Consentimento não encontrado", err)
+		s.pageError(w, r, "consentNotFound", err)
 		return
 	}
 	decision := r.PostFormValue("decision")
 	if decision != "authorize" && decision != "reject" {
-		s.showConsent(w, r, http.StatusBadRequest, "Escolha autorizar ou recusar.", "")
+		s.showConsent(w, r, http.StatusBadRequest, langOf(r).T("pickDecision"), "")
 		return
 	}
 	n, err := s.mut.DecidePaymentIntent(r.Context(), id, decision == "authorize")
@@ -247,9 +265,10 @@ func (s *Server) consentDecision(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	msg := "Pagamento autorizado. Você já pode voltar ao aplicativo."
+	l := langOf(r)
+	msg := l.T("authorizedDone")
 	if failed {
-		msg = "Pagamento não realizado: " + n.ErrorDetail.Description
+		msg = l.T("notMade") + ": " + n.ErrorDetail.Description
 	}
 	s.showConsent(w, r, http.StatusOK, "", msg)
 }

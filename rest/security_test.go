@@ -407,6 +407,16 @@ func TestConsentDecisionOnce(t *testing.T) {
 		if !strings.Contains(page, "já foi recusado") || strings.Contains(page, `value="authorize"`) {
 			t.Fatalf("the page of a rejected consent:\n%s", page)
 		}
+		// The status in words the payer reads, in their language; its code only as a detail.
+		if !strings.Contains(page, `Recusado por você <small class="code">(código CONSENT_REJECTED)</small>`) || !strings.Contains(page, `lang="pt-BR"`) {
+			t.Fatalf("the rejected consent's status is not in words:\n%s", page)
+		}
+		en := string(env.DoHeaders(t, "GET", strings.TrimPrefix(*n.ConsentURL, env.URL), "", nil, map[string]string{"Accept-Language": "en-US,en;q=0.9"}).Want(200).Body)
+		for _, want := range []string{`lang="en"`, "This payment was already rejected.", `Rejected by you <small class="code">(code CONSENT_REJECTED)</small>`, "<dt>Payer</dt>"} {
+			if !strings.Contains(en, want) {
+				t.Fatalf("the English page lacks %q:\n%s", want, en)
+			}
+		}
 	})
 
 	t.Run("authorize twice", func(t *testing.T) {

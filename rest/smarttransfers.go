@@ -70,37 +70,38 @@ func (s *Server) deleteBulkPayment() http.HandlerFunc {
 // plain forms in the payment pages' look, answering HTML errors included.
 
 var transferPages = template.Must(template.New("transfer").Funcs(template.FuncMap{"brl": brl}).Parse(`<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{{.L.Tag}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>` + pageCSS + `</style></head>
 <body>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 {{with .Preauth}}<dl>
-{{with .Connector}}<dt>Instituição</dt><dd id="institution">{{.Name}}</dd>{{end}}
-<dt>Pagador</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
-<dt>Recebedores</dt><dd id="recipients">{{range $i, $r := .Recipients}}{{if $i}}; {{end}}{{$r.Name}}{{with $r.PaymentInstitution}} — {{.TradeName}}{{end}}{{end}}</dd>
-{{with .Limits}}{{if .Transaction}}<dt>Por pagamento</dt><dd>até {{brl .Transaction}}</dd>{{end}}{{if .Daily}}<dt>Por dia</dt><dd>até {{brl .Daily}}</dd>{{end}}{{if .Weekly}}<dt>Por semana</dt><dd>até {{brl .Weekly}}</dd>{{end}}{{if .Monthly}}<dt>Por mês</dt><dd>até {{brl .Monthly}}</dd>{{end}}{{if .Yearly}}<dt>Por ano</dt><dd>até {{brl .Yearly}}</dd>{{end}}{{if .Total}}<dt>No total</dt><dd>até {{brl .Total}}</dd>{{end}}{{end}}
-<dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
+{{with .Connector}}<dt>{{$.L.T "institution"}}</dt><dd id="institution">{{.Name}}</dd>{{end}}
+<dt>{{$.L.T "payer"}}</dt><dd id="payer">{{$.PayerName}} (CPF {{$.PayerCPF}})</dd>
+<dt>{{$.L.T "recipients"}}</dt><dd id="recipients">{{range $i, $r := .Recipients}}{{if $i}}; {{end}}{{$r.Name}}{{with $r.PaymentInstitution}} — {{.TradeName}}{{end}}{{end}}</dd>
+{{with .Limits}}{{if .Transaction}}<dt>{{$.L.T "perPayment"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Transaction}}</dd>{{end}}{{if .Daily}}<dt>{{$.L.T "perDay"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Daily}}</dd>{{end}}{{if .Weekly}}<dt>{{$.L.T "perWeek"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Weekly}}</dd>{{end}}{{if .Monthly}}<dt>{{$.L.T "perMonth"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Monthly}}</dd>{{end}}{{if .Yearly}}<dt>{{$.L.T "perYear"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Yearly}}</dd>{{end}}{{if .Total}}<dt>{{$.L.T "inTotal"}}</dt><dd>{{$.L.T "upTo"}} {{brl .Total}}</dd>{{end}}{{end}}
+<dt>{{$.L.T "status"}}</dt><dd id="status">{{$.L.StatusOf "preauth" .Status}} <small class="code">({{$.L.T "code"}} {{.Status}})</small></dd>
 </dl>{{end}}
 {{with .Bulk}}<dl>
-{{with .SmartAccount}}<dt>Conta</dt><dd id="account">{{.Name}} — agência {{.Agency}}, conta {{.Number}}-{{.VerifyingDigit}}</dd>{{end}}
-<dt>Total</dt><dd id="total">{{brl .TotalAmount}}</dd>
-<dt>Pagamentos</dt><dd id="requests">{{len .PaymentRequests}}</dd>
-<dt>Situação</dt><dd class="status" id="status">{{.Status}}</dd>
+{{with .SmartAccount}}<dt>{{$.L.T "account"}}</dt><dd id="account">{{.Name}} — {{$.L.T "branch"}} {{.Agency}}, {{$.L.T "accountNumber"}} {{.Number}}-{{.VerifyingDigit}}</dd>{{end}}
+<dt>{{$.L.T "total"}}</dt><dd id="total">{{brl .TotalAmount}}</dd>
+<dt>{{$.L.T "payments"}}</dt><dd id="requests">{{len .PaymentRequests}}</dd>
+<dt>{{$.L.T "status"}}</dt><dd id="status">{{$.L.StatusOf "bulk" .Status}} <small class="code">({{$.L.T "code"}} {{.Status}})</small></dd>
 </dl>
-<ul>{{range .PaymentRequests}}<li>{{brl .Amount}}{{with .Recipient}} para {{.Name}}{{end}}{{if .Description}} — {{.Description}}{{end}}</li>{{end}}</ul>{{end}}
-{{if .CanDecide}}<p>Ambiente de testes Ponte: esta página simula a tela de consentimento da instituição.</p>
+<ul>{{range .PaymentRequests}}<li>{{brl .Amount}}{{with .Recipient}} {{$.L.T "to"}} {{.Name}}{{end}}{{if .Description}} — {{.Description}}{{end}}</li>{{end}}</ul>{{end}}
+{{if .CanDecide}}<p>{{.L.T "sandboxConsent"}}</p>
 <form method="post">
-<button class="approve" name="decision" value="authorize" type="submit">Autorizar</button>
-<button name="decision" value="reject" type="submit">Recusar</button>
+<button class="approve" name="decision" value="authorize" type="submit">{{.L.T "authorizeShort"}}</button>
+<button name="decision" value="reject" type="submit">{{.L.T "reject"}}</button>
 </form>{{end}}
-{{if .CanRevoke}}<form method="post"><button name="decision" value="revoke" type="submit">Revogar esta autorização</button></form>{{end}}
+{{if .CanRevoke}}<form method="post"><button name="decision" value="revoke" type="submit">{{.L.T "revoke"}}</button></form>{{end}}
 {{if .Message}}<p id="message">{{.Message}}</p>{{end}}
 </body></html>
 `))
 
 type transferView struct {
+	L                     pageLang
 	Title, Error, Message string
 	Preauth               *model.SmartTransferPreauthorization
 	PayerName, PayerCPF   string
@@ -111,7 +112,9 @@ type transferView struct {
 func (s *Server) renderTransfer(w http.ResponseWriter, status int, v transferView) {
 	pageHeaders(w)
 	w.WriteHeader(status)
-	_ = transferPages.Execute(w, v)
+	if err := transferPages.Execute(w, v); err != nil {
+		s.log.Error("smart transfer page template", "err", err)
+	}
 }
 
 func (s *Server) transferError(w http.ResponseWriter, r *http.Request, title string, err error) {
@@ -119,10 +122,10 @@ func (s *Server) transferError(w http.ResponseWriter, r *http.Request, title str
 	if internal {
 		s.log.ErrorContext(r.Context(), "smart transfer page", "path", r.URL.Path, "err", err)
 	}
-	s.renderTransfer(w, e.Status(), transferView{Title: title, Error: e.Message})
+	l := langOf(r)
+	s.renderTransfer(w, e.Status(), transferView{L: l, Title: l.T(title), Error: e.Message})
 }
 
-const preauthTitle = "Autorizar transferências inteligentes"
 
 func (s *Server) preauthPage(w http.ResponseWriter, r *http.Request) {
 	s.showPreauth(w, r, http.StatusOK, "", "")
@@ -131,38 +134,38 @@ func (s *Server) preauthPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showPreauth(w http.ResponseWriter, r *http.Request, status int, problem, message string) {
 	id, err := uuidParam(r, "id", "Smart transfer pre-authorization id")
 	if err != nil {
-		s.transferError(w, r, "Autorização não encontrada", err)
+		s.transferError(w, r, "preauthNotFound", err)
 		return
 	}
 	v, err := s.query.PreauthorizationConsent(r.Context(), id)
 	if err != nil {
-		s.transferError(w, r, "Autorização não encontrada", err)
+		s.transferError(w, r, "preauthNotFound", err)
 		return
 	}
-	p := v.Preauthorization
+	p, l := v.Preauthorization, langOf(r)
 	if message == "" && problem == "" {
 		switch p.Status {
 		case model.PreauthCompleted:
-			message = "Transferências autorizadas. Você pode revogar esta autorização quando quiser."
+			message = l.T("preauthDone")
 		case model.PreauthRejected:
-			message = "Esta autorização foi recusada."
+			message = l.T("preauthRejected")
 		case model.PreauthRevoked:
-			message = "Esta autorização foi revogada."
+			message = l.T("preauthRevoked")
 		case model.PreauthError:
-			message = "A instituição não concluiu esta autorização."
+			message = l.T("preauthError")
 			if p.ErrorDetail != nil {
 				message += " " + p.ErrorDetail.Description
 			}
 		}
 	}
-	s.renderTransfer(w, status, transferView{Title: preauthTitle, Error: problem, Message: message, Preauth: p,
+	s.renderTransfer(w, status, transferView{L: l, Title: l.T("preauthTitle"), Error: problem, Message: message, Preauth: p,
 		PayerName: v.PayerName, PayerCPF: v.PayerCpf, CanDecide: v.CanDecide, CanRevoke: v.CanRevoke})
 }
 
 func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 	id, err := uuidParam(r, "id", "Smart transfer pre-authorization id")
 	if err != nil {
-		s.transferError(w, r, "Autorização não encontrada", err)
+		s.transferError(w, r, "preauthNotFound", err)
 		return
 	}
 	var p *model.SmartTransferPreauthorization
@@ -172,7 +175,7 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 	case "revoke":
 		p, err = s.mut.RevokePreauthorizationAsPayer(r.Context(), id)
 	default:
-		s.showPreauth(w, r, http.StatusBadRequest, "Escolha autorizar, recusar ou revogar.", "")
+		s.showPreauth(w, r, http.StatusBadRequest, langOf(r).T("pickPreauthDecision"), "")
 		return
 	}
 	if err != nil {
@@ -192,7 +195,6 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 	s.showPreauth(w, r, http.StatusOK, "", "")
 }
 
-const bulkTitle = "Autorizar pagamentos em lote"
 
 func (s *Server) bulkPage(w http.ResponseWriter, r *http.Request) {
 	s.showBulk(w, r, http.StatusOK, "")
@@ -201,39 +203,39 @@ func (s *Server) bulkPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showBulk(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	id, err := uuidParam(r, "id", "Bulk payment id")
 	if err != nil {
-		s.transferError(w, r, "Pagamento em lote não encontrado", err)
+		s.transferError(w, r, "bulkNotFound", err)
 		return
 	}
 	v, err := s.query.BulkPaymentConsent(r.Context(), id)
 	if err != nil {
-		s.transferError(w, r, "Pagamento em lote não encontrado", err)
+		s.transferError(w, r, "bulkNotFound", err)
 		return
 	}
-	b := v.BulkPayment
+	b, l := v.BulkPayment, langOf(r)
 	message := ""
 	switch b.Status {
 	case model.BulkPaymentInProgress:
-		message = "Pagamentos autorizados e em andamento."
+		message = l.T("bulkInProgress")
 	case model.BulkCompleted:
-		message = "Pagamentos concluídos."
+		message = l.T("bulkDone")
 	case model.BulkError:
-		message = "Este pagamento em lote não foi realizado."
+		message = l.T("bulkError")
 		if b.ErrorDetail != nil {
 			message += " " + b.ErrorDetail.Description
 		}
 	}
-	s.renderTransfer(w, status, transferView{Title: bulkTitle, Error: problem, Message: message, Bulk: b, CanDecide: v.CanDecide})
+	s.renderTransfer(w, status, transferView{L: l, Title: l.T("bulkTitle"), Error: problem, Message: message, Bulk: b, CanDecide: v.CanDecide})
 }
 
 func (s *Server) bulkDecision(w http.ResponseWriter, r *http.Request) {
 	id, err := uuidParam(r, "id", "Bulk payment id")
 	if err != nil {
-		s.transferError(w, r, "Pagamento em lote não encontrado", err)
+		s.transferError(w, r, "bulkNotFound", err)
 		return
 	}
 	decision := r.PostFormValue("decision")
 	if decision != "authorize" && decision != "reject" {
-		s.showBulk(w, r, http.StatusBadRequest, "Escolha autorizar ou recusar.")
+		s.showBulk(w, r, http.StatusBadRequest, langOf(r).T("pickDecision"))
 		return
 	}
 	b, err := s.mut.DecideBulkPayment(r.Context(), id, decision == "authorize")
