@@ -71,7 +71,6 @@ var azTokenFields = map[string]bool{"connectors": true, "connector": true, "vali
 	"item": true, "accounts": true, "itemResources": true, "updateItem": true, "submitItemMFA": true,
 	"connectSession": true}
 
-
 // azIDKinds maps the noun of a field taking an id to A's fixture of that kind.
 var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": "account", "transaction": "transaction",
 	"transactionCategory": "transaction", "investment": "investment", "loan": "loan", "bill": "bill", "consent": "consent",

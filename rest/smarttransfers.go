@@ -126,7 +126,6 @@ func (s *Server) transferError(w http.ResponseWriter, r *http.Request, title str
 	s.renderTransfer(w, e.Status(), transferView{L: l, Title: l.T(title), Error: e.Message})
 }
 
-
 func (s *Server) preauthPage(w http.ResponseWriter, r *http.Request) {
 	s.showPreauth(w, r, http.StatusOK, "", "")
 }
@@ -194,7 +193,6 @@ func (s *Server) preauthDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	s.showPreauth(w, r, http.StatusOK, "", "")
 }
-
 
 func (s *Server) bulkPage(w http.ResponseWriter, r *http.Request) {
 	s.showBulk(w, r, http.StatusOK, "")
