@@ -349,7 +349,7 @@ func (e *Engine) Redeliver(ctx context.Context, id uuid.UUID) (*model.Event, err
 		if len(ids) == 0 {
 			return e.fanOut(ctx, tx, ev)
 		}
-		return e.enqueue(ctx, tx, ids)
+		return e.enqueueAgain(ctx, tx, ids)
 	})
 	if err != nil {
 		return nil, err

@@ -206,6 +206,9 @@ func (e *Engine) Register(w *river.Workers) { river.AddWorker(w, &deliveryWorker
 // DeliveryArgs sends one delivery.
 type DeliveryArgs struct {
 	DeliveryID uuid.UUID `json:"deliveryId"`
+	// Round tells a redelivery's job from the delivery's earlier one while that one still
+	// reads as running (see enqueueAgain); 0, left out, for a delivery's first job.
+	Round int64 `json:"round,omitempty"`
 }
 
 func (DeliveryArgs) Kind() string { return "webhook_delivery" }
@@ -257,6 +260,43 @@ func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, ids []uuid.UUID) error 
 	}
 	_, err := e.jobs.InsertManyTx(ctx, tx.PGX, params)
 	return err
+}
+
+// enqueueAgain is enqueue for deliveries a redelivery restarted. A delivery's job that has
+// just finished still reads as running until River records its completion (in batches,
+// moments later), and uniqueness by arguments would swallow the new job: the delivery
+// would stay PENDING with no job at all. A job skipped for one that reads as running is
+// inserted again as the next round (its round is that job's id), until one is inserted or
+// the one in the way is still to run (it will send the delivery); two quick redeliveries
+// still make one job.
+func (e *Engine) enqueueAgain(ctx context.Context, tx *db.Tx, ids []uuid.UUID) error {
+	if e.jobs == nil {
+		return errors.New("webhooks: no job queue")
+	}
+	args := make([]DeliveryArgs, len(ids))
+	for i, id := range ids {
+		args[i] = DeliveryArgs{DeliveryID: id}
+	}
+	// Each pass moves past one job that reads as running; a delivery has at most a few (the
+	// one that just sent it, and a redelivery's), so the bound is never reached in practice.
+	for pass := 0; pass < 8 && len(args) > 0; pass++ {
+		params := make([]river.InsertManyParams, len(args))
+		for i, a := range args {
+			params[i] = river.InsertManyParams{Args: a, InsertOpts: insertOpts()}
+		}
+		res, err := e.jobs.InsertManyTx(ctx, tx.PGX, params)
+		if err != nil {
+			return err
+		}
+		var next []DeliveryArgs
+		for i, r := range res {
+			if r.UniqueSkippedAsDuplicate && r.Job != nil && r.Job.State == rivertype.JobStateRunning {
+				next = append(next, DeliveryArgs{DeliveryID: args[i].DeliveryID, Round: r.Job.ID})
+			}
+		}
+		args = next
+	}
+	return nil
 }
 
 type deliveryWorker struct {
