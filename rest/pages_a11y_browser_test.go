@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"ponte/model"
+	"ponte/testsupport"
 	"ponte/testsupport/axe"
 )
 
@@ -71,5 +74,36 @@ func TestPayerPagesA11y(t *testing.T) {
 		r.do(t, r.browser, chromedp.Click(chromedp.CSS(`button[value="reject"]`)))
 		r.until(t, r.browser, `document.querySelector("#message") !== null && document.querySelector('button[value="authorize"]') === null`)
 		axe.Check(t, r.browser, "consent page, rejected ("+lang+")")
+	}
+}
+
+// TestTransferPagesA11y: a smart transfer pre-authorization's consent page and a bulk
+// payment's authorization page, in Portuguese and English, have no serious or critical axe
+// finding.
+func TestTransferPagesA11y(t *testing.T) {
+	r := newConnectRig(t)
+	key := r.client.APIKey
+	recipient := r.env.Recipient(t, key)
+	preauth := r.env.Do(t, "POST", "/smart-transfers/preauthorizations", key, map[string]any{"connectorId": 6,
+		"parameters": map[string]any{"cpf": happyCPF}, "recipientIds": []string{recipient}}).Want(200).String("id")
+	account := r.env.Do(t, "POST", "/payments/smart-accounts", key, map[string]any{"name": "Conta Lote", "taxNumber": happyCPF,
+		"email": "lote@example.com", "phoneNumber": "+5511999990000"}).Want(200).String("id")
+	// The bulk payment needs its total in the smart account: a payer funds it first.
+	fund := r.env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 50, "isSandbox": true, "smartAccountId": account}).Want(200).String("id")
+	var n model.PaymentIntent
+	r.env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": fund, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": happyCPF}}).Want(200).JSON(&n)
+	consent(t, r.env, &n, "authorize").Want(200)
+	testsupport.Eventually(t, "the smart account is funded", 20*time.Second, func() bool {
+		return r.env.Do(t, "GET", "/payments/smart-accounts/"+account+"/balance", key, nil).Want(200).Map()["balance"] == 50.0
+	})
+	req := r.env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 5, "isSandbox": true, "description": "Lote"}).Want(200).String("id")
+	bulk := r.env.Do(t, "POST", "/payments/bulk", key, map[string]any{"smartAccountId": account, "paymentRequestIds": []string{req}}).Want(200).String("id")
+	for _, lang := range []string{"pt-BR", "en"} {
+		for what, path := range map[string]string{"pre-authorization consent": "/smart-transfers/consent/" + preauth, "bulk payment": "/payments/bulk-consent/" + bulk} {
+			r.do(t, r.browser, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.env.URL+path+"?lang="+lang))
+			r.until(t, r.browser, `document.querySelector('button[value="authorize"]') !== null && document.querySelector("#status") !== null`)
+			axe.Check(t, r.browser, what+" page ("+lang+")")
+		}
 	}
 }
