@@ -25,11 +25,11 @@ const (
 )
 
 var scenarioErrors = map[string]model.PaymentErrorDetail{
-	CPFInsufficientFunds: {Code: "INSUFFICIENT_FUNDS", Description: "The payer's account has not enough balance for this payment.", Detail: strPtr("SALDO_INSUFICIENTE")},
-	CPFLimitExceeded:     {Code: "LIMIT_EXCEEDED", Description: "The payment is above the payer account's transaction limit.", Detail: strPtr("VALOR_ACIMA_LIMITE")},
-	CPFRejectedInApp:     {Code: "REJECTED_BY_USER", Description: "The payer rejected the payment in the institution's app.", Detail: strPtr("REJEITADO_USUARIO")},
-	CPFSettlementFailure: {Code: "SETTLEMENT_FAILED", Description: "The institution could not settle the payment.", Detail: strPtr("FALHA_INFRAESTRUTURA_ICP")},
-	CPFAccountBlocked:    {Code: "ACCOUNT_BLOCKED", Description: "The institution refused the attempt: the payer's account is blocked.", Detail: strPtr("CONTA_BLOQUEADA")},
+	CPFInsufficientFunds: {Code: model.PaymentErrorInsufficientFunds, Description: "The payer's account has not enough balance for this payment.", Detail: strPtr("SALDO_INSUFICIENTE")},
+	CPFLimitExceeded:     {Code: model.PaymentErrorLimitExceeded, Description: "The payment is above the payer account's transaction limit.", Detail: strPtr("VALOR_ACIMA_LIMITE")},
+	CPFRejectedInApp:     {Code: model.PaymentErrorRejectedByUser, Description: "The payer rejected the payment in the institution's app.", Detail: strPtr("REJEITADO_USUARIO")},
+	CPFSettlementFailure: {Code: model.PaymentErrorSettlementFailed, Description: "The institution could not settle the payment.", Detail: strPtr("FALHA_INFRAESTRUTURA_ICP")},
+	CPFAccountBlocked:    {Code: model.PaymentErrorAccountBlocked, Description: "The institution refused the attempt: the payer's account is blocked.", Detail: strPtr("CONTA_BLOQUEADA")},
 }
 
 // CreateIntent starts a payer's attempt on a request for the application (triggeredBy
@@ -297,7 +297,7 @@ func (e *Engine) DecideForPayer(ctx context.Context, intentID uuid.UUID, authori
 		}
 		if n.Status == PaymentPartiallyAccepted {
 			if !authorize {
-				n.ErrorDetail = &model.PaymentErrorDetail{Code: "REJECTED_BY_USER", Description: "The second signer rejected the payment.", Detail: strPtr("REJEITADO_USUARIO")}
+				n.ErrorDetail = &model.PaymentErrorDetail{Code: model.PaymentErrorRejectedByUser, Description: "The second signer rejected the payment.", Detail: strPtr("REJEITADO_USUARIO")}
 				return e.advance(ctx, tx, p, n, PaymentRejected, ByUser)
 			}
 			n.Payer.Signatures++
@@ -310,7 +310,7 @@ func (e *Engine) DecideForPayer(ctx context.Context, intentID uuid.UUID, authori
 			if err := checkIntentMove(n.Status, ConsentRejected); err != nil {
 				return err
 			}
-			n.ErrorDetail = &model.PaymentErrorDetail{Code: "REJECTED_BY_USER", Description: "The payer rejected the payment consent.", Detail: strPtr("REJEITADO_USUARIO")}
+			n.ErrorDetail = &model.PaymentErrorDetail{Code: model.PaymentErrorRejectedByUser, Description: "The payer rejected the payment consent.", Detail: strPtr("REJEITADO_USUARIO")}
 			return e.advance(ctx, tx, p, n, ConsentRejected, ByUser)
 		}
 		if err := checkIntentMove(n.Status, ConsentAuthorized); err != nil {

@@ -99,7 +99,7 @@ func (w *refundWorker) Work(ctx context.Context, job *river.Job[RefundStepArgs])
 			}
 		}
 		if refused {
-			p.ErrorDetail = &model.PaymentErrorDetail{Code: "REFUND_REJECTED", Description: "The institution refused the refund (sandbox: refunds of ,99 fail)."}
+			p.ErrorDetail = &model.PaymentErrorDetail{Code: model.PaymentErrorRefundRejected, Description: "The institution refused the refund (sandbox: refunds of ,99 fail)."}
 			return e.setRequestStatus(ctx, tx, p, RefundError, ByInternal)
 		}
 		p.RefundedAmount = float64(cents(p.RefundedAmount)+pending) / 100

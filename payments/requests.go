@@ -467,7 +467,7 @@ func (e *Engine) DeleteRequest(ctx context.Context, id uuid.UUID) (*model.Paymen
 			if !slices.Contains([]string{Started, Enqueued, ConsentAwaitingAuthorization}, n.Status) {
 				return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s cannot be deleted: its payment is %s.", id, n.Status)
 			}
-			n.ErrorDetail = &model.PaymentErrorDetail{Code: "CANCELED", Description: "The payment request was deleted by the application."}
+			n.ErrorDetail = &model.PaymentErrorDetail{Code: model.PaymentErrorCanceled, Description: "The payment request was deleted by the application."}
 			if err := e.advance(ctx, tx, p, n, IntentCanceled, ByClient); err != nil {
 				return err
 			}
