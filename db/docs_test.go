@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -54,7 +55,9 @@ func TestCollectDocs(t *testing.T) {
 		t.Fatalf("scanned %q", want)
 	}
 	var earlier []model.JSONDocument
-	for _, sql := range []string{three, long, three, three} {
+	var longLists [][]model.JSONDocument
+	// The second long list grows straight to the first one's size.
+	for _, sql := range []string{three, long, three, long, three} {
 		got, err := read(sql)
 		if err != nil {
 			t.Fatal(err)
@@ -63,6 +66,7 @@ func TestCollectDocs(t *testing.T) {
 			if len(got) != 2 || len(got[0]) != 70000 {
 				t.Fatalf("the long list read %d documents", len(got))
 			}
+			longLists = append(longLists, got) // its array was the scratch: later reads must not write over it
 			continue
 		}
 		if len(got) != len(want) {
@@ -78,6 +82,11 @@ func TestCollectDocs(t *testing.T) {
 			t.Fatalf("a later read changed an earlier list: %q", earlier[2])
 		}
 		earlier = got
+	}
+	for _, l := range longLists {
+		if long := strings.Repeat("x", 70000); string(l[0]) != long || string(l[1]) != long {
+			t.Fatal("a later read changed a long list")
+		}
 	}
 	for _, sql := range []string{`SELECT '{"a":1}'::jsonb`, `SELECT 2`} {
 		if got, err := read(sql); err == nil {

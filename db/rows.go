@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -59,16 +60,37 @@ func (s *docScratch) add(r pgx.CollectableRow, col int) error {
 		s.ends = append(s.ends, -1)
 		return nil
 	}
+	if need := len(s.text) + len(values[col]); need > cap(s.text) && need > docScratchKept {
+		// Past the kept size, grow straight to the last large list's size (and an eighth):
+		// a 500-row page otherwise doubled its way up, allocating twice what it holds.
+		if h := int(lastLarge.Load()); h > need {
+			grown := make([]byte, len(s.text), h+h/8)
+			copy(grown, s.text)
+			s.text = grown
+		}
+	}
 	s.text = append(s.text, values[col]...)
 	s.ends = append(s.ends, len(s.text))
 	return nil
 }
 
+// lastLarge is the size of the last list past docScratchKept: lists of one shape (an
+// account's 500-row pages) come in runs, so the next large one is likely as large.
+var lastLarge atomic.Int64
+
 // docs copies the gathered documents out, into one array the list owns; each is capped, so
-// appending to one cannot write over the next.
+// appending to one cannot write over the next. A scratch too large to be kept for the next
+// list becomes that array itself: copying a 500-row page (about half a megabyte) into a
+// fresh one was a third of what the page allocated.
 func (s *docScratch) docs() []model.JSONDocument {
-	text := make([]byte, len(s.text))
-	copy(text, s.text)
+	var text []byte
+	if cap(s.text) > docScratchKept {
+		text, s.text = s.text, nil
+		lastLarge.Store(int64(len(text)))
+	} else {
+		text = make([]byte, len(s.text))
+		copy(text, s.text)
+	}
 	out := make([]model.JSONDocument, len(s.ends))
 	start := 0
 	for i, end := range s.ends {
