@@ -178,7 +178,7 @@ func (s *Server) payStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	target := *intent.ConsentURL
-	if l := r.URL.Query().Get("lang"); l != "" {
+	if r.URL.Query().Get("lang") != "" {
 		// The language the payer chose follows them to the consent page.
 		if u, err := url.Parse(target); err == nil {
 			q := u.Query()

@@ -254,12 +254,21 @@ func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, ids []uuid.UUID) error 
 	if e.jobs == nil {
 		return errors.New("webhooks: no job queue")
 	}
-	params := make([]river.InsertManyParams, len(ids))
+	args := make([]DeliveryArgs, len(ids))
 	for i, id := range ids {
-		params[i] = river.InsertManyParams{Args: DeliveryArgs{DeliveryID: id}, InsertOpts: insertOpts()}
+		args[i] = DeliveryArgs{DeliveryID: id}
 	}
-	_, err := e.jobs.InsertManyTx(ctx, tx.PGX, params)
+	_, err := e.jobs.InsertManyTx(ctx, tx.PGX, deliveryJobs(args))
 	return err
+}
+
+// deliveryJobs are the insert parameters of delivery jobs.
+func deliveryJobs(args []DeliveryArgs) []river.InsertManyParams {
+	params := make([]river.InsertManyParams, len(args))
+	for i, a := range args {
+		params[i] = river.InsertManyParams{Args: a, InsertOpts: insertOpts()}
+	}
+	return params
 }
 
 // enqueueAgain is enqueue for deliveries a redelivery restarted. A delivery's job that has
@@ -280,11 +289,7 @@ func (e *Engine) enqueueAgain(ctx context.Context, tx *db.Tx, ids []uuid.UUID) e
 	// Each pass moves past one job that reads as running; a delivery has at most a few (the
 	// one that just sent it, and a redelivery's), so the bound is never reached in practice.
 	for pass := 0; pass < 8 && len(args) > 0; pass++ {
-		params := make([]river.InsertManyParams, len(args))
-		for i, a := range args {
-			params[i] = river.InsertManyParams{Args: a, InsertOpts: insertOpts()}
-		}
-		res, err := e.jobs.InsertManyTx(ctx, tx.PGX, params)
+		res, err := e.jobs.InsertManyTx(ctx, tx.PGX, deliveryJobs(args))
 		if err != nil {
 			return err
 		}
