@@ -85,6 +85,7 @@ func (d *DB) SeedConnectors(ctx context.Context, list []model.Connector) error {
 		Set("is_sandbox = EXCLUDED.is_sandbox, supports_payment_initiation = EXCLUDED.supports_payment_initiation").
 		Set("supports_scheduled_payments = EXCLUDED.supports_scheduled_payments, supports_smart_transfers = EXCLUDED.supports_smart_transfers").
 		Set("supports_boleto_management = EXCLUDED.supports_boleto_management, supports_automatic_pix = EXCLUDED.supports_automatic_pix").
+		Set("provider = EXCLUDED.provider, statement_format = EXCLUDED.statement_format").
 		Set("updated_at = CASE WHEN (connector.name, connector.credentials, connector.products, connector.oauth_url) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.credentials, EXCLUDED.products, EXCLUDED.oauth_url) THEN EXCLUDED.updated_at ELSE connector.updated_at END").
 		Exec(ctx)
 	return err

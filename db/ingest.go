@@ -22,13 +22,32 @@ import (
 // did not change keeps its updatedAt, so readers see which accounts moved, and is not
 // written at all unless its stored text is in an older form.
 func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) error {
-	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
+	ids, err := tx.storeAccounts(ctx, itemID, list, now)
 	if err != nil {
 		return err
 	}
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
+		return err
+	}
+	_, err = tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
+	return err
+}
+
+// AddAccounts stores the accounts an institution reported as ReplaceAccounts does, and
+// keeps the item's other accounts: a statement file speaks only of its own.
+func (tx *Tx) AddAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) error {
+	_, err := tx.storeAccounts(ctx, itemID, list, now)
+	return err
+}
+
+func (tx *Tx) storeAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) ([]uuid.UUID, error) {
+	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
+	if err != nil {
+		return nil, err
+	}
 	stored, err := pgx.CollectRows(rows, pgx.RowToStructByPos[storedAccount])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	byID := make(map[uuid.UUID]storedAccount, len(stored))
 	for _, s := range stored {
@@ -41,7 +60,7 @@ func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []mode
 		old, found := byID[a.ID]
 		doc, updated, write, err := accountDocument(a, old, found, now)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !write {
 			continue
@@ -51,14 +70,10 @@ func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []mode
 			ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, subtype = EXCLUDED.subtype, data = EXCLUDED.data,
 				updated_at = EXCLUDED.updated_at`,
 			a.ID, itemID, a.Type, a.Subtype, string(doc), updated); err != nil {
-			return fmt.Errorf("store account: %w", err)
+			return nil, fmt.Errorf("store account: %w", err)
 		}
 	}
-	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
-		return err
-	}
-	_, err = tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
-	return err
+	return ids, nil
 }
 
 // storedAccount is an account's row as ReplaceAccounts finds it.
@@ -115,7 +130,9 @@ type TransactionChanges struct {
 // what changed. An item's first history is copied straight into the table; later ones are
 // staged with COPY and merged in three set-based statements, so a history of a million
 // rows costs a few statements, not a million, and a repeated execution changes nothing.
-func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+// With adds, the list adds to what is stored (a statement file): rows absent from it are
+// kept, not deleted.
+func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, adds bool, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	var existing bool
 	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
 		return nil, err
@@ -123,7 +140,7 @@ func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []m
 	if !existing {
 		return tx.copyNewTransactions(ctx, itemID, list, now)
 	}
-	return tx.mergeTransactions(ctx, itemID, list, now)
+	return tx.mergeTransactions(ctx, itemID, list, adds, now)
 }
 
 // copyNewTransactions copies an item's first history into the table: every row is new, so
@@ -161,7 +178,7 @@ type changedRow struct {
 
 // mergeTransactions stages the history and merges it: new rows inserted, changed ones
 // rewritten, and those gone from the snapshot's window deleted.
-func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, adds bool, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	if _, err := tx.pg.Exec(ctx, `CREATE TEMP TABLE tx_stage (
 		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
@@ -233,6 +250,9 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
 		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
 		return nil, err
+	}
+	if adds {
+		return changes, nil
 	}
 	// Only rows inside the snapshot's window can have disappeared: older history is kept.
 	if err := collect(`DELETE FROM transactions t

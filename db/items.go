@@ -161,6 +161,8 @@ type ExecutionRow struct {
 	Status        string     `bun:"status"`
 	Steps         []string   `bun:"steps,array"`
 	MFAAnswer     []byte     `bun:"mfa_answer"`
+	ActionTimeout *string    `bun:"action_timeout"`
+	UploadID      *uuid.UUID `bun:"upload_id,type:uuid"`
 	StartedAt     time.Time  `bun:"started_at"`
 	FinishedAt    *time.Time `bun:"finished_at"`
 }

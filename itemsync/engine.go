@@ -41,6 +41,9 @@ type Config struct {
 	BaseURL string
 	// AllowInsecureWebhooks lets webhookUrl use plain HTTP and localhost (development).
 	AllowInsecureWebhooks bool
+	// Institutions are the providers behind the connectors, by the name each connector
+	// gives (model.Connector.Provider).
+	Institutions map[string]Institution
 	// Now is the engine's clock (nil: time.Now), so tests can reach the date rules: the
 	// login cooldown's end and the sunset of the page-based transactions endpoint.
 	Now func() time.Time

@@ -2,50 +2,81 @@ package itemsync
 
 import (
 	"context"
-	"strings"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"ponte/db"
 	"ponte/model"
-	"ponte/sandbox"
 )
+
+// collection is what an execution's institution delivered, product by product.
+type collection struct {
+	Page
+	outcomes map[model.Product]Outcome
+}
+
+func (c *collection) add(p *Page) error {
+	c.Accounts = append(c.Accounts, p.Accounts...)
+	c.Transactions = append(c.Transactions, p.Transactions...)
+	c.Investments = append(c.Investments, p.Investments...)
+	c.InvestmentTransactions = append(c.InvestmentTransactions, p.InvestmentTransactions...)
+	if p.Identity != nil {
+		c.Identity = p.Identity
+	}
+	c.Loans = append(c.Loans, p.Loans...)
+	c.Bills = append(c.Bills, p.Bills...)
+	c.Statements = append(c.Statements, p.Statements...)
+	c.Resources = append(c.Resources, p.Resources...)
+	if p.Consent != nil {
+		c.Consent = p.Consent
+	}
+	return nil
+}
+
+// adds is true when every product delivered adds to what is stored (statement files).
+func (c *collection) adds() bool {
+	for _, o := range c.outcomes {
+		if !o.Adds {
+			return false
+		}
+	}
+	return len(c.outcomes) > 0
+}
+
+func (c *collection) pendingResources() bool {
+	for _, r := range c.Resources {
+		if r.Status == "PENDING_AUTHORISATION" {
+			return true
+		}
+	}
+	return false
+}
 
 // ingest stores everything the execution collected, inside the execution's final
 // transaction, and reports per account what changed.
-func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time) (map[uuid.UUID]*db.TransactionChanges, error) {
-	snap := sandbox.Generate(st.it.ID, st.c.ID, st.scenario.Username, st.ex.Number, now)
-	skip := map[model.Product]bool{}
-	for _, p := range st.scenario.FailedProducts {
-		skip[p] = true
-	}
+func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collection, now time.Time) (map[uuid.UUID]*db.TransactionChanges, error) {
 	wanted := func(p model.Product) bool {
-		for _, q := range st.it.Products {
-			if q == p {
-				return !skip[p]
-			}
-		}
-		return false
+		out, asked := got.outcomes[p]
+		return asked && !out.Unavailable
 	}
-	accounts := snap.Accounts[:0:0]
-	for _, a := range snap.Accounts {
-		isCard := a.Type == "CREDIT"
-		if (isCard && wanted(model.ProductCreditCards)) || (!isCard && wanted(model.ProductAccounts)) {
-			accounts = append(accounts, a)
-		}
+	adds := got.adds()
+	store := tx.ReplaceAccounts
+	if adds {
+		store = tx.AddAccounts
 	}
-	if err := tx.ReplaceAccounts(ctx, st.it.ID, accounts, now); err != nil {
+	if err := store(ctx, st.it.ID, got.Accounts, now); err != nil {
 		return nil, err
 	}
 	changes := map[uuid.UUID]*db.TransactionChanges{}
 	if wanted(model.ProductTransactions) {
 		kept := map[uuid.UUID]bool{}
-		for _, a := range accounts {
+		for _, a := range got.Accounts {
 			kept[a.ID] = true
 		}
-		txs := snap.Transactions[:0:0]
-		for _, t := range snap.Transactions {
+		txs := got.Transactions[:0:0]
+		for _, t := range got.Transactions {
 			if kept[t.AccountID] {
 				txs = append(txs, t)
 			}
@@ -57,7 +88,7 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 		for i := range txs {
 			categorize(&txs[i], names)
 		}
-		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, now); err != nil {
+		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
 			return nil, err
 		}
 	}
@@ -66,23 +97,23 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 		on    bool
 		items []db.Document
 	}{
-		{"investment", wanted(model.ProductInvestments), docsOf(snap.Investments, func(i int) (uuid.UUID, *uuid.UUID, string) {
-			return snap.Investments[i].ID, nil, snap.Investments[i].Name
+		{"investment", wanted(model.ProductInvestments), docsOf(got.Investments, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			return got.Investments[i].ID, nil, got.Investments[i].Name
 		})},
-		{"investment_transaction", wanted(model.ProductInvestmentsTransactions), docsOf(snap.InvestmentTransactions, func(i int) (uuid.UUID, *uuid.UUID, string) {
-			t := snap.InvestmentTransactions[i]
+		{"investment_transaction", wanted(model.ProductInvestmentsTransactions), docsOf(got.InvestmentTransactions, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			t := got.InvestmentTransactions[i]
 			return t.ID, &t.InvestmentID, t.Date.Format(time.RFC3339Nano)
 		})},
-		{"identity", wanted(model.ProductIdentity) && snap.Identity != nil, identityDocs(snap.Identity)},
-		{"loan", wanted(model.ProductLoans), docsOf(snap.Loans, func(i int) (uuid.UUID, *uuid.UUID, string) {
-			return snap.Loans[i].ID, nil, ""
+		{"identity", wanted(model.ProductIdentity) && got.Identity != nil, identityDocs(got.Identity)},
+		{"loan", wanted(model.ProductLoans), docsOf(got.Loans, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			return got.Loans[i].ID, nil, ""
 		})},
-		{"bill", wanted(model.ProductCreditCards), docsOf(snap.Bills, func(i int) (uuid.UUID, *uuid.UUID, string) {
-			b := snap.Bills[i]
+		{"bill", wanted(model.ProductCreditCards), docsOf(got.Bills, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			b := got.Bills[i]
 			return b.ID, &b.AccountID, b.DueDate.Format(time.RFC3339Nano)
 		})},
-		{"statement", wanted(model.ProductAccounts), docsOf(snap.Statements, func(i int) (uuid.UUID, *uuid.UUID, string) {
-			s := snap.Statements[i]
+		{"statement", wanted(model.ProductAccounts), docsOf(got.Statements, func(i int) (uuid.UUID, *uuid.UUID, string) {
+			s := got.Statements[i]
 			return s.ID, &s.AccountID, s.Date.Format(time.RFC3339Nano)
 		})},
 	}
@@ -91,20 +122,18 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 			kind  string
 			on    bool
 			items []db.Document
-		}{"resource", true, resources(st, accounts, now)})
-		cid := uuid.NewSHA1(st.it.ID, []byte("consent"))
-		docs = append(docs, struct {
-			kind  string
-			on    bool
-			items []db.Document
-		}{"consent", true, []db.Document{{ID: cid, Data: map[string]any{
-			"id": cid, "itemId": st.it.ID, "products": st.it.Products,
-			"openFinancePermissionsGranted": []string{"ACCOUNTS_READ", "ACCOUNTS_BALANCES_READ", "RESOURCES_READ",
-				"CREDIT_CARDS_ACCOUNTS_READ", "CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ", "CUSTOMERS_PERSONAL_IDENTIFICATIONS_READ"},
-			"expiresAt": model.NewTime(now.AddDate(1, 0, 0)), "revokedAt": nil}}}})
+		}{"resource", true, resourceDocs(got.Resources)})
+		if got.Consent != nil {
+			docs = append(docs, struct {
+				kind  string
+				on    bool
+				items []db.Document
+			}{"consent", true, []db.Document{{ID: uuid.NewSHA1(st.it.ID, []byte("consent")), Data: got.Consent}}})
+		}
 	}
 	for _, d := range docs {
-		if !d.on {
+		// What a statement file adds never empties a product it says nothing of.
+		if !d.on || (adds && len(d.items) == 0) {
 			continue
 		}
 		if err := tx.ReplaceDocuments(ctx, st.it.ID, d.kind, d.items, now); err != nil {
@@ -112,6 +141,20 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, now time.Time
 		}
 	}
 	return changes, nil
+}
+
+// resourceDocs orders an Open Finance consent's resources: the collected accounts, then
+// those still pending the user's authorisation.
+func resourceDocs(list []model.ItemResource) []db.Document {
+	out := make([]db.Document, len(list))
+	for i := range list {
+		sort := fmt.Sprintf("1%08d", i)
+		if list[i].Status == "PENDING_AUTHORISATION" {
+			sort = fmt.Sprintf("2%08d", i)
+		}
+		out[i] = db.Document{ID: list[i].ID, Sort: sort, Data: &list[i]}
+	}
+	return out
 }
 
 func docsOf[T any](list []T, key func(i int) (uuid.UUID, *uuid.UUID, string)) []db.Document {
@@ -177,33 +220,6 @@ func clone(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// resources lists what the Open Finance consent covers: the collected accounts, and, for
-// CPFs starting with 999 (the documented sandbox switch), one account still pending the
-// user's authorisation at the institution.
-func resources(st *state, accounts []model.Account, now time.Time) []db.Document {
-	t := model.NewTime(now)
-	var out []db.Document
-	for _, a := range accounts {
-		typ := "ACCOUNT"
-		if a.Type == "CREDIT" {
-			typ = "CREDIT_CARD_ACCOUNT"
-		}
-		id := uuid.NewSHA1(st.it.ID, []byte("resource:"+a.ID.String()))
-		out = append(out, db.Document{ID: id, Sort: "1" + a.ID.String(), Data: &model.ItemResource{ID: id, ItemID: st.it.ID,
-			Type: typ, Status: "AVAILABLE", Name: a.Name, CreatedAt: t, UpdatedAt: t}})
-	}
-	if pendingResources(st.params) {
-		id := uuid.NewSHA1(st.it.ID, []byte("resource:pending"))
-		out = append(out, db.Document{ID: id, Sort: "2", Data: &model.ItemResource{ID: id, ItemID: st.it.ID,
-			Type: "ACCOUNT", Status: "PENDING_AUTHORISATION", Name: "Conta conjunta", CreatedAt: t, UpdatedAt: t}})
-	}
-	return out
-}
-
-func pendingResources(params map[string]string) bool {
-	return strings.HasPrefix(params["cpf"], "999")
 }
 
 // categorize fills category and categoryId when the institution sent none.

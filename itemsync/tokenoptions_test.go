@@ -5,13 +5,17 @@ import (
 
 	"ponte/auth"
 	"ponte/model"
-	"ponte/sandbox"
 )
 
 func TestCheckTokenConnector(t *testing.T) {
-	byID := map[int]*model.Connector{}
-	for _, c := range sandbox.Connectors() {
-		byID[c.ID] = &c
+	retail := []model.Product{model.ProductAccounts, model.ProductCreditCards, model.ProductTransactions,
+		model.ProductIdentity, model.ProductInvestments, model.ProductInvestmentsTransactions, model.ProductLoans}
+	byID := map[int]*model.Connector{
+		0: {ID: 0, Type: model.ConnectorTypePersonalBank, Country: "BR", IsSandbox: true, Products: retail},
+		2: {ID: 2, Type: model.ConnectorTypeBusinessBank, Country: "BR",
+			Products: []model.Product{model.ProductAccounts, model.ProductTransactions, model.ProductIdentity, model.ProductPaymentData, model.ProductLoans}},
+		7: {ID: 7, Type: model.ConnectorTypePersonalBank, Country: "BR", Products: []model.Product{model.ProductAccounts, model.ProductTransactions}},
+		9: {ID: 9, Type: model.ConnectorTypePersonalBank, Country: "BR", Products: retail},
 	}
 	no := false
 	cases := []struct {

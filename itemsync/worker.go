@@ -2,6 +2,7 @@ package itemsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"ponte/db"
 	"ponte/metrics"
 	"ponte/model"
-	"ponte/sandbox"
 )
 
 type executionWorker struct {
@@ -61,11 +61,12 @@ func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
 }
 
 type state struct {
-	ex       *db.ExecutionRow
-	it       *db.ItemRow
-	c        *model.Connector
-	params   map[string]string
-	scenario *sandbox.Scenario
+	ex     *db.ExecutionRow
+	it     *db.ItemRow
+	c      *model.Connector
+	params map[string]string
+	inst   Institution
+	sess   *Session
 }
 
 // load reads the execution and its item; nil when the execution is stale (item deleted or
@@ -99,7 +100,19 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open credentials of item %s: %w", st.it.ID, err)
 	}
-	st.scenario = sandbox.Choose(c, st.params)
+	if st.inst, err = e.institution(c); err != nil {
+		return nil, err
+	}
+	st.sess = &Session{ItemID: st.it.ID, ExecutionID: st.ex.ID, Execution: st.ex.Number, Connector: c, Params: st.params,
+		Products: st.it.Products, Now: e.now(), BaseURL: e.cfg.BaseURL}
+	if st.ex.UploadID != nil {
+		if st.sess.Upload, err = e.db.StatementUpload(ctx, *st.ex.UploadID); err != nil {
+			return nil, err
+		}
+	}
+	if st.sess.Settings, err = e.db.ConnectorSettings(ctx, st.it.ClientID, c.ID); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -142,19 +155,27 @@ func (e *Engine) login(ctx context.Context, st *state) error {
 	if err := e.step(ctx, st, model.ExecLoginInProgress, nil); err != nil {
 		return err
 	}
-	sc := st.scenario
-	if sc.LoginError != nil {
-		return e.finishError(ctx, st, sc.LoginError)
+	next, err := st.inst.Login(ctx, st.sess)
+	if err != nil {
+		return err
 	}
 	upfront, _ := e.mfaAnswer(st)
-	switch {
-	case sc.MFA != nil && len(upfront) > 0 && upfront[sc.MFA.Name] != "":
+	if next.MFA != nil && len(upfront) > 0 && upfront[next.MFA.Name] != "" {
 		// The MFA value came with the credentials: no need to wait.
 		return e.afterInput(ctx, st)
-	case sc.MFA != nil:
-		return e.waitInput(ctx, st)
-	case sc.Action != nil:
-		return e.waitAction(ctx, st)
+	}
+	return e.follow(ctx, st, next)
+}
+
+// follow takes the execution where an institution's step leads.
+func (e *Engine) follow(ctx context.Context, st *state, next Step) error {
+	switch {
+	case next.Error != nil:
+		return e.finishError(ctx, st, next.Error)
+	case next.MFA != nil:
+		return e.waitInput(ctx, st, *next.MFA)
+	case next.Action != nil:
+		return e.waitAction(ctx, st, *next.Action, next.ActionTimeout)
 	}
 	return e.collect(ctx, st)
 }
@@ -166,9 +187,8 @@ func (e *Engine) mfaAnswer(st *state) (map[string]string, error) {
 	return e.openParams(st.ex.ID, st.ex.MFAAnswer)
 }
 
-func (e *Engine) waitInput(ctx context.Context, st *state) error {
+func (e *Engine) waitInput(ctx context.Context, st *state, param model.CredentialParameter) error {
 	expires := e.now().Add(e.cfg.InputTimeout)
-	param := *st.scenario.MFA
 	param.ExpiresAt = ptr(model.NewTime(expires))
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		st.ex.Status = string(model.ExecWaitingUserInput)
@@ -187,22 +207,14 @@ func (e *Engine) waitInput(ctx context.Context, st *state) error {
 	})
 }
 
-func (e *Engine) waitAction(ctx context.Context, st *state) error {
+func (e *Engine) waitAction(ctx context.Context, st *state, action model.UserAction, timeout model.ExecutionStatus) error {
 	expires := e.now().Add(e.cfg.InputTimeout)
-	action := *st.scenario.Action
 	action.ExpiresAt = ptr(model.NewTime(expires))
-	action.Attributes = map[string]any{}
-	url := fmt.Sprintf("%s/sandbox/authorize/%s", e.cfg.BaseURL, st.ex.ID)
-	switch action.Type {
-	case "qr":
-		action.Attributes["qr"] = url
-	default:
-		action.Attributes["url"] = url
-	}
-	if st.c.OAuth {
-		action.Attributes["oauthUrl"] = url
+	if timeout == "" {
+		timeout = model.ExecUserInputTimeout
 	}
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st.ex.ActionTimeout = ptr(string(timeout))
 		st.ex.Status = string(model.ExecWaitingUserAction)
 		st.ex.Steps = append(st.ex.Steps, st.ex.Status)
 		if err := tx.SaveExecution(ctx, st.ex); err != nil {
@@ -221,35 +233,27 @@ func (e *Engine) waitAction(ctx context.Context, st *state) error {
 
 // afterInput continues once the user answered the MFA or acted.
 func (e *Engine) afterInput(ctx context.Context, st *state) error {
-	if st.scenario.Action != nil {
-		answer, err := e.mfaAnswer(st)
-		if err != nil {
+	action := slices.Contains(st.ex.Steps, string(model.ExecWaitingUserAction))
+	if !action {
+		if err := e.step(ctx, st, model.ExecLoginMFAInProgress, nil); err != nil {
 			return err
 		}
-		if answer["action"] != "approve" {
-			return e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserAuthNotGranted,
-				Message: "The user did not grant access at the institution."})
-		}
-		return e.collect(ctx, st)
-	}
-	if err := e.step(ctx, st, model.ExecLoginMFAInProgress, nil); err != nil {
-		return err
 	}
 	answer, err := e.mfaAnswer(st)
 	if err != nil {
 		return err
 	}
-	var value string
-	for _, v := range answer {
-		value = v
+	next, err := st.inst.Answer(ctx, st.sess, answer)
+	if err != nil {
+		return err
 	}
-	if value != sandbox.GoodMFA {
-		return e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecInvalidCredentialsMFA,
-			Message: "The MFA value is not valid."})
+	if next.Error == nil && next.MFA == nil && next.Action == nil && !action {
+		for _, v := range answer {
+			h := mfaHash(st.it.ID, v)
+			st.it.LastMFAHash = &h
+		}
 	}
-	h := mfaHash(st.it.ID, value)
-	st.it.LastMFAHash = &h
-	return e.collect(ctx, st)
+	return e.follow(ctx, st, next)
 }
 
 // collect walks the product steps and commits everything collected in one transaction.
@@ -269,23 +273,35 @@ func (e *Engine) collect(ctx context.Context, st *state) error {
 			return err
 		}
 	}
-	if st.scenario.CollectError != nil {
-		return e.finishError(ctx, st, st.scenario.CollectError)
-	}
+	got := &collection{outcomes: map[model.Product]Outcome{}}
 	for _, s := range productSteps(st.it.Products) {
-		if err := e.step(ctx, st, s, nil); err != nil {
+		if err := e.step(ctx, st, s.status, nil); err != nil {
 			return err
 		}
+		out, err := st.inst.Collect(ctx, st.sess, s.product, got.add)
+		var f *Failure
+		if errors.As(err, &f) {
+			return e.finishError(ctx, st, &f.ExecutionError)
+		}
+		if err != nil {
+			return err
+		}
+		got.outcomes[s.product] = out
 	}
-	return e.finishSuccess(ctx, st)
+	return e.finishSuccess(ctx, st, got)
 }
 
-// productSteps lists the execution statuses of the products asked for, in collection order.
-func productSteps(products []model.Product) []model.ExecutionStatus {
-	order := []struct {
-		p model.Product
-		s model.ExecutionStatus
-	}{
+// productStep is a product and the execution status collecting it shows.
+type productStep struct {
+	product model.Product
+	status  model.ExecutionStatus
+}
+
+// productSteps lists the products asked for, in collection order. Accounts come last:
+// their step shows as the statements being read, and the transactions collected before
+// are kept only for the accounts they deliver.
+func productSteps(products []model.Product) []productStep {
+	order := []productStep{
 		{model.ProductCreditCards, model.ExecCreditCardsInProgress},
 		{model.ProductTransactions, model.ExecTransactionsInProgress},
 		{model.ProductPaymentData, model.ExecPaymentDataInProgress},
@@ -293,15 +309,13 @@ func productSteps(products []model.Product) []model.ExecutionStatus {
 		{model.ProductInvestmentsTransactions, model.ExecInvestmentTxInProgress},
 		{model.ProductIdentity, model.ExecIdentityInProgress},
 		{model.ProductLoans, model.ExecLoansInProgress},
+		{model.ProductAccounts, model.ExecStatementsInProgress},
 	}
-	var out []model.ExecutionStatus
+	var out []productStep
 	for _, o := range order {
-		if slices.Contains(products, o.p) {
-			out = append(out, o.s)
+		if slices.Contains(products, o.product) {
+			out = append(out, o)
 		}
-	}
-	if slices.Contains(products, model.ProductAccounts) {
-		out = append(out, model.ExecStatementsInProgress)
 	}
 	return out
 }
@@ -344,7 +358,7 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 	})
 }
 
-func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
+func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) error {
 	// Read before the transaction: a job holds at most two connections (its lock and its
 	// transaction), which is what keeps the pool from deadlocking under many workers.
 	if _, err := e.categoryNames(ctx); err != nil {
@@ -353,7 +367,7 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		now := e.now()
 		nowT := model.NewTime(now)
-		changes, err := e.ingest(ctx, tx, st, now)
+		changes, err := e.ingest(ctx, tx, st, got, now)
 		if err != nil {
 			return err
 		}
@@ -362,14 +376,14 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
 		anyWarn := false
 		for _, p := range st.it.Products {
 			ps := &model.ProductState{IsUpdated: true, LastUpdatedAt: &nowT}
-			if slices.Contains(st.scenario.FailedProducts, p) {
+			out := got.outcomes[p]
+			if out.Unavailable {
 				ps = &model.ProductState{IsUpdated: false, LastUpdatedAt: nil}
 				status = model.ExecPartialSuccess
 			}
-			if slices.Contains(st.scenario.WarnProducts, p) {
+			if len(out.Warnings) > 0 {
 				anyWarn = true
-				ps.Warnings = []model.ProductWarning{{Code: "001", Message: "Some data of this product could not be read and was left out.",
-					ProviderMessage: ptr("Não foi possível carregar todos os dados desta conta.")}}
+				ps.Warnings = out.Warnings
 			}
 			setDetail(detail, p, ps)
 		}
@@ -395,7 +409,7 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state) error {
 		if st.c.IsOpenFinance {
 			it.ConsentExpiresAt = ptr(model.NewTime(now.AddDate(1, 0, 0)))
 			it.ResourcesCollectedAt = &nowT
-			it.HasResourcesPendingAuthorization = ptr(pendingResources(st.params))
+			it.HasResourcesPendingAuthorization = ptr(got.pendingResources())
 		}
 		if err := tx.SaveItem(ctx, it); err != nil {
 			return err
@@ -448,9 +462,9 @@ func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeo
 		return w.e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserInputTimeout,
 			Message: "The user did not provide the requested information in time."})
 	case model.ExecWaitingUserAction:
-		code := st.scenario.ActionTimeoutError
-		if code == "" {
-			code = model.ExecUserInputTimeout
+		code := model.ExecUserInputTimeout
+		if st.ex.ActionTimeout != nil {
+			code = model.ExecutionStatus(*st.ex.ActionTimeout)
 		}
 		msg := "The user did not complete the requested action in time."
 		if code == model.ExecUserAuthPending {

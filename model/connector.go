@@ -73,8 +73,14 @@ type Connector struct {
 	SupportsSmartTransfers    bool                  `json:"supportsSmartTransfers"`
 	SupportsBoletoManagement  bool                  `json:"supportsBoletoManagement"`
 	SupportsAutomaticPix      bool                  `json:"supportsAutomaticPix"`
-	CreatedAt                 Time                  `json:"createdAt"`
-	UpdatedAt                 Time                  `json:"updatedAt"`
+	// StatementFormat is OFX or CSV on connectors whose data arrives as statement files
+	// the user uploads (POST /items/{id}/statements), and absent on the others.
+	StatementFormat *string `json:"statementFormat,omitempty" bun:"statement_format"`
+	// Provider names the institution provider behind the connector (cmd/ponte wires
+	// them in); it is the service's own business, not the client's.
+	Provider  string `json:"-" bun:"provider"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
 }
 
 // Health is a connector's current state. Details is only filled when asked for

@@ -197,7 +197,7 @@ func Connectors() []model.Connector {
 	}
 	for i := range list {
 		c := &list[i]
-		c.Country = "BR"
+		c.Country, c.Provider = "BR", Provider
 		c.ImageURL = "https://ponte.example" + LogoPath(c.ID)
 		c.CreatedAt, c.UpdatedAt = catalogueEpoch, catalogueEpoch
 	}

@@ -25,12 +25,12 @@ import (
 	"ponte/db"
 	"ponte/graph"
 	"ponte/idempotency"
+	"ponte/institutions"
 	"ponte/itemsync"
 	"ponte/jobs"
 	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
-	"ponte/sandbox"
 	"ponte/webhooks"
 )
 
@@ -94,7 +94,7 @@ func setup() error {
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{template}.Sanitize()); err != nil {
 		return fmt.Errorf("create template: %w", err)
 	}
-	store, err := db.Prepare(ctx, withDatabase(adminURL, template), sandbox.Connectors())
+	store, err := db.Prepare(ctx, withDatabase(adminURL, template), institutions.Catalogue("https://ponte.example"))
 	if err != nil {
 		return fmt.Errorf("prepare template: %w", err)
 	}
@@ -191,6 +191,7 @@ func New(t testing.TB, options ...Option) *Env {
 	restCfg := rest.Config{Database: store, Idempotency: idempotency.New(store, a.AnswerSealer(), res.Log)}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
+	syncCfg.Institutions = institutions.All()
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
 		Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}}
 	hooksCfg := webhooks.DefaultConfig()
@@ -260,6 +261,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
+	syncCfg.Institutions = institutions.All()
 	a := auth.NewService(store, MasterKey)
 	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
 	hooks := webhooks.New(store, MasterKey, e.Webhooks.Config(), Logger())

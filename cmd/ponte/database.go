@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"ponte/db"
-	"ponte/sandbox"
+	"ponte/institutions"
 )
 
 // openDatabase returns the prepared store and a function that closes it (and stops the
@@ -44,7 +44,7 @@ func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), 
 		url = cluster.URL("ponte")
 		stop = func() { cluster.Stop(); logFile.Close() }
 	}
-	store, err := db.PrepareWith(ctx, url, sandbox.ServedAt(c.publicURL()), limits)
+	store, err := db.PrepareWith(ctx, url, institutions.Catalogue(c.publicURL()), limits)
 	if err != nil {
 		stop()
 		return nil, nil, err

@@ -23,6 +23,7 @@ import (
 	"ponte/db"
 	"ponte/graph"
 	"ponte/idempotency"
+	"ponte/institutions"
 	"ponte/itemsync"
 	"ponte/jobs"
 	"ponte/metrics"
@@ -102,6 +103,7 @@ func serve(ctx context.Context, c *config) error {
 	syncCfg.StepDelay = c.StepDelay
 	syncCfg.BaseURL = c.BaseURL
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
+	syncCfg.Institutions = institutions.All()
 	engine := itemsync.New(store, authn, key, syncCfg, log)
 	hooks := webhooks.New(store, key, c.Webhooks, log)
 	if _, err := hooks.SealStoredHeaders(ctx); err != nil {
