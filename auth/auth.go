@@ -64,6 +64,7 @@ const (
 	ManageWebhooks     Action = "webhooks:manage"
 	ReadEvents         Action = "events:read"
 	ManagePayments     Action = "payments:manage"
+	ConfigureConnector Action = "connectors:configure"
 )
 
 // connectTokenReach is everything a Connect Token may do (section 5): what the Connect

@@ -88,7 +88,7 @@ func (w *autoSyncWorker) Work(ctx context.Context, job *river.Job[AutoSyncArgs])
 			return err
 		}
 		for _, it := range due {
-			if err := w.e.startExecution(ctx, tx, it, "SYNC", nil); err != nil {
+			if err := w.e.startExecution(ctx, tx, it, "SYNC", nil, nil); err != nil {
 				return err
 			}
 		}

@@ -107,7 +107,7 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 	if err != nil {
 		return nil, err
 	}
-	if len(params) == 0 {
+	if len(params) == 0 && len(c.Credentials) > 0 {
 		return nil, model.Fail(model.CodeParametersNotProvided, "parameters are required: send the connector's credentials (see GET /connectors/%d).", c.ID)
 	}
 	if errs := ValidateCredentials(c, obj); len(errs) > 0 {
@@ -117,6 +117,11 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 		return nil, model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 	}
 	fp := auth.Fingerprint(e.fpKey, c.ID, obj, nonMFA(c))
+	if len(c.Credentials) == 0 {
+		// Nothing identifies the user at a connector without credentials (statement
+		// files): every item is its own, never a duplicate of another.
+		fp = uuid.NewString()
+	}
 
 	var item *db.ItemRow
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -158,7 +163,7 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 				return err
 			}
 		}
-		return e.startExecution(ctx, tx, item, triggeredBy(p), mfaValue(c, params))
+		return e.startExecution(ctx, tx, item, triggeredBy(p), mfaValue(c, params), nil)
 	})
 	if err != nil {
 		return nil, err
@@ -201,10 +206,10 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 
 // startExecution begins a new execution of it inside tx and enqueues its job there too, so
 // the item never says UPDATING without work that will move it.
-func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, by string, mfa map[string]string) error {
+func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, by string, mfa map[string]string, upload *uuid.UUID) error {
 	it.Executions++
 	ex := &db.ExecutionRow{ID: uuid.New(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
-		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.now()}
+		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.now(), UploadID: upload}
 	if len(mfa) > 0 {
 		ex.MFAAnswer = e.sealParams(ex.ID, mfa)
 	}
@@ -352,7 +357,7 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 		if !p.IsConnectToken() {
 			it.LastClientUpdateAt = &now
 		}
-		return e.startExecution(ctx, tx, it, triggeredBy(p), mfa)
+		return e.startExecution(ctx, tx, it, triggeredBy(p), mfa, nil)
 	})
 	if err != nil {
 		return nil, err

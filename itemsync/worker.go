@@ -329,6 +329,11 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 		if err := tx.SaveExecution(ctx, st.ex); err != nil {
 			return err
 		}
+		if st.ex.UploadID != nil {
+			if err := tx.ForgetUploadContent(ctx, *st.ex.UploadID); err != nil {
+				return err
+			}
+		}
 		tx.AfterCommit(func() { e.logEnd(ctx, st) })
 		it := st.it
 		it.ExecutionStatus, it.Error, it.Parameter, it.UserAction = xe.Code, xe, nil, nil
@@ -392,6 +397,11 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) 
 		st.ex.MFAAnswer = nil
 		if err := tx.SaveExecution(ctx, st.ex); err != nil {
 			return err
+		}
+		if st.ex.UploadID != nil {
+			if err := tx.ForgetUploadContent(ctx, *st.ex.UploadID); err != nil {
+				return err
+			}
 		}
 		tx.AfterCommit(func() { e.logEnd(ctx, st) })
 		it := st.it

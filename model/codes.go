@@ -101,13 +101,19 @@ var (
 	CodeMFAExpired                 = code(400, "ITEM_MFA_EXPIRED", "The MFA window closed; start a new update.")
 	CodeMFAMismatch                = code(400, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH", "The item expects another MFA parameter (named in the message).")
 	// Spelled as the interface spells it (PARAMERTER); clients match it as written.
-	CodeMFAAlreadyUsed      = code(400, "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR", "The value equals the one used in the last execution.")
-	CodeItemsV2Disabled     = code(403, "ITEMS_V2_DISABLED", "GET /v2/items is not enabled for this client application.")
-	CodeItemNotOpenFinance  = code(400, "ITEM_NOT_OPEN_FINANCE", "GET /items/{id}/resources of an item whose connector is not Open Finance.")
-	CodeInvalidCursor       = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
-	CodeCategoryNotFound    = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
-	CodeAccountNotFound     = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")
-	CodeTransactionNotFound = code(404, "TRANSACTION_NOT_FOUND", "No transaction with this id for this client application.")
+	CodeMFAAlreadyUsed     = code(400, "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR", "The value equals the one used in the last execution.")
+	CodeItemsV2Disabled    = code(403, "ITEMS_V2_DISABLED", "GET /v2/items is not enabled for this client application.")
+	CodeItemNotOpenFinance = code(400, "ITEM_NOT_OPEN_FINANCE", "GET /items/{id}/resources of an item whose connector is not Open Finance.")
+	// Statement files.
+	CodeItemTakesNoFiles         = code(400, "ITEM_TAKES_NO_STATEMENT_FILES", "POST /items/{id}/statements of an item whose connector does not read statement files (statementFormat is absent).")
+	CodeStatementFileInvalid     = code(400, "STATEMENT_FILE_INVALID", "The statement file cannot be read; the message says why and data.line is the line it stopped at (0: the file as a whole). Nothing was stored.")
+	CodeStatementFileTooLarge    = code(413, "STATEMENT_FILE_TOO_LARGE", "The statement file exceeds 64 MiB.")
+	CodeConnectorSettingsInvalid = code(400, "CONNECTOR_SETTINGS_INVALID", "The settings (a CSV mapping) break the connector's rules, or a CSV connector without a ready mapping has none set; the message says what is wrong.")
+	CodeConnectorTakesNoSettings = code(400, "CONNECTOR_TAKES_NO_SETTINGS", "PUT /connectors/{id}/settings on a connector that has nothing to configure.")
+	CodeInvalidCursor            = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
+	CodeCategoryNotFound         = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
+	CodeAccountNotFound          = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")
+	CodeTransactionNotFound      = code(404, "TRANSACTION_NOT_FOUND", "No transaction with this id for this client application.")
 
 	// Products of an item.
 	CodeInvestmentNotFound            = code(404, "INVESTMENT_NOT_FOUND", "No investment with this id for this client application.")

@@ -1,0 +1,146 @@
+package itemsync
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/model"
+)
+
+// MaxUploadBytes is the largest statement file an item takes (the institutions that read
+// files hold it whole while reading).
+const MaxUploadBytes = 64 << 20
+
+// Configurable is an institution an application configures per connector (the mapping of a
+// CSV export). CheckSettings validates settings and returns them as they are stored.
+type Configurable interface {
+	Configures(c *model.Connector) bool
+	CheckSettings(c *model.Connector, settings json.RawMessage) (json.RawMessage, error)
+}
+
+// UploadStatement takes a statement file for an item whose connector reads files: the
+// institution reads it first, so a file it cannot read is refused and changes nothing;
+// then the file is kept and an execution starts that stores what it holds, with the same
+// events as any other.
+func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name string, file []byte) (*model.Item, error) {
+	p, err := caller(ctx, auth.UpdateItem, itemID)
+	if err != nil {
+		return nil, err
+	}
+	if len(file) > MaxUploadBytes {
+		return nil, model.Fail(model.CodeStatementFileTooLarge, "The statement file has %d bytes; the limit is %d (64 MiB).", len(file), MaxUploadBytes)
+	}
+	it, found, err := e.db.Item(ctx, p.ClientID, itemID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+	}
+	c, _, err := e.db.Connector(ctx, it.ConnectorID)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := e.institution(c)
+	if err != nil {
+		return nil, err
+	}
+	taker, ok := inst.(FileTaker)
+	if !ok || c.StatementFormat == nil {
+		return nil, model.Fail(model.CodeItemTakesNoFiles, "Item %s is on connector %d (%s), which does not read statement files.", itemID, c.ID, c.Name)
+	}
+	settings, err := e.db.ConnectorSettings(ctx, p.ClientID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	sess := &Session{ItemID: it.ID, Connector: c, Products: it.Products, Settings: settings, Now: e.now(), BaseURL: e.cfg.BaseURL}
+	if err := taker.Check(ctx, sess, file); err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = "statement"
+	}
+	var item *db.ItemRow
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		it, found, err := tx.LockItem(ctx, p.ClientID, itemID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+		}
+		if isRunning(it.Status) {
+			return model.Fail(model.CodeItemAlreadyUpdating, "Item %s is already updating (%s); upload the file when the execution has finished.", it.ID, it.ExecutionStatus)
+		}
+		up := &db.StatementUpload{ID: uuid.New(), ItemID: it.ID, Name: name, CreatedAt: e.now()}
+		if err := tx.InsertStatementUpload(ctx, up, file); err != nil {
+			return err
+		}
+		item = it
+		return e.startExecution(ctx, tx, it, triggeredBy(p), nil, &up.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	item.Connector = c
+	return &item.Item, nil
+}
+
+// ConnectorSettings is what the calling application configured for connector id (a CSV
+// mapping), or nil.
+func (e *Engine) ConnectorSettings(ctx context.Context, connectorID int) (json.RawMessage, error) {
+	p, err := caller(ctx, auth.ConfigureConnector)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.configurable(ctx, connectorID); err != nil {
+		return nil, err
+	}
+	return e.db.ConnectorSettings(ctx, p.ClientID, connectorID)
+}
+
+// SetConnectorSettings stores the calling application's settings for connector id, after
+// its institution checked them; nil settings remove them.
+func (e *Engine) SetConnectorSettings(ctx context.Context, connectorID int, settings json.RawMessage) (json.RawMessage, error) {
+	p, err := caller(ctx, auth.ConfigureConnector)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.configurable(ctx, connectorID)
+	if err != nil {
+		return nil, err
+	}
+	if settings != nil {
+		c, _, err := e.db.Connector(ctx, connectorID)
+		if err != nil {
+			return nil, err
+		}
+		if settings, err = cfg.CheckSettings(c, settings); err != nil {
+			return nil, err
+		}
+	}
+	return settings, e.db.SetConnectorSettings(ctx, p.ClientID, connectorID, settings, e.now())
+}
+
+func (e *Engine) configurable(ctx context.Context, connectorID int) (Configurable, error) {
+	c, found, err := e.db.Connector(ctx, connectorID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, model.Fail(model.CodeConnectorNotFound, "Connector %d not found.", connectorID)
+	}
+	inst, err := e.institution(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg, ok := inst.(Configurable)
+	if !ok || !cfg.Configures(c) {
+		return nil, model.Fail(model.CodeConnectorTakesNoSettings, "Connector %d (%s) has nothing to configure.", c.ID, c.Name)
+	}
+	return cfg, nil
+}
