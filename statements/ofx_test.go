@@ -272,6 +272,12 @@ func ofxCases() []ofxCase {
 		{"2.2 card statement", xmlCard, specCardDump},
 		{"several statements of one bank", sgmlOFX(bankMsgs(bankStmt("56789-0", trnCheck+trnATM+trnPix), bankStmt("11111-1", trnCheck))),
 			specBankDump + strings.Replace(strings.SplitAfter(specBankDump, "\n")[0], "56789-0", "11111-1", 1) + strings.SplitAfter(specBankDump, "\n")[1]},
+		{"several statements, none closed", strings.NewReplacer("</STMTRS>\n", "", "</STMTTRNRS>\n", "", "</BANKTRANLIST>\n", "").Replace(
+			sgmlOFX(bankMsgs(bankStmt("56789-0", trnCheck+trnATM+trnPix), bankStmt("11111-1", trnCheck)))),
+			specBankDump + strings.Replace(strings.SplitAfter(specBankDump, "\n")[0], "56789-0", "11111-1", 1) + strings.SplitAfter(specBankDump, "\n")[1]},
+		{"bank and card, message sets not closed", strings.NewReplacer("</BANKMSGSRSV1>\n", "", "</STMTTRNRS>\n", "", "</STMTRS>\n", "").Replace(
+			sgmlOFX(bankMsgs(bankStmt("56789-0", trnCheck+trnATM+trnPix)), cardMsgs(cardStmt("5162-XXXX-XXXX-1234", trnCard)))),
+			specBankDump + specCardDump},
 		{"bank and card in one file", sgmlOFX(bankMsgs(bankStmt("56789-0", trnCheck+trnATM+trnPix)), cardMsgs(cardStmt("5162-XXXX-XXXX-1234", trnCard))),
 			specBankDump + specCardDump},
 		{"latin-1", latin1, oneLine(utf8Line)},
@@ -283,6 +289,8 @@ func ofxCases() []ofxCase {
 		{"BANKTRANLIST never closed", strings.Replace(specBank, "</BANKTRANLIST>\n", "", 1), specBankDump},
 		{"no aggregate closed but the statement's", strings.NewReplacer("</STMTTRN>\n", "", "</BANKTRANLIST>\n", "",
 			"</LEDGERBAL>\n", "", "</AVAILBAL>\n", "", "</BANKACCTFROM>\n", "", "</STATUS>\n", "").Replace(specBank), specBankDump},
+		{"no BANKTRANLIST, no STMTTRN closed", strings.NewReplacer("<BANKTRANLIST>\n", "", "</BANKTRANLIST>\n", "", "</STMTTRN>\n", "").Replace(specBank),
+			strings.Replace(specBankDump, " 2024-01-01T00:00:00.000-03:00..2024-01-31T00:00:00.000-03:00", "", 1)},
 		{"leaves closed in SGML", strings.Replace(specBank, "<NAME>SAQUE 24H\n", "<NAME>SAQUE 24H</NAME>\n", 1), specBankDump},
 		{"no </OFX>", strings.TrimSuffix(specBank, "</OFX>\n"), specBankDump},
 		{"lower-case tags", strings.NewReplacer("STMTTRN>", "stmttrn>", "TRNAMT>", "trnamt>", "BANKTRANLIST>", "BankTranList>",
@@ -310,6 +318,8 @@ func ofxCases() []ofxCase {
 		{"empty MEMO", desc("MEMO", "", "NAME", "ONLY NAME"), descLine(`"ONLY NAME"`)},
 		{"empty MEMO closed", desc("NAME", "ONLY NAME", "MEMO", "</MEMO>"), descLine(`"ONLY NAME"`)},
 		{"NAME absent", desc("MEMO", "ONLY MEMO"), descLine(`"ONLY MEMO"`)},
+		{"PAYEE never closed", strings.Replace(desc("MEMO", "REF 12"), "<MEMO>", "<PAYEE>\n<NAME>LOJA X\n<CITY>SAO PAULO\n<MEMO>", 1), descLine(`"LOJA X - REF 12"`)},
+		{"DTEND after a STMTTRN never closed", strings.Replace(strings.Replace(specBank, "<DTEND>20240131\n", "", 1), "</STMTTRN>\n</BANKTRANLIST>", "<DTEND>20240131\n</BANKTRANLIST>", 1), specBankDump},
 		{"PAYEE/NAME", strings.Replace(desc("MEMO", "REF 12"), "<MEMO>", "<PAYEE>\n<NAME>LOJA X\n<CITY>SAO PAULO\n</PAYEE>\n<MEMO>", 1), descLine(`"LOJA X - REF 12"`)},
 		{"NAME equal to MEMO", desc("NAME", "TARIFA", "MEMO", "  TARIFA "), descLine(`"TARIFA"`)},
 		{"white space collapsed", desc("NAME", "  PIX \t ENVIADO  ", "MEMO", "JOAO\r\n   SILVA"), descLine(`"PIX ENVIADO - JOAO SILVA"`)},
@@ -531,4 +541,23 @@ func largeFile(n int) *File {
 		}
 	}
 	return &File{Statements: []Statement{st}}
+}
+
+// Every offset a file can give is written back as the same instant, at both ends of the
+// years read.
+func TestWriteOFXZones(t *testing.T) {
+	p := &ofxParser{zones: map[string]*time.Location{}}
+	var dates []time.Time
+	for _, off := range []int{0, -3 * 3600, -2 * 3600, 5*3600 + 1800, 5*3600 + 45*60, -(3*3600 + 60), 14 * 3600, -14 * 3600} {
+		zone := time.FixedZone("X", off)
+		dates = append(dates, time.Date(2200, 12, 31, 23, 59, 59, 0, zone), time.Date(1900, 1, 1, 0, 0, 0, 0, zone))
+	}
+	// São Paulo's mean time, the zone of its dates before 1914, is written in GMT.
+	dates = append(dates, time.Date(1900, 1, 1, 0, 0, 0, 0, SaoPaulo), time.Date(2018, 11, 4, 1, 0, 0, 0, SaoPaulo))
+	for _, d := range dates {
+		s := ofxDate(d)
+		if got, ok := p.parseDate(s); !ok || !got.Equal(d) {
+			t.Errorf("%v written %s read %v, %v", d, s, got, ok)
+		}
+	}
 }

@@ -7,9 +7,32 @@ import (
 	"unicode/utf8"
 )
 
-// leaf reads one element's text into the statement part it belongs to: the innermost
-// aggregate the table knows. Elements this package does not use are read only as far as
-// their size.
+// held are the elements each aggregate kind the parser reads has (those it does not use
+// too). A leaf is read into the innermost open aggregate that has it, so one left unclosed
+// does not swallow its parent's elements: a MEMO after a PAYEE never closed is the
+// transaction's, a DTEND after a STMTTRN never closed is the list's. An aggregate the
+// table names but does not read (BANKACCTTO, STATUS) keeps whatever is inside it.
+var held = map[aggKind]map[string]bool{}
+
+func init() {
+	for kind, names := range map[aggKind]string{
+		aStmt:     "CURDEF MKTGINFO",
+		aAcct:     "BANKID BRANCHID ACCTID ACCTTYPE ACCTKEY",
+		aTranList: "DTSTART DTEND",
+		aTrn: `TRNTYPE DTPOSTED DTUSER DTAVAIL TRNAMT FITID CORRECTFITID CORRECTACTION SRVRTID
+			CHECKNUM REFNUM SIC PAYEEID NAME EXTDNAME MEMO INV401KSOURCE`,
+		aPayee: "NAME ADDR1 ADDR2 ADDR3 CITY STATE POSTALCODE COUNTRY PHONE",
+		aBal:   "BALAMT DTASOF",
+	} {
+		held[kind] = map[string]bool{}
+		for _, n := range strings.Fields(names) {
+			held[kind][n] = true
+		}
+	}
+}
+
+// leaf reads one element's text into the statement part it belongs to. Elements this
+// package does not use are read only as far as their size.
 func (p *ofxParser) leaf(name, raw string, at int) *Error {
 	v := strings.TrimSpace(raw)
 	// A reference is at most 11 bytes for one character, so a value this long is too long
@@ -23,7 +46,7 @@ func (p *ofxParser) leaf(name, raw string, at int) *Error {
 	if len(v) > maxValueBytes {
 		return p.failAt(at, "the <%s> value is %d bytes long: expected at most %d", name, len(v), maxValueBytes)
 	}
-	k := p.find(func(o openAgg) bool { return o.kind != aOther })
+	k := p.find(func(o openAgg) bool { return o.kind == aIgnored || held[o.kind][name] })
 	if k < 0 {
 		return nil
 	}
@@ -242,7 +265,7 @@ func (p *ofxParser) zone(z string) (*time.Location, bool) {
 	if len(name) > 6 || !allLetters(name) {
 		name = "" // "-03:00" or a name too odd to show: the offset is what counts
 	}
-	l := time.FixedZone(name, sign*secs)
+	l := time.FixedZone(strings.Clone(name), sign*secs) // not a slice of the whole file, which it would keep alive
 	if len(p.zones) < 64 {
 		p.zones[z] = l
 	}

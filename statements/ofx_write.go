@@ -181,11 +181,12 @@ func (o *ofxWriter) balance(tag string, b *Balance) {
 	o.close(tag)
 }
 
-// ofxDate writes t in its own zone when OFX can say the offset (hours and hundredths),
-// else in GMT.
+// ofxDate writes t in its own zone: the offset in hours and hundredths as OFX has it, or,
+// for an offset of minutes no hundredth of an hour makes, as HHMM, which ParseOFX reads
+// too. Other offsets (a city's mean time, before standard zones) are written in GMT.
 func ofxDate(t time.Time) string {
 	name, off := t.Zone()
-	if off%36 != 0 || off > 14*3600 || off < -14*3600 {
+	if off%60 != 0 || off > 14*3600 || off < -14*3600 {
 		t = t.UTC()
 		name, off = "GMT", 0
 	}
@@ -195,9 +196,14 @@ func ofxDate(t time.Time) string {
 		b = append(b, '-')
 		off = -off
 	}
-	b = strconv.AppendInt(b, int64(off/3600), 10)
-	if r := off % 3600; r != 0 {
+	switch r := off % 3600; {
+	case r == 0:
+		b = strconv.AppendInt(b, int64(off/3600), 10)
+	case r%36 == 0:
+		b = strconv.AppendInt(b, int64(off/3600), 10)
 		b = append(b, '.', byte('0'+r/36/10), byte('0'+r/36%10))
+	default:
+		b = append(b, byte('0'+off/3600/10), byte('0'+off/3600%10), byte('0'+r/60/10), byte('0'+r/60%10))
 	}
 	if name != "" && len(name) <= 6 && allLetters(name) {
 		b = append(b, ':')
