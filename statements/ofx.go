@@ -127,10 +127,9 @@ type ofxParser struct {
 }
 
 type stmtState struct {
-	st              Statement
-	at              int
-	ledger, avail   *Balance
-	ledgerAt, avaAt int
+	st            Statement
+	at            int
+	ledger, avail *Balance
 }
 
 type trnState struct {
@@ -287,9 +286,9 @@ func (p *ofxParser) open(name string, spec aggSpec, at int) *Error {
 		if p.stmt != nil {
 			p.bal = &Balance{Amount: noAmount}
 			if name == "AVAILBAL" {
-				p.stmt.avail, p.stmt.avaAt = p.bal, at
+				p.stmt.avail = p.bal
 			} else {
-				p.stmt.ledger, p.stmt.ledgerAt = p.bal, at
+				p.stmt.ledger = p.bal
 			}
 		}
 	}
@@ -379,32 +378,35 @@ func (p *ofxParser) endStmt() *Error {
 	if s.st.Currency == "" {
 		s.st.Currency = "BRL"
 	}
-	var err *Error
-	s.st.Balance, err = p.balance(s.ledger, s.ledgerAt, "LEDGERBAL", s.st.End)
-	if err != nil {
-		return err
-	}
-	s.st.Available, err = p.balance(s.avail, s.avaAt, "AVAILBAL", s.st.End)
-	if err != nil {
-		return err
-	}
+	s.st.Balance = balance(s.ledger, &s.st)
+	s.st.Available = balance(s.avail, &s.st)
 	p.file.Statements = append(p.file.Statements, s.st)
 	return nil
 }
 
-// balance completes a LEDGERBAL or AVAILBAL: one without BALAMT says nothing and is
-// dropped; one without DTASOF is taken as of the statement's end.
-func (p *ofxParser) balance(b *Balance, at int, tag string, end *time.Time) (*Balance, *Error) {
+// balance completes a LEDGERBAL or AVAILBAL. One without BALAMT says nothing and is
+// dropped. One without DTASOF, which the specification requires but exports omit, is
+// taken as of the statement's end, else its last transaction; a file is not refused for
+// it, the user could do nothing about it.
+func balance(b *Balance, st *Statement) *Balance {
 	if b == nil || b.Amount == noAmount {
-		return nil, nil
+		return nil
 	}
 	if b.Date.IsZero() {
-		if end == nil {
-			return nil, p.failAt(at, "the balance (<%s>) starting on this line has no <DTASOF>: expected the date it is as of", tag)
+		switch {
+		case st.End != nil:
+			b.Date = *st.End
+		case len(st.Lines) > 0:
+			for _, l := range st.Lines {
+				if l.Date.After(b.Date) {
+					b.Date = l.Date
+				}
+			}
+		default:
+			return nil
 		}
-		b.Date = *end
 	}
-	return b, nil
+	return b
 }
 
 // noAmount marks a balance whose BALAMT has not been read; no parsed amount reaches it

@@ -326,6 +326,10 @@ func ofxCases() []ofxCase {
 		{"no balance date falls on DTEND", strings.Replace(strings.Replace(specBank, "<DTASOF>20240131120000[-3:BRT]\n", "", 1), "<AVAILBAL>\n<BALAMT>1420.35\n<DTASOF>20240131120000[-3:BRT]\n</AVAILBAL>\n", "", 1),
 			strings.Replace(strings.Replace(specBankDump, "bal 152035@2024-01-31T12:00:00.000-03:00", "bal 152035@2024-01-31T00:00:00.000-03:00", 1),
 				" avail 142035@2024-01-31T12:00:00.000-03:00", "", 1)},
+		{"no balance date nor DTEND falls on the last transaction", strings.NewReplacer("<DTASOF>20240131120000[-3:BRT]\n", "", "<DTEND>20240131\n", "").Replace(specBank),
+			strings.NewReplacer("..2024-01-31T00:00:00.000-03:00", "..", "@2024-01-31T12:00:00.000-03:00", "@2024-01-25T10:30:00.000-03:00").Replace(specBankDump)},
+		{"no balance date, no dates at all", strings.NewReplacer("<DTASOF>20240131120000[-3:BRT]\n", "", "<DTEND>20240131\n", "", "<DTSTART>20240101\n", "").Replace(sgmlOFX(bankMsgs(bankStmt("56789-0", "")))),
+			"BANK 0341/1234/56789-0 CHECKING BRL\n"},
 		{"no CURDEF is BRL", strings.Replace(specBank, "<CURDEF>BRL\n", "", 1), specBankDump},
 		{"other currency", strings.Replace(specBank, "<CURDEF>BRL", "<CURDEF>usd", 1), strings.Replace(specBankDump, "BRL", "USD", 1)},
 	}
