@@ -491,6 +491,7 @@ func TestParseOFXHostileIsQuick(t *testing.T) {
 			if !errors.As(err, &se) || se.Line != c.line || !strings.Contains(se.Msg, c.msg) {
 				t.Fatalf("got %v; want line %d and %q", err, c.line, c.msg)
 			}
+			t.Logf("refused in %v of processor time", took)
 			if took > 3*time.Second {
 				t.Errorf("took %v", took)
 			}
