@@ -9,8 +9,10 @@ import (
 )
 
 // Text turns a file's bytes into UTF-8: a UTF-8 byte-order mark is dropped; a file that is
-// not valid UTF-8 is read as Latin-1 (ISO-8859-1, which Brazilian banks' OFX files declare
-// as CHARSET:1252 or ISO-8859-1 and many CSV exports use without saying). NUL bytes are
+// not valid UTF-8 is read as Windows-1252 (Latin-1 with printable characters where
+// ISO-8859-1 has control codes: Brazilian banks' OFX files declare CHARSET:1252 or
+// ISO-8859-1, and many CSV exports use it without saying; a file that means ISO-8859-1
+// has no reason to hold those control codes, so reading 1252 loses nothing). NUL bytes are
 // refused: no statement format has them, and they mark a binary file.
 func Text(b []byte) (string, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
@@ -23,9 +25,20 @@ func Text(b []byte) (string, error) {
 	var sb strings.Builder
 	sb.Grow(len(b) + len(b)/8)
 	for _, c := range b {
+		if c >= 0x80 && c < 0xa0 {
+			sb.WriteRune(cp1252[c-0x80])
+			continue
+		}
 		sb.WriteRune(rune(c)) // Latin-1 is the first 256 code points
 	}
 	return sb.String(), nil
+}
+
+// cp1252 is what Windows-1252 has at 0x80-0x9F; the five bytes it leaves undefined keep
+// their Latin-1 code points.
+var cp1252 = [32]rune{
+	'€', 0x81, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0x8d, 'Ž', 0x8f,
+	0x90, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0x9d, 'ž', 'Ÿ',
 }
 
 // ParseAmount reads a decimal amount into centavos. It takes a sign (- or +, or the whole

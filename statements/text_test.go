@@ -51,6 +51,10 @@ func TestText(t *testing.T) {
 	if err != nil || got != "Café Pão" {
 		t.Errorf("Latin-1: %q, %v", got, err)
 	}
+	got, err = Text([]byte("Jo\xe3o \x96 \x93Caf\xe9\x94 \x80 5 \x81"))
+	if err != nil || got != "João – “Café” € 5 \u0081" {
+		t.Errorf("Windows-1252: %q, %v", got, err)
+	}
 	_, err = Text([]byte("a\nb\n\x00"))
 	var se *Error
 	if !errors.As(err, &se) || se.Line != 3 {
