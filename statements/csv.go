@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -65,25 +66,95 @@ type csvParser struct {
 	balancePrefixes, debitValues, creditValues                      []string
 }
 
-// linesFrom calls f with each line (without its end) and its 1-based number, from the
-// byte offset from; f returns false to stop.
-func linesFrom(text string, f func(line string, n, offset int) bool) {
+// linesWithText calls f with each line that is not blank (without its end), its
+// 1-based number and its offset; f returns false to stop. Runs of blank lines are
+// counted, not visited, so ten million of them cost a few milliseconds.
+func linesWithText(text string, f func(line string, n, offset int) bool) {
 	n, off := 0, 0
 	for off < len(text) {
-		end := strings.IndexByte(text[off:], '\n')
-		next := len(text)
-		if end >= 0 {
-			next = off + end + 1
-			end += off
-		} else {
-			end = len(text)
+		start := blankRunEnd(text, off)
+		n += strings.Count(text[off:start], "\n")
+		if off = start; off >= len(text) {
+			return
 		}
+		next := nextLine(text, off)
 		n++
-		if !f(strings.TrimSuffix(text[off:end], "\r"), n, off) {
+		if !f(strings.TrimRight(text[off:next], "\r\n"), n, off) {
 			return
 		}
 		off = next
 	}
+}
+
+// blankRunEnd is, from a line start, the start of the first line with text (or the end).
+func blankRunEnd(text string, off int) int {
+	start := off
+	for i := off; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			start = i + 1
+		case ' ', '\t', '\r':
+		default:
+			return start
+		}
+	}
+	return len(text)
+}
+
+// skipper gives encoding/csv the rows after the header without their runs of blank
+// lines (which it would skip one read at a time), and maps the lines it reports back to
+// the file's. Blank lines inside a quoted field go too: only whitespace is lost, and
+// descriptions collapse whitespace anyway.
+type skipper struct {
+	text    string
+	off     int
+	out     int // newlines handed out
+	atStart bool
+	drops   []drop
+}
+
+// drop says that from the handed-out line at on, total file lines were left out.
+type drop struct{ at, total int }
+
+func newSkipper(text string) *skipper { return &skipper{text: text, atStart: true} }
+
+func (s *skipper) Read(b []byte) (int, error) {
+	n := 0
+	for n < len(b) && s.off < len(s.text) {
+		if s.atStart {
+			if start := blankRunEnd(s.text, s.off); start > s.off {
+				total := strings.Count(s.text[s.off:start], "\n")
+				if len(s.drops) > 0 {
+					total += s.drops[len(s.drops)-1].total
+				}
+				s.drops = append(s.drops, drop{at: s.out + 1, total: total})
+				if s.off = start; s.off >= len(s.text) {
+					break
+				}
+			}
+		}
+		end := min(nextLine(s.text, s.off), s.off+len(b)-n)
+		c := copy(b[n:], s.text[s.off:end])
+		n += c
+		s.off += c
+		s.atStart = s.text[s.off-1] == '\n'
+		if s.atStart {
+			s.out++
+		}
+	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// line is the file line (counted from the skipper's start) of a handed-out line.
+func (s *skipper) line(l int) int {
+	i := sort.Search(len(s.drops), func(i int) bool { return s.drops[i].at > l })
+	if i == 0 {
+		return l
+	}
+	return l + s.drops[i-1].total
 }
 
 func newCSVParser(text string, m Mapping) (*csvParser, error) {
@@ -99,8 +170,8 @@ func newCSVParser(text string, m Mapping) (*csvParser, error) {
 	}
 	found, searched, firstLine := false, 0, 0
 	var failure error
-	linesFrom(text, func(line string, n, off int) bool {
-		if n <= m.SkipRows || strings.TrimSpace(line) == "" {
+	linesWithText(text, func(line string, n, off int) bool {
+		if n <= m.SkipRows {
 			return true
 		}
 		if firstLine == 0 {
@@ -274,6 +345,7 @@ func splitLine(line string, d rune) []string {
 type row struct {
 	rec  []string
 	r    *csv.Reader
+	sk   *skipper
 	base int
 }
 
@@ -291,7 +363,7 @@ func (w row) line(i int) int {
 		i = len(w.rec) - 1
 	}
 	l, _ := w.r.FieldPos(i)
-	return w.base + l
+	return w.base + w.sk.line(l)
 }
 
 type balanceSeen struct {
@@ -300,7 +372,8 @@ type balanceSeen struct {
 }
 
 func (p *csvParser) read() (*File, error) {
-	r := csv.NewReader(strings.NewReader(p.text[p.start:]))
+	sk := newSkipper(p.text[p.start:])
+	r := csv.NewReader(sk)
 	r.Comma, r.LazyQuotes, r.FieldsPerRecord, r.ReuseRecord = p.delim, true, -1, true
 	st := Statement{
 		Account: Account{Kind: p.m.Account.Kind, BankID: p.m.Account.BankID,
@@ -329,11 +402,11 @@ func (p *csvParser) read() (*File, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, fail(p.base+pe.Line, "the row cannot be read as CSV: %v", pe.Err)
+				return nil, fail(p.base+sk.line(pe.Line), "the row cannot be read as CSV: %v", pe.Err)
 			}
 			return nil, fail(0, "the file cannot be read as CSV: %v", err)
 		}
-		w := row{rec: rec, r: r, base: p.base}
+		w := row{rec: rec, r: r, sk: sk, base: p.base}
 		if blank(rec) {
 			continue
 		}
@@ -561,29 +634,35 @@ func labelled(preamble, label string) string {
 	if want == "" {
 		return ""
 	}
-	for _, line := range strings.Split(preamble, "\n") {
-		f := fold(line)
-		for from := 0; ; {
-			i := strings.Index(f[from:], want)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + len(want)
-			if (i > 0 && isLetter(f[i-1])) || (from < len(f) && isLetter(f[from])) {
-				continue
-			}
-			rest := strings.TrimLeft(f[from:], " :;,|\t\"'")
-			n := 0
-			for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] == '-' || rest[n] == '.' || rest[n] == 'x') {
-				n++
-			}
-			if v := strings.TrimRight(rest[:n], ".-"); strings.ContainsAny(v, "0123456789") {
-				return strings.ToUpper(v)
-			}
+	found := ""
+	linesWithText(preamble, func(line string, _, _ int) bool {
+		found = labelledIn(fold(line), want)
+		return found == ""
+	})
+	return found
+}
+
+// labelledIn finds the number after the label want in a folded line, or "".
+func labelledIn(f, want string) string {
+	for from := 0; ; {
+		i := strings.Index(f[from:], want)
+		if i < 0 {
+			return ""
+		}
+		i += from
+		from = i + len(want)
+		if (i > 0 && isLetter(f[i-1])) || (from < len(f) && isLetter(f[from])) {
+			continue
+		}
+		rest := strings.TrimLeft(f[from:], " :;,|\t\"'")
+		n := 0
+		for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] == '-' || rest[n] == '.' || rest[n] == 'x') {
+			n++
+		}
+		if v := strings.TrimRight(rest[:n], ".-"); strings.ContainsAny(v, "0123456789") {
+			return strings.ToUpper(v)
 		}
 	}
-	return ""
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }

@@ -67,6 +67,8 @@ func TestParseCSVRefusesWithTheLine(t *testing.T) {
 		{"bad debit", split, lf("Data;Descrição;Débito;Crédito", "01/02/2026;Pão;três;"), 2, `debit "três"`},
 		// A quoted description running over two lines: the next row's line is still right.
 		{"after an embedded newline", plain(), lf("Data;Descrição;Valor", `01/02/2026;"Pão`, `de queijo";-3,00`, "02/02/2026;Leite;x"), 4, `amount "x"`},
+		{"after blank lines", plain(), lf("", "Data;Descrição;Valor", "", "01/02/2026;Pão;-3,00", "", " \t", "\r", "02/02/2026;Leite;-1", "", "", "03/02/2026;Leite;x"), 11, `amount "x"`},
+		{"after blank lines in a quoted field", plain(), lf("Data;Descrição;Valor", `01/02/2026;"Pão`, "", "", `de queijo";-3,00`, "", "02/02/2026;Leite;x"), 7, `amount "x"`},
 		{"invalid mapping", Mapping{Delimiter: ";"}, lf("Data;Descrição;Valor"), 0, "mapping is not valid"},
 		{"NUL byte", plain(), "Data;Descrição;Valor\n01/02/2026;P\x00;-3,00\n", 2, "NUL"},
 		{"long cell cut short", plain(), lf("Data;Descrição;Valor", "01/02/2026;Pão;"+strings.Repeat("9x", 500)), 2, "…"},
