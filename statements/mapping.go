@@ -235,6 +235,9 @@ func (m Mapping) Check() error {
 	if len(c.Description) == 0 {
 		return errors.New("columns.description is missing: name the column (or columns) that describe each transaction")
 	}
+	if len(c.Description) > 20 {
+		return fmt.Errorf("columns.description lists %d columns: at most 20", len(c.Description))
+	}
 	for i, d := range c.Description {
 		named[fmt.Sprintf("description[%d]", i)] = d
 	}
@@ -257,6 +260,9 @@ func (m Mapping) Check() error {
 		if col.IsZero() {
 			return fmt.Errorf("columns.%s is empty: give a header name or a 1-based position", name)
 		}
+		if len(col.Name) > 200 {
+			return fmt.Errorf("columns.%s is a name of %d characters: at most 200", name, len(col.Name))
+		}
 		if col.Position == 0 && strings.TrimSpace(strings.ReplaceAll(col.Name, "|", "")) == "" {
 			return fmt.Errorf("columns.%s is a blank name: give the header's text or a 1-based position", name)
 		}
@@ -266,6 +272,9 @@ func (m Mapping) Check() error {
 		if col.Position > 1000 {
 			return fmt.Errorf("columns.%s is position %d: a statement has far fewer columns", name, col.Position)
 		}
+	}
+	if len(m.DateFormat) > 200 || strings.Count(m.DateFormat, "|") >= 10 {
+		return errors.New("dateFormat is too long: give at most 10 forms, 200 characters in all")
 	}
 	if _, err := layouts(m.DateFormat); err != nil {
 		return err
@@ -295,6 +304,11 @@ func (m Mapping) Check() error {
 	}
 	if (len(m.DebitValues) > 0 || len(m.CreditValues) > 0) && m.Sign != SignType {
 		return errors.New("debitValues and creditValues are read only with sign \"type\"")
+	}
+	for _, v := range append(append(append([]string{}, m.DebitValues...), m.CreditValues...), m.BalanceRows...) {
+		if len(v) > 200 {
+			return fmt.Errorf("%q is over 200 characters: debitValues, creditValues and balanceRows hold short values", v[:40]+"…")
+		}
 	}
 	for _, v := range append(append([]string{}, m.DebitValues...), m.CreditValues...) {
 		if fold(v) == "" {
