@@ -14,6 +14,30 @@ import (
 // banks put a handful of title, account and period lines above it, never dozens.
 const headerSearch = 50
 
+// maxLine is the longest line read. A statement row is a few hundred bytes; a line of
+// millions of delimiters would make encoding/csv build a record of millions of fields.
+const maxLine = 64 << 10
+
+// longLine is the number of the first line over maxLine, or 0.
+func longLine(text string) int {
+	n := 1
+	for off := 0; off < len(text); n++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			i = len(text) - off
+		}
+		if i > maxLine {
+			return n
+		}
+		off += i + 1
+	}
+	return 0
+}
+
+// maxHeaderLine is the longest line taken for a header: real ones are a few hundred
+// bytes, and splitting and comparing a megabyte line three times over is slow for nothing.
+const maxHeaderLine = 16 << 10
+
 // ParseCSV reads a CSV statement export with the mapping m into one statement.
 //
 // Rows are read with encoding/csv (LazyQuotes, any number of fields a row): it handles
@@ -42,6 +66,9 @@ func ParseCSV(b []byte, m Mapping) (*File, error) {
 	}
 	if !strings.Contains(text, "\n") {
 		text = strings.ReplaceAll(text, "\r", "\n") // old Mac line ends: some exports still use them
+	}
+	if n := longLine(text); n > 0 {
+		return nil, fail(n, "the line is over %d KiB long: no statement row is", maxLine>>10)
 	}
 	p, err := newCSVParser(text, m)
 	if err != nil {
@@ -194,6 +221,9 @@ func newCSVParser(text string, m Mapping) (*csvParser, error) {
 				p.base, p.start = n, nextLine(text, off)
 			}
 			return false
+		}
+		if len(line) > maxHeaderLine {
+			return true
 		}
 		for _, d := range delims {
 			cells := splitLine(line, d)

@@ -98,21 +98,35 @@ func TestParseCSVRefusesAFileOverTheLimit(t *testing.T) {
 	}
 }
 
-func TestParseCSVRefusesTenMillionEmptyLinesQuickly(t *testing.T) {
+func TestParseCSVRefusesHostileFilesQuickly(t *testing.T) {
 	empty := bytes.Repeat([]byte("\n"), 10_000_000)
 	withHeader := append([]byte("Data;Descrição;Valor\n"), empty...)
 	crlfs := bytes.Repeat([]byte("\r\n"), 10_000_000)
-	for name, b := range map[string][]byte{"empty": empty, "after a header": withHeader, "CRLF": crlfs} {
+	delims := bytes.Repeat([]byte(";"), 10_000_000)
+	wideRow := append([]byte("Data;Descrição;Valor\n"), delims...)
+	cases := []struct {
+		name string
+		file []byte
+		line int
+		msg  string
+	}{
+		{"empty", empty, 0, "no transactions"},
+		{"after a header", withHeader, 0, "no transactions"},
+		{"CRLF", crlfs, 0, "no transactions"},
+		{"one line of delimiters", delims, 1, "over 64 KiB"},
+		{"a row of ten million empty cells", wideRow, 2, "over 64 KiB"},
+	}
+	for _, c := range cases {
 		start := time.Now()
-		_, err := ParseCSV(b, plain())
+		_, err := ParseCSV(c.file, plain())
 		var se *Error
-		if !errors.As(err, &se) || !strings.Contains(se.Msg, "no transactions") {
-			t.Errorf("%s: %v", name, err)
+		if !errors.As(err, &se) || se.Line != c.line || !strings.Contains(se.Msg, c.msg) {
+			t.Errorf("%s: %v", c.name, err)
 		}
 		// Generous for a loaded machine; a quadratic or per-line-allocating reader
 		// takes far longer.
 		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s: refused in %v", name, d)
+			t.Errorf("%s: refused in %v", c.name, d)
 		}
 	}
 }
