@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -404,21 +405,12 @@ func (p *csvParser) describe(w row) string {
 	for _, i := range p.description {
 		s := strings.Join(strings.Fields(w.cell(i)), " ")
 		f := fold(s)
-		if f == "" || contains(seen, f) {
+		if f == "" || slices.Contains(seen, f) {
 			continue
 		}
 		parts, seen = append(parts, s), append(seen, f)
 	}
 	return strings.Join(parts, " - ")
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *csvParser) isBalance(desc string) bool {
@@ -474,9 +466,9 @@ func (p *csvParser) amountOf(w row) (int64, error) {
 			}
 			t := fold(w.cell(p.typ))
 			switch {
-			case contains(p.debitValues, t):
+			case slices.Contains(p.debitValues, t):
 				v = -abs(v)
-			case contains(p.creditValues, t):
+			case slices.Contains(p.creditValues, t):
 				v = abs(v)
 			default:
 				return 0, fail(w.line(p.typ), "the type %s is neither a debit value (%s) nor a credit value (%s)",
@@ -561,7 +553,7 @@ func labelledIn(f, want string) string {
 		}
 		i += from
 		from = i + len(want)
-		if (i > 0 && isLetter(f[i-1])) || (from < len(f) && isLetter(f[from])) {
+		if (i > 0 && isFoldedLetter(f[i-1])) || (from < len(f) && isFoldedLetter(f[from])) {
 			continue
 		}
 		rest := strings.TrimLeft(f[from:], " :;,|\t\"'")
@@ -575,4 +567,6 @@ func labelledIn(f, want string) string {
 	}
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
+// isFoldedLetter is a letter of text already folded to lower case (any byte of a multi-byte
+// character counts).
+func isFoldedLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }

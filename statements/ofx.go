@@ -1,6 +1,7 @@
 package statements
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -250,7 +251,7 @@ func (p *ofxParser) start(t token, at int) *Error {
 // open inside the aggregate's parent, and an earlier aggregate of its own kind.
 func (p *ofxParser) open(name string, spec aggSpec, at int) *Error {
 	if spec.kind != aOther {
-		if k := p.find(func(o openAgg) bool { return contains(spec.parents, o.name) }); k >= 0 {
+		if k := p.find(func(o openAgg) bool { return slices.Contains(spec.parents, o.name) }); k >= 0 {
 			if e := p.popTo(k + 1); e != nil {
 				return e
 			}
@@ -294,15 +295,6 @@ func (p *ofxParser) open(name string, spec aggSpec, at int) *Error {
 	}
 	p.stack = append(p.stack, openAgg{name: name, kind: spec.kind, at: at})
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // find is the index of the innermost open aggregate matching, or -1.

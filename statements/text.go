@@ -48,9 +48,13 @@ var cp1252 = [32]rune{
 // mark. "-0,00" is zero. More than two decimals must be zeros (OFX allows 1.2300).
 func ParseAmount(s string, decimalComma bool) (int64, bool) {
 	s = strings.TrimSpace(s)
+	neg := false
+	// "-R$ 10,00" and "R$ -10,00" both occur in Brazilian exports.
+	if rest, ok := strings.CutPrefix(s, "-R$"); ok {
+		neg, s = true, rest
+	}
 	s = strings.TrimPrefix(s, "R$")
 	s = strings.TrimSpace(s)
-	neg := false
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		neg, s = true, s[1:len(s)-1]
 	}

@@ -19,6 +19,8 @@ func TestParseAmount(t *testing.T) {
 		{"-0,00", true, 0, true},
 		{"-0.00", false, 0, true},
 		{"R$ 1.234,56", true, 123456, true},
+		{"-R$ 10,00", true, -1000, true},
+		{"R$ -10,00", true, -1000, true},
 		{"(12,30)", true, -1230, true},
 		{"+7", false, 700, true},
 		{".5", false, 50, true},
