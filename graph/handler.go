@@ -26,6 +26,7 @@ func (r *Resolver) Handler() http.Handler {
 	es := generated.NewExecutableSchema(cfg)
 	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
+	srv.AddTransport(uploadTransport{transport.MultipartForm{MaxUploadSize: maxUploadRequest, MaxMemory: 8 << 20}})
 	srv.AddTransport(httpTransport{})
 	// The transport parses with this limit already; gqlgen's own parse keeps it too.
 	srv.SetParserTokenLimit(maxQueryTokens)

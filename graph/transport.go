@@ -15,10 +15,12 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"ponte/auth"
+	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -101,6 +103,18 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 		return model.Fail(model.CodeMethodNotAllowed, "GET runs queries only; send a %s with POST.", p.op.Operation)
 	}
 	return nil
+}
+
+// maxUploadRequest bounds a multipart request: a statement file and its operation.
+const maxUploadRequest = itemsync.MaxUploadBytes + maxBodyBytes
+
+// uploadTransport serves the GraphQL multipart requests that carry files (uploadStatement),
+// to a caller with a valid credential only: a request without one falls through to
+// httpTransport, which answers it as any other anonymous request.
+type uploadTransport struct{ transport.MultipartForm }
+
+func (u uploadTransport) Supports(r *http.Request) bool {
+	return u.MultipartForm.Supports(r) && authenticated(r.Context()) == nil
 }
 
 // authenticated returns why the request's credential is refused: missing, invalid or

@@ -6,12 +6,14 @@ import (
 	"ponte/itemsync"
 	"ponte/model"
 	"ponte/sandbox"
+	"ponte/statements"
 )
 
 // All is every provider, by the name its connectors give.
 func All() map[string]itemsync.Institution {
 	return map[string]itemsync.Institution{
-		sandbox.Provider: sandbox.Institution{},
+		sandbox.Provider:    sandbox.Institution{},
+		statements.Provider: statements.Institution{},
 	}
 }
 

@@ -5,6 +5,7 @@ package generated
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"ponte/model"
@@ -399,6 +400,7 @@ type ComplexityRoot struct {
 		ProductCoverage           func(childComplexity int) int
 		Products                  func(childComplexity int) int
 		ResetPasswordURL          func(childComplexity int) int
+		StatementFormat           func(childComplexity int) int
 		SupportsAutomaticPix      func(childComplexity int) int
 		SupportsBoletoManagement  func(childComplexity int) int
 		SupportsPaymentInitiation func(childComplexity int) int
@@ -1091,6 +1093,7 @@ type ComplexityRoot struct {
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
 		ScheduleAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
+		SetConnectorSettings                func(childComplexity int, connectorID int, settings map[string]any) int
 		StartPaymentIntentAsPayer           func(childComplexity int, id uuid.UUID, connectorID int, cpf string, name *string) int
 		SubmitItemMfa                       func(childComplexity int, id uuid.UUID, parameters map[string]any) int
 		UpdateItem                          func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
@@ -1099,6 +1102,7 @@ type ComplexityRoot struct {
 		UpdatePaymentRequest                func(childComplexity int, id uuid.UUID, input model.PaymentRequestInput) int
 		UpdateTransactionCategory           func(childComplexity int, id uuid.UUID, categoryID string) int
 		UpdateWebhook                       func(childComplexity int, id uuid.UUID, input model.WebhookInput) int
+		UploadStatement                     func(childComplexity int, itemID uuid.UUID, file graphql.Upload) int
 		ValidateConnectorParameters         func(childComplexity int, connectorID int, parameters map[string]any) int
 	}
 
@@ -1436,6 +1440,7 @@ type ComplexityRoot struct {
 		ClientApplication              func(childComplexity int) int
 		ConnectSession                 func(childComplexity int) int
 		Connector                      func(childComplexity int, id int, healthDetails *bool) int
+		ConnectorSettings              func(childComplexity int, connectorID int) int
 		Connectors                     func(childComplexity int, filter *model.ConnectorFilter, healthDetails *bool, page *int, pageSize *int) int
 		Consent                        func(childComplexity int, id uuid.UUID) int
 		Consents                       func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
@@ -1820,6 +1825,8 @@ type MutationResolver interface {
 	DecideBulkPayment(ctx context.Context, id uuid.UUID, authorize bool) (*model.BulkPayment, error)
 	CreateAPIKey(ctx context.Context, clientID string, clientSecret string) (*model.APIKey, error)
 	DecideSandboxAuthorization(ctx context.Context, id uuid.UUID, decision string) (*model.SandboxAuthorization, error)
+	UploadStatement(ctx context.Context, itemID uuid.UUID, file graphql.Upload) (*model.Item, error)
+	SetConnectorSettings(ctx context.Context, connectorID int, settings map[string]any) (map[string]any, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1899,6 +1906,7 @@ type QueryResolver interface {
 	AccountStatementsPage(ctx context.Context, accountID uuid.UUID, page *int, pageSize *int) (*model.AccountStatementPage, error)
 	ConsentsPage(ctx context.Context, itemID uuid.UUID, page *int, pageSize *int) (*model.ConsentPage, error)
 	TransactionsPage(ctx context.Context, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) (*model.TransactionPage, error)
+	ConnectorSettings(ctx context.Context, connectorID int) (map[string]any, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -3403,6 +3411,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Connector.ResetPasswordURL(childComplexity), true
+	case "Connector.statementFormat":
+		if e.ComplexityRoot.Connector.StatementFormat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Connector.StatementFormat(childComplexity), true
 	case "Connector.supportsAutomaticPix":
 		if e.ComplexityRoot.Connector.SupportsAutomaticPix == nil {
 			break
@@ -6597,6 +6611,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ScheduleAutomaticPixPayment(childComplexity, args["paymentRequestId"].(uuid.UUID), args["input"].(model.AutomaticPixPaymentInput)), true
+	case "Mutation.setConnectorSettings":
+		if e.ComplexityRoot.Mutation.SetConnectorSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setConnectorSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetConnectorSettings(childComplexity, args["connectorId"].(int), args["settings"].(map[string]any)), true
 	case "Mutation.startPaymentIntentAsPayer":
 		if e.ComplexityRoot.Mutation.StartPaymentIntentAsPayer == nil {
 			break
@@ -6685,6 +6710,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(uuid.UUID), args["input"].(model.WebhookInput)), true
+	case "Mutation.uploadStatement":
+		if e.ComplexityRoot.Mutation.UploadStatement == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadStatement_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadStatement(childComplexity, args["itemId"].(uuid.UUID), args["file"].(graphql.Upload)), true
 	case "Mutation.validateConnectorParameters":
 		if e.ComplexityRoot.Mutation.ValidateConnectorParameters == nil {
 			break
@@ -8183,6 +8219,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Connector(childComplexity, args["id"].(int), args["healthDetails"].(*bool)), true
+	case "Query.connectorSettings":
+		if e.ComplexityRoot.Query.ConnectorSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Query_connectorSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConnectorSettings(childComplexity, args["connectorId"].(int)), true
 	case "Query.connectors":
 		if e.ComplexityRoot.Query.Connectors == nil {
 			break
@@ -9854,6 +9901,9 @@ scalar UUID
 "A free-form JSON object."
 scalar Map
 
+"A file sent with a GraphQL multipart request (github.com/jaydenseric/graphql-multipart-request-spec)."
+scalar Upload
+
 "A resource's complete API document (a JSON object), sent as it is stored: exactly the REST body of that resource."
 scalar JSONDocument
 
@@ -10062,6 +10112,8 @@ type Connector {
   supportsBoletoManagement: Boolean!
   "Whether it authorizes automatic PIX (Pix Automático) requests."
   supportsAutomaticPix: Boolean!
+  "OFX or CSV when the connector's data arrives as statement files the user uploads (uploadStatement); null otherwise."
+  statementFormat: String
   "When the connector was added to the catalogue (UTC)."
   createdAt: DateTime!
   "When the connector last changed, its health included (UTC)."
@@ -14363,6 +14415,35 @@ extend type Query {
     pageSize: Int
   ): TransactionPage!
 }
+
+# ---------------------------------------------------------------------------------------
+# Statement files: the connectors whose data arrives as files the user exports from their
+# bank (docs/statements.md).
+
+extend type Query {
+  "GET /connectors/{id}/settings: the application's settings for a CSV statement connector (its mapping); null when none is set."
+  connectorSettings(
+    "The connector's id."
+    connectorId: Int!
+  ): Map
+}
+
+extend type Mutation {
+  "POST /items/{id}/statements: reads a statement file (OFX or CSV, at most 64 MiB) and starts an execution that adds what it holds to the item. A file that cannot be read is refused with STATEMENT_FILE_INVALID and changes nothing."
+  uploadStatement(
+    "The item's id; its connector must have a statementFormat."
+    itemId: UUID!
+    "The file, as the bank exported it (UTF-8 or Latin-1)."
+    file: Upload!
+  ): Item!
+  "PUT /connectors/{id}/settings (DELETE: settings null): sets the application's mapping of a CSV statement connector; answers with the mapping as stored."
+  setConnectorSettings(
+    "The connector's id."
+    connectorId: Int!
+    "The CSV mapping (docs/statements.md); null removes it."
+    settings: Map
+  ): Map
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -15077,6 +15158,8 @@ func (ec *executionContext) childFields_Connector(ctx context.Context, field gra
 		return ec.fieldContext_Connector_supportsBoletoManagement(ctx, field)
 	case "supportsAutomaticPix":
 		return ec.fieldContext_Connector_supportsAutomaticPix(ctx, field)
+	case "statementFormat":
+		return ec.fieldContext_Connector_statementFormat(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Connector_createdAt(ctx, field)
 	case "updatedAt":
@@ -18415,6 +18498,28 @@ func (ec *executionContext) field_Mutation_scheduleAutomaticPixPayment_args(ctx 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setConnectorSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "connectorId",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["connectorId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "settings",
+		func(ctx context.Context, v any) (map[string]any, error) {
+			return ec.unmarshalOMap2map(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["settings"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_startPaymentIntentAsPayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18604,6 +18709,28 @@ func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadStatement_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg1
 	return args, nil
 }
 
@@ -19074,6 +19201,20 @@ func (ec *executionContext) field_Query_category_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_connectorSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "connectorId",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["connectorId"] = arg0
 	return args, nil
 }
 
@@ -26203,6 +26344,29 @@ func (ec *executionContext) _Connector_supportsAutomaticPix(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_Connector_supportsAutomaticPix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Connector", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Connector_statementFormat(ctx context.Context, field graphql.CollectedField, obj *model.Connector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Connector_statementFormat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatementFormat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Connector_statementFormat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Connector", field, false, false, "String")
 }
 
 func (ec *executionContext) _Connector_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Connector) (ret graphql.Marshaler) {
@@ -39278,6 +39442,94 @@ func (ec *executionContext) fieldContext_Mutation_decideSandboxAuthorization(ctx
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_uploadStatement(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadStatement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadStatement(ctx, fc.Args["itemId"].(uuid.UUID), fc.Args["file"].(graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadStatement(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadStatement_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setConnectorSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setConnectorSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetConnectorSettings(ctx, fc.Args["connectorId"].(int), fc.Args["settings"].(map[string]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setConnectorSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setConnectorSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47479,6 +47731,50 @@ func (ec *executionContext) fieldContext_Query_transactionsPage(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_transactionsPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_connectorSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_connectorSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConnectorSettings(ctx, fc.Args["connectorId"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_connectorSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_connectorSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -56990,6 +57286,11 @@ func (ec *executionContext) _Connector(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "statementFormat":
+			out.Values[i] = ec._Connector_statementFormat(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createdAt":
 			out.Values[i] = ec._Connector_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -61484,6 +61785,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "uploadStatement":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadStatement(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setConnectorSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setConnectorSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64049,6 +64364,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				return ec._Query_transactionsPage(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "connectorSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_connectorSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "__type":
@@ -67794,6 +68116,20 @@ func (ec *executionContext) marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx
 	res := graphql.MarshalUUID(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "UUID!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v graphql.Upload) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalUpload(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Upload!")
 	}
 	return res
 }
