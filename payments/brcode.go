@@ -2,17 +2,16 @@ package payments
 
 import (
 	"encoding/base64"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	qrcode "github.com/skip2/go-qrcode"
+
+	"ponte/brdocs"
 )
 
-// BRCode is a PIX merchant-presented payload (EMV QRCPS-MPM as profiled by the Central
-// Bank's "Manual de Padrões para Iniciação do Pix"). A static code names a PIX key; a
-// dynamic one names the URL where the payment's details are fetched, and is single use.
+// BRCode is a PIX BR Code (brdocs.BRCode, which does its arithmetic) with the amount in
+// reais, as the API's model carries amounts.
 type BRCode struct {
 	Dynamic      bool
 	Key          string // static codes
@@ -24,176 +23,30 @@ type BRCode struct {
 	TxID         string // "***" when the receiver does not reconcile by id
 }
 
-const pixGUI = "br.gov.bcb.pix"
-
-func tlv(id, value string) string { return fmt.Sprintf("%s%02d%s", id, len(value), value) }
-
-// EMV limits: a field's value has at most 99 characters, and the PIX account information
-// (field 26) holds the GUI (18 characters with its header) and the key or URL, so either may
-// take at most 77; the merchant name 25 and city 15.
-const (
-	maxFieldLen  = 99
-	maxKeyOrURL  = maxFieldLen - 18 - 4
-	maxMerchant  = 25
-	maxCity      = 15
-	unnamedParty = "NAO INFORMADO"
-	defaultTxID  = "***"
-)
+// doc is the code in centavos. The amount is read as its two-decimal text, the form the
+// payload writes, so the code says what the API showed (amounts reaching here were
+// checked by checkAmount: two decimals at most).
+func (c BRCode) doc() brdocs.BRCode {
+	cents, _ := strconv.ParseInt(strings.Replace(strconv.FormatFloat(c.Amount, 'f', 2, 64), ".", "", 1), 10, 64)
+	return brdocs.BRCode{Dynamic: c.Dynamic, Key: c.Key, URL: c.URL, Description: c.Description, Cents: cents,
+		MerchantName: c.MerchantName, MerchantCity: c.MerchantCity, TxID: c.TxID}
+}
 
 // Fits reports whether the key or URL fits the payload; Encode needs it to.
-func (c BRCode) Fits() error {
-	if c.Dynamic && len(c.URL) > maxKeyOrURL {
-		return fmt.Errorf("the PIX location %q has %d characters; a BR Code holds at most %d", c.URL, len(c.URL), maxKeyOrURL)
-	}
-	if !c.Dynamic && len(c.Key) > maxKeyOrURL {
-		return fmt.Errorf("the PIX key has %d characters; a BR Code holds at most %d", len(c.Key), maxKeyOrURL)
-	}
-	return nil
-}
+func (c BRCode) Fits() error { return c.doc().Fits() }
 
-// Encode writes the payload with its CRC. The description is cut to what field 26 leaves
-// free, and a name or city with nothing printable becomes "NAO INFORMADO", because a payload
-// without them does not parse. The key or URL must fit (Fits): cutting either would send the
-// money elsewhere.
-func (c BRCode) Encode() string {
-	mai := tlv("00", pixGUI)
-	if c.Dynamic {
-		mai += tlv("25", c.URL)
-	} else {
-		mai += tlv("01", c.Key)
-		if room := maxFieldLen - len(mai) - 4; c.Description != "" && room > 0 {
-			mai += tlv("02", truncate(asciiOnly(c.Description), room))
-		}
-	}
-	var b strings.Builder
-	b.WriteString(tlv("00", "01"))
-	if c.Dynamic {
-		b.WriteString(tlv("01", "12"))
-	}
-	b.WriteString(tlv("26", mai))
-	b.WriteString(tlv("52", "0000"))
-	b.WriteString(tlv("53", "986"))
-	if c.Amount > 0 {
-		b.WriteString(tlv("54", strconv.FormatFloat(c.Amount, 'f', 2, 64)))
-	}
-	b.WriteString(tlv("58", "BR"))
-	b.WriteString(tlv("59", orUnnamed(truncate(asciiOnly(c.MerchantName), maxMerchant))))
-	b.WriteString(tlv("60", orUnnamed(truncate(asciiOnly(c.MerchantCity), maxCity))))
-	txid := c.TxID
-	if txid == "" {
-		txid = defaultTxID
-	}
-	b.WriteString(tlv("62", tlv("05", txid)))
-	b.WriteString("6304")
-	return b.String() + fmt.Sprintf("%04X", crc16(b.String()))
-}
-
-func orUnnamed(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return unnamedParty
-	}
-	return s
-}
-
-// crc16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), which the BR Code
-// computes over the whole payload up to and including "6304".
-func crc16(s string) uint16 {
-	crc := uint16(0xFFFF)
-	for i := 0; i < len(s); i++ {
-		crc ^= uint16(s[i]) << 8
-		for j := 0; j < 8; j++ {
-			if crc&0x8000 != 0 {
-				crc = crc<<1 ^ 0x1021
-			} else {
-				crc <<= 1
-			}
-		}
-	}
-	return crc
-}
+// Encode writes the payload with its CRC (brdocs.BRCode.Encode).
+func (c BRCode) Encode() string { return c.doc().Encode() }
 
 // ParseBRCode reads and checks a payload: structure, CRC, and the fields a PIX payment
 // needs. Its errors are sentences for the caller.
 func ParseBRCode(s string) (*BRCode, error) {
-	s = strings.TrimSpace(s)
-	if len(s) < 8 || !strings.HasPrefix(s, "000201") {
-		return nil, fmt.Errorf("it does not start with the payload format indicator 000201")
-	}
-	crcAt := len(s) - 8
-	if s[crcAt:crcAt+4] != "6304" {
-		return nil, fmt.Errorf("it does not end with a CRC field (6304 and four hex digits)")
-	}
-	want := fmt.Sprintf("%04X", crc16(s[:crcAt+4]))
-	if got := strings.ToUpper(s[crcAt+4:]); got != want {
-		return nil, fmt.Errorf("its CRC is %s but the payload's CRC16 is %s: the code was altered or mistyped", got, want)
-	}
-	fields, err := readTLV(s)
+	d, err := brdocs.ParseBRCode(s)
 	if err != nil {
 		return nil, err
 	}
-	c := &BRCode{Dynamic: fields["01"] == "12"}
-	mai, ok := fields["26"]
-	if !ok {
-		return nil, fmt.Errorf("it has no PIX merchant account information (field 26)")
-	}
-	sub, err := readTLV(mai)
-	if err != nil {
-		return nil, fmt.Errorf("field 26: %v", err)
-	}
-	if !strings.EqualFold(sub["00"], pixGUI) {
-		return nil, fmt.Errorf("field 26 is not a PIX account (GUI %q)", sub["00"])
-	}
-	c.Key, c.URL, c.Description = sub["01"], sub["25"], sub["02"]
-	if c.Key == "" && c.URL == "" {
-		return nil, fmt.Errorf("it names neither a PIX key nor a payload URL")
-	}
-	if c.URL != "" {
-		c.Dynamic = true
-	}
-	if cur := fields["53"]; cur != "986" {
-		return nil, fmt.Errorf("its currency is %q, not 986 (BRL)", cur)
-	}
-	if a, ok := fields["54"]; ok {
-		// EMV writes the amount as digits with an optional point and at most two decimals;
-		// ParseFloat alone would also take "NaN", "Inf" and "1e-9".
-		v, err := strconv.ParseFloat(a, 64)
-		if err != nil || v <= 0 || !brAmountForm(a) {
-			return nil, fmt.Errorf("its amount %q is not a positive number with at most two decimals", a)
-		}
-		c.Amount = v
-	}
-	c.MerchantName, c.MerchantCity = fields["59"], fields["60"]
-	// A blank name or city is as absent as an empty one: Encode writes either as
-	// "NAO INFORMADO", so accepting it would make the code's own re-encoding differ.
-	if strings.TrimSpace(c.MerchantName) == "" || strings.TrimSpace(c.MerchantCity) == "" {
-		return nil, fmt.Errorf("it lacks the merchant name (59) or city (60)")
-	}
-	if add, ok := fields["62"]; ok {
-		if sub, err := readTLV(add); err == nil {
-			c.TxID = sub["05"]
-		}
-	}
-	return c, nil
-}
-
-func readTLV(s string) (map[string]string, error) {
-	out := map[string]string{}
-	for i := 0; i < len(s); {
-		if i+4 > len(s) {
-			return nil, fmt.Errorf("it is cut short at position %d", i)
-		}
-		id := s[i : i+2]
-		n, err := strconv.Atoi(s[i+2 : i+4])
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("field %s at position %d has no valid length", id, i)
-		}
-		if i+4+n > len(s) {
-			return nil, fmt.Errorf("field %s at position %d runs past the end", id, i)
-		}
-		out[id] = s[i+4 : i+4+n]
-		i += 4 + n
-	}
-	return out, nil
+	return &BRCode{Dynamic: d.Dynamic, Key: d.Key, URL: d.URL, Description: d.Description, Amount: float64(d.Cents) / 100,
+		MerchantName: d.MerchantName, MerchantCity: d.MerchantCity, TxID: d.TxID}, nil
 }
 
 // QRDataURL renders a payload as a PNG QR code, inline, so pages need no image host.
@@ -203,40 +56,4 @@ func QRDataURL(payload string) string {
 		return ""
 	}
 	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
-}
-
-// asciiOnly drops accents: EMV fields are in the ASCII subset most bank apps expect.
-func asciiOnly(s string) string {
-	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "ê", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u", "ç", "c",
-		"Á", "A", "À", "A", "Â", "A", "Ã", "A", "É", "E", "Ê", "E", "Í", "I", "Ó", "O", "Ô", "O", "Õ", "O", "Ú", "U", "Ç", "C")
-	s = r.Replace(s)
-	var b strings.Builder
-	for _, c := range s {
-		if c < utf8.RuneSelf && c >= 0x20 {
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-// brAmountForm reports an amount written as the BR Code specification allows: digits, then
-// optionally a point and one or two digits.
-func brAmountForm(a string) bool {
-	whole, frac, dot := strings.Cut(a, ".")
-	if whole == "" || (dot && (frac == "" || len(frac) > 2)) {
-		return false
-	}
-	for _, c := range whole + frac {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

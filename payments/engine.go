@@ -15,10 +15,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
+	"ponte/brdocs"
 	"ponte/db"
 	"ponte/jobs"
 	"ponte/model"
-	"ponte/sandbox"
 )
 
 // Config tunes payments.
@@ -133,7 +133,7 @@ func digits(s string) string {
 
 func checkCPF(field, v string) (string, error) {
 	d := digits(v)
-	if !sandbox.ValidCPF(d) {
+	if !brdocs.ValidCPF(d) {
 		return "", model.Fail(model.CodeInvalidCPF, "%s %q is not a valid CPF: 11 digits whose two check digits match.", field, v)
 	}
 	return d, nil
@@ -141,7 +141,7 @@ func checkCPF(field, v string) (string, error) {
 
 func checkCNPJ(field, v string) (string, error) {
 	d := digits(v)
-	if !sandbox.ValidCNPJ(d) {
+	if !brdocs.ValidCNPJ(d) {
 		return "", model.Fail(model.CodeInvalidCNPJ, "%s %q is not a valid CNPJ: 12 digits or letters, then two check digits that match.", field, v)
 	}
 	return d, nil

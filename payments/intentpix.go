@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"ponte/brdocs"
 	"ponte/db"
 	"ponte/model"
 )
@@ -41,7 +42,7 @@ func (e *Engine) endToEndID(ctx context.Context, tx *db.Tx, connectorID int, t t
 func (e *Engine) pixData(ctx context.Context, p *db.PaymentRequestRow, n *db.PaymentIntentRow) (*model.PixData, error) {
 	code := BRCode{Amount: p.Amount, MerchantName: "Ponte", MerchantCity: "SAO PAULO", TxID: strings.ReplaceAll(n.ID.String(), "-", "")[:25]}
 	if p.Description != nil {
-		code.Description = truncate(asciiOnly(*p.Description), 40)
+		code.Description = brdocs.EMVText(*p.Description, 40)
 	}
 	switch {
 	case p.PixQrCode != nil:

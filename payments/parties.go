@@ -13,9 +13,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"ponte/brdocs"
 	"ponte/db"
 	"ponte/model"
-	"ponte/sandbox"
 )
 
 // ---- institutions
@@ -251,9 +251,9 @@ func checkTaxNumber(v string) (string, error) {
 // that says why it is none.
 func pixKeyKind(key string) (string, error) {
 	switch {
-	case len(key) == 11 && sandbox.ValidCPF(key):
+	case len(key) == 11 && brdocs.ValidCPF(key):
 		return "CPF", nil
-	case len(key) == 14 && sandbox.ValidCNPJ(key):
+	case len(key) == 14 && brdocs.ValidCNPJ(key):
 		return "CNPJ", nil
 	case phoneRE.MatchString(key):
 		return "PHONE", nil
@@ -288,7 +288,7 @@ func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.Pay
 	case "CPF", "CNPJ":
 		r.TaxNumber = key
 	default:
-		r.TaxNumber = sandbox.NewCPF(rng)
+		r.TaxNumber = brdocs.NewCPF(rng)
 	}
 	return r, nil
 }

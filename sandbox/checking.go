@@ -141,7 +141,7 @@ func (g *gen) everyday(p *plan, rng *rand.Rand, key string, day, when time.Time)
 		m := w.merchants[7+rng.IntN(2)] // online stores issue boletos
 		amount := between(rng, m.min, m.max)
 		t := g.tx(p, key, when, "PAGAMENTO DE BOLETO "+m.name, -amount, opBoleto)
-		bc, line := bankBoleto(banks[rng.IntN(len(banks))].compe, day.AddDate(0, 0, 2), amount, fmt.Sprintf("%025d", rng.Int64N(1e18)))
+		bc, line := bankBoleto(banks[rng.IntN(len(banks))].compe, day.AddDate(0, 0, 2), centavos(amount), fmt.Sprintf("%025d", rng.Int64N(1e18)))
 		t.PaymentData = &model.PaymentData{Payer: participant(w.holder), Receiver: participant(merchantParty(m, rng)), PaymentMethod: sp("BOLETO"),
 			BoletoMetadata: &model.BoletoMetadata{DigitableLine: sp(line), Barcode: sp(bc), BaseAmount: fp(amount), PenaltyAmount: fp(0), InterestAmount: fp(0), DiscountAmount: fp(0)}}
 		t.Merchant = merchantOf(m)
@@ -189,7 +189,7 @@ func (g *gen) checkingDay(p *plan, day time.Time, bills map[string]float64, out 
 			add(g.pix(p, rng, k+":rent", at(day, 9, 14), w.landlord, -w.rent, "Aluguel "+m.String()))
 			amount := money(w.condoFee + float64(rng.IntN(4000))/100)
 			t := g.tx(p, k+":condo", at(day, 9, 40), "PAGAMENTO DE BOLETO CONDOMINIO ED AURORA", -amount, opBoleto)
-			bc, line := bankBoleto("341", time.Date(y, m, 10, 0, 0, 0, 0, time.UTC), amount, fmt.Sprintf("%025d", mix(w.seed, uint64(monthIndex(day)), 41)%1e18))
+			bc, line := bankBoleto("341", time.Date(y, m, 10, 0, 0, 0, 0, time.UTC), centavos(amount), fmt.Sprintf("%025d", mix(w.seed, uint64(monthIndex(day)), 41)%1e18))
 			t.PaymentData = &model.PaymentData{Payer: participant(w.holder), Receiver: participant(w.condo), PaymentMethod: sp("BOLETO"),
 				BoletoMetadata: &model.BoletoMetadata{DigitableLine: sp(line), Barcode: sp(bc), BaseAmount: fp(amount), PenaltyAmount: fp(0), InterestAmount: fp(0), DiscountAmount: fp(0)}}
 			add(t)
@@ -204,7 +204,7 @@ func (g *gen) checkingDay(p *plan, day time.Time, bills map[string]float64, out 
 			for i, b := range w.billers {
 				amount := between(rng, b.min, b.max)
 				t := g.tx(p, k+":utility:"+strconv.Itoa(i), at(day, 7, 10+i*3), b.desc, -amount, opUtility)
-				bc, line := utilityBoleto(b.segment, amount, b.company, fmt.Sprintf("%025d", mix(w.seed, uint64(monthIndex(day)), uint64(i))%1e18))
+				bc, line := utilityBoleto(b.segment, centavos(amount), b.company, fmt.Sprintf("%025d", mix(w.seed, uint64(monthIndex(day)), uint64(i))%1e18))
 				t.PaymentData = &model.PaymentData{Payer: participant(w.holder),
 					Receiver:       &model.PaymentParticipant{DocumentNumber: &model.Document{Type: "CNPJ", Value: b.cnpj}, Name: sp(b.name)},
 					PaymentMethod:  sp("BOLETO"),

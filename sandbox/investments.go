@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"ponte/brdocs"
 	"ponte/model"
 )
 
@@ -16,7 +17,7 @@ func (g *gen) investments() {
 	rng := rngFor(w.seed, 71)
 	month := monthStart(g.today)
 	owner := sp(w.holder.name)
-	inst := &model.InvestmentInstitution{Name: sp(w.institution.name), Number: sp(NewCNPJ(rng))}
+	inst := &model.InvestmentInstitution{Name: sp(w.institution.name), Number: sp(brdocs.NewCNPJ(rng))}
 	newInv := func(key, typ, sub, name string) model.Investment {
 		return model.Investment{ID: g.id("investment", key), ItemID: g.item, Type: typ, Subtype: sp(sub), Name: name, CurrencyCode: "BRL",
 			Status: sp("ACTIVE"), Owner: owner, Institution: inst, Date: tp(g.today), CreatedAt: g.ts, UpdatedAt: g.ts,
@@ -90,7 +91,7 @@ func (g *gen) investments() {
 
 	// A multimarket fund: buy, partial redemption, and the come-cotas tax.
 	fund := newInv("fund", "MUTUAL_FUND", "MULTIMARKET_FUND", "PONTE MACRO FIC FIM")
-	fundCNPJ := NewCNPJ(rng)
+	fundCNPJ := brdocs.NewCNPJ(rng)
 	quota := 1.8 + float64(rng.IntN(9000))/10000
 	units := float64(3000+rng.IntN(5000)) + float64(rng.IntN(10000))/10000
 	fd1 := at(month.AddDate(0, -11, 12), 14, 0)
@@ -139,7 +140,7 @@ func (g *gen) investments() {
 		cost := 25 + float64(rng.IntN(1500))/100
 		last := money(cost * (0.95 + float64(rng.IntN(30))/100))
 		bd := at(month.AddDate(0, -9+i*2, 15), 13, 30)
-		st.Code, st.ISIN, st.Issuer, st.IssuerCNPJ = sp(s.ticker), sp(s.isin), sp(s.issuer), sp(NewCNPJ(rng))
+		st.Code, st.ISIN, st.Issuer, st.IssuerCNPJ = sp(s.ticker), sp(s.isin), sp(s.issuer), sp(brdocs.NewCNPJ(rng))
 		st.Quantity, st.Value = fp(qty), fp(last)
 		st.Amount, st.AmountOriginal = fp(money(qty*last)), fp(money(qty*cost))
 		st.AmountProfit = fp(money(*st.Amount - *st.AmountOriginal))
@@ -147,7 +148,7 @@ func (g *gen) investments() {
 		st.AmountWithdrawal = fp(st.Balance)
 		st.Taxes, st.Taxes2 = fp(0), fp(0)
 		st.PurchaseDate = tp(bd)
-		st.Institution = &model.InvestmentInstitution{Name: sp("Corretora Horizonte"), Number: sp(NewCNPJ(rng))}
+		st.Institution = &model.InvestmentInstitution{Name: sp("Corretora Horizonte"), Number: sp(brdocs.NewCNPJ(rng))}
 		gross := qty * cost
 		exp := zeroExp()
 		exp.SettlementFee, exp.StockExchangeFee = fp(money(gross*0.00025)), fp(money(gross*0.00005))

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"ponte/brdocs"
 )
 
 type bankInfo struct{ name, compe, ispb string }
@@ -110,13 +112,13 @@ func newParty(rng *rand.Rand) party {
 		b++ // two different family names
 	}
 	name := firstNames[rng.IntN(len(firstNames))] + " " + lastNames[a] + " " + lastNames[b]
-	return party{name: name, doc: NewCPF(rng), docType: "CPF", bank: bank,
+	return party{name: name, doc: brdocs.NewCPF(rng), docType: "CPF", bank: bank,
 		branch: fmt.Sprintf("%04d", 1+rng.IntN(9000)), account: fmt.Sprintf("%d-%d", 10000+rng.IntN(900000), rng.IntN(10))}
 }
 
 func newCompany(rng *rand.Rand, name string) party {
 	b := banks[rng.IntN(len(banks))]
-	return party{name: name, doc: NewCNPJ(rng), docType: "CNPJ", bank: b,
+	return party{name: name, doc: brdocs.NewCNPJ(rng), docType: "CNPJ", bank: b,
 		branch: fmt.Sprintf("%04d", 1+rng.IntN(9000)), account: fmt.Sprintf("%d-%d", 10000+rng.IntN(900000), rng.IntN(10))}
 }
 
@@ -138,7 +140,7 @@ func newWorld(connectorID int, username string) *world {
 	w.holder.bank = w.institution
 	w.holder.branch = fmt.Sprintf("%04d", 1+rng.IntN(3000))
 	// Connectors that log in with a CPF collect that CPF's data.
-	if doc, ok := strings.CutPrefix(username, "user-ok:"); ok && ValidCPF(doc) {
+	if doc, ok := strings.CutPrefix(username, "user-ok:"); ok && brdocs.ValidCPF(doc) {
 		w.holder.doc = doc
 	}
 	w.spouse = newParty(rng)
@@ -149,18 +151,18 @@ func newWorld(connectorID int, username string) *world {
 		w.contacts = append(w.contacts, newParty(rng))
 	}
 	for _, m := range merchantSeeds {
-		m.cnpj = NewCNPJ(rng)
+		m.cnpj = brdocs.NewCNPJ(rng)
 		w.merchants = append(w.merchants, m)
 	}
 	for _, s := range subscriptionSeeds {
 		m := s.merchant
-		m.cnpj = NewCNPJ(rng)
+		m.cnpj = brdocs.NewCNPJ(rng)
 		w.subscriptions = append(w.subscriptions, m)
 	}
 	w.billers = []biller{
-		{"PAGTO ELETRON ENEL SP", "ENEL DISTRIBUICAO SAO PAULO", NewCNPJ(rng), "0048", '3', 130, 290},
-		{"PAGTO ELETRON SABESP", "CIA DE SANEAMENTO BASICO DO ESTADO DE SAO PAULO", NewCNPJ(rng), "0097", '2', 60, 130},
-		{"PAGTO ELETRON COMGAS", "COMPANHIA DE GAS DE SAO PAULO", NewCNPJ(rng), "0061", '3', 35, 95},
+		{"PAGTO ELETRON ENEL SP", "ENEL DISTRIBUICAO SAO PAULO", brdocs.NewCNPJ(rng), "0048", '3', 130, 290},
+		{"PAGTO ELETRON SABESP", "CIA DE SANEAMENTO BASICO DO ESTADO DE SAO PAULO", brdocs.NewCNPJ(rng), "0097", '2', 60, 130},
+		{"PAGTO ELETRON COMGAS", "COMPANHIA DE GAS DE SAO PAULO", brdocs.NewCNPJ(rng), "0061", '3', 35, 95},
 	}
 	w.salary = float64(7000 + 500*rng.IntN(11))
 	w.rent = float64(1800 + 100*rng.IntN(18))

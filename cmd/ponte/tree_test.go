@@ -23,17 +23,18 @@ var layers = map[string][]string{
 	"ponte/model":     {"ponte/jsonscan"},
 	"ponte/metrics":   {},
 	"ponte/jsonscan":  {},
+	"ponte/brdocs":    {},
 	"ponte/jobs":      {"ponte/metrics"},
 	"ponte/db":        {"ponte/model", "ponte/metrics"},
-	"ponte/sandbox":   {"ponte/model", "ponte/itemsync"},
 	"ponte/auth":      {"ponte/model", "ponte/db"},
 	"ponte/webhooks":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/ledger":    {"ponte/model", "ponte/db"},
-	"ponte/payments":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics", "ponte/ledger"},
+	"ponte/payments":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics", "ponte/ledger", "ponte/brdocs"},
 	"ponte/itemsync":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/collected": {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
-	// The institution providers stand on the domain's interface; only institutions, which
+	// The institution providers stand on the domain's interfaces; only institutions, which
 	// lists them for cmd/ponte and the tests, knows them all.
+	"ponte/sandbox":         {"ponte/model", "ponte/brdocs", "ponte/itemsync"},
 	"ponte/statements":      {"ponte/model", "ponte/itemsync"},
 	"ponte/institutions":    {"ponte/model", "ponte/itemsync", "ponte/sandbox", "ponte/statements"},
 	"ponte/graph/generated": {"ponte/model"},

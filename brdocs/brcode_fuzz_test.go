@@ -1,10 +1,8 @@
-package payments
+package brdocs
 
 import (
 	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -12,16 +10,16 @@ import (
 
 // FuzzParseBRCode feeds pasted codes (POST /payments/requests/pix-qr) to the parser.
 // Properties of every code it accepts: the CRC over the payload checks; the amount is a
-// finite positive number of reais (or absent) written as EMV field 54 allows (digits and
-// at most one decimal point); the fields the payment keeps are the ones
-// in the payload; and encoding the parsed code again gives a payload that has a valid CRC
-// and parses back to the same fields. With withCRC the fuzzer's string is the payload
-// before its CRC field, which is appended, so mutations reach past the CRC check.
+// positive number of centavos (or absent) written as EMV field 54 allows (digits and at
+// most one decimal point); the fields the payment keeps are the ones in the payload; and
+// encoding the parsed code again gives a payload that has a valid CRC and parses back to
+// the same fields. With withCRC the fuzzer's string is the payload before its CRC field,
+// which is appended, so mutations reach past the CRC check.
 func FuzzParseBRCode(f *testing.F) {
-	f.Add("00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D", false)
+	f.Add(manualExample, false)
 	for _, c := range []BRCode{
-		{Key: "11144477735", Amount: 150.75, MerchantName: "Loja Exemplo", MerchantCity: "SAO PAULO", TxID: "PEDIDO42", Description: "Pedido 42"},
-		{Dynamic: true, URL: "pix.example.com/qr/v2/9d36b84f", Amount: 10, MerchantName: "Ponte", MerchantCity: "SAO PAULO", TxID: "***"},
+		{Key: "11144477735", Cents: 15075, MerchantName: "Loja Exemplo", MerchantCity: "SAO PAULO", TxID: "PEDIDO42", Description: "Pedido 42"},
+		{Dynamic: true, URL: "pix.example.com/qr/v2/9d36b84f", Cents: 1000, MerchantName: "Ponte", MerchantCity: "SAO PAULO", TxID: "***"},
 	} {
 		code := c.Encode()
 		f.Add(code, false)
@@ -31,22 +29,25 @@ func FuzzParseBRCode(f *testing.F) {
 	f.Add("0002012699", true)
 	f.Fuzz(func(t *testing.T, s string, withCRC bool) {
 		if withCRC {
-			s += "6304"
-			s += fmt.Sprintf("%04X", crc16(s))
+			s = signed(s)
 		}
 		c, err := ParseBRCode(s)
 		if err != nil {
 			return
 		}
 		p := strings.TrimSpace(s)
-		if want := fmt.Sprintf("%04X", crc16(p[:len(p)-4])); !strings.EqualFold(p[len(p)-4:], want) {
+		if want := fmt.Sprintf("%04X", CRC16(p[:len(p)-4])); !strings.EqualFold(p[len(p)-4:], want) {
 			t.Fatalf("accepted %q whose CRC is not %s", s, want)
 		}
-		if math.IsNaN(c.Amount) || math.IsInf(c.Amount, 0) || c.Amount < 0 {
-			t.Fatalf("accepted %q with amount %v: an amount must be a finite positive number", s, c.Amount)
+		if c.Cents < 0 {
+			t.Fatalf("accepted %q with amount %d centavos", s, c.Cents)
 		}
-		if fields, _ := readTLV(p); fields != nil && !emvAmount.MatchString(fields["54"]) {
+		fields, _ := readTLV(p)
+		if fields != nil && !emvAmount.MatchString(fields["54"]) {
 			t.Fatalf("accepted %q with amount %q: field 54 holds digits and at most one decimal point", s, fields["54"])
+		}
+		if a, ok := fields["54"]; ok && !sameAmount(a, c.Cents) {
+			t.Fatalf("accepted %q with amount %q read as %d centavos", s, a, c.Cents)
 		}
 		if c.Key == "" && c.URL == "" || c.MerchantName == "" || c.MerchantCity == "" {
 			t.Fatalf("accepted %q without a key or URL, merchant name or city: %+v", s, c)
@@ -61,10 +62,19 @@ func FuzzParseBRCode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q parsed to %+v, whose encoding %q does not parse: %v", s, c, c.Encode(), err)
 		}
-		if !sameCode(*again, *c) {
+		if *again != *c {
 			t.Fatalf("%q parsed to %+v, encoded to %q, parsed back to %+v", s, c, c.Encode(), again)
 		}
 	})
+}
+
+// sameAmount reports whether field 54's text a is cents centavos, by decimal arithmetic
+// on the text rather than the parser's.
+func sameAmount(a string, cents int64) bool {
+	whole, frac, _ := strings.Cut(a, ".")
+	frac = (frac + "00")[:2]
+	digits := strings.TrimLeft(whole+frac, "0")
+	return digits == strings.TrimLeft(fmt.Sprintf("%d", cents), "0")
 }
 
 // FuzzEncodeBRCode builds the codes this service hands payers (payments/intentpix.go: the
@@ -75,16 +85,17 @@ func FuzzEncodeBRCode(f *testing.F) {
 	f.Add("11144477735", "Pedido 42", "Loja Exemplo Ltda", "SAO PAULO", "3f1c6a558b7e4f0e9d575d1f4", int64(15075), false)
 	f.Add("fulano@example.com", "", "Fulano de Tal", "BRASILIA", "***", int64(0), false)
 	f.Add("127.0.0.1:8080", "", "Ponte", "SAO PAULO", "a1b2c3", int64(1), true)
+	f.Add("+5561912345678", "", "N", "C", "X", int64(9223372036854775807), false)
 	f.Fuzz(func(t *testing.T, keyOrHost, description, name, city, txid string, cents int64, dynamic bool) {
-		if cents < 0 || cents > 100_000_000_000 || len(txid) > 25 || !printableASCII(txid) ||
+		if cents < 0 || len(txid) > 25 || !printableASCII(txid) ||
 			len(keyOrHost) > 253 || !printableASCII(keyOrHost) || strings.TrimSpace(keyOrHost) == "" {
 			return
 		}
-		c := BRCode{MerchantName: name, MerchantCity: city, TxID: txid, Amount: float64(cents) / 100}
+		c := BRCode{MerchantName: name, MerchantCity: city, TxID: txid, Cents: cents}
 		if dynamic {
 			c.Dynamic, c.URL = true, keyOrHost+"/payments/pix/3f1c6a55-8b7e-4f0e-9d57-5d1f4a3b2c10"
 		} else {
-			c.Key, c.Description = keyOrHost, truncate(asciiOnly(description), 40)
+			c.Key, c.Description = keyOrHost, EMVText(description, 40)
 		}
 		if c.Fits() != nil {
 			if len(c.Key) <= 77 && len(c.URL) <= 77 {
@@ -111,11 +122,11 @@ func FuzzEncodeBRCode(f *testing.F) {
 		}
 		want := c
 		want.Description = got.Description
-		want.MerchantName, want.MerchantCity = orNamed(truncate(asciiOnly(name), 25)), orNamed(truncate(asciiOnly(city), 15))
+		want.MerchantName, want.MerchantCity = orNamed(EMVText(name, 25)), orNamed(EMVText(city, 15))
 		if want.TxID == "" {
 			want.TxID = "***"
 		}
-		if !sameCode(*got, want) {
+		if *got != want {
 			t.Fatalf("%+v encoded to %q, parsed back to %+v", c, s, got)
 		}
 	})
@@ -130,15 +141,13 @@ func orNamed(s string) string {
 
 // encodable reports whether Encode can write c unchanged: Encode keeps printable ASCII
 // only (in the name, city and description), cuts the merchant name and city to 25 and 15
-// characters, writes two decimals, and writes a dynamic code's location without a key or
-// description.
+// characters, and writes a dynamic code's location without a key or description.
 func encodable(c BRCode) bool {
 	if c.Dynamic != (c.URL != "") || c.Dynamic && (c.Key != "" || c.Description != "") {
 		return false
 	}
-	amount, _ := strconv.ParseFloat(strconv.FormatFloat(c.Amount, 'f', 2, 64), 64)
 	return printableASCII(c.MerchantName) && len(c.MerchantName) <= 25 && printableASCII(c.MerchantCity) && len(c.MerchantCity) <= 15 &&
-		printableASCII(c.Description) && c.TxID != "" && amount == c.Amount
+		printableASCII(c.Description) && c.TxID != ""
 }
 
 var emvAmount = regexp.MustCompile(`^$|^[0-9]+(\.[0-9]*)?$|^\.[0-9]+$`)
@@ -150,10 +159,4 @@ func printableASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-func sameCode(a, b BRCode) bool {
-	return a.Dynamic == b.Dynamic && a.Key == b.Key && a.URL == b.URL && a.Description == b.Description &&
-		a.MerchantName == b.MerchantName && a.MerchantCity == b.MerchantCity && a.TxID == b.TxID &&
-		strconv.FormatFloat(a.Amount, 'f', 2, 64) == strconv.FormatFloat(b.Amount, 'f', 2, 64)
 }
