@@ -30,6 +30,7 @@ var layers = map[string][]string{
 	"ponte/webhooks":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/ledger":          {"ponte/model", "ponte/db"},
 	"ponte/payments":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics", "ponte/ledger"},
+	"ponte/sandbox/payer":   {"ponte/model", "ponte/payments", "ponte/sandbox"},
 	"ponte/itemsync":        {"ponte/model", "ponte/db", "ponte/jobs", "ponte/sandbox", "ponte/auth", "ponte/metrics"},
 	"ponte/collected":       {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
 	"ponte/graph/generated": {"ponte/model"},
