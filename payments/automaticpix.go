@@ -479,8 +479,16 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 		}
 		event := "automatic_pix_payment/completed"
 		a.Status, a.UpdatedAt = AutoCompleted, e.now()
-		if d, failing := scenarioErrors[payerCPF(n)]; failing && payerCPF(n) != CPFRejectedInApp {
-			a.Status, a.ErrorDetail, event = AutoError, &d, "automatic_pix_payment/error"
+		var refused *model.PaymentErrorDetail
+		if n != nil {
+			at := attempt(p, n)
+			at.Amount = cents(a.Amount)
+			if refused, err = e.settleAtOnce(ctx, at); err != nil {
+				return err
+			}
+		}
+		if refused != nil {
+			a.Status, a.ErrorDetail, event = AutoError, refused, "automatic_pix_payment/error"
 		} else {
 			connector := 0
 			if n != nil {
@@ -498,11 +506,4 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 		}
 		return e.emit(ctx, tx, p, event, ByInternal, autoPixPayload(a))
 	})
-}
-
-func payerCPF(n *db.PaymentIntentRow) string {
-	if n == nil {
-		return ""
-	}
-	return n.Payer.Cpf
 }

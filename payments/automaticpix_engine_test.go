@@ -10,6 +10,7 @@ import (
 	"ponte/ledger"
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -190,7 +191,7 @@ func TestFailedAutomaticPixChargeIsRetriedWithinItsWindow(t *testing.T) {
 	w := newWorld(t, func(s *testsupport.Setup) { s.Payments.ScheduleAt = func(time.Time) time.Time { return time.Now() } })
 	p := must(w.autoPix(model.AutomaticPixRequestInput{Interval: ptr("YEARLY"), FixedAmount: ptr(30.0), IsRetryAccepted: ptr(true),
 		FirstPayment: &model.AutomaticPixFirstPayment{Amount: 30}}))(t)
-	w.authorize(p, payments.CPFInsufficientFunds)
+	w.authorize(p, payer.CPFInsufficientFunds)
 	w.awaitRequest(p.ID, payments.Authorized)
 	charges := must(w.pay.AutomaticPixPayments(w.ctx, p.ID, nil, ptr(10)))(t).Results
 	first := w.awaitCharge(p.ID, charges[0].ID, payments.AutoError)

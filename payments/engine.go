@@ -30,7 +30,11 @@ type Config struct {
 	AuthorizationTimeout time.Duration
 	// AutomaticPixTimeout is the same for an automatic PIX authorization (60 minutes).
 	AutomaticPixTimeout time.Duration
-	// StepDelay spaces the settlement steps of the sandbox institutions.
+	// Institution is the payer's institution every payment is initiated at, and Directory
+	// the PIX key directory recipients are resolved in (cmd/ponte gives the sandbox's).
+	Institution Institution
+	Directory   Directory
+	// StepDelay spaces the settlement steps of the payer's institution.
 	StepDelay time.Duration
 	// ScheduleAt is when a payment dated d runs; by default at 08:00 in São Paulo.
 	ScheduleAt func(d time.Time) time.Time
@@ -70,7 +74,7 @@ func (c Config) scheduleAt(d time.Time) time.Time {
 const Queue = "payments"
 
 // Workers is how many payment jobs a process runs at once: a settlement step mostly waits
-// (the sandbox institution's pace), so they are cheap.
+// (the payer's institution's pace), so they are cheap.
 const Workers = 20
 
 // Engine runs payments.
@@ -82,8 +86,12 @@ type Engine struct {
 	now  func() time.Time
 }
 
-// New builds the engine; SetJobs must follow before it serves.
+// New builds the engine; SetJobs must follow before it serves. cfg names the payer's
+// institution and the PIX directory: an engine without them could not settle anything.
 func New(store *db.DB, cfg Config, log *slog.Logger) *Engine {
+	if cfg.Institution == nil || cfg.Directory == nil {
+		panic("payments.New: Config.Institution and Config.Directory are required")
+	}
 	if cfg.AuthorizationTimeout == 0 {
 		cfg.AuthorizationTimeout = 30 * time.Minute
 	}

@@ -18,7 +18,7 @@ import (
 
 // StepArgs advances an intent's settlement one step, from the status it names: a copy of
 // the job that runs twice finds the intent moved on and does nothing. NotBefore paces the
-// sandbox institution: the job waits for it itself, since the queue promotes jobs
+// payer's institution: the job waits for it itself, since the queue promotes jobs
 // scheduled for later only every few seconds.
 type StepArgs struct {
 	IntentID  uuid.UUID `json:"intentId"`
@@ -57,32 +57,34 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 		if err != nil || n.Status != job.Args.From {
 			return err
 		}
-		fail := func(cpf string) error {
-			d := scenarioErrors[cpf]
-			n.ErrorDetail = &d
+		switch n.Status {
+		case PaymentPending, SettlementProcessing, SettlementDebtorAccount:
+		default:
+			return nil
+		}
+		ans, err := e.settle(ctx, attempt(p, n))
+		if err != nil {
+			return err
+		}
+		switch ans.Outcome {
+		case Reject:
+			n.ErrorDetail = ans.Error
 			return e.advance(ctx, tx, p, n, PaymentRejected, ByInternal)
+		case AwaitSignature:
+			// Waits for the second signer; the authorization time-out runs anew.
+			n.AuthorizeBy = e.now().Add(e.cfg.AuthorizationTimeout)
+			if err := e.advance(ctx, tx, p, n, PaymentPartiallyAccepted, ByInternal); err != nil {
+				return err
+			}
+			_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
+			return err
 		}
 		switch n.Status {
 		case PaymentPending:
-			switch {
-			case n.Payer.Cpf == CPFInsufficientFunds || n.Payer.Cpf == CPFLimitExceeded:
-				return fail(n.Payer.Cpf)
-			case n.Payer.Cpf == CPFMultiSignature && n.Payer.Signatures < 2:
-				// Waits for the second signer; the authorization time-out runs anew.
-				n.AuthorizeBy = e.now().Add(e.cfg.AuthorizationTimeout)
-				if err := e.advance(ctx, tx, p, n, PaymentPartiallyAccepted, ByInternal); err != nil {
-					return err
-				}
-				_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
-				return err
-			}
 			if err := e.advance(ctx, tx, p, n, SettlementProcessing, ByInternal); err != nil {
 				return err
 			}
 		case SettlementProcessing:
-			if n.Payer.Cpf == CPFSettlementFailure {
-				return fail(n.Payer.Cpf)
-			}
 			if err := e.advance(ctx, tx, p, n, SettlementDebtorAccount, ByInternal); err != nil {
 				return err
 			}
@@ -93,28 +95,13 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 				n.ErrorDetail = d
 				return e.advance(ctx, tx, p, n, PaymentRejected, ByInternal)
 			}
-			n.Debtor = e.debtor(ctx, n)
+			if n.Debtor, err = e.cfg.Institution.Debtor(ctx, attempt(p, n)); err != nil {
+				return err
+			}
 			return e.advance(ctx, tx, p, n, PaymentCompleted, ByInternal)
-		default:
-			return nil
 		}
 		return e.nextStep(ctx, tx, n)
 	})
-}
-
-// debtor is the payer's account as the sandbox institution reports it.
-func (e *Engine) debtor(ctx context.Context, n *db.PaymentIntentRow) *model.PaymentDebtor {
-	d := &model.PaymentDebtor{TaxNumber: n.Payer.Cpf, Branch: "0001", Number: fmt.Sprintf("%s-%s", n.Payer.Cpf[3:9], n.Payer.Cpf[9:10]), AccountType: "CHECKING_ACCOUNT"}
-	if n.Payer.Name != nil {
-		d.Name = *n.Payer.Name
-	} else {
-		d.Name = "Pagador " + n.Payer.Cpf[:3] + ".***.***-" + n.Payer.Cpf[9:]
-	}
-	// Each sandbox connector stands for one real institution of the seeded list.
-	if inst, err := e.db.PaymentInstitutionByIndex(ctx, n.ConnectorID); err == nil {
-		d.Ispb, d.Compe = inst.Ispb, inst.Compe
-	}
-	return d
 }
 
 // TimeoutArgs ends an attempt the payer did not authorize in time.

@@ -13,25 +13,6 @@ import (
 	"ponte/model"
 )
 
-// Sandbox payers: a payer CPF picks how the simulated institution behaves. Any other
-// valid CPF pays normally.
-const (
-	CPFInsufficientFunds = "10000000108" // the payment is rejected: not enough balance
-	CPFLimitExceeded     = "10000000280" // the payment is rejected: above the account's limit
-	CPFRejectedInApp     = "10000000361" // the payer refuses in the institution's app after authorizing here
-	CPFSettlementFailure = "10000000442" // the debit is refused during settlement
-	CPFMultiSignature    = "10000000523" // a second signer must authorize (PAYMENT_PARTIALLY_ACCEPTED)
-	CPFAccountBlocked    = "10000000604" // the institution refuses the attempt before consent: the account is blocked (REJECTED)
-)
-
-var scenarioErrors = map[string]model.PaymentErrorDetail{
-	CPFInsufficientFunds: {Code: model.PaymentErrorInsufficientFunds, Description: "The payer's account has not enough balance for this payment.", Detail: strPtr("SALDO_INSUFICIENTE")},
-	CPFLimitExceeded:     {Code: model.PaymentErrorLimitExceeded, Description: "The payment is above the payer account's transaction limit.", Detail: strPtr("VALOR_ACIMA_LIMITE")},
-	CPFRejectedInApp:     {Code: model.PaymentErrorRejectedByUser, Description: "The payer rejected the payment in the institution's app.", Detail: strPtr("REJEITADO_USUARIO")},
-	CPFSettlementFailure: {Code: model.PaymentErrorSettlementFailed, Description: "The institution could not settle the payment.", Detail: strPtr("FALHA_INFRAESTRUTURA_ICP")},
-	CPFAccountBlocked:    {Code: model.PaymentErrorAccountBlocked, Description: "The institution refused the attempt: the payer's account is blocked.", Detail: strPtr("CONTA_BLOQUEADA")},
-}
-
 // CreateIntent starts a payer's attempt on a request for the application (triggeredBy
 // CLIENT).
 func (e *Engine) CreateIntent(ctx context.Context, in model.PaymentIntentInput) (*model.PaymentIntent, error) {
@@ -164,11 +145,12 @@ func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if err := e.advance(ctx, tx, p, n, Enqueued, by); err != nil {
 			return err
 		}
-		if n.Payer.Cpf == CPFAccountBlocked {
+		if d, err := e.cfg.Institution.Open(ctx, attempt(p, n)); err != nil {
+			return err
+		} else if d != nil {
 			// Refused by the institution before the payer is asked, for a reason that is not
 			// one of the payment phase's: REJECTED, and the request is the payer's again.
-			d := scenarioErrors[CPFAccountBlocked]
-			n.ErrorDetail = &d
+			n.ErrorDetail = d
 			return e.advance(ctx, tx, p, n, IntentRejected, ByInternal)
 		}
 		if err := e.advance(ctx, tx, p, n, ConsentAwaitingAuthorization, by); err != nil {
@@ -316,9 +298,10 @@ func (e *Engine) DecideForPayer(ctx context.Context, intentID uuid.UUID, authori
 		if err := checkIntentMove(n.Status, ConsentAuthorized); err != nil {
 			return err
 		}
-		if n.Payer.Cpf == CPFRejectedInApp {
-			d := scenarioErrors[CPFRejectedInApp]
-			n.ErrorDetail = &d
+		if d, err := e.cfg.Institution.Authorize(ctx, attempt(p, n)); err != nil {
+			return err
+		} else if d != nil {
+			n.ErrorDetail = d
 			return e.advance(ctx, tx, p, n, ConsentRejected, ByUser)
 		}
 		n.Payer.Signatures++

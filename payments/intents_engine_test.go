@@ -14,6 +14,7 @@ import (
 	"ponte/ledger"
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -165,7 +166,7 @@ func TestPayerRefusalGivesTheRequestBackForANewAttempt(t *testing.T) {
 		t.Fatalf("decision of %s: %q", first.Status, payments.DecisionOf(first.Status))
 	}
 
-	second := w.intent(p.ID, payments.CPFRejectedInApp)
+	second := w.intent(p.ID, payer.CPFRejectedInApp)
 	second = must(w.pay.DecideForPayer(w.ctx, second.ID, true))(t)
 	if second.Status != payments.ConsentRejected || second.ErrorDetail == nil || second.ErrorDetail.Detail == nil || *second.ErrorDetail.Detail != "REJEITADO_USUARIO" {
 		t.Fatalf("rejected in the app: %s %+v", second.Status, second.ErrorDetail)
@@ -189,9 +190,9 @@ func TestSandboxPayersFailWhereTheirScenarioSays(t *testing.T) {
 	cases := []struct {
 		cpf, code, intent, request, lastStep string
 	}{
-		{payments.CPFInsufficientFunds, "INSUFFICIENT_FUNDS", payments.PaymentRejected, payments.RequestError, payments.PaymentPending},
-		{payments.CPFLimitExceeded, "LIMIT_EXCEEDED", payments.PaymentRejected, payments.RequestError, payments.PaymentPending},
-		{payments.CPFSettlementFailure, "SETTLEMENT_FAILED", payments.PaymentRejected, payments.RequestError, payments.SettlementProcessing},
+		{payer.CPFInsufficientFunds, "INSUFFICIENT_FUNDS", payments.PaymentRejected, payments.RequestError, payments.PaymentPending},
+		{payer.CPFLimitExceeded, "LIMIT_EXCEEDED", payments.PaymentRejected, payments.RequestError, payments.PaymentPending},
+		{payer.CPFSettlementFailure, "SETTLEMENT_FAILED", payments.PaymentRejected, payments.RequestError, payments.SettlementProcessing},
 	}
 	for _, c := range cases {
 		p := w.request(10)
@@ -208,7 +209,7 @@ func TestSandboxPayersFailWhereTheirScenarioSays(t *testing.T) {
 	}
 
 	p := w.request(10)
-	n := w.intent(p.ID, payments.CPFAccountBlocked)
+	n := w.intent(p.ID, payer.CPFAccountBlocked)
 	if n.Status != payments.IntentRejected || n.ErrorDetail == nil || n.ErrorDetail.Code != "ACCOUNT_BLOCKED" ||
 		strings.Join(history(n), " ") != "STARTED ENQUEUED REJECTED" {
 		t.Fatalf("blocked account: %s %+v %v", n.Status, n.ErrorDetail, history(n))
@@ -229,7 +230,7 @@ func TestMultiSignaturePaymentWaitsForTheSecondSigner(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	approved := w.request(10)
-	n := w.intent(approved.ID, payments.CPFMultiSignature)
+	n := w.intent(approved.ID, payer.CPFMultiSignature)
 	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	n = w.awaitIntent(n.ID, payments.PaymentPartiallyAccepted)
 	if waiting, second := payments.AwaitingPayer(n.Status); !waiting || !second {
@@ -243,7 +244,7 @@ func TestMultiSignaturePaymentWaitsForTheSecondSigner(t *testing.T) {
 	w.awaitRequest(approved.ID, payments.Completed)
 
 	refused := w.request(20)
-	m := w.intent(refused.ID, payments.CPFMultiSignature)
+	m := w.intent(refused.ID, payer.CPFMultiSignature)
 	must(w.pay.DecideForPayer(w.ctx, m.ID, true))(t)
 	w.awaitIntent(m.ID, payments.PaymentPartiallyAccepted)
 	m = must(w.pay.DecideForPayer(w.ctx, m.ID, false))(t)
@@ -272,7 +273,7 @@ func TestUnauthorizedAttemptTimesOut(t *testing.T) {
 	wantCode(t, err, model.CodeInvalidIntentTransition)
 
 	multi := w.request(11)
-	m := w.intent(multi.ID, payments.CPFMultiSignature)
+	m := w.intent(multi.ID, payer.CPFMultiSignature)
 	must(w.pay.DecideForPayer(w.ctx, m.ID, true))(t)
 	m = w.awaitIntent(m.ID, payments.PaymentTimeout)
 	if !slices.Contains(history(m), payments.PaymentPartiallyAccepted) {

@@ -2,10 +2,6 @@ package payments
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"fmt"
-	"math/rand/v2"
 	"net/mail"
 	"regexp"
 	"slices"
@@ -269,28 +265,15 @@ func pixKeyKind(key string) (string, error) {
 	return "", model.Fail(model.CodeInvalidPixKey, "pixKey %q is not a PIX key: a CPF or CNPJ (digits only), an e-mail, a phone as +55 and 10 or 11 digits, or a random key (UUID).", key)
 }
 
-var sandboxNames = []string{"Mariana Costa Ltda", "Padaria Pão Quente", "João Pereira", "Oficina Silva & Filhos", "Ana Souza", "Mercado Bom Preço", "Lucas Almeida", "Clínica Vida"}
-
-// lookupPixKey stands in for the DICT, the Central Bank's directory of PIX keys: in the
-// sandbox every well-formed key resolves, always to the same account.
+// lookupPixKey resolves a well-formed key in the directory (the DICT) to the recipient it
+// names.
 func (e *Engine) lookupPixKey(ctx context.Context, key, kind string) (*model.PaymentRecipient, error) {
-	sum := sha256.Sum256([]byte(key))
-	seed := binary.BigEndian.Uint64(sum[:8])
-	rng := rand.New(rand.NewPCG(seed, seed>>7))
-	inst, err := e.db.PaymentInstitutionByIndex(ctx, int(seed%1000))
+	o, err := e.cfg.Directory.ResolvePixKey(ctx, PixKey{Key: key, Kind: kind})
 	if err != nil {
 		return nil, err
 	}
-	r := &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: sandboxNames[seed%uint64(len(sandboxNames))], PaymentInstitution: inst,
-		Account: &model.PaymentRecipientAccount{Branch: fmt.Sprintf("%04d", 1+rng.IntN(3000)), Number: fmt.Sprintf("%d-%d", 10000+rng.IntN(900000), rng.IntN(10)), Type: "CHECKING_ACCOUNT"},
-		PixKey:  &key}
-	switch kind {
-	case "CPF", "CNPJ":
-		r.TaxNumber = key
-	default:
-		r.TaxNumber = brdocs.NewCPF(rng)
-	}
-	return r, nil
+	account := o.Account
+	return &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: o.Name, TaxNumber: o.TaxNumber, PaymentInstitution: o.Institution, Account: &account, PixKey: &key}, nil
 }
 
 // CreateRecipient adds a recipient from a bank account or a PIX key.

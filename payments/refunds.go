@@ -13,9 +13,9 @@ import (
 
 // Refunds give back what a COMPLETED request collected, all of it by default or a part,
 // as often as something remains. The request goes REFUND_IN_PROGRESS, then, after the
-// sandbox institution's step, REFUNDED once everything is back, COMPLETED again after a
-// partial refund, or REFUND_ERROR when the institution refuses it (sandbox: a refund whose
-// cents are ,99), from which a new refund may be asked. Each move sends
+// institution's answer, REFUNDED once everything is back, COMPLETED again after a partial
+// refund, or REFUND_ERROR when the institution refuses it (sandbox: a refund whose cents
+// are ,99), from which a new refund may be asked. Each move sends
 // payment_request/updated. The ledger holds the amount from the start (money.go): a
 // request paid into a smart account is refunded only from what the account still holds.
 
@@ -68,7 +68,7 @@ func (e *Engine) RefundRequest(ctx context.Context, id uuid.UUID, amount *float6
 
 func reais(cents int64) string { return strconv.FormatFloat(float64(cents)/100, 'f', 2, 64) }
 
-// RefundStepArgs is the sandbox institution answering a refund.
+// RefundStepArgs is the payer's institution answering a refund.
 type RefundStepArgs struct {
 	RequestID uuid.UUID `json:"requestId"`
 }
@@ -92,14 +92,21 @@ func (w *refundWorker) Work(ctx context.Context, job *river.Job[RefundStepArgs])
 		pending := cents(*p.RefundPending)
 		refund := p.RefundPendingID
 		p.RefundPending, p.RefundPendingID = nil, nil
-		refused := pending%100 == 99
+		r := Refund{RequestID: p.ID, Amount: pending}
 		if refund != nil {
-			if err := e.endRefund(ctx, tx, p, *refund, pending, !refused); err != nil {
+			r.RefundID = *refund
+		}
+		refused, err := e.cfg.Institution.Refund(ctx, r)
+		if err != nil {
+			return err
+		}
+		if refund != nil {
+			if err := e.endRefund(ctx, tx, p, *refund, pending, refused == nil); err != nil {
 				return err
 			}
 		}
-		if refused {
-			p.ErrorDetail = &model.PaymentErrorDetail{Code: model.PaymentErrorRefundRejected, Description: "The institution refused the refund (sandbox: refunds of ,99 fail)."}
+		if refused != nil {
+			p.ErrorDetail = refused
 			return e.setRequestStatus(ctx, tx, p, RefundError, ByInternal)
 		}
 		p.RefundedAmount = float64(cents(p.RefundedAmount)+pending) / 100

@@ -85,8 +85,12 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 		event := "scheduled_payment/completed"
 		s.Status = SchedCompleted
 		if n != nil {
-			if d, failing := scenarioErrors[n.Payer.Cpf]; failing && n.Payer.Cpf != CPFRejectedInApp {
-				s.Status, s.ErrorDetail, event = SchedError, &d, "scheduled_payment/error"
+			a := attempt(p, n)
+			a.Amount = cents(p.Amount)
+			if d, err := e.settleAtOnce(ctx, a); err != nil {
+				return err
+			} else if d != nil {
+				s.Status, s.ErrorDetail, event = SchedError, d, "scheduled_payment/error"
 			}
 		}
 		if s.Status == SchedCompleted {

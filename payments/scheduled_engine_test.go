@@ -10,6 +10,7 @@ import (
 	"ponte/ledger"
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -157,7 +158,7 @@ func TestDatedPaymentsOfAPoorPayerFailAndEndTheRequestInError(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, soonNow)
 	p := w.dated(20, &model.PaymentSchedule{Type: "SINGLE", Date: ptr(spDay(1))})
-	n := w.intent(p.ID, payments.CPFInsufficientFunds)
+	n := w.intent(p.ID, payer.CPFInsufficientFunds)
 	must(w.pay.DecideForPayer(w.ctx, n.ID, true))(t)
 	list := w.awaitSchedules(p.ID, func(l []*model.ScheduledPayment) bool { return count(l, payments.SchedError) == 1 })
 	if list[0].ErrorDetail == nil || list[0].ErrorDetail.Code != "INSUFFICIENT_FUNDS" {

@@ -169,7 +169,7 @@ func (e *Engine) smartTransferPaymentView(ctx context.Context, p *db.SmartTransf
 	return v, err
 }
 
-// SmartTransferStepArgs is the sandbox institution taking a smart transfer payment one
+// SmartTransferStepArgs is the payer's institution taking a smart transfer payment one
 // step on.
 type SmartTransferStepArgs struct {
 	PaymentID uuid.UUID `json:"paymentId"`
@@ -197,27 +197,24 @@ func (w *smartTransferWorker) Work(ctx context.Context, job *river.Job[SmartTran
 		if err != nil || !found {
 			return err
 		}
-		cpf := pre.Payer.Cpf
 		next := ""
 		switch p.Status {
 		case PaymentPending:
 			next = SettlementProcessing
-			if cpf == CPFInsufficientFunds || cpf == CPFLimitExceeded {
-				next = PaymentRejected
-			}
 		case SettlementProcessing:
 			next = SettlementDebtorAccount
-			if cpf == CPFSettlementFailure {
-				next = PaymentRejected
-			}
 		case SettlementDebtorAccount:
 			next = PaymentCompleted
 		default:
 			return nil
 		}
-		if next == PaymentRejected {
-			d := scenarioErrors[cpf]
-			p.ErrorDetail = &d
+		ans, err := e.settle(ctx, Attempt{ID: p.ID, ConnectorID: pre.ConnectorID, Payer: Payer{CPF: pre.Payer.Cpf, CNPJ: pre.Payer.Cnpj, Name: pre.Payer.Name},
+			Signatures: pre.Payer.Signatures, Amount: cents(p.Amount), Recipient: p.Recipient, Status: p.Status, Preauthorized: true})
+		if err != nil {
+			return err
+		}
+		if ans.Outcome == Reject {
+			next, p.ErrorDetail = PaymentRejected, ans.Error
 		}
 		p.Status, p.UpdatedAt = next, e.now()
 		if err := tx.SaveSmartTransferPayment(ctx, p); err != nil {

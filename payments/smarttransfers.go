@@ -303,8 +303,9 @@ func PreauthDecidable(status string) bool { return status == PreauthCreated }
 // pre-authorization (a CREATED one the payer rejects instead).
 func PreauthRevocableByPayer(status string) bool { return status == PreauthCompleted }
 
-// DecidePreauthorizationForPayer is the payer's answer on the consent page. The sandbox's
-// blocked account (CPF 100.000.006-04) is refused by the institution once the payer approves.
+// DecidePreauthorizationForPayer is the payer's answer on the consent page. An approval
+// reaches the payer's institution, which may still refuse it (the sandbox's blocked account,
+// CPF 100.000.006-04).
 func (e *Engine) DecidePreauthorizationForPayer(ctx context.Context, id uuid.UUID, approve bool) (*model.SmartTransferPreauthorization, error) {
 	var p *db.PreauthorizationRow
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -316,14 +317,14 @@ func (e *Engine) DecidePreauthorizationForPayer(ctx context.Context, id uuid.UUI
 			return model.Fail(model.CodeSmartTransferPreauthorizationDecided, "Smart transfer pre-authorization %s is %s already.", id, p.Status)
 		}
 		to := PreauthCompleted
-		switch {
-		case !approve:
+		if !approve {
 			to = PreauthRejected
 			p.ErrorDetail = &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The payer rejected the pre-authorization."}
-		case p.Payer.Cpf == CPFAccountBlocked:
-			to = PreauthError
-			d := scenarioErrors[CPFAccountBlocked]
-			p.ErrorDetail = &d
+		} else if d, err := e.cfg.Institution.Open(ctx, Attempt{ID: p.ID, ConnectorID: p.ConnectorID,
+			Payer: Payer{CPF: p.Payer.Cpf, CNPJ: p.Payer.Cnpj, Name: p.Payer.Name}, Signatures: p.Payer.Signatures, Status: p.Status, Preauthorized: true}); err != nil {
+			return err
+		} else if d != nil {
+			to, p.ErrorDetail = PreauthError, d
 		}
 		return e.movePreauth(ctx, tx, p, to, ByUser)
 	})

@@ -10,6 +10,7 @@ import (
 	"ponte/ledger"
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -137,7 +138,7 @@ func TestPreauthorizationIsDecidedOnceAndRevocable(t *testing.T) {
 	if refused.Status != payments.PreauthRejected || refused.ErrorDetail == nil || refused.ErrorDetail.Code != payments.ConsentRejected {
 		t.Fatalf("refused: %+v", refused)
 	}
-	blocked := w.approved(payments.CPFAccountBlocked, nil, w.recipient)
+	blocked := w.approved(payer.CPFAccountBlocked, nil, w.recipient)
 	if blocked.Status != payments.PreauthError || blocked.ErrorDetail == nil || blocked.ErrorDetail.Code != "ACCOUNT_BLOCKED" {
 		t.Fatalf("blocked account: %+v", blocked)
 	}
@@ -219,7 +220,7 @@ func TestSmartTransferPaymentsStayWithinTheLimits(t *testing.T) {
 func TestRejectedSmartTransferPaymentsCountAgainstNoLimit(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	poor := w.approved(payments.CPFInsufficientFunds, &model.SmartTransferLimits{Total: ptr(10.0)}, w.recipient)
+	poor := w.approved(payer.CPFInsufficientFunds, &model.SmartTransferLimits{Total: ptr(10.0)}, w.recipient)
 	a := must(w.transfer(poor.ID, w.recipient, 10))(t)
 	if got := w.awaitTransfer(a.ID, payments.PaymentRejected); got.ErrorDetail == nil || got.ErrorDetail.Code != "INSUFFICIENT_FUNDS" {
 		t.Fatalf("insufficient funds: %+v", got.ErrorDetail)
@@ -227,7 +228,7 @@ func TestRejectedSmartTransferPaymentsCountAgainstNoLimit(t *testing.T) {
 	b := must(w.transfer(poor.ID, w.recipient, 10))(t) // the total of 10 is still whole
 	w.awaitTransfer(b.ID, payments.PaymentRejected)
 
-	failing := w.approved(payments.CPFSettlementFailure, nil, w.recipient)
+	failing := w.approved(payer.CPFSettlementFailure, nil, w.recipient)
 	c := must(w.transfer(failing.ID, w.recipient, 5))(t)
 	if got := w.awaitTransfer(c.ID, payments.PaymentRejected); got.ErrorDetail == nil || got.ErrorDetail.Code != "SETTLEMENT_FAILED" {
 		t.Fatalf("settlement failure: %+v", got.ErrorDetail)

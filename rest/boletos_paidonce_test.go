@@ -9,6 +9,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -159,7 +160,7 @@ func TestBoletoPaidOnce(t *testing.T) {
 	gone := r.pay(r.key, freed.DigitableLine).Want(200).String("id")
 	env.Do(t, "DELETE", "/payments/requests/"+gone, r.key, nil).Want(200)
 	failing := r.pay(r.key, freed.DigitableLine).Want(200).String("id")
-	n = r.start(failing, payments.CPFInsufficientFunds)
+	n = r.start(failing, payer.CPFInsufficientFunds)
 	consent(t, env, n, "authorize")
 	awaitIntent(t, env, r.key, n.ID.String(), payments.PaymentRejected)
 	if s := r.request(failing).Status; s != payments.RequestError {

@@ -18,6 +18,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -187,7 +188,7 @@ func (w *world) step(op string) {
 		_, p := w.do("POST", "/payments/requests", map[string]any{"amount": reaisOf(a), "smartAccountId": w.account, "isSandbox": true}, 200)
 		id := p["id"].(string)
 		if op == "fund-refused" {
-			w.pay(id, payments.CPFInsufficientFunds, "authorize")
+			w.pay(id, payer.CPFInsufficientFunds, "authorize")
 			w.await(id, payments.RequestError)
 			return
 		}

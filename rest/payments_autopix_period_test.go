@@ -8,6 +8,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -143,7 +144,7 @@ func TestAutomaticPixRetryStaysInPeriod(t *testing.T) {
 	env.Recipient(t, key)
 	reqID := env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "WEEKLY", "startDate": day(1),
 		"minimumVariableAmount": 10, "maximumVariableAmount": 100, "isRetryAccepted": true, "isSandbox": true}).Want(200).String("id")
-	authorizeAutoPix(t, env, key, reqID, payments.CPFInsufficientFunds)
+	authorizeAutoPix(t, env, key, reqID, payer.CPFInsufficientFunds)
 	monday := spToday().AddDate(0, 0, 2)
 	for monday.Weekday() != time.Monday {
 		monday = monday.AddDate(0, 0, 1)

@@ -11,6 +11,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -191,7 +192,7 @@ func TestAutomaticPixRetry(t *testing.T) {
 	reqID := env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "WEEKLY", "startDate": day(0),
 		"minimumVariableAmount": 10, "maximumVariableAmount": 100, "isRetryAccepted": true, "isSandbox": true,
 		"firstPayment": map[string]any{"amount": 20}}).Want(200).String("id")
-	authorizeAutoPix(t, env, key, reqID, payments.CPFInsufficientFunds)
+	authorizeAutoPix(t, env, key, reqID, payer.CPFInsufficientFunds)
 	first := awaitCharge(t, env, key, reqID, autoPixCharges(t, env, key, reqID)[0].ID.String(), payments.AutoError)
 	if first.ErrorDetail == nil || first.ErrorDetail.Code != "INSUFFICIENT_FUNDS" {
 		t.Fatalf("first payment %+v", first)

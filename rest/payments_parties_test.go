@@ -12,6 +12,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -404,7 +405,7 @@ func TestPaymentShapes(t *testing.T) {
 	intents := map[string]string{}
 	for req, in := range map[string]map[string]any{
 		paid:   {"cpf": happyCPF},
-		failed: {"cpf": payments.CPFInsufficientFunds},
+		failed: {"cpf": payer.CPFInsufficientFunds},
 		qr:     {"cpf": happyCPF},
 		dated:  {"cpf": happyCPF},
 		auto:   {"cpf": happyCPF, "name": "Ana"},

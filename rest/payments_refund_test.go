@@ -7,6 +7,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -125,7 +126,7 @@ func TestPaymentIntentRejected(t *testing.T) {
 	req := env.Do(t, "POST", "/payments/requests", key, map[string]any{"amount": 7, "isSandbox": true}).Want(200).String("id")
 	var n model.PaymentIntent
 	env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": req, "connectorId": payConnector,
-		"parameters": map[string]any{"cpf": payments.CPFAccountBlocked}}).Want(200).JSON(&n)
+		"parameters": map[string]any{"cpf": payer.CPFAccountBlocked}}).Want(200).JSON(&n)
 	if n.Status != payments.IntentRejected || n.ErrorDetail == nil || n.ErrorDetail.Code != "ACCOUNT_BLOCKED" ||
 		strings.Join(historyOf(&n), " ") != "STARTED ENQUEUED REJECTED" {
 		t.Fatalf("intent %+v history %v", n, historyOf(&n))

@@ -13,6 +13,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -89,16 +90,16 @@ func TestPaymentScenarios(t *testing.T) {
 			payments.Completed, "", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/completed"}},
 		{"payer rejects on the consent page", happyCPF, []string{"reject"}, append(consentSteps, payments.ConsentRejected),
 			payments.Created, "REJECTED_BY_USER", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/error"}},
-		{"payer rejects in the institution's app", payments.CPFRejectedInApp, []string{"authorize"}, append(consentSteps, payments.ConsentRejected),
+		{"payer rejects in the institution's app", payer.CPFRejectedInApp, []string{"authorize"}, append(consentSteps, payments.ConsentRejected),
 			payments.Created, "REJECTED_BY_USER", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/error"}},
-		{"insufficient balance", payments.CPFInsufficientFunds, []string{"authorize"}, append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.PaymentRejected),
+		{"insufficient balance", payer.CPFInsufficientFunds, []string{"authorize"}, append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.PaymentRejected),
 			payments.RequestError, "INSUFFICIENT_FUNDS", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/error"}},
-		{"limit exceeded", payments.CPFLimitExceeded, []string{"authorize"}, append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.PaymentRejected),
+		{"limit exceeded", payer.CPFLimitExceeded, []string{"authorize"}, append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.PaymentRejected),
 			payments.RequestError, "LIMIT_EXCEEDED", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/error"}},
-		{"settlement failure", payments.CPFSettlementFailure, []string{"authorize"},
+		{"settlement failure", payer.CPFSettlementFailure, []string{"authorize"},
 			append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.SettlementProcessing, payments.PaymentRejected),
 			payments.RequestError, "SETTLEMENT_FAILED", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/error"}},
-		{"multi-signature", payments.CPFMultiSignature, []string{"authorize", "authorize"},
+		{"multi-signature", payer.CPFMultiSignature, []string{"authorize", "authorize"},
 			append(consentSteps, payments.ConsentAuthorized, payments.PaymentPending, payments.PaymentPartiallyAccepted,
 				payments.SettlementProcessing, payments.SettlementDebtorAccount, payments.PaymentCompleted),
 			payments.Completed, "", []string{"payment_intent/created", "payment_intent/waiting_payer_authorization", "payment_intent/waiting_payer_authorization", "payment_intent/completed"}},

@@ -22,6 +22,7 @@ import (
 	"ponte/db"
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -437,7 +438,7 @@ func TestConsentDecisionOnce(t *testing.T) {
 	})
 
 	t.Run("second signer", func(t *testing.T) {
-		n := start(payments.CPFMultiSignature)
+		n := start(payer.CPFMultiSignature)
 		consent(t, env, n, "authorize").Want(http.StatusOK)
 		awaitIntent(t, env, key, n.ID.String(), payments.PaymentPartiallyAccepted)
 		consent(t, env, n, "reject").Want(http.StatusOK)

@@ -9,6 +9,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
@@ -130,7 +131,7 @@ func TestSmartTransferPreauthorizations(t *testing.T) {
 		t.Fatalf("rejected %+v", rejected)
 	}
 	blocked := create(body(func(b map[string]any) {
-		b["parameters"] = map[string]any{"cpf": payments.CPFAccountBlocked}
+		b["parameters"] = map[string]any{"cpf": payer.CPFAccountBlocked}
 		b["recipientIds"] = []string{appOwn}
 		delete(b, "callbackUrls")
 	}))
@@ -230,7 +231,7 @@ func TestSmartTransferPayments(t *testing.T) {
 
 	// The sandbox payer without funds: accepted, then rejected by the institution; a
 	// rejected payment no longer counts against the limits.
-	poor := approved(payments.CPFInsufficientFunds, map[string]any{"total": 15}, appOwn)
+	poor := approved(payer.CPFInsufficientFunds, map[string]any{"total": 15}, appOwn)
 	var rejected model.SmartTransferPayment
 	env.Do(t, "POST", "/smart-transfers/payments", key, map[string]any{"preauthorizationId": poor, "recipientId": appOwn, "amount": 15}).Want(200).JSON(&rejected)
 	testsupport.Eventually(t, "the payment is rejected", 20*time.Second, func() bool {

@@ -31,6 +31,7 @@ import (
 	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
+	"ponte/sandbox/payer"
 	"ponte/webhooks"
 )
 
@@ -197,6 +198,7 @@ func New(t testing.TB, options ...Option) *Env {
 	hooksCfg := webhooks.DefaultConfig()
 	payCfg := payments.DefaultConfig()
 	payCfg.StepDelay = 0
+	payCfg.Institution, payCfg.Directory = payer.New(store), payer.NewDirectory(store)
 	setup := &Setup{DB: store, Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
 	for _, o := range options {
 		o(setup)

@@ -29,6 +29,7 @@ import (
 	"ponte/metrics"
 	"ponte/payments"
 	"ponte/rest"
+	"ponte/sandbox/payer"
 	"ponte/webhooks"
 )
 
@@ -112,7 +113,8 @@ func serve(ctx context.Context, c *config) error {
 	pay := payments.New(store, payments.Config{BaseURL: c.BaseURL, AuthorizationTimeout: c.PaymentAuthTimeout,
 		AutomaticPixTimeout: c.AutomaticPixAuthTimeout, StepDelay: c.PaymentStepDelay, BoletoProtestAfter: c.BoletoProtestAfter,
 		RequestExpiry:         c.RequestExpiry,
-		AllowInsecureWebhooks: c.AllowInsecureWebhooks}, log)
+		AllowInsecureWebhooks: c.AllowInsecureWebhooks,
+		Institution:           payer.New(store), Directory: payer.NewDirectory(store)}, log)
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
 	hooks.Register(workers)

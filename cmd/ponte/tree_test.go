@@ -32,6 +32,8 @@ var layers = map[string][]string{
 	"ponte/payments":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics", "ponte/ledger", "ponte/brdocs"},
 	"ponte/itemsync":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/collected": {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
+	// The sandbox's payer bank and PIX directory stand on payments' interfaces.
+	"ponte/sandbox/payer": {"ponte/model", "ponte/payments", "ponte/brdocs"},
 	// The institution providers stand on the domain's interfaces; only institutions, which
 	// lists them for cmd/ponte and the tests, knows them all.
 	"ponte/sandbox":         {"ponte/model", "ponte/brdocs", "ponte/itemsync"},
