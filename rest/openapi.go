@@ -68,6 +68,14 @@ func apiDocument() (*openapi3.T, error) {
 			}
 			op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithJSONSchemaRef(ref)}
 		}
+		if r.file {
+			file := openapi3.NewStringSchema().WithFormat("binary")
+			op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithContent(openapi3.Content{
+				"application/octet-stream": openapi3.NewMediaType().WithSchema(file),
+				"multipart/form-data": openapi3.NewMediaType().WithSchema(openapi3.NewObjectSchema().
+					WithProperty("file", file).WithRequired([]string{"file"})),
+			})}
+		}
 		ok := openapi3.NewResponse().WithDescription("OK")
 		switch {
 		case r.html:

@@ -14,6 +14,12 @@ type apiRoute struct {
 	html                       bool // a page for a person, not an API answer
 	plain                      bool // plain text (the metrics)
 	public                     bool // answers without a credential
+	file                       bool // the body is a file: raw, or the part "file" of a multipart form
+}
+
+// settingsBody is the answer of the connector settings routes.
+type settingsBody struct {
+	Settings map[string]any `json:"settings"`
 }
 
 // pageOf is the page-number envelope of a list of stored documents, for the document only:
@@ -78,6 +84,9 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/connectors", tag: "Connectors", summary: "The institutions", query: []string{"countries", "types", "name", "sandbox", "isOpenFinance", "supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "healthDetails"}, resp: model.ConnectorPage{}},
 	{method: "GET", path: "/connectors/{id}", tag: "Connectors", summary: "One institution", query: []string{"healthDetails"}, resp: model.Connector{}},
 	{method: "POST", path: "/connectors/{id}/validate", tag: "Connectors", summary: "Check credentials against the connector's rules", body: map[string]any{}, resp: model.ValidationResult{}},
+	{method: "GET", path: "/connectors/{id}/settings", tag: "Statement files", summary: "The application's CSV mapping of a statement connector", resp: settingsBody{}},
+	{method: "PUT", path: "/connectors/{id}/settings", tag: "Statement files", summary: "Set the application's CSV mapping of a statement connector", body: map[string]any{}, resp: settingsBody{}},
+	{method: "DELETE", path: "/connectors/{id}/settings", tag: "Statement files", summary: "Remove the application's CSV mapping (a ready mapping applies again)", resp: settingsBody{}},
 
 	{method: "POST", path: "/items", tag: "Items", summary: "Connect an account: starts its first execution", body: model.CreateItemInput{}, resp: model.Item{}},
 	{method: "GET", path: "/v2/items", tag: "Items", summary: "The application's items, by cursor", query: []string{"after", "clientUserId", "connectorId", "status"}, resp: model.ItemPage{}},
@@ -85,6 +94,7 @@ var apiRoutes = []apiRoute{
 	{method: "PATCH", path: "/items/{id}", tag: "Items", summary: "Update an item: new credentials or a new execution", body: model.UpdateItemInput{}, resp: model.Item{}},
 	{method: "DELETE", path: "/items/{id}", tag: "Items", summary: "Delete an item and what it collected", resp: model.Item{}},
 	{method: "POST", path: "/items/{id}/mfa", tag: "Items", summary: "Answer the parameter the item waits for", body: map[string]any{}, resp: model.Item{}},
+	{method: "POST", path: "/items/{id}/statements", tag: "Statement files", summary: "Upload a statement file (OFX or CSV, at most 64 MiB): an execution adds what it holds", query: []string{"name"}, file: true, resp: model.Item{}},
 	{method: "GET", path: "/items/{id}/resources", tag: "Items", summary: "Open Finance resources of an item", query: pages, resp: model.ItemResourcePage{}},
 	{method: "GET", path: "/sandbox/authorize/{id}", tag: "Pages", summary: "The sandbox institution's authorization page", html: true, public: true},
 	{method: "POST", path: "/sandbox/authorize/{id}", tag: "Pages", summary: "The decision on that page", html: true, public: true},

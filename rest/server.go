@@ -71,6 +71,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/connectors", s.listConnectors())
 	r.Get("/connectors/{id}", s.getConnector())
 	r.Post("/connectors/{id}/validate", s.validateConnector())
+	r.Get("/connectors/{id}/settings", s.connectorSettings())
+	r.Put("/connectors/{id}/settings", s.putConnectorSettings())
+	r.Delete("/connectors/{id}/settings", s.deleteConnectorSettings())
 
 	r.Post("/items", s.createItem())
 	r.Get("/v2/items", s.listItemsV2())
@@ -78,6 +81,7 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.With(s.rateLimit("item-update")).Patch("/items/{id}", s.updateItem())
 	r.Delete("/items/{id}", s.deleteItem())
 	r.Post("/items/{id}/mfa", s.itemMFA())
+	r.Post("/items/{id}/statements", s.uploadStatement())
 	r.Get("/items/{id}/resources", s.itemResources())
 	r.Get("/sandbox/authorize/{id}", s.authorizePage)
 	r.Post("/sandbox/authorize/{id}", s.authorizeDecision)
