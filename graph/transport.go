@@ -109,12 +109,17 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 const maxUploadRequest = itemsync.MaxUploadBytes + maxBodyBytes
 
 // uploadTransport serves the GraphQL multipart requests that carry files (uploadStatement),
-// to a caller with a valid credential only: a request without one falls through to
-// httpTransport, which answers it as any other anonymous request.
+// to a caller with a valid credential only: no anonymous field takes a file, so a request
+// without one is refused before its body is read.
 type uploadTransport struct{ transport.MultipartForm }
 
-func (u uploadTransport) Supports(r *http.Request) bool {
-	return u.MultipartForm.Supports(r) && authenticated(r.Context()) == nil
+func (u uploadTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if err := authenticated(r.Context()); err != nil {
+		e, _ := model.AsError(err)
+		writeErrorBody(w, e)
+		return
+	}
+	u.MultipartForm.Do(w, r, exec)
 }
 
 // authenticated returns why the request's credential is refused: missing, invalid or

@@ -26,7 +26,7 @@ const azMark = "a7731" // in every value A chooses, so a leak is recognisable
 
 func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFixture {
 	key := a.APIKey
-	f := map[string]string{"clientId": a.ID, "clientSecret": a.Secret, "connector": "0", "asset": "x"}
+	f := map[string]string{"clientId": a.ID, "clientSecret": a.Secret, "connector": "0", "asset": "x", "csvConnector": "901"}
 	first := func(path string) string {
 		var page struct {
 			Results []struct {
@@ -48,6 +48,10 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&it)
 	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
 	f["item"] = it.ID.String()
+	var files model.Item
+	env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 900, "clientUserId": "files-" + azMark, "parameters": map[string]any{}}).Want(200).JSON(&files)
+	env.WaitItem(t, key, files.ID.String(), testsupport.Settled)
+	f["statementItem"] = files.ID.String()
 	accounts := env.AccountIDs(t, key, f["item"])
 	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
 	f["transaction"] = first("/transactions?accountId=" + f["account"])

@@ -1,8 +1,10 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"mime/multipart"
 	"sort"
 	"strings"
 	"testing"
@@ -69,7 +71,7 @@ func (r azTypeRef) String() string {
 // auth.connectTokenReach. createItem is not: a token that has its item makes no other.
 var azTokenFields = map[string]bool{"connectors": true, "connector": true, "validateConnectorParameters": true,
 	"item": true, "accounts": true, "itemResources": true, "updateItem": true, "submitItemMFA": true,
-	"connectSession": true}
+	"connectSession": true, "uploadStatement": true}
 
 // azIDKinds maps the noun of a field taking an id to A's fixture of that kind.
 var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": "account", "transaction": "transaction",
@@ -106,7 +108,7 @@ func azNoun(field string) string {
 
 // azTokenItemFields address A's Open Finance item, the one A's Connect Token is bound to.
 var azTokenItemFields = map[string]bool{"item": true, "accounts": true, "itemResources": true, "updateItem": true,
-	"submitItemMFA": true, "deleteItem": true, "consents": true, "createConnectToken": true, "consentsPage": true}
+	"submitItemMFA": true, "uploadStatement": true, "deleteItem": true, "consents": true, "createConnectToken": true, "consentsPage": true}
 
 // azUUIDKind says which of A's fixtures an id argument of field names.
 func azUUIDKind(field, arg string) string {
@@ -199,6 +201,8 @@ func azBuild(s map[string]azType, op string, fd azField, f map[string]string) az
 			v = false
 		case base == "DateTime":
 			v = time.Now().UTC().Format(time.RFC3339)
+		case base == "Upload":
+			v = azUpload{}
 		case base == "Map" && fd.Name == "submitItemMFA":
 			v = map[string]any{"token": "123456"}
 		case base == "Map":
@@ -293,10 +297,19 @@ func (r *azGQLResult) fieldError(field string) (int, string, bool) {
 	return 0, "", false
 }
 
+// azUpload stands for a file argument: the operation goes as a multipart request.
+type azUpload struct{}
+
 func azGraphQLPost(t *testing.T, env *testsupport.Env, key, query string, vars map[string]any) (int, []byte, *azGQLResult) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	status, got := azSend(t, env, "POST", "/graphql", key, body, "application/json")
+	contentType := "application/json"
+	for name, v := range vars {
+		if _, ok := v.(azUpload); ok {
+			body, contentType = azMultipart(query, vars, name)
+		}
+	}
+	status, got := azSend(t, env, "POST", "/graphql", key, body, contentType)
 	var r azGQLResult
 	if err := json.Unmarshal(got, &r); err != nil && status < 500 {
 		t.Errorf("POST /graphql %s: %d, not JSON: %.300s", query, status, got)
@@ -539,4 +552,22 @@ func azPublicRefusals(t *testing.T, env *testsupport.Env, types map[string]azTyp
 	if seen != len(azPublicFields) {
 		t.Errorf("%d of the %d public fields are in the schema", seen, len(azPublicFields))
 	}
+}
+
+// azMultipart is a GraphQL multipart request whose variable name is a small file.
+func azMultipart(query string, vars map[string]any, name string) ([]byte, string) {
+	plain := map[string]any{}
+	for k, v := range vars {
+		plain[k] = v
+	}
+	plain[name] = nil
+	ops, _ := json.Marshal(map[string]any{"query": query, "variables": plain})
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	mw.WriteField("operations", string(ops))
+	mw.WriteField("map", `{"0": ["variables.`+name+`"]}`)
+	part, _ := mw.CreateFormFile("0", "extrato.ofx")
+	part.Write([]byte("OFXHEADER:100\n\n<OFX></OFX>\n"))
+	mw.Close()
+	return b.Bytes(), mw.FormDataContentType()
 }

@@ -66,7 +66,7 @@ type azRoute struct {
 }
 
 // azShared are fixture kinds that belong to no application.
-var azShared = map[string]bool{"connector": true, "category": true, "institution": true, "asset": true}
+var azShared = map[string]bool{"connector": true, "csvConnector": true, "category": true, "institution": true, "asset": true}
 
 // azRoutes lists every route by "METHOD pattern" ("*" for routes mounted for every method).
 // A route missing here fails the test, naming it.
@@ -81,9 +81,12 @@ func azRoutes() map[string]azRoute {
 
 		"GET /connect/assets/{file}": {ids: []string{"asset"}, public: true},
 
-		"GET /connectors":                {token: true},
-		"GET /connectors/{id}":           {ids: []string{"connector"}, token: true},
-		"POST /connectors/{id}/validate": {ids: []string{"connector"}, body: "credentials", token: true},
+		"GET /connectors":                  {token: true},
+		"GET /connectors/{id}":             {ids: []string{"connector"}, token: true},
+		"POST /connectors/{id}/validate":   {ids: []string{"connector"}, body: "credentials", token: true},
+		"GET /connectors/{id}/settings":    {ids: []string{"csvConnector"}},
+		"PUT /connectors/{id}/settings":    {ids: []string{"csvConnector"}, body: "mapping"},
+		"DELETE /connectors/{id}/settings": {ids: []string{"csvConnector"}},
 
 		"POST /items":                 {body: "item"},
 		"GET /v2/items":               {},
@@ -91,6 +94,7 @@ func azRoutes() map[string]azRoute {
 		"PATCH /items/{id}":           {ids: []string{"ofItem"}, body: "empty", token: true},
 		"DELETE /items/{id}":          {ids: []string{"ofItem"}},
 		"POST /items/{id}/mfa":        {ids: []string{"ofItem"}, body: "mfa", token: true},
+		"POST /items/{id}/statements": {ids: []string{"ofItem"}, body: "empty", token: true},
 		"GET /items/{id}/resources":   {ids: []string{"ofItem"}, token: true},
 		"GET /sandbox/authorize/{id}": {ids: []string{"action"}, public: true},
 		"POST /sandbox/authorize/{id}": {ids: []string{"action"}, public: true,
@@ -221,8 +225,10 @@ func azBodies(f map[string]string) map[string]any {
 		"item":        map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}},
 		"empty":       map[string]any{},
 		"mfa":         map[string]any{"token": "123456"},
-		"category":    map[string]any{"categoryId": f["category"]},
-		"webhook":     map[string]any{"event": "all", "url": "https://b-hooks.example.com/w"},
+		"mapping": map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"},
+			"dateFormat": "DD/MM/YYYY", "decimal": "comma"},
+		"category": map[string]any{"categoryId": f["category"]},
+		"webhook":  map[string]any{"event": "all", "url": "https://b-hooks.example.com/w"},
 		"request": map[string]any{"amount": 10.5, "description": "Pedido de B", "isSandbox": true,
 			"recipientId": f["recipient"], "customerId": f["customer"]},
 		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},

@@ -29,6 +29,7 @@ type scanRoute struct {
 	base   url.Values        // query parameters the route cannot do without
 	body   map[string]any    // a JSON body that reaches the route's rules
 	form   map[string]string // the fields of an HTML form post
+	file   []byte            // a statement file the route reads as its whole body
 	public bool              // answers without a credential by design
 	shared bool              // the resource belongs to no application
 }
@@ -68,12 +69,16 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 			"supportsSmartTransfers", "supportsAutomaticPix")},
 		"GET /connectors/{id}":               {ids: []string{"connector"}, query: []string{"healthDetails"}, shared: true},
 		"POST /connectors/{id}/validate":     {ids: []string{"connector"}, body: map[string]any{"user": "user-ok", "password": "x"}, shared: true},
+		"GET /connectors/{id}/settings":      {ids: []string{"csvConnector"}, shared: true},
+		"PUT /connectors/{id}/settings":      {ids: []string{"csvConnector"}, body: map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"}, "dateFormat": "DD/MM/YYYY", "decimal": "comma"}, shared: true},
+		"DELETE /connectors/{id}/settings":   {ids: []string{"csvConnector"}, shared: true},
 		"POST /items":                        {body: itemBody},
 		"GET /v2/items":                      {query: []string{"clientUserId", "connectorId", "after"}},
 		"GET /items/{id}":                    {ids: []string{"item"}},
 		"PATCH /items/{id}":                  {ids: []string{"item"}, body: itemBody},
 		"DELETE /items/{id}":                 {ids: []string{"item"}},
 		"POST /items/{id}/mfa":               {ids: []string{"item"}, body: map[string]any{"token": "123456"}},
+		"POST /items/{id}/statements":        {ids: []string{"statementItem"}, query: []string{"name"}, file: scanStatement},
 		"GET /items/{id}/resources":          {ids: []string{"item"}, query: []string{"status"}},
 		"GET /sandbox/authorize/{id}":        {ids: []string{"action"}, public: true},
 		"POST /sandbox/authorize/{id}":       {ids: []string{"action"}, public: true, form: map[string]string{"decision": "maybe"}},
@@ -391,6 +396,13 @@ func scanOne(s *scanner, method, pattern string, spec scanRoute, f map[string]st
 			}
 		}
 	}
+	// A file route: the good file broken every way a file can be, on the real resource.
+	if spec.file != nil {
+		path := fill(pattern, real...)
+		for _, bad := range scanFiles(spec.file) {
+			s.send(method, path, keyA, "application/octet-stream", bad)
+		}
+	}
 	// Each field of the body with each bad value, on the real resource.
 	if spec.body != nil {
 		path := fill(pattern, real...)
@@ -557,4 +569,24 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 func scanFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) map[string]string {
 	env.Exec(t, `UPDATE client_applications SET items_v2_enabled = true WHERE id = $1`, a.ID)
 	return azFixtures(t, env, a).ids
+}
+
+// scanStatement is a small good OFX file.
+var scanStatement = []byte("OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>BRL<BANKACCTFROM><BANKID>0260" +
+	"<BRANCHID>0001<ACCTID>1-2<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105" +
+	"<TRNAMT>-1.00<FITID>X1<MEMO>PADARIA</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n")
+
+// scanFiles breaks a good file: bad bytes in its text, cut anywhere, tags that never end,
+// values of every hostile kind in place of the description.
+func scanFiles(good []byte) [][]byte {
+	var out [][]byte
+	for _, bad := range []string{"\x00", "\xff\xfe", "\xef\xbb\xbf", "\r", "<", "</OFX>", "&#0;", "&amp", "<!ENTITY x \"y\">",
+		strings.Repeat("<A>", 5000), strings.Repeat("9", 4000), "-0.00", "1e309", "'; DROP TABLE transactions; --", "${jndi:ldap://x}"} {
+		out = append(out, bytes.Replace(good, []byte("PADARIA"), []byte(bad), 1), bytes.Replace(good, []byte("-1.00"), []byte(bad), 1),
+			bytes.Replace(good, []byte("20260105"), []byte(bad), 1))
+	}
+	for cut := 1; cut < len(good); cut += 17 {
+		out = append(out, good[:cut])
+	}
+	return out
 }
