@@ -9,17 +9,16 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/google/uuid"
 
-	"ponte/itemsync"
 	"ponte/model"
 )
 
 // Statement files: itemsync checks the caller; the institution reads the file.
 
 func (r *mutationResolver) UploadStatement(ctx context.Context, itemID uuid.UUID, file graphql.Upload) (*model.Item, error) {
-	if file.Size > itemsync.MaxUploadBytes {
-		return nil, model.Fail(model.CodeStatementFileTooLarge, "The statement file has %d bytes; the limit is %d (64 MiB).", file.Size, itemsync.MaxUploadBytes)
+	if file.Size > model.MaxStatementFileBytes {
+		return nil, model.Fail(model.CodeStatementFileTooLarge, "The statement file has %d bytes; the limit is %d (64 MiB).", file.Size, model.MaxStatementFileBytes)
 	}
-	body, err := io.ReadAll(io.LimitReader(file.File, itemsync.MaxUploadBytes+1))
+	body, err := io.ReadAll(io.LimitReader(file.File, model.MaxStatementFileBytes+1))
 	if err != nil {
 		return nil, model.Fail(model.CodeInvalidRequest, "Could not read the statement file.")
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"ponte/auth"
-	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -106,7 +105,7 @@ func precheck(ctx context.Context, params *graphql.RawParams, getOnly bool) erro
 }
 
 // maxUploadRequest bounds a multipart request: a statement file and its operation.
-const maxUploadRequest = itemsync.MaxUploadBytes + maxBodyBytes
+const maxUploadRequest = model.MaxStatementFileBytes + maxBodyBytes
 
 // uploadTransport serves the GraphQL multipart requests that carry files (uploadStatement),
 // to a caller with a valid credential only: no anonymous field takes a file, so a request

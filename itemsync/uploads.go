@@ -11,10 +11,6 @@ import (
 	"ponte/model"
 )
 
-// MaxUploadBytes is the largest statement file an item takes (the institutions that read
-// files hold it whole while reading).
-const MaxUploadBytes = 64 << 20
-
 // Configurable is an institution an application configures per connector (the mapping of a
 // CSV export). CheckSettings validates settings and returns them as they are stored.
 type Configurable interface {
@@ -31,8 +27,8 @@ func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name str
 	if err != nil {
 		return nil, err
 	}
-	if len(file) > MaxUploadBytes {
-		return nil, model.Fail(model.CodeStatementFileTooLarge, "The statement file has %d bytes; the limit is %d (64 MiB).", len(file), MaxUploadBytes)
+	if len(file) > model.MaxStatementFileBytes {
+		return nil, model.Fail(model.CodeStatementFileTooLarge, "The statement file has %d bytes; the limit is %d (64 MiB).", len(file), model.MaxStatementFileBytes)
 	}
 	it, found, err := e.db.Item(ctx, p.ClientID, itemID)
 	if err != nil {
@@ -56,6 +52,10 @@ func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name str
 	settings, err := e.db.ConnectorSettings(ctx, p.ClientID, c.ID)
 	if err != nil {
 		return nil, err
+	}
+	if len(file) == 0 {
+		return nil, model.Fail(model.CodeStatementFileInvalid, "The request has no statement file: send the file as the body, or as the part named file of a multipart/form-data body.").
+			WithData(map[string]any{"line": 0})
 	}
 	sess := &Session{ItemID: it.ID, Connector: c, Products: it.Products, Settings: settings, Now: e.now(), BaseURL: e.cfg.BaseURL}
 	if err := taker.Check(ctx, sess, file); err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -43,14 +42,14 @@ func isUpload(r *http.Request) bool {
 }
 
 func statementTooLarge() error {
-	return model.Fail(model.CodeStatementFileTooLarge, "The statement file exceeds %d bytes (64 MiB).", itemsync.MaxUploadBytes)
+	return model.Fail(model.CodeStatementFileTooLarge, "The statement file exceeds %d bytes (64 MiB).", model.MaxStatementFileBytes)
 }
 
 // readStatement reads the file of an upload, refusing one over the limit as soon as it is
 // known to be: from Content-Length, before reading anything.
 func readStatement(r *http.Request) (graphql.Upload, error) {
 	// A multipart body carries a little more than its file.
-	limit := int64(itemsync.MaxUploadBytes + 64<<10)
+	limit := int64(model.MaxStatementFileBytes + 64<<10)
 	if r.ContentLength > limit {
 		return graphql.Upload{}, statementTooLarge()
 	}
@@ -66,13 +65,10 @@ func readStatement(r *http.Request) (graphql.Upload, error) {
 	}
 	var tooBig *http.MaxBytesError
 	switch {
-	case errors.As(err, &tooBig) || len(content) > itemsync.MaxUploadBytes:
+	case errors.As(err, &tooBig) || len(content) > model.MaxStatementFileBytes:
 		return up, statementTooLarge()
 	case err != nil:
 		return up, err
-	case len(content) == 0:
-		return up, model.Fail(model.CodeStatementFileInvalid, "The request has no statement file: send the file as the body, or as the part named file of a multipart/form-data body.").
-			WithData(map[string]any{"line": 0})
 	}
 	up.File, up.Size, up.ContentType = bytes.NewReader(content), int64(len(content)), mt
 	return up, nil

@@ -282,6 +282,9 @@ type balanceSeen struct {
 	amount int64
 }
 
+// maxTitleRows bounds the rows without a date read before the first transaction.
+const maxTitleRows = 50
+
 func (p *csvParser) read() (*File, error) {
 	sk := newSkipper(p.text[p.start:])
 	r := csv.NewReader(sk)
@@ -304,11 +307,21 @@ func (p *csvParser) read() (*File, error) {
 		balances      []balanceSeen
 		first, last   time.Time
 		dated, footer bool
+		undated       int
+		next          = 1 // the handed-out line the next record starts at
 	)
 	for !footer {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, errRecordTooLong) {
+			return nil, fail(p.base+sk.line(next), "the row runs over %d KiB (a quote that never closes?): no statement row is that long", maxRecord>>10)
+		}
+		sk.record = 0
+		if err == nil && len(rec) > 0 {
+			end, _ := r.FieldPos(len(rec) - 1)
+			next = end + 1
 		}
 		if err != nil {
 			var pe *csv.ParseError
@@ -324,6 +337,13 @@ func (p *csvParser) read() (*File, error) {
 		ds := w.cell(p.date)
 		if ds == "" || ds[0] < '0' || ds[0] > '9' {
 			footer = dated
+			// Title rows come before the first transaction, a few of them: a file whose
+			// first rows hold no date at all is not this mapping's export, and is refused
+			// here rather than read to its end.
+			if undated++; !dated && undated > maxTitleRows {
+				return nil, fail(w.line(p.date), "no transaction in the first %d rows: no row has a date in the date column (%s, form %s); is this the bank's CSV export, and the right mapping?",
+					maxTitleRows, p.m.Columns.Date, p.m.DateFormat)
+			}
 			continue
 		}
 		date, ok := p.parseDate(ds)

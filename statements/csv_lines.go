@@ -1,6 +1,7 @@
 package statements
 
 import (
+	"errors"
 	"io"
 	"sort"
 	"strings"
@@ -73,7 +74,16 @@ type skipper struct {
 	out     int // newlines handed out
 	atStart bool
 	drops   []drop
+	// record counts the bytes handed out since the last record was read: a quote that
+	// never closes would have encoding/csv gather the rest of the file into one field.
+	record int
 }
+
+// maxRecord is the most a record may span, quoted newlines and all.
+const maxRecord = 4 * maxLine
+
+// errRecordTooLong is the skipper's refusal of a record over maxRecord.
+var errRecordTooLong = errors.New("record too long")
 
 // drop says that from the handed-out line at on, total file lines were left out.
 type drop struct{ at, total int }
@@ -81,6 +91,9 @@ type drop struct{ at, total int }
 func newSkipper(text string) *skipper { return &skipper{text: text, atStart: true} }
 
 func (s *skipper) Read(b []byte) (int, error) {
+	if s.record > maxRecord {
+		return 0, errRecordTooLong
+	}
 	n := 0
 	for n < len(b) && s.off < len(s.text) {
 		if s.atStart {
@@ -107,6 +120,7 @@ func (s *skipper) Read(b []byte) (int, error) {
 	if n == 0 {
 		return 0, io.EOF
 	}
+	s.record += n
 	return n, nil
 }
 

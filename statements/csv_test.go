@@ -104,6 +104,8 @@ func TestParseCSVRefusesHostileFilesQuickly(t *testing.T) {
 	crlfs := bytes.Repeat([]byte("\r\n"), 10_000_000)
 	delims := bytes.Repeat([]byte(";"), 10_000_000)
 	wideRow := append([]byte("Data;Descrição;Valor\n"), delims...)
+	unclosed := append([]byte("Data;Descrição;Valor\n01/02/2026;\"PADARIA;-1,00\n"), bytes.Repeat([]byte("x;y;z\n"), 200_000)...)
+	titles := bytes.Repeat([]byte("Data;Descrição;Valor\n<A>;<B>;<C>\n"), 1_000_000)
 	cases := []struct {
 		name string
 		file []byte
@@ -115,6 +117,8 @@ func TestParseCSVRefusesHostileFilesQuickly(t *testing.T) {
 		{"CRLF", crlfs, 0, "no transactions"},
 		{"one line of delimiters", delims, 1, "over 64 KiB"},
 		{"a row of ten million empty cells", wideRow, 2, "over 64 KiB"},
+		{"a quote that never closes", unclosed, 2, "a quote that never closes"},
+		{"two million rows without a date", titles, 52, "no transaction in the first 50 rows"},
 	}
 	for _, c := range cases {
 		_, err := ParseCSV(c.file, plain())

@@ -7,12 +7,12 @@ package statements
 import (
 	"fmt"
 	"time"
+
+	"ponte/model"
 )
 
-// MaxFileBytes is the largest statement file read. A year of a busy business account is a
-// few megabytes; the limit leaves room for 100,000-line files while keeping a request's
-// memory bounded.
-const MaxFileBytes = 64 << 20
+// MaxFileBytes is the largest statement file read: the largest an item takes.
+const MaxFileBytes = model.MaxStatementFileBytes
 
 // File is everything one statement file says.
 type File struct {
