@@ -2,12 +2,19 @@ package rest_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ponte/model"
 	"ponte/testsupport"
@@ -324,4 +331,138 @@ func TestStatementMultipartCard(t *testing.T) {
 	mw.Close()
 	env.DoHeaders(t, "POST", "/items/"+id+"/statements", key, empty.Bytes(), map[string]string{"Content-Type": mw.FormDataContentType()}).
 		WantError(400, "INVALID_PARAMETER")
+}
+
+// GraphQL takes the same file as a multipart request (graphql-multipart-request-spec) and
+// reads the item's accounts and transactions like any other item's; a credential-less
+// multipart request is refused before its file is read.
+func TestStatementGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "graphql files").APIKey
+	id := statementItem(t, env, key, 900)
+	file := ofxStatement("20260301", "20260331", "100.00", stmtLine{"20260302", "150.00", "G1", "PIX RECEBIDO ANA"},
+		stmtLine{"20260303", "-50.00", "G2", "FARMACIA"})
+	send := func(key string) (int, map[string]any) {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		mw.WriteField("operations", `{"query": "mutation($id: UUID!, $f: Upload!) { uploadStatement(itemId: $id, file: $f) { id status } }", "variables": {"id": "`+id+`", "f": null}}`)
+		mw.WriteField("map", `{"0": ["variables.f"]}`)
+		part, _ := mw.CreateFormFile("0", "extrato.ofx")
+		part.Write([]byte(file))
+		mw.Close()
+		req, _ := http.NewRequest("POST", env.URL+"/graphql", &b)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		if key != "" {
+			req.Header.Set("X-API-KEY", key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		body, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(body, &out); err != nil {
+			t.Fatalf("%d %s", resp.StatusCode, body)
+		}
+		return resp.StatusCode, out
+	}
+	if status, out := send(""); status != 401 || out["codeDescription"] != "API_KEY_MISSING" {
+		t.Fatalf("without a credential: %d %v", status, out)
+	}
+	status, out := send(key)
+	if status != 200 || out["errors"] != nil || out["data"].(map[string]any)["uploadStatement"].(map[string]any)["status"] != "UPDATING" {
+		t.Fatalf("upload: %d %v", status, out)
+	}
+	env.WaitItem(t, key, id, testsupport.Settled)
+	got := env.GraphQL(t, key, `query($id: UUID!) { accounts(itemId: $id) { results { number type balance
+		transactions(first: 10) { nodes { description amount type providerId } } } } }`, map[string]any{"id": id}).OK(t)
+	raw, _ := json.Marshal(got)
+	var data struct {
+		Accounts struct {
+			Results []struct {
+				Number, Type string
+				Balance      float64
+				Transactions struct {
+					Nodes []struct {
+						Description, Type, ProviderID string
+						Amount                        float64
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatal(err)
+	}
+	if len(data.Accounts.Results) != 1 || data.Accounts.Results[0].Number != "12345-6" || data.Accounts.Results[0].Balance != 100 {
+		t.Fatalf("accounts %+v", data.Accounts)
+	}
+	nodes := data.Accounts.Results[0].Transactions.Nodes
+	if len(nodes) != 2 {
+		t.Fatalf("transactions %+v", nodes)
+	}
+	for _, n := range nodes {
+		if (n.ProviderID == "G1" && (n.Amount != 150 || n.Type != "CREDIT")) || (n.ProviderID == "G2" && (n.Amount != -50 || n.Description != "FARMACIA")) {
+			t.Fatalf("transaction %+v", n)
+		}
+	}
+	// The connector says it reads files.
+	env.GraphQL(t, key, `{ connector(id: 900) { statementFormat } }`, nil).OK(t)
+	var c model.Connector
+	env.Do(t, "GET", "/connectors/900", key, nil).Want(200).JSON(&c)
+	if c.StatementFormat == nil || *c.StatementFormat != "OFX" || len(c.Credentials) != 0 {
+		t.Fatalf("connector 900: %+v", c)
+	}
+}
+
+// The new user's path of the README with the official Node client: an OFX exported from a
+// bank, one upload, and the accounts and transactions read back through the client.
+func TestStatementWithPluggySDK(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "pluggy")
+	testsupport.NPMInstall(t, dir)
+	env := testsupport.New(t)
+	c := env.NewClient(t, "pluggy-sdk statements")
+	file := filepath.Join(t.TempDir(), "extrato.ofx")
+	ofx := ofxStatement("20260401", "20260430", "900.00", stmtLine{"20260402", "1000.00", "S1", "SALARIO"},
+		stmtLine{"20260410", "-100.00", "S2", "MERCADO BOM PRECO"})
+	if err := os.WriteFile(file, []byte(ofx), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "statements.js")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PLUGGY_API_URL="+env.URL, "PONTE_CLIENT_ID="+c.ID, "PONTE_CLIENT_SECRET="+c.Secret, "STATEMENT_FILE="+file)
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("statements.js failed: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var got struct {
+		Account struct {
+			Number, Type string
+			Balance      float64
+		}
+		Transactions []struct {
+			ID, Type, Description string
+			Amount                float64
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Account.Number != "12345-6" || got.Account.Type != "BANK" || got.Account.Balance != 900 || len(got.Transactions) != 2 {
+		t.Fatalf("the client read %+v", got)
+	}
+	for _, tx := range got.Transactions {
+		if (tx.ID == "S1" && (tx.Amount != 1000 || tx.Type != "CREDIT")) || (tx.ID == "S2" && (tx.Amount != -100 || tx.Description != "MERCADO BOM PRECO")) {
+			t.Fatalf("the client read %+v", tx)
+		}
+	}
 }
