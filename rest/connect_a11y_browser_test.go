@@ -34,8 +34,9 @@ func labels(lang string) (user, password string) {
 
 // TestConnectA11y walks every step of the Connect page in Portuguese and in English, with
 // the states a step can be in (a refused field, a wrong password, each kind of MFA prompt,
-// an action outside the page), and axe finds no serious or critical violation on any
-// (r.step checks each step as it comes; the states within a step are checked here).
+// an action outside the page, a statement file missing or refused), and axe finds no
+// serious or critical violation on any (r.step checks each step as it comes; the states
+// within a step are checked here).
 func TestConnectA11y(t *testing.T) {
 	for _, lang := range []string{"pt-BR", "en"} {
 		user, password := labels(lang)
@@ -85,6 +86,24 @@ func TestConnectA11y(t *testing.T) {
 				r.logIn(t, user)
 				r.step(t, "mfa")
 			}
+		})
+		t.Run(lang+"/file", func(t *testing.T) {
+			r := newConnectRig(t)
+			r.open(t, "/connect?lang="+lang+"&connect_token="+r.token(t, r.options(nil)))
+			r.pick(t, "ofx", 900)
+			r.step(t, "file")
+			r.do(t, r.popup, chromedp.Focus(chromedp.CSS(`#statement button[type="submit"]`)), chromedp.KeyEvent(kb.Enter))
+			r.until(t, r.popup, `document.getElementById("f-file").getAttribute("aria-invalid") === "true"`)
+			axe.Check(t, r.popup, r.where(t, "file (none chosen)"))
+			r.upload(t, writeFile(t, "extrato.ofx", notOFX))
+			r.until(t, r.popup, `document.getElementById("form-error") !== null && document.activeElement.id === "title-file"`)
+			axe.Check(t, r.popup, r.where(t, "file (a refused file)"))
+			// The API's message is English: a Portuguese page says so, for screen readers.
+			if lang != "en" && r.eval(t, r.popup, `document.querySelector("#form-error span[lang=en]") !== null`) != true {
+				t.Error("the API's English message is not marked lang=en on the Portuguese page")
+			}
+			r.upload(t, writeFile(t, "extrato.ofx", statementOFX))
+			r.step(t, "success")
 		})
 		t.Run(lang+"/action", func(t *testing.T) {
 			r := newConnectRig(t)

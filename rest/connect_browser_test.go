@@ -256,7 +256,8 @@ func TestConnectUpdateItem(t *testing.T) {
 }
 
 // TestConnectTokenOptions: the application's options shape the page and the item. The list
-// holds only personal banks offering accounts and credit cards (sandbox ones included);
+// holds only personal banks offering accounts and credit cards (sandbox ones included, and
+// the statement files of any bank, which hold either);
 // the search ignores accents and case; the item gets the token's clientUserId and
 // webhookUrl; and the user is sent to redirectUri with ?itemId= after the message.
 func TestConnectTokenOptions(t *testing.T) {
@@ -270,8 +271,8 @@ func TestConnectTokenOptions(t *testing.T) {
 	for _, id := range r.visibleConnectors(t) {
 		got[id] = true
 	}
-	if len(got) != 4 || !got[0] || !got[1] || !got[5] || !got[9] {
-		t.Fatalf("listed %v, want 0, 1, 5 and 9 (personal banks with accounts and credit cards)", got)
+	if len(got) != 6 || !got[0] || !got[1] || !got[5] || !got[9] || !got[900] || !got[901] {
+		t.Fatalf("listed %v, want 0, 1, 5, 9, 900 and 901 (personal banks with accounts and credit cards)", got)
 	}
 	r.do(t, r.popup, chromedp.SendKeys(chromedp.ID("search"), "CAIXA economica sao"))
 	r.until(t, r.popup, `document.querySelectorAll("[data-connector-id]").length === 1`)

@@ -1,7 +1,8 @@
 // Ponte Connect: the page an end user opens to link an institution. It drives the REST
 // API with the Connect Token it was given (X-API-KEY): GET /connect_token for the
 // application's options, GET /connectors, POST /items (or PATCH /items/{id} to update),
-// GET /items/{id} every moment to follow the execution, POST /items/{id}/mfa. Every rule
+// GET /items/{id} every moment to follow the execution, POST /items/{id}/mfa, and for a
+// statement-file connector POST /items/{id}/statements with the file the user picks. Every rule
 // (validation, token options, what a token may reach) is the server's; this script only
 // shows the steps. It ends by posting a message to its opener (or parent) window:
 //   {type: "ponte-connect", event: "success" | "error" | "close", item: {...}, error: {...}}
@@ -88,7 +89,8 @@
     live.textContent = text;
   }
   function alertText(text) { alertRegion.textContent = ""; alertRegion.textContent = text; }
-  function logo(c) { return "/connect/assets/logo-" + c.id + ".svg"; }
+  // The statement-file connectors share one logo: the file is the user's, from any bank.
+  function logo(c) { return "/connect/assets/logo-" + (c.statementFormat ? "statement" : c.id) + ".svg"; }
 
   // step replaces what the page shows with a new step and moves focus to its heading, so
   // keyboard and screen reader users land on the new content.
@@ -106,7 +108,10 @@
 
   async function api(method, path, body) {
     const init = { method: method, headers: { "X-API-KEY": token, "Accept": "application/json" } };
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      // The browser writes the multipart Content-Type, with its boundary.
+      init.body = body;
+    } else if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
@@ -341,6 +346,7 @@
   // ---- the credentials form ----
   function showForm(opts) {
     stopPolling();
+    if (connector.statementFormat) return showFile(opts);
     const s = step("form", updating ? T.updateTitle(connector.name) : T.formTitle(connector.name));
     s.append(chosen());
     if (opts.error) {
@@ -376,6 +382,79 @@
     if (!item) {
       s.append(el("button", { type: "button", class: "secondary", text: T.back, on: { click: () => showList() } }));
     }
+  }
+
+  // ---- the statement file (connectors with a statementFormat: no credentials) ----
+  // The item is made with no parameters, once: a refused file leaves it as it was, and the
+  // next file goes to the same item. Its first execution (or the one running when the token
+  // was issued) must end before a file is taken.
+  const FILE_TYPES = { OFX: ".ofx,.qfx", CSV: ".csv,.txt" };
+  const MAX_FILE = 64 << 20;
+  function showFile(opts) {
+    const format = connector.statementFormat;
+    const s = step("file", updating ? T.updateTitle(connector.name) : T.formTitle(connector.name));
+    s.append(chosen());
+    if (opts.error) {
+      // The API's message says which line stopped it; it is English, so said as English.
+      const detail = opts.detail ? el("span", { lang: lang === "en" ? null : "en", text: opts.detail }) : null;
+      s.append(el("p", { class: "error-box", id: "form-error" }, opts.error, detail ? " " : null, detail));
+      alertText(opts.error + (opts.detail ? " " + opts.detail : ""));
+    }
+    const input = el("input", { type: "file", id: "f-file", name: "file", accept: FILE_TYPES[format] || null,
+      "aria-required": "true", "aria-describedby": "file-intro f-file-error" });
+    const err = el("p", { class: "field-error", id: "f-file-error", hidden: true });
+    const status = el("p", { class: "hint", id: "file-status" });
+    const submit = el("button", { type: "submit", class: "primary", text: T.upload });
+    const f = el("form", { novalidate: true, id: "statement" },
+      el("p", { class: "hint", id: "file-intro", text: T.fileIntro(format) }),
+      el("div", { class: "field" }, el("label", { for: "f-file", text: T.fileLabel(format) }), input, err),
+      submit, status);
+    input.addEventListener("change", () => { err.hidden = true; input.setAttribute("aria-invalid", "false"); });
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const file = input.files && input.files[0];
+      const wrong = !file ? T.fileRequired : file.size > MAX_FILE ? T.api.STATEMENT_FILE_TOO_LARGE : "";
+      if (wrong) {
+        err.textContent = wrong;
+        err.hidden = false;
+        input.setAttribute("aria-invalid", "true");
+        alertText(wrong);
+        input.focus();
+        return;
+      }
+      submit.disabled = true;
+      status.textContent = T.uploading;
+      announce(T.uploading);
+      try {
+        follow(await sendFile(file));
+      } catch (e) {
+        const code = e.body && e.body.codeDescription;
+        if (code === "STATEMENT_FILE_INVALID") showFile({ error: T.fileRefused, detail: e.message });
+        else showFile({ error: apiMessage(e) });
+      }
+    });
+    s.append(f);
+    if (!item) {
+      s.append(el("button", { type: "button", class: "secondary", text: T.back, on: { click: () => showList() } }));
+    }
+  }
+
+  async function sendFile(file) {
+    if (!item) {
+      const body = { connectorId: connector.id, parameters: {} };
+      if (options.products && options.products.length) body.products = options.products;
+      item = await api("POST", "/items", body);
+      saved.itemId = item.id;
+      remember();
+    }
+    for (;;) {
+      item = await api("GET", "/items/" + item.id);
+      if (!["UPDATING", "MERGING", "WAITING_USER_INPUT", "WAITING_USER_ACTION"].includes(item.status)) break;
+      await new Promise((done) => setTimeout(done, 300));
+    }
+    const data = new FormData();
+    data.append("file", file, file.name);
+    return api("POST", "/items/" + item.id + "/statements", data);
   }
 
   // ---- following the item ----

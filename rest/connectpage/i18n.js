@@ -20,6 +20,12 @@ window.PONTE_I18N = {
     required: "Preencha este campo.",
     invalid: "Valor inválido.",
     fixErrors: (n) => n === 1 ? "Corrija 1 campo." : "Corrija " + n + " campos.",
+    fileIntro: (format) => "Exporte o extrato do seu banco em " + format + " e envie aqui.",
+    fileLabel: (format) => "Arquivo do extrato (" + format + ")",
+    fileRequired: "Escolha o arquivo do extrato.",
+    fileRefused: "Este arquivo não foi aceito. Escolha outro arquivo.",
+    upload: "Enviar extrato",
+    uploading: "Enviando o arquivo…",
     oauthIntro: "Você será levado ao site da instituição para autorizar o compartilhamento dos seus dados.",
     progressTitle: "Conectando…",
     status: {
@@ -67,7 +73,9 @@ window.PONTE_I18N = {
       ITEM_MFA_EXPIRED: "O tempo para responder acabou. Tente de novo.",
       MFA_PARAMERTER_WAS_ALREADY_USED_ERROR: "Este código já foi usado. Use um código novo.",
       API_KEY_EXPIRED: "Este link de conexão expirou. Volte ao aplicativo e comece de novo.",
-      FORBIDDEN: "Este link de conexão não permite isso. Volte ao aplicativo e comece de novo."
+      FORBIDDEN: "Este link de conexão não permite isso. Volte ao aplicativo e comece de novo.",
+      STATEMENT_FILE_TOO_LARGE: "O arquivo passa do limite de 64 MiB. Envie um período menor.",
+      CONNECTOR_SETTINGS_INVALID: "O aplicativo ainda não configurou a leitura deste tipo de arquivo. Escolha outra opção."
     },
     errors: {
       INVALID_CREDENTIALS: "Usuário ou senha incorretos. Confira e tente de novo.",
@@ -106,6 +114,12 @@ window.PONTE_I18N = {
     required: "Fill in this field.",
     invalid: "Invalid value.",
     fixErrors: (n) => n === 1 ? "Fix 1 field." : "Fix " + n + " fields.",
+    fileIntro: (format) => "Export your bank statement as " + format + " and upload it here.",
+    fileLabel: (format) => "Statement file (" + format + ")",
+    fileRequired: "Choose the statement file.",
+    fileRefused: "This file was not accepted. Choose another file.",
+    upload: "Upload statement",
+    uploading: "Uploading the file…",
     oauthIntro: "You will be taken to the institution's site to authorize sharing your data.",
     progressTitle: "Connecting…",
     status: {
@@ -153,7 +167,9 @@ window.PONTE_I18N = {
       ITEM_MFA_EXPIRED: "The time to answer ran out. Try again.",
       MFA_PARAMERTER_WAS_ALREADY_USED_ERROR: "This code was used already. Use a new one.",
       API_KEY_EXPIRED: "This connection link expired. Go back to the app and start again.",
-      FORBIDDEN: "This connection link does not allow this. Go back to the app and start again."
+      FORBIDDEN: "This connection link does not allow this. Go back to the app and start again.",
+      STATEMENT_FILE_TOO_LARGE: "The file is over the 64 MiB limit. Upload a shorter period.",
+      CONNECTOR_SETTINGS_INVALID: "The app has not set up reading this kind of file yet. Choose another option."
     },
     errors: {
       INVALID_CREDENTIALS: "Wrong user or password. Check them and try again.",
