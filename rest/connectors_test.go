@@ -27,24 +27,30 @@ func TestConnectorFilters(t *testing.T) {
 	env := testsupport.New(t)
 	key := env.NewClient(t, "connectors").APIKey
 
+	// The statement-file connectors (900, 901, 910–920) are real ones: they read the files
+	// every bank exports.
+	files := []int{900, 901, 910, 911, 912, 913, 914, 915, 916, 917, 918, 919, 920}
+	with := func(ids ...int) []int { return append(ids, files...) }
 	cases := []struct {
 		query string
 		want  []int
 	}{
-		{"", []int{2, 3, 4, 5, 7, 8, 9, 10}},
-		{"?sandbox=true", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
-		{"?sandbox=false", []int{2, 3, 4, 5, 7, 8, 9, 10}},
+		{"", with(2, 3, 4, 5, 7, 8, 9, 10)},
+		{"?sandbox=true", with(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
+		{"?sandbox=false", with(2, 3, 4, 5, 7, 8, 9, 10)},
 		{"?countries=BR&sandbox=true&types=INVESTMENT,BUSINESS_BANK", []int{2, 3}},
 		{"?types=TELECOMMUNICATION", []int{10}},
 		{"?types=INVOICE", []int{}},
 		{"?isOpenFinance=true&sandbox=true", []int{5, 6}},
-		{"?isOpenFinance=false", []int{2, 3, 4, 7, 8, 9, 10}},
+		{"?isOpenFinance=false", with(2, 3, 4, 7, 8, 9, 10)},
 		{"?supportsPaymentInitiation=true&sandbox=true", []int{5, 6}},
 		{"?supportsSmartTransfers=true&sandbox=true", []int{6}},
 		{"?supportsAutomaticPix=true", []int{5}},
 		// name-alike: case, accents and small typos do not matter
 		{"?name=caixa%20economica%20sao%20joao", []int{9}},
-		{"?name=CAIXA", []int{9}},
+		{"?name=CAIXA", []int{9, 917}},
+		{"?name=ofx", []int{900}},
+		{"?name=nubank", []int{910, 911}},
 		{"?name=econômica", []int{9}},
 		{"?name=aurora", []int{2}},
 		{"?name=corretora%20horizonte", []int{3}},
@@ -79,19 +85,24 @@ func TestConnectorPaging(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	key := env.NewClient(t, "paging").APIKey
+	const total = 24 // 11 sandbox and simulated, 13 statement-file connectors
 	var seen []int
-	for page := 1; page <= 4; page++ {
+	for page := 1; page <= 8; page++ {
 		var p model.ConnectorPage
 		env.Do(t, "GET", fmt.Sprintf("/connectors?sandbox=true&pageSize=3&page=%d", page), key, nil).Want(200).JSON(&p)
-		if p.Total != 11 || p.TotalPages != 4 || p.Page != page {
+		if p.Total != total || p.TotalPages != 8 || p.Page != page {
 			t.Fatalf("page %d envelope: total %d totalPages %d page %d", page, p.Total, p.TotalPages, p.Page)
 		}
 		for _, c := range p.Results {
 			seen = append(seen, c.ID)
 		}
 	}
-	if len(seen) != 11 {
-		t.Fatalf("paged through %v, want all 11 connectors once", seen)
+	once := map[int]bool{}
+	for _, id := range seen {
+		once[id] = true
+	}
+	if len(seen) != total || len(once) != total {
+		t.Fatalf("paged through %v, want all %d connectors once", seen, total)
 	}
 }
 
