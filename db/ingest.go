@@ -41,7 +41,7 @@ func (tx *Tx) AddAccounts(ctx context.Context, itemID uuid.UUID, list []model.Ac
 }
 
 func (tx *Tx) storeAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) ([]uuid.UUID, error) {
-	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
+	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at, balance_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,9 @@ func (tx *Tx) storeAccounts(ctx context.Context, itemID uuid.UUID, list []model.
 		a := &list[i]
 		ids = append(ids, a.ID)
 		old, found := byID[a.ID]
+		if found && old.BalanceAt != nil && (a.BalanceAt == nil || a.BalanceAt.Before(*old.BalanceAt)) {
+			keepBalance(a, old)
+		}
 		doc, updated, write, err := accountDocument(a, old, found, now)
 		if err != nil {
 			return nil, err
@@ -65,11 +68,11 @@ func (tx *Tx) storeAccounts(ctx context.Context, itemID uuid.UUID, list []model.
 		if !write {
 			continue
 		}
-		if _, err := tx.pg.Exec(ctx, `INSERT INTO accounts (id, item_id, type, subtype, data, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6)
+		if _, err := tx.pg.Exec(ctx, `INSERT INTO accounts (id, item_id, type, subtype, data, created_at, updated_at, balance_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
 			ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, subtype = EXCLUDED.subtype, data = EXCLUDED.data,
-				updated_at = EXCLUDED.updated_at`,
-			a.ID, itemID, a.Type, a.Subtype, string(doc), updated); err != nil {
+				updated_at = EXCLUDED.updated_at, balance_at = EXCLUDED.balance_at`,
+			a.ID, itemID, a.Type, a.Subtype, string(doc), updated, a.BalanceAt); err != nil {
 			return nil, fmt.Errorf("store account: %w", err)
 		}
 	}
@@ -81,6 +84,20 @@ type storedAccount struct {
 	ID               uuid.UUID
 	Data             []byte
 	Created, Updated time.Time
+	BalanceAt        *time.Time
+}
+
+// keepBalance gives a reported account the stored balance, which is more recent than the
+// one reported (a statement file of an earlier period uploaded after a later one).
+func keepBalance(a *model.Account, old storedAccount) {
+	var was model.Account
+	if json.Unmarshal(old.Data, &was) != nil {
+		return
+	}
+	a.Balance, a.BalanceAt = was.Balance, old.BalanceAt
+	if a.BankData != nil && was.BankData != nil {
+		a.BankData.ClosingBalance = was.BankData.ClosingBalance
+	}
 }
 
 // accountDocument gives a reported account its dates and its document: a new one is

@@ -411,6 +411,11 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) 
 		it.LastUpdatedAt = &nowT
 		it.ConsecutiveFailedLoginAttempts, it.ConsecutiveErrors, it.AutoSyncFailures = 0, 0, 0
 		it.NextAutoSyncAt = ptr(model.NewTime(now.Add(e.cfg.AutoSyncEvery)))
+		if _, files := st.inst.(FileTaker); files {
+			// An item fed by files has nothing to fetch on a schedule: a daily sync would
+			// only announce an item/updated that changed nothing.
+			it.NextAutoSyncAt = nil
+		}
 		if status == model.ExecPartialSuccess || anyWarn {
 			it.StatusDetail = detail
 		} else {

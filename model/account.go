@@ -5,16 +5,23 @@ package model
 // names (its types are the reference where the spec does not show a shape). Nullable
 // fields are pointers and are always written, as null when unknown.
 
-import "github.com/google/uuid"
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
 
 // Account is a bank account or credit card (section 2.6).
 type Account struct {
-	ID            uuid.UUID   `json:"id"`
-	ItemID        uuid.UUID   `json:"itemId"`
-	Type          string      `json:"type"`    // BANK or CREDIT
-	Subtype       string      `json:"subtype"` // CHECKING_ACCOUNT, SAVINGS_ACCOUNT, CREDIT_CARD
-	Number        string      `json:"number"`
-	Balance       *float64    `json:"balance"`
+	ID      uuid.UUID `json:"id"`
+	ItemID  uuid.UUID `json:"itemId"`
+	Type    string    `json:"type"`    // BANK or CREDIT
+	Subtype string    `json:"subtype"` // CHECKING_ACCOUNT, SAVINGS_ACCOUNT, CREDIT_CARD
+	Number  string    `json:"number"`
+	Balance *float64  `json:"balance"`
+	// BalanceAt is when the institution says the balance held, when it says so (a
+	// statement file's): an earlier balance never replaces a later one.
+	BalanceAt     *time.Time  `json:"-"`
 	Name          string      `json:"name"`
 	MarketingName *string     `json:"marketingName"`
 	Owner         *string     `json:"owner"`

@@ -131,6 +131,16 @@ func TestStatementUploadsOverlap(t *testing.T) {
 	if acc.Type != "BANK" || acc.Subtype != "CHECKING_ACCOUNT" || acc.Number != "12345-6" || acc.CurrencyCode != "BRL" {
 		t.Fatalf("account %+v", acc)
 	}
+	// The balance is the latest a file gave (28 February), though a file of an earlier
+	// period came after it.
+	if acc.Balance == nil || *acc.Balance != 2972.50 || acc.BankData == nil || *acc.BankData.ClosingBalance != 2972.50 {
+		t.Fatalf("balance %v, want the one of 28 February", acc.Balance)
+	}
+	var it model.Item
+	env.Do(t, "GET", "/items/"+id, key, nil).Want(200).JSON(&it)
+	if it.NextAutoSyncAt != nil {
+		t.Fatalf("an item fed by files is scheduled to sync at %v", it.NextAutoSyncAt)
+	}
 	txs := readAll(t, env, key, "/v2/transactions?accountId="+acc.ID.String(), nil)
 	seen := map[string]int{}
 	for _, tx := range txs {

@@ -271,7 +271,7 @@ func account(itemID uuid.UUID, st Statement) model.Account {
 		a.CurrencyCode = "BRL"
 	}
 	if st.Balance != nil {
-		a.Balance = ptr(centavos(st.Balance.Amount))
+		a.Balance, a.BalanceAt = ptr(centavos(st.Balance.Amount)), ptr(st.Balance.Date)
 	}
 	name := "Conta"
 	switch {

@@ -29,3 +29,7 @@ CREATE TABLE connector_settings (
     updated_at   timestamptz NOT NULL,
     PRIMARY KEY (client_id, connector_id)
 );
+
+-- When an account's balance held, as its institution said (a statement file's date): an
+-- upload of an earlier period does not move the balance back.
+ALTER TABLE accounts ADD COLUMN balance_at timestamptz;
