@@ -232,17 +232,31 @@ func (Institution) Collect(_ context.Context, s *itemsync.Session, p model.Produ
 
 // convert turns a file into the item's accounts and transactions, with ids that stay the
 // same across uploads (see AccountID and TransactionKey).
+// A file may hold one account in several statements (periods, or a bank's export split
+// in parts): the account is listed once, with the latest balance, and the lines of all its
+// statements share one set of keys.
 func convert(itemID uuid.UUID, f *File) *itemsync.Page {
 	pg := &itemsync.Page{}
+	type seen struct {
+		at    int // index in pg.Accounts
+		keys  *keys
+		order map[string]int
+	}
+	byID := map[uuid.UUID]*seen{}
 	for _, st := range f.Statements {
 		acc := account(itemID, st)
-		pg.Accounts = append(pg.Accounts, acc)
-		keys := newKeys()
-		order := map[string]int{}
+		s, ok := byID[acc.ID]
+		if !ok {
+			s = &seen{at: len(pg.Accounts), keys: newKeys(), order: map[string]int{}}
+			byID[acc.ID] = s
+			pg.Accounts = append(pg.Accounts, acc)
+		} else if was := pg.Accounts[s.at]; acc.BalanceAt != nil && (was.BalanceAt == nil || !acc.BalanceAt.Before(*was.BalanceAt)) {
+			pg.Accounts[s.at] = acc
+		}
 		for _, l := range st.Lines {
 			day := l.Date.In(SaoPaulo).Format("2006-01-02")
-			order[day]++
-			pg.Transactions = append(pg.Transactions, transaction(acc, st, l, keys.next(l), order[day]))
+			s.order[day]++
+			pg.Transactions = append(pg.Transactions, transaction(acc, st, l, s.keys.next(l), s.order[day]))
 		}
 	}
 	return pg
