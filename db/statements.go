@@ -64,3 +64,23 @@ func (c *conn) SetConnectorSettings(ctx context.Context, clientID uuid.UUID, con
 		clientID, connectorID, string(settings), now)
 	return err
 }
+
+// WaitingUploads counts an item's files no execution has taken yet.
+func (tx *Tx) WaitingUploads(ctx context.Context, itemID uuid.UUID) (int, error) {
+	var n int
+	err := tx.pg.QueryRow(ctx, `SELECT count(*) FROM statement_uploads u WHERE u.item_id = $1
+		AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.upload_id = u.id)`, itemID).Scan(&n)
+	return n, err
+}
+
+// NextStatementUpload is the item's file that has waited longest for an execution, or nil.
+func (tx *Tx) NextStatementUpload(ctx context.Context, itemID uuid.UUID) (*uuid.UUID, error) {
+	var id uuid.UUID
+	err := tx.pg.QueryRow(ctx, `SELECT u.id FROM statement_uploads u WHERE u.item_id = $1
+		AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.upload_id = u.id)
+		ORDER BY u.created_at, u.id LIMIT 1`, itemID).Scan(&id)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	return &id, err
+}

@@ -18,10 +18,14 @@ type Configurable interface {
 	CheckSettings(c *model.Connector, settings json.RawMessage) (json.RawMessage, error)
 }
 
+// maxWaitingUploads bounds the files an item keeps waiting for their executions (a year
+// of monthly statements uploaded at once fits).
+const maxWaitingUploads = 24
+
 // UploadStatement takes a statement file for an item whose connector reads files: the
 // institution reads it first, so a file it cannot read is refused and changes nothing;
-// then the file is kept and an execution starts that stores what it holds, with the same
-// events as any other.
+// then the file is kept and an execution stores what it holds, with the same events as any
+// other. Files uploaded while the item updates wait their turn, in the order they came.
 func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name string, file []byte) (*model.Item, error) {
 	p, err := caller(ctx, auth.UpdateItem, itemID)
 	if err != nil {
@@ -73,14 +77,22 @@ func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name str
 		if !found {
 			return model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
 		}
-		if isRunning(it.Status) {
-			return model.Fail(model.CodeItemAlreadyUpdating, "Item %s is already updating (%s); upload the file when the execution has finished.", it.ID, it.ExecutionStatus)
+		waiting, err := tx.WaitingUploads(ctx, it.ID)
+		if err != nil {
+			return err
+		}
+		if waiting >= maxWaitingUploads {
+			return model.Fail(model.CodeItemAlreadyUpdating, "Item %s already has %d statement files waiting to be read; upload more when they are done.", it.ID, waiting)
 		}
 		up := &db.StatementUpload{ID: uuid.New(), ItemID: it.ID, Name: name, CreatedAt: e.now()}
 		if err := tx.InsertStatementUpload(ctx, up, file); err != nil {
 			return err
 		}
 		item = it
+		if isRunning(it.Status) {
+			// Files queue: the execution running now starts the next one as it ends.
+			return nil
+		}
 		return e.startExecution(ctx, tx, it, triggeredBy(p), nil, &up.ID)
 	})
 	if err != nil {
@@ -143,4 +155,17 @@ func (e *Engine) configurable(ctx context.Context, connectorID int) (Configurabl
 		return nil, model.Fail(model.CodeConnectorTakesNoSettings, "Connector %d (%s) has nothing to configure.", c.ID, c.Name)
 	}
 	return cfg, nil
+}
+
+// nextUpload starts, as an execution of a file-fed item ends, the execution of the file
+// that has waited longest, inside the ending execution's transaction.
+func (e *Engine) nextUpload(ctx context.Context, tx *db.Tx, st *state) error {
+	if _, files := st.inst.(FileTaker); !files {
+		return nil
+	}
+	next, err := tx.NextStatementUpload(ctx, st.it.ID)
+	if err != nil || next == nil {
+		return err
+	}
+	return e.startExecution(ctx, tx, st.it, st.ex.TriggeredBy, nil, next)
 }

@@ -136,11 +136,13 @@ func (e *Engine) step(ctx context.Context, st *state, status model.ExecutionStat
 	if err != nil {
 		return err
 	}
-	return e.pace(ctx)
+	return e.pace(ctx, st)
 }
 
-func (e *Engine) pace(ctx context.Context) error {
-	if e.cfg.StepDelay <= 0 {
+// pace spaces the steps of simulated banks so a client can watch them move; a file is
+// read at once.
+func (e *Engine) pace(ctx context.Context, st *state) error {
+	if _, files := st.inst.(FileTaker); files || e.cfg.StepDelay <= 0 {
 		return nil
 	}
 	select {
@@ -358,8 +360,11 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 		if err := tx.SaveItem(ctx, it); err != nil {
 			return err
 		}
-		return itemEvent(ctx, tx, it, "item/error", st.ex.TriggeredBy, map[string]any{
-			"error": map[string]any{"code": xe.Code, "message": xe.Message, "parameter": nil}})
+		if err := itemEvent(ctx, tx, it, "item/error", st.ex.TriggeredBy, map[string]any{
+			"error": map[string]any{"code": xe.Code, "message": xe.Message, "parameter": nil}}); err != nil {
+			return err
+		}
+		return e.nextUpload(ctx, tx, st)
 	})
 }
 
@@ -436,7 +441,10 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) 
 		if err := itemEvent(ctx, tx, it, name, st.ex.TriggeredBy, nil); err != nil {
 			return err
 		}
-		return e.transactionEvents(ctx, tx, st, changes, now)
+		if err := e.transactionEvents(ctx, tx, st, changes, now); err != nil {
+			return err
+		}
+		return e.nextUpload(ctx, tx, st)
 	})
 }
 

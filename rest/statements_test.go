@@ -270,12 +270,9 @@ func TestStatementRefusals(t *testing.T) {
 		t.Fatalf("a refused file changed the item: %+v", after)
 	}
 
-	// A sandbox item takes no files; an item takes none while it updates.
+	// A sandbox item takes no files.
 	sandboxItem := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
 	upload(t, env, key, sandboxItem.ID.String(), good).WantError(400, "ITEM_TAKES_NO_STATEMENT_FILES")
-	upload(t, env, key, id, good).Want(200)
-	upload(t, env, key, id, good).WantError(400, "ITEM_ALREADY_UPDATING")
-	env.WaitItem(t, key, id, testsupport.Settled)
 	// A card statement on an item that collects only ACCOUNTS is refused.
 	var acctOnly model.Item
 	env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 900, "parameters": map[string]any{}, "products": []string{"ACCOUNTS", "TRANSACTIONS"}}).Want(200).JSON(&acctOnly)
@@ -475,4 +472,46 @@ func TestStatementWithPluggySDK(t *testing.T) {
 			t.Fatalf("the client read %+v", tx)
 		}
 	}
+}
+
+// Files uploaded one after the other, the first before the item's creation has ended, wait
+// their turn: each is read, in the order it came, and none is refused for arriving while
+// the item updates.
+func TestStatementUploadsQueue(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	key := env.NewClient(t, "queue").APIKey
+	it := createItem(t, env, key, 900, map[string]any{})
+	id := it.ID.String()
+	var months []string
+	for m := 1; m <= 6; m++ {
+		day := fmt.Sprintf("2026%02d10", m)
+		months = append(months, ofxStatement(fmt.Sprintf("2026%02d01", m), fmt.Sprintf("2026%02d28", m), fmt.Sprintf("%d.00", 100*m),
+			stmtLine{day, "100.00", fmt.Sprintf("M%d", m), "PIX RECEBIDO"}))
+	}
+	for _, f := range months {
+		upload(t, env, key, id, f).Want(200)
+	}
+	done, _ := env.WaitItem(t, key, id, testsupport.Settled)
+	if done.Status != model.ItemUpdated {
+		t.Fatalf("item ended %s", done.Status)
+	}
+	accounts := accountsOf(t, env, key, id)
+	if len(accounts) != 1 || *accounts[0].Balance != 600 {
+		t.Fatalf("accounts %+v", accounts)
+	}
+	if txs := readAll(t, env, key, "/v2/transactions?accountId="+accounts[0].ID.String(), nil); len(txs) != 6 {
+		t.Fatalf("%d transactions, want one from each of the 6 files", len(txs))
+	}
+	if n := createdCount(t, env, key, id); n != 6 {
+		t.Fatalf("transactions/created announced %d", n)
+	}
+	// At most 24 files wait: the next is refused until they are read.
+	slow := createItem(t, env, key, 900, map[string]any{})
+	env.WaitItem(t, key, slow.ID.String(), testsupport.Settled)
+	env.Exec(t, `UPDATE items SET status = 'UPDATING' WHERE id = $1`, slow.ID)
+	for range 24 {
+		upload(t, env, key, slow.ID.String(), months[0]).Want(200)
+	}
+	upload(t, env, key, slow.ID.String(), months[0]).WantError(400, "ITEM_ALREADY_UPDATING")
 }

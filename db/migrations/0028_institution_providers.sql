@@ -7,6 +7,7 @@ ALTER TABLE connectors ADD COLUMN statement_format text;
 -- institution says so at login), and the statement file an upload execution reads.
 ALTER TABLE executions ADD COLUMN action_timeout text;
 ALTER TABLE executions ADD COLUMN upload_id uuid;
+CREATE INDEX executions_upload ON executions (upload_id) WHERE upload_id IS NOT NULL;
 
 -- A statement file uploaded to an item, kept until the execution it starts has read it:
 -- the content is dropped then, the record of the upload stays.
