@@ -39,21 +39,21 @@ const (
 
 // readyConnectors gives each ready CSV mapping its connector: id, mapping name, name shown.
 var readyConnectors = []struct {
-	id          int
-	mapping     string
-	name, color string
+	id               int
+	mapping          string
+	name, color, url string
 }{
-	{910, "nubank-conta", "Nubank: extrato CSV", "820ad1"},
-	{911, "nubank-cartao", "Nubank cartão: fatura CSV", "820ad1"},
-	{912, "inter", "Inter: extrato CSV", "ff7a00"},
-	{913, "itau", "Itaú: extrato CSV", "ec7000"},
-	{914, "itau-planilha", "Itaú: planilha salva como CSV", "ec7000"},
-	{915, "bradesco", "Bradesco: extrato CSV", "cc092f"},
-	{916, "banco-do-brasil", "Banco do Brasil: extrato CSV", "fcf800"},
-	{917, "caixa", "Caixa: extrato CSV", "005ca9"},
-	{918, "santander", "Santander: extrato CSV", "ec0000"},
-	{919, "c6-conta", "C6 Bank: extrato CSV", "242424"},
-	{920, "c6-cartao", "C6 Bank cartão: fatura CSV", "242424"},
+	{910, "nubank-conta", "Nubank: extrato CSV", "820ad1", "https://nubank.com.br"},
+	{911, "nubank-cartao", "Nubank cartão: fatura CSV", "820ad1", "https://nubank.com.br"},
+	{912, "inter", "Inter: extrato CSV", "ff7a00", "https://inter.co"},
+	{913, "itau", "Itaú: extrato CSV", "ec7000", "https://www.itau.com.br"},
+	{914, "itau-planilha", "Itaú: planilha salva como CSV", "ec7000", "https://www.itau.com.br"},
+	{915, "bradesco", "Bradesco: extrato CSV", "cc092f", "https://banco.bradesco"},
+	{916, "banco-do-brasil", "Banco do Brasil: extrato CSV", "fcf800", "https://www.bb.com.br"},
+	{917, "caixa", "Caixa: extrato CSV", "005ca9", "https://www.caixa.gov.br"},
+	{918, "santander", "Santander: extrato CSV", "ec0000", "https://www.santander.com.br"},
+	{919, "c6-conta", "C6 Bank: extrato CSV", "242424", "https://www.c6bank.com.br"},
+	{920, "c6-cartao", "C6 Bank cartão: fatura CSV", "242424", "https://www.c6bank.com.br"},
 }
 
 // Connectors is the statement-file part of the catalogue.
@@ -63,8 +63,10 @@ func (Institution) Connectors(publicURL string) []model.Connector {
 	both := []model.Product{model.ProductAccounts, model.ProductCreditCards, model.ProductTransactions}
 	format := func(f string) *string { return &f }
 	list := []model.Connector{
-		{ID: ConnectorOFX, Name: "Extrato OFX (qualquer banco)", PrimaryColor: "2b6cb0", StatementFormat: format("OFX"), Products: both},
-		{ID: ConnectorCSV, Name: "Extrato CSV (qualquer banco)", PrimaryColor: "2f855a", StatementFormat: format("CSV"), Products: both},
+		{ID: ConnectorOFX, Name: "Extrato OFX (qualquer banco)", PrimaryColor: "2b6cb0", StatementFormat: format("OFX"), Products: both,
+			InstitutionURL: "https://financialdataexchange.org/ofx"},
+		{ID: ConnectorCSV, Name: "Extrato CSV (qualquer banco)", PrimaryColor: "2f855a", StatementFormat: format("CSV"), Products: both,
+			InstitutionURL: "https://www.rfc-editor.org/rfc/rfc4180"},
 	}
 	for _, r := range readyConnectors {
 		m, _ := ReadyMapping(r.mapping)
@@ -72,11 +74,10 @@ func (Institution) Connectors(publicURL string) []model.Connector {
 		if m.Account.Kind == KindCreditCard {
 			products = []model.Product{model.ProductCreditCards, model.ProductTransactions}
 		}
-		list = append(list, model.Connector{ID: r.id, Name: r.name, PrimaryColor: r.color, StatementFormat: format("CSV"), Products: products})
+		list = append(list, model.Connector{ID: r.id, Name: r.name, PrimaryColor: r.color, InstitutionURL: r.url, StatementFormat: format("CSV"), Products: products})
 	}
 	for i := range list {
 		c := &list[i]
-		c.InstitutionURL = publicURL + "/docs/statements"
 		c.ImageURL = publicURL + "/connect/assets/logo-statement.svg"
 		c.Type, c.Country, c.Health, c.Provider = model.ConnectorTypePersonalBank, "BR", online, Provider
 		c.Credentials = []model.CredentialParameter{}

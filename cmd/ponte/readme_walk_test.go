@@ -23,6 +23,7 @@ var walked = []struct{ file, section string }{
 	{"README.md", "Quickstart"},
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
+	{"docs/statements.md", ""},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
@@ -106,6 +107,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"status":"PAYMENT_COMPLETED"`, `"status":"REFUND_IN_PROGRESS"`, `"refundedAmount":4` + "\n",
 		// The boletos page: issued OPEN, then paid.
 		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
+		// A statement file: its transactions read back; the statements page's CSV account.
+		`"description":"SALARIO ACME LTDA"`, `"amount":-1200`, `"providerId":"202603051"`, `"number":"","balance":null,"name":"Conta"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)
