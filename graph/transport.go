@@ -118,6 +118,10 @@ func (u uploadTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql
 		writeErrorBody(w, e)
 		return
 	}
+	if r.ContentLength > maxUploadRequest {
+		writeErrorBody(w, model.Fail(model.CodeStatementFileTooLarge, "The request exceeds %d bytes: a statement file is at most 64 MiB.", maxUploadRequest))
+		return
+	}
 	u.MultipartForm.Do(w, r, exec)
 }
 

@@ -378,6 +378,20 @@ func TestStatementGraphQL(t *testing.T) {
 	if status, out := send(""); status != 401 || out["codeDescription"] != "API_KEY_MISSING" {
 		t.Fatalf("without a credential: %d %v", status, out)
 	}
+	// Over the limit: refused from Content-Length, with the code REST gives.
+	req, _ := http.NewRequest("POST", env.URL+"/graphql", io.LimitReader(zeros{}, 66<<20))
+	req.ContentLength = 66 << 20
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	req.Header.Set("X-API-KEY", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !bytes.Contains(big, []byte("STATEMENT_FILE_TOO_LARGE")) {
+		t.Fatalf("a 66 MiB multipart request: %d %s", resp.StatusCode, big)
+	}
 	status, out := send(key)
 	if status != 200 || out["errors"] != nil || out["data"].(map[string]any)["uploadStatement"].(map[string]any)["status"] != "UPDATING" {
 		t.Fatalf("upload: %d %v", status, out)
