@@ -91,10 +91,12 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
   .graphiql-container .graphiql-session > .graphiql-horizontal-drag-bar { display: none; }
   .graphiql-container .graphiql-session > * { min-height: 40%; }
 }
-/* Contrast (WCAG AA, 4.5:1 on the editors' grey): the light theme's cyan and blue names and
-   its faded logo are too pale. Same hues, darker; the dark theme's own rules still win. */
+/* Contrast (WCAG AA, 4.5:1 on the editors' grey): the light theme's cyan and blue names, its
+   green numbers and its faded logo are too pale. Same hues, darker; the dark theme's own rules
+   still win. */
 .graphiql-container, .CodeMirror-info, .CodeMirror-lint-tooltip, .graphiql-dialog, .graphiql-tooltip,
-[data-radix-popper-content-wrapper] { --color-tertiary: 188, 100%, 27%; --color-info: 208, 100%, 40%; }
+[data-radix-popper-content-wrapper] { --color-tertiary: 188, 100%, 27%; --color-info: 208, 100%, 40%;
+  --color-success: 158, 60%, 26%; }
 .graphiql-container .graphiql-logo .graphiql-logo-link { color: hsl(var(--color-neutral)); }</style>
 </head>
 <body>
