@@ -24,6 +24,7 @@ type app struct {
 	env *testsupport.Env
 	id  uuid.UUID
 	ctx context.Context
+	key string
 }
 
 func newApp(t *testing.T, env *testsupport.Env, name string) *app {
@@ -33,7 +34,7 @@ func newApp(t *testing.T, env *testsupport.Env, name string) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &app{env: env, id: p.ClientID, ctx: auth.WithResult(context.Background(), p, nil)}
+	return &app{env: env, id: p.ClientID, ctx: auth.WithResult(context.Background(), p, nil), key: key}
 }
 
 func params(user string) map[string]any {
