@@ -14,6 +14,7 @@ import (
 
 	"ponte/auth"
 	"ponte/collected"
+	"ponte/faults"
 	"ponte/graph/generated"
 	"ponte/itemsync"
 	"ponte/payments"
@@ -34,6 +35,8 @@ type Resolver struct {
 	Payments *payments.Engine
 	// Collected reads accounts, transactions, products, connectors and categories.
 	Collected *collected.Engine
+	// Faults keeps the applications' sandbox fault injection rules.
+	Faults *faults.Engine
 	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
 	// when it is made; nil means time.Now.
 	Now func() time.Time

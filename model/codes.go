@@ -187,6 +187,9 @@ var (
 	CodeWebhookLimitReached = code(409, "WEBHOOK_LIMIT_REACHED", "The client application has as many webhooks as it may.")
 	CodeEventNotFound       = code(404, "EVENT_NOT_FOUND", "No event with this id for this client application.")
 
+	// Sandbox control: fault injection.
+	CodeSandboxFaultInvalid = code(400, "SANDBOX_FAULT_INVALID", "PUT /sandbox/faults with a rule that breaks the rules of docs/sandbox.md (a route the service does not serve, an unknown kind or status, a probability outside 0 to 1, a latency outside 1 to 60,000 ms, two rules of one kind for one route, more than 50 rules); the message names the rule and what is wrong.")
+
 	// GraphQL.
 	CodeQueryTooComplex = code(400, "QUERY_TOO_COMPLEX", "The query exceeds a token, selection, overlap or complexity limit.")
 	CodeQueryTooDeep    = code(400, "QUERY_TOO_DEEP", "The query nests deeper than allowed.")

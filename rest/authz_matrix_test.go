@@ -206,6 +206,10 @@ func azRoutes() map[string]azRoute {
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
 
+		"GET /sandbox/faults":    {},
+		"PUT /sandbox/faults":    {body: "faults"},
+		"DELETE /sandbox/faults": {},
+
 		"* /graphql":        {gql: true},
 		"GET /openapi.json": {public: true},
 		"GET /metrics":      {public: true},
@@ -214,6 +218,10 @@ func azRoutes() map[string]azRoute {
 		"* /graphiql/*":     {ids: []string{"asset"}, public: true},
 	}
 }
+
+// azFaultRule is a fault rule that never fires (probability 0): the matrix must not fault
+// its own later calls.
+var azFaultRule = map[string]any{"route": "GET /categories", "kind": "LATENCY", "probability": 0, "latencyMs": 1}
 
 // azBodies are the JSON bodies, valid for their routes, with A's ids where a field names
 // one: B's key must not reach A's resources through a body either.
@@ -225,6 +233,7 @@ func azBodies(f map[string]string) map[string]any {
 		"item":        map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}},
 		"empty":       map[string]any{},
 		"mfa":         map[string]any{"token": "123456"},
+		"faults":      map[string]any{"faults": []any{azFaultRule}},
 		"mapping": map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"},
 			"dateFormat": "DD/MM/YYYY", "decimal": "comma"},
 		"category": map[string]any{"categoryId": f["category"]},

@@ -187,6 +187,9 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
 		"GET /categories":                    {query: q("parentId")},
 		"GET /categories/{id}":               {ids: []string{"category"}, shared: true},
+		"GET /sandbox/faults":                {},
+		"PUT /sandbox/faults":                {body: map[string]any{"faults": []any{map[string]any{"route": "GET /categories", "kind": "LATENCY", "probability": 0, "latencyMs": 1}}}},
+		"DELETE /sandbox/faults":             {},
 		"* /graphql":                         {public: true},
 		"GET /openapi.json":                  {public: true},
 		"GET /metrics":                       {public: true},
@@ -547,6 +550,10 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 		// Items, webhooks and credentials (part I).
 		{`mutation($c: String!, $s: String!) { createApiKey(clientId: $c, clientSecret: $s) { apiKey } }`, map[string]any{"c": "a\u0000b", "s": "\u0000"}},
 		{`{ sandboxAuthorization(id: "\u0000") { id } }`, nil},
+		// Fault injection (part S3).
+		{`mutation { setSandboxFaults(faults: [{route: "GET /accounts\u0000", kind: LATENCY, probability: 0, latencyMs: 1}]) { route } }`, nil},
+		{`mutation($p: Float!) { setSandboxFaults(faults: [{route: "*", kind: SERVER_ERROR, probability: $p}]) { route } }`, map[string]any{"p": json.RawMessage(`1e309`)}},
+		{`mutation($l: Int) { setSandboxFaults(faults: [{route: "*", kind: LATENCY, probability: 0, latencyMs: $l}]) { route } }`, map[string]any{"l": json.RawMessage(`99999999999`)}},
 		{`mutation($d: String!) { decideSandboxAuthorization(id: "00000000-0000-0000-0000-000000000000", decision: $d) { id } }`, map[string]any{"d": "approve\u0000"}},
 	}
 	for _, c := range calls {

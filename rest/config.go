@@ -12,4 +12,6 @@ type Config struct {
 	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
 	// sending it as a bearer token (PONTE_METRICS_TOKEN).
 	MetricsToken string
+	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
+	Faults Faults
 }

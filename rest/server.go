@@ -46,6 +46,8 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Use(securityHeaders)
 	r.Use(s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
 	r.Use(s.edge)
+	// After authentication, which says whose rules apply (control_faults.go).
+	r.Use(s.injectFaults(c.Faults))
 	// After authentication (keys are scoped per caller) and the edge checks (refused input is
 	// never recorded).
 	r.Use(s.idempotency)
@@ -197,6 +199,11 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
 
+	// Sandbox control: fault injection (part S3).
+	r.Get("/sandbox/faults", s.getFaults())
+	r.Put("/sandbox/faults", s.putFaults())
+	r.Delete("/sandbox/faults", s.deleteFaults())
+
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()
 	if err != nil {
@@ -211,5 +218,6 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	gi := graphiql.Handler("/graphiql", "/graphql")
 	r.Handle("/graphiql", gi)
 	r.Handle("/graphiql/*", gi)
+	knowRoutes(c.Faults, r)
 	return scopedRouter{r}
 }

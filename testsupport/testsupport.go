@@ -23,6 +23,7 @@ import (
 	"ponte/auth"
 	"ponte/collected"
 	"ponte/db"
+	"ponte/faults"
 	"ponte/graph"
 	"ponte/idempotency"
 	"ponte/institutions"
@@ -173,6 +174,7 @@ type Setup struct {
 	Jobs     *jobs.Config
 	Webhooks *webhooks.Config
 	Payments *payments.Config
+	Faults   *faults.Config
 }
 
 // Option adjusts a test service (smaller limits, shorter time-outs).
@@ -199,7 +201,9 @@ func New(t testing.TB, options ...Option) *Env {
 	payCfg := payments.DefaultConfig()
 	payCfg.StepDelay = 0
 	payCfg.Institution, payCfg.Directory = payer.New(store), payer.NewDirectory(store)
-	setup := &Setup{DB: store, Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg}
+	faultsCfg := faults.DefaultConfig()
+	setup := &Setup{DB: store, Resolver: res, REST: &restCfg, Sync: &syncCfg, Jobs: &jobsCfg, Webhooks: &hooksCfg, Payments: &payCfg,
+		Faults: &faultsCfg}
 	for _, o := range options {
 		o(setup)
 	}
@@ -225,6 +229,8 @@ func New(t testing.TB, options ...Option) *Env {
 	pay.SetJobs(queue)
 	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
 	res.Collected = collected.New(store, a, eng, res.Now)
+	res.Faults = faults.New(store, faultsCfg, res.Log)
+	restCfg.Faults = res.Faults
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
 	}

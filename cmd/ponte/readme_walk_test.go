@@ -24,6 +24,7 @@ var walked = []struct{ file, section string }{
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
+	{"docs/sandbox.md", "Control: fault injection"},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
@@ -57,7 +58,8 @@ func shBlocks(t *testing.T, file, section string) []string {
 // Quickstart's placeholder, this test's address in place of 127.0.0.1:8080) in one shell
 // against a fresh service: every call works, the item asks for its token and reaches
 // SUCCESS, accounts and transactions come back, the event reaches the receiver, its delivery
-// logged; the payment completes and is partly refunded; the boleto issued is paid.
+// logged; the payment completes and is partly refunded; the boleto issued is paid; fault
+// rules fault a call, are counted, and are taken back.
 func TestREADMEWalkThrough(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -109,6 +111,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
 		// A statement file: its transactions read back; the statements page's CSV account.
 		`"description":"SALARIO ACME LTDA"`, `"amount":-1200`, `"providerId":"202603051"`, `"number":"","balance":null,"name":"Conta"`,
+		// Fault injection: the rules set, a 503 that says it was injected, counted, taken back.
+		`{"faults":[{"route":"GET /categories","kind":"SERVER_ERROR","probability":1,"status":503}`, "HTTP/1.1 503", "Ponte-Injected-Fault: ",
+		`"sandboxFaults":[{"route":"GET /categories"`, `ponte_injected_faults_total{kind="SERVER_ERROR",route="GET /categories"} `, `{"faults":[]}`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)

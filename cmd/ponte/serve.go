@@ -21,6 +21,7 @@ import (
 	"ponte/auth"
 	"ponte/collected"
 	"ponte/db"
+	"ponte/faults"
 	"ponte/graph"
 	"ponte/idempotency"
 	"ponte/institutions"
@@ -138,6 +139,7 @@ func serve(ctx context.Context, c *config) error {
 	pay.SetJobs(queue)
 	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
 	res.Collected = collected.New(store, authn, engine, res.Now)
+	res.Faults = faults.New(store, faults.DefaultConfig(), log)
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next. Jobs and the queue's own queries are
 	// LongRunning: bounded by the job time-out, not the statement time-out of requests.
@@ -153,7 +155,7 @@ func serve(ctx context.Context, c *config) error {
 	go keys.RunPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
 	go rescueJobs(ctx, store, live, log)
-	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken})
+	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken, Faults: res.Faults})
 	if metrics.TracingConfigured() {
 		// A span per request, continuing the caller's trace (W3C traceparent); the router
 		// names it by route once it knows the route.

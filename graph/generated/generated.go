@@ -1094,6 +1094,7 @@ type ComplexityRoot struct {
 		RotateWebhookSigningSecret          func(childComplexity int) int
 		ScheduleAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
 		SetConnectorSettings                func(childComplexity int, connectorID int, settings map[string]any) int
+		SetSandboxFaults                    func(childComplexity int, faults []*model.SandboxFault) int
 		StartPaymentIntentAsPayer           func(childComplexity int, id uuid.UUID, connectorID int, cpf string, name *string) int
 		SubmitItemMfa                       func(childComplexity int, id uuid.UUID, parameters map[string]any) int
 		UpdateItem                          func(childComplexity int, id uuid.UUID, input *model.UpdateItemInput) int
@@ -1475,6 +1476,7 @@ type ComplexityRoot struct {
 		PixCharge                      func(childComplexity int, id uuid.UUID) int
 		PreauthorizationConsent        func(childComplexity int, id uuid.UUID) int
 		SandboxAuthorization           func(childComplexity int, id uuid.UUID) int
+		SandboxFaults                  func(childComplexity int) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
 		SmartAccount                   func(childComplexity int, id uuid.UUID) int
@@ -1504,6 +1506,14 @@ type ComplexityRoot struct {
 		ConnectorName func(childComplexity int) int
 		ID            func(childComplexity int) int
 		RedirectURI   func(childComplexity int) int
+	}
+
+	SandboxFault struct {
+		Kind        func(childComplexity int) int
+		LatencyMs   func(childComplexity int) int
+		Probability func(childComplexity int) int
+		Route       func(childComplexity int) int
+		Status      func(childComplexity int) int
 	}
 
 	ScheduledPayment struct {
@@ -1827,6 +1837,7 @@ type MutationResolver interface {
 	DecideSandboxAuthorization(ctx context.Context, id uuid.UUID, decision string) (*model.SandboxAuthorization, error)
 	UploadStatement(ctx context.Context, itemID uuid.UUID, file graphql.Upload) (*model.Item, error)
 	SetConnectorSettings(ctx context.Context, connectorID int, settings map[string]any) (map[string]any, error)
+	SetSandboxFaults(ctx context.Context, faults []*model.SandboxFault) ([]*model.SandboxFault, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1907,6 +1918,7 @@ type QueryResolver interface {
 	ConsentsPage(ctx context.Context, itemID uuid.UUID, page *int, pageSize *int) (*model.ConsentPage, error)
 	TransactionsPage(ctx context.Context, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) (*model.TransactionPage, error)
 	ConnectorSettings(ctx context.Context, connectorID int) (map[string]any, error)
+	SandboxFaults(ctx context.Context) ([]*model.SandboxFault, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -6622,6 +6634,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetConnectorSettings(childComplexity, args["connectorId"].(int), args["settings"].(map[string]any)), true
+	case "Mutation.setSandboxFaults":
+		if e.ComplexityRoot.Mutation.SetSandboxFaults == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSandboxFaults_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSandboxFaults(childComplexity, args["faults"].([]*model.SandboxFault)), true
 	case "Mutation.startPaymentIntentAsPayer":
 		if e.ComplexityRoot.Mutation.StartPaymentIntentAsPayer == nil {
 			break
@@ -8605,6 +8628,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxAuthorization(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxFaults":
+		if e.ComplexityRoot.Query.SandboxFaults == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SandboxFaults(childComplexity), true
 	case "Query.scheduledPayment":
 		if e.ComplexityRoot.Query.ScheduledPayment == nil {
 			break
@@ -8820,6 +8849,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxAuthorization.RedirectURI(childComplexity), true
+
+	case "SandboxFault.kind":
+		if e.ComplexityRoot.SandboxFault.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Kind(childComplexity), true
+	case "SandboxFault.latencyMs":
+		if e.ComplexityRoot.SandboxFault.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.LatencyMs(childComplexity), true
+	case "SandboxFault.probability":
+		if e.ComplexityRoot.SandboxFault.Probability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Probability(childComplexity), true
+	case "SandboxFault.route":
+		if e.ComplexityRoot.SandboxFault.Route == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Route(childComplexity), true
+	case "SandboxFault.status":
+		if e.ComplexityRoot.SandboxFault.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Status(childComplexity), true
 
 	case "ScheduledPayment.createdAt":
 		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
@@ -9787,6 +9847,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentRequestInput", ec.unmarshalInputPaymentRequestInput),
 			graphql.NewInputUnmarshaler("PaymentScheduleInput", ec.unmarshalInputPaymentScheduleInput),
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
+			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
 			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
 			graphql.NewInputUnmarshaler("SmartTransferLimitsInput", ec.unmarshalInputSmartTransferLimitsInput),
 			graphql.NewInputUnmarshaler("SmartTransferPaymentInput", ec.unmarshalInputSmartTransferPaymentInput),
@@ -14444,6 +14505,61 @@ extend type Mutation {
     settings: Map
   ): Map
 }
+
+# ---------------------------------------------------------------------------------------
+# Sandbox control, part S3: fault injection for the application's own resilience tests
+# (docs/sandbox.md, "Control: fault injection").
+
+"What an injected fault does to a request."
+enum SandboxFaultKind {
+  "Answers a 5xx (status 500 INTERNAL_ERROR or 503 DATABASE_UNAVAILABLE) instead of serving the request."
+  SERVER_ERROR
+  "Answers 429 with Retry-After (60), RateLimit-Limit and RateLimit-Reset, as a rate limit does, instead of serving the request."
+  RATE_LIMIT
+  "Serves the request latencyMs milliseconds late."
+  LATENCY
+}
+
+"A fault injection rule of the calling application: its requests to route made with its API key meet the fault with the given probability. Other applications' requests, and Connect Tokens', never do."
+type SandboxFault {
+  "\"METHOD pattern\" as the route table spells it (\"GET /accounts/{id}\", \"POST /graphql\"), or \"*\": every route but the fault control's own. A route's own rule of a kind replaces the \"*\" rule of that kind."
+  route: String!
+  "What the fault does."
+  kind: SandboxFaultKind!
+  "The chance a request meets the fault, from 0 (never) to 1 (every request)."
+  probability: Float!
+  "SERVER_ERROR only: 500 or 503 (default 500)."
+  status: Int
+  "LATENCY only: the milliseconds added, 1 to 60,000."
+  latencyMs: Int
+}
+
+"A fault injection rule (see SandboxFault)."
+input SandboxFaultInput {
+  "\"METHOD pattern\" as the route table spells it, or \"*\"."
+  route: String!
+  "What the fault does."
+  kind: SandboxFaultKind!
+  "The chance a request meets the fault, from 0 to 1."
+  probability: Float!
+  "SERVER_ERROR only: 500 or 503 (default 500)."
+  status: Int
+  "LATENCY only: the milliseconds added, 1 to 60,000."
+  latencyMs: Int
+}
+
+extend type Query {
+  "GET /sandbox/faults: the calling application's fault injection rules (an empty list: none)."
+  sandboxFaults: [SandboxFault!]!
+}
+
+extend type Mutation {
+  "PUT /sandbox/faults (DELETE: an empty list): replaces the calling application's fault injection rules, applied at once on the replica that took them and within 5 seconds on every other; answers with the rules as stored. A rule that breaks the rules is refused with SANDBOX_FAULT_INVALID and nothing changes."
+  setSandboxFaults(
+    "The rules, at most 50, one of each kind per route."
+    faults: [SandboxFaultInput!]!
+  ): [SandboxFault!]!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17100,6 +17216,22 @@ func (ec *executionContext) childFields_SandboxAuthorization(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SandboxAuthorization", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "route":
+		return ec.fieldContext_SandboxFault_route(ctx, field)
+	case "kind":
+		return ec.fieldContext_SandboxFault_kind(ctx, field)
+	case "probability":
+		return ec.fieldContext_SandboxFault_probability(ctx, field)
+	case "status":
+		return ec.fieldContext_SandboxFault_status(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_SandboxFault_latencyMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxFault", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -18517,6 +18649,20 @@ func (ec *executionContext) field_Mutation_setConnectorSettings_args(ctx context
 		return nil, err
 	}
 	args["settings"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setSandboxFaults_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "faults",
+		func(ctx context.Context, v any) ([]*model.SandboxFault, error) {
+			return ec.unmarshalNSandboxFaultInput2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["faults"] = arg0
 	return args, nil
 }
 
@@ -39530,6 +39676,50 @@ func (ec *executionContext) fieldContext_Mutation_setConnectorSettings(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setSandboxFaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setSandboxFaults(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetSandboxFaults(ctx, fc.Args["faults"].([]*model.SandboxFault))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
+			return ec.marshalNSandboxFault2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setSandboxFaults(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxFault(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setSandboxFaults_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47781,6 +47971,38 @@ func (ec *executionContext) fieldContext_Query_connectorSettings(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxFaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxFaults(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SandboxFaults(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
+			return ec.marshalNSandboxFault2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxFaults(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxFault(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48025,6 +48247,121 @@ func (ec *executionContext) _SandboxAuthorization_redirectUri(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_SandboxAuthorization_redirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxFault_route(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_route(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Route, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_route(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxFault_kind(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SandboxFaultKind) graphql.Marshaler {
+			return ec.marshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaultKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "SandboxFaultKind")
+}
+
+func (ec *executionContext) _SandboxFault_probability(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_probability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Probability, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_probability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxFault_status(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxFault_latencyMs(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Int")
 }
 
 func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
@@ -54525,6 +54862,76 @@ func (ec *executionContext) unmarshalInputPixQrPaymentRequestInput(ctx context.C
 func UnmarshalPixQrPaymentRequestInput(ctx context.Context, raw any) (model.PixQrPaymentRequestInput, error) {
 	var out model.PixQrPaymentRequestInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "PixQrPaymentRequestInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context, obj any) (model.SandboxFault, error) {
+	var it model.SandboxFault
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"route", "kind", "probability", "status", "latencyMs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "route":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("route"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Route = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaultKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "probability":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("probability"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Probability = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "latencyMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latencyMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LatencyMs = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxFaultInput unmarshals raw into the SandboxFaultInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxFaultInput(ctx context.Context, raw any) (model.SandboxFault, error) {
+	var out model.SandboxFault
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxFaultInput", raw, &out)
 	return out, err
 }
 
@@ -61799,6 +62206,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "setSandboxFaults":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setSandboxFaults(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64373,6 +64787,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "sandboxFaults":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxFaults(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -64475,6 +64896,59 @@ func (ec *executionContext) _SandboxAuthorization(ctx context.Context, sel ast.S
 			}
 		case "redirectUri":
 			out.Values[i] = ec._SandboxAuthorization_redirectUri(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxFaultImplementors = []string{"SandboxFault"}
+
+func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxFault) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxFaultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxFault")
+		case "route":
+			out.Values[i] = ec._SandboxFault_route(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._SandboxFault_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "probability":
+			out.Values[i] = ec._SandboxFault_probability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SandboxFault_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._SandboxFault_latencyMs(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -67865,6 +68339,64 @@ func (ec *executionContext) marshalNSandboxAuthorization2ᚖponteᚋmodelᚐSand
 		return graphql.Null
 	}
 	return ec._SandboxAuthorization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSandboxFault2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxFault2ᚖponteᚋmodelᚐSandboxFault(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxFault2ᚖponteᚋmodelᚐSandboxFault(ctx context.Context, sel ast.SelectionSet, v *model.SandboxFault) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxFault!")
+		return graphql.Null
+	}
+	return ec._SandboxFault(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxFaultInput2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx context.Context, v any) ([]*model.SandboxFault, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxFault, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxFaultInput2ᚖponteᚋmodelᚐSandboxFault(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxFaultInput2ᚖponteᚋmodelᚐSandboxFault(ctx context.Context, v any) (*model.SandboxFault, error) {
+	res, err := ec.unmarshalInputSandboxFaultInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaultKind(ctx context.Context, v any) (model.SandboxFaultKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := model.SandboxFaultKind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaultKind(ctx context.Context, sel ast.SelectionSet, v model.SandboxFaultKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SandboxFaultKind!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
