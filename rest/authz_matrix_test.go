@@ -251,13 +251,14 @@ func azBodies(f map[string]string) map[string]any {
 		"refund":     map[string]any{"amount": 1},
 		"preauth": map[string]any{"connectorId": 6, "parameters": map[string]any{"cpf": happyCPF}, "recipientIds": []string{f["recipient"]},
 			"limits": map[string]any{"daily": 100}},
-		"stPayment":     map[string]any{"preauthorizationId": f["preauthOK"], "recipientId": f["recipient"], "amount": 1},
-		"bulk":          map[string]any{"smartAccountId": f["smartAccount"], "paymentRequestIds": []string{f["bulkReq"]}},
-		"smartAccount":  map[string]any{"name": "Conta de B", "taxNumber": happyCPF, "email": "b@example.com", "phoneNumber": "+5511999990000"},
-		"boleto":        boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
+		"stPayment":    map[string]any{"preauthorizationId": f["preauthOK"], "recipientId": f["recipient"], "amount": 1},
+		"bulk":         map[string]any{"smartAccountId": f["smartAccount"], "paymentRequestIds": []string{f["bulkReq"]}},
+		"smartAccount": map[string]any{"name": "Conta de B", "taxNumber": happyCPF, "email": "b@example.com", "phoneNumber": "+5511999990000"},
+		"boleto":       boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
+		"recipient":    map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
+
 		"sandboxStatus": map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE"},
 		"sandboxNext":   map[string]any{"executionStatus": "UNEXPECTED_ERROR"},
-		"recipient":     map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
 	}
 }
 

@@ -305,6 +305,34 @@ func TestSandboxControlHostile(t *testing.T) {
 		env.GraphQL(t, token, q, map[string]any{"id": it.ID}).WantCode(t, model.CodeForbidden.String())
 		env.GraphQL(t, a.APIKey, q, map[string]any{"id": files.ID}).WantCode(t, model.CodeSandboxOnly.String())
 	}
+
+	// Hostile arguments: refused with a client error, never a 5xx, and nothing changes.
+	for _, c := range []struct {
+		q    string
+		vars map[string]any
+	}{
+		{`mutation($id: UUID!, $m: String) { sandboxSetItemStatus(id: $id, input: {status: OUTDATED, message: $m}) { id } }`, map[string]any{"id": it.ID, "m": "x\u0000"}},
+		{`mutation($id: UUID!) { sandboxSetItemStatus(id: $id, input: {status: UPDATING}) { id } }`, map[string]any{"id": it.ID}},
+		{`mutation($id: UUID!) { sandboxSetItemStatus(id: $id, input: {status: UPDATED, statusDetail: {loans: {isUpdated: "yes"}}}) { id } }`, map[string]any{"id": it.ID}},
+		{`mutation($id: UUID!) { sandboxSetNextExecution(id: $id, input: {executionStatus: PARTIAL_SUCCESS, unavailableProducts: [ACCOUNTS]}) { itemId } }`, map[string]any{"id": it.ID}},
+		{`mutation($id: UUID!) { sandboxSetNextExecution(id: $id, input: {executionStatus: CREATED}) { itemId } }`, map[string]any{"id": it.ID}},
+		{`mutation { sandboxDeleteClientData(confirm: "\u0000") { items } }`, nil},
+		{`mutation { sandboxDeleteClientData(confirm: "00000000-0000-0000-0000-000000000000") { items } }`, nil},
+	} {
+		r := env.GraphQL(t, a.APIKey, c.q, c.vars)
+		code := 0
+		if len(r.Errors) > 0 {
+			f, _ := r.Errors[0].Extensions["code"].(float64)
+			code = int(f)
+		}
+		if r.Status >= 500 || code >= 500 || (len(r.Errors) == 0 && r.Status < 400) {
+			t.Errorf("%s: status %d, errors %+v", c.q, r.Status, r.Errors)
+		}
+	}
+	if after := len(sbHistory(t, env, it.ID)); after != before {
+		t.Fatalf("refused GraphQL calls changed the item's history: %d executions, then %d", before, after)
+	}
+	env.Item(t, a.APIKey, it.ID.String())
 }
 
 // TestSandboxCleanSlate deletes everything one application owns and nothing of another's.
