@@ -8,19 +8,16 @@ import (
 	"ponte/model"
 )
 
-// RealResources counts what clientID owns outside the sandbox: items on connectors that
-// are not sandbox ones (real institutions, statement files), payment requests and smart
-// accounts with isSandbox false, boleto connections and smart transfer pre-authorizations
-// on such connectors. The clean slate refuses to run while any exists.
+// RealResources counts what clientID owns outside the sandbox: items on connectors whose
+// isSandbox is false (institutions, statement files), payment requests and smart accounts
+// with isSandbox false. The clean slate refuses to run while any exists. What hangs on an
+// item (a boleto connection) or on a request goes with it and is not counted apart.
 func (tx *Tx) RealResources(ctx context.Context, clientID uuid.UUID) (int, error) {
 	var n int
 	err := tx.pg.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM items i JOIN connectors c ON c.id = i.connector_id WHERE i.client_id = $1 AND NOT c.is_sandbox)
 		+ (SELECT count(*) FROM payment_requests WHERE client_id = $1 AND NOT is_sandbox)
-		+ (SELECT count(*) FROM smart_accounts WHERE client_id = $1 AND NOT is_sandbox)
-		+ (SELECT count(*) FROM boleto_connections b JOIN connectors c ON c.id = b.connector_id WHERE b.client_id = $1 AND NOT c.is_sandbox)
-		+ (SELECT count(*) FROM smart_transfer_preauthorizations s JOIN connectors c ON c.id = s.connector_id WHERE s.client_id = $1 AND NOT c.is_sandbox)`,
-		clientID).Scan(&n)
+		+ (SELECT count(*) FROM smart_accounts WHERE client_id = $1 AND NOT is_sandbox)`, clientID).Scan(&n)
 	return n, err
 }
 

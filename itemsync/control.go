@@ -43,7 +43,7 @@ func controlledItem(ctx context.Context, tx *db.Tx, p *auth.Principal, id uuid.U
 		return nil, nil, err
 	}
 	if !c.IsSandbox {
-		return nil, nil, model.Fail(model.CodeSandboxOnly, "Item %s is on connector %d (%s), which is not a sandbox connector: control actions reach sandbox items only.", id, c.ID, c.Name)
+		return nil, nil, model.Fail(model.CodeSandboxOnly, "Item %s is on connector %d (%s), whose isSandbox is false: control actions reach items of sandbox connectors only.", id, c.ID, c.Name)
 	}
 	if idle && isRunning(it.Status) {
 		return nil, nil, model.Fail(model.CodeItemAlreadyUpdating, "Item %s is updating (%s); wait for the execution to finish.", it.ID, it.ExecutionStatus)

@@ -15,8 +15,8 @@ import (
 // removes everything the calling application owns, in one transaction, and leaves the
 // application itself (its secret, keys and settings) and every other application as they
 // are. confirm must be the caller's own client id, so a stray call cannot wipe anything.
-// An application holding anything outside the sandbox (an item at a real institution or
-// of statement files, a payment request or smart account with isSandbox false) is refused
+// An application holding anything outside the sandbox (an item on a connector whose
+// isSandbox is false, a payment request or smart account with isSandbox false) is refused
 // with 403 SANDBOX_RESOURCE_REQUIRED: the clean slate is for sandbox data only.
 func (e *Engine) DeleteClientData(ctx context.Context, confirm string) (*model.SandboxCleanSlate, error) {
 	p, err := caller(ctx, auth.ControlSandbox)
@@ -41,7 +41,7 @@ func (e *Engine) DeleteClientData(ctx context.Context, confirm string) (*model.S
 			return err
 		}
 		if n > 0 {
-			return model.Fail(model.CodeSandboxOnly, "This application owns %d resources outside the sandbox (items at real institutions or of statement files, payment requests or smart accounts with isSandbox false); delete them one by one first. Nothing was deleted.", n)
+			return model.Fail(model.CodeSandboxOnly, "This application owns %d resources outside the sandbox (items on connectors whose isSandbox is false, payment requests or smart accounts with isSandbox false); delete them one by one first. Nothing was deleted.", n)
 		}
 		out, err = tx.DeleteClientData(ctx, p.ClientID)
 		return err

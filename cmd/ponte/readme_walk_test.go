@@ -24,6 +24,8 @@ var walked = []struct{ file, section string }{
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
+	// Its clean slate empties the application: it stays the last page walked.
+	{"docs/sandbox.md", "Control: items and data"},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
@@ -109,6 +111,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
 		// A statement file: its transactions read back; the statements page's CSV account.
 		`"description":"SALARIO ACME LTDA"`, `"amount":-1200`, `"providerId":"202603051"`, `"number":"","balance":null,"name":"Conta"`,
+		// Sandbox control of an item, then the clean slate.
+		`"status":"UPDATED","executionStatus":"PARTIAL_SUCCESS"`, `"code":"SITE_NOT_AVAILABLE","message":"Banco fora do ar"`,
+		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)
