@@ -165,6 +165,10 @@ type ExecutionRow struct {
 	UploadID      *uuid.UUID `bun:"upload_id,type:uuid"`
 	StartedAt     time.Time  `bun:"started_at"`
 	FinishedAt    *time.Time `bun:"finished_at"`
+	// Control is the sandbox control action that caused the execution; Forced the outcome
+	// one told it to end in (migration 0029).
+	Control *string                     `bun:"control"`
+	Forced  *model.SandboxNextExecution `bun:"forced_outcome,type:jsonb"`
 }
 
 // InsertExecution records a new execution.

@@ -154,8 +154,16 @@ func (e *Engine) pace(ctx context.Context, st *state) error {
 }
 
 func (e *Engine) login(ctx context.Context, st *state) error {
-	if err := e.step(ctx, st, model.ExecLoginInProgress, nil); err != nil {
+	var forced *model.ExecutionError
+	err := e.step(ctx, st, model.ExecLoginInProgress, func(tx *db.Tx) (err error) {
+		forced, err = e.takeControl(ctx, tx, st)
 		return err
+	})
+	if err != nil {
+		return err
+	}
+	if forced != nil {
+		return e.finishError(ctx, st, forced)
 	}
 	next, err := st.inst.Login(ctx, st.sess)
 	if err != nil {
@@ -275,10 +283,17 @@ func (e *Engine) collect(ctx context.Context, st *state) error {
 			return err
 		}
 	}
+	if xe := forcedAfterLogin(st.ex.Forced); xe != nil {
+		return e.finishError(ctx, st, xe)
+	}
 	got := &collection{outcomes: map[model.Product]Outcome{}}
 	for _, s := range productSteps(st.it.Products) {
 		if err := e.step(ctx, st, s.status, nil); err != nil {
 			return err
+		}
+		if forcedUnavailable(st.ex.Forced, s.product) {
+			got.outcomes[s.product] = Outcome{Unavailable: true}
+			continue
 		}
 		out, err := st.inst.Collect(ctx, st.sess, s.product, got.add)
 		var f *Failure
@@ -338,25 +353,7 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 		}
 		tx.AfterCommit(func() { e.logEnd(ctx, st) })
 		it := st.it
-		it.ExecutionStatus, it.Error, it.Parameter, it.UserAction = xe.Code, xe, nil, nil
-		it.ConsecutiveErrors++
-		if xe.Code.IsLoginError() {
-			it.Status = model.ItemLoginError
-			it.ConsecutiveFailedLoginAttempts++
-			it.LastLoginFailureAt = &now
-			it.NextAutoSyncAt = nil
-		} else {
-			it.Status = model.ItemOutdated
-			if st.ex.TriggeredBy == "SYNC" {
-				it.AutoSyncFailures++
-			}
-			if it.AutoSyncFailures < e.cfg.AutoSyncRetries {
-				// Retry sooner than a day, a bounded number of times.
-				it.NextAutoSyncAt = ptr(model.NewTime(now.Add(time.Hour * time.Duration(1<<it.AutoSyncFailures))))
-			} else {
-				it.NextAutoSyncAt = nil
-			}
-		}
+		e.endInError(it, xe, st.ex.TriggeredBy, now)
 		if err := tx.SaveItem(ctx, it); err != nil {
 			return err
 		}
@@ -366,6 +363,30 @@ func (e *Engine) finishError(ctx context.Context, st *state, xe *model.Execution
 		}
 		return e.nextUpload(ctx, tx, st)
 	})
+}
+
+// endInError shows an execution's error on its item: LOGIN_ERROR with a login attempt
+// counted, or OUTDATED with the next automatic retry.
+func (e *Engine) endInError(it *db.ItemRow, xe *model.ExecutionError, by string, now time.Time) {
+	it.ExecutionStatus, it.Error, it.Parameter, it.UserAction = xe.Code, xe, nil, nil
+	it.ConsecutiveErrors++
+	if xe.Code.IsLoginError() {
+		it.Status = model.ItemLoginError
+		it.ConsecutiveFailedLoginAttempts++
+		it.LastLoginFailureAt = &now
+		it.NextAutoSyncAt = nil
+		return
+	}
+	it.Status = model.ItemOutdated
+	if by == "SYNC" {
+		it.AutoSyncFailures++
+	}
+	if it.AutoSyncFailures < e.cfg.AutoSyncRetries {
+		// Retry sooner than a day, a bounded number of times.
+		it.NextAutoSyncAt = ptr(model.NewTime(now.Add(time.Hour * time.Duration(1<<it.AutoSyncFailures))))
+	} else {
+		it.NextAutoSyncAt = nil
+	}
 }
 
 func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) error {

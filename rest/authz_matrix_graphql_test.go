@@ -85,7 +85,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"preauthorizationConsent": "preauth", "bulkPaymentConsent": "bulk", "startPaymentIntentAsPayer": "payReq",
 	"decidePaymentIntent": "decidedIntent", "payBoletoPixCharge": "paidBoleto", "decidePreauthorization": "preauthEnded",
 	"preauthorizationAsPayer": "preauthEnded", "decideBulkPayment": "bulkEnded",
-	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action"}
+	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action",
+	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -154,7 +155,8 @@ func azInputs(f map[string]string) map[string]any {
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
 		"CreateBoletoInput": b["boleto"], "SmartAccountInput": b["smartAccount"],
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
-		"SandboxFaultInput": azFaultRule,
+		"SandboxFaultInput":      azFaultRule,
+		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
 	}
 }
 

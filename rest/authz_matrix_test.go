@@ -203,6 +203,15 @@ func azRoutes() map[string]azRoute {
 		"GET /boletos/pix/{id}":              {ids: []string{"boleto"}, public: true},
 		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
 
+		"POST /sandbox/items/{id}/reset-login":    {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/status":         {ids: []string{"item"}, body: "sandboxStatus"},
+		"POST /sandbox/items/{id}/next-execution": {ids: []string{"item"}, body: "sandboxNext"},
+		"POST /sandbox/items/{id}/sync":           {ids: []string{"item"}},
+		// Without confirm: the matrix's credentials are refused before it is read, and B's
+		// key is refused for the missing confirm; a clean slate of B's own is the
+		// sandbox control tests' concern.
+		"DELETE /sandbox/client": {},
+
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
 
@@ -256,6 +265,9 @@ func azBodies(f map[string]string) map[string]any {
 		"smartAccount": map[string]any{"name": "Conta de B", "taxNumber": happyCPF, "email": "b@example.com", "phoneNumber": "+5511999990000"},
 		"boleto":       boletoBody(f["boletoConnection"], "AZ-B", 20, day(5)),
 		"recipient":    map[string]any{"name": "Loja de B", "taxNumber": "11222333000181", "paymentInstitutionId": f["institution"], "account": map[string]any{"branch": "0001", "number": "12345-6", "type": "CHECKING_ACCOUNT"}},
+
+		"sandboxStatus": map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE"},
+		"sandboxNext":   map[string]any{"executionStatus": "UNEXPECTED_ERROR"},
 	}
 }
 

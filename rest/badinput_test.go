@@ -196,6 +196,13 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"GET /reference":                     {public: true},
 		"* /graphiql":                        {public: true},
 		"* /graphiql/*":                      {ids: []string{"asset"}, public: true},
+
+		// Sandbox control: items and data (issue 38, S1).
+		"POST /sandbox/items/{id}/reset-login":    {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/status":         {ids: []string{"item"}, body: map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE", "message": "x", "statusDetail": map[string]any{"transactions": map[string]any{"isUpdated": false}}}},
+		"POST /sandbox/items/{id}/next-execution": {ids: []string{"item"}, body: map[string]any{"executionStatus": "PARTIAL_SUCCESS", "unavailableProducts": []any{"TRANSACTIONS"}}},
+		"POST /sandbox/items/{id}/sync":           {ids: []string{"item"}},
+		"DELETE /sandbox/client":                  {query: []string{"confirm"}}, // never the real confirm: the scan keeps its data
 	}
 }
 

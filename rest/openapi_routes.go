@@ -205,6 +205,12 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/boletos/pix/{id}", tag: "Boletos", summary: "The charge a boleto's PIX code points at", resp: model.PixCharge{}, public: true},
 	{method: "POST", path: "/boletos/pix/{id}", tag: "Boletos", summary: "Sandbox: a payer's PIX to that code, which pays the boleto", resp: model.PixCharge{}, public: true},
 
+	{method: "POST", path: "/sandbox/items/{id}/reset-login", tag: "Sandbox control", summary: "Sandbox: the item's credentials stop working (LOGIN_ERROR until an update sends them again)", resp: model.Item{}},
+	{method: "POST", path: "/sandbox/items/{id}/status", tag: "Sandbox control", summary: "Sandbox: put the item in UPDATED, LOGIN_ERROR or OUTDATED with an error code and statusDetail", body: model.SandboxItemStatusInput{}, resp: model.Item{}},
+	{method: "POST", path: "/sandbox/items/{id}/next-execution", tag: "Sandbox control", summary: "Sandbox: the outcome the item's next execution ends in (an error or PARTIAL_SUCCESS)", body: model.SandboxNextExecutionInput{}, resp: model.SandboxNextExecution{}},
+	{method: "POST", path: "/sandbox/items/{id}/sync", tag: "Sandbox control", summary: "Sandbox: run the item's automatic sync now (triggeredBy SYNC)", resp: model.Item{}},
+	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
+
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},
 	{method: "GET", path: "/openapi.json", tag: "Service", summary: "This document", resp: map[string]any{}, public: true},
 	{method: "GET", path: "/reference", tag: "Service", summary: "This document, rendered for people", html: true, public: true},

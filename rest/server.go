@@ -203,6 +203,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/sandbox/faults", s.getFaults())
 	r.Put("/sandbox/faults", s.putFaults())
 	r.Delete("/sandbox/faults", s.deleteFaults())
+	// Sandbox control: items and data (part S1 of issue 38).
+	r.Post("/sandbox/items/{id}/reset-login", s.resetItemLogin())
+	r.Post("/sandbox/items/{id}/status", s.setItemStatus())
+	r.Post("/sandbox/items/{id}/next-execution", s.setNextExecution())
+	r.Post("/sandbox/items/{id}/sync", s.syncItemNow())
+	r.Delete("/sandbox/client", s.deleteClientData())
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

@@ -25,6 +25,8 @@ var walked = []struct{ file, section string }{
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
+	// Its clean slate empties the application: it stays the last page walked.
+	{"docs/sandbox.md", "Control: items and data"},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
@@ -114,6 +116,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// Fault injection: the rules set, a 503 that says it was injected, counted, taken back.
 		`{"faults":[{"route":"GET /categories","kind":"SERVER_ERROR","probability":1,"status":503}`, "HTTP/1.1 503", "Ponte-Injected-Fault: ",
 		`"sandboxFaults":[{"route":"GET /categories"`, `ponte_injected_faults_total{kind="SERVER_ERROR",route="GET /categories"} `, `{"faults":[]}`,
+		// Sandbox control of an item, then the clean slate.
+		`"status":"UPDATED","executionStatus":"PARTIAL_SUCCESS"`, `"code":"SITE_NOT_AVAILABLE","message":"Banco fora do ar"`,
+		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)

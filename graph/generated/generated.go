@@ -1092,6 +1092,11 @@ type ComplexityRoot struct {
 		RevokePreauthorizationAsPayer       func(childComplexity int, id uuid.UUID) int
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
+		SandboxDeleteClientData             func(childComplexity int, confirm string) int
+		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
+		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
+		SandboxSetNextExecution             func(childComplexity int, id uuid.UUID, input model.SandboxNextExecutionInput) int
+		SandboxSyncItem                     func(childComplexity int, id uuid.UUID) int
 		ScheduleAutomaticPixPayment         func(childComplexity int, paymentRequestID uuid.UUID, input model.AutomaticPixPaymentInput) int
 		SetConnectorSettings                func(childComplexity int, connectorID int, settings map[string]any) int
 		SetSandboxFaults                    func(childComplexity int, faults []*model.SandboxFault) int
@@ -1508,12 +1513,36 @@ type ComplexityRoot struct {
 		RedirectURI   func(childComplexity int) int
 	}
 
+	SandboxCleanSlate struct {
+		BoletoConnections              func(childComplexity int) int
+		Boletos                        func(childComplexity int) int
+		BulkPayments                   func(childComplexity int) int
+		ClientID                       func(childComplexity int) int
+		Deliveries                     func(childComplexity int) int
+		Events                         func(childComplexity int) int
+		Items                          func(childComplexity int) int
+		PaymentCustomers               func(childComplexity int) int
+		PaymentIntents                 func(childComplexity int) int
+		PaymentRecipients              func(childComplexity int) int
+		PaymentRequests                func(childComplexity int) int
+		SmartAccounts                  func(childComplexity int) int
+		SmartTransferPreauthorizations func(childComplexity int) int
+		Webhooks                       func(childComplexity int) int
+	}
+
 	SandboxFault struct {
 		Kind        func(childComplexity int) int
 		LatencyMs   func(childComplexity int) int
 		Probability func(childComplexity int) int
 		Route       func(childComplexity int) int
 		Status      func(childComplexity int) int
+	}
+
+	SandboxNextExecution struct {
+		ExecutionStatus     func(childComplexity int) int
+		ItemID              func(childComplexity int) int
+		Message             func(childComplexity int) int
+		UnavailableProducts func(childComplexity int) int
 	}
 
 	ScheduledPayment struct {
@@ -1838,6 +1867,11 @@ type MutationResolver interface {
 	UploadStatement(ctx context.Context, itemID uuid.UUID, file graphql.Upload) (*model.Item, error)
 	SetConnectorSettings(ctx context.Context, connectorID int, settings map[string]any) (map[string]any, error)
 	SetSandboxFaults(ctx context.Context, faults []*model.SandboxFault) ([]*model.SandboxFault, error)
+	SandboxResetItemLogin(ctx context.Context, id uuid.UUID) (*model.Item, error)
+	SandboxSetItemStatus(ctx context.Context, id uuid.UUID, input model.SandboxItemStatusInput) (*model.Item, error)
+	SandboxSetNextExecution(ctx context.Context, id uuid.UUID, input model.SandboxNextExecutionInput) (*model.SandboxNextExecution, error)
+	SandboxSyncItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
+	SandboxDeleteClientData(ctx context.Context, confirm string) (*model.SandboxCleanSlate, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -6612,6 +6646,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookSigningSecret(childComplexity), true
+	case "Mutation.sandboxDeleteClientData":
+		if e.ComplexityRoot.Mutation.SandboxDeleteClientData == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxDeleteClientData_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxDeleteClientData(childComplexity, args["confirm"].(string)), true
+	case "Mutation.sandboxResetItemLogin":
+		if e.ComplexityRoot.Mutation.SandboxResetItemLogin == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxResetItemLogin_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxResetItemLogin(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.sandboxSetItemStatus":
+		if e.ComplexityRoot.Mutation.SandboxSetItemStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxSetItemStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxSetItemStatus(childComplexity, args["id"].(uuid.UUID), args["input"].(model.SandboxItemStatusInput)), true
+	case "Mutation.sandboxSetNextExecution":
+		if e.ComplexityRoot.Mutation.SandboxSetNextExecution == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxSetNextExecution_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxSetNextExecution(childComplexity, args["id"].(uuid.UUID), args["input"].(model.SandboxNextExecutionInput)), true
+	case "Mutation.sandboxSyncItem":
+		if e.ComplexityRoot.Mutation.SandboxSyncItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxSyncItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxSyncItem(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.scheduleAutomaticPixPayment":
 		if e.ComplexityRoot.Mutation.ScheduleAutomaticPixPayment == nil {
 			break
@@ -8850,6 +8939,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxAuthorization.RedirectURI(childComplexity), true
 
+	case "SandboxCleanSlate.boletoConnections":
+		if e.ComplexityRoot.SandboxCleanSlate.BoletoConnections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.BoletoConnections(childComplexity), true
+	case "SandboxCleanSlate.boletos":
+		if e.ComplexityRoot.SandboxCleanSlate.Boletos == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.Boletos(childComplexity), true
+	case "SandboxCleanSlate.bulkPayments":
+		if e.ComplexityRoot.SandboxCleanSlate.BulkPayments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.BulkPayments(childComplexity), true
+	case "SandboxCleanSlate.clientId":
+		if e.ComplexityRoot.SandboxCleanSlate.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.ClientID(childComplexity), true
+	case "SandboxCleanSlate.deliveries":
+		if e.ComplexityRoot.SandboxCleanSlate.Deliveries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.Deliveries(childComplexity), true
+	case "SandboxCleanSlate.events":
+		if e.ComplexityRoot.SandboxCleanSlate.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.Events(childComplexity), true
+	case "SandboxCleanSlate.items":
+		if e.ComplexityRoot.SandboxCleanSlate.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.Items(childComplexity), true
+	case "SandboxCleanSlate.paymentCustomers":
+		if e.ComplexityRoot.SandboxCleanSlate.PaymentCustomers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.PaymentCustomers(childComplexity), true
+	case "SandboxCleanSlate.paymentIntents":
+		if e.ComplexityRoot.SandboxCleanSlate.PaymentIntents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.PaymentIntents(childComplexity), true
+	case "SandboxCleanSlate.paymentRecipients":
+		if e.ComplexityRoot.SandboxCleanSlate.PaymentRecipients == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.PaymentRecipients(childComplexity), true
+	case "SandboxCleanSlate.paymentRequests":
+		if e.ComplexityRoot.SandboxCleanSlate.PaymentRequests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.PaymentRequests(childComplexity), true
+	case "SandboxCleanSlate.smartAccounts":
+		if e.ComplexityRoot.SandboxCleanSlate.SmartAccounts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.SmartAccounts(childComplexity), true
+	case "SandboxCleanSlate.smartTransferPreauthorizations":
+		if e.ComplexityRoot.SandboxCleanSlate.SmartTransferPreauthorizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.SmartTransferPreauthorizations(childComplexity), true
+	case "SandboxCleanSlate.webhooks":
+		if e.ComplexityRoot.SandboxCleanSlate.Webhooks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.Webhooks(childComplexity), true
+
 	case "SandboxFault.kind":
 		if e.ComplexityRoot.SandboxFault.Kind == nil {
 			break
@@ -8880,6 +9054,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxFault.Status(childComplexity), true
+
+	case "SandboxNextExecution.executionStatus":
+		if e.ComplexityRoot.SandboxNextExecution.ExecutionStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxNextExecution.ExecutionStatus(childComplexity), true
+	case "SandboxNextExecution.itemId":
+		if e.ComplexityRoot.SandboxNextExecution.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxNextExecution.ItemID(childComplexity), true
+	case "SandboxNextExecution.message":
+		if e.ComplexityRoot.SandboxNextExecution.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxNextExecution.Message(childComplexity), true
+	case "SandboxNextExecution.unavailableProducts":
+		if e.ComplexityRoot.SandboxNextExecution.UnavailableProducts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxNextExecution.UnavailableProducts(childComplexity), true
 
 	case "ScheduledPayment.createdAt":
 		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
@@ -9847,11 +10046,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PaymentRequestInput", ec.unmarshalInputPaymentRequestInput),
 			graphql.NewInputUnmarshaler("PaymentScheduleInput", ec.unmarshalInputPaymentScheduleInput),
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
+			graphql.NewInputUnmarshaler("ProductStateInput", ec.unmarshalInputProductStateInput),
+			graphql.NewInputUnmarshaler("ProductWarningInput", ec.unmarshalInputProductWarningInput),
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
+			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
+			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
 			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
 			graphql.NewInputUnmarshaler("SmartTransferLimitsInput", ec.unmarshalInputSmartTransferLimitsInput),
 			graphql.NewInputUnmarshaler("SmartTransferPaymentInput", ec.unmarshalInputSmartTransferPaymentInput),
 			graphql.NewInputUnmarshaler("SmartTransferPreauthorizationInput", ec.unmarshalInputSmartTransferPreauthorizationInput),
+			graphql.NewInputUnmarshaler("StatusDetailInput", ec.unmarshalInputStatusDetailInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
@@ -14560,6 +14764,150 @@ extend type Mutation {
     faults: [SandboxFaultInput!]!
   ): [SandboxFault!]!
 }
+
+# Sandbox control, part S1: items and data (POST /sandbox/items/{id}/reset-login, /status,
+# /next-execution, /sync; DELETE /sandbox/client). API keys only, sandbox items only
+# (SANDBOX_RESOURCE_REQUIRED otherwise); docs/sandbox.md, "Control: items and data".
+
+"The state POST /sandbox/items/{id}/status puts a sandbox item in, as if an execution had just ended so."
+input SandboxItemStatusInput {
+  "UPDATED, LOGIN_ERROR or OUTDATED: the states an execution ends in."
+  status: ItemStatus!
+  "The outcome: SUCCESS (default) or PARTIAL_SUCCESS for UPDATED; a login error for LOGIN_ERROR (default INVALID_CREDENTIALS); another error for OUTDATED (default UNEXPECTED_ERROR). An error's code."
+  executionStatus: ExecutionStatus
+  "The error's message; absent, a default one."
+  message: String
+  "The item's statusDetail; absent, PARTIAL_SUCCESS leaves out the first product collected and the other outcomes set none."
+  statusDetail: StatusDetailInput
+}
+
+"A statusDetail to set (see StatusDetail); investmentsTransactions fills both of its keys."
+input StatusDetailInput {
+  "Bank accounts."
+  accounts: ProductStateInput
+  "Credit cards."
+  creditCards: ProductStateInput
+  "Transactions."
+  transactions: ProductStateInput
+  "Investments."
+  investments: ProductStateInput
+  "Investment transactions."
+  investmentsTransactions: ProductStateInput
+  "The holder's identity."
+  identity: ProductStateInput
+  "Payment data of transactions."
+  paymentData: ProductStateInput
+  "Loans."
+  loans: ProductStateInput
+  "Account statements."
+  accountStatements: ProductStateInput
+}
+
+"One product's outcome to set (see ProductState)."
+input ProductStateInput {
+  "Whether the last execution collected the product."
+  isUpdated: Boolean!
+  "When the product was last collected; null if never."
+  lastUpdatedAt: DateTime
+  "Problems met while collecting it."
+  warnings: [ProductWarningInput!]
+}
+
+"A warning to set on a product (see ProductWarning)."
+input ProductWarningInput {
+  "A stable identifier of the problem."
+  code: String!
+  "The problem, for people."
+  message: String!
+  "The institution's own message."
+  providerMessage: String
+}
+
+"The outcome POST /sandbox/items/{id}/next-execution chooses for a sandbox item's next execution."
+input SandboxNextExecutionInput {
+  "SUCCESS (the scenario's own outcome: clears an earlier choice), PARTIAL_SUCCESS, a login error (the execution ends at login) or another error (SITE_NOT_AVAILABLE and CONNECTION_ERROR before login, the rest after)."
+  executionStatus: ExecutionStatus!
+  "The error's message; absent, a default one."
+  message: String
+  "The products PARTIAL_SUCCESS leaves out (never ACCOUNTS); absent, the first the item collects."
+  unavailableProducts: [Product!]
+}
+
+"The outcome a sandbox item's next execution will end in."
+type SandboxNextExecution {
+  "The item's id."
+  itemId: UUID!
+  "The outcome; SUCCESS: the scenario's own."
+  executionStatus: ExecutionStatus!
+  "The error's message; null for SUCCESS and PARTIAL_SUCCESS."
+  message: String
+  "The products PARTIAL_SUCCESS leaves out; empty otherwise."
+  unavailableProducts: [Product!]!
+}
+
+"What DELETE /sandbox/client removed: the number of each kind of resource."
+type SandboxCleanSlate {
+  "The application whose data was removed (the caller's)."
+  clientId: UUID!
+  "Items, with everything collected for them and their executions."
+  items: Int!
+  "Payment requests, with their scheduled and automatic PIX payments."
+  paymentRequests: Int!
+  "Payment intents."
+  paymentIntents: Int!
+  "Payment customers."
+  paymentCustomers: Int!
+  "Payment recipients."
+  paymentRecipients: Int!
+  "Smart accounts (their ledger entries stay: the ledger is append-only)."
+  smartAccounts: Int!
+  "Bulk payments."
+  bulkPayments: Int!
+  "Smart transfer pre-authorizations, with their payments."
+  smartTransferPreauthorizations: Int!
+  "Boleto connections."
+  boletoConnections: Int!
+  "Boletos."
+  boletos: Int!
+  "Webhooks."
+  webhooks: Int!
+  "Events."
+  events: Int!
+  "Webhook deliveries, with their attempts."
+  deliveries: Int!
+}
+
+extend type Mutation {
+  "POST /sandbox/items/{id}/reset-login: the sandbox item's credentials stop working, as when the user changes the password at the bank. The item is LOGIN_ERROR (INVALID_CREDENTIALS) at once, an update without parameters is refused, and every execution on the stored credentials ends in LOGIN_ERROR until an update sends them again."
+  sandboxResetItemLogin(
+    "The sandbox item's id."
+    id: UUID!
+  ): Item!
+  "POST /sandbox/items/{id}/status: puts a sandbox item at once in the state an execution ends in, with the error code, message and statusDetail given; recorded as an execution triggeredBy CLIENT, with its item/error or item/updated event. The collected data stays."
+  sandboxSetItemStatus(
+    "The sandbox item's id."
+    id: UUID!
+    "The state to put it in."
+    input: SandboxItemStatusInput!
+  ): Item!
+  "POST /sandbox/items/{id}/next-execution: chooses the outcome the sandbox item's next execution ends in, whatever starts it."
+  sandboxSetNextExecution(
+    "The sandbox item's id."
+    id: UUID!
+    "The outcome."
+    input: SandboxNextExecutionInput!
+  ): SandboxNextExecution!
+  "POST /sandbox/items/{id}/sync: runs the sandbox item's automatic sync now: an execution triggeredBy SYNC."
+  sandboxSyncItem(
+    "The sandbox item's id."
+    id: UUID!
+  ): Item!
+  "DELETE /sandbox/client: deletes everything the calling application owns (items, payments, customers, recipients, smart accounts, boletos, webhooks, events, deliveries), in one transaction; the application itself and every other application stay. Refused with SANDBOX_RESOURCE_REQUIRED while it owns anything outside the sandbox."
+  sandboxDeleteClientData(
+    "The calling application's own clientId, to confirm."
+    confirm: String!
+  ): SandboxCleanSlate!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17216,6 +17564,40 @@ func (ec *executionContext) childFields_SandboxAuthorization(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SandboxAuthorization", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientId":
+		return ec.fieldContext_SandboxCleanSlate_clientId(ctx, field)
+	case "items":
+		return ec.fieldContext_SandboxCleanSlate_items(ctx, field)
+	case "paymentRequests":
+		return ec.fieldContext_SandboxCleanSlate_paymentRequests(ctx, field)
+	case "paymentIntents":
+		return ec.fieldContext_SandboxCleanSlate_paymentIntents(ctx, field)
+	case "paymentCustomers":
+		return ec.fieldContext_SandboxCleanSlate_paymentCustomers(ctx, field)
+	case "paymentRecipients":
+		return ec.fieldContext_SandboxCleanSlate_paymentRecipients(ctx, field)
+	case "smartAccounts":
+		return ec.fieldContext_SandboxCleanSlate_smartAccounts(ctx, field)
+	case "bulkPayments":
+		return ec.fieldContext_SandboxCleanSlate_bulkPayments(ctx, field)
+	case "smartTransferPreauthorizations":
+		return ec.fieldContext_SandboxCleanSlate_smartTransferPreauthorizations(ctx, field)
+	case "boletoConnections":
+		return ec.fieldContext_SandboxCleanSlate_boletoConnections(ctx, field)
+	case "boletos":
+		return ec.fieldContext_SandboxCleanSlate_boletos(ctx, field)
+	case "webhooks":
+		return ec.fieldContext_SandboxCleanSlate_webhooks(ctx, field)
+	case "events":
+		return ec.fieldContext_SandboxCleanSlate_events(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_SandboxCleanSlate_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxCleanSlate", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "route":
@@ -17230,6 +17612,20 @@ func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field 
 		return ec.fieldContext_SandboxFault_latencyMs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxFault", field.Name)
+}
+
+func (ec *executionContext) childFields_SandboxNextExecution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "itemId":
+		return ec.fieldContext_SandboxNextExecution_itemId(ctx, field)
+	case "executionStatus":
+		return ec.fieldContext_SandboxNextExecution_executionStatus(ctx, field)
+	case "message":
+		return ec.fieldContext_SandboxNextExecution_message(ctx, field)
+	case "unavailableProducts":
+		return ec.fieldContext_SandboxNextExecution_unavailableProducts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxNextExecution", field.Name)
 }
 
 func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18595,6 +18991,92 @@ func (ec *executionContext) field_Mutation_revokePreauthorizationAsPayer_args(ct
 }
 
 func (ec *executionContext) field_Mutation_revokeSmartTransferPreauthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxDeleteClientData_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "confirm",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["confirm"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxResetItemLogin_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxSetItemStatus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxItemStatusInput, error) {
+			return ec.unmarshalNSandboxItemStatusInput2ponteᚋmodelᚐSandboxItemStatusInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxSetNextExecution_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxNextExecutionInput, error) {
+			return ec.unmarshalNSandboxNextExecutionInput2ponteᚋmodelᚐSandboxNextExecutionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxSyncItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -39720,6 +40202,226 @@ func (ec *executionContext) fieldContext_Mutation_setSandboxFaults(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_sandboxResetItemLogin(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxResetItemLogin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxResetItemLogin(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxResetItemLogin(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxResetItemLogin_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxSetItemStatus(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxSetItemStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxSetItemStatus(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.SandboxItemStatusInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxSetItemStatus(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxSetItemStatus_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxSetNextExecution(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxSetNextExecution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxSetNextExecution(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.SandboxNextExecutionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxNextExecution) graphql.Marshaler {
+			return ec.marshalNSandboxNextExecution2ᚖponteᚋmodelᚐSandboxNextExecution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxSetNextExecution(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxNextExecution(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxSetNextExecution_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxSyncItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxSyncItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxSyncItem(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Item) graphql.Marshaler {
+			return ec.marshalNItem2ᚖponteᚋmodelᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxSyncItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxSyncItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxDeleteClientData(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxDeleteClientData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxDeleteClientData(ctx, fc.Args["confirm"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxCleanSlate) graphql.Marshaler {
+			return ec.marshalNSandboxCleanSlate2ᚖponteᚋmodelᚐSandboxCleanSlate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxDeleteClientData(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxCleanSlate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxDeleteClientData_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48249,6 +48951,328 @@ func (ec *executionContext) fieldContext_SandboxAuthorization_redirectUri(_ cont
 	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "String")
 }
 
+func (ec *executionContext) _SandboxCleanSlate_clientId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_items(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_paymentRequests(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_paymentRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentRequests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_paymentRequests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_paymentIntents(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_paymentIntents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentIntents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_paymentIntents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_paymentCustomers(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_paymentCustomers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentCustomers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_paymentCustomers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_paymentRecipients(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_paymentRecipients(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentRecipients, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_paymentRecipients(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_smartAccounts(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_smartAccounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartAccounts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_smartAccounts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_bulkPayments(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_bulkPayments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPayments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_bulkPayments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_smartTransferPreauthorizations(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_smartTransferPreauthorizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartTransferPreauthorizations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_smartTransferPreauthorizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_boletoConnections(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_boletoConnections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BoletoConnections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_boletoConnections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_boletos(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_boletos(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boletos, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_boletos(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_webhooks(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_webhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Webhooks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_webhooks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_events(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_deliveries(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deliveries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SandboxFault_route(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48362,6 +49386,98 @@ func (ec *executionContext) _SandboxFault_latencyMs(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_SandboxFault_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxNextExecution_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxNextExecution_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxNextExecution_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxNextExecution_executionStatus(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxNextExecution_executionStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExecutionStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ExecutionStatus) graphql.Marshaler {
+			return ec.marshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxNextExecution_executionStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "ExecutionStatus")
+}
+
+func (ec *executionContext) _SandboxNextExecution_message(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxNextExecution_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxNextExecution_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxNextExecution_unavailableProducts(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxNextExecution_unavailableProducts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnavailableProducts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Product) graphql.Marshaler {
+			return ec.marshalNProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxNextExecution_unavailableProducts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "Product")
 }
 
 func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
@@ -54865,6 +55981,118 @@ func UnmarshalPixQrPaymentRequestInput(ctx context.Context, raw any) (model.PixQ
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputProductStateInput(ctx context.Context, obj any) (model.ProductState, error) {
+	var it model.ProductState
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"isUpdated", "lastUpdatedAt", "warnings"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "isUpdated":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isUpdated"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsUpdated = data
+		case "lastUpdatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastUpdatedAt"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastUpdatedAt = data
+		case "warnings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("warnings"))
+			data, err := ec.unmarshalOProductWarningInput2ᚕponteᚋmodelᚐProductWarningᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Warnings = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalProductStateInput unmarshals raw into the ProductStateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalProductStateInput(ctx context.Context, raw any) (model.ProductState, error) {
+	var out model.ProductState
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ProductStateInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputProductWarningInput(ctx context.Context, obj any) (model.ProductWarning, error) {
+	var it model.ProductWarning
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "message", "providerMessage"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "providerMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("providerMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProviderMessage = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalProductWarningInput unmarshals raw into the ProductWarningInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalProductWarningInput(ctx context.Context, raw any) (model.ProductWarning, error) {
+	var out model.ProductWarning
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ProductWarningInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context, obj any) (model.SandboxFault, error) {
 	var it model.SandboxFault
 	if obj == nil {
@@ -54932,6 +56160,125 @@ func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context,
 func UnmarshalSandboxFaultInput(ctx context.Context, raw any) (model.SandboxFault, error) {
 	var out model.SandboxFault
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxFaultInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxItemStatusInput(ctx context.Context, obj any) (model.SandboxItemStatusInput, error) {
+	var it model.SandboxItemStatusInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "executionStatus", "message", "statusDetail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalNItemStatus2ponteᚋmodelᚐItemStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "executionStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("executionStatus"))
+			data, err := ec.unmarshalOExecutionStatus2ᚖponteᚋmodelᚐExecutionStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExecutionStatus = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "statusDetail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusDetail"))
+			data, err := ec.unmarshalOStatusDetailInput2ᚖponteᚋmodelᚐStatusDetail(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusDetail = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxItemStatusInput unmarshals raw into the SandboxItemStatusInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxItemStatusInput(ctx context.Context, raw any) (model.SandboxItemStatusInput, error) {
+	var out model.SandboxItemStatusInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxItemStatusInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxNextExecutionInput(ctx context.Context, obj any) (model.SandboxNextExecutionInput, error) {
+	var it model.SandboxNextExecutionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"executionStatus", "message", "unavailableProducts"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "executionStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("executionStatus"))
+			data, err := ec.unmarshalNExecutionStatus2ponteᚋmodelᚐExecutionStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExecutionStatus = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "unavailableProducts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unavailableProducts"))
+			data, err := ec.unmarshalOProduct2ᚕponteᚋmodelᚐProductᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnavailableProducts = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxNextExecutionInput unmarshals raw into the SandboxNextExecutionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxNextExecutionInput(ctx context.Context, raw any) (model.SandboxNextExecutionInput, error) {
+	var out model.SandboxNextExecutionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxNextExecutionInput", raw, &out)
 	return out, err
 }
 
@@ -55226,6 +56573,104 @@ func (ec *executionContext) unmarshalInputSmartTransferPreauthorizationInput(ctx
 func UnmarshalSmartTransferPreauthorizationInput(ctx context.Context, raw any) (model.SmartTransferPreauthorizationInput, error) {
 	var out model.SmartTransferPreauthorizationInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SmartTransferPreauthorizationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputStatusDetailInput(ctx context.Context, obj any) (model.StatusDetail, error) {
+	var it model.StatusDetail
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"accounts", "creditCards", "transactions", "investments", "investmentsTransactions", "identity", "paymentData", "loans", "accountStatements"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "accounts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accounts"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Accounts = data
+		case "creditCards":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("creditCards"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreditCards = data
+		case "transactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactions"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Transactions = data
+		case "investments":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("investments"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Investments = data
+		case "investmentsTransactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("investmentsTransactions"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvestmentsTransactions = data
+		case "identity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("identity"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Identity = data
+		case "paymentData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentData"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentData = data
+		case "loans":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("loans"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Loans = data
+		case "accountStatements":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountStatements"))
+			data, err := ec.unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountStatements = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalStatusDetailInput unmarshals raw into the StatusDetailInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalStatusDetailInput(ctx context.Context, raw any) (model.StatusDetail, error) {
+	var out model.StatusDetail
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "StatusDetailInput", raw, &out)
 	return out, err
 }
 
@@ -62213,6 +63658,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxResetItemLogin":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxResetItemLogin(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxSetItemStatus":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxSetItemStatus(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxSetNextExecution":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxSetNextExecution(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxSyncItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxSyncItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxDeleteClientData":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxDeleteClientData(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64916,6 +66396,104 @@ func (ec *executionContext) _SandboxAuthorization(ctx context.Context, sel ast.S
 	return out
 }
 
+var sandboxCleanSlateImplementors = []string{"SandboxCleanSlate"}
+
+func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxCleanSlate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxCleanSlateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxCleanSlate")
+		case "clientId":
+			out.Values[i] = ec._SandboxCleanSlate_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._SandboxCleanSlate_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentRequests":
+			out.Values[i] = ec._SandboxCleanSlate_paymentRequests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentIntents":
+			out.Values[i] = ec._SandboxCleanSlate_paymentIntents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentCustomers":
+			out.Values[i] = ec._SandboxCleanSlate_paymentCustomers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentRecipients":
+			out.Values[i] = ec._SandboxCleanSlate_paymentRecipients(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "smartAccounts":
+			out.Values[i] = ec._SandboxCleanSlate_smartAccounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkPayments":
+			out.Values[i] = ec._SandboxCleanSlate_bulkPayments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "smartTransferPreauthorizations":
+			out.Values[i] = ec._SandboxCleanSlate_smartTransferPreauthorizations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boletoConnections":
+			out.Values[i] = ec._SandboxCleanSlate_boletoConnections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boletos":
+			out.Values[i] = ec._SandboxCleanSlate_boletos(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhooks":
+			out.Values[i] = ec._SandboxCleanSlate_webhooks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events":
+			out.Values[i] = ec._SandboxCleanSlate_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveries":
+			out.Values[i] = ec._SandboxCleanSlate_deliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sandboxFaultImplementors = []string{"SandboxFault"}
 
 func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxFault) graphql.Marshaler {
@@ -64950,6 +66528,54 @@ func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.Selection
 		case "latencyMs":
 			out.Values[i] = ec._SandboxFault_latencyMs(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxNextExecutionImplementors = []string{"SandboxNextExecution"}
+
+func (ec *executionContext) _SandboxNextExecution(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxNextExecution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxNextExecutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxNextExecution")
+		case "itemId":
+			out.Values[i] = ec._SandboxNextExecution_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "executionStatus":
+			out.Values[i] = ec._SandboxNextExecution_executionStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._SandboxNextExecution_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unavailableProducts":
+			out.Values[i] = ec._SandboxNextExecution_unavailableProducts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -68329,6 +69955,11 @@ func (ec *executionContext) marshalNProductWarning2ponteᚋmodelᚐProductWarnin
 	return ec._ProductWarning(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNProductWarningInput2ponteᚋmodelᚐProductWarning(ctx context.Context, v any) (model.ProductWarning, error) {
+	res, err := ec.unmarshalInputProductWarningInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx context.Context, sel ast.SelectionSet, v model.Relation) graphql.Marshaler {
 	return ec._Relation(ctx, sel, &v)
 }
@@ -68339,6 +69970,14 @@ func (ec *executionContext) marshalNSandboxAuthorization2ᚖponteᚋmodelᚐSand
 		return graphql.Null
 	}
 	return ec._SandboxAuthorization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSandboxCleanSlate2ᚖponteᚋmodelᚐSandboxCleanSlate(ctx context.Context, sel ast.SelectionSet, v *model.SandboxCleanSlate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxCleanSlate!")
+		return graphql.Null
+	}
+	return ec._SandboxCleanSlate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSandboxFault2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
@@ -68397,6 +70036,24 @@ func (ec *executionContext) marshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaul
 		graphql.AddInvalidNullFromMarshaler(ctx, "SandboxFaultKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNSandboxItemStatusInput2ponteᚋmodelᚐSandboxItemStatusInput(ctx context.Context, v any) (model.SandboxItemStatusInput, error) {
+	res, err := ec.unmarshalInputSandboxItemStatusInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSandboxNextExecution2ᚖponteᚋmodelᚐSandboxNextExecution(ctx context.Context, sel ast.SelectionSet, v *model.SandboxNextExecution) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxNextExecution!")
+		return graphql.Null
+	}
+	return ec._SandboxNextExecution(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxNextExecutionInput2ponteᚋmodelᚐSandboxNextExecutionInput(ctx context.Context, v any) (model.SandboxNextExecutionInput, error) {
+	res, err := ec.unmarshalInputSandboxNextExecutionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {
@@ -69404,6 +71061,25 @@ func (ec *executionContext) marshalOExecutionError2ᚖponteᚋmodelᚐExecutionE
 	return ec._ExecutionError(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOExecutionStatus2ᚖponteᚋmodelᚐExecutionStatus(ctx context.Context, v any) (*model.ExecutionStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := model.ExecutionStatus(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExecutionStatus2ᚖponteᚋmodelᚐExecutionStatus(ctx context.Context, sel ast.SelectionSet, v *model.ExecutionStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(string(*v))
+	return res
+}
+
 func (ec *executionContext) marshalOFinancialRelationshipAccount2ᚕponteᚋmodelᚐFinancialRelationshipAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FinancialRelationshipAccount) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -70075,6 +71751,14 @@ func (ec *executionContext) marshalOProductState2ᚖponteᚋmodelᚐProductState
 	return ec._ProductState(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOProductStateInput2ᚖponteᚋmodelᚐProductState(ctx context.Context, v any) (*model.ProductState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputProductStateInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOProductWarning2ᚕponteᚋmodelᚐProductWarningᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProductWarning) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -70092,6 +71776,23 @@ func (ec *executionContext) marshalOProductWarning2ᚕponteᚋmodelᚐProductWar
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalOProductWarningInput2ᚕponteᚋmodelᚐProductWarningᚄ(ctx context.Context, v any) ([]model.ProductWarning, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.ProductWarning, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNProductWarningInput2ponteᚋmodelᚐProductWarning(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOQualifications2ᚖponteᚋmodelᚐQualifications(ctx context.Context, sel ast.SelectionSet, v *model.Qualifications) graphql.Marshaler {
@@ -70154,6 +71855,14 @@ func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail
 		return graphql.Null
 	}
 	return ec._StatusDetail(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOStatusDetailInput2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, v any) (*model.StatusDetail, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputStatusDetailInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
