@@ -65,6 +65,7 @@ const (
 	ReadEvents         Action = "events:read"
 	ManagePayments     Action = "payments:manage"
 	ConfigureConnector Action = "connectors:configure"
+	ControlSandbox     Action = "sandbox:control"
 )
 
 // connectTokenReach is everything a Connect Token may do (section 5): what the Connect
