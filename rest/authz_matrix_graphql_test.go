@@ -154,6 +154,7 @@ func azInputs(f map[string]string) map[string]any {
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
 		"CreateBoletoInput": b["boleto"], "SmartAccountInput": b["smartAccount"],
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
+		"SandboxEventInput": b["sandboxEvent"],
 	}
 }
 

@@ -1,6 +1,10 @@
 package rest
 
-import "ponte/idempotency"
+import (
+	"time"
+
+	"ponte/idempotency"
+)
 
 // Config is what the HTTP surface needs beside the resolvers: its own infrastructure, which
 // no resolver has a use for.
@@ -12,4 +16,7 @@ type Config struct {
 	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
 	// sending it as a bearer token (PONTE_METRICS_TOKEN).
 	MetricsToken string
+	// StreamHeartbeat and StreamPoll time GET /sandbox/events/stream: its heartbeat comment
+	// (0: every 15 s) and its reads of a quiet outbox (0: every second). Tests shorten them.
+	StreamHeartbeat, StreamPoll time.Duration
 }
