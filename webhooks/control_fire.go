@@ -285,7 +285,6 @@ func uniq(ids []uuid.UUID) []uuid.UUID {
 	return out
 }
 
-
 // errorDetail is a payment error event's error: the row's own, the input's, or a
 // rejection by the payer.
 func errorDetail(own *model.PaymentErrorDetail, in model.SandboxEventInput) map[string]any {
