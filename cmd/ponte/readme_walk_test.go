@@ -24,6 +24,7 @@ var walked = []struct{ file, section string }{
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
+	{"docs/sandbox.md", "Control: events and the command line"},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
@@ -109,6 +110,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
 		// A statement file: its transactions read back; the statements page's CSV account.
 		`"description":"SALARIO ACME LTDA"`, `"amount":-1200`, `"providerId":"202603051"`, `"number":"","balance":null,"name":"Conta"`,
+		// An event fired on demand, read back from the event stream.
+		`"sandboxControl":true`, "\nevent: payment_intent/completed\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)

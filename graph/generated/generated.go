@@ -14499,7 +14499,7 @@ extend type Mutation {
 
 # Issue 38, part S2: sandbox control, events on demand and the event stream.
 
-"POST /sandbox/events: an event of section 6.1 and the sandbox resource it is about. Which ids each event takes is docs/sandbox.md's table; an id left out is chosen from the resource named."
+"POST /sandbox/events: a webhook event name and the sandbox resource it is about. Which ids each event takes is docs/sandbox.md's table; an id left out is chosen from the resource named."
 input SandboxEventInput {
   "The event's name (item/updated, transactions/created, payment_intent/completed, …)."
   event: String!
