@@ -66,7 +66,9 @@ type apiError struct {
 	Message         string `json:"message"`
 }
 
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Code, e.CodeDescription, e.Message) }
+func (e *apiError) Error() string {
+	return fmt.Sprintf("%d %s: %s", e.Code, e.CodeDescription, e.Message)
+}
 
 // call sends one JSON request and decodes a 200 answer into out; any other answer is an
 // *apiError.
