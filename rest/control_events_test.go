@@ -282,3 +282,46 @@ func TestSandboxEventsGraphQL(t *testing.T) {
 	b := env.NewClient(t, "control GraphQL B")
 	env.GraphQL(t, b.APIKey, fire, map[string]any{"in": map[string]any{"event": "item/updated", "itemId": item}}).WantCode(t, "ITEM_NOT_FOUND")
 }
+
+// A read from now skips what was committed before it, even behind a transaction that was
+// still running then, and shows that transaction's events when it commits later.
+func TestSandboxEventsFromNow(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	a := env.NewClient(t, "control from now")
+	key := a.APIKey
+	it := createItem(t, env, key, 0, map[string]any{"user": "user-ok", "password": "password-ok"})
+	item := it.ID.String()
+	env.WaitItem(t, key, item, testsupport.Settled)
+	const read = `query($c: String) { sandboxEvents(cursor: $c) { cursor events { id } } }`
+	const fire = `mutation($in: SandboxEventInput!) { fireSandboxEvent(input: $in) { id } }`
+
+	tx, err := env.DB.Pool.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(t.Context()) //nolint:errcheck
+	running := "0a0a0a0a-0000-4000-8000-000000000002"
+	if _, err := tx.Exec(t.Context(), `INSERT INTO events (id, client_id, event, payload) VALUES ($1, $2, 'item/updated', '{"itemId":"x"}')`, running, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	before := env.GraphQL(t, key, fire, map[string]any{"in": map[string]any{"event": "item/updated", "itemId": item}}).OK(t)["fireSandboxEvent"].(map[string]any)["id"]
+	start := env.GraphQL(t, key, read, nil).OK(t)["sandboxEvents"].(map[string]any)
+	cursor := start["cursor"].(string)
+	if err := tx.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	after := env.GraphQL(t, key, fire, map[string]any{"in": map[string]any{"event": "item/error", "itemId": item}}).OK(t)["fireSandboxEvent"].(map[string]any)["id"]
+	var seen []string
+	testsupport.Eventually(t, "the events committed after the start are read", 10*time.Second, func() bool {
+		got := env.GraphQL(t, key, read, map[string]any{"c": cursor}).OK(t)["sandboxEvents"].(map[string]any)
+		cursor = got["cursor"].(string)
+		for _, e := range got["events"].([]any) {
+			seen = append(seen, e.(map[string]any)["id"].(string))
+		}
+		return len(seen) >= 2
+	})
+	if want := []string{running, after.(string)}; strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Fatalf("read %v, want %v (not %v, committed before the start)", seen, want, before)
+	}
+}

@@ -74,7 +74,14 @@ func TestStreamPosition(t *testing.T) {
 			t.Errorf("%v read back as %v %v", p, got, ok)
 		}
 	}
-	for _, s := range []string{"", "1", "1.", ".1", "1.-1", "-1.1", "1.2.3", "a.b", "18446744073709551615.1", " 1.1", strings.Repeat("9", 40) + ".1"} {
+	for _, s := range []string{"5.0.5:9:", "5.0.5:9:5,7", "9.3.5:9:5,7", "12.1.1:12:3,4,11"} {
+		p, ok := db.ParseStreamPosition(s)
+		if !ok || p.String() != s || p.Snapshot == "" {
+			t.Errorf("%q read as %v %v", s, p, ok)
+		}
+	}
+	for _, s := range []string{"", "1", "1.", ".1", "1.-1", "-1.1", "1.2.3", "a.b", "18446744073709551615.1", " 1.1", strings.Repeat("9", 40) + ".1",
+		"5.0.9:5:", "5.0.5:9:5,", "5.0.5:9:5,7.1", "5.0.5:9", "5.0.:9:", "5.0.5:9:5;7", "5.0." + strings.Repeat("1,", 40000)} {
 		if _, ok := db.ParseStreamPosition(s); ok {
 			t.Errorf("%q read as a position", s)
 		}
