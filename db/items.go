@@ -223,6 +223,8 @@ type Event struct {
 	TargetURL     *string        `bun:"target_url"`
 	Payload       map[string]any `bun:"payload,type:jsonb"`
 	CreatedAt     time.Time      `bun:"created_at"`
+	// Control marks an event fired on demand by the sandbox control surface.
+	Control bool `bun:"control"`
 }
 
 // InsertEvent writes an event in the transaction of the change that caused it.

@@ -8,6 +8,8 @@ type Event struct {
 	Event     string         `json:"event"`
 	Payload   map[string]any `json:"payload"`
 	CreatedAt Time           `json:"createdAt"`
+	// SandboxControl marks an event fired on demand (POST /sandbox/events), not by a change.
+	SandboxControl bool `json:"sandboxControl"`
 	// Deliveries are the event's deliveries, filled when one event is read.
 	Deliveries []*WebhookDelivery `json:"deliveries,omitempty"`
 }

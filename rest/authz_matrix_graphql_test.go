@@ -157,6 +157,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
 		"SandboxFaultInput":      azFaultRule,
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
+		"SandboxEventInput": b["sandboxEvent"],
 	}
 }
 

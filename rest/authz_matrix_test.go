@@ -130,6 +130,9 @@ func azRoutes() map[string]azRoute {
 		"GET /webhooks/{id}/deliveries":        {ids: []string{"webhook"}},
 		"GET /events/{id}":                     {ids: []string{"event"}},
 		"POST /events/{id}/redeliver":          {ids: []string{"event"}},
+		// Sandbox control, events (issue 38, S2): B's key fires nothing of A's and streams its own.
+		"POST /sandbox/events":       {body: "sandboxEvent"},
+		"GET /sandbox/events/stream": {query: "timeout=1"},
 
 		"GET /payments/requests":                                                   {},
 		"POST /payments/requests":                                                  {body: "request"},
@@ -236,13 +239,14 @@ var azFaultRule = map[string]any{"route": "GET /categories", "kind": "LATENCY", 
 // one: B's key must not reach A's resources through a body either.
 func azBodies(f map[string]string) map[string]any {
 	return map[string]any{
-		"auth":        map[string]any{"clientId": f["clientId"], "clientSecret": f["clientSecret"]},
-		"token":       map[string]any{"itemId": f["ofItem"], "options": map[string]any{"clientUserId": "b-user"}},
-		"credentials": map[string]any{"user": "user-ok", "password": "password-ok"},
-		"item":        map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}},
-		"empty":       map[string]any{},
-		"mfa":         map[string]any{"token": "123456"},
-		"faults":      map[string]any{"faults": []any{azFaultRule}},
+		"auth":         map[string]any{"clientId": f["clientId"], "clientSecret": f["clientSecret"]},
+		"token":        map[string]any{"itemId": f["ofItem"], "options": map[string]any{"clientUserId": "b-user"}},
+		"credentials":  map[string]any{"user": "user-ok", "password": "password-ok"},
+		"item":         map[string]any{"connectorId": 0, "parameters": map[string]any{"user": "user-ok", "password": "password-ok"}},
+		"empty":        map[string]any{},
+		"mfa":          map[string]any{"token": "123456"},
+		"faults":       map[string]any{"faults": []any{azFaultRule}},
+		"sandboxEvent": map[string]any{"event": "item/updated", "itemId": f["item"]},
 		"mapping": map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"},
 			"dateFormat": "DD/MM/YYYY", "decimal": "comma"},
 		"category": map[string]any{"categoryId": f["category"]},

@@ -112,6 +112,9 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"GET /webhooks/{id}/deliveries":        {ids: []string{"webhook"}, query: page},
 		"GET /events/{id}":                     {ids: []string{"event"}},
 		"POST /events/{id}/redeliver":          {ids: []string{"event"}},
+		"POST /sandbox/events": {body: map[string]any{"event": "transactions/updated", "itemId": f["item"], "accountId": f["account"],
+			"transactionIds": []string{f["transaction"]}}},
+		"GET /sandbox/events/stream": {query: []string{"cursor", "timeout"}, base: url.Values{"timeout": {"1"}}},
 
 		"GET /payments/requests":                                                   {query: q("from", "to")},
 		"POST /payments/requests":                                                  {body: request},

@@ -1,6 +1,10 @@
 package rest
 
-import "ponte/idempotency"
+import (
+	"time"
+
+	"ponte/idempotency"
+)
 
 // Config is what the HTTP surface needs beside the resolvers: its own infrastructure, which
 // no resolver has a use for.
@@ -14,4 +18,8 @@ type Config struct {
 	MetricsToken string
 	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
 	Faults Faults
+
+	// StreamHeartbeat and StreamPoll time GET /sandbox/events/stream: its heartbeat comment
+	// (0: every 15 s) and its reads of a quiet outbox (0: every second). Tests shorten them.
+	StreamHeartbeat, StreamPoll time.Duration
 }

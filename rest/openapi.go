@@ -82,6 +82,8 @@ func apiDocument() (*openapi3.T, error) {
 			ok.WithContent(openapi3.NewContentWithSchema(openapi3.NewStringSchema(), []string{"text/html"}))
 		case r.plain:
 			ok.WithContent(openapi3.NewContentWithSchema(openapi3.NewStringSchema(), []string{"text/plain"}))
+		case r.stream:
+			ok.WithContent(openapi3.NewContentWithSchema(openapi3.NewStringSchema(), []string{"text/event-stream"}))
 		case r.resp != nil:
 			ref, err := component(doc, r.resp)
 			if err != nil {

@@ -13,6 +13,7 @@ type apiRoute struct {
 	resp                       any  // a value of the 200 answer's type; nil: no JSON answer
 	html                       bool // a page for a person, not an API answer
 	plain                      bool // plain text (the metrics)
+	stream                     bool // Server-Sent Events (text/event-stream)
 	public                     bool // answers without a credential
 	file                       bool // the body is a file: raw, or the part "file" of a multipart form
 }
@@ -137,6 +138,10 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/webhooks/{id}/deliveries", tag: "Webhooks", summary: "A webhook's delivery log", query: pages, resp: model.WebhookDeliveryPage{}},
 	{method: "GET", path: "/events/{id}", tag: "Webhooks", summary: "One event and its deliveries", resp: model.Event{}},
 	{method: "POST", path: "/events/{id}/redeliver", tag: "Webhooks", summary: "Send an event again", resp: model.Event{}},
+	{method: "POST", path: "/sandbox/events", tag: "Sandbox control", summary: "Fire a webhook event on demand for a sandbox resource (docs/sandbox.md)",
+		body: model.SandboxEventInput{}, resp: model.Event{}},
+	{method: "GET", path: "/sandbox/events/stream", tag: "Sandbox control", summary: "The application's events as they are written, as Server-Sent Events (Last-Event-ID resumes)",
+		query: []string{"cursor", "timeout"}, stream: true},
 
 	{method: "GET", path: "/payments/requests", tag: "Payments", summary: "Payment requests", query: plus(pages, "from", "to", "status", "clientPaymentId"), resp: model.PaymentRequestPage{}},
 	{method: "POST", path: "/payments/requests", tag: "Payments", summary: "Ask a payer to pay", body: model.PaymentRequestInput{}, resp: model.PaymentRequest{}},

@@ -32,12 +32,20 @@ type Server struct {
 	db           Database
 	keys         *idempotency.Keys
 	metricsToken string
+
+	streamHeartbeat, streamPoll time.Duration
 }
 
 // New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
-		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken}
+		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll}
+	if s.streamHeartbeat <= 0 {
+		s.streamHeartbeat = streamHeartbeat
+	}
+	if s.streamPoll <= 0 {
+		s.streamPoll = streamPoll
+	}
 	if s.limit == nil {
 		s.limit = auth.NewLimiter(nil)
 	}
@@ -209,6 +217,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/items/{id}/next-execution", s.setNextExecution())
 	r.Post("/sandbox/items/{id}/sync", s.syncItemNow())
 	r.Delete("/sandbox/client", s.deleteClientData())
+	// Sandbox control, part S2 of issue 38: events on demand and the event stream.
+	r.Post("/sandbox/events", s.fireSandboxEvent())
+	r.Get("/sandbox/events/stream", s.sandboxEventStream)
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

@@ -211,6 +211,7 @@ func New(t testing.TB, options ...Option) *Env {
 	srv := httptest.NewUnstartedServer(nil)
 	syncCfg.BaseURL = "http://" + srv.Listener.Addr().String()
 	eng := itemsync.New(store, a, MasterKey, syncCfg, res.Log)
+	hooksCfg.BaseURL = syncCfg.BaseURL
 	hooks := webhooks.New(store, MasterKey, hooksCfg, res.Log)
 	payCfg.BaseURL = syncCfg.BaseURL
 	payCfg.AllowInsecureWebhooks = hooksCfg.AllowInsecure

@@ -305,7 +305,7 @@ func (e *Engine) event(ctx context.Context, clientID, id uuid.UUID) (*model.Even
 }
 
 func eventOf(ev *db.Event) *model.Event {
-	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt)}
+	return &model.Event{ID: ev.ID, Event: ev.Event, Payload: ev.Payload, CreatedAt: model.NewTime(ev.CreatedAt), SandboxControl: ev.Control}
 }
 
 // Events lists the events recorded for the application, or for one of its items, oldest

@@ -91,6 +91,9 @@ type Config struct {
 	Limit int
 	// SecretOverlap is how long the previous signing secret keeps signing after a rotation.
 	SecretOverlap time.Duration
+	// BaseURL is the service's public address, for the links events carry
+	// (transactions/created's createdTransactionsLink) when the control surface fires one.
+	BaseURL string
 }
 
 // Schedules returns the retry waits in force for an event.

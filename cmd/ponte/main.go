@@ -127,6 +127,8 @@ func commands() *cli.Command {
 			clientsCommand(),
 			connectorsCommand(),
 			doctorCommand(),
+			triggerCommand(),
+			listenCommand(),
 			{
 				Name: "version", Usage: "print the version and the commit it was built from",
 				Action: func(_ context.Context, cmd *cli.Command) error {

@@ -25,6 +25,7 @@ var walked = []struct{ file, section string }{
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
+	{"docs/sandbox.md", "Control: events and the command line"},
 	// Its clean slate empties the application: it stays the last page walked.
 	{"docs/sandbox.md", "Control: items and data"},
 }
@@ -119,6 +120,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// Sandbox control of an item, then the clean slate.
 		`"status":"UPDATED","executionStatus":"PARTIAL_SUCCESS"`, `"code":"SITE_NOT_AVAILABLE","message":"Banco fora do ar"`,
 		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
+		// An event fired on demand, read back from the event stream.
+		`"sandboxControl":true`, "\nevent: payment_intent/completed\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the output lacks %q:\n%s", want, got)

@@ -107,6 +107,7 @@ func serve(ctx context.Context, c *config) error {
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
 	syncCfg.Institutions = institutions.All()
 	engine := itemsync.New(store, authn, key, syncCfg, log)
+	c.Webhooks.BaseURL = c.BaseURL
 	hooks := webhooks.New(store, key, c.Webhooks, log)
 	if _, err := hooks.SealStoredHeaders(ctx); err != nil {
 		return fmt.Errorf("seal stored webhook headers: %w", err)

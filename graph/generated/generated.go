@@ -591,11 +591,12 @@ type ComplexityRoot struct {
 	}
 
 	Event struct {
-		CreatedAt  func(childComplexity int) int
-		Deliveries func(childComplexity int) int
-		Event      func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Payload    func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Deliveries     func(childComplexity int) int
+		Event          func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Payload        func(childComplexity int) int
+		SandboxControl func(childComplexity int) int
 	}
 
 	ExecutionError struct {
@@ -1085,6 +1086,7 @@ type ComplexityRoot struct {
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRequest                func(childComplexity int, id uuid.UUID) int
 		DeleteWebhook                       func(childComplexity int, id uuid.UUID) int
+		FireSandboxEvent                    func(childComplexity int, input model.SandboxEventInput) int
 		PayBoletoPixCharge                  func(childComplexity int, id uuid.UUID) int
 		RedeliverEvent                      func(childComplexity int, id uuid.UUID) int
 		RefundPaymentRequest                func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
@@ -1481,6 +1483,7 @@ type ComplexityRoot struct {
 		PixCharge                      func(childComplexity int, id uuid.UUID) int
 		PreauthorizationConsent        func(childComplexity int, id uuid.UUID) int
 		SandboxAuthorization           func(childComplexity int, id uuid.UUID) int
+		SandboxEvents                  func(childComplexity int, cursor *string) int
 		SandboxFaults                  func(childComplexity int) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
@@ -1528,6 +1531,11 @@ type ComplexityRoot struct {
 		SmartAccounts                  func(childComplexity int) int
 		SmartTransferPreauthorizations func(childComplexity int) int
 		Webhooks                       func(childComplexity int) int
+	}
+
+	SandboxEventBatch struct {
+		Cursor func(childComplexity int) int
+		Events func(childComplexity int) int
 	}
 
 	SandboxFault struct {
@@ -1872,6 +1880,7 @@ type MutationResolver interface {
 	SandboxSetNextExecution(ctx context.Context, id uuid.UUID, input model.SandboxNextExecutionInput) (*model.SandboxNextExecution, error)
 	SandboxSyncItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
 	SandboxDeleteClientData(ctx context.Context, confirm string) (*model.SandboxCleanSlate, error)
+	FireSandboxEvent(ctx context.Context, input model.SandboxEventInput) (*model.Event, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1953,6 +1962,7 @@ type QueryResolver interface {
 	TransactionsPage(ctx context.Context, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) (*model.TransactionPage, error)
 	ConnectorSettings(ctx context.Context, connectorID int) (map[string]any, error)
 	SandboxFaults(ctx context.Context) ([]*model.SandboxFault, error)
+	SandboxEvents(ctx context.Context, cursor *string) (*model.SandboxEventBatch, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -4276,6 +4286,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Payload(childComplexity), true
+	case "Event.sandboxControl":
+		if e.ComplexityRoot.Event.SandboxControl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.SandboxControl(childComplexity), true
 
 	case "ExecutionError.attributes":
 		if e.ComplexityRoot.ExecutionError.Attributes == nil {
@@ -6574,6 +6590,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.fireSandboxEvent":
+		if e.ComplexityRoot.Mutation.FireSandboxEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_fireSandboxEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FireSandboxEvent(childComplexity, args["input"].(model.SandboxEventInput)), true
 	case "Mutation.payBoletoPixCharge":
 		if e.ComplexityRoot.Mutation.PayBoletoPixCharge == nil {
 			break
@@ -8717,6 +8744,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxAuthorization(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxEvents":
+		if e.ComplexityRoot.Query.SandboxEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxEvents(childComplexity, args["cursor"].(*string)), true
 	case "Query.sandboxFaults":
 		if e.ComplexityRoot.Query.SandboxFaults == nil {
 			break
@@ -9023,6 +9061,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxCleanSlate.Webhooks(childComplexity), true
+
+	case "SandboxEventBatch.cursor":
+		if e.ComplexityRoot.SandboxEventBatch.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxEventBatch.Cursor(childComplexity), true
+	case "SandboxEventBatch.events":
+		if e.ComplexityRoot.SandboxEventBatch.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxEventBatch.Events(childComplexity), true
 
 	case "SandboxFault.kind":
 		if e.ComplexityRoot.SandboxFault.Kind == nil {
@@ -10048,6 +10099,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
 			graphql.NewInputUnmarshaler("ProductStateInput", ec.unmarshalInputProductStateInput),
 			graphql.NewInputUnmarshaler("ProductWarningInput", ec.unmarshalInputProductWarningInput),
+			graphql.NewInputUnmarshaler("SandboxEventInput", ec.unmarshalInputSandboxEventInput),
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
 			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
@@ -14908,6 +14960,61 @@ extend type Mutation {
     confirm: String!
   ): SandboxCleanSlate!
 }
+
+# Issue 38, part S2: sandbox control, events on demand and the event stream.
+
+"POST /sandbox/events: a webhook event name and the sandbox resource it is about. Which ids each event takes is docs/sandbox.md's table; an id left out is chosen from the resource named."
+input SandboxEventInput {
+  "The event's name (item/updated, transactions/created, payment_intent/completed, …)."
+  event: String!
+  "The item of item/*, connector/status_updated (the item's connector) and transactions/* events."
+  itemId: UUID
+  "The account of a transactions/* event; the item's first account when left out."
+  accountId: UUID
+  "The transactions of transactions/updated or /deleted (1 to 500, the account's); its latest one when left out."
+  transactionIds: [UUID!]
+  "The payment request of payment_request/*, payment_intent/*, scheduled_payment/* and automatic_pix_payment/* events."
+  paymentRequestId: UUID
+  "The request's intent of a payment_intent/* event; its latest when left out."
+  paymentIntentId: UUID
+  "The request's scheduled payment of a scheduled_payment/* event; its first when left out."
+  scheduledPaymentId: UUID
+  "The request's charge of an automatic_pix_payment/* event; its first when left out."
+  automaticPixPaymentId: UUID
+  "The error code of item/error (an execution error code) or of a payment error event (a payment error code)."
+  errorCode: String
+  "The error's message (item/error) or description (payment error events)."
+  errorMessage: String
+}
+
+"One read of the event stream: the application's events written after a cursor, in the order they were committed."
+type SandboxEventBatch {
+  "The events, at most 100; an empty list when none was written since the cursor."
+  events: [Event!]!
+  "Where the next read starts (after the last event here)."
+  cursor: String!
+}
+
+extend type Event {
+  "True when the event was fired on demand by the sandbox control surface (POST /sandbox/events), not caused by a change."
+  sandboxControl: Boolean!
+}
+
+extend type Query {
+  "GET /sandbox/events/stream reads this in a loop: the application's events written after cursor (left out: from now on), with the cursor to read on from. Polling with the cursor misses no event and repeats none."
+  sandboxEvents(
+    "A cursor an earlier read returned; left out, the read starts from now."
+    cursor: String
+  ): SandboxEventBatch!
+}
+
+extend type Mutation {
+  "POST /sandbox/events: fires an event on demand for a sandbox resource of the application, delivered, signed and logged like any other; triggeredBy CLIENT. A resource that is not a sandbox one: 403 SANDBOX_RESOURCE_REQUIRED."
+  fireSandboxEvent(
+    "The event and the resource it is about."
+    input: SandboxEventInput!
+  ): Event!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -16004,6 +16111,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_createdAt(ctx, field)
 	case "deliveries":
 		return ec.fieldContext_Event_deliveries(ctx, field)
+	case "sandboxControl":
+		return ec.fieldContext_Event_sandboxControl(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
@@ -17598,6 +17707,16 @@ func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type SandboxCleanSlate", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxEventBatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "events":
+		return ec.fieldContext_SandboxEventBatch_events(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SandboxEventBatch_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxEventBatch", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "route":
@@ -18893,6 +19012,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_fireSandboxEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxEventInput, error) {
+			return ec.unmarshalNSandboxEventInput2ponteᚋmodelᚐSandboxEventInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -20653,6 +20786,20 @@ func (ec *executionContext) field_Query_sandboxAuthorization_args(ctx context.Co
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg0
 	return args, nil
 }
 
@@ -30101,6 +30248,29 @@ func (ec *executionContext) resolveBatch_Event_deliveries(ctx context.Context, f
 		err,
 		"Event.deliveries",
 	)
+}
+
+func (ec *executionContext) _Event_sandboxControl(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_sandboxControl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SandboxControl, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_sandboxControl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _ExecutionError_code(ctx context.Context, field graphql.CollectedField, obj *model.ExecutionError) (ret graphql.Marshaler) {
@@ -40422,6 +40592,50 @@ func (ec *executionContext) fieldContext_Mutation_sandboxDeleteClientData(ctx co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_fireSandboxEvent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_fireSandboxEvent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().FireSandboxEvent(ctx, fc.Args["input"].(model.SandboxEventInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚖponteᚋmodelᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_fireSandboxEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_fireSandboxEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48705,6 +48919,50 @@ func (ec *executionContext) fieldContext_Query_sandboxFaults(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxEvents(ctx, fc.Args["cursor"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxEventBatch) graphql.Marshaler {
+			return ec.marshalNSandboxEventBatch2ᚖponteᚋmodelᚐSandboxEventBatch(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxEventBatch(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -49271,6 +49529,61 @@ func (ec *executionContext) _SandboxCleanSlate_deliveries(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SandboxCleanSlate_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxEventBatch_events(ctx context.Context, field graphql.CollectedField, obj *model.SandboxEventBatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxEventBatch_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Event) graphql.Marshaler {
+			return ec.marshalNEvent2ᚕᚖponteᚋmodelᚐEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxEventBatch_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxEventBatch",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxEventBatch_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SandboxEventBatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxEventBatch_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxEventBatch_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxEventBatch", field, false, false, "String")
 }
 
 func (ec *executionContext) _SandboxFault_route(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
@@ -56093,6 +56406,111 @@ func UnmarshalProductWarningInput(ctx context.Context, raw any) (model.ProductWa
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSandboxEventInput(ctx context.Context, obj any) (model.SandboxEventInput, error) {
+	var it model.SandboxEventInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"event", "itemId", "accountId", "transactionIds", "paymentRequestId", "paymentIntentId", "scheduledPaymentId", "automaticPixPaymentId", "errorCode", "errorMessage"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "event":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("event"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Event = data
+		case "itemId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemID = data
+		case "accountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "transactionIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionIds"))
+			data, err := ec.unmarshalOUUID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionIDs = data
+		case "paymentRequestId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentRequestId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentRequestID = data
+		case "paymentIntentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentID = data
+		case "scheduledPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scheduledPaymentId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScheduledPaymentID = data
+		case "automaticPixPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("automaticPixPaymentId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutomaticPixPaymentID = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxEventInput unmarshals raw into the SandboxEventInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxEventInput(ctx context.Context, raw any) (model.SandboxEventInput, error) {
+	var out model.SandboxEventInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxEventInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context, obj any) (model.SandboxFault, error) {
 	var it model.SandboxFault
 	if obj == nil {
@@ -60369,6 +60787,11 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Event_deliveries(ctx, field, obj)
 				})
+		case "sandboxControl":
+			out.Values[i] = ec._Event_sandboxControl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63693,6 +64116,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "fireSandboxEvent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_fireSandboxEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -66274,6 +66704,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxEvents":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxEvents(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -66474,6 +66911,44 @@ func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.Sele
 			}
 		case "deliveries":
 			out.Values[i] = ec._SandboxCleanSlate_deliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxEventBatchImplementors = []string{"SandboxEventBatch"}
+
+func (ec *executionContext) _SandboxEventBatch(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxEventBatch) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxEventBatchImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxEventBatch")
+		case "events":
+			out.Values[i] = ec._SandboxEventBatch_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SandboxEventBatch_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -69978,6 +70453,19 @@ func (ec *executionContext) marshalNSandboxCleanSlate2ᚖponteᚋmodelᚐSandbox
 		return graphql.Null
 	}
 	return ec._SandboxCleanSlate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSandboxEventBatch2ᚖponteᚋmodelᚐSandboxEventBatch(ctx context.Context, sel ast.SelectionSet, v *model.SandboxEventBatch) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxEventBatch!")
+		return graphql.Null
+	}
+	return ec._SandboxEventBatch(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxEventInput2ponteᚋmodelᚐSandboxEventInput(ctx context.Context, v any) (model.SandboxEventInput, error) {
+	res, err := ec.unmarshalInputSandboxEventInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSandboxFault2ᚕᚖponteᚋmodelᚐSandboxFaultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
