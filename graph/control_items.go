@@ -8,7 +8,7 @@ import (
 	"ponte/model"
 )
 
-// Sandbox control of items and data (part S1): itemsync checks the caller, the item's
+// Sandbox control of items and data: itemsync checks the caller, the item's
 // owner and that it is a sandbox one.
 
 func (r *mutationResolver) SandboxResetItemLogin(ctx context.Context, id uuid.UUID) (*model.Item, error) {

@@ -9,7 +9,7 @@ import (
 	"ponte/model"
 )
 
-// Sandbox control of items and data (part S1): each route is the GraphQL mutation of the
+// Sandbox control of items and data: each route is the GraphQL mutation of the
 // same name (graph/control_items.go).
 
 // resetItemLogin is POST /sandbox/items/{id}/reset-login.

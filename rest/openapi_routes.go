@@ -111,7 +111,7 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/categories", tag: "Categories", summary: "The category tree", query: pages, resp: model.CategoryPage{}},
 	{method: "GET", path: "/categories/{id}", tag: "Categories", summary: "One category", resp: model.Category{}},
 
-	// Sandbox control: fault injection (part S3).
+	// Sandbox control: fault injection.
 	{method: "GET", path: "/sandbox/faults", tag: "Sandbox control", summary: "The application's fault injection rules", resp: faultsBody{}},
 	{method: "PUT", path: "/sandbox/faults", tag: "Sandbox control", summary: "Replace the application's fault injection rules (5xx, 429, latency per route)", body: faultsBody{}, resp: faultsBody{}},
 	{method: "DELETE", path: "/sandbox/faults", tag: "Sandbox control", summary: "Remove the application's fault injection rules", resp: faultsBody{}},

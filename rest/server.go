@@ -207,17 +207,17 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
 
-	// Sandbox control: fault injection (part S3).
+	// Sandbox control: fault injection.
 	r.Get("/sandbox/faults", s.getFaults())
 	r.Put("/sandbox/faults", s.putFaults())
 	r.Delete("/sandbox/faults", s.deleteFaults())
-	// Sandbox control: items and data (part S1 of issue 38).
+	// Sandbox control: items and data.
 	r.Post("/sandbox/items/{id}/reset-login", s.resetItemLogin())
 	r.Post("/sandbox/items/{id}/status", s.setItemStatus())
 	r.Post("/sandbox/items/{id}/next-execution", s.setNextExecution())
 	r.Post("/sandbox/items/{id}/sync", s.syncItemNow())
 	r.Delete("/sandbox/client", s.deleteClientData())
-	// Sandbox control, part S2 of issue 38: events on demand and the event stream.
+	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)
 

@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// The sandbox control commands (issue 38): clients of a running service's API, as an
+// The sandbox control commands: clients of a running service's API, as an
 // application is, with its client id and secret; they open nothing of the service's own.
 
 // remoteFlags name the service and the application a control command acts as.

@@ -14763,7 +14763,7 @@ extend type Mutation {
 }
 
 # ---------------------------------------------------------------------------------------
-# Sandbox control, part S3: fault injection for the application's own resilience tests
+# Sandbox control: fault injection for the application's own resilience tests
 # (docs/sandbox.md, "Control: fault injection").
 
 "What an injected fault does to a request."
@@ -14817,7 +14817,7 @@ extend type Mutation {
   ): [SandboxFault!]!
 }
 
-# Sandbox control, part S1: items and data (POST /sandbox/items/{id}/reset-login, /status,
+# Sandbox control: items and data (POST /sandbox/items/{id}/reset-login, /status,
 # /next-execution, /sync; DELETE /sandbox/client). API keys only, sandbox items only
 # (SANDBOX_RESOURCE_REQUIRED otherwise); docs/sandbox.md, "Control: items and data".
 
@@ -14961,7 +14961,7 @@ extend type Mutation {
   ): SandboxCleanSlate!
 }
 
-# Issue 38, part S2: sandbox control, events on demand and the event stream.
+# Sandbox control: events on demand and the event stream.
 
 "POST /sandbox/events: a webhook event name and the sandbox resource it is about. Which ids each event takes is docs/sandbox.md's table; an id left out is chosen from the resource named."
 input SandboxEventInput {
