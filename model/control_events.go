@@ -15,6 +15,11 @@ type SandboxEventInput struct {
 	PaymentIntentID       *uuid.UUID  `json:"paymentIntentId,omitempty"`
 	ScheduledPaymentID    *uuid.UUID  `json:"scheduledPaymentId,omitempty"`
 	AutomaticPixPaymentID *uuid.UUID  `json:"automaticPixPaymentId,omitempty"`
+	// The smart transfer and boleto events name their resource directly: none has a
+	// parent the application already holds, as a payment request is for its intents.
+	PreauthorizationID     *uuid.UUID `json:"preauthorizationId,omitempty"`
+	SmartTransferPaymentID *uuid.UUID `json:"smartTransferPaymentId,omitempty"`
+	BoletoID               *uuid.UUID `json:"boletoId,omitempty"`
 	// ErrorCode and ErrorMessage fill the error of item/error (an execution error code) and
 	// of the payment error events (a payment error code).
 	ErrorCode    *string `json:"errorCode,omitempty"`

@@ -185,7 +185,7 @@ func TestSandboxEventsRefused(t *testing.T) {
 		{map[string]any{"event": "payment_request/updated", "paymentRequestId": real}, 403, "SANDBOX_RESOURCE_REQUIRED"},
 		{map[string]any{"event": "item/sneezed", "itemId": item}, 400, "INVALID_WEBHOOK_EVENT"},
 		{map[string]any{"event": "all", "itemId": item}, 400, "INVALID_WEBHOOK_EVENT"},
-		{map[string]any{"event": "boleto/updated"}, 400, "INVALID_WEBHOOK_EVENT"},
+		{map[string]any{"event": "boleto/updated"}, 400, "INVALID_PARAMETER"},
 		{map[string]any{"itemId": item}, 400, "INVALID_PARAMETER"},
 		{map[string]any{"event": "item/updated"}, 400, "INVALID_PARAMETER"},
 		{map[string]any{"event": "item/updated", "itemId": item, "paymentRequestId": sandboxReq}, 400, "INVALID_PARAMETER"},

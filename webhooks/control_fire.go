@@ -31,6 +31,9 @@ const (
 	familyItem fireFamily = iota + 1
 	familyTransactions
 	familyPayment
+	familyPreauth
+	familySmartPayment
+	familyBoleto
 )
 
 // fireable are the events POST /sandbox/events fires, each with its family.
@@ -46,6 +49,9 @@ var fireable = map[string]fireFamily{
 	"scheduled_payment/canceled": familyPayment, "scheduled_payment/all_created": familyPayment, "scheduled_payment/all_completed": familyPayment,
 	"automatic_pix_payment/created": familyPayment, "automatic_pix_payment/completed": familyPayment,
 	"automatic_pix_payment/error": familyPayment, "automatic_pix_payment/canceled": familyPayment,
+	"smart_transfer_preauthorization/completed": familyPreauth, "smart_transfer_preauthorization/error": familyPreauth,
+	"smart_transfer_payment/completed": familySmartPayment, "smart_transfer_payment/error": familySmartPayment,
+	"boleto/updated": familyBoleto,
 }
 
 // FireableEvents lists the event names POST /sandbox/events fires, sorted.
@@ -62,6 +68,10 @@ func FireableEvents() []string {
 var paymentErrorCodes = []string{model.PaymentErrorInsufficientFunds, model.PaymentErrorLimitExceeded, model.PaymentErrorRejectedByUser,
 	model.PaymentErrorSettlementFailed, model.PaymentErrorAccountBlocked, model.PaymentErrorCanceled}
 
+// preauthErrorCodes add the code payments/ gives a pre-authorization the payer rejected
+// (payments.ConsentRejected; webhooks does not import payments).
+var preauthErrorCodes = append([]string{"CONSENT_REJECTED"}, paymentErrorCodes...)
+
 // FireSandboxEvent records one event on demand and fans it out; it answers the event as
 // GET /events/{id} would.
 func (e *Engine) FireSandboxEvent(ctx context.Context, in model.SandboxEventInput) (*model.Event, error) {
@@ -77,6 +87,12 @@ func (e *Engine) FireSandboxEvent(ctx context.Context, in model.SandboxEventInpu
 	switch family {
 	case familyItem, familyTransactions:
 		ev, err = e.itemEvent(ctx, clientID, in)
+	case familyPreauth:
+		ev, err = e.preauthEvent(ctx, clientID, in)
+	case familySmartPayment:
+		ev, err = e.smartPaymentEvent(ctx, clientID, in)
+	case familyBoleto:
+		ev, err = e.boletoEvent(ctx, clientID, in)
 	default:
 		ev, err = e.paymentEvent(ctx, clientID, in)
 	}
@@ -118,6 +134,12 @@ func checkFireInput(in model.SandboxEventInput) (fireFamily, error) {
 		apply["scheduledPaymentId"] = strings.HasPrefix(in.Event, "scheduled_payment/") && !strings.HasPrefix(in.Event, "scheduled_payment/all_")
 		apply["automaticPixPaymentId"] = strings.HasPrefix(in.Event, "automatic_pix_payment/")
 		apply["error"] = strings.HasSuffix(in.Event, "/error")
+	case familyPreauth:
+		apply["preauthorizationId"], apply["error"] = true, in.Event == "smart_transfer_preauthorization/error"
+	case familySmartPayment:
+		apply["smartTransferPaymentId"], apply["error"] = true, in.Event == "smart_transfer_payment/error"
+	case familyBoleto:
+		apply["boletoId"] = true
 	}
 	given := []struct {
 		name string
@@ -125,7 +147,8 @@ func checkFireInput(in model.SandboxEventInput) (fireFamily, error) {
 	}{{"itemId", in.ItemID != nil}, {"accountId", in.AccountID != nil}, {"transactionIds", in.TransactionIDs != nil},
 		{"paymentRequestId", in.PaymentRequestID != nil}, {"paymentIntentId", in.PaymentIntentID != nil},
 		{"scheduledPaymentId", in.ScheduledPaymentID != nil}, {"automaticPixPaymentId", in.AutomaticPixPaymentID != nil},
-		{"errorCode", in.ErrorCode != nil}, {"errorMessage", in.ErrorMessage != nil}}
+		{"preauthorizationId", in.PreauthorizationID != nil}, {"smartTransferPaymentId", in.SmartTransferPaymentID != nil},
+		{"boletoId", in.BoletoID != nil}, {"errorCode", in.ErrorCode != nil}, {"errorMessage", in.ErrorMessage != nil}}
 	for _, g := range given {
 		key := g.name
 		if strings.HasPrefix(key, "error") {
@@ -135,11 +158,14 @@ func checkFireInput(in model.SandboxEventInput) (fireFamily, error) {
 			return 0, model.Fail(model.CodeInvalidParameter, "%s does not apply to %s.", g.name, in.Event)
 		}
 	}
-	if family != familyPayment && in.ItemID == nil {
-		return 0, model.Fail(model.CodeInvalidParameter, "itemId is required for %s.", in.Event)
-	}
-	if family == familyPayment && in.PaymentRequestID == nil {
-		return 0, model.Fail(model.CodeInvalidParameter, "paymentRequestId is required for %s.", in.Event)
+	required := map[fireFamily]struct {
+		name string
+		set  bool
+	}{familyItem: {"itemId", in.ItemID != nil}, familyTransactions: {"itemId", in.ItemID != nil},
+		familyPayment: {"paymentRequestId", in.PaymentRequestID != nil}, familyPreauth: {"preauthorizationId", in.PreauthorizationID != nil},
+		familySmartPayment: {"smartTransferPaymentId", in.SmartTransferPaymentID != nil}, familyBoleto: {"boletoId", in.BoletoID != nil}}
+	if r := required[family]; !r.set {
+		return 0, model.Fail(model.CodeInvalidParameter, "%s is required for %s.", r.name, in.Event)
 	}
 	if n := len(in.TransactionIDs); in.TransactionIDs != nil && (n == 0 || n > 500) {
 		return 0, model.Fail(model.CodeInvalidParameter, "transactionIds must hold 1 to 500 ids.")
@@ -148,10 +174,15 @@ func checkFireInput(in model.SandboxEventInput) (fireFamily, error) {
 		return 0, model.Fail(model.CodeInvalidParameter, "errorMessage must be 1 to 500 characters.")
 	}
 	if in.ErrorCode != nil {
-		if family == familyPayment && !slices.Contains(paymentErrorCodes, *in.ErrorCode) {
-			return 0, model.Fail(model.CodeInvalidParameter, "errorCode must be one of %s.", strings.Join(paymentErrorCodes, ", "))
+		payment := family != familyItem && family != familyTransactions
+		codes := paymentErrorCodes
+		if family == familyPreauth {
+			codes = preauthErrorCodes
 		}
-		if s := model.ExecutionStatus(*in.ErrorCode); family != familyPayment && (!s.IsFinal() || s == model.ExecSuccess || s == model.ExecPartialSuccess) {
+		if payment && !slices.Contains(codes, *in.ErrorCode) {
+			return 0, model.Fail(model.CodeInvalidParameter, "errorCode must be one of %s.", strings.Join(codes, ", "))
+		}
+		if s := model.ExecutionStatus(*in.ErrorCode); !payment && (!s.IsFinal() || s == model.ExecSuccess || s == model.ExecPartialSuccess) {
 			return 0, model.Fail(model.CodeInvalidParameter, "errorCode must be an execution error code (docs/items.md), such as %s.", model.ExecSiteNotAvailable)
 		}
 	}

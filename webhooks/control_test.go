@@ -20,6 +20,11 @@ func TestCheckFireInput(t *testing.T) {
 			t.Errorf("%s is fireable but no webhook can subscribe to it", name)
 		}
 	}
+	for _, name := range Events {
+		if _, ok := fireable[name]; !ok && name != "all" {
+			t.Errorf("%s can be subscribed to but not fired on demand", name)
+		}
+	}
 	id := uuid.New()
 	str := func(s string) *string { return &s }
 	ok := []model.SandboxEventInput{
@@ -30,6 +35,10 @@ func TestCheckFireInput(t *testing.T) {
 		{Event: "scheduled_payment/canceled", PaymentRequestID: &id, ScheduledPaymentID: &id},
 		{Event: "scheduled_payment/all_created", PaymentRequestID: &id, PaymentIntentID: &id},
 		{Event: "automatic_pix_payment/error", PaymentRequestID: &id, AutomaticPixPaymentID: &id, ErrorCode: str(model.PaymentErrorInsufficientFunds)},
+		{Event: "smart_transfer_preauthorization/completed", PreauthorizationID: &id},
+		{Event: "smart_transfer_preauthorization/error", PreauthorizationID: &id, ErrorCode: str("CONSENT_REJECTED"), ErrorMessage: str("recusou")},
+		{Event: "smart_transfer_payment/error", SmartTransferPaymentID: &id, ErrorCode: str(model.PaymentErrorInsufficientFunds)},
+		{Event: "boleto/updated", BoletoID: &id},
 	}
 	for _, in := range ok {
 		if _, err := checkFireInput(in); err != nil {
@@ -43,7 +52,15 @@ func TestCheckFireInput(t *testing.T) {
 	}{
 		{model.SandboxEventInput{ItemID: &id}, model.CodeInvalidParameter, "event is required"},
 		{model.SandboxEventInput{Event: "all", ItemID: &id}, model.CodeInvalidWebhookEvent, "cannot be fired"},
-		{model.SandboxEventInput{Event: "smart_transfer_payment/completed"}, model.CodeInvalidWebhookEvent, "cannot be fired"},
+		{model.SandboxEventInput{Event: "smart_transfer_payment/completed"}, model.CodeInvalidParameter, "smartTransferPaymentId is required"},
+		{model.SandboxEventInput{Event: "smart_transfer_preauthorization/completed"}, model.CodeInvalidParameter, "preauthorizationId is required"},
+		{model.SandboxEventInput{Event: "boleto/updated"}, model.CodeInvalidParameter, "boletoId is required"},
+		{model.SandboxEventInput{Event: "boleto/updated", BoletoID: &id, PaymentRequestID: &id}, model.CodeInvalidParameter, "paymentRequestId does not apply"},
+		{model.SandboxEventInput{Event: "boleto/updated", BoletoID: &id, ErrorCode: str(model.PaymentErrorCanceled)}, model.CodeInvalidParameter, "errorCode does not apply"},
+		{model.SandboxEventInput{Event: "smart_transfer_preauthorization/completed", PreauthorizationID: &id, ErrorMessage: str("x")}, model.CodeInvalidParameter, "errorMessage does not apply"},
+		{model.SandboxEventInput{Event: "smart_transfer_payment/completed", SmartTransferPaymentID: &id, PreauthorizationID: &id}, model.CodeInvalidParameter, "preauthorizationId does not apply"},
+		{model.SandboxEventInput{Event: "smart_transfer_payment/error", SmartTransferPaymentID: &id, ErrorCode: str("CONSENT_REJECTED")}, model.CodeInvalidParameter, "INSUFFICIENT_FUNDS"},
+		{model.SandboxEventInput{Event: "item/updated", ItemID: &id, BoletoID: &id}, model.CodeInvalidParameter, "boletoId does not apply"},
 		{model.SandboxEventInput{Event: "Item/Updated", ItemID: &id}, model.CodeInvalidWebhookEvent, "not an event name"},
 		{model.SandboxEventInput{Event: "item/updated"}, model.CodeInvalidParameter, "itemId is required"},
 		{model.SandboxEventInput{Event: "payment_request/updated", ItemID: &id}, model.CodeInvalidParameter, "itemId does not apply"},

@@ -15015,6 +15015,16 @@ extend type Mutation {
     input: SandboxEventInput!
   ): Event!
 }
+
+# Issue 38, part S4 (sbevents2): smart transfer and boleto events on demand.
+extend input SandboxEventInput {
+  "The pre-authorization of a smart_transfer_preauthorization/* event (its connector must be a sandbox one)."
+  preauthorizationId: UUID
+  "The payment of a smart_transfer_payment/* event (its pre-authorization's connector must be a sandbox one)."
+  smartTransferPaymentId: UUID
+  "The boleto of boleto/updated (the item of its boleto connection must be on a sandbox connector)."
+  boletoId: UUID
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -56417,7 +56427,7 @@ func (ec *executionContext) unmarshalInputSandboxEventInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"event", "itemId", "accountId", "transactionIds", "paymentRequestId", "paymentIntentId", "scheduledPaymentId", "automaticPixPaymentId", "errorCode", "errorMessage"}
+	fieldsInOrder := [...]string{"event", "itemId", "accountId", "transactionIds", "paymentRequestId", "paymentIntentId", "scheduledPaymentId", "automaticPixPaymentId", "errorCode", "errorMessage", "preauthorizationId", "smartTransferPaymentId", "boletoId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -56494,6 +56504,27 @@ func (ec *executionContext) unmarshalInputSandboxEventInput(ctx context.Context,
 				return it, err
 			}
 			it.ErrorMessage = data
+		case "preauthorizationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("preauthorizationId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PreauthorizationID = data
+		case "smartTransferPaymentId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("smartTransferPaymentId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SmartTransferPaymentID = data
+		case "boletoId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("boletoId"))
+			data, err := ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BoletoID = data
 		}
 	}
 	return it, nil
