@@ -15016,7 +15016,7 @@ extend type Mutation {
   ): Event!
 }
 
-# Issue 38, part S4 (sbevents2): smart transfer and boleto events on demand.
+# Sandbox control: smart transfer and boleto events on demand.
 extend input SandboxEventInput {
   "The pre-authorization of a smart_transfer_preauthorization/* event (its connector must be a sandbox one)."
   preauthorizationId: UUID
