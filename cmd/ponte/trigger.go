@@ -131,12 +131,16 @@ func triggerCommand() *cli.Command {
 		Usage:     "fire a webhook event on demand for a sandbox resource of the application (POST /sandbox/events)",
 		ArgsUsage: "EVENT",
 		Description: "EVENT is an event name (item/updated, transactions/created, payment_intent/completed, …; docs/sandbox.md lists them).\n" +
-			"Item, connector and transactions events take --item; payment events take --payment-request. The event is\n" +
+			"Item, connector and transactions events take --item; payment events take --payment-request; smart transfer\n" +
+			"events --preauthorization or --smart-transfer-payment; boleto/updated --boleto. The event is\n" +
 			"delivered to the application's webhooks like any other, and printed as GET /events/{id} shows it.",
 		Flags: append(remoteFlags(),
 			&cli.StringFlag{Name: "item", Usage: "the item (item/*, connector/status_updated, transactions/*)"},
 			&cli.StringFlag{Name: "account", Usage: "the account of a transactions/* event (default: the item's first)"},
 			&cli.StringFlag{Name: "payment-request", Usage: "the payment request (payment_request/*, payment_intent/*, scheduled_payment/*, automatic_pix_payment/*)"},
+			&cli.StringFlag{Name: "preauthorization", Usage: "the smart transfer pre-authorization (smart_transfer_preauthorization/*)"},
+			&cli.StringFlag{Name: "smart-transfer-payment", Usage: "the smart transfer payment (smart_transfer_payment/*)"},
+			&cli.StringFlag{Name: "boleto", Usage: "the boleto (boleto/updated)"},
 			&cli.StringFlag{Name: "error-code", Usage: "the error code of item/error or a payment error event"},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -148,7 +152,8 @@ func triggerCommand() *cli.Command {
 				return err
 			}
 			body := map[string]any{"event": cmd.Args().First()}
-			for flag, field := range map[string]string{"item": "itemId", "account": "accountId", "payment-request": "paymentRequestId", "error-code": "errorCode"} {
+			for flag, field := range map[string]string{"item": "itemId", "account": "accountId", "payment-request": "paymentRequestId",
+				"preauthorization": "preauthorizationId", "smart-transfer-payment": "smartTransferPaymentId", "boleto": "boletoId", "error-code": "errorCode"} {
 				if cmd.IsSet(flag) {
 					body[field] = cmd.String(flag)
 				}
