@@ -180,8 +180,19 @@ func TestSandboxControlData(t *testing.T) {
 	env.GraphQL(t, b.APIKey, `mutation($id: UUID!, $t: UUID!) { sandboxRemoveTransaction(id: $id, transactionId: $t) { operation } }`,
 		map[string]any{"id": id, "t": changed.ID}).WantCode(t, model.CodeItemNotFound.String())
 
-	// Nothing refused reached the data.
+	// An addition through GraphQL; then nothing refused reached the data.
+	d = env.GraphQL(t, a.APIKey, `mutation($id: UUID!, $acc: UUID!) { sandboxAddTransactions(id: $id, transactions: [{accountId: $acc,
+		date: "2026-02-01T10:00:00.000Z", description: "Via GraphQL", amount: 42.1, type: "CREDIT"}]) { transactionId operation amount } }`,
+		map[string]any{"id": id, "acc": acc.ID}).OK(t)
+	viaGQL := d["sandboxAddTransactions"].([]any)[0].(map[string]any)
+	if viaGQL["operation"] != "ADD" || viaGQL["amount"] != 42.1 {
+		t.Fatalf("GraphQL addition %v", viaGQL)
+	}
 	sbSync(t, env, a.APIKey, id)
+	env.Do(t, "GET", "/transactions/"+viaGQL["transactionId"].(string), a.APIKey, nil).Want(200).JSON(&got)
+	if got.Description != "Via GraphQL" || got.Amount != 42.1 {
+		t.Fatalf("GraphQL addition collected as %+v", got)
+	}
 	env.Do(t, "GET", "/transactions/"+changed.ID.String(), a.APIKey, nil).Want(200).JSON(&got)
 	if got.Description != "Mudou" {
 		t.Fatalf("a refused call changed the transaction: %+v", got)
