@@ -57,6 +57,10 @@ type Session struct {
 	Now    time.Time
 	// BaseURL is this service's public URL, for pages standing in for an institution.
 	BaseURL string
+	// TransactionChanges are the transactions sandbox control added, changed or removed
+	// (control_data.go), for the institution to lay on what it delivers; filled for
+	// connectors whose isSandbox is true, empty for the others.
+	TransactionChanges []model.SandboxTransactionChange
 	// State is the institution's own, kept between the calls of one run of the execution
 	// (not across a restart, after which Login is not called again).
 	State any

@@ -110,6 +110,11 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 			return nil, err
 		}
 	}
+	if c.IsSandbox {
+		if st.sess.TransactionChanges, err = e.db.SandboxTransactionChanges(ctx, st.it.ID); err != nil {
+			return nil, err
+		}
+	}
 	if st.sess.Settings, err = e.db.ConnectorSettings(ctx, st.it.ClientID, c.ID); err != nil {
 		return nil, err
 	}

@@ -86,7 +86,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"decidePaymentIntent": "decidedIntent", "payBoletoPixCharge": "paidBoleto", "decidePreauthorization": "preauthEnded",
 	"preauthorizationAsPayer": "preauthEnded", "decideBulkPayment": "bulkEnded",
 	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action",
-	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item"}
+	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item",
+	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -127,6 +128,8 @@ func azUUIDKind(field, arg string) string {
 		return "account"
 	case "investmentId":
 		return "investment"
+	case "transactionId":
+		return "transaction"
 	case "webhookId":
 		return "webhook"
 	case "categoryId":
@@ -157,7 +160,8 @@ func azInputs(f map[string]string) map[string]any {
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
 		"SandboxFaultInput":      azFaultRule,
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
-		"SandboxEventInput": b["sandboxEvent"],
+		"SandboxEventInput":       b["sandboxEvent"],
+		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
 	}
 }
 

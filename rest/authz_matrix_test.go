@@ -206,10 +206,13 @@ func azRoutes() map[string]azRoute {
 		"GET /boletos/pix/{id}":              {ids: []string{"boleto"}, public: true},
 		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
 
-		"POST /sandbox/items/{id}/reset-login":    {ids: []string{"item"}},
-		"POST /sandbox/items/{id}/status":         {ids: []string{"item"}, body: "sandboxStatus"},
-		"POST /sandbox/items/{id}/next-execution": {ids: []string{"item"}, body: "sandboxNext"},
-		"POST /sandbox/items/{id}/sync":           {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/reset-login":                    {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/status":                         {ids: []string{"item"}, body: "sandboxStatus"},
+		"POST /sandbox/items/{id}/next-execution":                 {ids: []string{"item"}, body: "sandboxNext"},
+		"POST /sandbox/items/{id}/sync":                           {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/transactions":                   {ids: []string{"item"}, body: "sandboxTx"},
+		"PATCH /sandbox/items/{id}/transactions/{transactionId}":  {ids: []string{"item", "transaction"}, body: "sandboxTxPatch"},
+		"DELETE /sandbox/items/{id}/transactions/{transactionId}": {ids: []string{"item", "transaction"}},
 		// Without confirm: the matrix's credentials are refused before it is read, and B's
 		// key is refused for the missing confirm; a clean slate of B's own is the
 		// sandbox control tests' concern.
@@ -272,6 +275,9 @@ func azBodies(f map[string]string) map[string]any {
 
 		"sandboxStatus": map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE"},
 		"sandboxNext":   map[string]any{"executionStatus": "UNEXPECTED_ERROR"},
+		"sandboxTx": map[string]any{"transactions": []any{map[string]any{"accountId": f["account"], "date": day(1), "description": "B",
+			"amount": 1, "type": "CREDIT"}}},
+		"sandboxTxPatch": map[string]any{"description": "B"},
 	}
 }
 

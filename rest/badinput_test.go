@@ -205,7 +205,11 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"POST /sandbox/items/{id}/status":         {ids: []string{"item"}, body: map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE", "message": "x", "statusDetail": map[string]any{"transactions": map[string]any{"isUpdated": false}}}},
 		"POST /sandbox/items/{id}/next-execution": {ids: []string{"item"}, body: map[string]any{"executionStatus": "PARTIAL_SUCCESS", "unavailableProducts": []any{"TRANSACTIONS"}}},
 		"POST /sandbox/items/{id}/sync":           {ids: []string{"item"}},
-		"DELETE /sandbox/client":                  {query: []string{"confirm"}}, // never the real confirm: the scan keeps its data
+		"POST /sandbox/items/{id}/transactions": {ids: []string{"item"}, body: map[string]any{"transactions": []any{map[string]any{"accountId": f["account"],
+			"date": "2026-01-15", "description": "x", "amount": 1, "type": "CREDIT", "status": "PENDING", "category": "05000000"}}}},
+		"PATCH /sandbox/items/{id}/transactions/{transactionId}":  {ids: []string{"item", "transaction"}, body: map[string]any{"description": "x", "amount": 2, "status": "POSTED"}},
+		"DELETE /sandbox/items/{id}/transactions/{transactionId}": {ids: []string{"item", "transaction"}},
+		"DELETE /sandbox/client":                                  {query: []string{"confirm"}}, // never the real confirm: the scan keeps its data
 	}
 }
 

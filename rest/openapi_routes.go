@@ -214,6 +214,9 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/sandbox/items/{id}/status", tag: "Sandbox control", summary: "Sandbox: put the item in UPDATED, LOGIN_ERROR or OUTDATED with an error code and statusDetail", body: model.SandboxItemStatusInput{}, resp: model.Item{}},
 	{method: "POST", path: "/sandbox/items/{id}/next-execution", tag: "Sandbox control", summary: "Sandbox: the outcome the item's next execution ends in (an error or PARTIAL_SUCCESS)", body: model.SandboxNextExecutionInput{}, resp: model.SandboxNextExecution{}},
 	{method: "POST", path: "/sandbox/items/{id}/sync", tag: "Sandbox control", summary: "Sandbox: run the item's automatic sync now (triggeredBy SYNC)", resp: model.Item{}},
+	{method: "POST", path: "/sandbox/items/{id}/transactions", tag: "Sandbox control", summary: "Sandbox: add transactions to the item's accounts; its next execution collects them (transactions/created)", body: model.SandboxTransactionsInput{}, resp: []model.SandboxTransactionChange{}},
+	{method: "PATCH", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: change a transaction's description, amount or status; the next execution collects it (transactions/updated)", body: model.SandboxTransactionPatch{}, resp: model.SandboxTransactionChange{}},
+	{method: "DELETE", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: remove a transaction; the next execution drops it (transactions/deleted)", resp: model.SandboxTransactionChange{}},
 	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
 
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},

@@ -217,6 +217,10 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/items/{id}/next-execution", s.setNextExecution())
 	r.Post("/sandbox/items/{id}/sync", s.syncItemNow())
 	r.Delete("/sandbox/client", s.deleteClientData())
+	// Sandbox control: data.
+	r.Post("/sandbox/items/{id}/transactions", s.addSandboxTransactions())
+	r.Patch("/sandbox/items/{id}/transactions/{transactionId}", s.changeSandboxTransaction())
+	r.Delete("/sandbox/items/{id}/transactions/{transactionId}", s.removeSandboxTransaction())
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)

@@ -90,6 +90,7 @@ func (Institution) Collect(_ context.Context, s *itemsync.Session, p model.Produ
 	snap, ok := s.State.(*Snapshot)
 	if !ok {
 		snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
+		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
 		s.State = snap
 	}
 	cards := func(card bool) []model.Account {

@@ -120,6 +120,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// Sandbox control of an item, then the clean slate.
 		`"status":"UPDATED","executionStatus":"PARTIAL_SUCCESS"`, `"code":"SITE_NOT_AVAILABLE","message":"Banco fora do ar"`,
 		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
+		// Sandbox control of data: a transaction added, one changed, collected, then removed.
+		`"operation":"CHANGE"`, `"description":"Padaria Sandbox"`, `"operation":"REMOVE"`,
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {

@@ -1094,7 +1094,10 @@ type ComplexityRoot struct {
 		RevokePreauthorizationAsPayer       func(childComplexity int, id uuid.UUID) int
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
+		SandboxAddTransactions              func(childComplexity int, id uuid.UUID, transactions []*model.SandboxTransactionInput) int
+		SandboxChangeTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) int
 		SandboxDeleteClientData             func(childComplexity int, confirm string) int
+		SandboxRemoveTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID) int
 		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
 		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
 		SandboxSetNextExecution             func(childComplexity int, id uuid.UUID, input model.SandboxNextExecutionInput) int
@@ -1553,6 +1556,19 @@ type ComplexityRoot struct {
 		UnavailableProducts func(childComplexity int) int
 	}
 
+	SandboxTransactionChange struct {
+		AccountID     func(childComplexity int) int
+		Amount        func(childComplexity int) int
+		Category      func(childComplexity int) int
+		Date          func(childComplexity int) int
+		Description   func(childComplexity int) int
+		ItemID        func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Status        func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+		Type          func(childComplexity int) int
+	}
+
 	ScheduledPayment struct {
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
@@ -1881,6 +1897,9 @@ type MutationResolver interface {
 	SandboxSyncItem(ctx context.Context, id uuid.UUID) (*model.Item, error)
 	SandboxDeleteClientData(ctx context.Context, confirm string) (*model.SandboxCleanSlate, error)
 	FireSandboxEvent(ctx context.Context, input model.SandboxEventInput) (*model.Event, error)
+	SandboxAddTransactions(ctx context.Context, id uuid.UUID, transactions []*model.SandboxTransactionInput) ([]*model.SandboxTransactionChange, error)
+	SandboxChangeTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) (*model.SandboxTransactionChange, error)
+	SandboxRemoveTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID) (*model.SandboxTransactionChange, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -6673,6 +6692,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookSigningSecret(childComplexity), true
+	case "Mutation.sandboxAddTransactions":
+		if e.ComplexityRoot.Mutation.SandboxAddTransactions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddTransactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddTransactions(childComplexity, args["id"].(uuid.UUID), args["transactions"].([]*model.SandboxTransactionInput)), true
+	case "Mutation.sandboxChangeTransaction":
+		if e.ComplexityRoot.Mutation.SandboxChangeTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeTransaction(childComplexity, args["id"].(uuid.UUID), args["transactionId"].(uuid.UUID), args["input"].(model.SandboxTransactionPatch)), true
 	case "Mutation.sandboxDeleteClientData":
 		if e.ComplexityRoot.Mutation.SandboxDeleteClientData == nil {
 			break
@@ -6684,6 +6725,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxDeleteClientData(childComplexity, args["confirm"].(string)), true
+	case "Mutation.sandboxRemoveTransaction":
+		if e.ComplexityRoot.Mutation.SandboxRemoveTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveTransaction(childComplexity, args["id"].(uuid.UUID), args["transactionId"].(uuid.UUID)), true
 	case "Mutation.sandboxResetItemLogin":
 		if e.ComplexityRoot.Mutation.SandboxResetItemLogin == nil {
 			break
@@ -9131,6 +9183,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxNextExecution.UnavailableProducts(childComplexity), true
 
+	case "SandboxTransactionChange.accountId":
+		if e.ComplexityRoot.SandboxTransactionChange.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.AccountID(childComplexity), true
+	case "SandboxTransactionChange.amount":
+		if e.ComplexityRoot.SandboxTransactionChange.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Amount(childComplexity), true
+	case "SandboxTransactionChange.category":
+		if e.ComplexityRoot.SandboxTransactionChange.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Category(childComplexity), true
+	case "SandboxTransactionChange.date":
+		if e.ComplexityRoot.SandboxTransactionChange.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Date(childComplexity), true
+	case "SandboxTransactionChange.description":
+		if e.ComplexityRoot.SandboxTransactionChange.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Description(childComplexity), true
+	case "SandboxTransactionChange.itemId":
+		if e.ComplexityRoot.SandboxTransactionChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.ItemID(childComplexity), true
+	case "SandboxTransactionChange.operation":
+		if e.ComplexityRoot.SandboxTransactionChange.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Operation(childComplexity), true
+	case "SandboxTransactionChange.status":
+		if e.ComplexityRoot.SandboxTransactionChange.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Status(childComplexity), true
+	case "SandboxTransactionChange.transactionId":
+		if e.ComplexityRoot.SandboxTransactionChange.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.TransactionID(childComplexity), true
+	case "SandboxTransactionChange.type":
+		if e.ComplexityRoot.SandboxTransactionChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.Type(childComplexity), true
+
 	case "ScheduledPayment.createdAt":
 		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
 			break
@@ -10103,6 +10216,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
 			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
+			graphql.NewInputUnmarshaler("SandboxTransactionInput", ec.unmarshalInputSandboxTransactionInput),
+			graphql.NewInputUnmarshaler("SandboxTransactionPatch", ec.unmarshalInputSandboxTransactionPatch),
 			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
 			graphql.NewInputUnmarshaler("SmartTransferLimitsInput", ec.unmarshalInputSmartTransferLimitsInput),
 			graphql.NewInputUnmarshaler("SmartTransferPaymentInput", ec.unmarshalInputSmartTransferPaymentInput),
@@ -15025,6 +15140,89 @@ extend input SandboxEventInput {
   "The boleto of boleto/updated (the item of its boleto connection must be on a sandbox connector)."
   boletoId: UUID
 }
+
+# Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
+# /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
+# transactions only (bills and investments are not controlled yet); docs/sandbox.md,
+# "Control: items and data".
+
+"A transaction to add to a sandbox item's account: the fields a client sees."
+input SandboxTransactionInput {
+  "One of the item's accounts (GET /accounts?itemId=)."
+  accountId: UUID!
+  "The transaction's date."
+  date: DateTime!
+  "The description."
+  description: String!
+  "The amount in reais, at most two decimals, not zero."
+  amount: Float!
+  "DEBIT or CREDIT."
+  type: String!
+  "POSTED (default) or PENDING."
+  status: String
+  "A category id (GET /categories); absent: the ordinary categorisation."
+  category: String
+}
+
+"What to change on a sandbox item's transaction; absent fields stay."
+input SandboxTransactionPatch {
+  "The description."
+  description: String
+  "The amount in reais, at most two decimals, not zero."
+  amount: Float
+  "POSTED or PENDING."
+  status: String
+}
+
+"A change to a sandbox item's transactions: the item's next execution collects it (and fires transactions/created, /updated or /deleted), and every later one keeps it."
+type SandboxTransactionChange {
+  "The transaction's id (ADD: the id it will have)."
+  transactionId: UUID!
+  "The item's id."
+  itemId: UUID!
+  "The transaction's account."
+  accountId: UUID!
+  "ADD, CHANGE or REMOVE."
+  operation: String!
+  "ADD: the date."
+  date: DateTime
+  "ADD, CHANGE: the description (null: unchanged)."
+  description: String
+  "ADD, CHANGE: the amount (null: unchanged)."
+  amount: Float
+  "ADD: DEBIT or CREDIT."
+  type: String
+  "ADD, CHANGE: the status (null: unchanged)."
+  status: String
+  "ADD: the category id asked for."
+  category: String
+}
+
+extend type Mutation {
+  "POST /sandbox/items/{id}/transactions: adds transactions (1 to 100) to the sandbox item's accounts; its next execution collects them."
+  sandboxAddTransactions(
+    "The sandbox item's id."
+    id: UUID!
+    "The transactions."
+    transactions: [SandboxTransactionInput!]!
+  ): [SandboxTransactionChange!]!
+  "PATCH /sandbox/items/{id}/transactions/{transactionId}: changes a transaction of the sandbox item (collected, or added and not yet collected); its next execution collects the change."
+  sandboxChangeTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The transaction's id."
+    transactionId: UUID!
+    "The change."
+    input: SandboxTransactionPatch!
+  ): SandboxTransactionChange!
+  "DELETE /sandbox/items/{id}/transactions/{transactionId}: removes a transaction of the sandbox item; its next execution drops it."
+  sandboxRemoveTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The transaction's id."
+    transactionId: UUID!
+  ): SandboxTransactionChange!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17757,6 +17955,32 @@ func (ec *executionContext) childFields_SandboxNextExecution(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SandboxNextExecution", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxTransactionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "transactionId":
+		return ec.fieldContext_SandboxTransactionChange_transactionId(ctx, field)
+	case "itemId":
+		return ec.fieldContext_SandboxTransactionChange_itemId(ctx, field)
+	case "accountId":
+		return ec.fieldContext_SandboxTransactionChange_accountId(ctx, field)
+	case "operation":
+		return ec.fieldContext_SandboxTransactionChange_operation(ctx, field)
+	case "date":
+		return ec.fieldContext_SandboxTransactionChange_date(ctx, field)
+	case "description":
+		return ec.fieldContext_SandboxTransactionChange_description(ctx, field)
+	case "amount":
+		return ec.fieldContext_SandboxTransactionChange_amount(ctx, field)
+	case "type":
+		return ec.fieldContext_SandboxTransactionChange_type(ctx, field)
+	case "status":
+		return ec.fieldContext_SandboxTransactionChange_status(ctx, field)
+	case "category":
+		return ec.fieldContext_SandboxTransactionChange_category(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxTransactionChange", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -19147,6 +19371,58 @@ func (ec *executionContext) field_Mutation_revokeSmartTransferPreauthorization_a
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_sandboxAddTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "transactions",
+		func(ctx context.Context, v any) ([]*model.SandboxTransactionInput, error) {
+			return ec.unmarshalNSandboxTransactionInput2ᚕᚖponteᚋmodelᚐSandboxTransactionInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactions"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxTransactionPatch, error) {
+			return ec.unmarshalNSandboxTransactionPatch2ponteᚋmodelᚐSandboxTransactionPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_sandboxDeleteClientData_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19158,6 +19434,28 @@ func (ec *executionContext) field_Mutation_sandboxDeleteClientData_args(ctx cont
 		return nil, err
 	}
 	args["confirm"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg1
 	return args, nil
 }
 
@@ -40646,6 +40944,138 @@ func (ec *executionContext) fieldContext_Mutation_fireSandboxEvent(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_sandboxAddTransactions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddTransactions(ctx, fc.Args["id"].(uuid.UUID), fc.Args["transactions"].([]*model.SandboxTransactionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxTransactionChange) graphql.Marshaler {
+			return ec.marshalNSandboxTransactionChange2ᚕᚖponteᚋmodelᚐSandboxTransactionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddTransactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxTransactionChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddTransactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID), fc.Args["input"].(model.SandboxTransactionPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxTransactionChange) graphql.Marshaler {
+			return ec.marshalNSandboxTransactionChange2ᚖponteᚋmodelᚐSandboxTransactionChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxTransactionChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxTransactionChange) graphql.Marshaler {
+			return ec.marshalNSandboxTransactionChange2ᚖponteᚋmodelᚐSandboxTransactionChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxTransactionChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -49803,6 +50233,236 @@ func (ec *executionContext) fieldContext_SandboxNextExecution_unavailableProduct
 	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "Product")
 }
 
+func (ec *executionContext) _SandboxTransactionChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_transactionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_transactionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_accountId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_operation(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_date(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_description(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_amount(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_type(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_status(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_category(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
 func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -56728,6 +57388,146 @@ func (ec *executionContext) unmarshalInputSandboxNextExecutionInput(ctx context.
 func UnmarshalSandboxNextExecutionInput(ctx context.Context, raw any) (model.SandboxNextExecutionInput, error) {
 	var out model.SandboxNextExecutionInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxNextExecutionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxTransactionInput(ctx context.Context, obj any) (model.SandboxTransactionInput, error) {
+	var it model.SandboxTransactionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"accountId", "date", "description", "amount", "type", "status", "category"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "accountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountId"))
+			data, err := ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalNDateTime2ponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "category":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("category"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Category = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxTransactionInput unmarshals raw into the SandboxTransactionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxTransactionInput(ctx context.Context, raw any) (model.SandboxTransactionInput, error) {
+	var out model.SandboxTransactionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxTransactionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxTransactionPatch(ctx context.Context, obj any) (model.SandboxTransactionPatch, error) {
+	var it model.SandboxTransactionPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "amount", "status"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxTransactionPatch unmarshals raw into the SandboxTransactionPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxTransactionPatch(ctx context.Context, raw any) (model.SandboxTransactionPatch, error) {
+	var out model.SandboxTransactionPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxTransactionPatch", raw, &out)
 	return out, err
 }
 
@@ -64154,6 +64954,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxAddTransactions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddTransactions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67082,6 +67903,84 @@ func (ec *executionContext) _SandboxNextExecution(ctx context.Context, sel ast.S
 		case "unavailableProducts":
 			out.Values[i] = ec._SandboxNextExecution_unavailableProducts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxTransactionChangeImplementors = []string{"SandboxTransactionChange"}
+
+func (ec *executionContext) _SandboxTransactionChange(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxTransactionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxTransactionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxTransactionChange")
+		case "transactionId":
+			out.Values[i] = ec._SandboxTransactionChange_transactionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._SandboxTransactionChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._SandboxTransactionChange_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._SandboxTransactionChange_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._SandboxTransactionChange_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SandboxTransactionChange_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._SandboxTransactionChange_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._SandboxTransactionChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SandboxTransactionChange_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._SandboxTransactionChange_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -70572,6 +71471,54 @@ func (ec *executionContext) marshalNSandboxNextExecution2ᚖponteᚋmodelᚐSand
 
 func (ec *executionContext) unmarshalNSandboxNextExecutionInput2ponteᚋmodelᚐSandboxNextExecutionInput(ctx context.Context, v any) (model.SandboxNextExecutionInput, error) {
 	res, err := ec.unmarshalInputSandboxNextExecutionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSandboxTransactionChange2ᚕᚖponteᚋmodelᚐSandboxTransactionChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxTransactionChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxTransactionChange2ᚖponteᚋmodelᚐSandboxTransactionChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxTransactionChange2ᚖponteᚋmodelᚐSandboxTransactionChange(ctx context.Context, sel ast.SelectionSet, v *model.SandboxTransactionChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxTransactionChange!")
+		return graphql.Null
+	}
+	return ec._SandboxTransactionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxTransactionInput2ᚕᚖponteᚋmodelᚐSandboxTransactionInputᚄ(ctx context.Context, v any) ([]*model.SandboxTransactionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxTransactionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxTransactionInput2ᚖponteᚋmodelᚐSandboxTransactionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxTransactionInput2ᚖponteᚋmodelᚐSandboxTransactionInput(ctx context.Context, v any) (*model.SandboxTransactionInput, error) {
+	res, err := ec.unmarshalInputSandboxTransactionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxTransactionPatch2ponteᚋmodelᚐSandboxTransactionPatch(ctx context.Context, v any) (model.SandboxTransactionPatch, error) {
+	res, err := ec.unmarshalInputSandboxTransactionPatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
