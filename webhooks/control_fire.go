@@ -70,7 +70,11 @@ var paymentErrorCodes = []string{model.PaymentErrorInsufficientFunds, model.Paym
 
 // preauthErrorCodes add the code payments/ gives a pre-authorization the payer rejected
 // (payments.ConsentRejected; webhooks does not import payments).
-var preauthErrorCodes = append([]string{"CONSENT_REJECTED"}, paymentErrorCodes...)
+// consentRejected is the error a payer's refusal of a pre-authorization carries: payments'
+// ConsentRejected status, spelled here because webhooks stands beside payments, not above.
+const consentRejected = "CONSENT_REJECTED"
+
+var preauthErrorCodes = append([]string{consentRejected}, paymentErrorCodes...)
 
 // FireSandboxEvent records one event on demand and fans it out; it answers the event as
 // GET /events/{id} would.

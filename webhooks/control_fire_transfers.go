@@ -31,7 +31,7 @@ func (e *Engine) preauthEvent(ctx context.Context, clientID uuid.UUID, in model.
 		own := p.ErrorDetail
 		if own == nil {
 			// What the payer's rejection gives (payments.ConsentRejected).
-			own = &model.PaymentErrorDetail{Code: "CONSENT_REJECTED", Description: "The payer rejected the pre-authorization (fired on demand by the sandbox control surface)."}
+			own = &model.PaymentErrorDetail{Code: consentRejected, Description: "The payer rejected the pre-authorization (fired on demand by the sandbox control surface)."}
 		}
 		payload["error"] = errorDetail(own, in)
 	}
