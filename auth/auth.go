@@ -383,7 +383,7 @@ func (s *Service) NewClient(ctx context.Context, name string) (*model.ClientAppl
 		return nil, "", errors.New("a client application needs a name")
 	}
 	secret := NewSecret()
-	c := &model.ClientApplication{ID: uuid.New(), Name: name, Enabled: true, SecretHash: HashSecret(secret)}
+	c := &model.ClientApplication{ID: model.NewID(), Name: name, Enabled: true, SecretHash: HashSecret(secret)}
 	if err := s.db.CreateClient(ctx, c); err != nil {
 		return nil, "", err
 	}

@@ -56,7 +56,7 @@ func controlledItem(ctx context.Context, tx *db.Tx, p *auth.Principal, id uuid.U
 func (e *Engine) recordControl(ctx context.Context, tx *db.Tx, it *db.ItemRow, action string, status model.ExecutionStatus) error {
 	now := e.now()
 	it.Executions++
-	ex := &db.ExecutionRow{ID: uuid.New(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
+	ex := &db.ExecutionRow{ID: model.NewID(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
 		TriggeredBy: "CLIENT", Status: string(status), Steps: []string{}, StartedAt: now, FinishedAt: &now, Control: ptr(action)}
 	if err := tx.InsertExecution(ctx, ex); err != nil {
 		return err

@@ -147,7 +147,7 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 		}
 		now := e.timeNow()
 		item = &db.ItemRow{Item: model.Item{
-			ID: uuid.New(), ClientID: p.ClientID, ConnectorID: c.ID, Status: model.ItemUpdating,
+			ID: model.NewID(), ClientID: p.ClientID, ConnectorID: c.ID, Status: model.ItemUpdating,
 			ExecutionStatus: model.ExecCreated, WebhookURL: in.WebhookURL, ClientUserID: in.ClientUserID,
 			OAuthRedirectURI: in.OAuthRedirectURI, CreatedAt: now, UpdatedAt: now, Products: products,
 		}, Fingerprint: &fp}
@@ -208,7 +208,7 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 // the item never says UPDATING without work that will move it.
 func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, by string, mfa map[string]string, upload *uuid.UUID) error {
 	it.Executions++
-	ex := &db.ExecutionRow{ID: uuid.New(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
+	ex := &db.ExecutionRow{ID: model.NewID(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
 		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.now(), UploadID: upload}
 	if len(mfa) > 0 {
 		ex.MFAAnswer = e.sealParams(ex.ID, mfa)

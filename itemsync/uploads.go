@@ -84,7 +84,7 @@ func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name str
 		if waiting >= maxWaitingUploads {
 			return model.Fail(model.CodeItemAlreadyUpdating, "Item %s already has %d statement files waiting to be read; upload more when they are done.", it.ID, waiting)
 		}
-		up := &db.StatementUpload{ID: uuid.New(), ItemID: it.ID, Name: name, CreatedAt: e.now()}
+		up := &db.StatementUpload{ID: model.NewID(), ItemID: it.ID, Name: name, CreatedAt: e.now()}
 		if err := tx.InsertStatementUpload(ctx, up, file); err != nil {
 			return err
 		}

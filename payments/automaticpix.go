@@ -104,7 +104,7 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.Automat
 		}
 	}
 	now := e.now()
-	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
+	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
 		CreatedAt: now, UpdatedAt: now}
 	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
@@ -140,7 +140,7 @@ func (e *Engine) startAutomaticPix(ctx context.Context, tx *db.Tx, p *db.Payment
 
 func (e *Engine) scheduleCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, amount float64, desc *string, date time.Time, first bool, by string) (*db.AutomaticPixPaymentRow, error) {
 	now := e.now()
-	a := &db.AutomaticPixPaymentRow{ID: uuid.New(), RequestID: p.ID, ClientID: p.ClientID, Status: AutoScheduled, Amount: amount, Description: desc,
+	a := &db.AutomaticPixPaymentRow{ID: model.NewID(), RequestID: p.ID, ClientID: p.ClientID, Status: AutoScheduled, Amount: amount, Description: desc,
 		Date: date, OriginalDate: date, IsFirst: first, CreatedAt: now, UpdatedAt: now}
 	if !first {
 		period := periodStart(p.AutomaticPix.Interval, date)

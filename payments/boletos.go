@@ -81,7 +81,7 @@ func (e *Engine) CreateBoletoConnection(ctx context.Context, itemID *string) (*m
 		return nil, model.Fail(model.CodeItemNotUpdated, "Item %s is %s; it can issue boletos once a sync has succeeded (UPDATED).", id, it.Status)
 	}
 	now := model.NewTime(e.now())
-	c, err := e.db.EnsureBoletoConnection(ctx, &db.BoletoConnectionRow{BoletoConnection: model.BoletoConnection{ID: uuid.New(),
+	c, err := e.db.EnsureBoletoConnection(ctx, &db.BoletoConnectionRow{BoletoConnection: model.BoletoConnection{ID: model.NewID(),
 		ConnectorID: conn.ID, CreatedAt: now, UpdatedAt: now}, ClientID: clientID, ItemID: id})
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func (e *Engine) CreateBoleto(ctx context.Context, in model.CreateBoletoInput) (
 // boletoFromInput checks a boleto's fields, each refusal naming its field.
 func (e *Engine) boletoFromInput(in model.BoletoInput) (*db.BoletoRow, error) {
 	now := model.NewTime(e.now())
-	b := &db.BoletoRow{Boleto: model.Boleto{ID: uuid.New(), Status: BoletoOpen, CreatedAt: now, UpdatedAt: now}}
+	b := &db.BoletoRow{Boleto: model.Boleto{ID: model.NewID(), Status: BoletoOpen, CreatedAt: now, UpdatedAt: now}}
 	if !nonEmpty(in.SeuNumero) || len(*in.SeuNumero) > 15 {
 		return nil, bad("boleto.seuNumero is required: your own number for the boleto, 1 to 15 characters.")
 	}

@@ -56,7 +56,7 @@ func (e *Engine) CreateBulkPayment(ctx context.Context, in model.BulkPaymentInpu
 		return nil, bad("paymentRequestIds has %d entries; a bulk payment pays at most %d.", len(in.PaymentRequestIds), maxBulkRequests)
 	}
 	now := e.now()
-	b := &db.BulkPaymentRow{ID: uuid.New(), ClientID: clientID, SmartAccountID: account.ID, Status: BulkCreated, CreatedAt: now, UpdatedAt: now}
+	b := &db.BulkPaymentRow{ID: model.NewID(), ClientID: clientID, SmartAccountID: account.ID, Status: BulkCreated, CreatedAt: now, UpdatedAt: now}
 	seen := map[uuid.UUID]bool{}
 	for i, v := range in.PaymentRequestIds {
 		id, err := parseID(fmt.Sprintf("paymentRequestIds[%d]", i), v)

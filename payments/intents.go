@@ -72,7 +72,7 @@ func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.
 		return nil, bad("isDynamicPix applies only to paymentMethod PIX.")
 	}
 	now := e.now()
-	n := &db.PaymentIntentRow{ID: uuid.New(), ClientID: clientID, RequestID: reqID, ConnectorID: conn.ID, Status: Started, PaymentMethod: method,
+	n := &db.PaymentIntentRow{ID: model.NewID(), ClientID: clientID, RequestID: reqID, ConnectorID: conn.ID, Status: Started, PaymentMethod: method,
 		IsDynamicPix: dynamic, Payer: payer, Active: true, AuthorizeBy: now.Add(e.cfg.AuthorizationTimeout), CreatedAt: now, UpdatedAt: now}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, err := e.lockRequest(ctx, tx, clientID, reqID)

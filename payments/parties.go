@@ -113,7 +113,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in model.PaymentCustomerInp
 		return nil, err
 	}
 	now := model.NewTime(e.now())
-	c := &model.PaymentCustomer{ID: uuid.New(), Email: emptyAsNil(in.Email), Cpf: emptyAsNil(in.Cpf), Cnpj: emptyAsNil(in.Cnpj), CreatedAt: now, UpdatedAt: now}
+	c := &model.PaymentCustomer{ID: model.NewID(), Email: emptyAsNil(in.Email), Cpf: emptyAsNil(in.Cpf), Cnpj: emptyAsNil(in.Cnpj), CreatedAt: now, UpdatedAt: now}
 	if in.Type != nil {
 		c.Type = *in.Type
 	}
@@ -328,7 +328,7 @@ func (e *Engine) CreateRecipient(ctx context.Context, in model.PaymentRecipientI
 		r = &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: strings.TrimSpace(*in.Name), TaxNumber: tax, PaymentInstitution: inst, Account: in.Account}
 	}
 	now := model.NewTime(e.now())
-	r.ID, r.CreatedAt, r.UpdatedAt = uuid.New(), now, now
+	r.ID, r.CreatedAt, r.UpdatedAt = model.NewID(), now, now
 	r.IsDefault = in.IsDefault != nil && *in.IsDefault
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, true) })
 	return r, err

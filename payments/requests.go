@@ -30,7 +30,7 @@ func (e *Engine) CreateRequest(ctx context.Context, in model.PaymentRequestInput
 		return nil, err
 	}
 	now := e.now()
-	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
+	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if in.Boleto != nil {
 		if err := e.boletoRecipient(p, &in); err != nil {
 			return nil, err
@@ -225,7 +225,7 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, in model.PixQrPayme
 		desc = q.Description
 	}
 	now := e.now()
-	p := &db.PaymentRequestRow{ID: uuid.New(), ClientID: clientID, Status: Created, PixQrCode: q, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
+	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, PixQrCode: q, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Amount: &code.Amount, Description: desc, CallbackUrls: in.CallbackUrls,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func (e *Engine) createScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRe
 	}
 	now := e.now()
 	for _, d := range dates {
-		s := &db.ScheduledPaymentRow{ID: uuid.New(), RequestID: p.ID, ClientID: p.ClientID, ScheduledDate: d, Status: SchedScheduled,
+		s := &db.ScheduledPaymentRow{ID: model.NewID(), RequestID: p.ID, ClientID: p.ClientID, ScheduledDate: d, Status: SchedScheduled,
 			Description: p.Description, CreatedAt: now, UpdatedAt: now}
 		if err := tx.InsertScheduledPayment(ctx, s); err != nil {
 			return err

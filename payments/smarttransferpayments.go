@@ -82,7 +82,7 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, in model.SmartT
 		return nil, err
 	}
 	now := e.now()
-	p := &db.SmartTransferPaymentRow{ID: uuid.New(), ClientID: clientID, PreauthorizationID: preauthID, RecipientID: recipientID,
+	p := &db.SmartTransferPaymentRow{ID: model.NewID(), ClientID: clientID, PreauthorizationID: preauthID, RecipientID: recipientID,
 		Amount: *in.Amount, Status: PaymentPending, CreatedAt: now, UpdatedAt: now}
 	if d := emptyAsNil(in.Description); d != nil {
 		if len(*d) > 140 {

@@ -67,7 +67,7 @@ func (e *Engine) CreatePreauthorization(ctx context.Context, in model.SmartTrans
 		return nil, bad("parameters.cpf is required: the payer's CPF.")
 	}
 	now := e.now()
-	p := &db.PreauthorizationRow{ID: uuid.New(), ClientID: clientID, ConnectorID: conn.ID, Status: PreauthCreated, CreatedAt: now, UpdatedAt: now}
+	p := &db.PreauthorizationRow{ID: model.NewID(), ClientID: clientID, ConnectorID: conn.ID, Status: PreauthCreated, CreatedAt: now, UpdatedAt: now}
 	if p.Payer.Cpf, err = checkCPF("parameters.cpf", *in.Parameters.Cpf); err != nil {
 		return nil, err
 	}

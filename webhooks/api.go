@@ -107,7 +107,7 @@ func (e *Engine) Create(ctx context.Context, in model.WebhookInput) (*model.Webh
 		return nil, err
 	}
 	now := model.NewTime(e.now())
-	w := &model.Webhook{ID: uuid.New(), URL: *in.URL, Event: *in.Event, Headers: headers, CreatedAt: now, UpdatedAt: now}
+	w := &model.Webhook{ID: model.NewID(), URL: *in.URL, Event: *in.Event, Headers: headers, CreatedAt: now, UpdatedAt: now}
 	sealed, err := e.sealHeaders(w.ID, w.Headers)
 	if err != nil {
 		return nil, err
