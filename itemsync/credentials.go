@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -103,6 +104,21 @@ func credential(c *model.Connector, name string) *model.CredentialParameter {
 	for i := range c.Credentials {
 		if c.Credentials[i].Name == name {
 			return &c.Credentials[i]
+		}
+	}
+	return nil
+}
+
+// mfaSentForUpdate keeps items rule 4: a connector whose credentials include a one-time
+// code cannot update on stored credentials alone, so an update without the code is
+// refused at once rather than left waiting for input until it times out. The value's
+// format is checked with the other credentials; its freshness against the last execution.
+func mfaSentForUpdate(c *model.Connector, params map[string]string) error {
+	for _, cr := range c.Credentials {
+		if cr.MFA && params[cr.Name] == "" {
+			msg := fmt.Sprintf("%s is a one-time code: send a new value with each update of this item.", cr.Label)
+			return model.Fail(model.CodeConnectorRequiredParameter, "Parameter %s must be sent with this update: %s", cr.Name, msg).
+				WithDetails([]model.ValidationError{{Code: validationMissing, Parameter: cr.Name, Message: msg}})
 		}
 	}
 	return nil

@@ -45,20 +45,31 @@ func TestMFA(t *testing.T) {
 	_, err = env.Sync.SubmitMFA(a.ctx, it.ID, map[string]any{"token": "123456"})
 	wantCode(t, "an answer nothing waits for", err, model.CodeMFANotFound)
 
-	// The next update asks again: last time's value is refused, a wrong one fails the login.
+	// An update must bring a new code with it (items rule 4): none, last time's, or one of
+	// the wrong form is refused before anything runs; a new wrong one fails the login.
+	before := a.settle(t, it.ID)
+	for _, in := range []*model.UpdateItemInput{nil, {Parameters: map[string]any{}}, {Parameters: map[string]any{"password": "password-ok"}}} {
+		_, err = env.Sync.Update(a.ctx, it.ID, in)
+		wantCode(t, "an update without a code", err, model.CodeConnectorRequiredParameter)
+	}
 	_, err = env.Sync.Update(a.ctx, it.ID, &model.UpdateItemInput{Parameters: map[string]any{"token": "123456"}})
 	wantCode(t, "last execution's value up front", err, model.CodeMFAAlreadyUsed)
-	if _, err := env.Sync.Update(a.ctx, it.ID, nil); err != nil {
-		t.Fatal(err)
+	_, err = env.Sync.Update(a.ctx, it.ID, &model.UpdateItemInput{Parameters: map[string]any{"token": "12"}})
+	wantCode(t, "a code of the wrong form", err, model.CodeConnectorValidation)
+	if still := a.settle(t, it.ID); still.Status != model.ItemUpdated || !still.UpdatedAt.Equal(before.UpdatedAt.Time) {
+		t.Fatalf("refused updates ran: %+v", still)
 	}
-	a.await(t, it.ID, "the second question", waitsForInput)
-	_, err = env.Sync.SubmitMFA(a.ctx, it.ID, map[string]any{"token": "123456"})
-	wantCode(t, "last execution's value", err, model.CodeMFAAlreadyUsed)
-	if _, err := env.Sync.SubmitMFA(a.ctx, it.ID, map[string]any{"token": "111111"}); err != nil {
+	if _, err := env.Sync.Update(a.ctx, it.ID, &model.UpdateItemInput{Parameters: map[string]any{"token": "111111"}}); err != nil {
 		t.Fatal(err)
 	}
 	if done := a.settle(t, it.ID); done.Status != model.ItemLoginError || done.ExecutionStatus != model.ExecInvalidCredentialsMFA {
-		t.Fatalf("after a wrong answer: %s %s", done.Status, done.ExecutionStatus)
+		t.Fatalf("after a wrong code: %s %s", done.Status, done.ExecutionStatus)
+	}
+	if _, err := env.Sync.Update(a.ctx, it.ID, &model.UpdateItemInput{Parameters: map[string]any{"token": "222222"}}); err != nil {
+		t.Fatal(err)
+	}
+	if done := a.settle(t, it.ID); done.Status != model.ItemUpdated {
+		t.Fatalf("after a new right code: %s %s", done.Status, done.ExecutionStatus)
 	}
 
 	// Sent with the credentials, the value spares the question.

@@ -330,6 +330,9 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 				return model.Fail(model.CodeDifferentAccount, "The new credentials log in to a different account (%s changed); create a new item for it.", first)
 			}
 		}
+		if err := mfaSentForUpdate(c, params); err != nil {
+			return err
+		}
 		mfa := mfaValue(c, params)
 		for _, v := range mfa {
 			if it.LastMFAHash != nil && *it.LastMFAHash == mfaHash(it.ID, v) {

@@ -74,7 +74,7 @@ func TestConnectA11y(t *testing.T) {
 			r.step(t, "form")
 			r.logIn(t, "user-ok")
 			r.step(t, "mfa")
-			r.fill(t, "Token", "000000")
+			r.fill(t, "Token", "111111")
 			r.submit(t, "Token")
 			// The wrong code is refused on the prompt or ends on the form, as the bank decides.
 			r.until(t, r.popup, `document.querySelector(".error-box") !== null`)

@@ -255,6 +255,29 @@ func TestConnectUpdateItem(t *testing.T) {
 	r.step(t, "success")
 }
 
+// TestConnectUpdateMFAItem: updating an item whose connector takes a one-time code asks for
+// the code with the credentials, since an update must bring a new one (items rule 4).
+func TestConnectUpdateMFAItem(t *testing.T) {
+	r := newConnectRig(t)
+	var it model.Item
+	r.env.Do(t, "POST", "/items", r.client.APIKey, map[string]any{"connectorId": 1,
+		"parameters": map[string]any{"user": "user-ok", "password": "password-ok", "token": "123456"}}).Want(200).JSON(&it)
+	r.env.WaitItem(t, r.client.APIKey, it.ID.String(), func(i *model.Item) bool { return i.Status == model.ItemUpdated })
+	body := r.options(nil)
+	body["itemId"] = it.ID.String()
+	r.open(t, "/connect#connect_token="+r.token(t, body))
+	r.step(t, "form")
+	r.fill(t, "Usuário", "user-ok")
+	r.fill(t, "Senha", "password-ok")
+	r.fill(t, "Token", "222222")
+	r.submit(t, "Token")
+	m := r.message(t, 1)
+	if m.Data.Event != "success" || m.Data.Item["id"] != it.ID.String() {
+		t.Fatalf("message %+v", m.Data)
+	}
+	r.step(t, "success")
+}
+
 // TestConnectTokenOptions: the application's options shape the page and the item. The list
 // holds only personal banks offering accounts and credit cards (sandbox ones included, and
 // the statement files of any bank, which hold either);

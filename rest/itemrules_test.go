@@ -38,6 +38,23 @@ func TestItemRuleCodes(t *testing.T) {
 			t.Fatalf("detail %v", d)
 		}
 	})
+	t.Run("CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR", func(t *testing.T) {
+		// Items rule 4: an update of a connector with a one-time code must bring a new one.
+		it := createItem(t, env, key, 1, map[string]any{"user": "user-ok", "password": "password-ok", "token": "123456"})
+		id := it.ID.String()
+		env.WaitItem(t, key, id, func(i *model.Item) bool { return i.Status == model.ItemUpdated })
+		for _, body := range []map[string]any{{}, {"parameters": map[string]any{}}, {"webhookUrl": "https://hooks.example.com/x"}} {
+			m := env.Do(t, "PATCH", "/items/"+id, key, body).WantError(400, "CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR")
+			if d, _ := m["details"].([]any); len(d) != 1 || d[0].(map[string]any)["parameter"] != "token" {
+				t.Fatalf("details of %v: %v", body, m)
+			}
+		}
+		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{"parameters": map[string]any{"token": "123456"}}).WantError(400, "MFA_PARAMERTER_WAS_ALREADY_USED_ERROR")
+		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{"parameters": map[string]any{"token": "222222"}}).Want(200)
+		env.WaitItem(t, key, id, func(i *model.Item) bool {
+			return i.Status == model.ItemUpdated && i.ExecutionStatus == model.ExecSuccess
+		})
+	})
 	t.Run("PARAMETERS_NOT_PROVIDED", func(t *testing.T) {
 		env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0}).WantError(400, "PARAMETERS_NOT_PROVIDED")
 		env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "parameters": map[string]any{}}).WantError(400, "PARAMETERS_NOT_PROVIDED")

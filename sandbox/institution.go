@@ -53,8 +53,8 @@ func authorizeAt(s *itemsync.Session, action model.UserAction) *model.UserAction
 	return &action
 }
 
-// Answer takes the user's decision on the authorization page, or the MFA value: only
-// GoodMFA is right.
+// Answer takes the user's decision on the authorization page, or the MFA value (see
+// rightMFA).
 func (Institution) Answer(_ context.Context, s *itemsync.Session, reply map[string]string) (itemsync.Step, error) {
 	sc := Choose(s.Connector, s.Params)
 	if sc.Action != nil {
@@ -67,7 +67,7 @@ func (Institution) Answer(_ context.Context, s *itemsync.Session, reply map[stri
 	for _, v := range reply {
 		value = v
 	}
-	if value != GoodMFA {
+	if !rightMFA(value) {
 		return itemsync.Step{Error: execErr(model.ExecInvalidCredentialsMFA, "The MFA value is not valid.")}, nil
 	}
 	return itemsync.Step{}, nil

@@ -10,7 +10,24 @@ import (
 const (
 	GoodPassword = "password-ok"
 	GoodMFA      = "123456"
+	// WrongMFA is the one code the sandbox always refuses. Any other six digits are right:
+	// an update must bring a code its last execution did not use, as a bank's token
+	// changes, so one fixed right code would make every second update fail.
+	WrongMFA = "111111"
 )
+
+// rightMFA says whether the sandbox takes an MFA value.
+func rightMFA(v string) bool {
+	if len(v) != 6 || v == WrongMFA {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // Scenario is how a simulated institution answers one set of credentials.
 type Scenario struct {

@@ -354,7 +354,9 @@
       alertText(opts.error);
     }
     if (connector.oauth) s.append(el("p", { class: "hint", text: T.oauthIntro }));
-    const params = (connector.credentials || []).filter((p) => !p.mfa);
+    // An update sends the one-time code with the credentials (items rule 4); a new item is
+    // asked for it when the institution wants it.
+    const params = (connector.credentials || []).filter((p) => !p.mfa || item);
     form(s, params, opts.values, T.connect, async (values) => {
       try {
         let it;
