@@ -305,6 +305,13 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 		if err != nil {
 			return fmt.Errorf("open credentials of item %s: %w", it.ID, err)
 		}
+		// A value the institution set an expiry on lasts until then: past it, the stored one no
+		// longer counts and the update must send it again.
+		for _, cr := range c.Credentials {
+			if cr.ExpiresAt != nil && !now.Before(cr.ExpiresAt.Time) {
+				delete(stored, cr.Name)
+			}
+		}
 		if len(params) == 0 && it.Error != nil && it.Error.Code.IsLoginError() && it.Status == model.ItemLoginError {
 			return model.Fail(model.CodeLastLoginError, "The last execution of item %s failed at login (%s); send new parameters to update it.", it.ID, it.Error.Code)
 		}

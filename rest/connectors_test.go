@@ -36,11 +36,12 @@ func TestConnectorFilters(t *testing.T) {
 		want  []int
 	}{
 		{"", with(2, 3, 4, 5, 7, 8, 9, 10)},
-		{"?sandbox=true", with(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
+		{"?sandbox=true", with(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)},
 		{"?sandbox=false", with(2, 3, 4, 5, 7, 8, 9, 10)},
 		{"?countries=BR&sandbox=true&types=INVESTMENT,BUSINESS_BANK", []int{2, 3}},
 		{"?types=TELECOMMUNICATION", []int{10}},
 		{"?types=INVOICE", []int{}},
+		{"?types=INVOICE,OTHER&sandbox=true", []int{11, 12}},
 		{"?isOpenFinance=true&sandbox=true", []int{5, 6}},
 		{"?isOpenFinance=false", with(2, 3, 4, 7, 8, 9, 10)},
 		{"?supportsPaymentInitiation=true&sandbox=true", []int{5, 6}},
@@ -85,12 +86,12 @@ func TestConnectorPaging(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	key := env.NewClient(t, "paging").APIKey
-	const total = 24 // 11 sandbox and simulated, 13 statement-file connectors
+	const total = 26 // 13 sandbox and simulated, 13 statement-file connectors
 	var seen []int
-	for page := 1; page <= 8; page++ {
+	for page := 1; page <= 9; page++ {
 		var p model.ConnectorPage
 		env.Do(t, "GET", fmt.Sprintf("/connectors?sandbox=true&pageSize=3&page=%d", page), key, nil).Want(200).JSON(&p)
-		if p.Total != total || p.TotalPages != 8 || p.Page != page {
+		if p.Total != total || p.TotalPages != 9 || p.Page != page {
 			t.Fatalf("page %d envelope: total %d totalPages %d page %d", page, p.Total, p.TotalPages, p.Page)
 		}
 		for _, c := range p.Results {

@@ -194,6 +194,29 @@ func Connectors() []model.Connector {
 			Products: []model.Product{model.ProductIdentity, model.ProductPaymentData},
 			Health:   online,
 		},
+		// Connectors 11 and 12 exist so that the sandbox shows the connector types INVOICE and
+		// OTHER (docs/sandbox.md, "Every documented value"). 12's access code is a value the
+		// institution sets an expiry on: the stored one is past it, so an update must send it
+		// again (CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR otherwise).
+		{
+			ID: 11, Name: "Faturas Sandbox", InstitutionURL: "https://ponte.example/sandbox-invoices",
+			PrimaryColor: "3d5a80", Type: model.ConnectorTypeInvoice,
+			Credentials: []model.CredentialParameter{cpfParam},
+			Products:    []model.Product{model.ProductIdentity, model.ProductPaymentData},
+			IsSandbox:   true, Health: online,
+		},
+		{
+			ID: 12, Name: "Cofre Sandbox", InstitutionURL: "https://ponte.example/sandbox-vault",
+			PrimaryColor: "5f0f40", Type: model.ConnectorTypeOther,
+			Credentials: []model.CredentialParameter{cpfParam, {
+				Name: "accessCode", Label: "Código de acesso", Type: model.CredentialText,
+				AssistiveText: str("Gerado no aplicativo; vale para uma conexão"),
+				Validation:    str(`^[A-Z0-9]{8}$`), ValidationMessage: str("O código de acesso tem 8 letras maiúsculas ou números"),
+				ExpiresAt: &catalogueEpoch,
+			}},
+			Products:  []model.Product{model.ProductIdentity},
+			IsSandbox: true, Health: online,
+		},
 	}
 	for i := range list {
 		c := &list[i]

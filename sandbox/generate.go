@@ -58,6 +58,7 @@ func Generate(itemID uuid.UUID, connectorID int, username string, execution int,
 	g.ts = model.NewTime(now)
 	g.start = g.today.AddDate(0, 0, -historyDays)
 	g.openFinance = connectorInfo()[connectorID].IsOpenFinance
+	g.everyValue = username == EveryValueUser
 	g.run(perfMultiplier(username), username == "user-ok-two-checking-accounts")
 	return &g.snap
 }
@@ -140,6 +141,7 @@ type gen struct {
 	exec        int
 	ts          model.Time
 	openFinance bool
+	everyValue  bool // EveryValueUser: the card adds everyValueRows
 	snap        Snapshot
 }
 
@@ -177,6 +179,9 @@ func (g *gen) run(perf int, twoChecking bool) {
 	card := &plan{acc: g.cardAccount(), key: "card", stream: 14}
 
 	bills := g.cardHistory(card)
+	if g.everyValue {
+		g.everyValueCard(card)
+	}
 	for _, p := range checking {
 		g.checkingHistory(p, bills)
 	}

@@ -68,7 +68,7 @@ func Choose(c *model.Connector, params map[string]string) *Scenario {
 	}
 	switch {
 	case !hasUser:
-	case user == "user-ok", strings.HasPrefix(user, "user-ok-perf-"), user == "user-ok-two-checking-accounts":
+	case user == "user-ok", strings.HasPrefix(user, "user-ok-perf-"), user == "user-ok-two-checking-accounts", user == EveryValueUser:
 	case user == "user-logged":
 		s.LoginError = execErr(model.ExecAlreadyLoggedIn, "The user is already logged in at the institution; log out there and try again.")
 	case user == "user-locked":
