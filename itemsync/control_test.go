@@ -52,7 +52,7 @@ func TestSandboxControlRules(t *testing.T) {
 		t.Fatalf("status with a detail: %+v (%v)", set, err)
 	}
 
-	// An MFA connector's forced login error comes before the token is asked for.
+	// An MFA connector's forced login error comes before the token is used.
 	mfa := a.create(t, 1, params("user-ok"))
 	if w := a.settle(t, mfa.ID); w.Status != model.ItemWaitingUserInput {
 		t.Fatalf("MFA item %s", w.Status)
@@ -67,7 +67,7 @@ func TestSandboxControlRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	n = len(a.events(t, mfa.ID))
-	if _, err := env.Sync.Update(a.ctx, mfa.ID, nil); err != nil {
+	if _, err := env.Sync.Update(a.ctx, mfa.ID, &model.UpdateItemInput{Parameters: map[string]any{"token": "222222"}}); err != nil {
 		t.Fatal(err)
 	}
 	locked := a.settle(t, mfa.ID)
