@@ -421,14 +421,19 @@ func TestItemsGraphQL(t *testing.T) {
 	if item["status"] != "WAITING_USER_INPUT" || item["parameter"].(map[string]any)["name"] != "token" {
 		t.Fatalf("item %v", item)
 	}
+	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {wrong: "1"}) { status } }`, map[string]any{"id": id}).WantCode(t, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH")
 	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {token: "123456"}) { status } }`, map[string]any{"id": id}).OK(t)
 	final, _ := env.WaitItem(t, key, id, testsupport.Settled)
 	if final.ExecutionStatus != model.ExecSuccess {
 		t.Fatalf("final %s", final.ExecutionStatus)
 	}
-	env.GraphQL(t, key, `mutation($id: UUID!) { updateItem(id: $id, input: {clientUserId: "h"}) { clientUserId } }`, map[string]any{"id": id}).OK(t)
-	env.WaitItem(t, key, id, testsupport.Settled)
-	env.GraphQL(t, key, `mutation($id: UUID!) { submitItemMFA(id: $id, parameters: {wrong: "1"}) { status } }`, map[string]any{"id": id}).WantCode(t, "ITEM_MFA_PARAMETER_EXPECTED_MISMATCH")
+	// An update of this connector must bring a new one-time code (items rule 4).
+	env.GraphQL(t, key, `mutation($id: UUID!) { updateItem(id: $id, input: {clientUserId: "h"}) { clientUserId } }`, map[string]any{"id": id}).
+		WantCode(t, "CONNECTOR_REQUIRED_PARAMETER_VALIDATION_ERROR")
+	env.GraphQL(t, key, `mutation($id: UUID!) { updateItem(id: $id, input: {clientUserId: "h", parameters: {token: "222222"}}) { clientUserId } }`, map[string]any{"id": id}).OK(t)
+	if again, _ := env.WaitItem(t, key, id, testsupport.Settled); again.ExecutionStatus != model.ExecSuccess || *again.ClientUserID != "h" {
+		t.Fatalf("after an update with a new code: %s", again.ExecutionStatus)
+	}
 	env.GraphQL(t, key, `{ items { results { id } } }`, nil).WantCode(t, "ITEMS_V2_DISABLED")
 	env.GraphQL(t, key, `mutation { createItem(input: {connectorId: 0}) { id } }`, nil).WantCode(t, "PARAMETERS_NOT_PROVIDED")
 	if d := env.GraphQL(t, key, `mutation($id: UUID!) { deleteItem(id: $id) { id } }`, map[string]any{"id": id}).OK(t); d["deleteItem"].(map[string]any)["id"] != id {
