@@ -2,6 +2,16 @@ package model
 
 import "github.com/google/uuid"
 
+// The kinds of payment resource a sandbox control move reaches, as the REST paths
+// (/sandbox/payments/{kind}/{id}/status) and sandboxMovePayment's kind name them.
+const (
+	SandboxPaymentRequests = "payment-requests"
+	SandboxPaymentIntents  = "payment-intents"
+)
+
+// SandboxPaymentKinds lists them.
+var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents}
+
 // SandboxPaymentMoveInput is the body of POST /sandbox/payments/{kind}/{id}/status: the
 // status to move a sandbox payment to and, for a failure, the error it carries.
 type SandboxPaymentMoveInput struct {

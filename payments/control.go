@@ -21,23 +21,14 @@ import (
 // settlement step or refund answer of its own (jobs queued earlier by the engine still
 // run, and find the status moved).
 
-// The kinds a control move reaches, as the REST path and the GraphQL argument name them.
-const (
-	KindPaymentRequests = "payment-requests"
-	KindPaymentIntents  = "payment-intents"
-)
-
-// ControlKinds lists the kinds SandboxMove accepts.
-var ControlKinds = []string{KindPaymentRequests, KindPaymentIntents}
-
 // SandboxMove moves one of the caller's sandbox payment resources to status.
 func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in model.SandboxPaymentMoveInput) (*model.SandboxPaymentMove, error) {
 	pr, err := auth.Require(ctx, auth.ControlSandbox)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(ControlKinds, kind) {
-		return nil, bad("kind %q is not one a sandbox move reaches: %s.", kind, strings.Join(ControlKinds, ", "))
+	if !slices.Contains(model.SandboxPaymentKinds, kind) {
+		return nil, bad("kind %q is not one a sandbox move reaches: %s.", kind, strings.Join(model.SandboxPaymentKinds, ", "))
 	}
 	to := strings.TrimSpace(in.Status)
 	if to == "" {
@@ -46,7 +37,7 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	mv := &model.SandboxPaymentMove{Kind: kind, ID: id, Status: to}
 	var requestID, intentID uuid.UUID
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if kind == KindPaymentIntents {
+		if kind == model.SandboxPaymentIntents {
 			p, n, err := e.lockIntent(ctx, tx, pr.ClientID, id)
 			if err != nil {
 				return err
