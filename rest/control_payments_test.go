@@ -15,6 +15,7 @@ func TestSandboxControlPayments(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	a, b := env.NewClient(t, "paymove-a"), env.NewClient(t, "paymove-b")
+	recipientFor(t, env, a.APIKey, "Loja Exemplo Ltda", "11222333000181", true)
 	req := env.Do(t, "POST", "/payments/requests", a.APIKey, map[string]any{"amount": 25.5, "isSandbox": true}).Want(200).Map()
 	reqID := req["id"].(string)
 	intent := env.Do(t, "POST", "/payments/intents", a.APIKey, map[string]any{"paymentRequestId": reqID, "connectorId": payConnector,
