@@ -111,6 +111,7 @@ var (
 	CodeConnectorSettingsInvalid = code(400, "CONNECTOR_SETTINGS_INVALID", "The settings (a CSV mapping) break the connector's rules, or a CSV connector without a ready mapping has none set; the message says what is wrong.")
 	CodeConnectorTakesNoSettings = code(400, "CONNECTOR_TAKES_NO_SETTINGS", "PUT /connectors/{id}/settings on a connector that has nothing to configure.")
 	CodeSandboxOnly              = code(403, "SANDBOX_RESOURCE_REQUIRED", "A sandbox control action on a resource that is not a sandbox one.")
+	CodeSandboxMoveNotAllowed    = code(400, "SANDBOX_MOVE_NOT_ALLOWED", "A sandbox control move the payment's state table does not allow next; the message names the states it allows.")
 	CodeInvalidCursor            = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
 	CodeCategoryNotFound         = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
 	CodeAccountNotFound          = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")

@@ -47,23 +47,32 @@ func (e *Engine) RefundRequest(ctx context.Context, id uuid.UUID, amount *float6
 				return bad("amount %v is more than what remains to refund (%s).", *amount, reais(remaining))
 			}
 		}
-		pending := float64(want) / 100
-		refund := uuid.New()
-		p.RefundPending, p.RefundPendingID = &pending, &refund
-		// Held now: a smart account that has spent what it was paid cannot give it back.
-		if err := e.holdRefund(ctx, tx, p, refund, want); err != nil {
-			return err
-		}
-		if err := e.setRequestStatus(ctx, tx, p, RefundInProgress, ByClient); err != nil {
-			return err
-		}
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
-		return err
+		return e.startRefund(ctx, tx, p, want, ByClient, true)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return e.requestView(ctx, p, nil)
+}
+
+// startRefund holds want centavos of p and moves it to REFUND_IN_PROGRESS; ask queues the
+// institution's answer (a sandbox control move leaves the answer to the next move).
+func (e *Engine) startRefund(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, want int64, by string, ask bool) error {
+	pending := float64(want) / 100
+	refund := uuid.New()
+	p.RefundPending, p.RefundPendingID = &pending, &refund
+	// Held now: a smart account that has spent what it was paid cannot give it back.
+	if err := e.holdRefund(ctx, tx, p, refund, want); err != nil {
+		return err
+	}
+	if err := e.setRequestStatus(ctx, tx, p, RefundInProgress, by); err != nil {
+		return err
+	}
+	if !ask {
+		return nil
+	}
+	_, err := e.jobs.InsertTx(ctx, tx.PGX, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+	return err
 }
 
 func reais(cents int64) string { return strconv.FormatFloat(float64(cents)/100, 'f', 2, 64) }
@@ -89,31 +98,37 @@ func (w *refundWorker) Work(ctx context.Context, job *river.Job[RefundStepArgs])
 		if err != nil || !found || p.Status != RefundInProgress || p.RefundPending == nil {
 			return err
 		}
-		pending := cents(*p.RefundPending)
-		refund := p.RefundPendingID
-		p.RefundPending, p.RefundPendingID = nil, nil
-		r := Refund{RequestID: p.ID, Amount: pending}
-		if refund != nil {
-			r.RefundID = *refund
+		r := Refund{RequestID: p.ID, Amount: cents(*p.RefundPending)}
+		if p.RefundPendingID != nil {
+			r.RefundID = *p.RefundPendingID
 		}
 		refused, err := e.cfg.Institution.Refund(ctx, r)
 		if err != nil {
 			return err
 		}
-		if refund != nil {
-			if err := e.endRefund(ctx, tx, p, *refund, pending, refused == nil); err != nil {
-				return err
-			}
-		}
-		if refused != nil {
-			p.ErrorDetail = refused
-			return e.setRequestStatus(ctx, tx, p, RefundError, ByInternal)
-		}
-		p.RefundedAmount = float64(cents(p.RefundedAmount)+pending) / 100
-		to := Completed
-		if cents(p.RefundedAmount) >= cents(p.Amount) {
-			to = Refunded
-		}
-		return e.setRequestStatus(ctx, tx, p, to, ByInternal)
+		return e.answerRefund(ctx, tx, p, refused, ByInternal)
 	})
+}
+
+// answerRefund ends p's pending refund as its institution answered: refused (REFUND_ERROR,
+// the hold returned) or paid (REFUNDED when nothing remains, COMPLETED after a part).
+func (e *Engine) answerRefund(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, refused *model.PaymentErrorDetail, by string) error {
+	pending := cents(*p.RefundPending)
+	refund := p.RefundPendingID
+	p.RefundPending, p.RefundPendingID = nil, nil
+	if refund != nil {
+		if err := e.endRefund(ctx, tx, p, *refund, pending, refused == nil); err != nil {
+			return err
+		}
+	}
+	if refused != nil {
+		p.ErrorDetail = refused
+		return e.setRequestStatus(ctx, tx, p, RefundError, by)
+	}
+	p.RefundedAmount = float64(cents(p.RefundedAmount)+pending) / 100
+	to := Completed
+	if cents(p.RefundedAmount) >= cents(p.Amount) {
+		to = Refunded
+	}
+	return e.setRequestStatus(ctx, tx, p, to, by)
 }

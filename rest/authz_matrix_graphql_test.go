@@ -87,7 +87,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"preauthorizationAsPayer": "preauthEnded", "decideBulkPayment": "bulkEnded",
 	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action",
 	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item",
-	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item"}
+	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
+	"sandboxMovePayment": "request"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -160,7 +161,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
 		"SandboxFaultInput":      azFaultRule,
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
-		"SandboxEventInput":       b["sandboxEvent"],
+		"SandboxEventInput": b["sandboxEvent"], "SandboxPaymentMoveInput": b["sandboxPayMove"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
 	}
 }
@@ -201,6 +202,8 @@ func azBuild(s map[string]azType, op string, fd azField, f map[string]string) az
 			v = f["category"]
 		case base == "String" && fd.Name == "createApiKey":
 			v = f[a.Name] // A's clientId and clientSecret
+		case base == "String" && fd.Name == "sandboxMovePayment":
+			v = "payment-requests" // the kind of its id's fixture, A's request
 		case base == "String" && fd.Name == "decideSandboxAuthorization":
 			v = "maybe" // refused, as the REST page's form is: the matrix changes nothing
 		case base == "String":

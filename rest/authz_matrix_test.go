@@ -217,6 +217,9 @@ func azRoutes() map[string]azRoute {
 		// key is refused for the missing confirm; a clean slate of B's own is the
 		// sandbox control tests' concern.
 		"DELETE /sandbox/client": {},
+		// A move the table refuses: the matrix changes nothing.
+		"POST /sandbox/payments/payment-requests/{id}/status": {ids: []string{"request"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/payment-intents/{id}/status":  {ids: []string{"intent"}, body: "sandboxPayMove"},
 
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
@@ -278,6 +281,7 @@ func azBodies(f map[string]string) map[string]any {
 		"sandboxTx": map[string]any{"transactions": []any{map[string]any{"accountId": f["account"], "date": day(1), "description": "B",
 			"amount": 1, "type": "CREDIT"}}},
 		"sandboxTxPatch": map[string]any{"description": "B"},
+		"sandboxPayMove": map[string]any{"status": "REFUNDED", "errorDetail": map[string]any{"code": "B", "description": "B"}},
 	}
 }
 

@@ -218,6 +218,8 @@ var apiRoutes = []apiRoute{
 	{method: "PATCH", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: change a transaction's description, amount or status; the next execution collects it (transactions/updated)", body: model.SandboxTransactionPatch{}, resp: model.SandboxTransactionChange{}},
 	{method: "DELETE", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: remove a transaction; the next execution drops it (transactions/deleted)", resp: model.SandboxTransactionChange{}},
 	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
+	{method: "POST", path: "/sandbox/payments/payment-requests/{id}/status", tag: "Sandbox control", summary: "Sandbox: move a payment request to a status its state table allows next by itself (CANCELED, EXPIRED, its refund's), with its events and ledger entries", body: model.SandboxPaymentMoveInput{}, resp: model.SandboxPaymentMove{}},
+	{method: "POST", path: "/sandbox/payments/payment-intents/{id}/status", tag: "Sandbox control", summary: "Sandbox: move a payment intent (and its request after it) to a status its state table allows next, with its events and ledger entries", body: model.SandboxPaymentMoveInput{}, resp: model.SandboxPaymentMove{}},
 
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},
 	{method: "GET", path: "/openapi.json", tag: "Service", summary: "This document", resp: map[string]any{}, public: true},

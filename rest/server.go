@@ -224,6 +224,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)
+	// Sandbox control: payment state moves.
+	r.Post("/sandbox/payments/payment-requests/{id}/status", s.movePayment(model.SandboxPaymentRequests, "Payment request id"))
+	r.Post("/sandbox/payments/payment-intents/{id}/status", s.movePayment(model.SandboxPaymentIntents, "Payment intent id"))
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

@@ -1097,6 +1097,7 @@ type ComplexityRoot struct {
 		SandboxAddTransactions              func(childComplexity int, id uuid.UUID, transactions []*model.SandboxTransactionInput) int
 		SandboxChangeTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) int
 		SandboxDeleteClientData             func(childComplexity int, confirm string) int
+		SandboxMovePayment                  func(childComplexity int, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) int
 		SandboxRemoveTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID) int
 		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
 		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
@@ -1556,6 +1557,15 @@ type ComplexityRoot struct {
 		UnavailableProducts func(childComplexity int) int
 	}
 
+	SandboxPaymentMove struct {
+		From           func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		PaymentIntent  func(childComplexity int) int
+		PaymentRequest func(childComplexity int) int
+		Status         func(childComplexity int) int
+	}
+
 	SandboxTransactionChange struct {
 		AccountID     func(childComplexity int) int
 		Amount        func(childComplexity int) int
@@ -1900,6 +1910,7 @@ type MutationResolver interface {
 	SandboxAddTransactions(ctx context.Context, id uuid.UUID, transactions []*model.SandboxTransactionInput) ([]*model.SandboxTransactionChange, error)
 	SandboxChangeTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) (*model.SandboxTransactionChange, error)
 	SandboxRemoveTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID) (*model.SandboxTransactionChange, error)
+	SandboxMovePayment(ctx context.Context, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) (*model.SandboxPaymentMove, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -6725,6 +6736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxDeleteClientData(childComplexity, args["confirm"].(string)), true
+	case "Mutation.sandboxMovePayment":
+		if e.ComplexityRoot.Mutation.SandboxMovePayment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxMovePayment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxMovePayment(childComplexity, args["kind"].(string), args["id"].(uuid.UUID), args["input"].(model.SandboxPaymentMoveInput)), true
 	case "Mutation.sandboxRemoveTransaction":
 		if e.ComplexityRoot.Mutation.SandboxRemoveTransaction == nil {
 			break
@@ -9183,6 +9205,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxNextExecution.UnavailableProducts(childComplexity), true
 
+	case "SandboxPaymentMove.from":
+		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.From(childComplexity), true
+	case "SandboxPaymentMove.id":
+		if e.ComplexityRoot.SandboxPaymentMove.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.ID(childComplexity), true
+	case "SandboxPaymentMove.kind":
+		if e.ComplexityRoot.SandboxPaymentMove.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.Kind(childComplexity), true
+	case "SandboxPaymentMove.paymentIntent":
+		if e.ComplexityRoot.SandboxPaymentMove.PaymentIntent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.PaymentIntent(childComplexity), true
+	case "SandboxPaymentMove.paymentRequest":
+		if e.ComplexityRoot.SandboxPaymentMove.PaymentRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.PaymentRequest(childComplexity), true
+	case "SandboxPaymentMove.status":
+		if e.ComplexityRoot.SandboxPaymentMove.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.Status(childComplexity), true
+
 	case "SandboxTransactionChange.accountId":
 		if e.ComplexityRoot.SandboxTransactionChange.AccountID == nil {
 			break
@@ -10216,6 +10275,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
 			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
+			graphql.NewInputUnmarshaler("SandboxPaymentErrorInput", ec.unmarshalInputSandboxPaymentErrorInput),
+			graphql.NewInputUnmarshaler("SandboxPaymentMoveInput", ec.unmarshalInputSandboxPaymentMoveInput),
 			graphql.NewInputUnmarshaler("SandboxTransactionInput", ec.unmarshalInputSandboxTransactionInput),
 			graphql.NewInputUnmarshaler("SandboxTransactionPatch", ec.unmarshalInputSandboxTransactionPatch),
 			graphql.NewInputUnmarshaler("SmartAccountInput", ec.unmarshalInputSmartAccountInput),
@@ -15223,6 +15284,54 @@ extend type Mutation {
     transactionId: UUID!
   ): SandboxTransactionChange!
 }
+
+# Issue 38 P1 (sbpay): sandbox control of payment states.
+
+"The body of a sandbox payment move: the status and, for a failure, its errorDetail."
+input SandboxPaymentMoveInput {
+  "The status to move to; one the resource's state table allows next (the error SANDBOX_MOVE_NOT_ALLOWED names them)."
+  status: String!
+  "The errorDetail a move to a failure records (an intent's ERROR, PAYMENT_REJECTED, CONSENT_REJECTED, REJECTED, PAYMENT_TIMEOUT, CANCELED; a request's REFUND_ERROR); absent fields take the engine's defaults."
+  errorDetail: SandboxPaymentErrorInput
+}
+
+"A payment errorDetail given to a sandbox move."
+input SandboxPaymentErrorInput {
+  "The error code; default by status (e.g. SETTLEMENT_FAILED for PAYMENT_REJECTED)."
+  code: String
+  "The description; absent, a default one."
+  description: String
+  "The institution's own detail."
+  detail: String
+}
+
+"What a sandbox payment move did."
+type SandboxPaymentMove {
+  "payment-requests or payment-intents."
+  kind: String!
+  "The moved resource's id."
+  id: UUID!
+  "The status it left."
+  from: String!
+  "The status it is in now."
+  status: String!
+  "The payment request, as the move left it (an intent's own request)."
+  paymentRequest: PaymentRequest!
+  "The payment intent, for a move of an intent."
+  paymentIntent: PaymentIntent
+}
+
+extend type Mutation {
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request or intent to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  sandboxMovePayment(
+    "payment-requests or payment-intents."
+    kind: String!
+    "The resource's id."
+    id: UUID!
+    "The status to move to."
+    input: SandboxPaymentMoveInput!
+  ): SandboxPaymentMove!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17955,6 +18064,24 @@ func (ec *executionContext) childFields_SandboxNextExecution(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SandboxNextExecution", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SandboxPaymentMove_kind(ctx, field)
+	case "id":
+		return ec.fieldContext_SandboxPaymentMove_id(ctx, field)
+	case "from":
+		return ec.fieldContext_SandboxPaymentMove_from(ctx, field)
+	case "status":
+		return ec.fieldContext_SandboxPaymentMove_status(ctx, field)
+	case "paymentRequest":
+		return ec.fieldContext_SandboxPaymentMove_paymentRequest(ctx, field)
+	case "paymentIntent":
+		return ec.fieldContext_SandboxPaymentMove_paymentIntent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxTransactionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "transactionId":
@@ -19434,6 +19561,36 @@ func (ec *executionContext) field_Mutation_sandboxDeleteClientData_args(ctx cont
 		return nil, err
 	}
 	args["confirm"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxMovePayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxPaymentMoveInput, error) {
+			return ec.unmarshalNSandboxPaymentMoveInput2ponteᚋmodelᚐSandboxPaymentMoveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -41076,6 +41233,50 @@ func (ec *executionContext) fieldContext_Mutation_sandboxRemoveTransaction(ctx c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_sandboxMovePayment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxMovePayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxMovePayment(ctx, fc.Args["kind"].(string), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.SandboxPaymentMoveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxPaymentMove) graphql.Marshaler {
+			return ec.marshalNSandboxPaymentMove2ᚖponteᚋmodelᚐSandboxPaymentMove(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxMovePayment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxPaymentMove(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxMovePayment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -50233,6 +50434,162 @@ func (ec *executionContext) fieldContext_SandboxNextExecution_unavailableProduct
 	return graphql.NewScalarFieldContext("SandboxNextExecution", field, false, false, "Product")
 }
 
+func (ec *executionContext) _SandboxPaymentMove_kind(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxPaymentMove", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxPaymentMove_id(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxPaymentMove", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxPaymentMove_from(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxPaymentMove", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxPaymentMove_status(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxPaymentMove", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxPaymentMove_paymentRequest(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_paymentRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
+			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_paymentIntent(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_paymentIntent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentIntent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+			return ec.marshalOPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentIntent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SandboxTransactionChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -57388,6 +57745,111 @@ func (ec *executionContext) unmarshalInputSandboxNextExecutionInput(ctx context.
 func UnmarshalSandboxNextExecutionInput(ctx context.Context, raw any) (model.SandboxNextExecutionInput, error) {
 	var out model.SandboxNextExecutionInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxNextExecutionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxPaymentErrorInput(ctx context.Context, obj any) (model.SandboxPaymentErrorInput, error) {
+	var it model.SandboxPaymentErrorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "description", "detail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "detail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("detail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Detail = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxPaymentErrorInput unmarshals raw into the SandboxPaymentErrorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxPaymentErrorInput(ctx context.Context, raw any) (model.SandboxPaymentErrorInput, error) {
+	var out model.SandboxPaymentErrorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxPaymentErrorInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxPaymentMoveInput(ctx context.Context, obj any) (model.SandboxPaymentMoveInput, error) {
+	var it model.SandboxPaymentMoveInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "errorDetail"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "errorDetail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorDetail"))
+			data, err := ec.unmarshalOSandboxPaymentErrorInput2ᚖponteᚋmodelᚐSandboxPaymentErrorInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorDetail = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxPaymentMoveInput unmarshals raw into the SandboxPaymentMoveInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxPaymentMoveInput(ctx context.Context, raw any) (model.SandboxPaymentMoveInput, error) {
+	var out model.SandboxPaymentMoveInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxPaymentMoveInput", raw, &out)
 	return out, err
 }
 
@@ -64975,6 +65437,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxMovePayment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxMovePayment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67903,6 +68372,64 @@ func (ec *executionContext) _SandboxNextExecution(ctx context.Context, sel ast.S
 		case "unavailableProducts":
 			out.Values[i] = ec._SandboxNextExecution_unavailableProducts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxPaymentMoveImplementors = []string{"SandboxPaymentMove"}
+
+func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxPaymentMove) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxPaymentMoveImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxPaymentMove")
+		case "kind":
+			out.Values[i] = ec._SandboxPaymentMove_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SandboxPaymentMove_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._SandboxPaymentMove_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SandboxPaymentMove_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentRequest":
+			out.Values[i] = ec._SandboxPaymentMove_paymentRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paymentIntent":
+			out.Values[i] = ec._SandboxPaymentMove_paymentIntent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -71474,6 +72001,19 @@ func (ec *executionContext) unmarshalNSandboxNextExecutionInput2ponteᚋmodelᚐ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNSandboxPaymentMove2ᚖponteᚋmodelᚐSandboxPaymentMove(ctx context.Context, sel ast.SelectionSet, v *model.SandboxPaymentMove) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxPaymentMove!")
+		return graphql.Null
+	}
+	return ec._SandboxPaymentMove(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxPaymentMoveInput2ponteᚋmodelᚐSandboxPaymentMoveInput(ctx context.Context, v any) (model.SandboxPaymentMoveInput, error) {
+	res, err := ec.unmarshalInputSandboxPaymentMoveInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSandboxTransactionChange2ᚕᚖponteᚋmodelᚐSandboxTransactionChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxTransactionChange) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -73051,6 +73591,13 @@ func (ec *executionContext) marshalOPaymentErrorDetail2ᚖponteᚋmodelᚐPaymen
 	return ec._PaymentErrorDetail(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPaymentIntent2ᚖponteᚋmodelᚐPaymentIntent(ctx context.Context, sel ast.SelectionSet, v *model.PaymentIntent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PaymentIntent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPaymentParticipant2ᚖponteᚋmodelᚐPaymentParticipant(ctx context.Context, sel ast.SelectionSet, v *model.PaymentParticipant) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -73292,6 +73839,14 @@ func (ec *executionContext) marshalOSandboxAuthorization2ᚖponteᚋmodelᚐSand
 		return graphql.Null
 	}
 	return ec._SandboxAuthorization(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSandboxPaymentErrorInput2ᚖponteᚋmodelᚐSandboxPaymentErrorInput(ctx context.Context, v any) (*model.SandboxPaymentErrorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSandboxPaymentErrorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
