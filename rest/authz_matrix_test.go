@@ -225,6 +225,12 @@ func azRoutes() map[string]azRoute {
 		"PUT /sandbox/faults":    {body: "faults"},
 		"DELETE /sandbox/faults": {},
 
+		"POST /sandbox/users":              {body: "sandboxUser"},
+		"GET /sandbox/users":               {},
+		"GET /sandbox/users/{username}":    {ids: []string{"sandboxUser"}},
+		"PUT /sandbox/users/{username}":    {ids: []string{"sandboxUser"}, body: "sandboxUserB"},
+		"DELETE /sandbox/users/{username}": {ids: []string{"sandboxUser"}},
+
 		"* /graphql":        {gql: true},
 		"GET /openapi.json": {public: true},
 		"GET /metrics":      {public: true},
@@ -278,6 +284,8 @@ func azBodies(f map[string]string) map[string]any {
 		"sandboxTx": map[string]any{"transactions": []any{map[string]any{"accountId": f["account"], "date": day(1), "description": "B",
 			"amount": 1, "type": "CREDIT"}}},
 		"sandboxTxPatch": map[string]any{"description": "B"},
+		"sandboxUser":    sandboxUserBody("b-user"),
+		"sandboxUserB":   sandboxUserBody(f["sandboxUser"]),
 	}
 }
 

@@ -217,6 +217,11 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/sandbox/items/{id}/transactions", tag: "Sandbox control", summary: "Sandbox: add transactions to the item's accounts; its next execution collects them (transactions/created)", body: model.SandboxTransactionsInput{}, resp: []model.SandboxTransactionChange{}},
 	{method: "PATCH", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: change a transaction's description, amount or status; the next execution collects it (transactions/updated)", body: model.SandboxTransactionPatch{}, resp: model.SandboxTransactionChange{}},
 	{method: "DELETE", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: remove a transaction; the next execution drops it (transactions/deleted)", resp: model.SandboxTransactionChange{}},
+	{method: "POST", path: "/sandbox/users", tag: "Sandbox control", summary: "Sandbox: register a custom user (accounts, transactions, identity, MFA, error and its step); connect it by its username", body: map[string]any{}, resp: model.SandboxUser{}},
+	{method: "GET", path: "/sandbox/users", tag: "Sandbox control", summary: "Sandbox: the application's custom users", resp: sandboxUsersPage{}},
+	{method: "GET", path: "/sandbox/users/{username}", tag: "Sandbox control", summary: "Sandbox: one custom user", resp: model.SandboxUser{}},
+	{method: "PUT", path: "/sandbox/users/{username}", tag: "Sandbox control", summary: "Sandbox: replace a custom user's description", body: map[string]any{}, resp: model.SandboxUser{}},
+	{method: "DELETE", path: "/sandbox/users/{username}", tag: "Sandbox control", summary: "Sandbox: remove a custom user (answers it)", resp: model.SandboxUser{}},
 	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
 
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},

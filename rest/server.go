@@ -224,6 +224,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)
+	// Sandbox control: custom sandbox users (P3).
+	r.Post("/sandbox/users", s.createSandboxUser())
+	r.Get("/sandbox/users", s.listSandboxUsers())
+	r.Get("/sandbox/users/{username}", s.getSandboxUser())
+	r.Put("/sandbox/users/{username}", s.replaceSandboxUser())
+	r.Delete("/sandbox/users/{username}", s.deleteSandboxUser())
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

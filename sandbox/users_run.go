@@ -141,7 +141,7 @@ func (u *User) Snapshot(item uuid.UUID, now time.Time) *Snapshot {
 		snap.Accounts = append(snap.Accounts, acc)
 		rows := a.Transactions
 		if a.Generate != nil {
-			rows = generateRows(a.Generate, a.Number, now)
+			rows = generateRows(a.Generate, a.Number, a.Type == "CREDIT", now)
 		}
 		for j, t := range rows {
 			d, _ := day(t.Date)
@@ -202,8 +202,8 @@ var generated = []struct {
 	{"FARMACIA", -6400}, {"PIX ENVIADO", -12000}, {"RESTAURANTE", -8900}, {"POSTO COMBUSTIVEL", -21000}}
 
 // generateRows makes g.Size rows over the last 90 days from g.Seed: the same seed and
-// account number give the same rows.
-func generateRows(g *UserGenerator, number string, now time.Time) []UserTransaction {
+// account number give the same rows. On a card purchases are positive.
+func generateRows(g *UserGenerator, number string, card bool, now time.Time) []UserTransaction {
 	rng := rand.New(rand.NewPCG(uint64(g.Seed), seedOf(number)))
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	out := make([]UserTransaction, g.Size)
@@ -212,6 +212,9 @@ func generateRows(g *UserGenerator, number string, now time.Time) []UserTransact
 		cents := k.cents/2 + rng.Int64N(abs(k.cents))*sign(k.cents)
 		if cents == 0 {
 			cents = sign(k.cents)
+		}
+		if card {
+			cents = -cents
 		}
 		out[i] = UserTransaction{Date: today.AddDate(0, 0, -rng.IntN(90)).Format(time.DateOnly), Description: k.desc,
 			Amount: centsNumber(cents)}
