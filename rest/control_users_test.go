@@ -1,6 +1,8 @@
 package rest_test
 
 import (
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -49,7 +51,7 @@ func TestSandboxUsersCollect(t *testing.T) {
 	sbWant(t, suItem(t, env, b.APIKey, "ana.teste", "segredo-1"), model.ItemLoginError, model.ExecInvalidCredentials)
 
 	// The password the description sets is the only one.
-	sbWant(t, suItem(t, env, a.APIKey, "ana.teste", "wrong"), model.ItemLoginError, model.ExecInvalidCredentials)
+	sbWant(t, suItem(t, env, a.APIKey, "ana.teste", "wrong-password"), model.ItemLoginError, model.ExecInvalidCredentials)
 
 	// SMS: the item asks for the code, then collects what the description says.
 	it := suItem(t, env, a.APIKey, "ana.teste", "segredo-1")
@@ -134,7 +136,7 @@ func TestSandboxUsersErrorsAndMFA(t *testing.T) {
 
 	// After the MFA answer.
 	user("mfa-fails", "TOKEN", map[string]any{"code": "ACCOUNT_NEEDS_ACTION", "step": "MFA"})
-	it = suItem(t, env, key, "mfa-fails", "x")
+	it = suItem(t, env, key, "mfa-fails", "xxxxxx")
 	if it.Status != model.ItemWaitingUserInput {
 		t.Fatalf("item %s/%s, want the token asked", it.Status, it.ExecutionStatus)
 	}
@@ -144,19 +146,26 @@ func TestSandboxUsersErrorsAndMFA(t *testing.T) {
 
 	// While collecting a product.
 	user("collect-fails", "NONE", map[string]any{"code": "CONNECTION_ERROR", "step": "COLLECT", "product": "TRANSACTIONS"})
-	it = suItem(t, env, key, "collect-fails", "x")
+	it = suItem(t, env, key, "collect-fails", "xxxxxx")
 	if it.ExecutionStatus != model.ExecConnectionError {
 		t.Fatalf("item %s/%s, want CONNECTION_ERROR", it.Status, it.ExecutionStatus)
 	}
 
 	// A QR code, approved on the institution's page.
 	user("qr-user", "QR_CODE", nil)
-	it = createItem(t, env, key, 0, map[string]any{"user": "qr-user", "password": "x"})
+	it = createItem(t, env, key, 0, map[string]any{"user": "qr-user", "password": "xxxxxx"})
 	waiting, _ := env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
 	if waiting.UserAction == nil || waiting.UserAction.Type != "qr" {
 		t.Fatalf("item waits for %+v, want a QR code", waiting.UserAction)
 	}
-	sbWant(t, approve(t, env, key, it.ID.String()), model.ItemUpdated, model.ExecSuccess)
+	link, _ := waiting.UserAction.Attributes["qr"].(string)
+	resp, err := http.PostForm(link, url.Values{"decision": {"approve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	it, _ = env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
 }
 
 func TestSandboxUsersGraphQL(t *testing.T) {
@@ -227,7 +236,9 @@ func TestSandboxUsersHostile(t *testing.T) {
 		{with(func(m map[string]any) { acc(m)["subtype"] = "CREDIT_CARD" }), "accounts[0].subtype"},
 		{with(func(m map[string]any) { acc(m)["transactions"] = many }), "accounts[0].transactions"},
 		{with(func(m map[string]any) { acc(m)["generate"] = map[string]any{"seed": 1, "size": 3} }), "accounts[0]"},
-		{with(func(m map[string]any) { m["accounts"].([]any)[1].(map[string]any)["generate"] = map[string]any{"seed": 1, "size": 100000} }), "accounts[1].generate.size"},
+		{with(func(m map[string]any) {
+			m["accounts"].([]any)[1].(map[string]any)["generate"] = map[string]any{"seed": 1, "size": 100000}
+		}), "accounts[1].generate.size"},
 		{with(func(m map[string]any) {
 			acc(m)["transactions"].([]any)[0].(map[string]any)["date"] = "05/01/2026"
 		}), "accounts[0].transactions[0].date"},
@@ -235,10 +246,23 @@ func TestSandboxUsersHostile(t *testing.T) {
 		{with(func(m map[string]any) { m["identity"].(map[string]any)["document"] = "123" }), "identity.document"},
 		{with(func(m map[string]any) { m["error"] = map[string]any{"code": "SUCCESS", "step": "LOGIN"} }), "error.code"},
 		{with(func(m map[string]any) { m["error"] = map[string]any{"code": "ACCOUNT_LOCKED", "step": "LATER"} }), "error.step"},
-		{with(func(m map[string]any) { m["mfa"] = "NONE"; m["error"] = map[string]any{"code": "ACCOUNT_LOCKED", "step": "MFA"} }), "error.step"},
+		{with(func(m map[string]any) {
+			m["mfa"] = "NONE"
+			m["error"] = map[string]any{"code": "ACCOUNT_LOCKED", "step": "MFA"}
+		}), "error.step"},
 		{with(func(m map[string]any) { m["loans"].([]any)[0].(map[string]any)["contractAmount"] = -5 }), "loans[0].contractAmount"},
 		{with(func(m map[string]any) { m["investments"].([]any)[0].(map[string]any)["type"] = "TULIPS" }), "investments[0].type"},
-		{with(func(m map[string]any) { m["identity"].(map[string]any)["fullName"] = strings.Repeat("a", 300000) }), "bytes"},
+		{with(func(m map[string]any) {
+			var big []any
+			for i := range 4 {
+				rows := make([]any, 1000)
+				for j := range rows {
+					rows[j] = map[string]any{"date": "2026-01-05", "description": strings.Repeat("d", 100), "amount": 1}
+				}
+				big = append(big, map[string]any{"type": "BANK", "subtype": "SAVINGS_ACCOUNT", "number": strings.Repeat("9", i+1), "balance": 1, "transactions": rows})
+			}
+			m["accounts"] = big
+		}), "bytes"},
 		{[]any{1}, "JSON object"},
 	}
 	for _, c := range cases {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -52,7 +53,7 @@ type UserAccount struct {
 	Subtype      string            `json:"subtype"`
 	Number       string            `json:"number"`
 	Name         string            `json:"name,omitempty"`
-	Balance      json.Number       `json:"balance"`
+	Balance      Reais             `json:"balance"`
 	Currency     string            `json:"currency,omitempty"`
 	Transactions []UserTransaction `json:"transactions,omitempty"`
 	Generate     *UserGenerator    `json:"generate,omitempty"`
@@ -61,10 +62,10 @@ type UserAccount struct {
 // UserTransaction is one transaction; amount in reais, debits negative on bank accounts
 // (purchases positive on a card, as the official client shows them).
 type UserTransaction struct {
-	Date        string      `json:"date"`
-	Description string      `json:"description"`
-	Amount      json.Number `json:"amount"`
-	Status      string      `json:"status,omitempty"`
+	Date        string `json:"date"`
+	Description string `json:"description"`
+	Amount      Reais  `json:"amount"`
+	Status      string `json:"status,omitempty"`
 }
 
 // UserGenerator makes Size transactions from Seed: the same seed, the same rows.
@@ -84,16 +85,16 @@ type UserIdentity struct {
 
 // UserInvestment is one investment.
 type UserInvestment struct {
-	Name    string      `json:"name"`
-	Type    string      `json:"type"`
-	Balance json.Number `json:"balance"`
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Balance Reais  `json:"balance"`
 }
 
 // UserLoan is one loan contract.
 type UserLoan struct {
-	ProductName    string      `json:"productName"`
-	ContractNumber string      `json:"contractNumber,omitempty"`
-	ContractAmount json.Number `json:"contractAmount"`
+	ProductName    string `json:"productName"`
+	ContractNumber string `json:"contractNumber,omitempty"`
+	ContractAmount Reais  `json:"contractAmount"`
 }
 
 // UserError is the error the user's executions end in, and at which step: LOGIN (the
@@ -158,10 +159,31 @@ func ParseUser(raw []byte) (*User, error) {
 	return &u, u.check()
 }
 
+// Reais is an amount as written in the description: a JSON number, never a string (the
+// decimals written are part of what is checked).
+type Reais string
+
+// UnmarshalJSON keeps a number's text and refuses anything else.
+func (r *Reais) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || !(b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
+		return &json.UnmarshalTypeError{Value: "non-number", Type: reflect.TypeOf(0.0)}
+	}
+	*r = Reais(b)
+	return nil
+}
+
+// MarshalJSON writes the number as it was given.
+func (r Reais) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
 func describeJSONError(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return fmt.Sprintf("field %s must be %s, not %s", typ.Field, typ.Type.String(), typ.Value)
+		kind := map[reflect.Kind]string{reflect.String: "a string", reflect.Float64: "a number", reflect.Int: "an integer", reflect.Int64: "an integer",
+			reflect.Slice: "an array", reflect.Struct: "an object", reflect.Ptr: "an object"}[typ.Type.Kind()]
+		if kind == "" {
+			kind = typ.Type.String()
+		}
+		return fmt.Sprintf("field %s must be %s", typ.Field, kind)
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	return msg
@@ -337,7 +359,7 @@ var collectable = []string{string(model.ProductAccounts), string(model.ProductCr
 	string(model.ProductInvestments), string(model.ProductIdentity), string(model.ProductLoans)}
 
 // reais reads an amount in reais with at most two decimals, as centavos.
-func reais(n json.Number, field string, signed bool) (int64, error) {
+func reais(n Reais, field string, signed bool) (int64, error) {
 	s := string(n)
 	if s == "" {
 		return 0, invalid("%s: required, an amount in reais with at most two decimals.", field)

@@ -6,7 +6,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -237,16 +236,16 @@ func sign(v int64) int64 {
 	return 1
 }
 
-func centsNumber(c int64) json.Number {
+func centsNumber(c int64) Reais {
 	s := fmt.Sprintf("%d.%02d", abs(c)/100, abs(c)%100)
 	if c < 0 {
 		s = "-" + s
 	}
-	return json.Number(s)
+	return Reais(s)
 }
 
 // toReais is the model's float (the interface's JSON number) of a checked amount.
-func toReais(n json.Number) float64 {
+func toReais(n Reais) float64 {
 	c, _ := reais(n, "", true)
 	return float64(c) / 100
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -118,4 +117,4 @@ func TestCustomUserSteps(t *testing.T) {
 	}
 }
 
-func jsonNum(s string) json.Number { return json.Number(s) }
+func jsonNum(s string) Reais { return Reais(s) }
