@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -278,4 +279,12 @@ func TestSandboxUsersHostile(t *testing.T) {
 	env.Do(t, "PUT", "/sandbox/users/nobody", key, sandboxUserBody("nobody")).WantError(404, "SANDBOX_USER_NOT_FOUND")
 	env.Do(t, "POST", "/sandbox/users", key, sandboxUserBody("kept")).Want(200)
 	env.Do(t, "PUT", "/sandbox/users/kept", key, sandboxUserBody("other")).WantError(400, "SANDBOX_USER_INVALID")
+
+	// At most 100 users per application.
+	for i := 1; i < 100; i++ {
+		env.Do(t, "POST", "/sandbox/users", key, sandboxUserBody(fmt.Sprintf("many-%03d", i))).Want(200)
+	}
+	env.Do(t, "POST", "/sandbox/users", key, sandboxUserBody("one-too-many")).WantError(409, "SANDBOX_USER_LIMIT_REACHED")
+	env.Do(t, "DELETE", "/sandbox/users/many-001", key, nil).Want(200)
+	env.Do(t, "POST", "/sandbox/users", key, sandboxUserBody("one-too-many")).Want(200)
 }
