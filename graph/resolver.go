@@ -37,6 +37,8 @@ type Resolver struct {
 	Collected *collected.Engine
 	// Faults keeps the applications' sandbox fault injection rules.
 	Faults *faults.Engine
+	// SandboxUserStore keeps the applications' custom sandbox users (the store).
+	SandboxUserStore SandboxUserStore
 	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
 	// when it is made; nil means time.Now.
 	Now func() time.Time

@@ -9,10 +9,12 @@ import (
 	"ponte/statements"
 )
 
-// All is every provider, by the name its connectors give.
-func All() map[string]itemsync.Institution {
+// All is every provider, by the name its connectors give. users finds the applications'
+// custom sandbox users (the store's SandboxUserDescription); nil leaves the sandbox its
+// seeded scenarios only.
+func All(users sandbox.UserLookup) map[string]itemsync.Institution {
 	return map[string]itemsync.Institution{
-		sandbox.Provider:    sandbox.Institution{},
+		sandbox.Provider:    sandbox.Institution{Users: users},
 		statements.Provider: statements.Institution{},
 	}
 }
@@ -20,7 +22,7 @@ func All() map[string]itemsync.Institution {
 // Catalogue is every provider's connectors, served at publicURL.
 func Catalogue(publicURL string) []model.Connector {
 	var list []model.Connector
-	for _, inst := range All() {
+	for _, inst := range All(nil) {
 		list = append(list, inst.Connectors(publicURL)...)
 	}
 	return list

@@ -42,6 +42,9 @@ type FileTaker interface {
 type Session struct {
 	ItemID      uuid.UUID
 	ExecutionID uuid.UUID
+	// ClientID is the item's client application, for institutions that keep what an
+	// application registered with them.
+	ClientID uuid.UUID
 	// Execution counts the item's executions from 1.
 	Execution int
 	Connector *model.Connector

@@ -61,7 +61,7 @@ func (e *Engine) UploadStatement(ctx context.Context, itemID uuid.UUID, name str
 		return nil, model.Fail(model.CodeStatementFileInvalid, "The request has no statement file: send the file as the body, or as the part named file of a multipart/form-data body.").
 			WithData(map[string]any{"line": 0})
 	}
-	sess := &Session{ItemID: it.ID, Connector: c, Products: it.Products, Settings: settings, Now: e.now(), BaseURL: e.cfg.BaseURL}
+	sess := &Session{ItemID: it.ID, ClientID: it.ClientID, Connector: c, Products: it.Products, Settings: settings, Now: e.now(), BaseURL: e.cfg.BaseURL}
 	if err := taker.Check(ctx, sess, file); err != nil {
 		return nil, err
 	}

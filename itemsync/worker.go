@@ -103,7 +103,7 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 	if st.inst, err = e.institution(c); err != nil {
 		return nil, err
 	}
-	st.sess = &Session{ItemID: st.it.ID, ExecutionID: st.ex.ID, Execution: st.ex.Number, Connector: c, Params: st.params,
+	st.sess = &Session{ItemID: st.it.ID, ClientID: st.it.ClientID, ExecutionID: st.ex.ID, Execution: st.ex.Number, Connector: c, Params: st.params,
 		Products: st.it.Products, Now: e.now(), BaseURL: e.cfg.BaseURL}
 	if st.ex.UploadID != nil {
 		if st.sess.Upload, err = e.db.StatementUpload(ctx, *st.ex.UploadID); err != nil {

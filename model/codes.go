@@ -192,6 +192,12 @@ var (
 	// Sandbox control: fault injection.
 	CodeSandboxFaultInvalid = code(400, "SANDBOX_FAULT_INVALID", "PUT /sandbox/faults with a rule that breaks the rules of docs/sandbox.md (a route the service does not serve, an unknown kind or status, a probability outside 0 to 1, a latency outside 1 to 60,000 ms, two rules of one kind for one route, more than 50 rules); the message names the rule and what is wrong.")
 
+	// Sandbox control: custom sandbox users (P3).
+	CodeSandboxUserInvalid  = code(400, "SANDBOX_USER_INVALID", "A custom sandbox user description that breaks the rules of docs/sandbox.md (an unknown field, a seeded or malformed username, an amount with more than two decimals, a limit passed); the message names the field.")
+	CodeSandboxUserExists   = code(409, "SANDBOX_USER_ALREADY_EXISTS", "The client application already has a custom sandbox user with this username.")
+	CodeSandboxUserNotFound = code(404, "SANDBOX_USER_NOT_FOUND", "No custom sandbox user with this username for this client application.")
+	CodeSandboxUserLimit    = code(409, "SANDBOX_USER_LIMIT_REACHED", "The client application has as many custom sandbox users as it may (100).")
+
 	// GraphQL.
 	CodeQueryTooComplex = code(400, "QUERY_TOO_COMPLEX", "The query exceeds a token, selection, overlap or complexity limit.")
 	CodeQueryTooDeep    = code(400, "QUERY_TOO_DEEP", "The query nests deeper than allowed.")

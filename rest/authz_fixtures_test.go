@@ -69,6 +69,7 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	f["webhook"] = env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks-" + azMark + ".example.com/a",
 		"headers": map[string]any{"Authorization": "Bearer secret-" + azMark}}).Want(200).String("id")
 	f["event"] = env.Events(t, key, f["item"])[0]["id"].(string)
+	f["sandboxUser"] = env.Do(t, "POST", "/sandbox/users", key, sandboxUserBody("ana-"+azMark)).Want(200).String("username")
 	f["signingSecret"] = env.Do(t, "GET", "/webhooks/signing-secret", key, nil).Want(200).String("secret")
 
 	pending := createItem(t, env, key, 0, map[string]any{"user": "user-ok-auth-pending", "password": "password-ok"})

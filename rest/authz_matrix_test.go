@@ -228,6 +228,12 @@ func azRoutes() map[string]azRoute {
 		"PUT /sandbox/faults":    {body: "faults"},
 		"DELETE /sandbox/faults": {},
 
+		"POST /sandbox/users":              {body: "sandboxUser"},
+		"GET /sandbox/users":               {},
+		"GET /sandbox/users/{username}":    {ids: []string{"sandboxUser"}},
+		"PUT /sandbox/users/{username}":    {ids: []string{"sandboxUser"}, body: "sandboxUserB"},
+		"DELETE /sandbox/users/{username}": {ids: []string{"sandboxUser"}},
+
 		"* /graphql":        {gql: true},
 		"GET /openapi.json": {public: true},
 		"GET /metrics":      {public: true},
@@ -282,6 +288,8 @@ func azBodies(f map[string]string) map[string]any {
 			"amount": 1, "type": "CREDIT"}}},
 		"sandboxTxPatch": map[string]any{"description": "B"},
 		"sandboxPayMove": map[string]any{"status": "REFUNDED", "errorDetail": map[string]any{"code": "B", "description": "B"}},
+		"sandboxUser":    sandboxUserBody("b-user"),
+		"sandboxUserB":   sandboxUserBody(f["sandboxUser"]),
 	}
 }
 

@@ -227,6 +227,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// Sandbox control: payment state moves.
 	r.Post("/sandbox/payments/payment-requests/{id}/status", s.movePayment(model.SandboxPaymentRequests, "Payment request id"))
 	r.Post("/sandbox/payments/payment-intents/{id}/status", s.movePayment(model.SandboxPaymentIntents, "Payment intent id"))
+	// Sandbox control: custom sandbox users.
+	r.Post("/sandbox/users", s.createSandboxUser())
+	r.Get("/sandbox/users", s.listSandboxUsers())
+	r.Get("/sandbox/users/{username}", s.getSandboxUser())
+	r.Put("/sandbox/users/{username}", s.replaceSandboxUser())
+	r.Delete("/sandbox/users/{username}", s.deleteSandboxUser())
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

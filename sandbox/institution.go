@@ -16,7 +16,11 @@ const Provider = "sandbox"
 
 // Institution is the sandbox behind its connectors: the scenario the credentials choose
 // decides every answer, and Generate makes the data.
-type Institution struct{}
+type Institution struct {
+	// Users finds the applications' custom sandbox users (users.go); nil: only the seeded
+	// scenarios answer.
+	Users UserLookup
+}
 
 var _ itemsync.Institution = Institution{}
 
@@ -24,7 +28,13 @@ var _ itemsync.Institution = Institution{}
 func (Institution) Connectors(publicURL string) []model.Connector { return ServedAt(publicURL) }
 
 // Login answers as the scenario of the item's credentials says.
-func (Institution) Login(_ context.Context, s *itemsync.Session) (itemsync.Step, error) {
+func (i Institution) Login(ctx context.Context, s *itemsync.Session) (itemsync.Step, error) {
+	if u, err := i.customUser(ctx, s); err != nil || u != nil {
+		if err != nil {
+			return itemsync.Step{}, err
+		}
+		return u.login(s), nil
+	}
 	sc := Choose(s.Connector, s.Params)
 	switch {
 	case sc.LoginError != nil:
@@ -55,7 +65,13 @@ func authorizeAt(s *itemsync.Session, action model.UserAction) *model.UserAction
 
 // Answer takes the user's decision on the authorization page, or the MFA value (see
 // rightMFA).
-func (Institution) Answer(_ context.Context, s *itemsync.Session, reply map[string]string) (itemsync.Step, error) {
+func (i Institution) Answer(ctx context.Context, s *itemsync.Session, reply map[string]string) (itemsync.Step, error) {
+	if u, err := i.customUser(ctx, s); err != nil || u != nil {
+		if err != nil {
+			return itemsync.Step{}, err
+		}
+		return u.answer(reply), nil
+	}
 	sc := Choose(s.Connector, s.Params)
 	if sc.Action != nil {
 		if reply["action"] != "approve" {
@@ -74,8 +90,18 @@ func (Institution) Answer(_ context.Context, s *itemsync.Session, reply map[stri
 }
 
 // Collect delivers one product of the execution's snapshot, made once per run.
-func (Institution) Collect(_ context.Context, s *itemsync.Session, p model.Product, page func(*itemsync.Page) error) (itemsync.Outcome, error) {
+func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.Product, page func(*itemsync.Page) error) (itemsync.Outcome, error) {
+	u, err := i.customUser(ctx, s)
+	if err != nil {
+		return itemsync.Outcome{}, err
+	}
 	sc := Choose(s.Connector, s.Params)
+	if u != nil {
+		sc = &Scenario{Username: u.Username}
+		if err := u.collectError(s, p); err != nil {
+			return itemsync.Outcome{}, err
+		}
+	}
 	if sc.CollectError != nil {
 		return itemsync.Outcome{}, &itemsync.Failure{ExecutionError: *sc.CollectError}
 	}
@@ -89,7 +115,11 @@ func (Institution) Collect(_ context.Context, s *itemsync.Session, p model.Produ
 	}
 	snap, ok := s.State.(*Snapshot)
 	if !ok {
-		snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
+		if u != nil {
+			snap = u.Snapshot(s.ItemID, s.Now)
+		} else {
+			snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
+		}
 		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
 		s.State = snap
 	}

@@ -194,7 +194,7 @@ func New(t testing.TB, options ...Option) *Env {
 	restCfg := rest.Config{Database: store, Idempotency: idempotency.New(store, a.AnswerSealer(), res.Log)}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
-	syncCfg.Institutions = institutions.All()
+	syncCfg.Institutions = institutions.All(store.SandboxUserDescription)
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
 		Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}}
 	hooksCfg := webhooks.DefaultConfig()
@@ -231,6 +231,7 @@ func New(t testing.TB, options ...Option) *Env {
 	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
 	res.Collected = collected.New(store, a, eng, res.Now)
 	res.Faults = faults.New(store, faultsCfg, res.Log)
+	res.SandboxUserStore = store
 	restCfg.Faults = res.Faults
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
@@ -270,7 +271,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	}
 	syncCfg := itemsync.DefaultConfig()
 	syncCfg.StepDelay = 0
-	syncCfg.Institutions = institutions.All()
+	syncCfg.Institutions = institutions.All(store.SandboxUserDescription)
 	a := auth.NewService(store, MasterKey)
 	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
 	hooks := webhooks.New(store, MasterKey, e.Webhooks.Config(), Logger())

@@ -27,6 +27,7 @@ var walked = []struct{ file, section string }{
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
 	{"docs/sandbox.md", "Control: payments"},
+	{"docs/sandbox.md", "Custom sandbox users"},
 	// Its clean slate empties the application: it stays the last page walked.
 	{"docs/sandbox.md", "Control: items and data"},
 }
@@ -123,6 +124,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
 		// Sandbox control of data: a transaction added, one changed, collected, then removed.
 		`"operation":"CHANGE"`, `"description":"Padaria Sandbox"`, `"operation":"REMOVE"`,
+		// A custom sandbox user: registered, its transaction collected, a seeded name refused.
+		`"username":"ana.souza"`, `"description":"PADARIA DO ZE"`, "seeded name: 400\n",
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {

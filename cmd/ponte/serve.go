@@ -105,7 +105,7 @@ func serve(ctx context.Context, c *config) error {
 	syncCfg.StepDelay = c.StepDelay
 	syncCfg.BaseURL = c.BaseURL
 	syncCfg.AllowInsecureWebhooks = c.AllowInsecureWebhooks
-	syncCfg.Institutions = institutions.All()
+	syncCfg.Institutions = institutions.All(store.SandboxUserDescription)
 	engine := itemsync.New(store, authn, key, syncCfg, log)
 	c.Webhooks.BaseURL = c.BaseURL
 	hooks := webhooks.New(store, key, c.Webhooks, log)
@@ -141,6 +141,7 @@ func serve(ctx context.Context, c *config) error {
 	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
 	res.Collected = collected.New(store, authn, engine, res.Now)
 	res.Faults = faults.New(store, faults.DefaultConfig(), log)
+	res.SandboxUserStore = store
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next. Jobs and the queue's own queries are
 	// LongRunning: bounded by the job time-out, not the statement time-out of requests.

@@ -46,9 +46,10 @@ var layers = map[string][]string{
 	// HTTP infrastructure below rest: first answers kept for Idempotency-Key replays, in a
 	// store it declares (db implements it).
 	"ponte/idempotency": {"ponte/model", "ponte/auth"},
-	// graph reaches the store only through the domain packages.
+	// graph reaches the store only through the domain packages (and the store of custom
+	// sandbox users it is given); it checks those users' descriptions with sandbox's rules.
 	"ponte/graph": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/itemsync",
-		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults"},
+		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults", "ponte/sandbox"},
 	// rest stands on the resolvers alone, besides the vocabulary and its HTTP infrastructure:
 	// no domain package, no db (the probes' store comes through rest.Config).
 	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/graph", "ponte/graph/generated", "ponte/graph/graphiql",

@@ -1072,6 +1072,7 @@ type ComplexityRoot struct {
 		CreatePaymentRecipient              func(childComplexity int, input model.PaymentRecipientInput) int
 		CreatePaymentRequest                func(childComplexity int, input model.PaymentRequestInput) int
 		CreatePaymentRequestFromPixQR       func(childComplexity int, input model.PixQrPaymentRequestInput) int
+		CreateSandboxUser                   func(childComplexity int, description map[string]any) int
 		CreateSmartAccount                  func(childComplexity int, input model.SmartAccountInput) int
 		CreateSmartTransferPayment          func(childComplexity int, input model.SmartTransferPaymentInput) int
 		CreateSmartTransferPreauthorization func(childComplexity int, input model.SmartTransferPreauthorizationInput) int
@@ -1085,11 +1086,13 @@ type ComplexityRoot struct {
 		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRequest                func(childComplexity int, id uuid.UUID) int
+		DeleteSandboxUser                   func(childComplexity int, username string) int
 		DeleteWebhook                       func(childComplexity int, id uuid.UUID) int
 		FireSandboxEvent                    func(childComplexity int, input model.SandboxEventInput) int
 		PayBoletoPixCharge                  func(childComplexity int, id uuid.UUID) int
 		RedeliverEvent                      func(childComplexity int, id uuid.UUID) int
 		RefundPaymentRequest                func(childComplexity int, paymentRequestID uuid.UUID, amount *float64) int
+		ReplaceSandboxUser                  func(childComplexity int, username string, description map[string]any) int
 		RetryAutomaticPixPayment            func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID, input model.AutomaticPixPaymentInput) int
 		RevokePreauthorizationAsPayer       func(childComplexity int, id uuid.UUID) int
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
@@ -1489,6 +1492,8 @@ type ComplexityRoot struct {
 		SandboxAuthorization           func(childComplexity int, id uuid.UUID) int
 		SandboxEvents                  func(childComplexity int, cursor *string) int
 		SandboxFaults                  func(childComplexity int) int
+		SandboxUser                    func(childComplexity int, username string) int
+		SandboxUsers                   func(childComplexity int) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		ScheduledPayments              func(childComplexity int, paymentRequestID uuid.UUID) int
 		SmartAccount                   func(childComplexity int, id uuid.UUID) int
@@ -1577,6 +1582,14 @@ type ComplexityRoot struct {
 		Status        func(childComplexity int) int
 		TransactionID func(childComplexity int) int
 		Type          func(childComplexity int) int
+	}
+
+	SandboxUser struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Username    func(childComplexity int) int
 	}
 
 	ScheduledPayment struct {
@@ -1911,6 +1924,9 @@ type MutationResolver interface {
 	SandboxChangeTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) (*model.SandboxTransactionChange, error)
 	SandboxRemoveTransaction(ctx context.Context, id uuid.UUID, transactionID uuid.UUID) (*model.SandboxTransactionChange, error)
 	SandboxMovePayment(ctx context.Context, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) (*model.SandboxPaymentMove, error)
+	CreateSandboxUser(ctx context.Context, description map[string]any) (*model.SandboxUser, error)
+	ReplaceSandboxUser(ctx context.Context, username string, description map[string]any) (*model.SandboxUser, error)
+	DeleteSandboxUser(ctx context.Context, username string) (*model.SandboxUser, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -1993,6 +2009,8 @@ type QueryResolver interface {
 	ConnectorSettings(ctx context.Context, connectorID int) (map[string]any, error)
 	SandboxFaults(ctx context.Context) ([]*model.SandboxFault, error)
 	SandboxEvents(ctx context.Context, cursor *string) (*model.SandboxEventBatch, error)
+	SandboxUsers(ctx context.Context) ([]*model.SandboxUser, error)
+	SandboxUser(ctx context.Context, username string) (*model.SandboxUser, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -6466,6 +6484,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePaymentRequestFromPixQR(childComplexity, args["input"].(model.PixQrPaymentRequestInput)), true
+	case "Mutation.createSandboxUser":
+		if e.ComplexityRoot.Mutation.CreateSandboxUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSandboxUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSandboxUser(childComplexity, args["description"].(map[string]any)), true
 	case "Mutation.createSmartAccount":
 		if e.ComplexityRoot.Mutation.CreateSmartAccount == nil {
 			break
@@ -6609,6 +6638,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePaymentRequest(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deleteSandboxUser":
+		if e.ComplexityRoot.Mutation.DeleteSandboxUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSandboxUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSandboxUser(childComplexity, args["username"].(string)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -6664,6 +6704,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefundPaymentRequest(childComplexity, args["paymentRequestId"].(uuid.UUID), args["amount"].(*float64)), true
+	case "Mutation.replaceSandboxUser":
+		if e.ComplexityRoot.Mutation.ReplaceSandboxUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replaceSandboxUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplaceSandboxUser(childComplexity, args["username"].(string), args["description"].(map[string]any)), true
 	case "Mutation.retryAutomaticPixPayment":
 		if e.ComplexityRoot.Mutation.RetryAutomaticPixPayment == nil {
 			break
@@ -8835,6 +8886,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxFaults(childComplexity), true
+	case "Query.sandboxUser":
+		if e.ComplexityRoot.Query.SandboxUser == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxUser(childComplexity, args["username"].(string)), true
+	case "Query.sandboxUsers":
+		if e.ComplexityRoot.Query.SandboxUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SandboxUsers(childComplexity), true
 	case "Query.scheduledPayment":
 		if e.ComplexityRoot.Query.ScheduledPayment == nil {
 			break
@@ -9302,6 +9370,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxTransactionChange.Type(childComplexity), true
+
+	case "SandboxUser.createdAt":
+		if e.ComplexityRoot.SandboxUser.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxUser.CreatedAt(childComplexity), true
+	case "SandboxUser.description":
+		if e.ComplexityRoot.SandboxUser.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxUser.Description(childComplexity), true
+	case "SandboxUser.id":
+		if e.ComplexityRoot.SandboxUser.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxUser.ID(childComplexity), true
+	case "SandboxUser.updatedAt":
+		if e.ComplexityRoot.SandboxUser.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxUser.UpdatedAt(childComplexity), true
+	case "SandboxUser.username":
+		if e.ComplexityRoot.SandboxUser.Username == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxUser.Username(childComplexity), true
 
 	case "ScheduledPayment.createdAt":
 		if e.ComplexityRoot.ScheduledPayment.CreatedAt == nil {
@@ -15332,6 +15431,52 @@ extend type Mutation {
     input: SandboxPaymentMoveInput!
   ): SandboxPaymentMove!
 }
+
+# Custom sandbox users (docs/sandbox.md, "Custom sandbox users").
+
+"A custom sandbox user a client application registered: connect it on the sandbox connectors with its username."
+type SandboxUser {
+  "The user's id."
+  id: UUID!
+  "The username it logs in with (unique in its application)."
+  username: String!
+  "The description, as registered (docs/sandbox.md)."
+  description: JSONDocument!
+  "When it was registered."
+  createdAt: DateTime!
+  "When its description was last replaced."
+  updatedAt: DateTime!
+}
+
+extend type Query {
+  "GET /sandbox/users: the application's custom sandbox users, by username."
+  sandboxUsers: [SandboxUser!]!
+  "GET /sandbox/users/{username}: one of the application's custom sandbox users."
+  sandboxUser(
+    "The user's username."
+    username: String!
+  ): SandboxUser!
+}
+
+extend type Mutation {
+  "POST /sandbox/users: registers a custom sandbox user (its description names its username)."
+  createSandboxUser(
+    "The user's description (docs/sandbox.md, Custom sandbox users)."
+    description: Map!
+  ): SandboxUser!
+  "PUT /sandbox/users/{username}: replaces the description of a custom sandbox user; its username stays."
+  replaceSandboxUser(
+    "The user's username."
+    username: String!
+    "The new description; its username, when given, must be the same."
+    description: Map!
+  ): SandboxUser!
+  "DELETE /sandbox/users/{username}: removes a custom sandbox user; items made with it end in INVALID_CREDENTIALS at their next execution. Answers the removed user."
+  deleteSandboxUser(
+    "The user's username."
+    username: String!
+  ): SandboxUser!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -18108,6 +18253,22 @@ func (ec *executionContext) childFields_SandboxTransactionChange(ctx context.Con
 	return nil, fmt.Errorf("no field named %q was found under type SandboxTransactionChange", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SandboxUser_id(ctx, field)
+	case "username":
+		return ec.fieldContext_SandboxUser_username(ctx, field)
+	case "description":
+		return ec.fieldContext_SandboxUser_description(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SandboxUser_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SandboxUser_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxUser", field.Name)
+}
+
 func (ec *executionContext) childFields_ScheduledPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -19148,6 +19309,20 @@ func (ec *executionContext) field_Mutation_createPaymentRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSandboxUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "description",
+		func(ctx context.Context, v any) (map[string]any, error) {
+			return ec.unmarshalNMap2map(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["description"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSmartAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19362,6 +19537,20 @@ func (ec *executionContext) field_Mutation_deletePaymentRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSandboxUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "username",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["username"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19437,6 +19626,28 @@ func (ec *executionContext) field_Mutation_refundPaymentRequest_args(ctx context
 		return nil, err
 	}
 	args["amount"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_replaceSandboxUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "username",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["username"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "description",
+		func(ctx context.Context, v any) (map[string]any, error) {
+			return ec.unmarshalNMap2map(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["description"] = arg1
 	return args, nil
 }
 
@@ -21265,6 +21476,20 @@ func (ec *executionContext) field_Query_sandboxEvents_args(ctx context.Context, 
 		return nil, err
 	}
 	args["cursor"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "username",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["username"] = arg0
 	return args, nil
 }
 
@@ -41277,6 +41502,138 @@ func (ec *executionContext) fieldContext_Mutation_sandboxMovePayment(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSandboxUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSandboxUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSandboxUser(ctx, fc.Args["description"].(map[string]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxUser) graphql.Marshaler {
+			return ec.marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSandboxUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSandboxUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_replaceSandboxUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replaceSandboxUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplaceSandboxUser(ctx, fc.Args["username"].(string), fc.Args["description"].(map[string]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxUser) graphql.Marshaler {
+			return ec.marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replaceSandboxUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replaceSandboxUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSandboxUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSandboxUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSandboxUser(ctx, fc.Args["username"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxUser) graphql.Marshaler {
+			return ec.marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSandboxUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSandboxUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -49604,6 +49961,82 @@ func (ec *executionContext) fieldContext_Query_sandboxEvents(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxUsers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SandboxUsers(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxUser) graphql.Marshaler {
+			return ec.marshalNSandboxUser2ᚕᚖponteᚋmodelᚐSandboxUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxUser(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sandboxUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxUser(ctx, fc.Args["username"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxUser) graphql.Marshaler {
+			return ec.marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxUser(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -50818,6 +51251,121 @@ func (ec *executionContext) _SandboxTransactionChange_category(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_SandboxTransactionChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxUser_id(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxUser_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxUser_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxUser", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxUser_username(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxUser_username(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Username, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxUser_username(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxUser", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxUser_description(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxUser_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSONDocument) graphql.Marshaler {
+			return ec.marshalNJSONDocument2ponteᚋmodelᚐJSONDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxUser_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxUser", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _SandboxUser_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxUser_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxUser_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxUser", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxUser_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxUser_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxUser_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxUser", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _ScheduledPayment_id(ctx context.Context, field graphql.CollectedField, obj *model.ScheduledPayment) (ret graphql.Marshaler) {
@@ -65444,6 +65992,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSandboxUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSandboxUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replaceSandboxUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replaceSandboxUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSandboxUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSandboxUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -68032,6 +68601,20 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxUsers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxUsers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -68508,6 +69091,59 @@ func (ec *executionContext) _SandboxTransactionChange(ctx context.Context, sel a
 		case "category":
 			out.Values[i] = ec._SandboxTransactionChange_category(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sandboxUserImplementors = []string{"SandboxUser"}
+
+func (ec *executionContext) _SandboxUser(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxUser) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxUserImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxUser")
+		case "id":
+			out.Values[i] = ec._SandboxUser_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "username":
+			out.Values[i] = ec._SandboxUser_username(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SandboxUser_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SandboxUser_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SandboxUser_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -72060,6 +72696,30 @@ func (ec *executionContext) unmarshalNSandboxTransactionInput2ᚖponteᚋmodel�
 func (ec *executionContext) unmarshalNSandboxTransactionPatch2ponteᚋmodelᚐSandboxTransactionPatch(ctx context.Context, v any) (model.SandboxTransactionPatch, error) {
 	res, err := ec.unmarshalInputSandboxTransactionPatch(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSandboxUser2ᚕᚖponteᚋmodelᚐSandboxUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxUser) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxUser2ᚖponteᚋmodelᚐSandboxUser(ctx context.Context, sel ast.SelectionSet, v *model.SandboxUser) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxUser!")
+		return graphql.Null
+	}
+	return ec._SandboxUser(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNScheduledPayment2ᚕᚖponteᚋmodelᚐScheduledPaymentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ScheduledPayment) graphql.Marshaler {

@@ -1,0 +1,60 @@
+package rest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"ponte/testsupport"
+)
+
+// A custom sandbox user connected through the official Node client (createItem by its
+// username, updateItemMFA with the SMS code): the client reads the described account,
+// transactions and identity.
+func TestSandboxUserWithPluggySDK(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "pluggy")
+	testsupport.NPMInstall(t, dir)
+	env := testsupport.New(t)
+	c := env.NewClient(t, "pluggy-sdk users")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "users.js")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PLUGGY_API_URL="+env.URL, "PONTE_CLIENT_ID="+c.ID, "PONTE_CLIENT_SECRET="+c.Secret)
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("users.js failed: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var got struct {
+		Account struct {
+			Number  string
+			Balance float64
+		}
+		Transactions []struct {
+			Amount            float64
+			Type, Description string
+		}
+		FullName string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Account.Number != "777-1" || got.Account.Balance != 42.1 || got.FullName != "Cliente SDK" || len(got.Transactions) != 2 {
+		t.Fatalf("the client read %+v", got)
+	}
+	for _, tx := range got.Transactions {
+		if (tx.Description == "SALARIO" && (tx.Amount != 3000 || tx.Type != "CREDIT")) || (tx.Description == "MERCADO" && (tx.Amount != -85.9 || tx.Type != "DEBIT")) {
+			t.Fatalf("the client read %+v", tx)
+		}
+	}
+}
