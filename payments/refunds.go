@@ -57,7 +57,7 @@ func (e *Engine) RefundRequest(ctx context.Context, id uuid.UUID, amount *float6
 		if err := e.setRequestStatus(ctx, tx, p, RefundInProgress, ByClient); err != nil {
 			return err
 		}
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+		_, err = e.insertJob(ctx, tx, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
 		return err
 	})
 	if err != nil {
