@@ -29,7 +29,9 @@ type clockAdvanceWorker struct {
 
 // Timeout lets an advance outlive River's default minute: its runs are bounded by
 // MaxClockAdvanceYears and MaxClockRuns instead.
-func (w *clockAdvanceWorker) Timeout(*river.Job[ClockAdvanceArgs]) time.Duration { return 15 * time.Minute }
+func (w *clockAdvanceWorker) Timeout(*river.Job[ClockAdvanceArgs]) time.Duration {
+	return 15 * time.Minute
+}
 
 // clockRunner runs one job of a kind in process, as its worker would.
 type clockRunner func(ctx context.Context, j *db.ClockJob) error

@@ -224,6 +224,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)
+	// Sandbox control: test clocks (payments side).
+	r.Post("/sandbox/test-clocks", s.createTestClock())
+	r.Get("/sandbox/test-clocks", s.listTestClocks())
+	r.Get("/sandbox/test-clocks/{id}", s.getTestClock())
+	r.Post("/sandbox/test-clocks/{id}/advance", s.advanceTestClock())
+	r.Delete("/sandbox/test-clocks/{id}", s.deleteTestClock())
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

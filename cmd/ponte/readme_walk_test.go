@@ -26,6 +26,7 @@ var walked = []struct{ file, section string }{
 	{"docs/statements.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
+	{"docs/sandbox.md", "Test clocks"},
 	// Its clean slate empties the application: it stays the last page walked.
 	{"docs/sandbox.md", "Control: items and data"},
 }
