@@ -332,6 +332,8 @@ type AutomaticPixRequestInput struct {
 	FirstPayment          *AutomaticPixFirstPayment `json:"firstPayment"`
 	IsSandbox             *bool                     `json:"isSandbox"`
 	WebhookURL            *string                   `json:"webhookUrl"`
+	// TestClockID puts a sandbox authorization on a test clock (docs/sandbox.md "Test clocks").
+	TestClockID *string `json:"testClockId"`
 }
 
 // AutomaticPixPayment is one charge under an automatic PIX authorization.

@@ -52,6 +52,11 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.Automat
 		return nil, badAutoPix("interval must be one of %s.", strings.Join(autoPixIntervals, ", "))
 	}
 	a.Interval = strings.ToUpper(*in.Interval)
+	// On a test clock, today and the new request's times are the clock's.
+	onClock := &db.PaymentRequestRow{ClientID: clientID, IsSandbox: in.IsSandbox != nil && *in.IsSandbox}
+	if ctx, err = e.attachClock(ctx, onClock, in.TestClockID); err != nil {
+		return nil, err
+	}
 	if in.StartDate == nil {
 		return nil, badAutoPix("startDate (YYYY-MM-DD) is required.")
 	}
@@ -105,7 +110,7 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.Automat
 	}
 	now := e.now(ctx)
 	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
-		CreatedAt: now, UpdatedAt: now}
+		CreatedAt: now, UpdatedAt: now, TestClockID: onClock.TestClockID}
 	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
 		return nil, err
@@ -218,6 +223,9 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, requestID uuid
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, err := e.authorizedRequest(ctx, tx, clientID, requestID)
 		if err != nil {
+			return err
+		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
 			return err
 		}
 		terms := p.AutomaticPix

@@ -184,3 +184,32 @@ func TestClockSecondAdvanceWhileAdvancing(t *testing.T) {
 	_, err = w.pay.DeleteTestClock(w.ctx, c.ID)
 	wantCode(t, err, model.CodeTestClockAdvancing)
 }
+
+// Automatic PIX charges on a clock run by advancing it: the first payment and a charge the
+// application scheduled are paid on their dates, in clock time.
+func TestClockAdvanceRunsAutomaticPixCharges(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	c := w.clock("automatic pix", clockStart)
+	p := must(w.pay.CreateAutomaticPixRequest(w.ctx, model.AutomaticPixRequestInput{Interval: ptr("MONTHLY"), StartDate: ptr("2031-03-05"),
+		FixedAmount: ptr(20.0), IsSandbox: ptr(true), TestClockID: ptr(c.ID.String()),
+		FirstPayment: &model.AutomaticPixFirstPayment{Amount: 20, Date: ptr("2031-03-05")}}))(t)
+	if !p.CreatedAt.Equal(clockStart) {
+		t.Fatalf("automatic PIX request on a clock created at %s", p.CreatedAt)
+	}
+	w.authorize(p, happyCPF)
+	second := must(w.pay.ScheduleAutomaticPixPayment(w.ctx, p.ID, model.AutomaticPixPaymentInput{Amount: ptr(20.0), Date: ptr("2031-04-05")}))(t)
+	list := must(w.pay.AutomaticPixPayments(w.ctx, p.ID, nil, nil))(t).Results
+	if len(list) != 2 || list[0].Status != payments.AutoScheduled || list[1].Status != payments.AutoScheduled {
+		t.Fatalf("charges before the advance: %+v", list)
+	}
+	w.advanceTo(c.ID, time.Date(2031, 4, 30, 0, 0, 0, 0, time.UTC))
+	for _, a := range must(w.pay.AutomaticPixPayments(w.ctx, p.ID, nil, nil))(t).Results {
+		if a.Status != payments.AutoCompleted {
+			t.Fatalf("charge %s (%s) after the advance: %s", a.ID, a.Date, a.Status)
+		}
+		if a.ID == second.ID && !a.UpdatedAt.Equal(time.Date(2031, 4, 5, 8, 0, 0, 0, payments.SaoPaulo)) {
+			t.Fatalf("the scheduled charge was paid at %s, want its date's 08:00 (clock time)", a.UpdatedAt)
+		}
+	}
+}

@@ -15416,6 +15416,11 @@ extend input PaymentRequestInput {
   testClockId: String
 }
 
+extend input AutomaticPixRequestInput {
+  "Sandbox only: the test clock the authorization lives on (its times and its charges follow the clock)."
+  testClockId: String
+}
+
 extend type PaymentRequest {
   "The test clock the request lives on; absent for real time."
   testClockId: UUID
@@ -56279,7 +56284,7 @@ func (ec *executionContext) unmarshalInputAutomaticPixRequestInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"description", "recipientId", "customerId", "callbackUrls", "clientPaymentId", "interval", "startDate", "fixedAmount", "minimumVariableAmount", "maximumVariableAmount", "expiresAt", "isRetryAccepted", "firstPayment", "isSandbox", "webhookUrl"}
+	fieldsInOrder := [...]string{"description", "recipientId", "customerId", "callbackUrls", "clientPaymentId", "interval", "startDate", "fixedAmount", "minimumVariableAmount", "maximumVariableAmount", "expiresAt", "isRetryAccepted", "firstPayment", "isSandbox", "webhookUrl", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -56391,6 +56396,13 @@ func (ec *executionContext) unmarshalInputAutomaticPixRequestInput(ctx context.C
 				return it, err
 			}
 			it.WebhookURL = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
