@@ -233,7 +233,7 @@ func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 		e.ID = uuid.New()
 	}
 	if e.CreatedAt.IsZero() {
-		e.CreatedAt = time.Now()
+		e.CreatedAt = model.Now(ctx) // a test clock's time for work done on one
 	}
 	e.Payload["eventId"] = e.ID.String()
 	e.Payload["event"] = e.Event

@@ -50,17 +50,19 @@ type PaymentRequestRow struct {
 	// ConsentedRecipient is the recipient as it was when the payer started paying (or the
 	// request entered a bulk payment); nil while nobody has.
 	ConsentedRecipient *model.PaymentRecipient
+	// TestClockID is the sandbox test clock the request lives on; nil for real time.
+	TestClockID *uuid.UUID
 }
 
 const requestColumns = `p.id, p.client_id, p.status, p.amount::float8, p.fees::float8, p.description, p.client_payment_id, p.callback_urls,
 	p.recipient_id, p.customer_id, p.pix_qr_code, p.schedule, p.error_detail, p.is_sandbox, p.webhook_url, p.created_at, p.updated_at, p.automatic_pix, p.boleto,
-	p.refunded_amount::float8, p.refund_pending::float8, p.smart_account_id, p.source_smart_account_id, p.refund_pending_id, p.consented_recipient`
+	p.refunded_amount::float8, p.refund_pending::float8, p.smart_account_id, p.source_smart_account_id, p.refund_pending_id, p.consented_recipient, p.test_clock_id`
 
 func scanRequest(r pgx.Row, extra ...any) (*PaymentRequestRow, error) {
 	var p PaymentRequestRow
 	err := r.Scan(append([]any{&p.ID, &p.ClientID, &p.Status, &p.Amount, &p.Fees, &p.Description, &p.ClientPaymentID, &p.CallbackURLs,
 		&p.RecipientID, &p.CustomerID, &p.PixQrCode, &p.Schedule, &p.ErrorDetail, &p.IsSandbox, &p.WebhookURL, &p.CreatedAt, &p.UpdatedAt, &p.AutomaticPix, &p.Boleto,
-		&p.RefundedAmount, &p.RefundPending, &p.SmartAccountID, &p.SourceSmartAccountID, &p.RefundPendingID, &p.ConsentedRecipient}, extra...)...)
+		&p.RefundedAmount, &p.RefundPending, &p.SmartAccountID, &p.SourceSmartAccountID, &p.RefundPendingID, &p.ConsentedRecipient, &p.TestClockID}, extra...)...)
 	return &p, err
 }
 
@@ -68,11 +70,11 @@ func scanRequest(r pgx.Row, extra ...any) (*PaymentRequestRow, error) {
 func (tx *Tx) InsertPaymentRequest(ctx context.Context, p *PaymentRequestRow) error {
 	_, err := tx.pg.Exec(ctx, `INSERT INTO payment_requests (id, client_id, status, amount, fees, description, client_payment_id, callback_urls,
 		recipient_id, customer_id, pix_qr_code, schedule, error_detail, is_sandbox, webhook_url, created_at, updated_at, automatic_pix, boleto,
-		smart_account_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		smart_account_id, test_clock_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		p.ID, p.ClientID, p.Status, p.Amount, p.Fees, p.Description, p.ClientPaymentID, p.CallbackURLs,
 		p.RecipientID, p.CustomerID, p.PixQrCode, p.Schedule, p.ErrorDetail, p.IsSandbox, p.WebhookURL, p.CreatedAt, p.UpdatedAt, p.AutomaticPix, p.Boleto,
-		p.SmartAccountID)
+		p.SmartAccountID, p.TestClockID)
 	return err
 }
 

@@ -164,6 +164,8 @@ type PaymentRequest struct {
 	// RefundedAmount is what was refunded so far (0 before any refund), an addition to the
 	// spec's fields so a partial refund is visible.
 	RefundedAmount float64 `json:"refundedAmount"`
+	// TestClockID names the sandbox test clock the request lives on; absent for real time.
+	TestClockID *uuid.UUID `json:"testClockId,omitempty"`
 }
 
 // PaymentRequestInput creates a request, or changes one that no payer has started.
@@ -181,6 +183,8 @@ type PaymentRequestInput struct {
 	Schedule        *PaymentSchedule    `json:"schedule"`
 	SmartAccountID  *string             `json:"smartAccountId"`
 	WebhookURL      *string             `json:"webhookUrl"`
+	// TestClockID puts a sandbox request on a test clock (docs/sandbox.md "Test clocks").
+	TestClockID *string `json:"testClockId"`
 }
 
 // PixQrPaymentRequestInput creates a request from a PIX BR Code the caller pasted.
@@ -328,6 +332,8 @@ type AutomaticPixRequestInput struct {
 	FirstPayment          *AutomaticPixFirstPayment `json:"firstPayment"`
 	IsSandbox             *bool                     `json:"isSandbox"`
 	WebhookURL            *string                   `json:"webhookUrl"`
+	// TestClockID puts a sandbox authorization on a test clock (docs/sandbox.md "Test clocks").
+	TestClockID *string `json:"testClockId"`
 }
 
 // AutomaticPixPayment is one charge under an automatic PIX authorization.

@@ -52,10 +52,15 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.Automat
 		return nil, badAutoPix("interval must be one of %s.", strings.Join(autoPixIntervals, ", "))
 	}
 	a.Interval = strings.ToUpper(*in.Interval)
+	// On a test clock, today and the new request's times are the clock's.
+	onClock := &db.PaymentRequestRow{ClientID: clientID, IsSandbox: in.IsSandbox != nil && *in.IsSandbox}
+	if ctx, err = e.attachClock(ctx, onClock, in.TestClockID); err != nil {
+		return nil, err
+	}
 	if in.StartDate == nil {
 		return nil, badAutoPix("startDate (YYYY-MM-DD) is required.")
 	}
-	today := e.today()
+	today := e.today(ctx)
 	start, err := parseDay("startDate", *in.StartDate)
 	if err != nil {
 		return nil, err
@@ -103,9 +108,9 @@ func (e *Engine) CreateAutomaticPixRequest(ctx context.Context, in model.Automat
 			}
 		}
 	}
-	now := e.now()
+	now := e.now(ctx)
 	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, AutomaticPix: a, IsSandbox: in.IsSandbox != nil && *in.IsSandbox,
-		CreatedAt: now, UpdatedAt: now}
+		CreatedAt: now, UpdatedAt: now, TestClockID: onClock.TestClockID}
 	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Description: in.Description, CallbackUrls: in.CallbackUrls, RecipientID: in.RecipientID,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
 		return nil, err
@@ -126,7 +131,7 @@ func (e *Engine) startAutomaticPix(ctx context.Context, tx *db.Tx, p *db.Payment
 	if f == nil {
 		return nil
 	}
-	date := e.today()
+	date := e.today(ctx)
 	if f.Date != nil {
 		date, _ = time.Parse("2006-01-02", *f.Date)
 	}
@@ -139,7 +144,7 @@ func (e *Engine) startAutomaticPix(ctx context.Context, tx *db.Tx, p *db.Payment
 }
 
 func (e *Engine) scheduleCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, amount float64, desc *string, date time.Time, first bool, by string) (*db.AutomaticPixPaymentRow, error) {
-	now := e.now()
+	now := e.now(ctx)
 	a := &db.AutomaticPixPaymentRow{ID: model.NewID(), RequestID: p.ID, ClientID: p.ClientID, Status: AutoScheduled, Amount: amount, Description: desc,
 		Date: date, OriginalDate: date, IsFirst: first, CreatedAt: now, UpdatedAt: now}
 	if !first {
@@ -160,10 +165,10 @@ func (e *Engine) scheduleCharge(ctx context.Context, tx *db.Tx, p *db.PaymentReq
 
 func (e *Engine) queueCharge(ctx context.Context, tx *db.Tx, a *db.AutomaticPixPaymentRow) error {
 	at := e.cfg.scheduleAt(a.Date)
-	if !a.Date.After(e.today()) {
-		at = e.now() // due today: at once
+	if !a.Date.After(e.today(ctx)) {
+		at = e.now(ctx) // due today: at once
 	}
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, AutoPixArgs{PaymentID: a.ID, Date: a.Date.Format("2006-01-02")}, &river.InsertOpts{Queue: Queue, ScheduledAt: at, MaxAttempts: 25})
+	_, err := e.insertJob(ctx, tx, AutoPixArgs{PaymentID: a.ID, Date: a.Date.Format("2006-01-02")}, &river.InsertOpts{Queue: Queue, ScheduledAt: at, MaxAttempts: 25})
 	return err
 }
 
@@ -220,12 +225,15 @@ func (e *Engine) ScheduleAutomaticPixPayment(ctx context.Context, requestID uuid
 		if err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		terms := p.AutomaticPix
 		if err := checkChargeAmount(terms, *in.Amount); err != nil {
 			return err
 		}
-		if !date.After(e.today()) {
-			return badAutoPix("date %s must be after today (%s, São Paulo time).", *in.Date, e.today().Format("2006-01-02"))
+		if !date.After(e.today(ctx)) {
+			return badAutoPix("date %s must be after today (%s, São Paulo time).", *in.Date, e.today(ctx).Format("2006-01-02"))
 		}
 		if err := checkChargeDate(terms, date); err != nil {
 			return err
@@ -304,13 +312,13 @@ func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, requestID, id uui
 			return model.Fail(model.CodeAutomaticPixRetryNotAccepted, "The first payment of an authorization is never retried.")
 		case a.Status != AutoError:
 			return model.Fail(model.CodeAutomaticPixPaymentNotRetriable, "Automatic PIX payment %s is %s: only a payment in ERROR is retried.", id, a.Status)
-		case !date.After(e.today()):
-			return badAutoPix("a retry's date must be after today (%s, São Paulo time; got %s).", e.today().Format("2006-01-02"), *in.Date)
+		case !date.After(e.today(ctx)):
+			return badAutoPix("a retry's date must be after today (%s, São Paulo time; got %s).", e.today(ctx).Format("2006-01-02"), *in.Date)
 		}
 		if err := checkRetryDate(p.AutomaticPix, a.OriginalDate, date); err != nil {
 			return err
 		}
-		a.Status, a.Date, a.ErrorDetail, a.UpdatedAt = AutoScheduled, date, nil, e.now()
+		a.Status, a.Date, a.ErrorDetail, a.UpdatedAt = AutoScheduled, date, nil, e.now(ctx)
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 			return err
 		}
@@ -347,7 +355,7 @@ func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, requestID, id uu
 }
 
 func (e *Engine) cancelCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, a *db.AutomaticPixPaymentRow, by string) error {
-	a.Status, a.UpdatedAt = AutoCanceled, e.now()
+	a.Status, a.UpdatedAt = AutoCanceled, e.now(ctx)
 	if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 		return err
 	}
@@ -478,7 +486,7 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 			return err
 		}
 		event := "automatic_pix_payment/completed"
-		a.Status, a.UpdatedAt = AutoCompleted, e.now()
+		a.Status, a.UpdatedAt = AutoCompleted, e.now(ctx)
 		var refused *model.PaymentErrorDetail
 		if n != nil {
 			at := attempt(p, n)
@@ -494,7 +502,7 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 			if n != nil {
 				connector = n.ConnectorID
 			}
-			a.EndToEndID = strPtr(e.endToEndID(ctx, tx, connector, e.now()))
+			a.EndToEndID = strPtr(e.endToEndID(ctx, tx, connector, e.now(ctx)))
 		}
 		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
 			return err

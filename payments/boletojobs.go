@@ -53,8 +53,8 @@ func (e *Engine) nextBoletoStep(ctx context.Context, tx *db.Tx, id uuid.UUID, st
 	if len(steps) == 0 {
 		return nil
 	}
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, BoletoStepArgs{BoletoID: id, Steps: steps},
-		&river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+	_, err := e.insertJob(ctx, tx, BoletoStepArgs{BoletoID: id, Steps: steps},
+		&river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
 	return err
 }
 
@@ -71,7 +71,7 @@ func (w *boletoStepWorker) Work(ctx context.Context, job *river.Job[BoletoStepAr
 			return err
 		}
 		step, rest := job.Args.Steps[0], job.Args.Steps[1:]
-		now := e.now()
+		now := e.now(ctx)
 		switch {
 		case step == "overdue":
 			err = e.moveBoleto(ctx, tx, b, BoletoOverdue, "", 0)
@@ -104,7 +104,7 @@ func (e *Engine) moveBoleto(ctx context.Context, tx *db.Tx, b *db.BoletoRow, to,
 	if err := checkBoletoMove(b.Status, to); err != nil {
 		return err
 	}
-	now := model.NewTime(e.now())
+	now := model.NewTime(e.now(ctx))
 	b.Status, b.UpdatedAt = to, now
 	if to == BoletoPaid {
 		b.AmountPaid, b.PaymentOrigin, b.PaidAt = &paid, &origin, &now
@@ -235,7 +235,7 @@ func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixC
 		c.Status = "REMOVIDA_PELO_PSP"
 	}
 	c.Calendario.Criacao = b.CreatedAt.String()
-	c.Valor.Original = fmt.Sprintf("%.2f", AmountDue(&b.Boleto, e.now()))
+	c.Valor.Original = fmt.Sprintf("%.2f", AmountDue(&b.Boleto, e.now(ctx)))
 	return c, nil
 }
 
@@ -250,10 +250,10 @@ func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*model.PixCh
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
 		}
-		if why := e.boletoUnpayable(b); why != "" {
+		if why := e.boletoUnpayable(ctx, b); why != "" {
 			return model.Fail(model.CodeBoletoNotPayable, "%s", why)
 		}
-		if err := e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now())); err != nil {
+		if err := e.moveBoleto(ctx, tx, b, BoletoPaid, "PIX", AmountDue(&b.Boleto, e.now(ctx))); err != nil {
 			return err
 		}
 		return e.payBoletoOutside(ctx, tx, b)
@@ -283,7 +283,7 @@ func (w *boletoSweepWorker) Work(ctx context.Context, _ *river.Job[BoletoSweepAr
 // SweepBoletos moves the boletos whose dates have passed, in batches; it returns how many
 // moved.
 func (e *Engine) SweepBoletos(ctx context.Context) (int, error) {
-	today := e.today()
+	today := e.today(ctx)
 	protestDays := int(e.cfg.BoletoProtestAfter / (24 * time.Hour))
 	moved := 0
 	for {

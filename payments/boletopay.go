@@ -57,11 +57,11 @@ func lockOwnBoleto(ctx context.Context, tx *db.Tx, code *BoletoCode) (*db.Boleto
 // boletoUnpayable says why a boleto cannot be paid today, or "" when it can: it must be
 // OPEN or OVERDUE, and not overdue past the protest delay (the daily sweep protests it; a
 // payment before the sweep ran is refused all the same).
-func (e *Engine) boletoUnpayable(b *db.BoletoRow) string {
+func (e *Engine) boletoUnpayable(ctx context.Context, b *db.BoletoRow) string {
 	if b.Status != BoletoOpen && b.Status != BoletoOverdue {
 		return fmt.Sprintf("Boleto %s is %s; only an OPEN or OVERDUE boleto can be paid.", b.NossoNumero, b.Status)
 	}
-	if protest := int(e.cfg.BoletoProtestAfter / (24 * time.Hour)); b.DueDate.Time.Before(e.today().AddDate(0, 0, -protest)) {
+	if protest := int(e.cfg.BoletoProtestAfter / (24 * time.Hour)); b.DueDate.Time.Before(e.today(ctx).AddDate(0, 0, -protest)) {
 		return fmt.Sprintf("Boleto %s was due on %s and is overdue past the protest delay of %d days; it can no longer be paid.",
 			b.NossoNumero, b.DueDate.Format(time.DateOnly), protest)
 	}
@@ -89,7 +89,7 @@ func (e *Engine) claimOwnBoleto(ctx context.Context, tx *db.Tx, p *db.PaymentReq
 	if held {
 		return boletoHeld(b, p.ClientID, holder, holderClient)
 	}
-	if why := e.boletoUnpayable(b); why != "" {
+	if why := e.boletoUnpayable(ctx, b); why != "" {
 		return model.Fail(model.CodeBoletoNotPayable, "%s", why)
 	}
 	if err := tx.SetRequestBoleto(ctx, p.ID, b.ID); errors.Is(err, db.ErrBoletoHeld) {
@@ -137,7 +137,7 @@ func (e *Engine) ownBoletoSettles(ctx context.Context, tx *db.Tx, p *db.PaymentR
 	if err != nil || !found {
 		return nil, err
 	}
-	if why := e.boletoUnpayable(b); why != "" {
+	if why := e.boletoUnpayable(ctx, b); why != "" {
 		return &model.PaymentErrorDetail{Code: model.CodeBoletoNotPayable.String(), Description: why + " Nothing was paid.", Detail: strPtr("BOLETO_" + b.Status)}, nil
 	}
 	return nil, nil

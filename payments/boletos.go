@@ -80,7 +80,7 @@ func (e *Engine) CreateBoletoConnection(ctx context.Context, itemID *string) (*m
 	if it.Status != model.ItemUpdated {
 		return nil, model.Fail(model.CodeItemNotUpdated, "Item %s is %s; it can issue boletos once a sync has succeeded (UPDATED).", id, it.Status)
 	}
-	now := model.NewTime(e.now())
+	now := model.NewTime(e.now(ctx))
 	c, err := e.db.EnsureBoletoConnection(ctx, &db.BoletoConnectionRow{BoletoConnection: model.BoletoConnection{ID: model.NewID(),
 		ConnectorID: conn.ID, CreatedAt: now, UpdatedAt: now}, ClientID: clientID, ItemID: id})
 	if err != nil {
@@ -155,7 +155,7 @@ func (e *Engine) CreateBoleto(ctx context.Context, in model.CreateBoletoInput) (
 	if !found {
 		return nil, model.Fail(model.CodeBoletoConnectionNotFound, "Boleto connection %s not found.", connID)
 	}
-	b, err := e.boletoFromInput(*in.Boleto)
+	b, err := e.boletoFromInput(ctx, *in.Boleto)
 	if err != nil {
 		return nil, err
 	}
@@ -190,8 +190,8 @@ func (e *Engine) CreateBoleto(ctx context.Context, in model.CreateBoletoInput) (
 }
 
 // boletoFromInput checks a boleto's fields, each refusal naming its field.
-func (e *Engine) boletoFromInput(in model.BoletoInput) (*db.BoletoRow, error) {
-	now := model.NewTime(e.now())
+func (e *Engine) boletoFromInput(ctx context.Context, in model.BoletoInput) (*db.BoletoRow, error) {
+	now := model.NewTime(e.now(ctx))
 	b := &db.BoletoRow{Boleto: model.Boleto{ID: model.NewID(), Status: BoletoOpen, CreatedAt: now, UpdatedAt: now}}
 	if !nonEmpty(in.SeuNumero) || len(*in.SeuNumero) > 15 {
 		return nil, bad("boleto.seuNumero is required: your own number for the boleto, 1 to 15 characters.")
@@ -215,10 +215,10 @@ func (e *Engine) boletoFromInput(in model.BoletoInput) (*db.BoletoRow, error) {
 		return nil, bad("boleto.dueDate: %v.", err)
 	}
 	d := time.Date(due.Year(), due.Month(), due.Day(), 0, 0, 0, 0, time.UTC)
-	if d.Before(e.today()) {
-		return nil, model.Fail(model.CodeBoletoDueDateInPast, "boleto.dueDate %s is before today (%s in São Paulo).", d.Format(time.DateOnly), e.today().Format(time.DateOnly))
+	if d.Before(e.today(ctx)) {
+		return nil, model.Fail(model.CodeBoletoDueDateInPast, "boleto.dueDate %s is before today (%s in São Paulo).", d.Format(time.DateOnly), e.today(ctx).Format(time.DateOnly))
 	}
-	if d.After(e.today().AddDate(10, 0, 0)) {
+	if d.After(e.today(ctx).AddDate(10, 0, 0)) {
 		return nil, bad("boleto.dueDate %s is more than 10 years ahead.", d.Format(time.DateOnly))
 	}
 	b.DueDate = model.NewTime(d)
@@ -357,7 +357,7 @@ func (e *Engine) registerBoletos(w *river.Workers) {
 
 // boletoRecipient makes a request pay the boleto its input names: the line's digits must
 // hold, and the amount is the line's (an amount given must be the same).
-func (e *Engine) boletoRecipient(p *db.PaymentRequestRow, in *model.PaymentRequestInput) error {
+func (e *Engine) boletoRecipient(ctx context.Context, p *db.PaymentRequestRow, in *model.PaymentRequestInput) error {
 	if !nonEmpty(in.Boleto.DigitableLine) {
 		return bad("boleto.digitableLine is required: the boleto's 47-digit line or 44-digit barcode.")
 	}
@@ -378,7 +378,7 @@ func (e *Engine) boletoRecipient(p *db.PaymentRequestRow, in *model.PaymentReque
 	in.Amount = &amount
 	b := &model.BoletoPayment{Type: "BOLETO", DigitableLine: code.Line(), Barcode: code.Barcode(), Amount: amount}
 	if code.Factor >= 1000 {
-		due := model.NewTime(FactorDate(code.Factor, e.now()))
+		due := model.NewTime(FactorDate(code.Factor, e.now(ctx)))
 		b.DueDate = &due
 	}
 	p.Boleto = b
@@ -408,7 +408,7 @@ func (e *Engine) settleOwnBoleto(ctx context.Context, tx *db.Tx, p *model.Boleto
 		return nil // another bank's boleto: paid there
 	}
 	b, found, err := lockOwnBoleto(ctx, tx, code)
-	if err != nil || !found || e.boletoUnpayable(b) != "" {
+	if err != nil || !found || e.boletoUnpayable(ctx, b) != "" {
 		return err
 	}
 	// The money moved with the request's own ledger movement, into this boleto's issuer.

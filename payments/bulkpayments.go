@@ -55,7 +55,7 @@ func (e *Engine) CreateBulkPayment(ctx context.Context, in model.BulkPaymentInpu
 	if len(in.PaymentRequestIds) > maxBulkRequests {
 		return nil, bad("paymentRequestIds has %d entries; a bulk payment pays at most %d.", len(in.PaymentRequestIds), maxBulkRequests)
 	}
-	now := e.now()
+	now := e.now(ctx)
 	b := &db.BulkPaymentRow{ID: model.NewID(), ClientID: clientID, SmartAccountID: account.ID, Status: BulkCreated, CreatedAt: now, UpdatedAt: now}
 	seen := map[uuid.UUID]bool{}
 	for i, v := range in.PaymentRequestIds {
@@ -302,7 +302,7 @@ func (e *Engine) DecideBulkPaymentForOwner(ctx context.Context, id uuid.UUID, ap
 		if !BulkDecidable(b.Status) {
 			return model.Fail(model.CodeBulkPaymentNotAuthorizable, "Bulk payment %s is %s already.", id, b.Status)
 		}
-		b.UpdatedAt = e.now()
+		b.UpdatedAt = e.now(ctx)
 		if !approve {
 			return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."})
 		}
@@ -344,7 +344,7 @@ func (e *Engine) DecideBulkPaymentForOwner(ctx context.Context, id uuid.UUID, ap
 		if err := tx.SaveBulkPayment(ctx, b, false); err != nil {
 			return err
 		}
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, BulkStepArgs{BulkPaymentID: b.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: b.UpdatedAt.Add(e.cfg.StepDelay)})
+		_, err = e.insertJob(ctx, tx, BulkStepArgs{BulkPaymentID: b.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: b.UpdatedAt.Add(e.cfg.StepDelay)})
 		return err
 	})
 	if err != nil {
@@ -465,7 +465,7 @@ func (w *bulkWorker) Work(ctx context.Context, job *river.Job[BulkStepArgs]) err
 				return err
 			}
 		}
-		b.Status, b.UpdatedAt = BulkCompleted, e.now()
+		b.Status, b.UpdatedAt = BulkCompleted, e.now(ctx)
 		return tx.SaveBulkPayment(ctx, b, false)
 	})
 }

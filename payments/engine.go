@@ -6,6 +6,7 @@
 package payments
 
 import (
+	"context"
 	"log/slog"
 	"math"
 	"strconv"
@@ -83,7 +84,6 @@ type Engine struct {
 	jobs *jobs.Client
 	cfg  Config
 	log  *slog.Logger
-	now  func() time.Time
 }
 
 // New builds the engine; SetJobs must follow before it serves. cfg names the payer's
@@ -98,8 +98,12 @@ func New(store *db.DB, cfg Config, log *slog.Logger) *Engine {
 	if cfg.AutomaticPixTimeout == 0 {
 		cfg.AutomaticPixTimeout = time.Hour
 	}
-	return &Engine{db: store, cfg: cfg, log: log, now: time.Now}
+	return &Engine{db: store, cfg: cfg, log: log}
 }
+
+// now is the time for work done under ctx: a test clock's time for an object on a clock
+// (model.WithClock), else real time.
+func (e *Engine) now(ctx context.Context) time.Time { return model.Now(ctx) }
 
 // SetJobs gives the engine the queue its continuations go to.
 func (e *Engine) SetJobs(j *jobs.Client) { e.jobs = j }
@@ -115,6 +119,7 @@ func (e *Engine) Register(w *river.Workers) {
 	river.AddWorker(w, &expiryWorker{e: e})
 	river.AddWorker(w, &smartTransferWorker{e: e})
 	river.AddWorker(w, &bulkWorker{e: e})
+	river.AddWorker(w, &clockAdvanceWorker{e: e})
 }
 
 func bad(format string, args ...any) error {

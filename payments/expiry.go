@@ -25,7 +25,7 @@ func (e *Engine) insertRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 	if e.cfg.RequestExpiry <= 0 {
 		return nil
 	}
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, ExpiryArgs{RequestID: p.ID},
+	_, err := e.insertJob(ctx, tx, ExpiryArgs{RequestID: p.ID},
 		&river.InsertOpts{Queue: Queue, ScheduledAt: p.CreatedAt.Add(e.cfg.RequestExpiry)})
 	return err
 }

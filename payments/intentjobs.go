@@ -29,7 +29,7 @@ type StepArgs struct {
 func (StepArgs) Kind() string { return "payment_intent_step" }
 
 func (e *Engine) nextStep(ctx context.Context, tx *db.Tx, n *db.PaymentIntentRow) error {
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, StepArgs{IntentID: n.ID, From: n.Status, NotBefore: e.now().Add(e.cfg.StepDelay)},
+	_, err := e.insertJob(ctx, tx, StepArgs{IntentID: n.ID, From: n.Status, NotBefore: e.now(ctx).Add(e.cfg.StepDelay)},
 		&river.InsertOpts{Queue: Queue, MaxAttempts: 25})
 	return err
 }
@@ -72,11 +72,11 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[StepArgs]) error {
 			return e.advance(ctx, tx, p, n, PaymentRejected, ByInternal)
 		case AwaitSignature:
 			// Waits for the second signer; the authorization time-out runs anew.
-			n.AuthorizeBy = e.now().Add(e.cfg.AuthorizationTimeout)
+			n.AuthorizeBy = e.now(ctx).Add(e.cfg.AuthorizationTimeout)
 			if err := e.advance(ctx, tx, p, n, PaymentPartiallyAccepted, ByInternal); err != nil {
 				return err
 			}
-			_, err := e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
+			_, err := e.insertJob(ctx, tx, TimeoutArgs{IntentID: n.ID, From: PaymentPartiallyAccepted}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
 			return err
 		}
 		switch n.Status {

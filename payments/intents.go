@@ -71,13 +71,19 @@ func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.
 	if dynamic && method != "PIX" {
 		return nil, bad("isDynamicPix applies only to paymentMethod PIX.")
 	}
-	now := e.now()
+	now := e.now(ctx)
 	n := &db.PaymentIntentRow{ID: model.NewID(), ClientID: clientID, RequestID: reqID, ConnectorID: conn.ID, Status: Started, PaymentMethod: method,
 		IsDynamicPix: dynamic, Payer: payer, Active: true, AuthorizeBy: now.Add(e.cfg.AuthorizationTimeout), CreatedAt: now, UpdatedAt: now}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, err := e.lockRequest(ctx, tx, clientID, reqID)
 		if err != nil {
 			return err
+		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		} else if _, ok := model.ClockOf(ctx); ok {
+			now = e.now(ctx)
+			n.AuthorizeBy, n.CreatedAt, n.UpdatedAt = now.Add(e.cfg.AuthorizationTimeout), now, now
 		}
 		if p.Status != Created {
 			return model.Fail(model.CodePaymentRequestNotAvailable, "Payment request %s is %s: a new payment intent starts only on a CREATED request.", reqID, p.Status)
@@ -156,7 +162,7 @@ func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.
 		if err := e.advance(ctx, tx, p, n, ConsentAwaitingAuthorization, by); err != nil {
 			return err
 		}
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
+		_, err = e.insertJob(ctx, tx, TimeoutArgs{IntentID: n.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: n.AuthorizeBy, MaxAttempts: 25})
 		return err
 	})
 	if err != nil {
@@ -212,7 +218,7 @@ func (e *Engine) moveIntent(ctx context.Context, tx *db.Tx, n *db.PaymentIntentR
 	if err := checkIntentMove(n.Status, to); err != nil {
 		return err
 	}
-	now := e.now()
+	now := e.now(ctx)
 	n.Status, n.UpdatedAt = to, now
 	if intentEnded(to) {
 		n.Active = false
@@ -268,6 +274,9 @@ func (e *Engine) DecideForPayer(ctx context.Context, intentID uuid.UUID, authori
 	err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, n, err := e.lockIntent(ctx, tx, uuid.Nil, intentID)
 		if err != nil {
+			return err
+		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
 			return err
 		}
 		clientID = n.ClientID

@@ -51,7 +51,7 @@ func (e *Engine) payRequest(ctx context.Context, tx *db.Tx, p *db.PaymentRequest
 // automatic PIX charge), named by its own id.
 func (e *Engine) payDated(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, kind string, id uuid.UUID, amount float64) error {
 	return ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: requestDestination(p), Cents: cents(amount),
-		Kind: ledger.KindPayment, Reference: kind + ":" + id.String(), At: e.now()})
+		Kind: ledger.KindPayment, Reference: kind + ":" + id.String(), At: e.now(ctx)})
 }
 
 // payBoletoOutside posts a boleto of this service paid by its payer outside any payment
@@ -62,14 +62,14 @@ func (e *Engine) payBoletoOutside(ctx context.Context, tx *db.Tx, b *db.BoletoRo
 		return nil
 	}
 	return ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.Boleto(b.Barcode), Cents: cents(*b.AmountPaid),
-		Kind: ledger.KindPayment, Reference: "boleto:" + b.ID.String(), At: e.now()})
+		Kind: ledger.KindPayment, Reference: "boleto:" + b.ID.String(), At: e.now(ctx)})
 }
 
 // returnPayment gives back a payment posted before its settlement failed (a bulk payment's
 // request whose boleto was cancelled meanwhile): to where it came from, once.
 func (e *Engine) returnPayment(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow) error {
 	return ledger.MoveOnce(ctx, tx, ledger.Movement{From: requestDestination(p), To: requestSource(p), Cents: cents(p.Amount),
-		Kind: ledger.KindPaymentReturn, Reference: "request:" + p.ID.String() + ":return", At: e.now()})
+		Kind: ledger.KindPaymentReturn, Reference: "request:" + p.ID.String() + ":return", At: e.now(ctx)})
 }
 
 // holdRefund takes a refund's amount out of the account the request credited: a smart
@@ -77,14 +77,14 @@ func (e *Engine) returnPayment(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 // while the institution answers.
 func (e *Engine) holdRefund(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, refund uuid.UUID, amount int64) error {
 	return ledger.Move(ctx, tx, ledger.Movement{From: requestDestination(p), To: ledger.Refunds, Cents: amount,
-		Kind: ledger.KindRefundHold, Reference: "refund:" + refund.String(), At: e.now()})
+		Kind: ledger.KindRefundHold, Reference: "refund:" + refund.String(), At: e.now(ctx)})
 }
 
 // endRefund releases a held refund to whoever paid the request, or, refused by the
 // institution, returns it to where it was held from.
 func (e *Engine) endRefund(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, refund uuid.UUID, amount int64, done bool) error {
 	m := ledger.Movement{From: ledger.Refunds, To: requestSource(p), Cents: amount, Kind: ledger.KindRefundRelease,
-		Reference: "refund:" + refund.String() + ":release", At: e.now()}
+		Reference: "refund:" + refund.String() + ":release", At: e.now(ctx)}
 	if !done {
 		m.To, m.Kind, m.Reference = requestDestination(p), ledger.KindRefundReturn, "refund:"+refund.String()+":return"
 	}

@@ -112,7 +112,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in model.PaymentCustomerInp
 	if err != nil {
 		return nil, err
 	}
-	now := model.NewTime(e.now())
+	now := model.NewTime(e.now(ctx))
 	c := &model.PaymentCustomer{ID: model.NewID(), Email: emptyAsNil(in.Email), Cpf: emptyAsNil(in.Cpf), Cnpj: emptyAsNil(in.Cnpj), CreatedAt: now, UpdatedAt: now}
 	if in.Type != nil {
 		c.Type = *in.Type
@@ -189,7 +189,7 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id uuid.UUID, in model.Paym
 	if err := checkCustomer(c); err != nil {
 		return nil, err
 	}
-	c.UpdatedAt = model.NewTime(e.now())
+	c.UpdatedAt = model.NewTime(e.now(ctx))
 	return c, e.db.UpdatePaymentCustomer(ctx, clientID, c)
 }
 
@@ -203,7 +203,7 @@ func (e *Engine) DeleteCustomer(ctx context.Context, id uuid.UUID) (*model.Payme
 	if err != nil {
 		return nil, err
 	}
-	return c, e.db.DeletePaymentCustomer(ctx, clientID, id, e.now())
+	return c, e.db.DeletePaymentCustomer(ctx, clientID, id, e.now(ctx))
 }
 
 // ---- recipients
@@ -327,7 +327,7 @@ func (e *Engine) CreateRecipient(ctx context.Context, in model.PaymentRecipientI
 		}
 		r = &model.PaymentRecipient{Type: "BANK_ACCOUNT", Name: strings.TrimSpace(*in.Name), TaxNumber: tax, PaymentInstitution: inst, Account: in.Account}
 	}
-	now := model.NewTime(e.now())
+	now := model.NewTime(e.now(ctx))
 	r.ID, r.CreatedAt, r.UpdatedAt = model.NewID(), now, now
 	r.IsDefault = in.IsDefault != nil && *in.IsDefault
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, true) })
@@ -402,7 +402,7 @@ func (e *Engine) UpdateRecipient(ctx context.Context, id uuid.UUID, in model.Pay
 	if in.IsDefault != nil {
 		r.IsDefault = *in.IsDefault
 	}
-	r.UpdatedAt = model.NewTime(e.now())
+	r.UpdatedAt = model.NewTime(e.now(ctx))
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.SavePaymentRecipient(ctx, clientID, r, false) })
 	return r, err
 }
@@ -417,5 +417,5 @@ func (e *Engine) DeleteRecipient(ctx context.Context, id uuid.UUID) (*model.Paym
 	if err != nil {
 		return nil, err
 	}
-	return r, e.db.DeletePaymentRecipient(ctx, clientID, id, e.now())
+	return r, e.db.DeletePaymentRecipient(ctx, clientID, id, e.now(ctx))
 }

@@ -71,7 +71,7 @@ func (e *Engine) startRefund(ctx context.Context, tx *db.Tx, p *db.PaymentReques
 	if !ask {
 		return nil
 	}
-	_, err := e.jobs.InsertTx(ctx, tx.PGX, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+	_, err := e.insertJob(ctx, tx, RefundStepArgs{RequestID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
 	return err
 }
 

@@ -29,10 +29,10 @@ func (e *Engine) CreateRequest(ctx context.Context, in model.PaymentRequestInput
 	if err != nil {
 		return nil, err
 	}
-	now := e.now()
+	now := e.now(ctx)
 	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if in.Boleto != nil {
-		if err := e.boletoRecipient(p, &in); err != nil {
+		if err := e.boletoRecipient(ctx, p, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -48,6 +48,9 @@ func (e *Engine) CreateRequest(ctx context.Context, in model.PaymentRequestInput
 	}
 	if in.Amount == nil {
 		return nil, bad("amount is required.")
+	}
+	if ctx, err = e.attachClock(ctx, p, in.TestClockID); err != nil {
+		return nil, err
 	}
 	if err := e.applyRequestInput(ctx, e.db, p, in, true); err != nil {
 		return nil, err
@@ -66,6 +69,9 @@ func (e *Engine) CreateRequest(ctx context.Context, in model.PaymentRequestInput
 func (e *Engine) applyRequestInput(ctx context.Context, q partyReader, p *db.PaymentRequestRow, in model.PaymentRequestInput, create bool) error {
 	if !create && in.Boleto != nil {
 		return bad("boleto cannot change after a request is created; create another request.")
+	}
+	if !create && in.TestClockID != nil {
+		return bad("testClockId cannot change after a request is created; create another request.")
 	}
 	if in.Amount != nil {
 		if err := checkAmount("amount", *in.Amount); err != nil {
@@ -142,7 +148,7 @@ func (e *Engine) applyRequestInput(ctx context.Context, q partyReader, p *db.Pay
 		if p.Boleto != nil && s.Type != "SINGLE" {
 			return badSchedule("a request paying a boleto pays it once: its schedule is SINGLE (got %s).", s.Type)
 		}
-		if _, err := scheduleDates(s, e.today()); err != nil {
+		if _, err := scheduleDates(s, e.today(ctx)); err != nil {
 			return err
 		}
 		p.Schedule = s
@@ -224,7 +230,7 @@ func (e *Engine) CreateRequestFromPixQr(ctx context.Context, in model.PixQrPayme
 	if desc == nil {
 		desc = q.Description
 	}
-	now := e.now()
+	now := e.now(ctx)
 	p := &db.PaymentRequestRow{ID: model.NewID(), ClientID: clientID, Status: Created, PixQrCode: q, IsSandbox: in.IsSandbox != nil && *in.IsSandbox, CreatedAt: now, UpdatedAt: now}
 	if err := e.applyRequestInput(ctx, e.db, p, model.PaymentRequestInput{Amount: &code.Amount, Description: desc, CallbackUrls: in.CallbackUrls,
 		CustomerID: in.CustomerID, ClientPaymentID: in.ClientPaymentID, WebhookURL: in.WebhookURL}, true); err != nil {
@@ -253,7 +259,7 @@ func (e *Engine) requestView(ctx context.Context, p *db.PaymentRequestRow, cache
 	out := &model.PaymentRequest{ID: p.ID, Fees: p.Fees, AutomaticPix: p.AutomaticPix, Description: p.Description, Status: p.Status, ClientPaymentID: p.ClientPaymentID,
 		CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), CallbackUrls: p.CallbackURLs,
 		PaymentURL: e.cfg.BaseURL + "/payments/pay/" + p.ID.String(), PixQrCode: p.PixQrCode, Boleto: boletoDocument(p.Boleto), RefundedAmount: p.RefundedAmount, SmartAccount: e.smartAccountDocument(ctx, p), Schedule: p.Schedule, ErrorDetail: p.ErrorDetail,
-		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL}
+		IsSandbox: p.IsSandbox, WebhookURL: p.WebhookURL, TestClockID: p.TestClockID}
 	if p.AutomaticPix == nil {
 		amount := p.Amount
 		out.Amount = &amount
@@ -436,7 +442,7 @@ func (e *Engine) UpdateRequest(ctx context.Context, id uuid.UUID, in model.Payme
 		if err := e.price(ctx, tx, p); err != nil {
 			return err
 		}
-		p.UpdatedAt = e.now()
+		p.UpdatedAt = e.now(ctx)
 		return tx.SavePaymentRequest(ctx, p)
 	})
 	if err != nil {
@@ -488,7 +494,7 @@ func (e *Engine) DeleteRequest(ctx context.Context, id uuid.UUID) (*model.Paymen
 		default:
 			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s and cannot be deleted.", id, p.Status)
 		}
-		return tx.DeletePaymentRequest(ctx, p.ID, e.now())
+		return tx.DeletePaymentRequest(ctx, p.ID, e.now(ctx))
 	})
 	if err != nil {
 		return nil, err
@@ -516,7 +522,7 @@ func (e *Engine) setRequestStatus(ctx context.Context, tx *db.Tx, p *db.PaymentR
 		return err
 	}
 	from := p.Status
-	p.Status, p.UpdatedAt = to, e.now()
+	p.Status, p.UpdatedAt = to, e.now(ctx)
 	if to == Created {
 		// Free again (its attempt ended without paying): the next attempt is consented anew.
 		p.ConsentedRecipient = nil
@@ -549,7 +555,7 @@ func (e *Engine) emit(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n
 	return tx.InsertEvent(ctx, &db.Event{ClientID: p.ClientID, Event: name, TargetURL: p.WebhookURL, Payload: payload})
 }
 
-func (e *Engine) today() time.Time {
-	n := e.now().In(SaoPaulo)
+func (e *Engine) today(ctx context.Context) time.Time {
+	n := e.now(ctx).In(SaoPaulo)
 	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
 }

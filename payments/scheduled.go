@@ -21,20 +21,20 @@ const (
 // createScheduled writes the dated payments of a request whose consent was just given,
 // each with the job that pays it on its date.
 func (e *Engine) createScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow) error {
-	dates, err := scheduleDates(p.Schedule, e.today())
+	dates, err := scheduleDates(p.Schedule, e.today(ctx))
 	if err != nil {
 		// The dates were valid when the request was made; the first may have passed since.
 		n.ErrorDetail = &model.PaymentErrorDetail{Code: model.CodeInvalidSchedule.String(), Description: err.Error()}
 		return e.advance(ctx, tx, p, n, IntentError, ByInternal)
 	}
-	now := e.now()
+	now := e.now(ctx)
 	for _, d := range dates {
 		s := &db.ScheduledPaymentRow{ID: model.NewID(), RequestID: p.ID, ClientID: p.ClientID, ScheduledDate: d, Status: SchedScheduled,
 			Description: p.Description, CreatedAt: now, UpdatedAt: now}
 		if err := tx.InsertScheduledPayment(ctx, s); err != nil {
 			return err
 		}
-		if _, err := e.jobs.InsertTx(ctx, tx.PGX, ScheduledArgs{ScheduledPaymentID: s.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.cfg.scheduleAt(d), MaxAttempts: 25}); err != nil {
+		if _, err := e.insertJob(ctx, tx, ScheduledArgs{ScheduledPaymentID: s.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.cfg.scheduleAt(d), MaxAttempts: 25}); err != nil {
 			return err
 		}
 		if err := e.emit(ctx, tx, p, "scheduled_payment/created", ByUser, scheduledPayload(s)); err != nil {
@@ -101,7 +101,7 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 				s.Status, s.ErrorDetail, event = SchedError, d, "scheduled_payment/error"
 			}
 		}
-		s.UpdatedAt = e.now()
+		s.UpdatedAt = e.now(ctx)
 		if err := tx.SaveScheduledPayment(ctx, s); err != nil {
 			return err
 		}
@@ -281,7 +281,7 @@ func (e *Engine) cancelSchedules(ctx context.Context, clientID, requestID uuid.U
 				}
 				continue
 			}
-			s.Status, s.UpdatedAt, changed = SchedCanceled, e.now(), true
+			s.Status, s.UpdatedAt, changed = SchedCanceled, e.now(ctx), true
 			if err := tx.SaveScheduledPayment(ctx, s); err != nil {
 				return err
 			}

@@ -22,7 +22,7 @@ func (e *Engine) CreateSmartAccount(ctx context.Context, in model.SmartAccountIn
 	if err != nil {
 		return nil, err
 	}
-	a := &model.SmartAccount{ID: model.NewID(), Type: "CHECKING_ACCOUNT", CreatedAt: model.NewTime(e.now()), IsSandbox: in.IsSandbox != nil && *in.IsSandbox}
+	a := &model.SmartAccount{ID: model.NewID(), Type: "CHECKING_ACCOUNT", CreatedAt: model.NewTime(e.now(ctx)), IsSandbox: in.IsSandbox != nil && *in.IsSandbox}
 	if !nonEmpty(in.Name) || len(*in.Name) > 100 {
 		return nil, bad("name is required: the owner's name, at most 100 characters.")
 	}

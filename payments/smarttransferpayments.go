@@ -81,7 +81,7 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, in model.SmartT
 	if err := checkAmount("amount", *in.Amount); err != nil {
 		return nil, err
 	}
-	now := e.now()
+	now := e.now(ctx)
 	p := &db.SmartTransferPaymentRow{ID: model.NewID(), ClientID: clientID, PreauthorizationID: preauthID, RecipientID: recipientID,
 		Amount: *in.Amount, Status: PaymentPending, CreatedAt: now, UpdatedAt: now}
 	if d := emptyAsNil(in.Description); d != nil {
@@ -131,7 +131,7 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, in model.SmartT
 			return err
 		}
 		tx.AfterCommit(func() { metrics.PaymentMoves.WithLabelValues("smart_transfer_payment", PaymentPending).Inc() })
-		_, err = e.jobs.InsertTx(ctx, tx.PGX, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: now.Add(e.cfg.StepDelay)})
+		_, err = e.insertJob(ctx, tx, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: now.Add(e.cfg.StepDelay)})
 		return err
 	})
 	if err != nil {
@@ -216,7 +216,7 @@ func (w *smartTransferWorker) Work(ctx context.Context, job *river.Job[SmartTran
 		if ans.Outcome == Reject {
 			next, p.ErrorDetail = PaymentRejected, ans.Error
 		}
-		p.Status, p.UpdatedAt = next, e.now()
+		p.Status, p.UpdatedAt = next, e.now(ctx)
 		if err := tx.SaveSmartTransferPayment(ctx, p); err != nil {
 			return err
 		}
@@ -237,7 +237,7 @@ func (w *smartTransferWorker) Work(ctx context.Context, job *river.Job[SmartTran
 			name = "smart_transfer_payment/error"
 		case PaymentCompleted:
 		default:
-			_, err := e.jobs.InsertTx(ctx, tx.PGX, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now().Add(e.cfg.StepDelay)})
+			_, err := e.insertJob(ctx, tx, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
 			return err
 		}
 		payload := map[string]any{"id": p.ID.String(), "smartTransferPaymentId": p.ID.String(), "preauthorizationId": p.PreauthorizationID.String(),

@@ -66,7 +66,7 @@ func (e *Engine) CreatePreauthorization(ctx context.Context, in model.SmartTrans
 	if in.Parameters == nil || in.Parameters.Cpf == nil {
 		return nil, bad("parameters.cpf is required: the payer's CPF.")
 	}
-	now := e.now()
+	now := e.now(ctx)
 	p := &db.PreauthorizationRow{ID: model.NewID(), ClientID: clientID, ConnectorID: conn.ID, Status: PreauthCreated, CreatedAt: now, UpdatedAt: now}
 	if p.Payer.Cpf, err = checkCPF("parameters.cpf", *in.Parameters.Cpf); err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func (e *Engine) movePreauth(ctx context.Context, tx *db.Tx, p *db.Preauthorizat
 		return model.Fail(model.CodeSmartTransferPreauthorizationDecided, "Smart transfer pre-authorization %s is %s and cannot become %s.", p.ID, p.Status, to)
 	}
 	from := p.Status
-	p.Status, p.UpdatedAt = to, e.now()
+	p.Status, p.UpdatedAt = to, e.now(ctx)
 	if err := tx.SavePreauthorization(ctx, p); err != nil {
 		return err
 	}

@@ -146,6 +146,7 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	f["boleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-1", 30, day(5))).Want(200).String("id")
 	f["paidBoleto"] = env.Do(t, "POST", "/boletos", key, boletoBody(f["boletoConnection"], "AZ-2", 31, day(5))).Want(200).String("id")
 	env.Do(t, "POST", "/boletos/pix/"+f["paidBoleto"], "", nil).Want(200)
+	f["testClock"] = env.Do(t, "POST", "/sandbox/test-clocks", key, map[string]any{"name": "A's clock", "frozenTime": "2031-01-01T00:00:00Z"}).Want(200).String("id")
 	f["brcode"] = payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "P1"}.Encode()
 
 	fx := &azFixture{ids: f, secrets: map[string]string{azMark: "a value A chose", "Loja Exemplo Ltda": "A's recipient name", f["signingSecret"]: "A's signing secret"}}

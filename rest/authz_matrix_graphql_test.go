@@ -88,7 +88,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action",
 	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item",
 	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
-	"sandboxMovePayment": "request"}
+	"sandboxMovePayment": "request",
+	"testClock":          "testClock", "advanceTestClock": "testClock"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -158,6 +159,7 @@ func azInputs(f map[string]string) map[string]any {
 		"PaymentCustomerInput": b["customer"], "PaymentRecipientInput": b["recipient"], "AutomaticPixRequestInput": b["terms"],
 		"AutomaticPixPaymentInput": b["charge"], "ConnectTokenOptions": map[string]any{"clientUserId": "b-user"},
 		"CreateBoletoInput": b["boleto"], "SmartAccountInput": b["smartAccount"],
+		"TestClockInput": b["testClock"], "TestClockAdvanceInput": b["clockAdvance"],
 		"SmartTransferPreauthorizationInput": b["preauth"], "SmartTransferPaymentInput": b["stPayment"], "BulkPaymentInput": b["bulk"],
 		"SandboxFaultInput":      azFaultRule,
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],

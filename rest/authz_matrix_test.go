@@ -227,6 +227,12 @@ func azRoutes() map[string]azRoute {
 		"GET /sandbox/faults":    {},
 		"PUT /sandbox/faults":    {body: "faults"},
 		"DELETE /sandbox/faults": {},
+		// Sandbox control, test clocks (issue 38, P2): B's key reaches none of A's clocks.
+		"POST /sandbox/test-clocks":              {body: "testClock"},
+		"GET /sandbox/test-clocks":               {},
+		"GET /sandbox/test-clocks/{id}":          {ids: []string{"testClock"}},
+		"POST /sandbox/test-clocks/{id}/advance": {ids: []string{"testClock"}, body: "clockAdvance"},
+		"DELETE /sandbox/test-clocks/{id}":       {ids: []string{"testClock"}},
 
 		"POST /sandbox/users":              {body: "sandboxUser"},
 		"GET /sandbox/users":               {},
@@ -259,6 +265,8 @@ func azBodies(f map[string]string) map[string]any {
 		"mfa":          map[string]any{"token": "123456"},
 		"faults":       map[string]any{"faults": []any{azFaultRule}},
 		"sandboxEvent": map[string]any{"event": "item/updated", "itemId": f["item"]},
+		"testClock":    map[string]any{"name": "B's clock", "frozenTime": "2031-01-01T00:00:00Z"},
+		"clockAdvance": map[string]any{"frozenTime": "2031-01-02T00:00:00Z"},
 		"mapping": map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"},
 			"dateFormat": "DD/MM/YYYY", "decimal": "comma"},
 		"category": map[string]any{"categoryId": f["category"]},

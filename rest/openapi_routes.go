@@ -115,6 +115,12 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/sandbox/faults", tag: "Sandbox control", summary: "The application's fault injection rules", resp: faultsBody{}},
 	{method: "PUT", path: "/sandbox/faults", tag: "Sandbox control", summary: "Replace the application's fault injection rules (5xx, 429, latency per route)", body: faultsBody{}, resp: faultsBody{}},
 	{method: "DELETE", path: "/sandbox/faults", tag: "Sandbox control", summary: "Remove the application's fault injection rules", resp: faultsBody{}},
+	// Sandbox control: test clocks (docs/sandbox.md "Test clocks").
+	{method: "POST", path: "/sandbox/test-clocks", tag: "Sandbox control", summary: "Create a test clock (payment requests on it follow its time)", body: model.TestClockInput{}, resp: model.TestClock{}},
+	{method: "GET", path: "/sandbox/test-clocks", tag: "Sandbox control", summary: "The application's test clocks", query: pages, resp: model.TestClockPage{}},
+	{method: "GET", path: "/sandbox/test-clocks/{id}", tag: "Sandbox control", summary: "One test clock", resp: model.TestClock{}},
+	{method: "POST", path: "/sandbox/test-clocks/{id}/advance", tag: "Sandbox control", summary: "Advance a test clock: runs everything due up to the new time, in time order", body: model.TestClockAdvanceInput{}, resp: model.TestClock{}},
+	{method: "DELETE", path: "/sandbox/test-clocks/{id}", tag: "Sandbox control", summary: "Delete a test clock", resp: model.TestClock{}},
 
 	{method: "GET", path: "/investments", tag: "Products", summary: "An item's investments", query: plus(pages, "itemId", "type"), resp: pageOf[model.Investment]{}},
 	{method: "GET", path: "/investments/{id}", tag: "Products", summary: "One investment", resp: model.Investment{}},

@@ -233,6 +233,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/sandbox/users/{username}", s.getSandboxUser())
 	r.Put("/sandbox/users/{username}", s.replaceSandboxUser())
 	r.Delete("/sandbox/users/{username}", s.deleteSandboxUser())
+	// Sandbox control: test clocks (payments side).
+	r.Post("/sandbox/test-clocks", s.createTestClock())
+	r.Get("/sandbox/test-clocks", s.listTestClocks())
+	r.Get("/sandbox/test-clocks/{id}", s.getTestClock())
+	r.Post("/sandbox/test-clocks/{id}/advance", s.advanceTestClock())
+	r.Delete("/sandbox/test-clocks/{id}", s.deleteTestClock())
 
 	// The description of all of the above (openapi_routes.go, checked against this table).
 	spec, reference, err := openAPI()

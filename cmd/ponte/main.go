@@ -129,6 +129,7 @@ func commands() *cli.Command {
 			doctorCommand(),
 			triggerCommand(),
 			listenCommand(),
+			clocksCommand(),
 			{
 				Name: "version", Usage: "print the version and the commit it was built from",
 				Action: func(_ context.Context, cmd *cli.Command) error {

@@ -28,6 +28,7 @@ var walked = []struct{ file, section string }{
 	{"docs/sandbox.md", "Control: events and the command line"},
 	{"docs/sandbox.md", "Control: payments"},
 	{"docs/sandbox.md", "Custom sandbox users"},
+	{"docs/sandbox.md", "Test clocks"},
 	// Its clean slate empties the application: it stays the last page walked.
 	{"docs/sandbox.md", "Control: items and data"},
 }

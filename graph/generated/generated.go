@@ -1055,6 +1055,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AdvanceTestClock                    func(childComplexity int, id uuid.UUID, input model.TestClockAdvanceInput) int
 		CancelAutomaticPixAuthorization     func(childComplexity int, paymentRequestID uuid.UUID) int
 		CancelAutomaticPixPayment           func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
 		CancelBoleto                        func(childComplexity int, id uuid.UUID) int
@@ -1076,6 +1077,7 @@ type ComplexityRoot struct {
 		CreateSmartAccount                  func(childComplexity int, input model.SmartAccountInput) int
 		CreateSmartTransferPayment          func(childComplexity int, input model.SmartTransferPaymentInput) int
 		CreateSmartTransferPreauthorization func(childComplexity int, input model.SmartTransferPreauthorizationInput) int
+		CreateTestClock                     func(childComplexity int, input model.TestClockInput) int
 		CreateWebhook                       func(childComplexity int, input model.WebhookInput) int
 		DecideBulkPayment                   func(childComplexity int, id uuid.UUID, authorize bool) int
 		DecidePaymentIntent                 func(childComplexity int, id uuid.UUID, authorize bool) int
@@ -1087,6 +1089,7 @@ type ComplexityRoot struct {
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRequest                func(childComplexity int, id uuid.UUID) int
 		DeleteSandboxUser                   func(childComplexity int, username string) int
+		DeleteTestClock                     func(childComplexity int, id uuid.UUID) int
 		DeleteWebhook                       func(childComplexity int, id uuid.UUID) int
 		FireSandboxEvent                    func(childComplexity int, input model.SandboxEventInput) int
 		PayBoletoPixCharge                  func(childComplexity int, id uuid.UUID) int
@@ -1311,6 +1314,7 @@ type ComplexityRoot struct {
 		ScheduledPayments func(childComplexity int) int
 		SmartAccount      func(childComplexity int) int
 		Status            func(childComplexity int) int
+		TestClockID       func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 		WebhookURL        func(childComplexity int) int
 	}
@@ -1503,6 +1507,8 @@ type ComplexityRoot struct {
 		SmartTransferPreauthorization  func(childComplexity int, id uuid.UUID) int
 		SmartTransferPreauthorizations func(childComplexity int, page *int, pageSize *int) int
 		Spending                       func(childComplexity int, accountID *uuid.UUID, itemID *uuid.UUID, from *model.Time, to *model.Time) int
+		TestClock                      func(childComplexity int, id uuid.UUID) int
+		TestClocks                     func(childComplexity int, page *int, pageSize *int) int
 		Transaction                    func(childComplexity int, id uuid.UUID) int
 		Transactions                   func(childComplexity int, accountID uuid.UUID, first *int, after *string, filter *model.TransactionFilterInput) int
 		TransactionsPage               func(childComplexity int, accountID uuid.UUID, filter *model.TransactionFilterInput, billID *uuid.UUID, page *int, pageSize *int) int
@@ -1702,6 +1708,21 @@ type ComplexityRoot struct {
 		Loans                   func(childComplexity int) int
 		PaymentData             func(childComplexity int) int
 		Transactions            func(childComplexity int) int
+	}
+
+	TestClock struct {
+		CreatedAt  func(childComplexity int) int
+		FrozenTime func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Status     func(childComplexity int) int
+	}
+
+	TestClockPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
 	}
 
 	Transaction struct {
@@ -1927,6 +1948,9 @@ type MutationResolver interface {
 	CreateSandboxUser(ctx context.Context, description map[string]any) (*model.SandboxUser, error)
 	ReplaceSandboxUser(ctx context.Context, username string, description map[string]any) (*model.SandboxUser, error)
 	DeleteSandboxUser(ctx context.Context, username string) (*model.SandboxUser, error)
+	CreateTestClock(ctx context.Context, input model.TestClockInput) (*model.TestClock, error)
+	AdvanceTestClock(ctx context.Context, id uuid.UUID, input model.TestClockAdvanceInput) (*model.TestClock, error)
+	DeleteTestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -2011,6 +2035,8 @@ type QueryResolver interface {
 	SandboxEvents(ctx context.Context, cursor *string) (*model.SandboxEventBatch, error)
 	SandboxUsers(ctx context.Context) ([]*model.SandboxUser, error)
 	SandboxUser(ctx context.Context, username string) (*model.SandboxUser, error)
+	TestClocks(ctx context.Context, page *int, pageSize *int) (*model.TestClockPage, error)
+	TestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -6297,6 +6323,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MonthSpending.Spent(childComplexity), true
 
+	case "Mutation.advanceTestClock":
+		if e.ComplexityRoot.Mutation.AdvanceTestClock == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_advanceTestClock_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AdvanceTestClock(childComplexity, args["id"].(uuid.UUID), args["input"].(model.TestClockAdvanceInput)), true
 	case "Mutation.cancelAutomaticPixAuthorization":
 		if e.ComplexityRoot.Mutation.CancelAutomaticPixAuthorization == nil {
 			break
@@ -6528,6 +6565,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSmartTransferPreauthorization(childComplexity, args["input"].(model.SmartTransferPreauthorizationInput)), true
+	case "Mutation.createTestClock":
+		if e.ComplexityRoot.Mutation.CreateTestClock == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTestClock_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTestClock(childComplexity, args["input"].(model.TestClockInput)), true
 	case "Mutation.createWebhook":
 		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
 			break
@@ -6649,6 +6697,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSandboxUser(childComplexity, args["username"].(string)), true
+	case "Mutation.deleteTestClock":
+		if e.ComplexityRoot.Mutation.DeleteTestClock == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTestClock_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTestClock(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deleteWebhook":
 		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
 			break
@@ -7791,6 +7850,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentRequest.Status(childComplexity), true
+	case "PaymentRequest.testClockId":
+		if e.ComplexityRoot.PaymentRequest.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentRequest.TestClockID(childComplexity), true
 	case "PaymentRequest.updatedAt":
 		if e.ComplexityRoot.PaymentRequest.UpdatedAt == nil {
 			break
@@ -9002,6 +9067,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Spending(childComplexity, args["accountId"].(*uuid.UUID), args["itemId"].(*uuid.UUID), args["from"].(*model.Time), args["to"].(*model.Time)), true
+	case "Query.testClock":
+		if e.ComplexityRoot.Query.TestClock == nil {
+			break
+		}
+
+		args, err := ec.field_Query_testClock_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TestClock(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.testClocks":
+		if e.ComplexityRoot.Query.TestClocks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_testClocks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TestClocks(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.transaction":
 		if e.ComplexityRoot.Query.Transaction == nil {
 			break
@@ -9870,6 +9957,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StatusDetail.Transactions(childComplexity), true
 
+	case "TestClock.createdAt":
+		if e.ComplexityRoot.TestClock.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.CreatedAt(childComplexity), true
+	case "TestClock.frozenTime":
+		if e.ComplexityRoot.TestClock.FrozenTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.FrozenTime(childComplexity), true
+	case "TestClock.id":
+		if e.ComplexityRoot.TestClock.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.ID(childComplexity), true
+	case "TestClock.name":
+		if e.ComplexityRoot.TestClock.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.Name(childComplexity), true
+	case "TestClock.status":
+		if e.ComplexityRoot.TestClock.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.Status(childComplexity), true
+
+	case "TestClockPage.page":
+		if e.ComplexityRoot.TestClockPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockPage.Page(childComplexity), true
+	case "TestClockPage.results":
+		if e.ComplexityRoot.TestClockPage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockPage.Results(childComplexity), true
+	case "TestClockPage.total":
+		if e.ComplexityRoot.TestClockPage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockPage.Total(childComplexity), true
+	case "TestClockPage.totalPages":
+		if e.ComplexityRoot.TestClockPage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockPage.TotalPages(childComplexity), true
+
 	case "Transaction.accountId":
 		if e.ComplexityRoot.Transaction.AccountID == nil {
 			break
@@ -10383,6 +10526,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SmartTransferPaymentInput", ec.unmarshalInputSmartTransferPaymentInput),
 			graphql.NewInputUnmarshaler("SmartTransferPreauthorizationInput", ec.unmarshalInputSmartTransferPreauthorizationInput),
 			graphql.NewInputUnmarshaler("StatusDetailInput", ec.unmarshalInputStatusDetailInput),
+			graphql.NewInputUnmarshaler("TestClockAdvanceInput", ec.unmarshalInputTestClockAdvanceInput),
+			graphql.NewInputUnmarshaler("TestClockInput", ec.unmarshalInputTestClockInput),
 			graphql.NewInputUnmarshaler("TransactionFilterInput", ec.unmarshalInputTransactionFilterInput),
 			graphql.NewInputUnmarshaler("UpdateItemInput", ec.unmarshalInputUpdateItemInput),
 			graphql.NewInputUnmarshaler("WebhookInput", ec.unmarshalInputWebhookInput),
@@ -15477,6 +15622,98 @@ extend type Mutation {
     username: String!
   ): SandboxUser!
 }
+
+# Test clocks (docs/sandbox.md "Test clocks").
+
+"A sandbox test clock: the payment requests created on it take their times from it, and only an advance of the clock runs their due work (schedules, expiry, time-outs, automatic PIX charges)."
+type TestClock {
+  "Its id."
+  id: UUID!
+  "The name given at creation."
+  name: String!
+  "The clock's time: during an advance, the time of the work it is running."
+  frozenTime: DateTime!
+  "ready, or advancing while an advance runs the work due."
+  status: String!
+  "When it was created (real time)."
+  createdAt: DateTime!
+}
+
+"A page of the application's test clocks."
+type TestClockPage {
+  "How many the application has."
+  total: Int!
+  "How many pages they fill."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "This page's clocks, newest first."
+  results: [TestClock!]!
+}
+
+"A new test clock."
+input TestClockInput {
+  "The clock's starting time (RFC 3339)."
+  frozenTime: DateTime
+  "A name, 1 to 100 characters."
+  name: String
+}
+
+"An advance of a test clock."
+input TestClockAdvanceInput {
+  "The time to advance to: not before the clock's frozenTime, at most two years after it."
+  frozenTime: DateTime
+}
+
+extend input PaymentRequestInput {
+  "Sandbox only: the test clock the request lives on (its times, its schedule, expiry and time-outs follow the clock)."
+  testClockId: String
+}
+
+extend input AutomaticPixRequestInput {
+  "Sandbox only: the test clock the authorization lives on (its times and its charges follow the clock)."
+  testClockId: String
+}
+
+extend type PaymentRequest {
+  "The test clock the request lives on; absent for real time."
+  testClockId: UUID
+}
+
+extend type Query {
+  "GET /sandbox/test-clocks: the application's test clocks."
+  testClocks(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Clocks per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): TestClockPage!
+  "GET /sandbox/test-clocks/{id}: one test clock."
+  testClock(
+    "Its id."
+    id: UUID!
+  ): TestClock!
+}
+
+extend type Mutation {
+  "POST /sandbox/test-clocks: creates a test clock (at most 10 per application)."
+  createTestClock(
+    "Its starting time and name."
+    input: TestClockInput!
+  ): TestClock!
+  "POST /sandbox/test-clocks/{id}/advance: moves a clock forward; it is advancing until everything due up to the new time has run, in time order."
+  advanceTestClock(
+    "Its id."
+    id: UUID!
+    "The time to advance to."
+    input: TestClockAdvanceInput!
+  ): TestClock!
+  "DELETE /sandbox/test-clocks/{id}: deletes a clock; the work still due on it is dropped and its requests stay as they are."
+  deleteTestClock(
+    "Its id."
+    id: UUID!
+  ): TestClock!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17873,6 +18110,8 @@ func (ec *executionContext) childFields_PaymentRequest(ctx context.Context, fiel
 		return ec.fieldContext_PaymentRequest_scheduledPayments(ctx, field)
 	case "refundedAmount":
 		return ec.fieldContext_PaymentRequest_refundedAmount(ctx, field)
+	case "testClockId":
+		return ec.fieldContext_PaymentRequest_testClockId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentRequest", field.Name)
 }
@@ -18493,6 +18732,36 @@ func (ec *executionContext) childFields_StatusDetail(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type StatusDetail", field.Name)
 }
 
+func (ec *executionContext) childFields_TestClock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TestClock_id(ctx, field)
+	case "name":
+		return ec.fieldContext_TestClock_name(ctx, field)
+	case "frozenTime":
+		return ec.fieldContext_TestClock_frozenTime(ctx, field)
+	case "status":
+		return ec.fieldContext_TestClock_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TestClock_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TestClock", field.Name)
+}
+
+func (ec *executionContext) childFields_TestClockPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_TestClockPage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TestClockPage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_TestClockPage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_TestClockPage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TestClockPage", field.Name)
+}
+
 func (ec *executionContext) childFields_Transaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -19039,6 +19308,28 @@ func (ec *executionContext) field_Item_spending_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_advanceTestClock_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestClockAdvanceInput, error) {
+			return ec.unmarshalNTestClockAdvanceInput2ponteᚋmodelᚐTestClockAdvanceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelAutomaticPixAuthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19365,6 +19656,20 @@ func (ec *executionContext) field_Mutation_createSmartTransferPreauthorization_a
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTestClock_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestClockInput, error) {
+			return ec.unmarshalNTestClockInput2ponteᚋmodelᚐTestClockInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19548,6 +19853,20 @@ func (ec *executionContext) field_Mutation_deleteSandboxUser_args(ctx context.Co
 		return nil, err
 	}
 	args["username"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTestClock_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -21664,6 +21983,42 @@ func (ec *executionContext) field_Query_spending_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["to"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_testClock_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_testClocks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
 	return args, nil
 }
 
@@ -41634,6 +41989,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteSandboxUser(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createTestClock(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTestClock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTestClock(ctx, fc.Args["input"].(model.TestClockInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestClock) graphql.Marshaler {
+			return ec.marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTestClock(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTestClock_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_advanceTestClock(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_advanceTestClock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AdvanceTestClock(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.TestClockAdvanceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestClock) graphql.Marshaler {
+			return ec.marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_advanceTestClock(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_advanceTestClock_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTestClock(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTestClock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTestClock(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestClock) graphql.Marshaler {
+			return ec.marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTestClock(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTestClock_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44943,6 +45430,29 @@ func (ec *executionContext) _PaymentRequest_refundedAmount(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_PaymentRequest_refundedAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PaymentRequest_testClockId(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentRequest_testClockId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentRequest_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentRequest", field, false, false, "UUID")
 }
 
 func (ec *executionContext) _PaymentRequestPage_total(ctx context.Context, field graphql.CollectedField, obj *model.PaymentRequestPage) (ret graphql.Marshaler) {
@@ -50037,6 +50547,94 @@ func (ec *executionContext) fieldContext_Query_sandboxUser(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_testClocks(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_testClocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TestClocks(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestClockPage) graphql.Marshaler {
+			return ec.marshalNTestClockPage2ᚖponteᚋmodelᚐTestClockPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_testClocks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClockPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_testClocks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_testClock(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_testClock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TestClock(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TestClock) graphql.Marshaler {
+			return ec.marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_testClock(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_testClock_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -53323,6 +53921,222 @@ func (ec *executionContext) fieldContext_StatusDetail_accountStatements(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _TestClock_id(ctx context.Context, field graphql.CollectedField, obj *model.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _TestClock_name(ctx context.Context, field graphql.CollectedField, obj *model.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, "String")
+}
+
+func (ec *executionContext) _TestClock_frozenTime(ctx context.Context, field graphql.CollectedField, obj *model.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_frozenTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrozenTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_frozenTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _TestClock_status(ctx context.Context, field graphql.CollectedField, obj *model.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, "String")
+}
+
+func (ec *executionContext) _TestClock_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _TestClockPage_total(ctx context.Context, field graphql.CollectedField, obj *model.TestClockPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockPage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockPage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClockPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TestClockPage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.TestClockPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockPage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockPage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClockPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TestClockPage_page(ctx context.Context, field graphql.CollectedField, obj *model.TestClockPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClockPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TestClockPage_results(ctx context.Context, field graphql.CollectedField, obj *model.TestClockPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockPage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TestClock) graphql.Marshaler {
+			return ec.marshalNTestClock2ᚕᚖponteᚋmodelᚐTestClockᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockPage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestClockPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Transaction_id(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -56375,7 +57189,7 @@ func (ec *executionContext) unmarshalInputAutomaticPixRequestInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"description", "recipientId", "customerId", "callbackUrls", "clientPaymentId", "interval", "startDate", "fixedAmount", "minimumVariableAmount", "maximumVariableAmount", "expiresAt", "isRetryAccepted", "firstPayment", "isSandbox", "webhookUrl"}
+	fieldsInOrder := [...]string{"description", "recipientId", "customerId", "callbackUrls", "clientPaymentId", "interval", "startDate", "fixedAmount", "minimumVariableAmount", "maximumVariableAmount", "expiresAt", "isRetryAccepted", "firstPayment", "isSandbox", "webhookUrl", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -56487,6 +57301,13 @@ func (ec *executionContext) unmarshalInputAutomaticPixRequestInput(ctx context.C
 				return it, err
 			}
 			it.WebhookURL = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -57593,7 +58414,7 @@ func (ec *executionContext) unmarshalInputPaymentRequestInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"amount", "description", "callbackUrls", "recipientId", "boleto", "customerId", "clientPaymentId", "isSandbox", "schedule", "smartAccountId", "webhookUrl"}
+	fieldsInOrder := [...]string{"amount", "description", "callbackUrls", "recipientId", "boleto", "customerId", "clientPaymentId", "isSandbox", "schedule", "smartAccountId", "webhookUrl", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -57677,6 +58498,13 @@ func (ec *executionContext) unmarshalInputPaymentRequestInput(ctx context.Contex
 				return it, err
 			}
 			it.WebhookURL = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -58930,6 +59758,97 @@ func (ec *executionContext) unmarshalInputStatusDetailInput(ctx context.Context,
 func UnmarshalStatusDetailInput(ctx context.Context, raw any) (model.StatusDetail, error) {
 	var out model.StatusDetail
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "StatusDetailInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTestClockAdvanceInput(ctx context.Context, obj any) (model.TestClockAdvanceInput, error) {
+	var it model.TestClockAdvanceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"frozenTime"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "frozenTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTime"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTime = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTestClockAdvanceInput unmarshals raw into the TestClockAdvanceInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTestClockAdvanceInput(ctx context.Context, raw any) (model.TestClockAdvanceInput, error) {
+	var out model.TestClockAdvanceInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TestClockAdvanceInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTestClockInput(ctx context.Context, obj any) (model.TestClockInput, error) {
+	var it model.TestClockInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"frozenTime", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "frozenTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTime"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTime = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTestClockInput unmarshals raw into the TestClockInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTestClockInput(ctx context.Context, raw any) (model.TestClockInput, error) {
+	var out model.TestClockInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TestClockInput", raw, &out)
 	return out, err
 }
 
@@ -66013,6 +66932,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createTestClock":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTestClock(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "advanceTestClock":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_advanceTestClock(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTestClock":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTestClock(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67256,6 +68196,11 @@ func (ec *executionContext) _PaymentRequest(ctx context.Context, sel ast.Selecti
 		case "refundedAmount":
 			out.Values[i] = ec._PaymentRequest_refundedAmount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "testClockId":
+			out.Values[i] = ec._PaymentRequest_testClockId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -68615,6 +69560,20 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "testClocks":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_testClocks(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testClock":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_testClock(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -69860,6 +70819,107 @@ func (ec *executionContext) _StatusDetail(ctx context.Context, sel ast.Selection
 		case "accountStatements":
 			out.Values[i] = ec._StatusDetail_accountStatements(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var testClockImplementors = []string{"TestClock"}
+
+func (ec *executionContext) _TestClock(ctx context.Context, sel ast.SelectionSet, obj *model.TestClock) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testClockImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestClock")
+		case "id":
+			out.Values[i] = ec._TestClock_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TestClock_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "frozenTime":
+			out.Values[i] = ec._TestClock_frozenTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TestClock_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._TestClock_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var testClockPageImplementors = []string{"TestClockPage"}
+
+func (ec *executionContext) _TestClockPage(ctx context.Context, sel ast.SelectionSet, obj *model.TestClockPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testClockPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestClockPage")
+		case "total":
+			out.Values[i] = ec._TestClockPage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._TestClockPage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._TestClockPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._TestClockPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -72895,6 +73955,48 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTestClock2ᚕᚖponteᚋmodelᚐTestClockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TestClock) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTestClock2ᚖponteᚋmodelᚐTestClock(ctx context.Context, sel ast.SelectionSet, v *model.TestClock) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TestClock!")
+		return graphql.Null
+	}
+	return ec._TestClock(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTestClockAdvanceInput2ponteᚋmodelᚐTestClockAdvanceInput(ctx context.Context, v any) (model.TestClockAdvanceInput, error) {
+	res, err := ec.unmarshalInputTestClockAdvanceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTestClockInput2ponteᚋmodelᚐTestClockInput(ctx context.Context, v any) (model.TestClockInput, error) {
+	res, err := ec.unmarshalInputTestClockInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTestClockPage2ᚖponteᚋmodelᚐTestClockPage(ctx context.Context, sel ast.SelectionSet, v *model.TestClockPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TestClockPage!")
+		return graphql.Null
+	}
+	return ec._TestClockPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTransaction2ᚕᚖponteᚋmodelᚐTransactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Transaction) graphql.Marshaler {

@@ -1,0 +1,117 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"ponte/db"
+	"ponte/model"
+)
+
+// ClockAdvanceArgs runs a test clock's advance. It is a job of its own, on a served queue,
+// so that an advance survives a restart: a retry goes on from the last job it ran.
+type ClockAdvanceArgs struct {
+	ClockID uuid.UUID `json:"clockId"`
+}
+
+func (ClockAdvanceArgs) Kind() string { return "test_clock_advance" }
+
+type clockAdvanceWorker struct {
+	river.WorkerDefaults[ClockAdvanceArgs]
+	e *Engine
+}
+
+// Timeout lets an advance outlive River's default minute: its runs are bounded by
+// MaxClockAdvanceYears and MaxClockRuns instead.
+func (w *clockAdvanceWorker) Timeout(*river.Job[ClockAdvanceArgs]) time.Duration {
+	return 15 * time.Minute
+}
+
+// clockRunner runs one job of a kind in process, as its worker would.
+type clockRunner func(ctx context.Context, j *db.ClockJob) error
+
+func runnerOf[T river.JobArgs](w river.Worker[T]) clockRunner {
+	return func(ctx context.Context, j *db.ClockJob) error {
+		var args T
+		if err := json.Unmarshal(j.Args, &args); err != nil {
+			return err
+		}
+		row := &rivertype.JobRow{ID: j.ID, Kind: j.Kind, Attempt: j.Attempt + 1, EncodedArgs: j.Args, Queue: db.TestClockQueue,
+			ScheduledAt: j.ScheduledAt, State: rivertype.JobStateRunning}
+		return w.Work(ctx, &river.Job[T]{JobRow: row, Args: args})
+	}
+}
+
+// clockRunners are the payment jobs an advance can run: every kind the engine queues
+// under a clock.
+func (e *Engine) clockRunners() map[string]clockRunner {
+	return map[string]clockRunner{
+		StepArgs{}.Kind():              runnerOf[StepArgs](&stepWorker{e: e}),
+		TimeoutArgs{}.Kind():           runnerOf[TimeoutArgs](&timeoutWorker{e: e}),
+		ScheduledArgs{}.Kind():         runnerOf[ScheduledArgs](&scheduledWorker{e: e}),
+		AutoPixArgs{}.Kind():           runnerOf[AutoPixArgs](&autoPixWorker{e: e}),
+		BoletoStepArgs{}.Kind():        runnerOf[BoletoStepArgs](&boletoStepWorker{e: e}),
+		RefundStepArgs{}.Kind():        runnerOf[RefundStepArgs](&refundWorker{e: e}),
+		ExpiryArgs{}.Kind():            runnerOf[ExpiryArgs](&expiryWorker{e: e}),
+		SmartTransferStepArgs{}.Kind(): runnerOf[SmartTransferStepArgs](&smartTransferWorker{e: e}),
+		BulkStepArgs{}.Kind():          runnerOf[BulkStepArgs](&bulkWorker{e: e}),
+	}
+}
+
+// Work takes the clock's earliest job due by the target time, sets the clock to its time,
+// runs it with that time in ctx, and records it done, until none is due (jobs the runs
+// queue before the target are taken in turn); then the clock stands at the target, ready.
+func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvanceArgs]) error {
+	e := w.e
+	runners := e.clockRunners()
+	for runs := 0; ; runs++ {
+		var next *db.ClockJob
+		var clock model.Clock
+		done := false
+		err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			c, found, err := tx.TestClock(ctx, uuid.Nil, job.Args.ClockID, true)
+			if err != nil || !found || c.Status != ClockAdvancing || c.TargetTime == nil {
+				done = true // deleted, or finished by an earlier attempt
+				return err
+			}
+			j, found, err := tx.NextClockJob(ctx, c.ID, *c.TargetTime)
+			if err != nil {
+				return err
+			}
+			if !found || runs >= MaxClockRuns {
+				if !found {
+					c.FrozenTime = *c.TargetTime
+				}
+				c.Status, c.TargetTime, done = ClockReady, nil, true
+				return tx.SaveTestClock(ctx, c)
+			}
+			if j.ScheduledAt.After(c.FrozenTime) {
+				c.FrozenTime = j.ScheduledAt
+				if err := tx.SaveTestClock(ctx, c); err != nil {
+					return err
+				}
+			}
+			next, clock = j, model.Clock{ID: c.ID, Now: c.FrozenTime}
+			return nil
+		})
+		if err != nil || done {
+			return err
+		}
+		failed := ""
+		if run, ok := runners[next.Kind]; !ok {
+			failed = fmt.Sprintf("no runner for job kind %s under a test clock", next.Kind)
+		} else if err := run(model.WithClock(ctx, clock), next); err != nil {
+			failed = err.Error()
+			e.log.Warn("test clock job failed", "clock", clock.ID, "job", next.ID, "kind", next.Kind, "error", err)
+		}
+		if err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.FinishClockJob(ctx, next, failed, 25) }); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,16 @@
+package rest_test
+
+// scanMoreRoutes are route tables kept beside scanRoutes (badinput_test.go is at its size
+// limit): each gives entries of the same form for the routes of one part.
+var scanMoreRoutes = []func(f map[string]string) map[string]scanRoute{scanClockRoutes, scanPaymentControlRoutes, scanUserRoutes}
+
+// scanClockRoutes are the test clock routes (docs/sandbox.md "Test clocks").
+func scanClockRoutes(f map[string]string) map[string]scanRoute {
+	return map[string]scanRoute{
+		"POST /sandbox/test-clocks":              {body: map[string]any{"name": "scan", "frozenTime": "2031-01-01T00:00:00Z"}},
+		"GET /sandbox/test-clocks":               {query: []string{"page", "pageSize"}},
+		"GET /sandbox/test-clocks/{id}":          {ids: []string{"testClock"}},
+		"POST /sandbox/test-clocks/{id}/advance": {ids: []string{"testClock"}, body: map[string]any{"frozenTime": "2031-01-01T01:00:00Z"}},
+		"DELETE /sandbox/test-clocks/{id}":       {ids: []string{"testClock"}},
+	}
+}
