@@ -1526,6 +1526,7 @@ type ComplexityRoot struct {
 		ClientID                       func(childComplexity int) int
 		Deliveries                     func(childComplexity int) int
 		Events                         func(childComplexity int) int
+		FaultRules                     func(childComplexity int) int
 		Items                          func(childComplexity int) int
 		PaymentCustomers               func(childComplexity int) int
 		PaymentIntents                 func(childComplexity int) int
@@ -9065,6 +9066,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxCleanSlate.Events(childComplexity), true
+	case "SandboxCleanSlate.faultRules":
+		if e.ComplexityRoot.SandboxCleanSlate.FaultRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.FaultRules(childComplexity), true
 	case "SandboxCleanSlate.items":
 		if e.ComplexityRoot.SandboxCleanSlate.Items == nil {
 			break
@@ -15223,6 +15230,12 @@ extend type Mutation {
     transactionId: UUID!
   ): SandboxTransactionChange!
 }
+
+# P5 sbdata2: the clean slate removes the application's fault injection rules too.
+extend type SandboxCleanSlate {
+  "Fault injection rules (PUT /sandbox/faults)."
+  faultRules: Int!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17911,6 +17924,8 @@ func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, f
 		return ec.fieldContext_SandboxCleanSlate_events(ctx, field)
 	case "deliveries":
 		return ec.fieldContext_SandboxCleanSlate_deliveries(ctx, field)
+	case "faultRules":
+		return ec.fieldContext_SandboxCleanSlate_faultRules(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxCleanSlate", field.Name)
 }
@@ -49971,6 +49986,29 @@ func (ec *executionContext) fieldContext_SandboxCleanSlate_deliveries(_ context.
 	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SandboxCleanSlate_faultRules(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_faultRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FaultRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_faultRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SandboxEventBatch_events(ctx context.Context, field graphql.CollectedField, obj *model.SandboxEventBatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67763,6 +67801,11 @@ func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.Sele
 			}
 		case "deliveries":
 			out.Values[i] = ec._SandboxCleanSlate_deliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "faultRules":
+			out.Values[i] = ec._SandboxCleanSlate_faultRules(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
