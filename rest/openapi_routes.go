@@ -217,6 +217,10 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/sandbox/items/{id}/transactions", tag: "Sandbox control", summary: "Sandbox: add transactions to the item's accounts; its next execution collects them (transactions/created)", body: model.SandboxTransactionsInput{}, resp: []model.SandboxTransactionChange{}},
 	{method: "PATCH", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: change a transaction's description, amount or status; the next execution collects it (transactions/updated)", body: model.SandboxTransactionPatch{}, resp: model.SandboxTransactionChange{}},
 	{method: "DELETE", path: "/sandbox/items/{id}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: remove a transaction; the next execution drops it (transactions/deleted)", resp: model.SandboxTransactionChange{}},
+	{method: "GET", path: "/sandbox/items/{id}/bills", tag: "Sandbox control", summary: "Sandbox: the item's bill changes, each with the execution that collected it (null while pending)", resp: []model.SandboxBillChange{}},
+	{method: "POST", path: "/sandbox/items/{id}/bills", tag: "Sandbox control", summary: "Sandbox: add bills to the item's credit cards; its next execution collects them (no event)", body: model.SandboxBillsInput{}, resp: []model.SandboxBillChange{}},
+	{method: "PATCH", path: "/sandbox/items/{id}/bills/{billId}", tag: "Sandbox control", summary: "Sandbox: change a bill's due date or amounts; the next execution collects it", body: model.SandboxBillPatch{}, resp: model.SandboxBillChange{}},
+	{method: "DELETE", path: "/sandbox/items/{id}/bills/{billId}", tag: "Sandbox control", summary: "Sandbox: remove a bill; the next execution drops it", resp: model.SandboxBillChange{}},
 	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
 
 	{method: "GET", path: "/metrics", tag: "Service", summary: "Prometheus metrics (this machine, or the bearer token PONTE_METRICS_TOKEN)", plain: true, public: true},

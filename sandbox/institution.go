@@ -91,6 +91,7 @@ func (Institution) Collect(_ context.Context, s *itemsync.Session, p model.Produ
 	if !ok {
 		snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
 		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
+		snap.Bills = applyBillChanges(snap.Bills, s.BillChanges, model.NewTime(s.Now))
 		s.State = snap
 	}
 	cards := func(card bool) []model.Account {
