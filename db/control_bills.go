@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -10,9 +11,9 @@ import (
 )
 
 // Bill changes of sandbox control (sandbox_bill_changes): one row per bill, the latest
-// wish; requestedAt and appliedExecutionId come from the row's columns, not the JSON.
+// wish; requestedAt and appliedAt come from the row's columns, not the JSON.
 
-const billChangeCols = `change || jsonb_build_object('requestedAt', to_jsonb(created_at), 'appliedExecutionId', to_jsonb(applied_execution_id))`
+const billChangeCols = `change || jsonb_build_object('requestedAt', to_jsonb(created_at), 'appliedAt', to_jsonb(applied_at))`
 
 // SandboxBillChanges reads a sandbox item's bill changes, oldest first.
 func (c *conn) SandboxBillChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxBillChange, error) {
@@ -42,12 +43,12 @@ func (tx *Tx) SandboxBillChange(ctx context.Context, itemID, billID uuid.UUID) (
 // new control action, pending again until an execution collects it.
 func (tx *Tx) SaveSandboxBillChange(ctx context.Context, ch *model.SandboxBillChange) error {
 	stored := *ch
-	stored.AppliedExecutionID = nil
-	ch.AppliedExecutionID = nil
+	stored.AppliedAt = nil
+	ch.AppliedAt = nil
 	return tx.pg.QueryRow(ctx, `INSERT INTO sandbox_bill_changes (item_id, bill_id, account_id, operation, change, revision)
-		VALUES ($1, $2, $3, $4, $5::jsonb - 'requestedAt' - 'appliedExecutionId', $6)
+		VALUES ($1, $2, $3, $4, $5::jsonb - 'requestedAt' - 'appliedAt', $6)
 		ON CONFLICT (item_id, bill_id) DO UPDATE SET operation = EXCLUDED.operation, change = EXCLUDED.change,
-			created_at = now(), applied_execution_id = NULL, revision = EXCLUDED.revision
+			created_at = now(), applied_execution_id = NULL, applied_at = NULL, revision = EXCLUDED.revision
 		RETURNING created_at`,
 		ch.ItemID, ch.BillID, ch.AccountID, ch.Operation, stored, model.NewID()).Scan(&ch.RequestedAt)
 }
@@ -55,18 +56,18 @@ func (tx *Tx) SaveSandboxBillChange(ctx context.Context, ch *model.SandboxBillCh
 // MarkSandboxBillChangesApplied records execID as the execution that collected the
 // pending ones of the bill changes it read. Only a row still as it was read: one saved
 // again meanwhile waits for the next execution.
-func (tx *Tx) MarkSandboxBillChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxBillChange) error {
+func (tx *Tx) MarkSandboxBillChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxBillChange, now time.Time) error {
 	var revs []uuid.UUID
 	for _, c := range read {
-		if c.AppliedExecutionID == nil {
+		if c.AppliedAt == nil {
 			revs = append(revs, c.Revision)
 		}
 	}
 	if len(revs) == 0 {
 		return nil
 	}
-	_, err := tx.pg.Exec(ctx, `UPDATE sandbox_bill_changes SET applied_execution_id = $2
-		WHERE item_id = $1 AND revision = ANY($3) AND applied_execution_id IS NULL`, itemID, execID, revs)
+	_, err := tx.pg.Exec(ctx, `UPDATE sandbox_bill_changes SET applied_execution_id = $2, applied_at = $4
+		WHERE item_id = $1 AND revision = ANY($3) AND applied_at IS NULL`, itemID, execID, revs, now)
 	return err
 }
 

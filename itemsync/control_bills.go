@@ -16,7 +16,7 @@ import (
 // (control_data.go). The institution lays them on the bills it delivers
 // (Session.BillChanges); the next execution collects them through the ordinary ingest.
 // The interface documents no bill event, so none fires. The execution that first
-// collects a change marks it (appliedExecutionId): the item's history of data actions.
+// collects a change marks it (appliedAt; the store keeps the execution's id too): the item's history of data actions.
 
 // maxAddedBills bounds one POST /sandbox/items/{id}/bills.
 const maxAddedBills = 24
@@ -203,7 +203,7 @@ func controlledBill(ctx context.Context, tx *db.Tx, p *auth.Principal, id, billI
 }
 
 // BillChanges lists a sandbox item's bill changes, oldest first: each with when it was
-// asked for and the execution that collected it (null while pending).
+// asked for and when an execution collected it (null while pending).
 func (e *Engine) BillChanges(ctx context.Context, id uuid.UUID) ([]model.SandboxBillChange, error) {
 	p, err := caller(ctx, auth.ControlSandbox, id)
 	if err != nil {

@@ -29,7 +29,7 @@ type SandboxBillPatch struct {
 }
 
 // SandboxBillChange is a change to a sandbox item's bills: pending until an execution
-// collects it (AppliedExecutionID), kept by every later one.
+// collects it (AppliedAt), kept by every later one.
 type SandboxBillChange struct {
 	BillID    uuid.UUID `json:"billId"`
 	ItemID    uuid.UUID `json:"itemId"`
@@ -42,9 +42,9 @@ type SandboxBillChange struct {
 	MinimumPaymentAmount *float64 `json:"minimumPaymentAmount"`
 	// RequestedAt is when the control action was taken.
 	RequestedAt Time `json:"requestedAt"`
-	// AppliedExecutionID is the first execution that collected the change since; nil
-	// while it waits.
-	AppliedExecutionID *uuid.UUID `json:"appliedExecutionId"`
+	// AppliedAt is when the first execution that collected the change since ended (the
+	// item's lastUpdatedAt then); nil while it waits.
+	AppliedAt *Time `json:"appliedAt"`
 	// Revision is the stored row's version, for the execution that collects it.
 	Revision uuid.UUID `json:"-"`
 }

@@ -54,7 +54,7 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"minimumVariableAmount": 1, "maximumVariableAmount": 100}
 	hook := map[string]any{"event": "all", "url": "https://hooks.example.com/w", "headers": map[string]any{"X-Team": "a"}, "enabled": true}
 	charge := map[string]any{"amount": 50, "date": day(5), "description": "Mensalidade"}
-	return map[string]scanRoute{
+	out := map[string]scanRoute{
 		"GET /healthz": {public: true},
 		"GET /readyz":  {public: true},
 		"POST /auth":   {public: true, body: map[string]any{"clientId": f["clientId"], "clientSecret": "s3cret-s3cret-s3cret"}},
@@ -211,6 +211,8 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"DELETE /sandbox/items/{id}/transactions/{transactionId}": {ids: []string{"item", "transaction"}},
 		"DELETE /sandbox/client":                                  {query: []string{"confirm"}}, // never the real confirm: the scan keeps its data
 	}
+	addScanRoutesData2(out, f)
+	return out
 }
 
 // dataURL finds encoded values (a QR code's image, a JWT), left out of the leak check: their

@@ -1525,7 +1525,7 @@ type ComplexityRoot struct {
 
 	SandboxBillChange struct {
 		AccountID            func(childComplexity int) int
-		AppliedExecutionID   func(childComplexity int) int
+		AppliedAt            func(childComplexity int) int
 		BillClosingDate      func(childComplexity int) int
 		BillID               func(childComplexity int) int
 		DueDate              func(childComplexity int) int
@@ -9101,12 +9101,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxBillChange.AccountID(childComplexity), true
-	case "SandboxBillChange.appliedExecutionId":
-		if e.ComplexityRoot.SandboxBillChange.AppliedExecutionID == nil {
+	case "SandboxBillChange.appliedAt":
+		if e.ComplexityRoot.SandboxBillChange.AppliedAt == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SandboxBillChange.AppliedExecutionID(childComplexity), true
+		return e.ComplexityRoot.SandboxBillChange.AppliedAt(childComplexity), true
 	case "SandboxBillChange.billClosingDate":
 		if e.ComplexityRoot.SandboxBillChange.BillClosingDate == nil {
 			break
@@ -15413,12 +15413,12 @@ type SandboxBillChange {
   minimumPaymentAmount: Float
   "When the control action was taken (the latest, for a bill changed again)."
   requestedAt: DateTime!
-  "The execution that collected it (the item's history, GET /executions); null while it waits for the next one."
-  appliedExecutionId: UUID
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits for the next one. Changed again, a change waits again."
+  appliedAt: DateTime
 }
 
 extend type Query {
-  "GET /sandbox/items/{id}/bills: the sandbox item's bill changes, oldest first, pending or collected."
+  "GET /sandbox/items/{id}/bills: the sandbox item's bill changes, oldest first, pending (appliedAt null) or collected."
   sandboxBillChanges(
     "The sandbox item's id."
     id: UUID!
@@ -18128,8 +18128,8 @@ func (ec *executionContext) childFields_SandboxBillChange(ctx context.Context, f
 		return ec.fieldContext_SandboxBillChange_minimumPaymentAmount(ctx, field)
 	case "requestedAt":
 		return ec.fieldContext_SandboxBillChange_requestedAt(ctx, field)
-	case "appliedExecutionId":
-		return ec.fieldContext_SandboxBillChange_appliedExecutionId(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxBillChange_appliedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxBillChange", field.Name)
 }
@@ -50375,27 +50375,27 @@ func (ec *executionContext) fieldContext_SandboxBillChange_requestedAt(_ context
 	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
 }
 
-func (ec *executionContext) _SandboxBillChange_appliedExecutionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+func (ec *executionContext) _SandboxBillChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SandboxBillChange_appliedExecutionId(ctx, field)
+			return ec.fieldContext_SandboxBillChange_appliedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.AppliedExecutionID, nil
+			return obj.AppliedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
-			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_SandboxBillChange_appliedExecutionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "UUID")
+func (ec *executionContext) fieldContext_SandboxBillChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _SandboxCleanSlate_clientId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
@@ -68667,8 +68667,8 @@ func (ec *executionContext) _SandboxBillChange(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "appliedExecutionId":
-			out.Values[i] = ec._SandboxBillChange_appliedExecutionId(ctx, field, obj)
+		case "appliedAt":
+			out.Values[i] = ec._SandboxBillChange_appliedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
