@@ -281,8 +281,8 @@ func azBodies(f map[string]string) map[string]any {
 		"sandboxNext":   map[string]any{"executionStatus": "UNEXPECTED_ERROR"},
 		"sandboxTx": map[string]any{"transactions": []any{map[string]any{"accountId": f["account"], "date": day(1), "description": "B",
 			"amount": 1, "type": "CREDIT"}}},
-		"sandboxTxPatch": map[string]any{"description": "B"},
-		"sandboxBills": map[string]any{"bills": []any{map[string]any{"accountId": f["card"], "dueDate": day(10), "totalAmount": 1}}},
+		"sandboxTxPatch":   map[string]any{"description": "B"},
+		"sandboxBills":     map[string]any{"bills": []any{map[string]any{"accountId": f["card"], "dueDate": day(10), "totalAmount": 1}}},
 		"sandboxBillPatch": map[string]any{"totalAmount": 2},
 	}
 }

@@ -15278,7 +15278,7 @@ extend input SandboxEventInput {
 
 # Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
 # /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
-# transactions only (bills and investments are not controlled yet); docs/sandbox.md,
+# transactions here, bills at the end of this file (investments are not controlled yet); docs/sandbox.md,
 # "Control: items and data".
 
 "A transaction to add to a sandbox item's account: the fields a client sees."
