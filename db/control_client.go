@@ -24,7 +24,7 @@ func (tx *Tx) RealResources(ctx context.Context, clientID uuid.UUID) (int, error
 // DeleteClientData removes everything clientID owns but the application itself (its
 // secret, keys, RSA key and settings): items and all collected for them, payments of every
 // kind, customers, recipients, smart accounts, boletos, webhooks, events and deliveries,
-// connect tokens, category corrections and connector settings. Ledger entries stay: the
+// connect tokens, category corrections, connector settings and fault injection rules. Ledger entries stay: the
 // ledger is append-only (migration 0027), and its entries name accounts by id only.
 // The order follows the foreign keys, children first.
 func (tx *Tx) DeleteClientData(ctx context.Context, clientID uuid.UUID) (*model.SandboxCleanSlate, error) {
@@ -63,6 +63,12 @@ func (tx *Tx) DeleteClientData(ctx context.Context, clientID uuid.UUID) (*model.
 		if s.count != nil {
 			*s.count = int(tag.RowsAffected())
 		}
+	}
+	// Rules are one row holding a list: the client counts rules, not rows.
+	err := tx.pg.QueryRow(ctx, `WITH d AS (DELETE FROM sandbox_faults WHERE client_id = $1 RETURNING rules)
+		SELECT coalesce(sum(jsonb_array_length(rules)), 0)::int FROM d`, clientID).Scan(&out.FaultRules)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

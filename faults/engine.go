@@ -129,6 +129,25 @@ func (e *Engine) SetFaults(ctx context.Context, faults []*model.SandboxFault) ([
 	return rules, nil
 }
 
+// Forget drops client's rules from this replica's memory at once, after something other
+// than SetFaults removed them from the store (the clean slate, DELETE /sandbox/client);
+// the other replicas drop them within Config.CacheFor, as after any change.
+func (e *Engine) Forget(client uuid.UUID) {
+	e.reading.Lock()
+	defer e.reading.Unlock()
+	s := e.snap.Load()
+	if s == nil || s.sets[client] == nil {
+		return
+	}
+	next := &snapshot{at: s.at, sets: make(map[uuid.UUID]*set, len(s.sets))}
+	for id, v := range s.sets {
+		if id != client {
+			next.sets[id] = v
+		}
+	}
+	e.snap.Store(next)
+}
+
 // Active reports whether client has rules: the one question every request with an API key
 // asks, answered from memory. The request that finds the memory older than
 // Config.CacheFor reads the store for everyone; requests meanwhile use what was read before.

@@ -82,3 +82,37 @@ func TestEngineRules(t *testing.T) {
 		t.Fatalf("after removal: %+v %v", got, err)
 	}
 }
+
+// Forget drops one application's rules from the replica's memory at once (the clean slate
+// deleted them from the store) and leaves every other application's applied.
+func TestEngineForget(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	a, b := uuid.MustParse(env.NewClient(t, "forget A").ID), uuid.MustParse(env.NewClient(t, "forget B").ID)
+	e := faults.New(env.DB, faults.Config{CacheFor: time.Hour}, testsupport.Logger())
+	e.KnowRoutes([]string{"GET /accounts"})
+	e.Forget(a) // nothing read yet: nothing to drop, no panic
+	as := func(client uuid.UUID) context.Context {
+		return auth.WithResult(context.Background(), &auth.Principal{ClientID: client, Kind: auth.KindAPIKey}, nil)
+	}
+	rules := []*model.SandboxFault{{Route: "GET /accounts", Kind: model.FaultServerError, Probability: 1}}
+	for _, c := range []uuid.UUID{a, b} {
+		if _, err := e.SetFaults(as(c), rules); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !e.Active(a) || !e.Active(b) {
+		t.Fatal("rules not applied")
+	}
+	e.Forget(a)
+	if e.Active(a) || e.Draw(a, "GET /accounts").Status != 0 {
+		t.Fatal("forgotten rules still applied")
+	}
+	if !e.Active(b) || e.Draw(b, "GET /accounts").Status != 500 {
+		t.Fatal("forgetting A dropped B's rules")
+	}
+	e.Forget(a) // twice: still nothing for A, B kept
+	if e.Active(a) || !e.Active(b) {
+		t.Fatal("a second Forget changed the rules")
+	}
+}

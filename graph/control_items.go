@@ -28,5 +28,13 @@ func (r *mutationResolver) SandboxSyncItem(ctx context.Context, id uuid.UUID) (*
 }
 
 func (r *mutationResolver) SandboxDeleteClientData(ctx context.Context, confirm string) (*model.SandboxCleanSlate, error) {
-	return r.Sync.DeleteClientData(ctx, confirm)
+	out, err := r.Sync.DeleteClientData(ctx, confirm)
+	if err != nil {
+		return nil, err
+	}
+	// The rules went with the rest; this replica stops applying them now, not a CacheFor later.
+	if r.Faults != nil {
+		r.Faults.Forget(out.ClientID)
+	}
+	return out, nil
 }

@@ -140,6 +140,12 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 			return nil, err
 		}
 	}
+	// The item's history: the bill changes of sandbox control this execution collected.
+	if st.sess != nil && wanted(model.ProductCreditCards) {
+		if err := tx.MarkSandboxBillChangesApplied(ctx, st.it.ID, st.ex.ID, st.sess.BillChanges, now); err != nil {
+			return nil, err
+		}
+	}
 	return changes, nil
 }
 

@@ -64,6 +64,9 @@ type Session struct {
 	// (control_data.go), for the institution to lay on what it delivers; filled for
 	// connectors whose isSandbox is true, empty for the others.
 	TransactionChanges []model.SandboxTransactionChange
+	// BillChanges are the bills sandbox control added, changed or removed
+	// (control_bills.go), likewise.
+	BillChanges []model.SandboxBillChange
 	// State is the institution's own, kept between the calls of one run of the execution
 	// (not across a restart, after which Login is not called again).
 	State any

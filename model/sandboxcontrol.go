@@ -55,4 +55,6 @@ type SandboxCleanSlate struct {
 	Webhooks                       int       `json:"webhooks"`
 	Events                         int       `json:"events"`
 	Deliveries                     int       `json:"deliveries"`
+	// FaultRules counts the fault injection rules removed (PUT /sandbox/faults).
+	FaultRules int `json:"faultRules"`
 }

@@ -89,7 +89,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item",
 	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
 	"sandboxMovePayment": "request",
-	"testClock":          "testClock", "advanceTestClock": "testClock"}
+	"testClock":          "testClock", "advanceTestClock": "testClock",
+	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -132,6 +133,8 @@ func azUUIDKind(field, arg string) string {
 		return "investment"
 	case "transactionId":
 		return "transaction"
+	case "billId":
+		return "bill"
 	case "webhookId":
 		return "webhook"
 	case "categoryId":
@@ -165,6 +168,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
 		"SandboxEventInput": b["sandboxEvent"], "SandboxPaymentMoveInput": b["sandboxPayMove"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
+		"SandboxBillInput": b["sandboxBills"].(map[string]any)["bills"].([]any)[0], "SandboxBillPatch": b["sandboxBillPatch"],
 	}
 }
 

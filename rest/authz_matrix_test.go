@@ -213,6 +213,10 @@ func azRoutes() map[string]azRoute {
 		"POST /sandbox/items/{id}/transactions":                   {ids: []string{"item"}, body: "sandboxTx"},
 		"PATCH /sandbox/items/{id}/transactions/{transactionId}":  {ids: []string{"item", "transaction"}, body: "sandboxTxPatch"},
 		"DELETE /sandbox/items/{id}/transactions/{transactionId}": {ids: []string{"item", "transaction"}},
+		"GET /sandbox/items/{id}/bills":                           {ids: []string{"item"}},
+		"POST /sandbox/items/{id}/bills":                          {ids: []string{"item"}, body: "sandboxBills"},
+		"PATCH /sandbox/items/{id}/bills/{billId}":                {ids: []string{"item", "bill"}, body: "sandboxBillPatch"},
+		"DELETE /sandbox/items/{id}/bills/{billId}":               {ids: []string{"item", "bill"}},
 		// Without confirm: the matrix's credentials are refused before it is read, and B's
 		// key is refused for the missing confirm; a clean slate of B's own is the
 		// sandbox control tests' concern.
@@ -294,10 +298,12 @@ func azBodies(f map[string]string) map[string]any {
 		"sandboxNext":   map[string]any{"executionStatus": "UNEXPECTED_ERROR"},
 		"sandboxTx": map[string]any{"transactions": []any{map[string]any{"accountId": f["account"], "date": day(1), "description": "B",
 			"amount": 1, "type": "CREDIT"}}},
-		"sandboxTxPatch": map[string]any{"description": "B"},
-		"sandboxPayMove": map[string]any{"status": "REFUNDED", "errorDetail": map[string]any{"code": "B", "description": "B"}},
-		"sandboxUser":    sandboxUserBody("b-user"),
-		"sandboxUserB":   sandboxUserBody(f["sandboxUser"]),
+		"sandboxTxPatch":   map[string]any{"description": "B"},
+		"sandboxPayMove":   map[string]any{"status": "REFUNDED", "errorDetail": map[string]any{"code": "B", "description": "B"}},
+		"sandboxUser":      sandboxUserBody("b-user"),
+		"sandboxUserB":     sandboxUserBody(f["sandboxUser"]),
+		"sandboxBills":     map[string]any{"bills": []any{map[string]any{"accountId": f["card"], "dueDate": day(10), "totalAmount": 1}}},
+		"sandboxBillPatch": map[string]any{"totalAmount": 2},
 	}
 }
 

@@ -353,6 +353,12 @@ func TestSandboxCleanSlate(t *testing.T) {
 		}
 	}
 	wa, wb := build(a.APIKey), build(b.APIKey)
+	// Fault rules are the application's too: two for a, one for b, on a route the test
+	// does not otherwise use.
+	putFaults(t, env, a.APIKey, map[string]any{"route": "GET /categories", "kind": "SERVER_ERROR", "probability": 1},
+		map[string]any{"route": "GET /connectors", "kind": "RATE_LIMIT", "probability": 1})
+	putFaults(t, env, b.APIKey, map[string]any{"route": "GET /categories", "kind": "SERVER_ERROR", "probability": 1})
+	env.Do(t, "GET", "/categories", a.APIKey, nil).WantError(500, "INTERNAL_ERROR")
 
 	env.Do(t, "DELETE", "/sandbox/client", a.APIKey, nil).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "DELETE", "/sandbox/client?confirm="+b.ID, a.APIKey, nil).WantError(400, model.CodeInvalidParameter.String())
@@ -364,8 +370,15 @@ func TestSandboxCleanSlate(t *testing.T) {
 
 	var got model.SandboxCleanSlate
 	env.Do(t, "DELETE", "/sandbox/client?confirm="+a.ID, a.APIKey, nil).Want(200).JSON(&got)
-	if got.ClientID.String() != a.ID || got.Items != 1 || got.Webhooks != 1 || got.PaymentRequests != 1 || got.PaymentCustomers != 1 || got.Events == 0 {
+	if got.ClientID.String() != a.ID || got.Items != 1 || got.Webhooks != 1 || got.PaymentRequests != 1 || got.PaymentCustomers != 1 || got.Events == 0 ||
+		got.FaultRules != 2 {
 		t.Fatalf("counts %+v", got)
+	}
+	// The rules are gone from the store and from this replica's memory at once.
+	env.Do(t, "GET", "/categories", a.APIKey, nil).Want(200)
+	env.Do(t, "GET", "/connectors", a.APIKey, nil).Want(200)
+	if left := env.Do(t, "GET", "/sandbox/faults", a.APIKey, nil).Want(200).Map()["faults"].([]any); len(left) != 0 {
+		t.Fatalf("fault rules left: %v", left)
 	}
 	env.Do(t, "GET", "/items/"+wa.item, a.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
 	env.Do(t, "GET", "/webhooks/"+wa.webhook, a.APIKey, nil).Want(404)
@@ -385,14 +398,17 @@ func TestSandboxCleanSlate(t *testing.T) {
 	if evs := env.Events(t, b.APIKey, ""); len(evs) == 0 {
 		t.Fatal("b's events went")
 	}
+	env.Do(t, "GET", "/categories", b.APIKey, nil).WantError(500, "INTERNAL_ERROR") // b's rule stays
 
 	// Through GraphQL, for b.
 	env.GraphQL(t, b.APIKey, `mutation { sandboxDeleteClientData(confirm: "x") { items } }`, nil).WantCode(t, model.CodeInvalidParameter.String())
-	d := env.GraphQL(t, b.APIKey, `mutation($c: String!) { sandboxDeleteClientData(confirm: $c) { clientId items webhooks paymentRequests } }`,
+	d := env.GraphQL(t, b.APIKey, `mutation($c: String!) { sandboxDeleteClientData(confirm: $c) { clientId items webhooks paymentRequests faultRules } }`,
 		map[string]any{"c": b.ID}).OK(t)
-	if r := d["sandboxDeleteClientData"].(map[string]any); r["clientId"] != b.ID || r["items"] != float64(1) || r["webhooks"] != float64(1) {
+	if r := d["sandboxDeleteClientData"].(map[string]any); r["clientId"] != b.ID || r["items"] != float64(1) || r["webhooks"] != float64(1) ||
+		r["faultRules"] != float64(1) {
 		t.Fatalf("GraphQL counts %v", r)
 	}
+	env.Do(t, "GET", "/categories", b.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/items/"+wb.item, b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
 
 	// An application with data outside the sandbox is refused, and keeps everything.

@@ -221,6 +221,11 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/items/{id}/transactions", s.addSandboxTransactions())
 	r.Patch("/sandbox/items/{id}/transactions/{transactionId}", s.changeSandboxTransaction())
 	r.Delete("/sandbox/items/{id}/transactions/{transactionId}", s.removeSandboxTransaction())
+	// Sandbox control: bills (P5 sbdata2).
+	r.Get("/sandbox/items/{id}/bills", s.sandboxBillChanges())
+	r.Post("/sandbox/items/{id}/bills", s.addSandboxBills())
+	r.Patch("/sandbox/items/{id}/bills/{billId}", s.changeSandboxBill())
+	r.Delete("/sandbox/items/{id}/bills/{billId}", s.removeSandboxBill())
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)

@@ -121,6 +121,7 @@ func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.P
 			snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
 		}
 		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
+		snap.Bills = applyBillChanges(snap.Bills, s.BillChanges, model.NewTime(s.Now))
 		s.State = snap
 	}
 	cards := func(card bool) []model.Account {

@@ -1100,10 +1100,13 @@ type ComplexityRoot struct {
 		RevokePreauthorizationAsPayer       func(childComplexity int, id uuid.UUID) int
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
+		SandboxAddBills                     func(childComplexity int, id uuid.UUID, bills []*model.SandboxBillInput) int
 		SandboxAddTransactions              func(childComplexity int, id uuid.UUID, transactions []*model.SandboxTransactionInput) int
+		SandboxChangeBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) int
 		SandboxChangeTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) int
 		SandboxDeleteClientData             func(childComplexity int, confirm string) int
 		SandboxMovePayment                  func(childComplexity int, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) int
+		SandboxRemoveBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID) int
 		SandboxRemoveTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID) int
 		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
 		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
@@ -1494,6 +1497,7 @@ type ComplexityRoot struct {
 		PixCharge                      func(childComplexity int, id uuid.UUID) int
 		PreauthorizationConsent        func(childComplexity int, id uuid.UUID) int
 		SandboxAuthorization           func(childComplexity int, id uuid.UUID) int
+		SandboxBillChanges             func(childComplexity int, id uuid.UUID) int
 		SandboxEvents                  func(childComplexity int, cursor *string) int
 		SandboxFaults                  func(childComplexity int) int
 		SandboxUser                    func(childComplexity int, username string) int
@@ -1531,6 +1535,19 @@ type ComplexityRoot struct {
 		RedirectURI   func(childComplexity int) int
 	}
 
+	SandboxBillChange struct {
+		AccountID            func(childComplexity int) int
+		AppliedAt            func(childComplexity int) int
+		BillClosingDate      func(childComplexity int) int
+		BillID               func(childComplexity int) int
+		DueDate              func(childComplexity int) int
+		ItemID               func(childComplexity int) int
+		MinimumPaymentAmount func(childComplexity int) int
+		Operation            func(childComplexity int) int
+		RequestedAt          func(childComplexity int) int
+		TotalAmount          func(childComplexity int) int
+	}
+
 	SandboxCleanSlate struct {
 		BoletoConnections              func(childComplexity int) int
 		Boletos                        func(childComplexity int) int
@@ -1538,6 +1555,7 @@ type ComplexityRoot struct {
 		ClientID                       func(childComplexity int) int
 		Deliveries                     func(childComplexity int) int
 		Events                         func(childComplexity int) int
+		FaultRules                     func(childComplexity int) int
 		Items                          func(childComplexity int) int
 		PaymentCustomers               func(childComplexity int) int
 		PaymentIntents                 func(childComplexity int) int
@@ -1951,6 +1969,9 @@ type MutationResolver interface {
 	CreateTestClock(ctx context.Context, input model.TestClockInput) (*model.TestClock, error)
 	AdvanceTestClock(ctx context.Context, id uuid.UUID, input model.TestClockAdvanceInput) (*model.TestClock, error)
 	DeleteTestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
+	SandboxAddBills(ctx context.Context, id uuid.UUID, bills []*model.SandboxBillInput) ([]*model.SandboxBillChange, error)
+	SandboxChangeBill(ctx context.Context, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) (*model.SandboxBillChange, error)
+	SandboxRemoveBill(ctx context.Context, id uuid.UUID, billID uuid.UUID) (*model.SandboxBillChange, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -2037,6 +2058,7 @@ type QueryResolver interface {
 	SandboxUser(ctx context.Context, username string) (*model.SandboxUser, error)
 	TestClocks(ctx context.Context, page *int, pageSize *int) (*model.TestClockPage, error)
 	TestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
+	SandboxBillChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxBillChange, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -6813,6 +6835,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookSigningSecret(childComplexity), true
+	case "Mutation.sandboxAddBills":
+		if e.ComplexityRoot.Mutation.SandboxAddBills == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddBills_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddBills(childComplexity, args["id"].(uuid.UUID), args["bills"].([]*model.SandboxBillInput)), true
 	case "Mutation.sandboxAddTransactions":
 		if e.ComplexityRoot.Mutation.SandboxAddTransactions == nil {
 			break
@@ -6824,6 +6857,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxAddTransactions(childComplexity, args["id"].(uuid.UUID), args["transactions"].([]*model.SandboxTransactionInput)), true
+	case "Mutation.sandboxChangeBill":
+		if e.ComplexityRoot.Mutation.SandboxChangeBill == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeBill_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID), args["input"].(model.SandboxBillPatch)), true
 	case "Mutation.sandboxChangeTransaction":
 		if e.ComplexityRoot.Mutation.SandboxChangeTransaction == nil {
 			break
@@ -6857,6 +6901,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxMovePayment(childComplexity, args["kind"].(string), args["id"].(uuid.UUID), args["input"].(model.SandboxPaymentMoveInput)), true
+	case "Mutation.sandboxRemoveBill":
+		if e.ComplexityRoot.Mutation.SandboxRemoveBill == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveBill_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID)), true
 	case "Mutation.sandboxRemoveTransaction":
 		if e.ComplexityRoot.Mutation.SandboxRemoveTransaction == nil {
 			break
@@ -8934,6 +8989,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxAuthorization(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxBillChanges":
+		if e.ComplexityRoot.Query.SandboxBillChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxBillChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxBillChanges(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.sandboxEvents":
 		if e.ComplexityRoot.Query.SandboxEvents == nil {
 			break
@@ -9206,6 +9272,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxAuthorization.RedirectURI(childComplexity), true
 
+	case "SandboxBillChange.accountId":
+		if e.ComplexityRoot.SandboxBillChange.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.AccountID(childComplexity), true
+	case "SandboxBillChange.appliedAt":
+		if e.ComplexityRoot.SandboxBillChange.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.AppliedAt(childComplexity), true
+	case "SandboxBillChange.billClosingDate":
+		if e.ComplexityRoot.SandboxBillChange.BillClosingDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.BillClosingDate(childComplexity), true
+	case "SandboxBillChange.billId":
+		if e.ComplexityRoot.SandboxBillChange.BillID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.BillID(childComplexity), true
+	case "SandboxBillChange.dueDate":
+		if e.ComplexityRoot.SandboxBillChange.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.DueDate(childComplexity), true
+	case "SandboxBillChange.itemId":
+		if e.ComplexityRoot.SandboxBillChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.ItemID(childComplexity), true
+	case "SandboxBillChange.minimumPaymentAmount":
+		if e.ComplexityRoot.SandboxBillChange.MinimumPaymentAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.MinimumPaymentAmount(childComplexity), true
+	case "SandboxBillChange.operation":
+		if e.ComplexityRoot.SandboxBillChange.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.Operation(childComplexity), true
+	case "SandboxBillChange.requestedAt":
+		if e.ComplexityRoot.SandboxBillChange.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.RequestedAt(childComplexity), true
+	case "SandboxBillChange.totalAmount":
+		if e.ComplexityRoot.SandboxBillChange.TotalAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxBillChange.TotalAmount(childComplexity), true
+
 	case "SandboxCleanSlate.boletoConnections":
 		if e.ComplexityRoot.SandboxCleanSlate.BoletoConnections == nil {
 			break
@@ -9242,6 +9369,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxCleanSlate.Events(childComplexity), true
+	case "SandboxCleanSlate.faultRules":
+		if e.ComplexityRoot.SandboxCleanSlate.FaultRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.FaultRules(childComplexity), true
 	case "SandboxCleanSlate.items":
 		if e.ComplexityRoot.SandboxCleanSlate.Items == nil {
 			break
@@ -10513,6 +10646,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PixQrPaymentRequestInput", ec.unmarshalInputPixQrPaymentRequestInput),
 			graphql.NewInputUnmarshaler("ProductStateInput", ec.unmarshalInputProductStateInput),
 			graphql.NewInputUnmarshaler("ProductWarningInput", ec.unmarshalInputProductWarningInput),
+			graphql.NewInputUnmarshaler("SandboxBillInput", ec.unmarshalInputSandboxBillInput),
+			graphql.NewInputUnmarshaler("SandboxBillPatch", ec.unmarshalInputSandboxBillPatch),
 			graphql.NewInputUnmarshaler("SandboxEventInput", ec.unmarshalInputSandboxEventInput),
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
@@ -15448,7 +15583,7 @@ extend input SandboxEventInput {
 
 # Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
 # /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
-# transactions only (bills and investments are not controlled yet); docs/sandbox.md,
+# transactions here, bills at the end of this file (investments are not controlled yet); docs/sandbox.md,
 # "Control: items and data".
 
 "A transaction to add to a sandbox item's account: the fields a client sees."
@@ -15529,7 +15664,7 @@ extend type Mutation {
   ): SandboxTransactionChange!
 }
 
-# Issue 38 P1 (sbpay): sandbox control of payment states.
+# Sandbox control of payment states.
 
 "The body of a sandbox payment move: the status and, for a failure, its errorDetail."
 input SandboxPaymentMoveInput {
@@ -15713,6 +15848,98 @@ extend type Mutation {
     "Its id."
     id: UUID!
   ): TestClock!
+}
+
+# The clean slate removes the application's fault injection rules too.
+extend type SandboxCleanSlate {
+  "Fault injection rules (PUT /sandbox/faults)."
+  faultRules: Int!
+}
+
+# Sandbox control of bills (POST /sandbox/items/{id}/bills, GET it, PATCH and
+# DELETE /sandbox/items/{id}/bills/{billId}). API keys only, sandbox items only;
+# docs/sandbox.md, "Data: bills".
+
+"A credit card bill to add to a sandbox item's card: the fields a client sees."
+input SandboxBillInput {
+  "One of the item's credit card accounts (GET /accounts?itemId=&type=CREDIT)."
+  accountId: UUID!
+  "The due date."
+  dueDate: DateTime!
+  "The closing date, on or before dueDate."
+  billClosingDate: DateTime
+  "The amount owed in reais, zero or more, whole centavos."
+  totalAmount: Float!
+  "The minimum payment in reais, at most totalAmount."
+  minimumPaymentAmount: Float
+}
+
+"What to change on a sandbox item's bill; absent fields stay."
+input SandboxBillPatch {
+  "The due date."
+  dueDate: DateTime
+  "The amount owed in reais, zero or more, whole centavos."
+  totalAmount: Float
+  "The minimum payment in reais."
+  minimumPaymentAmount: Float
+}
+
+"A change to a sandbox item's bills: the item's next execution collects it (no event: the interface documents none for bills), and every later one keeps it."
+type SandboxBillChange {
+  "The bill's id (ADD: the id it will have)."
+  billId: UUID!
+  "The item's id."
+  itemId: UUID!
+  "The bill's credit card account."
+  accountId: UUID!
+  "ADD, CHANGE or REMOVE."
+  operation: String!
+  "ADD, CHANGE: the due date (null: unchanged)."
+  dueDate: DateTime
+  "ADD: the closing date."
+  billClosingDate: DateTime
+  "ADD, CHANGE: the amount owed (null: unchanged)."
+  totalAmount: Float
+  "ADD, CHANGE: the minimum payment (null: unchanged)."
+  minimumPaymentAmount: Float
+  "When the control action was taken (the latest, for a bill changed again)."
+  requestedAt: DateTime!
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits for the next one. Changed again, a change waits again."
+  appliedAt: DateTime
+}
+
+extend type Query {
+  "GET /sandbox/items/{id}/bills: the sandbox item's bill changes, oldest first, pending (appliedAt null) or collected."
+  sandboxBillChanges(
+    "The sandbox item's id."
+    id: UUID!
+  ): [SandboxBillChange!]!
+}
+
+extend type Mutation {
+  "POST /sandbox/items/{id}/bills: adds bills (1 to 24) to the sandbox item's credit cards; its next execution collects them."
+  sandboxAddBills(
+    "The sandbox item's id."
+    id: UUID!
+    "The bills."
+    bills: [SandboxBillInput!]!
+  ): [SandboxBillChange!]!
+  "PATCH /sandbox/items/{id}/bills/{billId}: changes a bill of the sandbox item (collected, or added and not removed); its next execution collects the change."
+  sandboxChangeBill(
+    "The sandbox item's id."
+    id: UUID!
+    "The bill's id."
+    billId: UUID!
+    "The change."
+    input: SandboxBillPatch!
+  ): SandboxBillChange!
+  "DELETE /sandbox/items/{id}/bills/{billId}: removes a bill of the sandbox item; its next execution drops it."
+  sandboxRemoveBill(
+    "The sandbox item's id."
+    id: UUID!
+    "The bill's id."
+    billId: UUID!
+  ): SandboxBillChange!
 }
 `, BuiltIn: false},
 }
@@ -18374,6 +18601,32 @@ func (ec *executionContext) childFields_SandboxAuthorization(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SandboxAuthorization", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxBillChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "billId":
+		return ec.fieldContext_SandboxBillChange_billId(ctx, field)
+	case "itemId":
+		return ec.fieldContext_SandboxBillChange_itemId(ctx, field)
+	case "accountId":
+		return ec.fieldContext_SandboxBillChange_accountId(ctx, field)
+	case "operation":
+		return ec.fieldContext_SandboxBillChange_operation(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_SandboxBillChange_dueDate(ctx, field)
+	case "billClosingDate":
+		return ec.fieldContext_SandboxBillChange_billClosingDate(ctx, field)
+	case "totalAmount":
+		return ec.fieldContext_SandboxBillChange_totalAmount(ctx, field)
+	case "minimumPaymentAmount":
+		return ec.fieldContext_SandboxBillChange_minimumPaymentAmount(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_SandboxBillChange_requestedAt(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxBillChange_appliedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxBillChange", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "clientId":
@@ -18404,6 +18657,8 @@ func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, f
 		return ec.fieldContext_SandboxCleanSlate_events(ctx, field)
 	case "deliveries":
 		return ec.fieldContext_SandboxCleanSlate_deliveries(ctx, field)
+	case "faultRules":
+		return ec.fieldContext_SandboxCleanSlate_faultRules(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxCleanSlate", field.Name)
 }
@@ -20028,6 +20283,28 @@ func (ec *executionContext) field_Mutation_revokeSmartTransferPreauthorization_a
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_sandboxAddBills_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "bills",
+		func(ctx context.Context, v any) ([]*model.SandboxBillInput, error) {
+			return ec.unmarshalNSandboxBillInput2ᚕᚖponteᚋmodelᚐSandboxBillInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["bills"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_sandboxAddTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20047,6 +20324,36 @@ func (ec *executionContext) field_Mutation_sandboxAddTransactions_args(ctx conte
 		return nil, err
 	}
 	args["transactions"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeBill_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "billId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["billId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxBillPatch, error) {
+			return ec.unmarshalNSandboxBillPatch2ponteᚋmodelᚐSandboxBillPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -20121,6 +20428,28 @@ func (ec *executionContext) field_Mutation_sandboxMovePayment_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveBill_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "billId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["billId"] = arg1
 	return args, nil
 }
 
@@ -21771,6 +22100,20 @@ func (ec *executionContext) field_Query_preauthorizationConsent_args(ctx context
 }
 
 func (ec *executionContext) field_Query_sandboxAuthorization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxBillChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -42121,6 +42464,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteTestClock(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_sandboxAddBills(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddBills(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddBills(ctx, fc.Args["id"].(uuid.UUID), fc.Args["bills"].([]*model.SandboxBillInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxBillChange) graphql.Marshaler {
+			return ec.marshalNSandboxBillChange2ᚕᚖponteᚋmodelᚐSandboxBillChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddBills(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxBillChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddBills_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeBill(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeBill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeBill(ctx, fc.Args["id"].(uuid.UUID), fc.Args["billId"].(uuid.UUID), fc.Args["input"].(model.SandboxBillPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxBillChange) graphql.Marshaler {
+			return ec.marshalNSandboxBillChange2ᚖponteᚋmodelᚐSandboxBillChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeBill(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxBillChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeBill_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveBill(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveBill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveBill(ctx, fc.Args["id"].(uuid.UUID), fc.Args["billId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxBillChange) graphql.Marshaler {
+			return ec.marshalNSandboxBillChange2ᚖponteᚋmodelᚐSandboxBillChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveBill(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxBillChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveBill_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -50635,6 +51110,50 @@ func (ec *executionContext) fieldContext_Query_testClock(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxBillChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxBillChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxBillChanges(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxBillChange) graphql.Marshaler {
+			return ec.marshalNSandboxBillChange2ᚕᚖponteᚋmodelᚐSandboxBillChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxBillChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxBillChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxBillChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -50879,6 +51398,236 @@ func (ec *executionContext) _SandboxAuthorization_redirectUri(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_SandboxAuthorization_redirectUri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxAuthorization", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxBillChange_billId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_billId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_billId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxBillChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxBillChange_accountId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxBillChange_operation(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxBillChange_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxBillChange_billClosingDate(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_billClosingDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillClosingDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_billClosingDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxBillChange_totalAmount(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_totalAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_totalAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxBillChange_minimumPaymentAmount(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_minimumPaymentAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumPaymentAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_minimumPaymentAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxBillChange_requestedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxBillChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxBillChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxBillChange_appliedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxBillChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxBillChange", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _SandboxCleanSlate_clientId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
@@ -51200,6 +51949,29 @@ func (ec *executionContext) _SandboxCleanSlate_deliveries(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_SandboxCleanSlate_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_faultRules(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_faultRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FaultRules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_faultRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
 }
 
@@ -58806,6 +59578,132 @@ func (ec *executionContext) unmarshalInputProductWarningInput(ctx context.Contex
 func UnmarshalProductWarningInput(ctx context.Context, raw any) (model.ProductWarning, error) {
 	var out model.ProductWarning
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ProductWarningInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxBillInput(ctx context.Context, obj any) (model.SandboxBillInput, error) {
+	var it model.SandboxBillInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"accountId", "dueDate", "billClosingDate", "totalAmount", "minimumPaymentAmount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "accountId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountId"))
+			data, err := ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountID = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalNDateTime2ponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		case "billClosingDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billClosingDate"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillClosingDate = data
+		case "totalAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalAmount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalAmount = data
+		case "minimumPaymentAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumPaymentAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumPaymentAmount = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxBillInput unmarshals raw into the SandboxBillInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxBillInput(ctx context.Context, raw any) (model.SandboxBillInput, error) {
+	var out model.SandboxBillInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxBillInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxBillPatch(ctx context.Context, obj any) (model.SandboxBillPatch, error) {
+	var it model.SandboxBillPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"dueDate", "totalAmount", "minimumPaymentAmount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		case "totalAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("totalAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TotalAmount = data
+		case "minimumPaymentAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumPaymentAmount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumPaymentAmount = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxBillPatch unmarshals raw into the SandboxBillPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxBillPatch(ctx context.Context, raw any) (model.SandboxBillPatch, error) {
+	var out model.SandboxBillPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxBillPatch", raw, &out)
 	return out, err
 }
 
@@ -66953,6 +67851,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxAddBills":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddBills(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeBill":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeBill(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveBill":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveBill(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -69574,6 +70493,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxBillChanges":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxBillChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -69696,6 +70622,84 @@ func (ec *executionContext) _SandboxAuthorization(ctx context.Context, sel ast.S
 	return out
 }
 
+var sandboxBillChangeImplementors = []string{"SandboxBillChange"}
+
+func (ec *executionContext) _SandboxBillChange(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxBillChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxBillChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxBillChange")
+		case "billId":
+			out.Values[i] = ec._SandboxBillChange_billId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._SandboxBillChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._SandboxBillChange_accountId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._SandboxBillChange_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._SandboxBillChange_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "billClosingDate":
+			out.Values[i] = ec._SandboxBillChange_billClosingDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalAmount":
+			out.Values[i] = ec._SandboxBillChange_totalAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "minimumPaymentAmount":
+			out.Values[i] = ec._SandboxBillChange_minimumPaymentAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._SandboxBillChange_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "appliedAt":
+			out.Values[i] = ec._SandboxBillChange_appliedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sandboxCleanSlateImplementors = []string{"SandboxCleanSlate"}
 
 func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxCleanSlate) graphql.Marshaler {
@@ -69774,6 +70778,11 @@ func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.Sele
 			}
 		case "deliveries":
 			out.Values[i] = ec._SandboxCleanSlate_deliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "faultRules":
+			out.Values[i] = ec._SandboxCleanSlate_faultRules(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -73598,6 +74607,54 @@ func (ec *executionContext) marshalNSandboxAuthorization2ᚖponteᚋmodelᚐSand
 		return graphql.Null
 	}
 	return ec._SandboxAuthorization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSandboxBillChange2ᚕᚖponteᚋmodelᚐSandboxBillChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxBillChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxBillChange2ᚖponteᚋmodelᚐSandboxBillChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxBillChange2ᚖponteᚋmodelᚐSandboxBillChange(ctx context.Context, sel ast.SelectionSet, v *model.SandboxBillChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxBillChange!")
+		return graphql.Null
+	}
+	return ec._SandboxBillChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxBillInput2ᚕᚖponteᚋmodelᚐSandboxBillInputᚄ(ctx context.Context, v any) ([]*model.SandboxBillInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxBillInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxBillInput2ᚖponteᚋmodelᚐSandboxBillInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxBillInput2ᚖponteᚋmodelᚐSandboxBillInput(ctx context.Context, v any) (*model.SandboxBillInput, error) {
+	res, err := ec.unmarshalInputSandboxBillInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxBillPatch2ponteᚋmodelᚐSandboxBillPatch(ctx context.Context, v any) (model.SandboxBillPatch, error) {
+	res, err := ec.unmarshalInputSandboxBillPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSandboxCleanSlate2ᚖponteᚋmodelᚐSandboxCleanSlate(ctx context.Context, sel ast.SelectionSet, v *model.SandboxCleanSlate) graphql.Marshaler {
