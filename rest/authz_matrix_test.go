@@ -130,7 +130,7 @@ func azRoutes() map[string]azRoute {
 		"GET /webhooks/{id}/deliveries":        {ids: []string{"webhook"}},
 		"GET /events/{id}":                     {ids: []string{"event"}},
 		"POST /events/{id}/redeliver":          {ids: []string{"event"}},
-		// Sandbox control, events (issue 38, S2): B's key fires nothing of A's and streams its own.
+		// Sandbox control, events: B's key fires nothing of A's and streams its own.
 		"POST /sandbox/events":       {body: "sandboxEvent"},
 		"GET /sandbox/events/stream": {query: "timeout=1"},
 
@@ -231,7 +231,7 @@ func azRoutes() map[string]azRoute {
 		"GET /sandbox/faults":    {},
 		"PUT /sandbox/faults":    {body: "faults"},
 		"DELETE /sandbox/faults": {},
-		// Sandbox control, test clocks (issue 38, P2): B's key reaches none of A's clocks.
+		// Sandbox control, test clocks: B's key reaches none of A's clocks.
 		"POST /sandbox/test-clocks":              {body: "testClock"},
 		"GET /sandbox/test-clocks":               {},
 		"GET /sandbox/test-clocks/{id}":          {ids: []string{"testClock"}},

@@ -1,6 +1,6 @@
 package rest_test
 
-// The bad-input scan's routes of sandbox control of bills (P5 sbdata2), kept apart:
+// The bad-input scan's routes of sandbox control of bills, kept apart:
 // badinput_test.go is near its size limit.
 
 // addScanRoutesData2 adds the routes of this part to the scan's table.

@@ -1,6 +1,6 @@
 package rest_test
 
-// scanPaymentControlRoutes are the sandbox payment moves (issue 38, P1) in the bad-input
+// scanPaymentControlRoutes are the sandbox payment moves in the bad-input
 // scan. Their bodies ask for a move the fixtures' tables refuse, so the scan's valid calls
 // change nothing the other routes read.
 func scanPaymentControlRoutes(f map[string]string) map[string]scanRoute {

@@ -201,7 +201,7 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"* /graphiql":                        {public: true},
 		"* /graphiql/*":                      {ids: []string{"asset"}, public: true},
 
-		// Sandbox control: items and data (issue 38, S1).
+		// Sandbox control: items and data.
 		"POST /sandbox/items/{id}/reset-login":    {ids: []string{"item"}},
 		"POST /sandbox/items/{id}/status":         {ids: []string{"item"}, body: map[string]any{"status": "OUTDATED", "executionStatus": "SITE_NOT_AVAILABLE", "message": "x", "statusDetail": map[string]any{"transactions": map[string]any{"isUpdated": false}}}},
 		"POST /sandbox/items/{id}/next-execution": {ids: []string{"item"}, body: map[string]any{"executionStatus": "PARTIAL_SUCCESS", "unavailableProducts": []any{"TRANSACTIONS"}}},
@@ -571,7 +571,7 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 		// Items, webhooks and credentials (part I).
 		{`mutation($c: String!, $s: String!) { createApiKey(clientId: $c, clientSecret: $s) { apiKey } }`, map[string]any{"c": "a\u0000b", "s": "\u0000"}},
 		{`{ sandboxAuthorization(id: "\u0000") { id } }`, nil},
-		// Fault injection (part S3).
+		// Fault injection.
 		{`mutation { setSandboxFaults(faults: [{route: "GET /accounts\u0000", kind: LATENCY, probability: 0, latencyMs: 1}]) { route } }`, nil},
 		{`mutation($p: Float!) { setSandboxFaults(faults: [{route: "*", kind: SERVER_ERROR, probability: $p}]) { route } }`, map[string]any{"p": json.RawMessage(`1e309`)}},
 		{`mutation($l: Int) { setSandboxFaults(faults: [{route: "*", kind: LATENCY, probability: 0, latencyMs: $l}]) { route } }`, map[string]any{"l": json.RawMessage(`99999999999`)}},

@@ -10,7 +10,7 @@ import (
 	"ponte/testsupport"
 )
 
-// Sandbox control of bills (issue 38, P5): bills added, changed and removed through REST
+// Sandbox control of bills: bills added, changed and removed through REST
 // and GraphQL reach the client through the item's next execution and no event; each
 // change is listed with when an execution collected it; then hostile callers and input.
 func TestSandboxControlBills(t *testing.T) {

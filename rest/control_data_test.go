@@ -7,7 +7,7 @@ import (
 	"ponte/testsupport"
 )
 
-// Sandbox control of data (issue 38, part S5): transactions added, changed and removed
+// Sandbox control of data: transactions added, changed and removed
 // through REST and GraphQL reach the client through the item's next execution, with the
 // transactions/* events of the ordinary ingest; then hostile callers and input.
 

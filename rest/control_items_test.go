@@ -12,7 +12,7 @@ import (
 	"ponte/testsupport"
 )
 
-// Sandbox control of items (issue 38, part S1), through REST and GraphQL on the real
+// Sandbox control of items, through REST and GraphQL on the real
 // service: each action's effect on the item, its events and its history, then hostile
 // callers.
 

@@ -8,7 +8,7 @@ import (
 	"ponte/testsupport"
 )
 
-// Sandbox payment moves (issue 38, P1) through REST and GraphQL on the real service: an
+// Sandbox payment moves through REST and GraphQL on the real service: an
 // intent taken to PAYMENT_COMPLETED and its request refunded by control moves alone, the
 // refusals, then hostile callers.
 func TestSandboxControlPayments(t *testing.T) {

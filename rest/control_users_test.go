@@ -11,7 +11,7 @@ import (
 	"ponte/testsupport"
 )
 
-// Custom sandbox users (issue 38, item 3): registered through REST and GraphQL, connected
+// Custom sandbox users: registered through REST and GraphQL, connected
 // on a sandbox connector by username, collected as described, with the MFA and the error
 // the description chooses; another application's users are invisible; hostile input is a
 // 400 naming the field.

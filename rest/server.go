@@ -221,7 +221,7 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/items/{id}/transactions", s.addSandboxTransactions())
 	r.Patch("/sandbox/items/{id}/transactions/{transactionId}", s.changeSandboxTransaction())
 	r.Delete("/sandbox/items/{id}/transactions/{transactionId}", s.removeSandboxTransaction())
-	// Sandbox control: bills (P5 sbdata2).
+	// Sandbox control: bills.
 	r.Get("/sandbox/items/{id}/bills", s.sandboxBillChanges())
 	r.Post("/sandbox/items/{id}/bills", s.addSandboxBills())
 	r.Patch("/sandbox/items/{id}/bills/{billId}", s.changeSandboxBill())
