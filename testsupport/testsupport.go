@@ -29,6 +29,7 @@ import (
 	"ponte/institutions"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/merchants"
 	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
@@ -231,6 +232,7 @@ func New(t testing.TB, options ...Option) *Env {
 	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
 	res.Collected = collected.New(store, a, eng, res.Now)
 	res.Faults = faults.New(store, faultsCfg, res.Log)
+	res.Directory = merchants.New(store)
 	restCfg.Faults = res.Faults
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)
