@@ -137,3 +137,6 @@ func CategoryOf(cnae string) (Category, bool) {
 	}
 	return Category{}, false
 }
+
+// TableSize is how many prefixes the table names (the docs page shows each).
+func TableSize() int { return len(cnaeTable) }

@@ -175,3 +175,27 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestCNAETableDocumented keeps docs/merchants.md's table the one cnae.go holds.
+func TestCNAETableDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/merchants.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, l := range strings.Split(string(doc), "\n") {
+		var prefix, label, id string
+		f := strings.Split(l, "|")
+		if len(f) != 5 || !strings.HasPrefix(strings.TrimSpace(f[1]), "`") {
+			continue
+		}
+		prefix, label, id = strings.Trim(strings.TrimSpace(f[1]), "`"), strings.TrimSpace(f[2]), strings.Trim(strings.TrimSpace(f[3]), "`")
+		rows++
+		if c, ok := merchants.CategoryOf(prefix); !ok || c.Label != label || c.CategoryID != id {
+			t.Errorf("docs: CNAE %s is %s (%s); cnae.go says %+v", prefix, label, id, c)
+		}
+	}
+	if rows != merchants.TableSize() {
+		t.Errorf("docs/merchants.md has %d CNAE rows; cnae.go has %d", rows, merchants.TableSize())
+	}
+}

@@ -68,11 +68,14 @@ func TestMerchantsLookup(t *testing.T) {
 	}
 	env.GraphQL(t, key, `query($c: [String!]!) { merchants(cnpjs: $c) { invalidCnpjs } }`, map[string]any{"c": many(10000)}).WantCode(t, "INVALID_PARAMETER")
 	env.Do(t, "GET", "/merchants?cnpjs=%00"+carrefourCNPJ, key, nil).WantError(400, "INVALID_PARAMETER")
-	// GraphQL variables reach the lookup: an invalid entry is repeated printable only.
-	nul := env.GraphQL(t, key, `query($c: [String!]!) { merchants(cnpjs: $c) { invalidCnpjs } }`,
-		map[string]any{"c": []string{"\x00" + carrefourCNPJ}}).OK(t)
-	if v := nul["merchants"].(map[string]any)["invalidCnpjs"].([]any); len(v) != 1 || v[0] != "?"+carrefourCNPJ {
-		t.Errorf("a NUL byte through GraphQL: %v", v)
+	env.GraphQL(t, key, `query($c: [String!]!) { merchants(cnpjs: $c) { invalidCnpjs } }`,
+		map[string]any{"c": []string{"\x00" + carrefourCNPJ}}).WantCode(t, "INVALID_PARAMETER")
+	// Another control character reaches the lookup: an invalid entry is repeated printable
+	// only, and at most 32 characters of it.
+	ctl := env.GraphQL(t, key, `query($c: [String!]!) { merchants(cnpjs: $c) { invalidCnpjs } }`,
+		map[string]any{"c": []string{"\x01" + carrefourCNPJ, strings.Repeat("9", 100000)}}).OK(t)
+	if v := ctl["merchants"].(map[string]any)["invalidCnpjs"].([]any); len(v) != 2 || v[0] != "?"+carrefourCNPJ || v[1] != strings.Repeat("9", 32) {
+		t.Errorf("hostile entries through GraphQL: %v", v)
 	}
 	env.Do(t, "GET", "/merchants?cnpj="+carrefourCNPJ, key, nil).WantError(400, "INVALID_PARAMETER")
 	env.Do(t, "GET", "/merchants?cnpjs="+carrefourCNPJ, "", nil).Want(401)
