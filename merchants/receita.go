@@ -90,15 +90,18 @@ func (c *counter) Read(p []byte) (int, error) {
 // latin1 turns ISO-8859-1 into UTF-8: each byte is the code point of the same number.
 // NUL bytes, which PostgreSQL's text refuses and the register holds in a few names, go.
 type latin1 struct {
-	r   *bufio.Reader
-	out []byte
+	r          *bufio.Reader
+	out, chunk []byte // out is the UTF-8 not yet read, in a buffer reused like chunk
 }
 
 func (l *latin1) Read(p []byte) (int, error) {
 	for len(l.out) == 0 {
-		chunk := make([]byte, 32<<10)
-		n, err := l.r.Read(chunk)
-		for _, b := range chunk[:n] {
+		if l.chunk == nil {
+			l.chunk = make([]byte, 32<<10)
+		}
+		l.out = l.out[:0]
+		n, err := l.r.Read(l.chunk)
+		for _, b := range l.chunk[:n] {
 			switch {
 			case b == 0:
 			case b < utf8.RuneSelf:
