@@ -131,34 +131,44 @@ type Directory interface {
 // (name, registered name, CNAE, category) and returns the category id each found CNPJ's
 // CNAE gives, for the categorizer. One query for the whole batch.
 func Enrich(ctx context.Context, dir Directory, txs []model.Transaction) (map[string]string, error) {
+	// A history names few merchants many times: each written form is normalized once.
+	normal, asked := map[string]string{}, map[string]bool{}
 	var cnpjs []string
-	seen := map[string]bool{}
 	for i := range txs {
-		if m := txs[i].Merchant; m != nil {
-			if n, ok := Normalize(m.CNPJ); ok && !seen[n] {
-				seen[n] = true
-				cnpjs = append(cnpjs, n)
-			}
+		m := txs[i].Merchant
+		if m == nil {
+			continue
+		}
+		if _, done := normal[m.CNPJ]; done {
+			continue
+		}
+		n, ok := Normalize(m.CNPJ)
+		if !ok {
+			n = ""
+		}
+		normal[m.CNPJ] = n
+		if n != "" && !asked[n] {
+			asked[n] = true
+			cnpjs = append(cnpjs, n)
 		}
 	}
 	found, err := dir.MerchantsByCNPJ(ctx, cnpjs)
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
-	byCNPJ := make(map[string]db.DirectoryMerchant, len(found))
+	byCNPJ := make(map[string]*model.Merchant, len(found))
 	categories := map[string]string{}
 	for _, m := range found {
-		byCNPJ[m.CNPJ] = m
+		byCNPJ[m.CNPJ] = Of(m)
 		if c, ok := CategoryOf(m.CNAE); ok {
 			categories[m.CNPJ] = c.CategoryID
 		}
 	}
 	for i := range txs {
 		if m := txs[i].Merchant; m != nil {
-			if n, ok := Normalize(m.CNPJ); ok {
-				if d, ok := byCNPJ[n]; ok {
-					txs[i].Merchant = Of(d)
-				}
+			if d, ok := byCNPJ[normal[m.CNPJ]]; ok {
+				copied := *d
+				txs[i].Merchant = &copied
 			}
 		}
 	}
