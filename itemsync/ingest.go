@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/db"
+	"ponte/merchants"
 	"ponte/model"
 )
 
@@ -85,8 +86,14 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		if err != nil {
 			return nil, err
 		}
+		// The merchant directory gives each known merchant its names, CNAE and category,
+		// as GET /merchants shows them, and the categorizer the CNAE's category.
+		byCNAE, err := merchants.Enrich(ctx, tx, txs)
+		if err != nil {
+			return nil, err
+		}
 		for i := range txs {
-			categorize(&txs[i], names)
+			categorize(&txs[i], names, byCNAE)
 		}
 		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
 			return nil, err
@@ -228,14 +235,16 @@ func clone(m map[string]any) map[string]any {
 	return out
 }
 
-// categorize fills category and categoryId when the institution sent none.
-func categorize(t *model.Transaction, names map[string]string) {
+// categorize fills category and categoryId when the institution sent none; byCNAE is the
+// category the merchant directory gives each merchant CNPJ it knows.
+func categorize(t *model.Transaction, names map[string]string, byCNAE map[string]string) {
 	if t.CategoryID != nil {
 		return
 	}
 	in := CategorizeInput{Description: t.Description, Credit: t.Type == "CREDIT"}
 	if t.Merchant != nil {
 		in.MerchantName = t.Merchant.Name
+		in.DirectoryCategory = byCNAE[t.Merchant.CNPJ]
 		if t.Merchant.Category != nil {
 			in.MerchantCat = *t.Merchant.Category
 		}

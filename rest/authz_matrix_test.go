@@ -227,6 +227,7 @@ func azRoutes() map[string]azRoute {
 
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},
+		"GET /merchants":       {query: "cnpjs=07665418000167"},
 
 		"GET /sandbox/faults":    {},
 		"PUT /sandbox/faults":    {body: "faults"},

@@ -191,6 +191,7 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
 		"GET /categories":                    {query: q("parentId")},
 		"GET /categories/{id}":               {ids: []string{"category"}, shared: true},
+		"GET /merchants":                     scanMerchants,
 		"GET /sandbox/faults":                {},
 		"PUT /sandbox/faults":                {body: map[string]any{"faults": []any{map[string]any{"route": "GET /categories", "kind": "LATENCY", "probability": 0, "latencyMs": 1}}}},
 		"DELETE /sandbox/faults":             {},

@@ -206,6 +206,8 @@ func New(res *graph.Resolver, c Config) http.Handler {
 
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
+	// Issue 39 part M: merchants by CNPJ.
+	r.Get("/merchants", s.lookupMerchants())
 
 	// Sandbox control: fault injection.
 	r.Get("/sandbox/faults", s.getFaults())

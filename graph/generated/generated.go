@@ -1047,6 +1047,12 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 	}
 
+	MerchantLookup struct {
+		FoundMerchants    func(childComplexity int) int
+		InvalidCnpjs      func(childComplexity int) int
+		NotFoundMerchants func(childComplexity int) int
+	}
+
 	MonthSpending struct {
 		Count    func(childComplexity int) int
 		Month    func(childComplexity int) int
@@ -1482,6 +1488,7 @@ type ComplexityRoot struct {
 		Loan                           func(childComplexity int, id uuid.UUID) int
 		Loans                          func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
 		LoansPage                      func(childComplexity int, itemID uuid.UUID, page *int, pageSize *int) int
+		Merchants                      func(childComplexity int, cnpjs []string) int
 		PaymentConsent                 func(childComplexity int, id uuid.UUID) int
 		PaymentCustomer                func(childComplexity int, id uuid.UUID) int
 		PaymentCustomers               func(childComplexity int, page *int, pageSize *int) int
@@ -2059,6 +2066,7 @@ type QueryResolver interface {
 	TestClocks(ctx context.Context, page *int, pageSize *int) (*model.TestClockPage, error)
 	TestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
 	SandboxBillChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxBillChange, error)
+	Merchants(ctx context.Context, cnpjs []string) (*model.MerchantLookup, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -6320,6 +6328,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Merchant.Name(childComplexity), true
 
+	case "MerchantLookup.foundMerchants":
+		if e.ComplexityRoot.MerchantLookup.FoundMerchants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.FoundMerchants(childComplexity), true
+	case "MerchantLookup.invalidCnpjs":
+		if e.ComplexityRoot.MerchantLookup.InvalidCnpjs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.InvalidCnpjs(childComplexity), true
+	case "MerchantLookup.notFoundMerchants":
+		if e.ComplexityRoot.MerchantLookup.NotFoundMerchants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.NotFoundMerchants(childComplexity), true
+
 	case "MonthSpending.count":
 		if e.ComplexityRoot.MonthSpending.Count == nil {
 			break
@@ -8824,6 +8851,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.LoansPage(childComplexity, args["itemId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.merchants":
+		if e.ComplexityRoot.Query.Merchants == nil {
+			break
+		}
+
+		args, err := ec.field_Query_merchants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Merchants(childComplexity, args["cnpjs"].([]string)), true
 	case "Query.paymentConsent":
 		if e.ComplexityRoot.Query.PaymentConsent == nil {
 			break
@@ -15941,6 +15979,27 @@ extend type Mutation {
     billId: UUID!
   ): SandboxBillChange!
 }
+
+# Merchants by CNPJ (GET /merchants), the directory the Receita
+# Federal's open data fills (ponte merchants import) and the transactions' merchant reads.
+
+"The answer of a merchant lookup: each asked CNPJ once, in one of the three lists."
+type MerchantLookup {
+  "The asked CNPJs the directory holds, in the order asked, as transactions show merchants."
+  foundMerchants: [Merchant!]!
+  "The valid asked CNPJs the directory does not hold, bare (14 characters, upper case)."
+  notFoundMerchants: [String!]!
+  "The asked values that are no CNPJ (wrong length, characters or check digits), as given (at most 32 characters)."
+  invalidCnpjs: [String!]!
+}
+
+extend type Query {
+  "GET /merchants: merchants by CNPJ, 1 to 100, formatted or bare, numeric or alphanumeric; a repeated CNPJ is answered once."
+  merchants(
+    "The CNPJs."
+    cnpjs: [String!]!
+  ): MerchantLookup!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17937,6 +17996,18 @@ func (ec *executionContext) childFields_Merchant(ctx context.Context, field grap
 		return ec.fieldContext_Merchant_category(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Merchant", field.Name)
+}
+
+func (ec *executionContext) childFields_MerchantLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "foundMerchants":
+		return ec.fieldContext_MerchantLookup_foundMerchants(ctx, field)
+	case "notFoundMerchants":
+		return ec.fieldContext_MerchantLookup_notFoundMerchants(ctx, field)
+	case "invalidCnpjs":
+		return ec.fieldContext_MerchantLookup_invalidCnpjs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MerchantLookup", field.Name)
 }
 
 func (ec *executionContext) childFields_MonthSpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -21812,6 +21883,20 @@ func (ec *executionContext) field_Query_loans_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_merchants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "cnpjs",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cnpjs"] = arg0
 	return args, nil
 }
 
@@ -39436,6 +39521,84 @@ func (ec *executionContext) fieldContext_Merchant_category(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
 }
 
+func (ec *executionContext) _MerchantLookup_foundMerchants(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_foundMerchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FoundMerchants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Merchant) graphql.Marshaler {
+			return ec.marshalNMerchant2ᚕᚖponteᚋmodelᚐMerchantᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_foundMerchants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MerchantLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Merchant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MerchantLookup_notFoundMerchants(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_notFoundMerchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotFoundMerchants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_notFoundMerchants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantLookup", field, false, false, "String")
+}
+
+func (ec *executionContext) _MerchantLookup_invalidCnpjs(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_invalidCnpjs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidCnpjs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_invalidCnpjs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantLookup", field, false, false, "String")
+}
+
 func (ec *executionContext) _MonthSpending_month(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51148,6 +51311,50 @@ func (ec *executionContext) fieldContext_Query_sandboxBillChanges(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_sandboxBillChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_merchants(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_merchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Merchants(ctx, fc.Args["cnpjs"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MerchantLookup) graphql.Marshaler {
+			return ec.marshalNMerchantLookup2ᚖponteᚋmodelᚐMerchantLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_merchants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_merchants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -67315,6 +67522,49 @@ func (ec *executionContext) _Merchant(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var merchantLookupImplementors = []string{"MerchantLookup"}
+
+func (ec *executionContext) _MerchantLookup(ctx context.Context, sel ast.SelectionSet, obj *model.MerchantLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, merchantLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MerchantLookup")
+		case "foundMerchants":
+			out.Values[i] = ec._MerchantLookup_foundMerchants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "notFoundMerchants":
+			out.Values[i] = ec._MerchantLookup_notFoundMerchants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidCnpjs":
+			out.Values[i] = ec._MerchantLookup_invalidCnpjs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var monthSpendingImplementors = []string{"MonthSpending"}
 
 func (ec *executionContext) _MonthSpending(ctx context.Context, sel ast.SelectionSet, obj *model.MonthSpending) graphql.Marshaler {
@@ -70496,6 +70746,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		case "sandboxBillChanges":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query_sandboxBillChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchants":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_merchants(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -74233,6 +74490,38 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNMerchant2ᚕᚖponteᚋmodelᚐMerchantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Merchant) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMerchant2ᚖponteᚋmodelᚐMerchant(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMerchant2ᚖponteᚋmodelᚐMerchant(ctx context.Context, sel ast.SelectionSet, v *model.Merchant) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Merchant!")
+		return graphql.Null
+	}
+	return ec._Merchant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMerchantLookup2ᚖponteᚋmodelᚐMerchantLookup(ctx context.Context, sel ast.SelectionSet, v *model.MerchantLookup) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MerchantLookup!")
+		return graphql.Null
+	}
+	return ec._MerchantLookup(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMonthSpending2ᚕᚖponteᚋmodelᚐMonthSpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MonthSpending) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -74994,6 +75283,35 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNString2ᚖstring(ctx context.Context, v any) (*string, error) {
