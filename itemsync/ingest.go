@@ -85,8 +85,17 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		if err != nil {
 			return nil, err
 		}
+		rules, err := tx.ClientCategoryRules(ctx, st.it.ClientID)
+		if err != nil {
+			return nil, err
+		}
+		subtypes := make(map[uuid.UUID]string, len(got.Accounts))
+		for _, a := range got.Accounts {
+			subtypes[a.ID] = a.Subtype
+		}
 		for i := range txs {
 			categorize(&txs[i], names)
+			applyCategoryRules(&txs[i], rules, subtypes[txs[i].AccountID], names)
 		}
 		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
 			return nil, err

@@ -113,6 +113,9 @@ var (
 	CodeSandboxOnly              = code(403, "SANDBOX_RESOURCE_REQUIRED", "A sandbox control action on a resource that is not a sandbox one.")
 	CodeInvalidCursor            = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
 	CodeCategoryNotFound         = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
+	CodeCategoryRuleNotFound     = code(404, "CATEGORY_RULE_NOT_FOUND", "No category rule with this id for this client application.")
+	CodeCategoryRuleExists       = code(409, "CATEGORY_RULE_ALREADY_EXISTS", "The application has a rule with the same description (without case and accents), matchType, transactionType and accountType.")
+	CodeCategoryRuleLimit        = code(400, "CATEGORY_RULE_LIMIT_EXCEEDED", "The application already has 1,000 category rules; delete one first.")
 	CodeAccountNotFound          = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")
 	CodeTransactionNotFound      = code(404, "TRANSACTION_NOT_FOUND", "No transaction with this id for this client application.")
 

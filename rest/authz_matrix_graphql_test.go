@@ -87,7 +87,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"preauthorizationAsPayer": "preauthEnded", "decideBulkPayment": "bulkEnded",
 	"sandboxAuthorization": "action", "decideSandboxAuthorization": "action",
 	"sandboxResetItemLogin": "item", "sandboxSetItemStatus": "item", "sandboxSetNextExecution": "item", "sandboxSyncItem": "item",
-	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item"}
+	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
+	"categoryRule": "categoryRule"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -162,6 +163,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SandboxItemStatusInput": b["sandboxStatus"], "SandboxNextExecutionInput": b["sandboxNext"],
 		"SandboxEventInput":       b["sandboxEvent"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
+		"CategoryRuleInput": b["categoryRule"],
 	}
 }
 

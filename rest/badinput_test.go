@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -295,6 +296,7 @@ func TestBadInputScan(t *testing.T) {
 	a, b := env.NewClient(t, "scan-a"), env.NewClient(t, "scan-b")
 	f := scanFixtures(t, env, a)
 	specs := scanRoutes(f)
+	maps.Copy(specs, scanCategoryRuleRoutes(f))
 
 	router, ok := env.Server.Config.Handler.(chi.Routes)
 	if !ok {
