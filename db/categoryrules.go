@@ -113,8 +113,8 @@ type Recategorized struct {
 // RecategorizeClient gives every transaction of the application that the client did not
 // categorize by hand the category its rules decide (the most specific match type, then the
 // longer description, then the newer rule), or else the automatic one, in one statement,
-// and returns the transactions that changed. Exact rules are found by equality, the
-// others only for transactions no exact rule decides.
+// and returns the transactions that changed. Exact rules are joined by equality (a hash
+// join), the others tested pair by pair; DISTINCT ON keeps each transaction's best.
 func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now time.Time) ([]Recategorized, error) {
 	if err := tx.lockCategoryRules(ctx, clientID, false); err != nil {
 		return nil, err
@@ -122,22 +122,27 @@ func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now ti
 	rows, err := tx.pg.Query(ctx, `WITH rules AS MATERIALIZED (
 			SELECT id, folded, category_id, transaction_type, account_type, match_type, rank, seq
 			FROM category_rules WHERE client_id = $1),
-		cand AS (
-			SELECT t.id, t.category_id AS old_cat, t.category_rule_id AS old_rule,
-				coalesce(ex.id, pick.id) AS rule_id, coalesce(ex.category_id, pick.category_id, t.auto_category_id) AS new_cat
+		base AS MATERIALIZED (
+			SELECT t.id, t.match_text, t.type, a.subtype, t.category_id, t.category_rule_id, t.auto_category_id
 			FROM items i JOIN accounts a ON a.item_id = i.id JOIN transactions t ON t.account_id = a.id
-			LEFT JOIN LATERAL (SELECT r.id, r.category_id FROM rules r
-				WHERE r.rank = 0 AND r.folded = t.match_text
-					AND (r.transaction_type IS NULL OR r.transaction_type = t.type) AND (r.account_type IS NULL OR r.account_type = a.subtype)
-				ORDER BY r.seq DESC LIMIT 1) ex ON true
-			LEFT JOIN LATERAL (SELECT r.id, r.category_id FROM rules r
-				WHERE ex.id IS NULL AND r.rank > 0
-					AND (r.transaction_type IS NULL OR r.transaction_type = t.type) AND (r.account_type IS NULL OR r.account_type = a.subtype)
-					AND CASE r.match_type WHEN 'startsWith' THEN starts_with(t.match_text, r.folded)
-						WHEN 'endsWith' THEN right(t.match_text, length(r.folded)) = r.folded
-						ELSE strpos(t.match_text, r.folded) > 0 END
-				ORDER BY r.rank, length(r.folded) DESC, r.seq DESC LIMIT 1) pick ON true
-			WHERE i.client_id = $1 AND t.user_category_id IS NULL)
+			WHERE i.client_id = $1 AND t.user_category_id IS NULL),
+		pairs AS (
+			SELECT b.id, r.id AS rule_id, r.category_id, r.rank, length(r.folded) AS len, r.seq
+			FROM base b JOIN rules r ON r.rank = 0 AND r.folded = b.match_text
+			WHERE (r.transaction_type IS NULL OR r.transaction_type = b.type) AND (r.account_type IS NULL OR r.account_type = b.subtype)
+			UNION ALL
+			SELECT b.id, r.id, r.category_id, r.rank, length(r.folded), r.seq
+			FROM base b JOIN rules r ON r.rank > 0
+				AND (r.transaction_type IS NULL OR r.transaction_type = b.type) AND (r.account_type IS NULL OR r.account_type = b.subtype)
+				AND CASE r.match_type WHEN 'startsWith' THEN starts_with(b.match_text, r.folded)
+					WHEN 'endsWith' THEN right(b.match_text, length(r.folded)) = r.folded
+					ELSE strpos(b.match_text, r.folded) > 0 END),
+		best AS (
+			SELECT DISTINCT ON (id) id, rule_id, category_id FROM pairs ORDER BY id, rank, len DESC, seq DESC),
+		cand AS (
+			SELECT b.id, b.category_id AS old_cat, b.category_rule_id AS old_rule, h.rule_id,
+				coalesce(h.category_id, b.auto_category_id) AS new_cat
+			FROM base b LEFT JOIN best h ON h.id = b.id)
 		UPDATE transactions t SET category_id = c.new_cat, category_rule_id = c.rule_id, updated_at = $2,
 			data = ((t.data::jsonb - 'categoryOrigin') || jsonb_build_object('categoryId', c.new_cat, 'category', cat.description_translated, 'updatedAt', $3::text)
 				|| CASE WHEN c.rule_id IS NOT NULL THEN jsonb_build_object('categoryOrigin', jsonb_build_object('type', 'RULE', 'ruleId', c.rule_id))

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"pgregory.net/rapid"
 
+	"ponte/auth"
 	"ponte/model"
 	"ponte/testsupport"
 )
@@ -24,10 +25,17 @@ type ruleWorld struct {
 }
 
 func newRuleWorld(t testing.TB, env *testsupport.Env, name string) *ruleWorld {
-	tt, _ := t.(*testing.T)
-	a := newApp(tt, env, name)
-	it := a.create(tt, 0, params("user-ok"))
-	a.settle(tt, it.ID)
+	key := env.NewClient(t, name).APIKey
+	p, err := env.Auth.Verify(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{env: env, id: p.ClientID, ctx: auth.WithResult(context.Background(), p, nil), key: key}
+	it, err := env.Sync.Create(a.ctx, model.CreateItemInput{ConnectorID: 0, Parameters: params("user-ok")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
 	w := &ruleWorld{env: env, app: a, item: it.ID, accounts: map[uuid.UUID]string{}}
 	rows, err := env.DB.Pool.Query(context.Background(), `SELECT id, subtype FROM accounts WHERE item_id = $1`, it.ID)
 	if err != nil {

@@ -24,6 +24,7 @@ var walked = []struct{ file, section string }{
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
+	{"docs/categories.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
 	// Its clean slate empties the application: it stays the last page walked.
