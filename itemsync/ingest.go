@@ -61,6 +61,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		out, asked := got.outcomes[p]
 		return asked && !out.Unavailable
 	}
+	// The rules' shared lock comes first, before any row of the item is locked: the
+	// recategorization holds it exclusively while it updates transactions, so taking it
+	// later could wait on a job that waits on this transaction's rows.
+	rules, err := tx.ClientCategoryRules(ctx, st.it.ClientID)
+	if err != nil {
+		return nil, err
+	}
 	adds := got.adds()
 	store := tx.ReplaceAccounts
 	if adds {
@@ -82,10 +89,6 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 			}
 		}
 		names, err := e.categoryNames(ctx)
-		if err != nil {
-			return nil, err
-		}
-		rules, err := tx.ClientCategoryRules(ctx, st.it.ClientID)
 		if err != nil {
 			return nil, err
 		}
