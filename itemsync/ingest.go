@@ -62,6 +62,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		out, asked := got.outcomes[p]
 		return asked && !out.Unavailable
 	}
+	// The rules' shared lock comes first, before any row of the item is locked: the
+	// recategorization holds it exclusively while it updates transactions, so taking it
+	// later could wait on a job that waits on this transaction's rows.
+	rules, err := tx.ClientCategoryRules(ctx, st.it.ClientID)
+	if err != nil {
+		return nil, err
+	}
 	adds := got.adds()
 	store := tx.ReplaceAccounts
 	if adds {
@@ -92,8 +99,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		if err != nil {
 			return nil, err
 		}
+		subtypes := make(map[uuid.UUID]string, len(got.Accounts))
+		for _, a := range got.Accounts {
+			subtypes[a.ID] = a.Subtype
+		}
 		for i := range txs {
 			categorize(&txs[i], names, byCNAE)
+			applyCategoryRules(&txs[i], rules, subtypes[txs[i].AccountID], names)
 		}
 		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
 			return nil, err

@@ -90,7 +90,8 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
 	"sandboxMovePayment": "request",
 	"testClock":          "testClock", "advanceTestClock": "testClock",
-	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item"}
+	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item",
+	"categoryRule": "categoryRule"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -169,6 +170,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SandboxEventInput": b["sandboxEvent"], "SandboxPaymentMoveInput": b["sandboxPayMove"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
 		"SandboxBillInput": b["sandboxBills"].(map[string]any)["bills"].([]any)[0], "SandboxBillPatch": b["sandboxBillPatch"],
+		"CategoryRuleInput": b["categoryRule"],
 	}
 }
 

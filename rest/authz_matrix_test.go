@@ -229,6 +229,10 @@ func azRoutes() map[string]azRoute {
 		"GET /categories/{id}": {ids: []string{"category"}},
 		"GET /merchants":       {query: "cnpjs=07665418000167"},
 
+		"GET /categories/rules":         {},
+		"POST /categories/rules":        {body: "categoryRule"},
+		"DELETE /categories/rules/{id}": {ids: []string{"categoryRule"}},
+
 		"GET /sandbox/faults":    {},
 		"PUT /sandbox/faults":    {body: "faults"},
 		"DELETE /sandbox/faults": {},
@@ -275,7 +279,9 @@ func azBodies(f map[string]string) map[string]any {
 		"mapping": map[string]any{"delimiter": ";", "columns": map[string]any{"date": "Data", "description": "Histórico", "amount": "Valor"},
 			"dateFormat": "DD/MM/YYYY", "decimal": "comma"},
 		"category": map[string]any{"categoryId": f["category"]},
-		"webhook":  map[string]any{"event": "all", "url": "https://b-hooks.example.com/w"},
+		// B's own rule: the matrix checks B's answer shows nothing of A's rules.
+		"categoryRule": map[string]any{"description": "regra de B", "categoryId": f["category"], "matchType": "contains"},
+		"webhook":      map[string]any{"event": "all", "url": "https://b-hooks.example.com/w"},
 		"request": map[string]any{"amount": 10.5, "description": "Pedido de B", "isSandbox": true,
 			"recipientId": f["recipient"], "customerId": f["customer"]},
 		"pixqr": map[string]any{"pixQrCode": f["brcode"], "isSandbox": true, "customerId": f["customer"]},

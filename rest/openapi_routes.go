@@ -110,8 +110,11 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/category_feedback", tag: "Categories", summary: "The application's category corrections", resp: feedbackList{}},
 	{method: "GET", path: "/categories", tag: "Categories", summary: "The category tree", query: pages, resp: model.CategoryPage{}},
 	{method: "GET", path: "/categories/{id}", tag: "Categories", summary: "One category", resp: model.Category{}},
-	// Issue 39 part M: merchants by CNPJ.
+	// Merchants by CNPJ.
 	{method: "GET", path: "/merchants", tag: "Merchants", summary: "Merchants by CNPJ (1 to 100, formatted or bare, numeric or alphanumeric): found, not found and invalid", query: []string{"cnpjs"}, resp: model.MerchantLookup{}},
+	{method: "GET", path: "/categories/rules", tag: "Categories", summary: "The application's category rules", query: pages, resp: model.CategoryRulePage{}},
+	{method: "POST", path: "/categories/rules", tag: "Categories", summary: "Create a category rule; stored transactions are recategorized in the background", body: model.CategoryRuleInput{}, resp: model.CategoryRule{}},
+	{method: "DELETE", path: "/categories/rules/{id}", tag: "Categories", summary: "Delete a category rule; stored transactions are recategorized in the background", resp: model.CategoryRule{}},
 
 	// Sandbox control: fault injection.
 	{method: "GET", path: "/sandbox/faults", tag: "Sandbox control", summary: "The application's fault injection rules", resp: faultsBody{}},

@@ -204,6 +204,12 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/boletos/pix/{id}", s.getBoletoPix())
 	r.Post("/boletos/pix/{id}", s.payBoletoPix())
 
+	// Part R (issue 39): an application's category rules; a static segment, so chi
+	// routes /categories/rules here and not to /categories/{id}.
+	r.Get("/categories/rules", s.listCategoryRules())
+	r.Post("/categories/rules", s.createCategoryRule())
+	r.Delete("/categories/rules/{id}", s.deleteCategoryRule())
+
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
 	// Issue 39 part M: merchants by CNPJ.

@@ -25,6 +25,7 @@ var walked = []struct{ file, section string }{
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
 	{"docs/merchants.md", "Looking merchants up"},
+	{"docs/categories.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
 	{"docs/sandbox.md", "Control: payments"},

@@ -337,7 +337,31 @@ type ComplexityRoot struct {
 		TransactionID      func(childComplexity int) int
 	}
 
+	CategoryOrigin struct {
+		RuleID func(childComplexity int) int
+		Type   func(childComplexity int) int
+	}
+
 	CategoryPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	CategoryRule struct {
+		AccountType     func(childComplexity int) int
+		Category        func(childComplexity int) int
+		CategoryID      func(childComplexity int) int
+		ClientID        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		MatchType       func(childComplexity int) int
+		TransactionType func(childComplexity int) int
+	}
+
+	CategoryRulePage struct {
 		Page       func(childComplexity int) int
 		Results    func(childComplexity int) int
 		Total      func(childComplexity int) int
@@ -1072,6 +1096,7 @@ type ComplexityRoot struct {
 		CreateBoleto                        func(childComplexity int, input model.CreateBoletoInput) int
 		CreateBoletoConnection              func(childComplexity int, itemID *string) int
 		CreateBulkPayment                   func(childComplexity int, input model.BulkPaymentInput) int
+		CreateCategoryRule                  func(childComplexity int, input model.CategoryRuleInput) int
 		CreateConnectToken                  func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                          func(childComplexity int, input model.CreateItemInput) int
 		CreatePaymentCustomer               func(childComplexity int, input model.PaymentCustomerInput) int
@@ -1090,6 +1115,7 @@ type ComplexityRoot struct {
 		DecidePreauthorization              func(childComplexity int, id uuid.UUID, authorize bool) int
 		DecideSandboxAuthorization          func(childComplexity int, id uuid.UUID, decision string) int
 		DeleteBulkPayment                   func(childComplexity int, id uuid.UUID) int
+		DeleteCategoryRule                  func(childComplexity int, id uuid.UUID) int
 		DeleteItem                          func(childComplexity int, id uuid.UUID) int
 		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
@@ -1465,6 +1491,7 @@ type ComplexityRoot struct {
 		Categories                     func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category                       func(childComplexity int, id string) int
 		CategoryFeedback               func(childComplexity int) int
+		CategoryRules                  func(childComplexity int, page *int, pageSize *int) int
 		ClientApplication              func(childComplexity int) int
 		ConnectSession                 func(childComplexity int) int
 		Connector                      func(childComplexity int, id int, healthDetails *bool) int
@@ -1757,6 +1784,7 @@ type ComplexityRoot struct {
 		Balance                 func(childComplexity int) int
 		Category                func(childComplexity int) int
 		CategoryID              func(childComplexity int) int
+		CategoryOrigin          func(childComplexity int) int
 		CreatedAt               func(childComplexity int) int
 		CreditCardMetadata      func(childComplexity int) int
 		CurrencyCode            func(childComplexity int) int
@@ -1979,6 +2007,8 @@ type MutationResolver interface {
 	SandboxAddBills(ctx context.Context, id uuid.UUID, bills []*model.SandboxBillInput) ([]*model.SandboxBillChange, error)
 	SandboxChangeBill(ctx context.Context, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) (*model.SandboxBillChange, error)
 	SandboxRemoveBill(ctx context.Context, id uuid.UUID, billID uuid.UUID) (*model.SandboxBillChange, error)
+	CreateCategoryRule(ctx context.Context, input model.CategoryRuleInput) (*model.CategoryRule, error)
+	DeleteCategoryRule(ctx context.Context, id uuid.UUID) (*model.CategoryRule, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -2067,6 +2097,7 @@ type QueryResolver interface {
 	TestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
 	SandboxBillChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxBillChange, error)
 	Merchants(ctx context.Context, cnpjs []string) (*model.MerchantLookup, error)
+	CategoryRules(ctx context.Context, page *int, pageSize *int) (*model.CategoryRulePage, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -3301,6 +3332,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CategoryFeedback.TransactionID(childComplexity), true
 
+	case "CategoryOrigin.ruleId":
+		if e.ComplexityRoot.CategoryOrigin.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOrigin.RuleID(childComplexity), true
+	case "CategoryOrigin.type":
+		if e.ComplexityRoot.CategoryOrigin.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOrigin.Type(childComplexity), true
+
 	case "CategoryPage.page":
 		if e.ComplexityRoot.CategoryPage.Page == nil {
 			break
@@ -3325,6 +3369,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CategoryPage.TotalPages(childComplexity), true
+
+	case "CategoryRule.accountType":
+		if e.ComplexityRoot.CategoryRule.AccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.AccountType(childComplexity), true
+	case "CategoryRule.category":
+		if e.ComplexityRoot.CategoryRule.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.Category(childComplexity), true
+	case "CategoryRule.categoryId":
+		if e.ComplexityRoot.CategoryRule.CategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.CategoryID(childComplexity), true
+	case "CategoryRule.clientId":
+		if e.ComplexityRoot.CategoryRule.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.ClientID(childComplexity), true
+	case "CategoryRule.createdAt":
+		if e.ComplexityRoot.CategoryRule.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.CreatedAt(childComplexity), true
+	case "CategoryRule.description":
+		if e.ComplexityRoot.CategoryRule.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.Description(childComplexity), true
+	case "CategoryRule.id":
+		if e.ComplexityRoot.CategoryRule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.ID(childComplexity), true
+	case "CategoryRule.matchType":
+		if e.ComplexityRoot.CategoryRule.MatchType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.MatchType(childComplexity), true
+	case "CategoryRule.transactionType":
+		if e.ComplexityRoot.CategoryRule.TransactionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.TransactionType(childComplexity), true
+
+	case "CategoryRulePage.page":
+		if e.ComplexityRoot.CategoryRulePage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Page(childComplexity), true
+	case "CategoryRulePage.results":
+		if e.ComplexityRoot.CategoryRulePage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Results(childComplexity), true
+	case "CategoryRulePage.total":
+		if e.ComplexityRoot.CategoryRulePage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Total(childComplexity), true
+	case "CategoryRulePage.totalPages":
+		if e.ComplexityRoot.CategoryRulePage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.TotalPages(childComplexity), true
 
 	case "CategorySpending.category":
 		if e.ComplexityRoot.CategorySpending.Category == nil {
@@ -6493,6 +6617,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateBulkPayment(childComplexity, args["input"].(model.BulkPaymentInput)), true
+	case "Mutation.createCategoryRule":
+		if e.ComplexityRoot.Mutation.CreateCategoryRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCategoryRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCategoryRule(childComplexity, args["input"].(model.CategoryRuleInput)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -6691,6 +6826,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteBulkPayment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deleteCategoryRule":
+		if e.ComplexityRoot.Mutation.DeleteCategoryRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCategoryRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCategoryRule(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deleteItem":
 		if e.ComplexityRoot.Mutation.DeleteItem == nil {
 			break
@@ -8607,6 +8753,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CategoryFeedback(childComplexity), true
+	case "Query.categoryRules":
+		if e.ComplexityRoot.Query.CategoryRules == nil {
+			break
+		}
+
+		args, err := ec.field_Query_categoryRules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CategoryRules(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.clientApplication":
 		if e.ComplexityRoot.Query.ClientApplication == nil {
 			break
@@ -10220,6 +10377,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Transaction.CategoryID(childComplexity), true
+	case "Transaction.categoryOrigin":
+		if e.ComplexityRoot.Transaction.CategoryOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CategoryOrigin(childComplexity), true
 	case "Transaction.createdAt":
 		if e.ComplexityRoot.Transaction.CreatedAt == nil {
 			break
@@ -10670,6 +10833,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("BoletoPaymentInput", ec.unmarshalInputBoletoPaymentInput),
 			graphql.NewInputUnmarshaler("BulkPaymentInput", ec.unmarshalInputBulkPaymentInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
+			graphql.NewInputUnmarshaler("CategoryRuleInput", ec.unmarshalInputCategoryRuleInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
 			graphql.NewInputUnmarshaler("CreateBoletoInput", ec.unmarshalInputCreateBoletoInput),
@@ -16000,6 +16164,92 @@ extend type Query {
     cnpjs: [String!]!
   ): MerchantLookup!
 }
+
+# Category rules, and where a transaction's category came from.
+
+"An application's category rule: transactions whose description matches take its category at every synchronization (after a category set by hand, before the built-in categorizer)."
+type CategoryRule {
+  "The rule's id."
+  id: UUID!
+  "The text compared with transactions' descriptions, without case and accents."
+  description: String!
+  "The category the rule gives."
+  categoryId: String!
+  "That category's description."
+  category: String!
+  "The application the rule belongs to."
+  clientId: UUID!
+  "DEBIT or CREDIT: only transactions of this type; null for both."
+  transactionType: String
+  "CHECKING_ACCOUNT or CREDIT_CARD: only transactions of accounts of this subtype; null for all."
+  accountType: String
+  "exact, contains, startsWith or endsWith."
+  matchType: String!
+  "When the rule was created (UTC)."
+  createdAt: DateTime!
+}
+
+"The page-number envelope of category rules."
+type CategoryRulePage {
+  "Rules in all pages."
+  total: Int!
+  "Pages at this page size."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "The rules of this page, oldest first."
+  results: [CategoryRule!]!
+}
+
+"A new category rule."
+input CategoryRuleInput {
+  "The text to match: 1 to 200 characters."
+  description: String!
+  "The category to give (see categories)."
+  categoryId: String!
+  "DEBIT or CREDIT, to narrow the rule."
+  transactionType: String
+  "CHECKING_ACCOUNT or CREDIT_CARD, to narrow the rule."
+  accountType: String
+  "exact (the default), contains, startsWith or endsWith."
+  matchType: String
+}
+
+"Where a transaction's category came from."
+type CategoryOrigin {
+  "RULE (an application's rule), MANUAL (PATCH /transactions/{id}) or AUTOMATIC (the institution or the built-in categorizer)."
+  type: String!
+  "The rule's id when type is RULE; null otherwise."
+  ruleId: UUID
+}
+
+extend type Transaction {
+  "Where the category came from; null when the transaction has no category."
+  categoryOrigin: CategoryOrigin
+}
+
+extend type Query {
+  "GET /categories/rules: the application's category rules, oldest first."
+  categoryRules(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Rules per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): CategoryRulePage!
+}
+
+extend type Mutation {
+  "POST /categories/rules: creates a rule and recategorizes the application's stored transactions in the background, firing transactions/updated for those that change (CATEGORY_RULE_ALREADY_EXISTS for a duplicate, CATEGORY_RULE_LIMIT_EXCEEDED past 1,000 rules)."
+  createCategoryRule(
+    "The rule."
+    input: CategoryRuleInput!
+  ): CategoryRule!
+  "DELETE /categories/rules/{id}: deletes a rule, answers it as it was, and recategorizes the application's stored transactions in the background."
+  deleteCategoryRule(
+    "The rule's id."
+    id: UUID!
+  ): CategoryRule!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -16578,6 +16828,16 @@ func (ec *executionContext) childFields_CategoryFeedback(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type CategoryFeedback", field.Name)
 }
 
+func (ec *executionContext) childFields_CategoryOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_CategoryOrigin_type(ctx, field)
+	case "ruleId":
+		return ec.fieldContext_CategoryOrigin_ruleId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "total":
@@ -16590,6 +16850,44 @@ func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field 
 		return ec.fieldContext_CategoryPage_results(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CategoryPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CategoryRule_id(ctx, field)
+	case "description":
+		return ec.fieldContext_CategoryRule_description(ctx, field)
+	case "categoryId":
+		return ec.fieldContext_CategoryRule_categoryId(ctx, field)
+	case "category":
+		return ec.fieldContext_CategoryRule_category(ctx, field)
+	case "clientId":
+		return ec.fieldContext_CategoryRule_clientId(ctx, field)
+	case "transactionType":
+		return ec.fieldContext_CategoryRule_transactionType(ctx, field)
+	case "accountType":
+		return ec.fieldContext_CategoryRule_accountType(ctx, field)
+	case "matchType":
+		return ec.fieldContext_CategoryRule_matchType(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CategoryRule_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryRule", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryRulePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_CategoryRulePage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_CategoryRulePage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_CategoryRulePage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_CategoryRulePage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryRulePage", field.Name)
 }
 
 func (ec *executionContext) childFields_CategorySpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19138,6 +19436,8 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 		return ec.fieldContext_Transaction_updatedAt(ctx, field)
 	case "storedDocument":
 		return ec.fieldContext_Transaction_storedDocument(ctx, field)
+	case "categoryOrigin":
+		return ec.fieldContext_Transaction_categoryOrigin(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
 }
@@ -19820,6 +20120,20 @@ func (ec *executionContext) field_Mutation_createBulkPayment_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCategoryRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CategoryRuleInput, error) {
+			return ec.unmarshalNCategoryRuleInput2ponteᚋmodelᚐCategoryRuleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20099,6 +20413,20 @@ func (ec *executionContext) field_Mutation_decideSandboxAuthorization_args(ctx c
 }
 
 func (ec *executionContext) field_Mutation_deleteBulkPayment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCategoryRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -21343,6 +21671,28 @@ func (ec *executionContext) field_Query_categories_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["pageSize"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_categoryRules_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
 	return args, nil
 }
 
@@ -27431,6 +27781,52 @@ func (ec *executionContext) fieldContext_CategoryFeedback_createdAt(_ context.Co
 	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _CategoryOrigin_type(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOrigin_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOrigin_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOrigin", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryOrigin_ruleId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOrigin_ruleId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RuleID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOrigin_ruleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOrigin", field, false, false, "UUID")
+}
+
 func (ec *executionContext) _CategoryPage_total(ctx context.Context, field graphql.CollectedField, obj *model.CategoryPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27527,6 +27923,314 @@ func (ec *executionContext) fieldContext_CategoryPage_results(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Category(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CategoryRule_id(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryRule_description(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_categoryId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_categoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_categoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_category(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_clientId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryRule_transactionType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_transactionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_transactionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_accountType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_accountType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_accountType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_matchType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_matchType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MatchType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_matchType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CategoryRulePage_total(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_page(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_results(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚕᚖponteᚋmodelᚐCategoryRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CategoryRulePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
 		},
 	}
 	return fc, nil
@@ -42759,6 +43463,94 @@ func (ec *executionContext) fieldContext_Mutation_sandboxRemoveBill(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCategoryRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCategoryRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCategoryRule(ctx, fc.Args["input"].(model.CategoryRuleInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCategoryRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCategoryRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCategoryRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCategoryRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCategoryRule(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCategoryRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCategoryRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51361,6 +52153,50 @@ func (ec *executionContext) fieldContext_Query_merchants(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_categoryRules(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_categoryRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CategoryRules(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRulePage) graphql.Marshaler {
+			return ec.marshalNCategoryRulePage2ᚖponteᚋmodelᚐCategoryRulePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_categoryRules(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRulePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_categoryRules_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -55695,6 +56531,38 @@ func (ec *executionContext) fieldContext_Transaction_storedDocument(_ context.Co
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, "JSONDocument")
 }
 
+func (ec *executionContext) _Transaction_categoryOrigin(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_categoryOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryOrigin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryOrigin) graphql.Marshaler {
+			return ec.marshalOCategoryOrigin2ᚖponteᚋmodelᚐCategoryOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_categoryOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Transaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryOrigin(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TransactionConnection_documents(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -58707,6 +59575,76 @@ func (ec *executionContext) unmarshalInputCallbackURLsInput(ctx context.Context,
 func UnmarshalCallbackURLsInput(ctx context.Context, raw any) (model.CallbackURLs, error) {
 	var out model.CallbackURLs
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CallbackURLsInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCategoryRuleInput(ctx context.Context, obj any) (model.CategoryRuleInput, error) {
+	var it model.CategoryRuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "categoryId", "transactionType", "accountType", "matchType"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "categoryId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categoryId"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CategoryID = data
+		case "transactionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionType = data
+		case "accountType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountType = data
+		case "matchType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("matchType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MatchType = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCategoryRuleInput unmarshals raw into the CategoryRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCategoryRuleInput(ctx context.Context, raw any) (model.CategoryRuleInput, error) {
+	var out model.CategoryRuleInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CategoryRuleInput", raw, &out)
 	return out, err
 }
 
@@ -62997,6 +63935,44 @@ func (ec *executionContext) _CategoryFeedback(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var categoryOriginImplementors = []string{"CategoryOrigin"}
+
+func (ec *executionContext) _CategoryOrigin(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryOrigin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryOriginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryOrigin")
+		case "type":
+			out.Values[i] = ec._CategoryOrigin_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ruleId":
+			out.Values[i] = ec._CategoryOrigin_ruleId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var categoryPageImplementors = []string{"CategoryPage"}
 
 func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryPage) graphql.Marshaler {
@@ -63025,6 +64001,127 @@ func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.Selection
 			}
 		case "results":
 			out.Values[i] = ec._CategoryPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categoryRuleImplementors = []string{"CategoryRule"}
+
+func (ec *executionContext) _CategoryRule(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryRule")
+		case "id":
+			out.Values[i] = ec._CategoryRule_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._CategoryRule_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryId":
+			out.Values[i] = ec._CategoryRule_categoryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._CategoryRule_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._CategoryRule_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionType":
+			out.Values[i] = ec._CategoryRule_transactionType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accountType":
+			out.Values[i] = ec._CategoryRule_accountType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "matchType":
+			out.Values[i] = ec._CategoryRule_matchType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CategoryRule_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categoryRulePageImplementors = []string{"CategoryRulePage"}
+
+func (ec *executionContext) _CategoryRulePage(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryRulePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryRulePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryRulePage")
+		case "total":
+			out.Values[i] = ec._CategoryRulePage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._CategoryRulePage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._CategoryRulePage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._CategoryRulePage_results(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68122,6 +69219,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCategoryRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCategoryRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCategoryRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCategoryRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -70757,6 +71868,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "categoryRules":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_categoryRules(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -72336,6 +73454,11 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "categoryOrigin":
+			out.Values[i] = ec._Transaction_categoryOrigin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -73661,6 +74784,43 @@ func (ec *executionContext) marshalNCategoryPage2ᚖponteᚋmodelᚐCategoryPage
 		return graphql.Null
 	}
 	return ec._CategoryPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCategoryRule2ᚕᚖponteᚋmodelᚐCategoryRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategoryRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx context.Context, sel ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategoryRule!")
+		return graphql.Null
+	}
+	return ec._CategoryRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCategoryRuleInput2ponteᚋmodelᚐCategoryRuleInput(ctx context.Context, v any) (model.CategoryRuleInput, error) {
+	res, err := ec.unmarshalInputCategoryRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCategoryRulePage2ᚖponteᚋmodelᚐCategoryRulePage(ctx context.Context, sel ast.SelectionSet, v *model.CategoryRulePage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategoryRulePage!")
+		return graphql.Null
+	}
+	return ec._CategoryRulePage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCategorySpending2ᚕᚖponteᚋmodelᚐCategorySpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategorySpending) graphql.Marshaler {
@@ -75927,6 +77087,13 @@ func (ec *executionContext) unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallb
 	}
 	res, err := ec.unmarshalInputCallbackURLsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCategoryOrigin2ᚖponteᚋmodelᚐCategoryOrigin(ctx context.Context, sel ast.SelectionSet, v *model.CategoryOrigin) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CategoryOrigin(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOConnectTokenOptions2ᚖponteᚋmodelᚐConnectTokenOptions(ctx context.Context, v any) (*model.ConnectTokenOptions, error) {
