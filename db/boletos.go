@@ -88,7 +88,7 @@ type BoletoRow struct {
 }
 
 const boletoCols = `id, connection_id, seu_numero, amount::float8, due_date, status, nosso_numero, barcode, digitable_line,
-	pix_qr, payer, fine, interest, amount_paid::float8, payment_origin, paid_at, created_at, updated_at, client_id`
+	pix_qr, payer, fine, interest, amount_paid::float8, payment_origin, paid_at, created_at, updated_at, client_id, test_clock_id`
 
 func scanBoleto(r pgx.CollectableRow) (*BoletoRow, error) {
 	b := &BoletoRow{}
