@@ -117,4 +117,11 @@ func TestBoletosOnATestClock(t *testing.T) {
 	if after := env.Do(t, "GET", "/boletos", key, nil).Want(200).Map()["total"]; after != before {
 		t.Fatalf("refused boletos were written: %v, then %v", before, after)
 	}
+
+	// Deleting the clock leaves its boletos as they are, back on real time.
+	env.Do(t, "DELETE", "/sandbox/test-clocks/"+clock, key, nil).Want(200)
+	left := env.Do(t, "GET", "/boletos/"+onID, key, nil).Want(200).Map()
+	if _, has := left["testClockId"]; has || left["status"] != "PROTESTED" || left["updatedAt"] != "2020-02-05T03:05:00.000Z" {
+		t.Fatalf("boleto of a deleted clock: %v", left)
+	}
 }
