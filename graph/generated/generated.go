@@ -208,6 +208,7 @@ type ComplexityRoot struct {
 		PixQr              func(childComplexity int) int
 		SeuNumero          func(childComplexity int) int
 		Status             func(childComplexity int) int
+		TestClockID        func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
 
@@ -2807,6 +2808,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Boleto.Status(childComplexity), true
+	case "Boleto.testClockId":
+		if e.ComplexityRoot.Boleto.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.TestClockID(childComplexity), true
 	case "Boleto.updatedAt":
 		if e.ComplexityRoot.Boleto.UpdatedAt == nil {
 			break
@@ -16250,6 +16257,20 @@ extend type Mutation {
     id: UUID!
   ): CategoryRule!
 }
+
+# Boletos on test clocks (docs/sandbox.md "Test clocks"): a sandbox boleto issued with
+# testClockId takes its dates from the clock, and only an advance of the clock makes it
+# OVERDUE or PROTESTED.
+
+extend input CreateBoletoInput {
+  "Sandbox only: the test clock the boleto lives on (its dates, its sandbox payer's steps and its move to OVERDUE and PROTESTED follow the clock)."
+  testClockId: String
+}
+
+extend type Boleto {
+  "The test clock the boleto lives on; absent for real time."
+  testClockId: UUID
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -16572,6 +16593,8 @@ func (ec *executionContext) childFields_Boleto(ctx context.Context, field graphq
 		return ec.fieldContext_Boleto_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Boleto_updatedAt(ctx, field)
+	case "testClockId":
+		return ec.fieldContext_Boleto_testClockId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Boleto", field.Name)
 }
@@ -25775,6 +25798,29 @@ func (ec *executionContext) _Boleto_updatedAt(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Boleto_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _Boleto_testClockId(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_testClockId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "UUID")
 }
 
 func (ec *executionContext) _BoletoCharge_value(ctx context.Context, field graphql.CollectedField, obj *model.BoletoCharge) (ret graphql.Marshaler) {
@@ -59855,7 +59901,7 @@ func (ec *executionContext) unmarshalInputCreateBoletoInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"boletoConnectionId", "boleto"}
+	fieldsInOrder := [...]string{"boletoConnectionId", "boleto", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -59876,6 +59922,13 @@ func (ec *executionContext) unmarshalInputCreateBoletoInput(ctx context.Context,
 				return it, err
 			}
 			it.Boleto = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -63104,6 +63157,11 @@ func (ec *executionContext) _Boleto(ctx context.Context, sel ast.SelectionSet, o
 		case "updatedAt":
 			out.Values[i] = ec._Boleto_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testClockId":
+			out.Values[i] = ec._Boleto_testClockId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
