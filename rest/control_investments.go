@@ -82,7 +82,9 @@ func (s *Server) changeSandboxInvestmentTransaction() http.HandlerFunc {
 		id, inv, tx := in.id("id", "Item id"), in.id("investmentId", "Investment id"), in.id("transactionId", "Investment transaction id")
 		var body model.SandboxInvestmentTransactionPatch
 		in.body(&body)
-		return func(ctx context.Context) (any, error) { return s.mut.SandboxChangeInvestmentTransaction(ctx, id, inv, tx, body) }
+		return func(ctx context.Context) (any, error) {
+			return s.mut.SandboxChangeInvestmentTransaction(ctx, id, inv, tx, body)
+		}
 	})
 }
 
@@ -90,6 +92,8 @@ func (s *Server) changeSandboxInvestmentTransaction() http.HandlerFunc {
 func (s *Server) removeSandboxInvestmentTransaction() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		id, inv, tx := in.id("id", "Item id"), in.id("investmentId", "Investment id"), in.id("transactionId", "Investment transaction id")
-		return func(ctx context.Context) (any, error) { return s.mut.SandboxRemoveInvestmentTransaction(ctx, id, inv, tx) }
+		return func(ctx context.Context) (any, error) {
+			return s.mut.SandboxRemoveInvestmentTransaction(ctx, id, inv, tx)
+		}
 	})
 }
