@@ -34,6 +34,13 @@ func (e *Engine) AddInvestmentTransactions(ctx context.Context, id, investmentID
 		if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
 			return err
 		}
+		it, _, err := controlledItem(ctx, tx, p, id, false)
+		if err != nil {
+			return err
+		}
+		if err := collects(it, model.ProductInvestmentsTransactions); err != nil {
+			return err
+		}
 		for i := range out {
 			if err := tx.SaveSandboxInvestmentChange(ctx, &out[i]); err != nil {
 				return err

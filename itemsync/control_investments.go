@@ -51,7 +51,11 @@ func (e *Engine) AddInvestments(ctx context.Context, id uuid.UUID, in []model.Sa
 		out = append(out, ch)
 	}
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
+		it, _, err := controlledItem(ctx, tx, p, id, false)
+		if err != nil {
+			return err
+		}
+		if err := collects(it, model.ProductInvestments); err != nil {
 			return err
 		}
 		for i := range out {
@@ -102,6 +106,15 @@ func addedInvestment(itemID uuid.UUID, i int, v model.SandboxInvestmentInput) (m
 	name, typ, bal := v.Name, v.Type, v.Balance
 	return model.SandboxInvestmentChange{InvestmentID: model.NewID(), ItemID: itemID, Operation: opAdd, Name: &name, Type: &typ,
 		Subtype: v.Subtype, Balance: &bal, Quantity: v.Quantity, Value: v.Value, DueDate: v.DueDate}, nil
+}
+
+// collects refuses a change no execution of the item would ever collect: the item was
+// created without the product.
+func collects(it *db.ItemRow, p model.Product) error {
+	if !slices.Contains(it.Products, p) {
+		return model.Fail(model.CodeInvalidParameter, "Item %s does not collect %s (its products: %v); its executions would never take this change.", it.ID, p, it.Products)
+	}
+	return nil
 }
 
 // checkText takes a name or description: not blank when required, at most

@@ -218,6 +218,13 @@ func TestSandboxControlInvestments(t *testing.T) {
 	env.WaitItem(t, a.APIKey, files.ID.String(), testsupport.Settled)
 	env.Do(t, "POST", "/sandbox/items/"+files.ID.String()+"/investments", a.APIKey, map[string]any{"investments": []any{goodInv}}).
 		WantError(403, model.CodeSandboxOnly.String())
+	// An item created without investments would never collect the change: refused.
+	var narrow model.Item
+	env.Do(t, "POST", "/items", a.APIKey, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},
+		"parameters": map[string]any{"user": "user-ok", "password": "password-ok"}}).Want(200).JSON(&narrow)
+	env.WaitItem(t, a.APIKey, narrow.ID.String(), testsupport.Settled)
+	env.Do(t, "POST", "/sandbox/items/"+narrow.ID.String()+"/investments", a.APIKey, map[string]any{"investments": []any{goodInv}}).
+		WantError(400, model.CodeInvalidParameter.String())
 	env.GraphQL(t, b.APIKey, `mutation($id: UUID!, $inv: UUID!) { sandboxRemoveInvestment(id: $id, investmentId: $inv) { operation } }`,
 		map[string]any{"id": id, "inv": changed.ID}).WantCode(t, model.CodeItemNotFound.String())
 	env.GraphQL(t, b.APIKey, `query($id: UUID!) { sandboxInvestmentChanges(id: $id) { investmentId } }`, map[string]any{"id": id}).
