@@ -159,9 +159,9 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 			return nil, err
 		}
 	}
-	// The item's history: the bill changes of sandbox control this execution collected.
-	if st.sess != nil && wanted(model.ProductCreditCards) {
-		if err := tx.MarkSandboxBillChangesApplied(ctx, st.it.ID, st.ex.ID, st.sess.BillChanges, now); err != nil {
+	// The item's history: the data changes of sandbox control this execution collected.
+	if st.sess != nil {
+		if err := markCollected(ctx, tx, st, wanted, now); err != nil {
 			return nil, err
 		}
 	}

@@ -56,6 +56,7 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
 	f["transaction"] = first("/transactions?accountId=" + f["account"])
 	f["investment"] = first("/investments?itemId=" + f["item"])
+	f["investmentTx"] = first("/investments/" + f["investment"] + "/transactions")
 	f["identity"] = first("/identity?itemId=" + f["item"])
 	f["loan"] = first("/loans?itemId=" + f["item"])
 	f["bill"] = first("/bills?accountId=" + f["card"])

@@ -130,6 +130,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
 		// Sandbox control of data: a transaction added, one changed, collected, then removed.
 		`"operation":"CHANGE"`, `"description":"Padaria Sandbox"`, `"operation":"REMOVE"`,
+		// Investments added, collected; the transaction changes' history marked.
+		`"movementType":"CREDIT"`, `"name":"CDB Sandbox 120% CDI"`, `"description":"APLICACAO CDB SANDBOX"`, "\n\"appliedAt\":\"",
 		// A custom sandbox user: registered, its transaction collected, a seeded name refused.
 		`"username":"ana.souza"`, `"description":"PADARIA DO ZE"`, "seeded name: 400\n",
 		// An event fired on demand, read back from the event stream.

@@ -1134,12 +1134,18 @@ type ComplexityRoot struct {
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
 		SandboxAddBills                     func(childComplexity int, id uuid.UUID, bills []*model.SandboxBillInput) int
+		SandboxAddInvestmentTransactions    func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactions []*model.SandboxInvestmentTransactionInput) int
+		SandboxAddInvestments               func(childComplexity int, id uuid.UUID, investments []*model.SandboxInvestmentInput) int
 		SandboxAddTransactions              func(childComplexity int, id uuid.UUID, transactions []*model.SandboxTransactionInput) int
 		SandboxChangeBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) int
+		SandboxChangeInvestment             func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, input model.SandboxInvestmentPatch) int
+		SandboxChangeInvestmentTransaction  func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID, input model.SandboxInvestmentTransactionPatch) int
 		SandboxChangeTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) int
 		SandboxDeleteClientData             func(childComplexity int, confirm string) int
 		SandboxMovePayment                  func(childComplexity int, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) int
 		SandboxRemoveBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID) int
+		SandboxRemoveInvestment             func(childComplexity int, id uuid.UUID, investmentID uuid.UUID) int
+		SandboxRemoveInvestmentTransaction  func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID) int
 		SandboxRemoveTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID) int
 		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
 		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
@@ -1535,6 +1541,8 @@ type ComplexityRoot struct {
 		SandboxBillChanges             func(childComplexity int, id uuid.UUID) int
 		SandboxEvents                  func(childComplexity int, cursor *string) int
 		SandboxFaults                  func(childComplexity int) int
+		SandboxInvestmentChanges       func(childComplexity int, id uuid.UUID) int
+		SandboxTransactionChanges      func(childComplexity int, id uuid.UUID) int
 		SandboxUser                    func(childComplexity int, username string) int
 		SandboxUsers                   func(childComplexity int) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
@@ -1614,6 +1622,26 @@ type ComplexityRoot struct {
 		Status      func(childComplexity int) int
 	}
 
+	SandboxInvestmentChange struct {
+		Amount        func(childComplexity int) int
+		AppliedAt     func(childComplexity int) int
+		Balance       func(childComplexity int) int
+		Date          func(childComplexity int) int
+		Description   func(childComplexity int) int
+		DueDate       func(childComplexity int) int
+		InvestmentID  func(childComplexity int) int
+		ItemID        func(childComplexity int) int
+		MovementType  func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Quantity      func(childComplexity int) int
+		RequestedAt   func(childComplexity int) int
+		Subtype       func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+		Type          func(childComplexity int) int
+		Value         func(childComplexity int) int
+	}
+
 	SandboxNextExecution struct {
 		ExecutionStatus     func(childComplexity int) int
 		ItemID              func(childComplexity int) int
@@ -1633,11 +1661,13 @@ type ComplexityRoot struct {
 	SandboxTransactionChange struct {
 		AccountID     func(childComplexity int) int
 		Amount        func(childComplexity int) int
+		AppliedAt     func(childComplexity int) int
 		Category      func(childComplexity int) int
 		Date          func(childComplexity int) int
 		Description   func(childComplexity int) int
 		ItemID        func(childComplexity int) int
 		Operation     func(childComplexity int) int
+		RequestedAt   func(childComplexity int) int
 		Status        func(childComplexity int) int
 		TransactionID func(childComplexity int) int
 		Type          func(childComplexity int) int
@@ -2010,6 +2040,12 @@ type MutationResolver interface {
 	SandboxRemoveBill(ctx context.Context, id uuid.UUID, billID uuid.UUID) (*model.SandboxBillChange, error)
 	CreateCategoryRule(ctx context.Context, input model.CategoryRuleInput) (*model.CategoryRule, error)
 	DeleteCategoryRule(ctx context.Context, id uuid.UUID) (*model.CategoryRule, error)
+	SandboxAddInvestments(ctx context.Context, id uuid.UUID, investments []*model.SandboxInvestmentInput) ([]*model.SandboxInvestmentChange, error)
+	SandboxChangeInvestment(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, input model.SandboxInvestmentPatch) (*model.SandboxInvestmentChange, error)
+	SandboxRemoveInvestment(ctx context.Context, id uuid.UUID, investmentID uuid.UUID) (*model.SandboxInvestmentChange, error)
+	SandboxAddInvestmentTransactions(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactions []*model.SandboxInvestmentTransactionInput) ([]*model.SandboxInvestmentChange, error)
+	SandboxChangeInvestmentTransaction(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID, input model.SandboxInvestmentTransactionPatch) (*model.SandboxInvestmentChange, error)
+	SandboxRemoveInvestmentTransaction(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -2099,6 +2135,8 @@ type QueryResolver interface {
 	SandboxBillChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxBillChange, error)
 	Merchants(ctx context.Context, cnpjs []string) (*model.MerchantLookup, error)
 	CategoryRules(ctx context.Context, page *int, pageSize *int) (*model.CategoryRulePage, error)
+	SandboxInvestmentChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxInvestmentChange, error)
+	SandboxTransactionChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxTransactionChange, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -7026,6 +7064,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxAddBills(childComplexity, args["id"].(uuid.UUID), args["bills"].([]*model.SandboxBillInput)), true
+	case "Mutation.sandboxAddInvestmentTransactions":
+		if e.ComplexityRoot.Mutation.SandboxAddInvestmentTransactions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddInvestmentTransactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddInvestmentTransactions(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactions"].([]*model.SandboxInvestmentTransactionInput)), true
+	case "Mutation.sandboxAddInvestments":
+		if e.ComplexityRoot.Mutation.SandboxAddInvestments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddInvestments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddInvestments(childComplexity, args["id"].(uuid.UUID), args["investments"].([]*model.SandboxInvestmentInput)), true
 	case "Mutation.sandboxAddTransactions":
 		if e.ComplexityRoot.Mutation.SandboxAddTransactions == nil {
 			break
@@ -7048,6 +7108,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxChangeBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID), args["input"].(model.SandboxBillPatch)), true
+	case "Mutation.sandboxChangeInvestment":
+		if e.ComplexityRoot.Mutation.SandboxChangeInvestment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeInvestment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeInvestment(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["input"].(model.SandboxInvestmentPatch)), true
+	case "Mutation.sandboxChangeInvestmentTransaction":
+		if e.ComplexityRoot.Mutation.SandboxChangeInvestmentTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeInvestmentTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeInvestmentTransaction(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactionId"].(uuid.UUID), args["input"].(model.SandboxInvestmentTransactionPatch)), true
 	case "Mutation.sandboxChangeTransaction":
 		if e.ComplexityRoot.Mutation.SandboxChangeTransaction == nil {
 			break
@@ -7092,6 +7174,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxRemoveBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID)), true
+	case "Mutation.sandboxRemoveInvestment":
+		if e.ComplexityRoot.Mutation.SandboxRemoveInvestment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveInvestment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveInvestment(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID)), true
+	case "Mutation.sandboxRemoveInvestmentTransaction":
+		if e.ComplexityRoot.Mutation.SandboxRemoveInvestmentTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveInvestmentTransaction(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactionId"].(uuid.UUID)), true
 	case "Mutation.sandboxRemoveTransaction":
 		if e.ComplexityRoot.Mutation.SandboxRemoveTransaction == nil {
 			break
@@ -9219,6 +9323,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxFaults(childComplexity), true
+	case "Query.sandboxInvestmentChanges":
+		if e.ComplexityRoot.Query.SandboxInvestmentChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxInvestmentChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxInvestmentChanges(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxTransactionChanges":
+		if e.ComplexityRoot.Query.SandboxTransactionChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxTransactionChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxTransactionChanges(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.sandboxUser":
 		if e.ComplexityRoot.Query.SandboxUser == nil {
 			break
@@ -9670,6 +9796,109 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxFault.Status(childComplexity), true
 
+	case "SandboxInvestmentChange.amount":
+		if e.ComplexityRoot.SandboxInvestmentChange.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Amount(childComplexity), true
+	case "SandboxInvestmentChange.appliedAt":
+		if e.ComplexityRoot.SandboxInvestmentChange.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.AppliedAt(childComplexity), true
+	case "SandboxInvestmentChange.balance":
+		if e.ComplexityRoot.SandboxInvestmentChange.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Balance(childComplexity), true
+	case "SandboxInvestmentChange.date":
+		if e.ComplexityRoot.SandboxInvestmentChange.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Date(childComplexity), true
+	case "SandboxInvestmentChange.description":
+		if e.ComplexityRoot.SandboxInvestmentChange.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Description(childComplexity), true
+	case "SandboxInvestmentChange.dueDate":
+		if e.ComplexityRoot.SandboxInvestmentChange.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.DueDate(childComplexity), true
+	case "SandboxInvestmentChange.investmentId":
+		if e.ComplexityRoot.SandboxInvestmentChange.InvestmentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.InvestmentID(childComplexity), true
+	case "SandboxInvestmentChange.itemId":
+		if e.ComplexityRoot.SandboxInvestmentChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.ItemID(childComplexity), true
+	case "SandboxInvestmentChange.movementType":
+		if e.ComplexityRoot.SandboxInvestmentChange.MovementType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.MovementType(childComplexity), true
+	case "SandboxInvestmentChange.name":
+		if e.ComplexityRoot.SandboxInvestmentChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Name(childComplexity), true
+	case "SandboxInvestmentChange.operation":
+		if e.ComplexityRoot.SandboxInvestmentChange.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Operation(childComplexity), true
+	case "SandboxInvestmentChange.quantity":
+		if e.ComplexityRoot.SandboxInvestmentChange.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Quantity(childComplexity), true
+	case "SandboxInvestmentChange.requestedAt":
+		if e.ComplexityRoot.SandboxInvestmentChange.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.RequestedAt(childComplexity), true
+	case "SandboxInvestmentChange.subtype":
+		if e.ComplexityRoot.SandboxInvestmentChange.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Subtype(childComplexity), true
+	case "SandboxInvestmentChange.transactionId":
+		if e.ComplexityRoot.SandboxInvestmentChange.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.TransactionID(childComplexity), true
+	case "SandboxInvestmentChange.type":
+		if e.ComplexityRoot.SandboxInvestmentChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Type(childComplexity), true
+	case "SandboxInvestmentChange.value":
+		if e.ComplexityRoot.SandboxInvestmentChange.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Value(childComplexity), true
+
 	case "SandboxNextExecution.executionStatus":
 		if e.ComplexityRoot.SandboxNextExecution.ExecutionStatus == nil {
 			break
@@ -9744,6 +9973,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxTransactionChange.Amount(childComplexity), true
+	case "SandboxTransactionChange.appliedAt":
+		if e.ComplexityRoot.SandboxTransactionChange.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.AppliedAt(childComplexity), true
 	case "SandboxTransactionChange.category":
 		if e.ComplexityRoot.SandboxTransactionChange.Category == nil {
 			break
@@ -9774,6 +10009,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxTransactionChange.Operation(childComplexity), true
+	case "SandboxTransactionChange.requestedAt":
+		if e.ComplexityRoot.SandboxTransactionChange.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.RequestedAt(childComplexity), true
 	case "SandboxTransactionChange.status":
 		if e.ComplexityRoot.SandboxTransactionChange.Status == nil {
 			break
@@ -10859,6 +11100,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SandboxBillPatch", ec.unmarshalInputSandboxBillPatch),
 			graphql.NewInputUnmarshaler("SandboxEventInput", ec.unmarshalInputSandboxEventInput),
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentInput", ec.unmarshalInputSandboxInvestmentInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentPatch", ec.unmarshalInputSandboxInvestmentPatch),
+			graphql.NewInputUnmarshaler("SandboxInvestmentTransactionInput", ec.unmarshalInputSandboxInvestmentTransactionInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentTransactionPatch", ec.unmarshalInputSandboxInvestmentTransactionPatch),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
 			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
 			graphql.NewInputUnmarshaler("SandboxPaymentErrorInput", ec.unmarshalInputSandboxPaymentErrorInput),
@@ -15792,7 +16037,7 @@ extend input SandboxEventInput {
 
 # Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
 # /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
-# transactions here, bills at the end of this file (investments are not controlled yet); docs/sandbox.md,
+# transactions here, bills and investments at the end of this file; docs/sandbox.md,
 # "Control: items and data".
 
 "A transaction to add to a sandbox item's account: the fields a client sees."
@@ -16270,6 +16515,183 @@ extend input CreateBoletoInput {
 extend type Boleto {
   "The test clock the boleto lives on; absent for real time."
   testClockId: UUID
+}
+
+# Sandbox control of investments and their transactions (POST /sandbox/items/{id}/investments,
+# GET it, PATCH and DELETE .../investments/{investmentId}; POST
+# .../investments/{investmentId}/transactions, PATCH and DELETE one), and the history of
+# transaction changes (GET /sandbox/items/{id}/transactions). API keys only, sandbox items
+# only; docs/sandbox.md, "Data: investments".
+
+"An investment to add to a sandbox item: the fields a client sees."
+input SandboxInvestmentInput {
+  "The investment's name."
+  name: String!
+  "FIXED_INCOME, MUTUAL_FUND, SECURITY, EQUITY, COE, ETF or OTHER."
+  type: String!
+  "The subtype (free text, as the bank names it)."
+  subtype: String
+  "The balance in reais, zero or more, whole centavos (also its amount)."
+  balance: Float!
+  "The quantity held."
+  quantity: Float
+  "The unit value."
+  value: Float
+  "The due date."
+  dueDate: DateTime
+}
+
+"What to change on a sandbox item's investment; absent fields stay."
+input SandboxInvestmentPatch {
+  "The name."
+  name: String
+  "The balance in reais, zero or more, whole centavos."
+  balance: Float
+  "The quantity held."
+  quantity: Float
+  "The unit value."
+  value: Float
+}
+
+"An investment transaction to add to an investment of a sandbox item."
+input SandboxInvestmentTransactionInput {
+  "BUY, SELL, TAX or TRANSFER."
+  type: String!
+  "CREDIT or DEBIT; absent: CREDIT for BUY, DEBIT for SELL and TAX (TRANSFER must say)."
+  movementType: String
+  "The transaction's date (also its tradeDate)."
+  date: DateTime!
+  "The amount in reais, more than zero, whole centavos (also its netAmount)."
+  amount: Float!
+  "The quantity."
+  quantity: Float
+  "The unit value."
+  value: Float
+  "The description."
+  description: String
+}
+
+"What to change on an investment transaction of a sandbox item; absent fields stay."
+input SandboxInvestmentTransactionPatch {
+  "The description."
+  description: String
+  "The amount in reais, more than zero, whole centavos."
+  amount: Float
+  "The date."
+  date: DateTime
+}
+
+"A change to a sandbox item's investments, or to an investment's transactions (transactionId set): the item's next execution collects it (no event: the interface documents none for investments), and every later one keeps it."
+type SandboxInvestmentChange {
+  "The investment's id (ADD of an investment: the id it will have)."
+  investmentId: UUID!
+  "The investment transaction's id (ADD: the id it will have); null for a change of the investment itself."
+  transactionId: UUID
+  "The item's id."
+  itemId: UUID!
+  "ADD, CHANGE or REMOVE."
+  operation: String!
+  "ADD: the investment's type, or the transaction's."
+  type: String
+  "ADD of an investment: its subtype."
+  subtype: String
+  "Investment: the name (null: unchanged)."
+  name: String
+  "Investment: the balance (null: unchanged)."
+  balance: Float
+  "The quantity (null: unchanged)."
+  quantity: Float
+  "The unit value (null: unchanged)."
+  value: Float
+  "ADD of an investment: its due date."
+  dueDate: DateTime
+  "ADD of a transaction: CREDIT or DEBIT."
+  movementType: String
+  "Transaction: the date (null: unchanged)."
+  date: DateTime
+  "Transaction: the amount (null: unchanged)."
+  amount: Float
+  "Transaction: the description (null: unchanged)."
+  description: String
+  "When the control action was taken (the latest, for one changed again)."
+  requestedAt: DateTime!
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits. Changed again, a change waits again."
+  appliedAt: DateTime
+}
+
+extend type SandboxTransactionChange {
+  "When the control action was taken (the latest, for a transaction changed again)."
+  requestedAt: DateTime!
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits. Changed again, a change waits again."
+  appliedAt: DateTime
+}
+
+extend type Query {
+  "GET /sandbox/items/{id}/investments: the sandbox item's investment and investment transaction changes, oldest first, pending (appliedAt null) or collected."
+  sandboxInvestmentChanges(
+    "The sandbox item's id."
+    id: UUID!
+  ): [SandboxInvestmentChange!]!
+  "GET /sandbox/items/{id}/transactions: the sandbox item's transaction changes, oldest first, pending (appliedAt null) or collected."
+  sandboxTransactionChanges(
+    "The sandbox item's id."
+    id: UUID!
+  ): [SandboxTransactionChange!]!
+}
+
+extend type Mutation {
+  "POST /sandbox/items/{id}/investments: adds investments (1 to 50) to the sandbox item; its next execution collects them."
+  sandboxAddInvestments(
+    "The sandbox item's id."
+    id: UUID!
+    "The investments."
+    investments: [SandboxInvestmentInput!]!
+  ): [SandboxInvestmentChange!]!
+  "PATCH /sandbox/items/{id}/investments/{investmentId}: changes an investment of the sandbox item (collected, or added and not removed)."
+  sandboxChangeInvestment(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The change."
+    input: SandboxInvestmentPatch!
+  ): SandboxInvestmentChange!
+  "DELETE /sandbox/items/{id}/investments/{investmentId}: removes an investment of the sandbox item with its transactions; its next execution drops them."
+  sandboxRemoveInvestment(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+  ): SandboxInvestmentChange!
+  "POST /sandbox/items/{id}/investments/{investmentId}/transactions: adds transactions (1 to 100) to an investment of the sandbox item."
+  sandboxAddInvestmentTransactions(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The transactions."
+    transactions: [SandboxInvestmentTransactionInput!]!
+  ): [SandboxInvestmentChange!]!
+  "PATCH /sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}: changes a transaction of the investment."
+  sandboxChangeInvestmentTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The investment transaction's id."
+    transactionId: UUID!
+    "The change."
+    input: SandboxInvestmentTransactionPatch!
+  ): SandboxInvestmentChange!
+  "DELETE /sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}: removes a transaction of the investment."
+  sandboxRemoveInvestmentTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The investment transaction's id."
+    transactionId: UUID!
+  ): SandboxInvestmentChange!
 }
 `, BuiltIn: false},
 }
@@ -19081,6 +19503,46 @@ func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type SandboxFault", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxInvestmentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "investmentId":
+		return ec.fieldContext_SandboxInvestmentChange_investmentId(ctx, field)
+	case "transactionId":
+		return ec.fieldContext_SandboxInvestmentChange_transactionId(ctx, field)
+	case "itemId":
+		return ec.fieldContext_SandboxInvestmentChange_itemId(ctx, field)
+	case "operation":
+		return ec.fieldContext_SandboxInvestmentChange_operation(ctx, field)
+	case "type":
+		return ec.fieldContext_SandboxInvestmentChange_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_SandboxInvestmentChange_subtype(ctx, field)
+	case "name":
+		return ec.fieldContext_SandboxInvestmentChange_name(ctx, field)
+	case "balance":
+		return ec.fieldContext_SandboxInvestmentChange_balance(ctx, field)
+	case "quantity":
+		return ec.fieldContext_SandboxInvestmentChange_quantity(ctx, field)
+	case "value":
+		return ec.fieldContext_SandboxInvestmentChange_value(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_SandboxInvestmentChange_dueDate(ctx, field)
+	case "movementType":
+		return ec.fieldContext_SandboxInvestmentChange_movementType(ctx, field)
+	case "date":
+		return ec.fieldContext_SandboxInvestmentChange_date(ctx, field)
+	case "amount":
+		return ec.fieldContext_SandboxInvestmentChange_amount(ctx, field)
+	case "description":
+		return ec.fieldContext_SandboxInvestmentChange_description(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_SandboxInvestmentChange_requestedAt(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxInvestmentChange_appliedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxInvestmentChange", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxNextExecution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "itemId":
@@ -19135,6 +19597,10 @@ func (ec *executionContext) childFields_SandboxTransactionChange(ctx context.Con
 		return ec.fieldContext_SandboxTransactionChange_status(ctx, field)
 	case "category":
 		return ec.fieldContext_SandboxTransactionChange_category(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_SandboxTransactionChange_requestedAt(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxTransactionChange_appliedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxTransactionChange", field.Name)
 }
@@ -20727,6 +21193,58 @@ func (ec *executionContext) field_Mutation_sandboxAddBills_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_sandboxAddInvestmentTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactions",
+		func(ctx context.Context, v any) ([]*model.SandboxInvestmentTransactionInput, error) {
+			return ec.unmarshalNSandboxInvestmentTransactionInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentTransactionInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactions"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxAddInvestments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investments",
+		func(ctx context.Context, v any) ([]*model.SandboxInvestmentInput, error) {
+			return ec.unmarshalNSandboxInvestmentInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investments"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_sandboxAddTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20771,6 +21289,74 @@ func (ec *executionContext) field_Mutation_sandboxChangeBill_args(ctx context.Co
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SandboxBillPatch, error) {
 			return ec.unmarshalNSandboxBillPatch2ponteᚋmodelᚐSandboxBillPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeInvestmentTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxInvestmentTransactionPatch, error) {
+			return ec.unmarshalNSandboxInvestmentTransactionPatch2ponteᚋmodelᚐSandboxInvestmentTransactionPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeInvestment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxInvestmentPatch, error) {
+			return ec.unmarshalNSandboxInvestmentPatch2ponteᚋmodelᚐSandboxInvestmentPatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20872,6 +21458,58 @@ func (ec *executionContext) field_Mutation_sandboxRemoveBill_args(ctx context.Co
 		return nil, err
 	}
 	args["billId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveInvestment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
 	return args, nil
 }
 
@@ -22596,6 +23234,34 @@ func (ec *executionContext) field_Query_sandboxEvents_args(ctx context.Context, 
 		return nil, err
 	}
 	args["cursor"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxInvestmentChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxTransactionChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -43597,6 +44263,270 @@ func (ec *executionContext) fieldContext_Mutation_deleteCategoryRule(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_sandboxAddInvestments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddInvestments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddInvestments(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investments"].([]*model.SandboxInvestmentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddInvestments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddInvestments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeInvestment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeInvestment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeInvestment(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["input"].(model.SandboxInvestmentPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeInvestment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeInvestment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveInvestment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveInvestment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveInvestment(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveInvestment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveInvestment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxAddInvestmentTransactions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddInvestmentTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddInvestmentTransactions(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactions"].([]*model.SandboxInvestmentTransactionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddInvestmentTransactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddInvestmentTransactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeInvestmentTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeInvestmentTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID), fc.Args["input"].(model.SandboxInvestmentTransactionPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeInvestmentTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveInvestmentTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveInvestmentTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nationality_hasBrazilianNationality(ctx context.Context, field graphql.CollectedField, obj *model.Nationality) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -52243,6 +53173,94 @@ func (ec *executionContext) fieldContext_Query_categoryRules(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxInvestmentChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxInvestmentChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxInvestmentChanges(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxInvestmentChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxInvestmentChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sandboxTransactionChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxTransactionChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxTransactionChanges(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxTransactionChange) graphql.Marshaler {
+			return ec.marshalNSandboxTransactionChange2ᚕᚖponteᚋmodelᚐSandboxTransactionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxTransactionChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxTransactionChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxTransactionChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -53234,6 +54252,397 @@ func (ec *executionContext) fieldContext_SandboxFault_latencyMs(_ context.Contex
 	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SandboxInvestmentChange_investmentId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_investmentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestmentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_investmentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_transactionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_transactionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_operation(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_type(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_subtype(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_name(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_balance(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_quantity(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_value(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_movementType(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_movementType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MovementType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_movementType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_date(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_amount(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_description(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_requestedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_appliedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
 func (ec *executionContext) _SandboxNextExecution_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -53710,6 +55119,52 @@ func (ec *executionContext) _SandboxTransactionChange_category(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_SandboxTransactionChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_requestedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_appliedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _SandboxUser_id(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
@@ -61098,6 +62553,293 @@ func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context,
 func UnmarshalSandboxFaultInput(ctx context.Context, raw any) (model.SandboxFault, error) {
 	var out model.SandboxFault
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxFaultInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentInput(ctx context.Context, obj any) (model.SandboxInvestmentInput, error) {
+	var it model.SandboxInvestmentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "type", "subtype", "balance", "quantity", "value", "dueDate"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "subtype":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subtype"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subtype = data
+		case "balance":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("balance"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Balance = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentInput unmarshals raw into the SandboxInvestmentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentInput(ctx context.Context, raw any) (model.SandboxInvestmentInput, error) {
+	var out model.SandboxInvestmentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentPatch(ctx context.Context, obj any) (model.SandboxInvestmentPatch, error) {
+	var it model.SandboxInvestmentPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "balance", "quantity", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "balance":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("balance"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Balance = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentPatch unmarshals raw into the SandboxInvestmentPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentPatch(ctx context.Context, raw any) (model.SandboxInvestmentPatch, error) {
+	var out model.SandboxInvestmentPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentPatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentTransactionInput(ctx context.Context, obj any) (model.SandboxInvestmentTransactionInput, error) {
+	var it model.SandboxInvestmentTransactionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "movementType", "date", "amount", "quantity", "value", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "movementType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("movementType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MovementType = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalNDateTime2ponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentTransactionInput unmarshals raw into the SandboxInvestmentTransactionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentTransactionInput(ctx context.Context, raw any) (model.SandboxInvestmentTransactionInput, error) {
+	var out model.SandboxInvestmentTransactionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentTransactionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentTransactionPatch(ctx context.Context, obj any) (model.SandboxInvestmentTransactionPatch, error) {
+	var it model.SandboxInvestmentTransactionPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "amount", "date"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentTransactionPatch unmarshals raw into the SandboxInvestmentTransactionPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentTransactionPatch(ctx context.Context, raw any) (model.SandboxInvestmentTransactionPatch, error) {
+	var out model.SandboxInvestmentTransactionPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentTransactionPatch", raw, &out)
 	return out, err
 }
 
@@ -69291,6 +71033,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxAddInvestments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddInvestments(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeInvestment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeInvestment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveInvestment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveInvestment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxAddInvestmentTransactions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddInvestmentTransactions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeInvestmentTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeInvestmentTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveInvestmentTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveInvestmentTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -71933,6 +73717,20 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sandboxInvestmentChanges":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxInvestmentChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxTransactionChanges":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxTransactionChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -72327,6 +74125,119 @@ func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var sandboxInvestmentChangeImplementors = []string{"SandboxInvestmentChange"}
+
+func (ec *executionContext) _SandboxInvestmentChange(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxInvestmentChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxInvestmentChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxInvestmentChange")
+		case "investmentId":
+			out.Values[i] = ec._SandboxInvestmentChange_investmentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionId":
+			out.Values[i] = ec._SandboxInvestmentChange_transactionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._SandboxInvestmentChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._SandboxInvestmentChange_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._SandboxInvestmentChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subtype":
+			out.Values[i] = ec._SandboxInvestmentChange_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SandboxInvestmentChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._SandboxInvestmentChange_balance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._SandboxInvestmentChange_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._SandboxInvestmentChange_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._SandboxInvestmentChange_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "movementType":
+			out.Values[i] = ec._SandboxInvestmentChange_movementType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._SandboxInvestmentChange_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._SandboxInvestmentChange_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SandboxInvestmentChange_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._SandboxInvestmentChange_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "appliedAt":
+			out.Values[i] = ec._SandboxInvestmentChange_appliedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sandboxNextExecutionImplementors = []string{"SandboxNextExecution"}
 
 func (ec *executionContext) _SandboxNextExecution(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxNextExecution) graphql.Marshaler {
@@ -72491,6 +74402,16 @@ func (ec *executionContext) _SandboxTransactionChange(ctx context.Context, sel a
 			}
 		case "category":
 			out.Values[i] = ec._SandboxTransactionChange_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._SandboxTransactionChange_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "appliedAt":
+			out.Values[i] = ec._SandboxTransactionChange_appliedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -76241,6 +78162,78 @@ func (ec *executionContext) marshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaul
 		graphql.AddInvalidNullFromMarshaler(ctx, "SandboxFaultKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx context.Context, sel ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxInvestmentChange!")
+		return graphql.Null
+	}
+	return ec._SandboxInvestmentChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentInputᚄ(ctx context.Context, v any) ([]*model.SandboxInvestmentInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxInvestmentInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxInvestmentInput2ᚖponteᚋmodelᚐSandboxInvestmentInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentInput2ᚖponteᚋmodelᚐSandboxInvestmentInput(ctx context.Context, v any) (*model.SandboxInvestmentInput, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentPatch2ponteᚋmodelᚐSandboxInvestmentPatch(ctx context.Context, v any) (model.SandboxInvestmentPatch, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentTransactionInputᚄ(ctx context.Context, v any) ([]*model.SandboxInvestmentTransactionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxInvestmentTransactionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxInvestmentTransactionInput2ᚖponteᚋmodelᚐSandboxInvestmentTransactionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionInput2ᚖponteᚋmodelᚐSandboxInvestmentTransactionInput(ctx context.Context, v any) (*model.SandboxInvestmentTransactionInput, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentTransactionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionPatch2ponteᚋmodelᚐSandboxInvestmentTransactionPatch(ctx context.Context, v any) (model.SandboxInvestmentTransactionPatch, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentTransactionPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNSandboxItemStatusInput2ponteᚋmodelᚐSandboxItemStatusInput(ctx context.Context, v any) (model.SandboxItemStatusInput, error) {
