@@ -91,7 +91,7 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"sandboxMovePayment": "request",
 	"testClock":          "testClock", "advanceTestClock": "testClock",
 	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item",
-	"categoryRule": "categoryRule",
+	"categoryRule":              "categoryRule",
 	"sandboxTransactionChanges": "item", "sandboxInvestmentChanges": "item", "sandboxAddInvestments": "item", "sandboxChangeInvestment": "item",
 	"sandboxRemoveInvestment": "item", "sandboxAddInvestmentTransactions": "item", "sandboxChangeInvestmentTransaction": "item",
 	"sandboxRemoveInvestmentTransaction": "item"}
@@ -176,7 +176,7 @@ func azInputs(f map[string]string) map[string]any {
 		"SandboxEventInput": b["sandboxEvent"], "SandboxPaymentMoveInput": b["sandboxPayMove"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
 		"SandboxBillInput": b["sandboxBills"].(map[string]any)["bills"].([]any)[0], "SandboxBillPatch": b["sandboxBillPatch"],
-		"CategoryRuleInput": b["categoryRule"],
+		"CategoryRuleInput":      b["categoryRule"],
 		"SandboxInvestmentInput": b["sandboxInv"].(map[string]any)["investments"].([]any)[0], "SandboxInvestmentPatch": b["sandboxInvPatch"],
 		"SandboxInvestmentTransactionInput": b["sandboxInvTx"].(map[string]any)["transactions"].([]any)[0], "SandboxInvestmentTransactionPatch": b["sandboxInvTxPatch"],
 	}
