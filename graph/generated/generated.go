@@ -1587,12 +1587,14 @@ type ComplexityRoot struct {
 	}
 
 	SandboxPaymentMove struct {
-		From           func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Kind           func(childComplexity int) int
-		PaymentIntent  func(childComplexity int) int
-		PaymentRequest func(childComplexity int) int
-		Status         func(childComplexity int) int
+		AutomaticPixPayment func(childComplexity int) int
+		From                func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Kind                func(childComplexity int) int
+		PaymentIntent       func(childComplexity int) int
+		PaymentRequest      func(childComplexity int) int
+		ScheduledPayment    func(childComplexity int) int
+		Status              func(childComplexity int) int
 	}
 
 	SandboxTransactionChange struct {
@@ -9493,6 +9495,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxNextExecution.UnavailableProducts(childComplexity), true
 
+	case "SandboxPaymentMove.automaticPixPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.AutomaticPixPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.AutomaticPixPayment(childComplexity), true
 	case "SandboxPaymentMove.from":
 		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
 			break
@@ -9523,6 +9531,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.PaymentRequest(childComplexity), true
+	case "SandboxPaymentMove.scheduledPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment(childComplexity), true
 	case "SandboxPaymentMove.status":
 		if e.ComplexityRoot.SandboxPaymentMove.Status == nil {
 			break
@@ -15686,7 +15700,7 @@ input SandboxPaymentErrorInput {
 
 "What a sandbox payment move did."
 type SandboxPaymentMove {
-  "payment-requests or payment-intents."
+  "payment-requests, payment-intents, scheduled-payments or automatic-pix-payments."
   kind: String!
   "The moved resource's id."
   id: UUID!
@@ -15701,9 +15715,9 @@ type SandboxPaymentMove {
 }
 
 extend type Mutation {
-  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request or intent to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment or automatic PIX charge to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
   sandboxMovePayment(
-    "payment-requests or payment-intents."
+    "payment-requests, payment-intents, scheduled-payments or automatic-pix-payments."
     kind: String!
     "The resource's id."
     id: UUID!
@@ -15940,6 +15954,15 @@ extend type Mutation {
     "The bill's id."
     billId: UUID!
   ): SandboxBillChange!
+}
+
+# Sandbox control of scheduled payments and automatic PIX charges: the moved one.
+
+extend type SandboxPaymentMove {
+  "The scheduled payment as the move left it, for a move of one (kind scheduled-payments)."
+  scheduledPayment: ScheduledPayment
+  "The automatic PIX charge as the move left it, for a move of one (kind automatic-pix-payments)."
+  automaticPixPayment: AutomaticPixPayment
 }
 `, BuiltIn: false},
 }
@@ -18717,6 +18740,10 @@ func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, 
 		return ec.fieldContext_SandboxPaymentMove_paymentRequest(ctx, field)
 	case "paymentIntent":
 		return ec.fieldContext_SandboxPaymentMove_paymentIntent(ctx, field)
+	case "scheduledPayment":
+		return ec.fieldContext_SandboxPaymentMove_scheduledPayment(ctx, field)
+	case "automaticPixPayment":
+		return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
 }
@@ -52393,6 +52420,70 @@ func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentIntent(_ cont
 	return fc, nil
 }
 
+func (ec *executionContext) _SandboxPaymentMove_scheduledPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_scheduledPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalOScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_scheduledPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_automaticPixPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutomaticPixPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalOAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_automaticPixPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SandboxTransactionChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -70983,6 +71074,16 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "scheduledPayment":
+			out.Values[i] = ec._SandboxPaymentMove_scheduledPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "automaticPixPayment":
+			out.Values[i] = ec._SandboxPaymentMove_automaticPixPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -75475,6 +75576,13 @@ func (ec *executionContext) unmarshalOAutomaticPixFirstPaymentInput2ᚖponteᚋm
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AutomaticPixPayment(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx context.Context, sel ast.SelectionSet, v *model.BankData) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -76666,6 +76774,13 @@ func (ec *executionContext) unmarshalOSandboxPaymentErrorInput2ᚖponteᚋmodel�
 	}
 	res, err := ec.unmarshalInputSandboxPaymentErrorInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScheduledPayment(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
