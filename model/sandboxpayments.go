@@ -9,10 +9,11 @@ const (
 	SandboxPaymentIntents  = "payment-intents"
 	SandboxScheduledPays   = "scheduled-payments"
 	SandboxAutoPixPays     = "automatic-pix-payments"
+	SandboxBoletos         = "boletos"
 )
 
 // SandboxPaymentKinds lists them.
-var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents, SandboxScheduledPays, SandboxAutoPixPays}
+var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents, SandboxScheduledPays, SandboxAutoPixPays, SandboxBoletos}
 
 // SandboxPaymentMoveInput is the body of POST /sandbox/payments/{kind}/{id}/status: the
 // status to move a sandbox payment to and, for a failure, the error it carries.
@@ -41,4 +42,6 @@ type SandboxPaymentMove struct {
 	// The scheduled payment or automatic PIX charge, for a move of one.
 	ScheduledPayment    *ScheduledPayment    `json:"scheduledPayment"`
 	AutomaticPixPayment *AutomaticPixPayment `json:"automaticPixPayment"`
+	// The boleto, for a move of one (which has no payment request).
+	Boleto *Boleto `json:"boleto"`
 }

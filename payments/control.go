@@ -53,6 +53,17 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 			}
 			requestID, chargeID, mv.From = p.ID, a.ID, a.Status
 			return e.controlCharge(ctx, tx, p, a, to, in.ErrorDetail)
+		case model.SandboxBoletos:
+			b, err := e.lockSandboxBoleto(ctx, tx, pr.ClientID, id)
+			if err != nil {
+				return err
+			}
+			mv.From = b.Status
+			if err := e.controlBoleto(ctx, tx, b, to); err != nil {
+				return err
+			}
+			mv.Boleto = &b.Boleto
+			return nil
 		case model.SandboxPaymentIntents:
 			p, n, err := e.lockIntent(ctx, tx, pr.ClientID, id)
 			if err != nil {
@@ -70,6 +81,9 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if requestID == uuid.Nil {
+		return mv, nil // a boleto's move: no payment request
 	}
 	if mv.PaymentRequest, err = e.Request(ctx, requestID); err != nil {
 		return nil, err

@@ -10,5 +10,6 @@ func scanPaymentControlRoutes(f map[string]string) map[string]scanRoute {
 		"POST /sandbox/payments/payment-intents/{id}/status":        {ids: []string{"intent"}, body: move},
 		"POST /sandbox/payments/scheduled-payments/{id}/status":     {ids: []string{"schedule"}, body: move},
 		"POST /sandbox/payments/automatic-pix-payments/{id}/status": {ids: []string{"charge"}, body: move},
+		"POST /sandbox/payments/boletos/{id}/status":                {ids: []string{"boleto"}, body: move},
 	}
 }

@@ -1588,6 +1588,7 @@ type ComplexityRoot struct {
 
 	SandboxPaymentMove struct {
 		AutomaticPixPayment func(childComplexity int) int
+		Boleto              func(childComplexity int) int
 		From                func(childComplexity int) int
 		ID                  func(childComplexity int) int
 		Kind                func(childComplexity int) int
@@ -9501,6 +9502,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.AutomaticPixPayment(childComplexity), true
+	case "SandboxPaymentMove.boleto":
+		if e.ComplexityRoot.SandboxPaymentMove.Boleto == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.Boleto(childComplexity), true
 	case "SandboxPaymentMove.from":
 		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
 			break
@@ -15700,7 +15707,7 @@ input SandboxPaymentErrorInput {
 
 "What a sandbox payment move did."
 type SandboxPaymentMove {
-  "payment-requests, payment-intents, scheduled-payments or automatic-pix-payments."
+  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
   kind: String!
   "The moved resource's id."
   id: UUID!
@@ -15708,16 +15715,16 @@ type SandboxPaymentMove {
   from: String!
   "The status it is in now."
   status: String!
-  "The payment request, as the move left it (an intent's own request)."
-  paymentRequest: PaymentRequest!
+  "The payment request, as the move left it (an intent's, scheduled payment's or charge's own request); null for a boleto's move."
+  paymentRequest: PaymentRequest
   "The payment intent, for a move of an intent."
   paymentIntent: PaymentIntent
 }
 
 extend type Mutation {
-  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment or automatic PIX charge to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge or boleto to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
   sandboxMovePayment(
-    "payment-requests, payment-intents, scheduled-payments or automatic-pix-payments."
+    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
     kind: String!
     "The resource's id."
     id: UUID!
@@ -15956,13 +15963,15 @@ extend type Mutation {
   ): SandboxBillChange!
 }
 
-# Sandbox control of scheduled payments and automatic PIX charges: the moved one.
+# Sandbox control of scheduled payments, automatic PIX charges and boletos: the moved one.
 
 extend type SandboxPaymentMove {
   "The scheduled payment as the move left it, for a move of one (kind scheduled-payments)."
   scheduledPayment: ScheduledPayment
   "The automatic PIX charge as the move left it, for a move of one (kind automatic-pix-payments)."
   automaticPixPayment: AutomaticPixPayment
+  "The boleto as the move left it, for a move of one (kind boletos)."
+  boleto: Boleto
 }
 `, BuiltIn: false},
 }
@@ -18744,6 +18753,8 @@ func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, 
 		return ec.fieldContext_SandboxPaymentMove_scheduledPayment(ctx, field)
 	case "automaticPixPayment":
 		return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
+	case "boleto":
+		return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
 }
@@ -52369,10 +52380,10 @@ func (ec *executionContext) _SandboxPaymentMove_paymentRequest(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+			return ec.marshalOPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -52479,6 +52490,38 @@ func (ec *executionContext) fieldContext_SandboxPaymentMove_automaticPixPayment(
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_boleto(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boleto, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+			return ec.marshalOBoleto2ᚖponteᚋmodelᚐBoleto(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_boleto(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
 		},
 	}
 	return fc, nil
@@ -71066,7 +71109,7 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			}
 		case "paymentRequest":
 			out.Values[i] = ec._SandboxPaymentMove_paymentRequest(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "paymentIntent":
@@ -71081,6 +71124,11 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			}
 		case "automaticPixPayment":
 			out.Values[i] = ec._SandboxPaymentMove_automaticPixPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "boleto":
+			out.Values[i] = ec._SandboxPaymentMove_boleto(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -75588,6 +75636,13 @@ func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx con
 		return graphql.Null
 	}
 	return ec._BankData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBoleto2ᚖponteᚋmodelᚐBoleto(ctx context.Context, sel ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Boleto(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBoletoCharge2ᚖponteᚋmodelᚐBoletoCharge(ctx context.Context, sel ast.SelectionSet, v *model.BoletoCharge) graphql.Marshaler {
