@@ -129,6 +129,7 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"username":"ana.souza"`, `"description":"PADARIA DO ZE"`, "seeded name: 400\n",
 		// A dated request's scheduled payments moved by control: one paid, one canceled, the consent CONSUMED.
 		`"from":"SCHEDULED","status":"COMPLETED"`, `"from":"SCHEDULED","status":"CANCELED"`, `"status":"CONSUMED"`,
+		"boleto move: 403\n",
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {
