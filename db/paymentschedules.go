@@ -185,3 +185,10 @@ func (tx *Tx) ScheduledAutomaticPixPayments(ctx context.Context, requestID uuid.
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (*AutomaticPixPaymentRow, error) { return scanAutoPix(r) })
 }
+
+// CompletedAutomaticPixPayments counts a request's charges that were paid.
+func (tx *Tx) CompletedAutomaticPixPayments(ctx context.Context, requestID uuid.UUID) (int, error) {
+	var n int
+	err := tx.pg.QueryRow(ctx, `SELECT count(*) FROM automatic_pix_payments WHERE request_id = $1 AND status = 'COMPLETED'`, requestID).Scan(&n)
+	return n, err
+}

@@ -7,10 +7,13 @@ import "github.com/google/uuid"
 const (
 	SandboxPaymentRequests = "payment-requests"
 	SandboxPaymentIntents  = "payment-intents"
+	SandboxScheduledPays   = "scheduled-payments"
+	SandboxAutoPixPays     = "automatic-pix-payments"
+	SandboxBoletos         = "boletos"
 )
 
 // SandboxPaymentKinds lists them.
-var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents}
+var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents, SandboxScheduledPays, SandboxAutoPixPays, SandboxBoletos}
 
 // SandboxPaymentMoveInput is the body of POST /sandbox/payments/{kind}/{id}/status: the
 // status to move a sandbox payment to and, for a failure, the error it carries.
@@ -36,4 +39,9 @@ type SandboxPaymentMove struct {
 	Status         string          `json:"status"`
 	PaymentRequest *PaymentRequest `json:"paymentRequest"`
 	PaymentIntent  *PaymentIntent  `json:"paymentIntent"`
+	// The scheduled payment or automatic PIX charge, for a move of one.
+	ScheduledPayment    *ScheduledPayment    `json:"scheduledPayment"`
+	AutomaticPixPayment *AutomaticPixPayment `json:"automaticPixPayment"`
+	// The boleto, for a move of one (which has no payment request).
+	Boleto *Boleto `json:"boleto"`
 }

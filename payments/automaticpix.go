@@ -375,25 +375,11 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, requestID 
 		if p, err = e.authorizedRequest(ctx, tx, clientID, requestID); err != nil {
 			return err
 		}
-		pending, err := tx.ScheduledAutomaticPixPayments(ctx, p.ID)
+		n, _, err := tx.ActivePaymentIntent(ctx, p.ID)
 		if err != nil {
 			return err
 		}
-		for _, a := range pending {
-			if err := e.cancelCharge(ctx, tx, p, a, ByClient); err != nil {
-				return err
-			}
-		}
-		n, active, err := tx.ActivePaymentIntent(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if active {
-			if err := e.moveIntent(ctx, tx, n, Revoked); err != nil {
-				return err
-			}
-		}
-		return e.setRequestStatus(ctx, tx, p, Canceled, ByClient)
+		return e.endAuthorization(ctx, tx, p, n, Revoked, ByClient)
 	})
 	if err != nil {
 		return nil, err
@@ -485,8 +471,6 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 		if err != nil {
 			return err
 		}
-		event := "automatic_pix_payment/completed"
-		a.Status, a.UpdatedAt = AutoCompleted, e.now(ctx)
 		var refused *model.PaymentErrorDetail
 		if n != nil {
 			at := attempt(p, n)
@@ -495,23 +479,31 @@ func (w *autoPixWorker) Work(ctx context.Context, job *river.Job[AutoPixArgs]) e
 				return err
 			}
 		}
-		if refused != nil {
-			a.Status, a.ErrorDetail, event = AutoError, refused, "automatic_pix_payment/error"
-		} else {
-			connector := 0
-			if n != nil {
-				connector = n.ConnectorID
-			}
-			a.EndToEndID = strPtr(e.endToEndID(ctx, tx, connector, e.now(ctx)))
+		return e.runCharge(ctx, tx, p, n, a, refused, ByInternal)
+	})
+}
+
+// runCharge records a charge's run: COMPLETED (with its end-to-end id, paid to the
+// ledger) or, refused, ERROR with the refusal; its event sent.
+func (e *Engine) runCharge(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, a *db.AutomaticPixPaymentRow, refused *model.PaymentErrorDetail, by string) error {
+	event := "automatic_pix_payment/completed"
+	a.Status, a.UpdatedAt = AutoCompleted, e.now(ctx)
+	if refused != nil {
+		a.Status, a.ErrorDetail, event = AutoError, refused, "automatic_pix_payment/error"
+	} else {
+		connector := 0
+		if n != nil {
+			connector = n.ConnectorID
 		}
-		if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
+		a.EndToEndID = strPtr(e.endToEndID(ctx, tx, connector, e.now(ctx)))
+	}
+	if err := tx.SaveAutomaticPixPayment(ctx, a); err != nil {
+		return err
+	}
+	if a.Status == AutoCompleted {
+		if err := e.payDated(ctx, tx, p, "automatic_pix", a.ID, a.Amount); err != nil {
 			return err
 		}
-		if a.Status == AutoCompleted {
-			if err := e.payDated(ctx, tx, p, "automatic_pix", a.ID, a.Amount); err != nil {
-				return err
-			}
-		}
-		return e.emit(ctx, tx, p, event, ByInternal, autoPixPayload(a))
-	})
+	}
+	return e.emit(ctx, tx, p, event, by, autoPixPayload(a))
 }

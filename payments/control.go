@@ -13,7 +13,8 @@ import (
 )
 
 // Sandbox control of payments (POST /sandbox/payments/{kind}/{id}/status): a developer
-// moves a sandbox payment request or intent to any status its state table allows next,
+// moves a sandbox payment request, intent, scheduled payment or automatic PIX charge
+// (control_dated.go) to any status its state table allows next,
 // through the functions the engine makes its own moves with, so the status, the ledger
 // (COMPLETED posts the payment, a refund holds and releases it), the request following its
 // intent and the webhooks are those of a real move, triggeredBy CLIENT (the API key's
@@ -35,9 +36,35 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 		return nil, bad("status is required: the status to move the %s to.", strings.TrimSuffix(kind, "s"))
 	}
 	mv := &model.SandboxPaymentMove{Kind: kind, ID: id, Status: to}
-	var requestID, intentID uuid.UUID
+	var requestID, intentID, scheduledID, chargeID uuid.UUID
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if kind == model.SandboxPaymentIntents {
+		switch kind {
+		case model.SandboxScheduledPays:
+			p, s, err := e.lockScheduled(ctx, tx, pr.ClientID, id)
+			if err != nil {
+				return err
+			}
+			requestID, scheduledID, mv.From = p.ID, s.ID, s.Status
+			return e.controlScheduled(ctx, tx, p, s, to, in.ErrorDetail)
+		case model.SandboxAutoPixPays:
+			p, a, err := e.lockChargeByID(ctx, tx, pr.ClientID, id)
+			if err != nil {
+				return err
+			}
+			requestID, chargeID, mv.From = p.ID, a.ID, a.Status
+			return e.controlCharge(ctx, tx, p, a, to, in.ErrorDetail)
+		case model.SandboxBoletos:
+			b, err := e.lockSandboxBoleto(ctx, tx, pr.ClientID, id)
+			if err != nil {
+				return err
+			}
+			mv.From = b.Status
+			if err := e.controlBoleto(ctx, tx, b, to); err != nil {
+				return err
+			}
+			mv.Boleto = &b.Boleto
+			return nil
+		case model.SandboxPaymentIntents:
 			p, n, err := e.lockIntent(ctx, tx, pr.ClientID, id)
 			if err != nil {
 				return err
@@ -55,11 +82,24 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	if err != nil {
 		return nil, err
 	}
+	if requestID == uuid.Nil {
+		return mv, nil // a boleto's move: no payment request
+	}
 	if mv.PaymentRequest, err = e.Request(ctx, requestID); err != nil {
 		return nil, err
 	}
 	if intentID != uuid.Nil {
 		if mv.PaymentIntent, err = e.intent(ctx, pr.ClientID, intentID); err != nil {
+			return nil, err
+		}
+	}
+	if scheduledID != uuid.Nil {
+		if mv.ScheduledPayment, err = e.Schedule(ctx, requestID, scheduledID); err != nil {
+			return nil, err
+		}
+	}
+	if chargeID != uuid.Nil {
+		if mv.AutomaticPixPayment, err = e.AutomaticPixPayment(ctx, requestID, chargeID); err != nil {
 			return nil, err
 		}
 	}
@@ -88,7 +128,7 @@ func notAllowed(what string, id uuid.UUID, from, to string, next []string, why s
 
 // IntentControlMoves is what a control move may take an intent to: the moves of its
 // table whose status its request can follow (a dated or recurring request's authorization
-// ends through its scheduled payments or charges, which these moves do not reach).
+// ends by its own rule: authorizationEnds).
 func IntentControlMoves(status string, p *db.PaymentRequestRow) []string {
 	var next []string
 	for _, to := range intentMoves[status] {
@@ -105,10 +145,21 @@ func (e *Engine) controlIntent(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 		return err
 	}
 	next := IntentControlMoves(n.Status, p)
+	if n.Status == ConsentAuthorized && kindOf(p) != single {
+		ends, err := e.authorizationEnds(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		next = append(next, ends...)
+	}
 	if !slices.Contains(next, to) {
 		return notAllowed("Payment intent", n.ID, n.Status, to, next, "")
 	}
 	switch to {
+	case Revoked, Consumed:
+		if kindOf(p) != single {
+			return e.endByControl(ctx, tx, p, n, to)
+		}
 	case ConsentRejected, PaymentRejected, IntentRejected, IntentError, PaymentTimeout, IntentCanceled:
 		n.ErrorDetail = errorDetail(d, to)
 	case ConsentAuthorized:

@@ -182,7 +182,7 @@ func TestSandboxMoveRefusals(t *testing.T) {
 	wantCode(t, err, model.CodePaymentIntentNotFound)
 	_, err = w.pay.SandboxMove(other, model.SandboxPaymentRequests, p.ID, model.SandboxPaymentMoveInput{Status: payments.Canceled})
 	wantCode(t, err, model.CodePaymentRequestNotFound)
-	_, err = w.move("boletos", p.ID, payments.Canceled)
+	_, err = w.move("bulk-payments", p.ID, payments.Canceled)
 	wantCode(t, err, model.CodeInvalidParameter)
 	_, err = w.move(model.SandboxPaymentRequests, p.ID, " ")
 	wantCode(t, err, model.CodeInvalidParameter)

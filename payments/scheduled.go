@@ -101,20 +101,26 @@ func (w *scheduledWorker) Work(ctx context.Context, job *river.Job[ScheduledArgs
 				s.Status, s.ErrorDetail, event = SchedError, d, "scheduled_payment/error"
 			}
 		}
-		s.UpdatedAt = e.now(ctx)
-		if err := tx.SaveScheduledPayment(ctx, s); err != nil {
-			return err
-		}
-		if s.Status == SchedCompleted {
-			if err := e.payDated(ctx, tx, p, "scheduled", s.ID, p.Amount); err != nil {
-				return err
-			}
-		}
-		if err := e.emit(ctx, tx, p, event, ByInternal, scheduledPayload(s)); err != nil {
-			return err
-		}
-		return e.settleSchedule(ctx, tx, p, n, ByInternal)
+		return e.finishScheduled(ctx, tx, p, n, s, event, ByInternal)
 	})
+}
+
+// finishScheduled records a dated payment's run (its status set): it is paid to the
+// ledger when COMPLETED, its event sent, and the request ended if it was the last.
+func (e *Engine) finishScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow, n *db.PaymentIntentRow, s *db.ScheduledPaymentRow, event, by string) error {
+	s.UpdatedAt = e.now(ctx)
+	if err := tx.SaveScheduledPayment(ctx, s); err != nil {
+		return err
+	}
+	if s.Status == SchedCompleted {
+		if err := e.payDated(ctx, tx, p, "scheduled", s.ID, p.Amount); err != nil {
+			return err
+		}
+	}
+	if err := e.emit(ctx, tx, p, event, by, scheduledPayload(s)); err != nil {
+		return err
+	}
+	return e.settleSchedule(ctx, tx, p, n, by)
 }
 
 // settleSchedule ends a scheduled request once none of its payments is left to run: it

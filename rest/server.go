@@ -249,6 +249,10 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// Sandbox control: payment state moves.
 	r.Post("/sandbox/payments/payment-requests/{id}/status", s.movePayment(model.SandboxPaymentRequests, "Payment request id"))
 	r.Post("/sandbox/payments/payment-intents/{id}/status", s.movePayment(model.SandboxPaymentIntents, "Payment intent id"))
+	// Sandbox control: moves of scheduled payments and automatic PIX charges.
+	r.Post("/sandbox/payments/scheduled-payments/{id}/status", s.movePayment(model.SandboxScheduledPays, "Scheduled payment id"))
+	r.Post("/sandbox/payments/automatic-pix-payments/{id}/status", s.movePayment(model.SandboxAutoPixPays, "Automatic PIX payment id"))
+	r.Post("/sandbox/payments/boletos/{id}/status", s.movePayment(model.SandboxBoletos, "Boleto id"))
 	// Sandbox control: custom sandbox users.
 	r.Post("/sandbox/users", s.createSandboxUser())
 	r.Get("/sandbox/users", s.listSandboxUsers())

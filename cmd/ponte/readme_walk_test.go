@@ -134,6 +134,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"movementType":"CREDIT"`, `"name":"CDB Sandbox 120% CDI"`, `"description":"APLICACAO CDB SANDBOX"`, "\n\"appliedAt\":\"",
 		// A custom sandbox user: registered, its transaction collected, a seeded name refused.
 		`"username":"ana.souza"`, `"description":"PADARIA DO ZE"`, "seeded name: 400\n",
+		// A dated request's scheduled payments moved by control: one paid, one canceled, the consent CONSUMED.
+		`"from":"SCHEDULED","status":"COMPLETED"`, `"from":"SCHEDULED","status":"CANCELED"`, `"status":"CONSUMED"`,
+		"boleto move: 403\n",
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {

@@ -1650,12 +1650,15 @@ type ComplexityRoot struct {
 	}
 
 	SandboxPaymentMove struct {
-		From           func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Kind           func(childComplexity int) int
-		PaymentIntent  func(childComplexity int) int
-		PaymentRequest func(childComplexity int) int
-		Status         func(childComplexity int) int
+		AutomaticPixPayment func(childComplexity int) int
+		Boleto              func(childComplexity int) int
+		From                func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Kind                func(childComplexity int) int
+		PaymentIntent       func(childComplexity int) int
+		PaymentRequest      func(childComplexity int) int
+		ScheduledPayment    func(childComplexity int) int
+		Status              func(childComplexity int) int
 	}
 
 	SandboxTransactionChange struct {
@@ -9924,6 +9927,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxNextExecution.UnavailableProducts(childComplexity), true
 
+	case "SandboxPaymentMove.automaticPixPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.AutomaticPixPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.AutomaticPixPayment(childComplexity), true
+	case "SandboxPaymentMove.boleto":
+		if e.ComplexityRoot.SandboxPaymentMove.Boleto == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.Boleto(childComplexity), true
 	case "SandboxPaymentMove.from":
 		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
 			break
@@ -9954,6 +9969,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.PaymentRequest(childComplexity), true
+	case "SandboxPaymentMove.scheduledPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment(childComplexity), true
 	case "SandboxPaymentMove.status":
 		if e.ComplexityRoot.SandboxPaymentMove.Status == nil {
 			break
@@ -16140,7 +16161,7 @@ input SandboxPaymentErrorInput {
 
 "What a sandbox payment move did."
 type SandboxPaymentMove {
-  "payment-requests or payment-intents."
+  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
   kind: String!
   "The moved resource's id."
   id: UUID!
@@ -16148,16 +16169,16 @@ type SandboxPaymentMove {
   from: String!
   "The status it is in now."
   status: String!
-  "The payment request, as the move left it (an intent's own request)."
-  paymentRequest: PaymentRequest!
+  "The payment request, as the move left it (an intent's, scheduled payment's or charge's own request); null for a boleto's move."
+  paymentRequest: PaymentRequest
   "The payment intent, for a move of an intent."
   paymentIntent: PaymentIntent
 }
 
 extend type Mutation {
-  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request or intent to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge or boleto to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
   sandboxMovePayment(
-    "payment-requests or payment-intents."
+    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
     kind: String!
     "The resource's id."
     id: UUID!
@@ -16692,6 +16713,17 @@ extend type Mutation {
     "The investment transaction's id."
     transactionId: UUID!
   ): SandboxInvestmentChange!
+}
+
+# Sandbox control of scheduled payments, automatic PIX charges and boletos: the moved one.
+
+extend type SandboxPaymentMove {
+  "The scheduled payment as the move left it, for a move of one (kind scheduled-payments)."
+  scheduledPayment: ScheduledPayment
+  "The automatic PIX charge as the move left it, for a move of one (kind automatic-pix-payments)."
+  automaticPixPayment: AutomaticPixPayment
+  "The boleto as the move left it, for a move of one (kind boletos)."
+  boleto: Boleto
 }
 `, BuiltIn: false},
 }
@@ -19571,6 +19603,12 @@ func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, 
 		return ec.fieldContext_SandboxPaymentMove_paymentRequest(ctx, field)
 	case "paymentIntent":
 		return ec.fieldContext_SandboxPaymentMove_paymentIntent(ctx, field)
+	case "scheduledPayment":
+		return ec.fieldContext_SandboxPaymentMove_scheduledPayment(ctx, field)
+	case "automaticPixPayment":
+		return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
+	case "boleto":
+		return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
 }
@@ -54840,10 +54878,10 @@ func (ec *executionContext) _SandboxPaymentMove_paymentRequest(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaymentRequest) graphql.Marshaler {
-			return ec.marshalNPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
+			return ec.marshalOPaymentRequest2ᚖponteᚋmodelᚐPaymentRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -54886,6 +54924,102 @@ func (ec *executionContext) fieldContext_SandboxPaymentMove_paymentIntent(_ cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PaymentIntent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_scheduledPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_scheduledPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScheduledPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+			return ec.marshalOScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_scheduledPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScheduledPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_automaticPixPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutomaticPixPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+			return ec.marshalOAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_automaticPixPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AutomaticPixPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_boleto(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boleto, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+			return ec.marshalOBoleto2ᚖponteᚋmodelᚐBoleto(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_boleto(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Boleto(ctx, field)
 		},
 	}
 	return fc, nil
@@ -74319,11 +74453,26 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			}
 		case "paymentRequest":
 			out.Values[i] = ec._SandboxPaymentMove_paymentRequest(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "paymentIntent":
 			out.Values[i] = ec._SandboxPaymentMove_paymentIntent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "scheduledPayment":
+			out.Values[i] = ec._SandboxPaymentMove_scheduledPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "automaticPixPayment":
+			out.Values[i] = ec._SandboxPaymentMove_automaticPixPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "boleto":
+			out.Values[i] = ec._SandboxPaymentMove_boleto(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -79004,11 +79153,25 @@ func (ec *executionContext) unmarshalOAutomaticPixFirstPaymentInput2ᚖponteᚋm
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOAutomaticPixPayment2ᚖponteᚋmodelᚐAutomaticPixPayment(ctx context.Context, sel ast.SelectionSet, v *model.AutomaticPixPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AutomaticPixPayment(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOBankData2ᚖponteᚋmodelᚐBankData(ctx context.Context, sel ast.SelectionSet, v *model.BankData) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._BankData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBoleto2ᚖponteᚋmodelᚐBoleto(ctx context.Context, sel ast.SelectionSet, v *model.Boleto) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Boleto(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBoletoCharge2ᚖponteᚋmodelᚐBoletoCharge(ctx context.Context, sel ast.SelectionSet, v *model.BoletoCharge) graphql.Marshaler {
@@ -80202,6 +80365,13 @@ func (ec *executionContext) unmarshalOSandboxPaymentErrorInput2ᚖponteᚋmodel�
 	}
 	res, err := ec.unmarshalInputSandboxPaymentErrorInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScheduledPayment2ᚖponteᚋmodelᚐScheduledPayment(ctx context.Context, sel ast.SelectionSet, v *model.ScheduledPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScheduledPayment(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSmartAccount2ᚖponteᚋmodelᚐSmartAccount(ctx context.Context, sel ast.SelectionSet, v *model.SmartAccount) graphql.Marshaler {
