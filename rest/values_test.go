@@ -75,7 +75,7 @@ func documentedValues(t *testing.T, doc string, s documentedSet) []string {
 		case s.name == "codeDescription":
 			v = strings.Trim(v, "\n| ")
 		}
-		if v != "OR" && !slices.Contains(out, v) {
+		if v != "OR" && v != "or" && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
