@@ -88,7 +88,7 @@ type BoletoRow struct {
 }
 
 const boletoCols = `id, connection_id, seu_numero, amount::float8, due_date, status, nosso_numero, barcode, digitable_line,
-	pix_qr, payer, fine, interest, amount_paid::float8, payment_origin, paid_at, created_at, updated_at, client_id`
+	pix_qr, payer, fine, interest, amount_paid::float8, payment_origin, paid_at, created_at, updated_at, client_id, test_clock_id`
 
 func scanBoleto(r pgx.CollectableRow) (*BoletoRow, error) {
 	b := &BoletoRow{}
@@ -97,7 +97,7 @@ func scanBoleto(r pgx.CollectableRow) (*BoletoRow, error) {
 	var payer []byte
 	var fine, interest []byte
 	err := r.Scan(&b.ID, &b.BoletoConnectionID, &b.SeuNumero, &b.Amount, &due, &b.Status, &b.NossoNumero, &b.Barcode,
-		&b.DigitableLine, &b.PixQr, &payer, &fine, &interest, &b.AmountPaid, &b.PaymentOrigin, &paid, &created, &updated, &b.ClientID)
+		&b.DigitableLine, &b.PixQr, &payer, &fine, &interest, &b.AmountPaid, &b.PaymentOrigin, &paid, &created, &updated, &b.ClientID, &b.TestClockID)
 	if err != nil {
 		return nil, err
 	}
@@ -133,10 +133,10 @@ func (tx *Tx) NextNossoNumero(ctx context.Context) (int64, error) {
 // seuNumero already.
 func (tx *Tx) InsertBoleto(ctx context.Context, b *BoletoRow) error {
 	_, err := tx.pg.Exec(ctx, `INSERT INTO boletos (id, client_id, connection_id, seu_numero, amount, due_date, status, nosso_numero,
-		barcode, digitable_line, pix_qr, payer, fine, interest, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+		barcode, digitable_line, pix_qr, payer, fine, interest, created_at, updated_at, test_clock_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
 		b.ID, b.ClientID, b.BoletoConnectionID, b.SeuNumero, b.Amount, b.DueDate.Time, b.Status, b.NossoNumero,
-		b.Barcode, b.DigitableLine, b.PixQr, b.Payer, b.Fine, b.Interest, b.CreatedAt.Time)
+		b.Barcode, b.DigitableLine, b.PixQr, b.Payer, b.Fine, b.Interest, b.CreatedAt.Time, b.TestClockID)
 	if pgCode(err) == sqlstateUniqueViolation {
 		return ErrDuplicateSeuNumero
 	}
@@ -209,15 +209,36 @@ func (c *conn) Boletos(ctx context.Context, q BoletoQuery, limit, offset int) ([
 }
 
 // UnsettledBoletos lists the ids of OPEN boletos due before a date and of OVERDUE ones due
-// before another, for the daily lifecycle job.
-func (c *conn) UnsettledBoletos(ctx context.Context, overdueBefore, protestBefore time.Time, limit int) ([]uuid.UUID, error) {
+// before another, for the daily lifecycle job: those on the test clock named (clockID
+// uuid.Nil: those on none, which real time moves).
+func (c *conn) UnsettledBoletos(ctx context.Context, clockID uuid.UUID, overdueBefore, protestBefore time.Time, limit int) ([]uuid.UUID, error) {
 	rows, err := c.pg.Query(ctx, `SELECT id FROM boletos WHERE status IN ('OPEN', 'OVERDUE') AND
 		(status = 'OPEN' AND due_date < $1::date OR status = 'OVERDUE' AND due_date < $2::date)
-		ORDER BY due_date, id LIMIT $3`, overdueBefore, protestBefore, limit)
+		AND test_clock_id IS NOT DISTINCT FROM $4 ORDER BY due_date, id LIMIT $3`, overdueBefore, protestBefore, limit, nilAsNull(clockID))
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+}
+
+// NextClockBoletoDay is the first day (a date, midnight UTC) on which a boleto of the clock
+// has a date pass: the day after an OPEN one's due date, or after an OVERDUE one's due date
+// plus protestDays; found is false when none of its boletos waits on a date.
+func (tx *Tx) NextClockBoletoDay(ctx context.Context, clockID uuid.UUID, protestDays int) (day time.Time, found bool, err error) {
+	var d *time.Time
+	err = tx.pg.QueryRow(ctx, `SELECT min(CASE WHEN status = 'OPEN' THEN due_date + 1 ELSE due_date + $2::int + 1 END)::timestamp
+		FROM boletos WHERE test_clock_id = $1 AND status IN ('OPEN', 'OVERDUE')`, clockID, protestDays).Scan(&d)
+	if err != nil || d == nil {
+		return time.Time{}, false, err
+	}
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), true, nil
+}
+
+func nilAsNull(id uuid.UUID) *uuid.UUID {
+	if id == uuid.Nil {
+		return nil
+	}
+	return &id
 }
 
 // LockBoletoByNossoNumero reads, for a change, the boleto a line of this service carries.

@@ -197,7 +197,8 @@ type changedRow struct {
 // rewritten, and those gone from the snapshot's window deleted.
 func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, adds bool, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	if _, err := tx.pg.Exec(ctx, `CREATE TEMP TABLE tx_stage (
-		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text, data jsonb) ON COMMIT DROP`); err != nil {
+		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text,
+		auto_category_id text, category_rule_id uuid, match_text text, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
 	}
 	src, encErr := transactionRows(list, nil)
@@ -218,8 +219,10 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 	}
 	stamp := model.NewTime(now).Format(model.TimeLayout)
 	rows, err := tx.pg.Query(ctx, `WITH ins AS (
-			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id, data, created_at, updated_at)
+			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id,
+				auto_category_id, category_rule_id, match_text, data, created_at, updated_at)
 			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.type, s.category_id,
+				s.auto_category_id, s.category_rule_id, s.match_text,
 				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
 			ON CONFLICT (id) DO NOTHING
 			RETURNING account_id, date)
@@ -251,18 +254,22 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 		return err
 	}
 	// A row changed when the sync's document differs from the stored one without what the
-	// row lays over it (timestamps, and the category when the client chose one).
+	// row lays over it (timestamps, and the category and its origin when the client chose
+	// one). What rules match and give back (match_text, auto_category_id) follows the sync.
 	if err := collect(`WITH cur AS (
 			SELECT t.id, t.data::jsonb AS j, t.user_category_id IS NOT NULL AS chosen
 			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2),
 		changed AS (
 			SELECT c.id, c.j, c.chosen FROM cur c JOIN tx_stage s ON s.id = c.id
-			WHERE c.j - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category'
-				OR (NOT c.chosen AND (c.j->'categoryId', c.j->'category') IS DISTINCT FROM (s.data->'categoryId', s.data->'category')))
+			WHERE c.j - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' - 'categoryOrigin' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' - 'categoryOrigin'
+				OR (NOT c.chosen AND (c.j->'categoryId', c.j->'category', c.j->'categoryOrigin') IS DISTINCT FROM (s.data->'categoryId', s.data->'category', s.data->'categoryOrigin')))
 		UPDATE transactions t SET date = s.date, status = s.status, amount = s.amount, bill_id = s.bill_id, type = s.type,
 			category_id = CASE WHEN c.chosen THEN t.category_id ELSE s.category_id END,
-			data = (s.data || jsonb_build_object('createdAt', c.j->'createdAt', 'updatedAt', $3::text)
-				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category') ELSE '{}'::jsonb END)::text,
+			category_rule_id = CASE WHEN c.chosen THEN NULL ELSE s.category_rule_id END,
+			auto_category_id = s.auto_category_id, match_text = s.match_text,
+			data = ((s.data - 'categoryOrigin') || jsonb_build_object('createdAt', c.j->'createdAt', 'updatedAt', $3::text)
+				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category', 'categoryOrigin', c.j->'categoryOrigin')
+					WHEN s.data ? 'categoryOrigin' THEN jsonb_build_object('categoryOrigin', s.data->'categoryOrigin') ELSE '{}'::jsonb END)::text,
 			updated_at = $2
 		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
 		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
@@ -283,7 +290,8 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 }
 
 // transactionColumns are the columns transactionRows fills, after the extra ones.
-var transactionColumns = []string{"id", "account_id", "date", "status", "amount", "bill_id", "type", "category_id", "data"}
+var transactionColumns = []string{"id", "account_id", "date", "status", "amount", "bill_id", "type", "category_id",
+	"auto_category_id", "category_rule_id", "match_text", "data"}
 
 // transactionRows streams list as COPY rows; extra columns come first. With stamp the
 // documents carry it as createdAt and updatedAt (rows written as they are); without, no
@@ -313,7 +321,12 @@ func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (
 				bill = &id
 			}
 		}
-		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID, string(data))
+		var ruleID *uuid.UUID
+		if t.CategoryOrigin != nil {
+			ruleID = t.CategoryOrigin.RuleID
+		}
+		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID,
+			t.AutoCategoryID, ruleID, model.FoldText(t.Description), string(data))
 		return row, nil
 	}), &encErr
 }

@@ -17,6 +17,7 @@ import (
 	"ponte/faults"
 	"ponte/graph/generated"
 	"ponte/itemsync"
+	"ponte/merchants"
 	"ponte/payments"
 	"ponte/webhooks"
 )
@@ -35,6 +36,8 @@ type Resolver struct {
 	Payments *payments.Engine
 	// Collected reads accounts, transactions, products, connectors and categories.
 	Collected *collected.Engine
+	// Directory is the merchant directory (GET /merchants).
+	Directory *merchants.Engine
 	// Faults keeps the applications' sandbox fault injection rules.
 	Faults *faults.Engine
 	// SandboxUserStore keeps the applications' custom sandbox users (the store).

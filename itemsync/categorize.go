@@ -4,12 +4,15 @@ import "strings"
 
 // CategorizeInput is what the categorizer reads from a transaction.
 type CategorizeInput struct {
-	Description   string
-	MerchantName  string
-	MerchantCat   string
-	MCC           int
-	OperationType string // PIX, TED, BOLETO, CARTAO, TARIFA_SERVICOS, ...
-	Credit        bool
+	Description  string
+	MerchantName string
+	MerchantCat  string
+	MCC          int
+	// DirectoryCategory is the category id the merchant directory gives the merchant's
+	// CNAE (merchants.CategoryOf); "" when the merchant is not in the directory.
+	DirectoryCategory string
+	OperationType     string // PIX, TED, BOLETO, CARTAO, TARIFA_SERVICOS, ...
+	Credit            bool
 }
 
 // rule maps words found in the folded description or merchant to a category. Rules are
@@ -162,7 +165,8 @@ func matchRules(text string, rules []rule) string {
 }
 
 // Categorize assigns a category id, or "" when nothing matched. Precedence: the merchant's
-// own words, the description, the card's MCC, the merchant category, then the operation.
+// own words, the description, the card's MCC, the merchant directory's category of its
+// CNAE, the merchant category the institution sent, then the operation.
 func Categorize(in CategorizeInput) string {
 	desc := fold(in.Description)
 	if c := matchRules(fold(in.MerchantName), descriptionRules); c != "" && strings.TrimSpace(in.MerchantName) != "" {
@@ -173,6 +177,9 @@ func Categorize(in CategorizeInput) string {
 	}
 	if c, ok := mccCategories[in.MCC]; ok {
 		return c
+	}
+	if in.DirectoryCategory != "" {
+		return in.DirectoryCategory
 	}
 	if c := matchRules(fold(in.MerchantCat), merchantCategories); c != "" {
 		return c

@@ -25,6 +25,10 @@ func TestCategorize(t *testing.T) {
 		{itemsync.CategorizeInput{Description: "COMPRA CARTAO 1234", MCC: 5912}, "14010000"},
 		{itemsync.CategorizeInput{Description: "LOJA XPTO", MerchantName: "Drogasil S.A."}, "14010000"},
 		{itemsync.CategorizeInput{Description: "LOJA XPTO", MerchantCat: "Supermercado"}, "09030000"},
+		// The directory's category of the merchant's CNAE: after the MCC, before the words the
+		// institution sent as the merchant's category.
+		{itemsync.CategorizeInput{Description: "PIX ENVIADO LOJA XPTO", OperationType: "PIX", DirectoryCategory: "09040000", MerchantCat: "Supermercado"}, "09040000"},
+		{itemsync.CategorizeInput{Description: "COMPRA CARTAO", MCC: 5912, DirectoryCategory: "09040000"}, "14010000"},
 		{itemsync.CategorizeInput{Description: "PAGAMENTO DE TITULO 2345"}, "05050000"},
 		{itemsync.CategorizeInput{Description: "NETFLIX.COM"}, "16010000"},
 		{itemsync.CategorizeInput{Description: "SOMETHING UNKNOWN"}, ""},

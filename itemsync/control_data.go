@@ -212,3 +212,24 @@ func controlledTransaction(ctx context.Context, tx *db.Tx, p *auth.Principal, id
 	}
 	return &model.SandboxTransactionChange{TransactionID: transactionID, ItemID: id, AccountID: acc, Operation: opChange}, nil
 }
+
+// TransactionChanges lists a sandbox item's transaction changes, oldest first: each with
+// when it was asked for and when an execution collected it (null while pending).
+func (e *Engine) TransactionChanges(ctx context.Context, id uuid.UUID) ([]model.SandboxTransactionChange, error) {
+	p, err := caller(ctx, auth.ControlSandbox, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []model.SandboxTransactionChange
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
+			return err
+		}
+		out, err = tx.SandboxTransactionChanges(ctx, id)
+		return err
+	})
+	if out == nil && err == nil {
+		out = []model.SandboxTransactionChange{}
+	}
+	return out, err
+}

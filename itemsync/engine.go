@@ -111,6 +111,7 @@ func (e *Engine) Register(w *river.Workers) []*river.PeriodicJob {
 	river.AddWorker(w, &executionWorker{e: e})
 	river.AddWorker(w, &inputTimeoutWorker{e: e})
 	river.AddWorker(w, &autoSyncWorker{e: e})
+	river.AddWorker(w, &recategorizeWorker{e: e})
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Minute), func() (river.JobArgs, *river.InsertOpts) {
 			return AutoSyncArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: time.Minute}}

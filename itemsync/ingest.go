@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/db"
+	"ponte/merchants"
 	"ponte/model"
 )
 
@@ -61,6 +62,13 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		out, asked := got.outcomes[p]
 		return asked && !out.Unavailable
 	}
+	// The rules' shared lock comes first, before any row of the item is locked: the
+	// recategorization holds it exclusively while it updates transactions, so taking it
+	// later could wait on a job that waits on this transaction's rows.
+	rules, err := tx.ClientCategoryRules(ctx, st.it.ClientID)
+	if err != nil {
+		return nil, err
+	}
 	adds := got.adds()
 	store := tx.ReplaceAccounts
 	if adds {
@@ -85,8 +93,19 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		if err != nil {
 			return nil, err
 		}
+		// The merchant directory gives each known merchant its names, CNAE and category,
+		// as GET /merchants shows them, and the categorizer the CNAE's category.
+		byCNAE, err := merchants.Enrich(ctx, tx, txs)
+		if err != nil {
+			return nil, err
+		}
+		subtypes := make(map[uuid.UUID]string, len(got.Accounts))
+		for _, a := range got.Accounts {
+			subtypes[a.ID] = a.Subtype
+		}
 		for i := range txs {
-			categorize(&txs[i], names)
+			categorize(&txs[i], names, byCNAE)
+			applyCategoryRules(&txs[i], rules, subtypes[txs[i].AccountID], names)
 		}
 		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
 			return nil, err
@@ -140,9 +159,9 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 			return nil, err
 		}
 	}
-	// The item's history: the bill changes of sandbox control this execution collected.
-	if st.sess != nil && wanted(model.ProductCreditCards) {
-		if err := tx.MarkSandboxBillChangesApplied(ctx, st.it.ID, st.ex.ID, st.sess.BillChanges, now); err != nil {
+	// The item's history: the data changes of sandbox control this execution collected.
+	if st.sess != nil {
+		if err := markCollected(ctx, tx, st, wanted, now); err != nil {
 			return nil, err
 		}
 	}
@@ -228,14 +247,16 @@ func clone(m map[string]any) map[string]any {
 	return out
 }
 
-// categorize fills category and categoryId when the institution sent none.
-func categorize(t *model.Transaction, names map[string]string) {
+// categorize fills category and categoryId when the institution sent none; byCNAE is the
+// category the merchant directory gives each merchant CNPJ it knows.
+func categorize(t *model.Transaction, names map[string]string, byCNAE map[string]string) {
 	if t.CategoryID != nil {
 		return
 	}
 	in := CategorizeInput{Description: t.Description, Credit: t.Type == "CREDIT"}
 	if t.Merchant != nil {
 		in.MerchantName = t.Merchant.Name
+		in.DirectoryCategory = byCNAE[t.Merchant.CNPJ]
 		if t.Merchant.Category != nil {
 			in.MerchantCat = *t.Merchant.Category
 		}

@@ -67,6 +67,9 @@ type Session struct {
 	// BillChanges are the bills sandbox control added, changed or removed
 	// (control_bills.go), likewise.
 	BillChanges []model.SandboxBillChange
+	// InvestmentChanges are the investments and investment transactions sandbox control
+	// added, changed or removed (control_investments.go), likewise.
+	InvestmentChanges []model.SandboxInvestmentChange
 	// State is the institution's own, kept between the calls of one run of the execution
 	// (not across a restart, after which Login is not called again).
 	State any

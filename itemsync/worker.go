@@ -117,6 +117,9 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 		if st.sess.BillChanges, err = e.db.SandboxBillChanges(ctx, st.it.ID); err != nil {
 			return nil, err
 		}
+		if st.sess.InvestmentChanges, err = e.db.SandboxInvestmentChanges(ctx, st.it.ID); err != nil {
+			return nil, err
+		}
 	}
 	if st.sess.Settings, err = e.db.ConnectorSettings(ctx, st.it.ClientID, c.ID); err != nil {
 		return nil, err

@@ -64,6 +64,8 @@ type Boleto struct {
 	PaidAt             *Time         `json:"paidAt"`
 	CreatedAt          Time          `json:"createdAt"`
 	UpdatedAt          Time          `json:"updatedAt"`
+	// TestClockID names the sandbox test clock the boleto lives on; absent for real time.
+	TestClockID *uuid.UUID `json:"testClockId,omitempty"`
 }
 
 // BoletoPage is the page envelope of GET /boletos.
@@ -88,6 +90,8 @@ type BoletoInput struct {
 type CreateBoletoInput struct {
 	BoletoConnectionID *string      `json:"boletoConnectionId"`
 	Boleto             *BoletoInput `json:"boleto"`
+	// TestClockID puts a sandbox boleto on a test clock (docs/sandbox.md "Test clocks").
+	TestClockID *string `json:"testClockId"`
 }
 
 // BoletoFilter holds the filters of GET /boletos as sent; absent ones do not filter. Dates

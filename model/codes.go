@@ -114,6 +114,9 @@ var (
 	CodeSandboxMoveNotAllowed    = code(400, "SANDBOX_MOVE_NOT_ALLOWED", "A sandbox control move the payment's state table does not allow next; the message names the states it allows.")
 	CodeInvalidCursor            = code(400, "INVALID_CURSOR", "The after cursor is not one this service issued for this list and query.")
 	CodeCategoryNotFound         = code(404, "CATEGORY_NOT_FOUND", "No category with this id.")
+	CodeCategoryRuleNotFound     = code(404, "CATEGORY_RULE_NOT_FOUND", "No category rule with this id for this client application.")
+	CodeCategoryRuleExists       = code(409, "CATEGORY_RULE_ALREADY_EXISTS", "The application has a rule with the same description (without case and accents), matchType, transactionType and accountType.")
+	CodeCategoryRuleLimit        = code(400, "CATEGORY_RULE_LIMIT_EXCEEDED", "The application already has 1,000 category rules; delete one first.")
 	CodeAccountNotFound          = code(404, "ACCOUNT_NOT_FOUND", "No account with this id for this client application.")
 	CodeTransactionNotFound      = code(404, "TRANSACTION_NOT_FOUND", "No transaction with this id for this client application.")
 

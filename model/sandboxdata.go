@@ -47,4 +47,11 @@ type SandboxTransactionChange struct {
 	Type        *string  `json:"type"`
 	Status      *string  `json:"status"`
 	Category    *string  `json:"category"`
+	// RequestedAt is when the control action was taken.
+	RequestedAt Time `json:"requestedAt"`
+	// AppliedAt is when the first execution that collected the change since ended (the
+	// item's lastUpdatedAt then); nil while it waits.
+	AppliedAt *Time `json:"appliedAt"`
+	// Revision is the stored row's version, for the execution that collects it.
+	Revision uuid.UUID `json:"-"`
 }

@@ -77,26 +77,31 @@ type CreditCardMetadata struct {
 // credit cards purchases are positive DEBITs and payments or refunds negative CREDITs.
 type Transaction struct {
 	Stored
-	ID                      uuid.UUID           `json:"id"`
-	AccountID               uuid.UUID           `json:"accountId"`
-	Date                    Time                `json:"date"`
-	Description             string              `json:"description"`
-	DescriptionRaw          *string             `json:"descriptionRaw"`
-	Type                    string              `json:"type"` // DEBIT or CREDIT
-	Amount                  float64             `json:"amount"`
-	AmountInAccountCurrency *float64            `json:"amountInAccountCurrency"`
-	Balance                 *float64            `json:"balance"`
-	CurrencyCode            string              `json:"currencyCode"`
-	Category                *string             `json:"category"`
-	CategoryID              *string             `json:"categoryId"`
-	Status                  string              `json:"status"` // PENDING or POSTED
-	ProviderCode            *string             `json:"providerCode"`
-	ProviderID              *string             `json:"providerId"`
-	PaymentData             *PaymentData        `json:"paymentData"`
-	CreditCardMetadata      *CreditCardMetadata `json:"creditCardMetadata"`
-	Merchant                *Merchant           `json:"merchant"`
-	OperationType           *string             `json:"operationType"`
-	OperationTypeAddInfo    *string             `json:"operationTypeAdditionalInfo"`
+	ID                      uuid.UUID `json:"id"`
+	AccountID               uuid.UUID `json:"accountId"`
+	Date                    Time      `json:"date"`
+	Description             string    `json:"description"`
+	DescriptionRaw          *string   `json:"descriptionRaw"`
+	Type                    string    `json:"type"` // DEBIT or CREDIT
+	Amount                  float64   `json:"amount"`
+	AmountInAccountCurrency *float64  `json:"amountInAccountCurrency"`
+	Balance                 *float64  `json:"balance"`
+	CurrencyCode            string    `json:"currencyCode"`
+	Category                *string   `json:"category"`
+	CategoryID              *string   `json:"categoryId"`
+	// CategoryOrigin says where the category came from (a rule, the client, the categorizer).
+	CategoryOrigin *CategoryOrigin `json:"categoryOrigin,omitempty"`
+	// AutoCategoryID is the institution's or the categorizer's category, kept under a rule's
+	// so deleting the rule gives it back; not part of the document.
+	AutoCategoryID       *string             `json:"-"`
+	Status               string              `json:"status"` // PENDING or POSTED
+	ProviderCode         *string             `json:"providerCode"`
+	ProviderID           *string             `json:"providerId"`
+	PaymentData          *PaymentData        `json:"paymentData"`
+	CreditCardMetadata   *CreditCardMetadata `json:"creditCardMetadata"`
+	Merchant             *Merchant           `json:"merchant"`
+	OperationType        *string             `json:"operationType"`
+	OperationTypeAddInfo *string             `json:"operationTypeAdditionalInfo"`
 	// Order is the position (from 1) among the account's transactions of the same day.
 	Order     int  `json:"order"`
 	CreatedAt Time `json:"createdAt"`

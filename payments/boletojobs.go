@@ -206,6 +206,9 @@ func (e *Engine) CancelBoleto(ctx context.Context, id uuid.UUID) (*model.Boleto,
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "Boleto %s not found.", id)
 		}
+		if ctx, err = e.boletoOnClock(ctx, b); err != nil {
+			return err
+		}
 		if err := e.moveBoleto(ctx, tx, b, BoletoCancelled, "", 0); err != nil {
 			return model.Fail(model.CodeBoletoNotCancelable, "Boleto %s is %s; only an OPEN or OVERDUE boleto can be cancelled.", id, b.Status)
 		}
@@ -225,6 +228,9 @@ func (e *Engine) BoletoPixCharge(ctx context.Context, id uuid.UUID) (*model.PixC
 	}
 	if !found {
 		return nil, model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
+	}
+	if ctx, err = e.boletoOnClock(ctx, b); err != nil {
+		return nil, err
 	}
 	c := &model.PixCharge{Txid: strings.ReplaceAll(b.ID.String(), "-", "")[:25], Status: "ATIVA", Chave: b.NossoNumero,
 		SolicitacaoPagador: "Boleto " + b.SeuNumero}
@@ -249,6 +255,9 @@ func (e *Engine) PayBoletoByPix(ctx context.Context, id uuid.UUID) (*model.PixCh
 		}
 		if !found {
 			return model.Fail(model.CodeBoletoNotFound, "No boleto PIX charge %s.", id)
+		}
+		if ctx, err = e.boletoOnClock(ctx, b); err != nil {
+			return err
 		}
 		if why := e.boletoUnpayable(ctx, b); why != "" {
 			return model.Fail(model.CodeBoletoNotPayable, "%s", why)
@@ -281,13 +290,19 @@ func (w *boletoSweepWorker) Work(ctx context.Context, _ *river.Job[BoletoSweepAr
 }
 
 // SweepBoletos moves the boletos whose dates have passed, in batches; it returns how many
-// moved.
+// moved. Boletos on a test clock are left to the clock's advance (sweepBoletos).
 func (e *Engine) SweepBoletos(ctx context.Context) (int, error) {
+	return e.sweepBoletos(ctx, uuid.Nil)
+}
+
+// sweepBoletos is the sweep of the boletos of one test clock (uuid.Nil: of none), on the
+// day ctx's time falls on.
+func (e *Engine) sweepBoletos(ctx context.Context, clockID uuid.UUID) (int, error) {
 	today := e.today(ctx)
-	protestDays := int(e.cfg.BoletoProtestAfter / (24 * time.Hour))
+	protestDays := e.protestDays()
 	moved := 0
 	for {
-		ids, err := e.db.UnsettledBoletos(ctx, today, today.AddDate(0, 0, -protestDays), 200)
+		ids, err := e.db.UnsettledBoletos(ctx, clockID, today, today.AddDate(0, 0, -protestDays), 200)
 		if err != nil || len(ids) == 0 {
 			return moved, err
 		}

@@ -61,7 +61,7 @@ func (e *Engine) boletoUnpayable(ctx context.Context, b *db.BoletoRow) string {
 	if b.Status != BoletoOpen && b.Status != BoletoOverdue {
 		return fmt.Sprintf("Boleto %s is %s; only an OPEN or OVERDUE boleto can be paid.", b.NossoNumero, b.Status)
 	}
-	if protest := int(e.cfg.BoletoProtestAfter / (24 * time.Hour)); b.DueDate.Time.Before(e.today(ctx).AddDate(0, 0, -protest)) {
+	if protest := e.protestDays(); b.DueDate.Time.Before(e.today(ctx).AddDate(0, 0, -protest)) {
 		return fmt.Sprintf("Boleto %s was due on %s and is overdue past the protest delay of %d days; it can no longer be paid.",
 			b.NossoNumero, b.DueDate.Format(time.DateOnly), protest)
 	}

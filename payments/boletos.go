@@ -155,11 +155,15 @@ func (e *Engine) CreateBoleto(ctx context.Context, in model.CreateBoletoInput) (
 	if !found {
 		return nil, model.Fail(model.CodeBoletoConnectionNotFound, "Boleto connection %s not found.", connID)
 	}
+	ctx, clockID, err := e.attachBoletoClock(ctx, conn, in.TestClockID)
+	if err != nil {
+		return nil, err
+	}
 	b, err := e.boletoFromInput(ctx, *in.Boleto)
 	if err != nil {
 		return nil, err
 	}
-	b.ClientID, b.BoletoConnectionID = clientID, connID
+	b.ClientID, b.BoletoConnectionID, b.TestClockID = clientID, connID, clockID
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		n, err := tx.NextNossoNumero(ctx)
 		if err != nil {

@@ -67,13 +67,15 @@ func (e *Engine) clockRunners() map[string]clockRunner {
 // Work takes the clock's earliest job due by the target time, sets the clock to its time,
 // runs it with that time in ctx, and records it done, until none is due (jobs the runs
 // queue before the target are taken in turn); then the clock stands at the target, ready.
+// The daily boleto sweep of the clock's boletos is due work too: it runs, in its turn, on
+// each day a date of one of them passes (nextClockSweep).
 func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvanceArgs]) error {
 	e := w.e
 	runners := e.clockRunners()
 	for runs := 0; ; runs++ {
 		var next *db.ClockJob
 		var clock model.Clock
-		done := false
+		done, sweep := false, false
 		err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			c, found, err := tx.TestClock(ctx, uuid.Nil, job.Args.ClockID, true)
 			if err != nil || !found || c.Status != ClockAdvancing || c.TargetTime == nil {
@@ -84,24 +86,41 @@ func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvan
 			if err != nil {
 				return err
 			}
-			if !found || runs >= MaxClockRuns {
-				if !found {
+			at, sweepDue, err := e.nextClockSweep(ctx, tx, c, *c.TargetTime)
+			if err != nil {
+				return err
+			}
+			if (!found && !sweepDue) || runs >= MaxClockRuns {
+				if !found && !sweepDue {
 					c.FrozenTime = *c.TargetTime
 				}
 				c.Status, c.TargetTime, done = ClockReady, nil, true
 				return tx.SaveTestClock(ctx, c)
 			}
-			if j.ScheduledAt.After(c.FrozenTime) {
-				c.FrozenTime = j.ScheduledAt
+			if sweepDue && (!found || !at.After(j.ScheduledAt)) {
+				sweep = true
+			} else {
+				next, at = j, j.ScheduledAt
+			}
+			if at.After(c.FrozenTime) {
+				c.FrozenTime = at
 				if err := tx.SaveTestClock(ctx, c); err != nil {
 					return err
 				}
 			}
-			next, clock = j, model.Clock{ID: c.ID, Now: c.FrozenTime}
+			clock = model.Clock{ID: c.ID, Now: c.FrozenTime}
 			return nil
 		})
 		if err != nil || done {
 			return err
+		}
+		if sweep {
+			// A sweep that fails is the advance's failure: River tries the advance again,
+			// from the time the clock reached.
+			if _, err := e.sweepBoletos(model.WithClock(ctx, clock), clock.ID); err != nil {
+				return err
+			}
+			continue
 		}
 		failed := ""
 		if run, ok := runners[next.Kind]; !ok {

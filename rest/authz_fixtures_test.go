@@ -56,12 +56,15 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	f["account"], f["card"] = accounts["CHECKING_ACCOUNT"], accounts["CREDIT_CARD"]
 	f["transaction"] = first("/transactions?accountId=" + f["account"])
 	f["investment"] = first("/investments?itemId=" + f["item"])
+	f["investmentTx"] = first("/investments/" + f["investment"] + "/transactions")
 	f["identity"] = first("/identity?itemId=" + f["item"])
 	f["loan"] = first("/loans?itemId=" + f["item"])
 	f["bill"] = first("/bills?accountId=" + f["card"])
 	f["category"] = first("/categories")
 	f["institution"] = first("/payments/recipients/institutions?name=Nubank")
 	f["feedback"] = azPatchCategory(t, env, key, f["transaction"])
+	f["categoryRule"] = env.Do(t, "POST", "/categories/rules", key, map[string]any{"description": "regra-" + azMark,
+		"categoryId": f["category"], "matchType": "contains"}).Want(200).String("id")
 	of := createItem(t, env, key, 5, map[string]any{"cpf": "52998224725"})
 	approve(t, env, key, of.ID.String())
 	f["ofItem"] = of.ID.String()

@@ -90,7 +90,11 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"sandboxAddTransactions": "item", "sandboxChangeTransaction": "item", "sandboxRemoveTransaction": "item",
 	"sandboxMovePayment": "request",
 	"testClock":          "testClock", "advanceTestClock": "testClock",
-	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item"}
+	"sandboxBillChanges": "item", "sandboxAddBills": "item", "sandboxChangeBill": "item", "sandboxRemoveBill": "item",
+	"categoryRule":              "categoryRule",
+	"sandboxTransactionChanges": "item", "sandboxInvestmentChanges": "item", "sandboxAddInvestments": "item", "sandboxChangeInvestment": "item",
+	"sandboxRemoveInvestment": "item", "sandboxAddInvestmentTransactions": "item", "sandboxChangeInvestmentTransaction": "item",
+	"sandboxRemoveInvestmentTransaction": "item"}
 
 // azPublicFields need no credential: the unguessable id in the link they serve is the
 // capability (the payer's pages, a bulk payment's owner's page, the PIX charges' locations).
@@ -132,6 +136,9 @@ func azUUIDKind(field, arg string) string {
 	case "investmentId":
 		return "investment"
 	case "transactionId":
+		if strings.Contains(field, "InvestmentTransaction") {
+			return "investmentTx"
+		}
 		return "transaction"
 	case "billId":
 		return "bill"
@@ -169,6 +176,9 @@ func azInputs(f map[string]string) map[string]any {
 		"SandboxEventInput": b["sandboxEvent"], "SandboxPaymentMoveInput": b["sandboxPayMove"],
 		"SandboxTransactionInput": b["sandboxTx"].(map[string]any)["transactions"].([]any)[0], "SandboxTransactionPatch": b["sandboxTxPatch"],
 		"SandboxBillInput": b["sandboxBills"].(map[string]any)["bills"].([]any)[0], "SandboxBillPatch": b["sandboxBillPatch"],
+		"CategoryRuleInput":      b["categoryRule"],
+		"SandboxInvestmentInput": b["sandboxInv"].(map[string]any)["investments"].([]any)[0], "SandboxInvestmentPatch": b["sandboxInvPatch"],
+		"SandboxInvestmentTransactionInput": b["sandboxInvTx"].(map[string]any)["transactions"].([]any)[0], "SandboxInvestmentTransactionPatch": b["sandboxInvTxPatch"],
 	}
 }
 

@@ -1,9 +1,5 @@
 package rest_test
 
-// scanMoreRoutes are route tables kept beside scanRoutes (badinput_test.go is at its size
-// limit): each gives entries of the same form for the routes of one part.
-var scanMoreRoutes = []func(f map[string]string) map[string]scanRoute{scanClockRoutes, scanPaymentControlRoutes, scanUserRoutes, scanData2Routes}
-
 // scanClockRoutes are the test clock routes (docs/sandbox.md "Test clocks").
 func scanClockRoutes(f map[string]string) map[string]scanRoute {
 	return map[string]scanRoute{

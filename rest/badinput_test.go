@@ -191,6 +191,7 @@ func scanRoutes(f map[string]string) map[string]scanRoute {
 		"POST /boletos/pix/{id}":             {ids: []string{"paidBoleto"}, public: true},
 		"GET /categories":                    {query: q("parentId")},
 		"GET /categories/{id}":               {ids: []string{"category"}, shared: true},
+		"GET /merchants":                     scanMerchants,
 		"GET /sandbox/faults":                {},
 		"PUT /sandbox/faults":                {body: map[string]any{"faults": []any{map[string]any{"route": "GET /categories", "kind": "LATENCY", "probability": 0, "latencyMs": 1}}}},
 		"DELETE /sandbox/faults":             {},
@@ -568,7 +569,7 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 			map[string]any{"id": f["payReq"], "cpf": "11144477735", "n": "Maria\u0000" + strings.Repeat("\xff", 3)}},
 		{`mutation($id: UUID!) { decidePreauthorization(id: $id, authorize: null) { id } }`, map[string]any{"id": f["preauth"]}},
 		{`mutation { decideBulkPayment(id: "", authorize: true) { id } }`, nil},
-		// Items, webhooks and credentials (part I).
+		// Items, webhooks and credentials.
 		{`mutation($c: String!, $s: String!) { createApiKey(clientId: $c, clientSecret: $s) { apiKey } }`, map[string]any{"c": "a\u0000b", "s": "\u0000"}},
 		{`{ sandboxAuthorization(id: "\u0000") { id } }`, nil},
 		// Fault injection.
@@ -590,11 +591,4 @@ func scanGraphQL(s *scanner, key string, f map[string]string) {
 			}
 		}
 	}
-}
-
-// scanFixtures builds one of each resource for client a, the same world the authorization
-// matrix builds: the ids the scan aims at.
-func scanFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) map[string]string {
-	env.Exec(t, `UPDATE client_applications SET items_v2_enabled = true WHERE id = $1`, a.ID)
-	return azFixtures(t, env, a).ids
 }

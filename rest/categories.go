@@ -3,6 +3,10 @@ package rest
 import (
 	"context"
 	"net/http"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
 )
 
 // listCategories is GET /categories.
@@ -20,4 +24,21 @@ func (s *Server) getCategory() http.HandlerFunc {
 		id := in.path("id")
 		return func(ctx context.Context) (any, error) { return s.query.Category(ctx, id) }
 	})
+}
+
+// listCategoryRules is GET /categories/rules.
+func (s *Server) listCategoryRules() http.HandlerFunc {
+	return s.pageOf(func(ctx context.Context, page, size *int) (any, error) { return s.query.CategoryRules(ctx, page, size) })
+}
+
+// createCategoryRule is POST /categories/rules.
+func (s *Server) createCategoryRule() http.HandlerFunc {
+	return withBody(s, func(ctx context.Context, b model.CategoryRuleInput) (any, error) {
+		return s.mut.CreateCategoryRule(ctx, b)
+	})
+}
+
+// deleteCategoryRule is DELETE /categories/rules/{id}.
+func (s *Server) deleteCategoryRule() http.HandlerFunc {
+	return s.byID("Category rule id", func(ctx context.Context, id uuid.UUID) (any, error) { return s.mut.DeleteCategoryRule(ctx, id) })
 }

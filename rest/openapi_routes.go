@@ -110,6 +110,11 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/category_feedback", tag: "Categories", summary: "The application's category corrections", resp: feedbackList{}},
 	{method: "GET", path: "/categories", tag: "Categories", summary: "The category tree", query: pages, resp: model.CategoryPage{}},
 	{method: "GET", path: "/categories/{id}", tag: "Categories", summary: "One category", resp: model.Category{}},
+	// Merchants by CNPJ.
+	{method: "GET", path: "/merchants", tag: "Merchants", summary: "Merchants by CNPJ (1 to 100, formatted or bare, numeric or alphanumeric): found, not found and invalid", query: []string{"cnpjs"}, resp: model.MerchantLookup{}},
+	{method: "GET", path: "/categories/rules", tag: "Categories", summary: "The application's category rules", query: pages, resp: model.CategoryRulePage{}},
+	{method: "POST", path: "/categories/rules", tag: "Categories", summary: "Create a category rule; stored transactions are recategorized in the background", body: model.CategoryRuleInput{}, resp: model.CategoryRule{}},
+	{method: "DELETE", path: "/categories/rules/{id}", tag: "Categories", summary: "Delete a category rule; stored transactions are recategorized in the background", resp: model.CategoryRule{}},
 
 	// Sandbox control: fault injection.
 	{method: "GET", path: "/sandbox/faults", tag: "Sandbox control", summary: "The application's fault injection rules", resp: faultsBody{}},
@@ -232,6 +237,14 @@ var apiRoutes = []apiRoute{
 	{method: "POST", path: "/sandbox/items/{id}/bills", tag: "Sandbox control", summary: "Sandbox: add bills to the item's credit cards; its next execution collects them (no event)", body: model.SandboxBillsInput{}, resp: []model.SandboxBillChange{}},
 	{method: "PATCH", path: "/sandbox/items/{id}/bills/{billId}", tag: "Sandbox control", summary: "Sandbox: change a bill's due date or amounts; the next execution collects it", body: model.SandboxBillPatch{}, resp: model.SandboxBillChange{}},
 	{method: "DELETE", path: "/sandbox/items/{id}/bills/{billId}", tag: "Sandbox control", summary: "Sandbox: remove a bill; the next execution drops it", resp: model.SandboxBillChange{}},
+	{method: "GET", path: "/sandbox/items/{id}/transactions", tag: "Sandbox control", summary: "Sandbox: the item's transaction changes, each with when an execution collected it (appliedAt; null while pending)", resp: []model.SandboxTransactionChange{}},
+	{method: "GET", path: "/sandbox/items/{id}/investments", tag: "Sandbox control", summary: "Sandbox: the item's investment and investment transaction changes, each with when an execution collected it", resp: []model.SandboxInvestmentChange{}},
+	{method: "POST", path: "/sandbox/items/{id}/investments", tag: "Sandbox control", summary: "Sandbox: add investments to the item; its next execution collects them (no event)", body: model.SandboxInvestmentsInput{}, resp: []model.SandboxInvestmentChange{}},
+	{method: "PATCH", path: "/sandbox/items/{id}/investments/{investmentId}", tag: "Sandbox control", summary: "Sandbox: change an investment's name, balance, quantity or value", body: model.SandboxInvestmentPatch{}, resp: model.SandboxInvestmentChange{}},
+	{method: "DELETE", path: "/sandbox/items/{id}/investments/{investmentId}", tag: "Sandbox control", summary: "Sandbox: remove an investment with its transactions", resp: model.SandboxInvestmentChange{}},
+	{method: "POST", path: "/sandbox/items/{id}/investments/{investmentId}/transactions", tag: "Sandbox control", summary: "Sandbox: add transactions to an investment of the item (no event)", body: model.SandboxInvestmentTransactionsInput{}, resp: []model.SandboxInvestmentChange{}},
+	{method: "PATCH", path: "/sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: change an investment transaction's description, amount or date", body: model.SandboxInvestmentTransactionPatch{}, resp: model.SandboxInvestmentChange{}},
+	{method: "DELETE", path: "/sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}", tag: "Sandbox control", summary: "Sandbox: remove an investment transaction", resp: model.SandboxInvestmentChange{}},
 	{method: "DELETE", path: "/sandbox/client", tag: "Sandbox control", summary: "Sandbox: delete everything the application owns (confirm: its clientId)", query: []string{"confirm"}, resp: model.SandboxCleanSlate{}},
 	{method: "POST", path: "/sandbox/payments/payment-requests/{id}/status", tag: "Sandbox control", summary: "Sandbox: move a payment request to a status its state table allows next by itself (CANCELED, EXPIRED, its refund's), with its events and ledger entries", body: model.SandboxPaymentMoveInput{}, resp: model.SandboxPaymentMove{}},
 	{method: "POST", path: "/sandbox/payments/payment-intents/{id}/status", tag: "Sandbox control", summary: "Sandbox: move a payment intent (and its request after it) to a status its state table allows next, with its events and ledger entries", body: model.SandboxPaymentMoveInput{}, resp: model.SandboxPaymentMove{}},

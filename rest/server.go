@@ -204,8 +204,16 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/boletos/pix/{id}", s.getBoletoPix())
 	r.Post("/boletos/pix/{id}", s.payBoletoPix())
 
+	// Part R (issue 39): an application's category rules; a static segment, so chi
+	// routes /categories/rules here and not to /categories/{id}.
+	r.Get("/categories/rules", s.listCategoryRules())
+	r.Post("/categories/rules", s.createCategoryRule())
+	r.Delete("/categories/rules/{id}", s.deleteCategoryRule())
+
 	r.Get("/categories", s.listCategories())
 	r.Get("/categories/{id}", s.getCategory())
+	// Issue 39 part M: merchants by CNPJ.
+	r.Get("/merchants", s.lookupMerchants())
 
 	// Sandbox control: fault injection.
 	r.Get("/sandbox/faults", s.getFaults())
@@ -226,6 +234,15 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/items/{id}/bills", s.addSandboxBills())
 	r.Patch("/sandbox/items/{id}/bills/{billId}", s.changeSandboxBill())
 	r.Delete("/sandbox/items/{id}/bills/{billId}", s.removeSandboxBill())
+	// Sandbox control: investments and their transactions; the transaction changes' history.
+	r.Get("/sandbox/items/{id}/transactions", s.sandboxTransactionChanges())
+	r.Get("/sandbox/items/{id}/investments", s.sandboxInvestmentChanges())
+	r.Post("/sandbox/items/{id}/investments", s.addSandboxInvestments())
+	r.Patch("/sandbox/items/{id}/investments/{investmentId}", s.changeSandboxInvestment())
+	r.Delete("/sandbox/items/{id}/investments/{investmentId}", s.removeSandboxInvestment())
+	r.Post("/sandbox/items/{id}/investments/{investmentId}/transactions", s.addSandboxInvestmentTransactions())
+	r.Patch("/sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}", s.changeSandboxInvestmentTransaction())
+	r.Delete("/sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}", s.removeSandboxInvestmentTransaction())
 	// Sandbox control: events on demand and the event stream.
 	r.Post("/sandbox/events", s.fireSandboxEvent())
 	r.Get("/sandbox/events/stream", s.sandboxEventStream)

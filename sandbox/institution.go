@@ -122,6 +122,7 @@ func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.P
 		}
 		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
 		snap.Bills = applyBillChanges(snap.Bills, s.BillChanges, model.NewTime(s.Now))
+		snap.Investments, snap.InvestmentTransactions = applyInvestmentChanges(snap.Investments, snap.InvestmentTransactions, s.InvestmentChanges, model.NewTime(s.Now))
 		s.State = snap
 	}
 	cards := func(card bool) []model.Account {

@@ -94,7 +94,7 @@ func TestCustomUserSteps(t *testing.T) {
 	if err != nil || st.MFA == nil || st.MFA.Name != "phone" {
 		t.Fatalf("login: %+v %v, want the SMS parameter", st, err)
 	}
-	if st, _ := inst.Answer(ctx, s, map[string]string{"phone": "000000"}); st.Error == nil || st.Error.Code != model.ExecInvalidCredentialsMFA {
+	if st, _ := inst.Answer(ctx, s, map[string]string{"phone": WrongMFA}); st.Error == nil || st.Error.Code != model.ExecInvalidCredentialsMFA {
 		t.Fatalf("wrong code: %+v", st)
 	}
 	if st, _ := inst.Answer(ctx, s, map[string]string{"phone": GoodMFA}); st.Error == nil || st.Error.Code != model.ExecAccountLocked {

@@ -29,6 +29,7 @@ import (
 	"ponte/institutions"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/merchants"
 	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
@@ -232,6 +233,7 @@ func New(t testing.TB, options ...Option) *Env {
 	res.Collected = collected.New(store, a, eng, res.Now)
 	res.Faults = faults.New(store, faultsCfg, res.Log)
 	res.SandboxUserStore = store
+	res.Directory = merchants.New(store)
 	restCfg.Faults = res.Faults
 	if err := queue.Start(ctx); err != nil {
 		t.Fatalf("start job queue: %v", err)

@@ -82,8 +82,12 @@ func TestWebhooksSurviveKill(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	// Waits of at most 90 s keep each retry inside the 3 minutes the test gives the return;
+	// eight of them keep a delivery alive through a receiver down for as long as a loaded
+	// machine takes to record the events, kill and restart (three of them once ran out).
 	env, keys := configured(t, "PONTE_SANDBOX_STEP_DELAY=0s",
-		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s", "PONTE_WEBHOOK_SCHEDULE=0s,0s,90s,0s,0s,90s,0s,0s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,90s",
+		"PONTE_ALLOW_INSECURE_WEBHOOKS=1", "PONTE_WEBHOOK_TIMEOUT=1s",
+		"PONTE_WEBHOOK_SCHEDULE=0s,0s,90s,0s,90s,0s,90s,0s,90s,0s,90s,0s,90s,0s,90s,0s,90s", "PONTE_WEBHOOK_SHORT_SCHEDULE=0s,0s,90s",
 		"PONTE_JOB_TIMEOUT=4s", "PONTE_JOB_RESCUE_AFTER=6s")
 	dbURL := strings.TrimPrefix(env[0], "DATABASE_URL=")
 	s := start(t, env...)

@@ -126,6 +126,7 @@ func commands() *cli.Command {
 			},
 			clientsCommand(),
 			connectorsCommand(),
+			merchantsCommand(),
 			doctorCommand(),
 			triggerCommand(),
 			listenCommand(),

@@ -24,6 +24,8 @@ var walked = []struct{ file, section string }{
 	{"docs/payments.md", ""},
 	{"docs/boletos.md", ""},
 	{"docs/statements.md", ""},
+	{"docs/merchants.md", "Looking merchants up"},
+	{"docs/categories.md", ""},
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
 	{"docs/sandbox.md", "Control: payments"},
@@ -117,6 +119,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"seuNumero":"PED-1"`, "\nPAID\n", `"status":"PAID"`,
 		// A statement file: its transactions read back; the statements page's CSV account.
 		`"description":"SALARIO ACME LTDA"`, `"amount":-1200`, `"providerId":"202603051"`, `"number":"","balance":null,"name":"Conta"`,
+		// Merchants by CNPJ: the sandbox's Carrefour (REST) and Smart Fit (GraphQL).
+		`"cnae":"4711301","category":"Supermercado"}],"notFoundMerchants":["11222333000181","P2N9G29X000102"],"invalidCnpjs":["123"]}`,
+		`{"data":{"merchants":{"foundMerchants":[{"name":"SMART FIT","category":"Academia"}]`,
 		// Fault injection: the rules set, a 503 that says it was injected, counted, taken back.
 		`{"faults":[{"route":"GET /categories","kind":"SERVER_ERROR","probability":1,"status":503}`, "HTTP/1.1 503", "Ponte-Injected-Fault: ",
 		`"sandboxFaults":[{"route":"GET /categories"`, `ponte_injected_faults_total{kind="SERVER_ERROR",route="GET /categories"} `, `{"faults":[]}`,
@@ -125,6 +130,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		`"status":"LOGIN_ERROR","executionStatus":"INVALID_CREDENTIALS"`, `"status":"UPDATED","executionStatus":"SUCCESS"`, `"clientId":"`,
 		// Sandbox control of data: a transaction added, one changed, collected, then removed.
 		`"operation":"CHANGE"`, `"description":"Padaria Sandbox"`, `"operation":"REMOVE"`,
+		// Investments added, collected; the transaction changes' history marked.
+		`"movementType":"CREDIT"`, `"name":"CDB Sandbox 120% CDI"`, `"description":"APLICACAO CDB SANDBOX"`, "\n\"appliedAt\":\"",
 		// A custom sandbox user: registered, its transaction collected, a seeded name refused.
 		`"username":"ana.souza"`, `"description":"PADARIA DO ZE"`, "seeded name: 400\n",
 		// An event fired on demand, read back from the event stream.

@@ -27,6 +27,7 @@ import (
 	"ponte/institutions"
 	"ponte/itemsync"
 	"ponte/jobs"
+	"ponte/merchants"
 	"ponte/metrics"
 	"ponte/payments"
 	"ponte/rest"
@@ -142,6 +143,7 @@ func serve(ctx context.Context, c *config) error {
 	res.Collected = collected.New(store, authn, engine, res.Now)
 	res.Faults = faults.New(store, faults.DefaultConfig(), log)
 	res.SandboxUserStore = store
+	res.Directory = merchants.New(store)
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next. Jobs and the queue's own queries are
 	// LongRunning: bounded by the job time-out, not the statement time-out of requests.

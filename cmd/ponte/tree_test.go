@@ -30,7 +30,8 @@ var layers = map[string][]string{
 	"ponte/webhooks":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
 	"ponte/ledger":    {"ponte/model", "ponte/db"},
 	"ponte/payments":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics", "ponte/ledger", "ponte/brdocs"},
-	"ponte/itemsync":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics"},
+	"ponte/merchants": {"ponte/model", "ponte/db", "ponte/auth", "ponte/brdocs"},
+	"ponte/itemsync":  {"ponte/model", "ponte/db", "ponte/jobs", "ponte/auth", "ponte/metrics", "ponte/merchants"},
 	"ponte/faults":    {"ponte/model", "ponte/db", "ponte/auth", "ponte/metrics"},
 	"ponte/collected": {"ponte/model", "ponte/db", "ponte/auth", "ponte/itemsync"},
 	// The sandbox's payer bank and PIX directory stand on payments' interfaces.
@@ -49,7 +50,7 @@ var layers = map[string][]string{
 	// graph reaches the store only through the domain packages (and the store of custom
 	// sandbox users it is given); it checks those users' descriptions with sandbox's rules.
 	"ponte/graph": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/itemsync",
-		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults", "ponte/sandbox"},
+		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults", "ponte/sandbox", "ponte/merchants"},
 	// rest stands on the resolvers alone, besides the vocabulary and its HTTP infrastructure:
 	// no domain package, no db (the probes' store comes through rest.Config).
 	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/graph", "ponte/graph/generated", "ponte/graph/graphiql",

@@ -208,6 +208,7 @@ type ComplexityRoot struct {
 		PixQr              func(childComplexity int) int
 		SeuNumero          func(childComplexity int) int
 		Status             func(childComplexity int) int
+		TestClockID        func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
 
@@ -337,7 +338,31 @@ type ComplexityRoot struct {
 		TransactionID      func(childComplexity int) int
 	}
 
+	CategoryOrigin struct {
+		RuleID func(childComplexity int) int
+		Type   func(childComplexity int) int
+	}
+
 	CategoryPage struct {
+		Page       func(childComplexity int) int
+		Results    func(childComplexity int) int
+		Total      func(childComplexity int) int
+		TotalPages func(childComplexity int) int
+	}
+
+	CategoryRule struct {
+		AccountType     func(childComplexity int) int
+		Category        func(childComplexity int) int
+		CategoryID      func(childComplexity int) int
+		ClientID        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		MatchType       func(childComplexity int) int
+		TransactionType func(childComplexity int) int
+	}
+
+	CategoryRulePage struct {
 		Page       func(childComplexity int) int
 		Results    func(childComplexity int) int
 		Total      func(childComplexity int) int
@@ -1047,6 +1072,12 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 	}
 
+	MerchantLookup struct {
+		FoundMerchants    func(childComplexity int) int
+		InvalidCnpjs      func(childComplexity int) int
+		NotFoundMerchants func(childComplexity int) int
+	}
+
 	MonthSpending struct {
 		Count    func(childComplexity int) int
 		Month    func(childComplexity int) int
@@ -1066,6 +1097,7 @@ type ComplexityRoot struct {
 		CreateBoleto                        func(childComplexity int, input model.CreateBoletoInput) int
 		CreateBoletoConnection              func(childComplexity int, itemID *string) int
 		CreateBulkPayment                   func(childComplexity int, input model.BulkPaymentInput) int
+		CreateCategoryRule                  func(childComplexity int, input model.CategoryRuleInput) int
 		CreateConnectToken                  func(childComplexity int, itemID *uuid.UUID, options *model.ConnectTokenOptions) int
 		CreateItem                          func(childComplexity int, input model.CreateItemInput) int
 		CreatePaymentCustomer               func(childComplexity int, input model.PaymentCustomerInput) int
@@ -1084,6 +1116,7 @@ type ComplexityRoot struct {
 		DecidePreauthorization              func(childComplexity int, id uuid.UUID, authorize bool) int
 		DecideSandboxAuthorization          func(childComplexity int, id uuid.UUID, decision string) int
 		DeleteBulkPayment                   func(childComplexity int, id uuid.UUID) int
+		DeleteCategoryRule                  func(childComplexity int, id uuid.UUID) int
 		DeleteItem                          func(childComplexity int, id uuid.UUID) int
 		DeletePaymentCustomer               func(childComplexity int, id uuid.UUID) int
 		DeletePaymentRecipient              func(childComplexity int, id uuid.UUID) int
@@ -1101,12 +1134,18 @@ type ComplexityRoot struct {
 		RevokeSmartTransferPreauthorization func(childComplexity int, id uuid.UUID) int
 		RotateWebhookSigningSecret          func(childComplexity int) int
 		SandboxAddBills                     func(childComplexity int, id uuid.UUID, bills []*model.SandboxBillInput) int
+		SandboxAddInvestmentTransactions    func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactions []*model.SandboxInvestmentTransactionInput) int
+		SandboxAddInvestments               func(childComplexity int, id uuid.UUID, investments []*model.SandboxInvestmentInput) int
 		SandboxAddTransactions              func(childComplexity int, id uuid.UUID, transactions []*model.SandboxTransactionInput) int
 		SandboxChangeBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) int
+		SandboxChangeInvestment             func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, input model.SandboxInvestmentPatch) int
+		SandboxChangeInvestmentTransaction  func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID, input model.SandboxInvestmentTransactionPatch) int
 		SandboxChangeTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID, input model.SandboxTransactionPatch) int
 		SandboxDeleteClientData             func(childComplexity int, confirm string) int
 		SandboxMovePayment                  func(childComplexity int, kind string, id uuid.UUID, input model.SandboxPaymentMoveInput) int
 		SandboxRemoveBill                   func(childComplexity int, id uuid.UUID, billID uuid.UUID) int
+		SandboxRemoveInvestment             func(childComplexity int, id uuid.UUID, investmentID uuid.UUID) int
+		SandboxRemoveInvestmentTransaction  func(childComplexity int, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID) int
 		SandboxRemoveTransaction            func(childComplexity int, id uuid.UUID, transactionID uuid.UUID) int
 		SandboxResetItemLogin               func(childComplexity int, id uuid.UUID) int
 		SandboxSetItemStatus                func(childComplexity int, id uuid.UUID, input model.SandboxItemStatusInput) int
@@ -1459,6 +1498,7 @@ type ComplexityRoot struct {
 		Categories                     func(childComplexity int, parentID *string, page *int, pageSize *int) int
 		Category                       func(childComplexity int, id string) int
 		CategoryFeedback               func(childComplexity int) int
+		CategoryRules                  func(childComplexity int, page *int, pageSize *int) int
 		ClientApplication              func(childComplexity int) int
 		ConnectSession                 func(childComplexity int) int
 		Connector                      func(childComplexity int, id int, healthDetails *bool) int
@@ -1482,6 +1522,7 @@ type ComplexityRoot struct {
 		Loan                           func(childComplexity int, id uuid.UUID) int
 		Loans                          func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
 		LoansPage                      func(childComplexity int, itemID uuid.UUID, page *int, pageSize *int) int
+		Merchants                      func(childComplexity int, cnpjs []string) int
 		PaymentConsent                 func(childComplexity int, id uuid.UUID) int
 		PaymentCustomer                func(childComplexity int, id uuid.UUID) int
 		PaymentCustomers               func(childComplexity int, page *int, pageSize *int) int
@@ -1500,6 +1541,8 @@ type ComplexityRoot struct {
 		SandboxBillChanges             func(childComplexity int, id uuid.UUID) int
 		SandboxEvents                  func(childComplexity int, cursor *string) int
 		SandboxFaults                  func(childComplexity int) int
+		SandboxInvestmentChanges       func(childComplexity int, id uuid.UUID) int
+		SandboxTransactionChanges      func(childComplexity int, id uuid.UUID) int
 		SandboxUser                    func(childComplexity int, username string) int
 		SandboxUsers                   func(childComplexity int) int
 		ScheduledPayment               func(childComplexity int, paymentRequestID uuid.UUID, id uuid.UUID) int
@@ -1579,6 +1622,26 @@ type ComplexityRoot struct {
 		Status      func(childComplexity int) int
 	}
 
+	SandboxInvestmentChange struct {
+		Amount        func(childComplexity int) int
+		AppliedAt     func(childComplexity int) int
+		Balance       func(childComplexity int) int
+		Date          func(childComplexity int) int
+		Description   func(childComplexity int) int
+		DueDate       func(childComplexity int) int
+		InvestmentID  func(childComplexity int) int
+		ItemID        func(childComplexity int) int
+		MovementType  func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Quantity      func(childComplexity int) int
+		RequestedAt   func(childComplexity int) int
+		Subtype       func(childComplexity int) int
+		TransactionID func(childComplexity int) int
+		Type          func(childComplexity int) int
+		Value         func(childComplexity int) int
+	}
+
 	SandboxNextExecution struct {
 		ExecutionStatus     func(childComplexity int) int
 		ItemID              func(childComplexity int) int
@@ -1598,11 +1661,13 @@ type ComplexityRoot struct {
 	SandboxTransactionChange struct {
 		AccountID     func(childComplexity int) int
 		Amount        func(childComplexity int) int
+		AppliedAt     func(childComplexity int) int
 		Category      func(childComplexity int) int
 		Date          func(childComplexity int) int
 		Description   func(childComplexity int) int
 		ItemID        func(childComplexity int) int
 		Operation     func(childComplexity int) int
+		RequestedAt   func(childComplexity int) int
 		Status        func(childComplexity int) int
 		TransactionID func(childComplexity int) int
 		Type          func(childComplexity int) int
@@ -1750,6 +1815,7 @@ type ComplexityRoot struct {
 		Balance                 func(childComplexity int) int
 		Category                func(childComplexity int) int
 		CategoryID              func(childComplexity int) int
+		CategoryOrigin          func(childComplexity int) int
 		CreatedAt               func(childComplexity int) int
 		CreditCardMetadata      func(childComplexity int) int
 		CurrencyCode            func(childComplexity int) int
@@ -1972,6 +2038,14 @@ type MutationResolver interface {
 	SandboxAddBills(ctx context.Context, id uuid.UUID, bills []*model.SandboxBillInput) ([]*model.SandboxBillChange, error)
 	SandboxChangeBill(ctx context.Context, id uuid.UUID, billID uuid.UUID, input model.SandboxBillPatch) (*model.SandboxBillChange, error)
 	SandboxRemoveBill(ctx context.Context, id uuid.UUID, billID uuid.UUID) (*model.SandboxBillChange, error)
+	CreateCategoryRule(ctx context.Context, input model.CategoryRuleInput) (*model.CategoryRule, error)
+	DeleteCategoryRule(ctx context.Context, id uuid.UUID) (*model.CategoryRule, error)
+	SandboxAddInvestments(ctx context.Context, id uuid.UUID, investments []*model.SandboxInvestmentInput) ([]*model.SandboxInvestmentChange, error)
+	SandboxChangeInvestment(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, input model.SandboxInvestmentPatch) (*model.SandboxInvestmentChange, error)
+	SandboxRemoveInvestment(ctx context.Context, id uuid.UUID, investmentID uuid.UUID) (*model.SandboxInvestmentChange, error)
+	SandboxAddInvestmentTransactions(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactions []*model.SandboxInvestmentTransactionInput) ([]*model.SandboxInvestmentChange, error)
+	SandboxChangeInvestmentTransaction(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID, input model.SandboxInvestmentTransactionPatch) (*model.SandboxInvestmentChange, error)
+	SandboxRemoveInvestmentTransaction(ctx context.Context, id uuid.UUID, investmentID uuid.UUID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error)
 }
 type PaymentRequestResolver interface {
 	Intents(ctx context.Context, objs []*model.PaymentRequest) ([][]*model.PaymentIntent, error)
@@ -2059,6 +2133,10 @@ type QueryResolver interface {
 	TestClocks(ctx context.Context, page *int, pageSize *int) (*model.TestClockPage, error)
 	TestClock(ctx context.Context, id uuid.UUID) (*model.TestClock, error)
 	SandboxBillChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxBillChange, error)
+	Merchants(ctx context.Context, cnpjs []string) (*model.MerchantLookup, error)
+	CategoryRules(ctx context.Context, page *int, pageSize *int) (*model.CategoryRulePage, error)
+	SandboxInvestmentChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxInvestmentChange, error)
+	SandboxTransactionChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxTransactionChange, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -2768,6 +2846,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Boleto.Status(childComplexity), true
+	case "Boleto.testClockId":
+		if e.ComplexityRoot.Boleto.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Boleto.TestClockID(childComplexity), true
 	case "Boleto.updatedAt":
 		if e.ComplexityRoot.Boleto.UpdatedAt == nil {
 			break
@@ -3293,6 +3377,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CategoryFeedback.TransactionID(childComplexity), true
 
+	case "CategoryOrigin.ruleId":
+		if e.ComplexityRoot.CategoryOrigin.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOrigin.RuleID(childComplexity), true
+	case "CategoryOrigin.type":
+		if e.ComplexityRoot.CategoryOrigin.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOrigin.Type(childComplexity), true
+
 	case "CategoryPage.page":
 		if e.ComplexityRoot.CategoryPage.Page == nil {
 			break
@@ -3317,6 +3414,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CategoryPage.TotalPages(childComplexity), true
+
+	case "CategoryRule.accountType":
+		if e.ComplexityRoot.CategoryRule.AccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.AccountType(childComplexity), true
+	case "CategoryRule.category":
+		if e.ComplexityRoot.CategoryRule.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.Category(childComplexity), true
+	case "CategoryRule.categoryId":
+		if e.ComplexityRoot.CategoryRule.CategoryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.CategoryID(childComplexity), true
+	case "CategoryRule.clientId":
+		if e.ComplexityRoot.CategoryRule.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.ClientID(childComplexity), true
+	case "CategoryRule.createdAt":
+		if e.ComplexityRoot.CategoryRule.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.CreatedAt(childComplexity), true
+	case "CategoryRule.description":
+		if e.ComplexityRoot.CategoryRule.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.Description(childComplexity), true
+	case "CategoryRule.id":
+		if e.ComplexityRoot.CategoryRule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.ID(childComplexity), true
+	case "CategoryRule.matchType":
+		if e.ComplexityRoot.CategoryRule.MatchType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.MatchType(childComplexity), true
+	case "CategoryRule.transactionType":
+		if e.ComplexityRoot.CategoryRule.TransactionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRule.TransactionType(childComplexity), true
+
+	case "CategoryRulePage.page":
+		if e.ComplexityRoot.CategoryRulePage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Page(childComplexity), true
+	case "CategoryRulePage.results":
+		if e.ComplexityRoot.CategoryRulePage.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Results(childComplexity), true
+	case "CategoryRulePage.total":
+		if e.ComplexityRoot.CategoryRulePage.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.Total(childComplexity), true
+	case "CategoryRulePage.totalPages":
+		if e.ComplexityRoot.CategoryRulePage.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryRulePage.TotalPages(childComplexity), true
 
 	case "CategorySpending.category":
 		if e.ComplexityRoot.CategorySpending.Category == nil {
@@ -6320,6 +6497,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Merchant.Name(childComplexity), true
 
+	case "MerchantLookup.foundMerchants":
+		if e.ComplexityRoot.MerchantLookup.FoundMerchants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.FoundMerchants(childComplexity), true
+	case "MerchantLookup.invalidCnpjs":
+		if e.ComplexityRoot.MerchantLookup.InvalidCnpjs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.InvalidCnpjs(childComplexity), true
+	case "MerchantLookup.notFoundMerchants":
+		if e.ComplexityRoot.MerchantLookup.NotFoundMerchants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MerchantLookup.NotFoundMerchants(childComplexity), true
+
 	case "MonthSpending.count":
 		if e.ComplexityRoot.MonthSpending.Count == nil {
 			break
@@ -6466,6 +6662,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateBulkPayment(childComplexity, args["input"].(model.BulkPaymentInput)), true
+	case "Mutation.createCategoryRule":
+		if e.ComplexityRoot.Mutation.CreateCategoryRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCategoryRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCategoryRule(childComplexity, args["input"].(model.CategoryRuleInput)), true
 	case "Mutation.createConnectToken":
 		if e.ComplexityRoot.Mutation.CreateConnectToken == nil {
 			break
@@ -6664,6 +6871,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteBulkPayment(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deleteCategoryRule":
+		if e.ComplexityRoot.Mutation.DeleteCategoryRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCategoryRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCategoryRule(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deleteItem":
 		if e.ComplexityRoot.Mutation.DeleteItem == nil {
 			break
@@ -6846,6 +7064,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxAddBills(childComplexity, args["id"].(uuid.UUID), args["bills"].([]*model.SandboxBillInput)), true
+	case "Mutation.sandboxAddInvestmentTransactions":
+		if e.ComplexityRoot.Mutation.SandboxAddInvestmentTransactions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddInvestmentTransactions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddInvestmentTransactions(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactions"].([]*model.SandboxInvestmentTransactionInput)), true
+	case "Mutation.sandboxAddInvestments":
+		if e.ComplexityRoot.Mutation.SandboxAddInvestments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxAddInvestments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxAddInvestments(childComplexity, args["id"].(uuid.UUID), args["investments"].([]*model.SandboxInvestmentInput)), true
 	case "Mutation.sandboxAddTransactions":
 		if e.ComplexityRoot.Mutation.SandboxAddTransactions == nil {
 			break
@@ -6868,6 +7108,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxChangeBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID), args["input"].(model.SandboxBillPatch)), true
+	case "Mutation.sandboxChangeInvestment":
+		if e.ComplexityRoot.Mutation.SandboxChangeInvestment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeInvestment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeInvestment(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["input"].(model.SandboxInvestmentPatch)), true
+	case "Mutation.sandboxChangeInvestmentTransaction":
+		if e.ComplexityRoot.Mutation.SandboxChangeInvestmentTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxChangeInvestmentTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxChangeInvestmentTransaction(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactionId"].(uuid.UUID), args["input"].(model.SandboxInvestmentTransactionPatch)), true
 	case "Mutation.sandboxChangeTransaction":
 		if e.ComplexityRoot.Mutation.SandboxChangeTransaction == nil {
 			break
@@ -6912,6 +7174,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SandboxRemoveBill(childComplexity, args["id"].(uuid.UUID), args["billId"].(uuid.UUID)), true
+	case "Mutation.sandboxRemoveInvestment":
+		if e.ComplexityRoot.Mutation.SandboxRemoveInvestment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveInvestment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveInvestment(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID)), true
+	case "Mutation.sandboxRemoveInvestmentTransaction":
+		if e.ComplexityRoot.Mutation.SandboxRemoveInvestmentTransaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SandboxRemoveInvestmentTransaction(childComplexity, args["id"].(uuid.UUID), args["investmentId"].(uuid.UUID), args["transactionId"].(uuid.UUID)), true
 	case "Mutation.sandboxRemoveTransaction":
 		if e.ComplexityRoot.Mutation.SandboxRemoveTransaction == nil {
 			break
@@ -8580,6 +8864,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CategoryFeedback(childComplexity), true
+	case "Query.categoryRules":
+		if e.ComplexityRoot.Query.CategoryRules == nil {
+			break
+		}
+
+		args, err := ec.field_Query_categoryRules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CategoryRules(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.clientApplication":
 		if e.ComplexityRoot.Query.ClientApplication == nil {
 			break
@@ -8824,6 +9119,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.LoansPage(childComplexity, args["itemId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.merchants":
+		if e.ComplexityRoot.Query.Merchants == nil {
+			break
+		}
+
+		args, err := ec.field_Query_merchants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Merchants(childComplexity, args["cnpjs"].([]string)), true
 	case "Query.paymentConsent":
 		if e.ComplexityRoot.Query.PaymentConsent == nil {
 			break
@@ -9017,6 +9323,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SandboxFaults(childComplexity), true
+	case "Query.sandboxInvestmentChanges":
+		if e.ComplexityRoot.Query.SandboxInvestmentChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxInvestmentChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxInvestmentChanges(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.sandboxTransactionChanges":
+		if e.ComplexityRoot.Query.SandboxTransactionChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxTransactionChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxTransactionChanges(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.sandboxUser":
 		if e.ComplexityRoot.Query.SandboxUser == nil {
 			break
@@ -9468,6 +9796,109 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SandboxFault.Status(childComplexity), true
 
+	case "SandboxInvestmentChange.amount":
+		if e.ComplexityRoot.SandboxInvestmentChange.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Amount(childComplexity), true
+	case "SandboxInvestmentChange.appliedAt":
+		if e.ComplexityRoot.SandboxInvestmentChange.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.AppliedAt(childComplexity), true
+	case "SandboxInvestmentChange.balance":
+		if e.ComplexityRoot.SandboxInvestmentChange.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Balance(childComplexity), true
+	case "SandboxInvestmentChange.date":
+		if e.ComplexityRoot.SandboxInvestmentChange.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Date(childComplexity), true
+	case "SandboxInvestmentChange.description":
+		if e.ComplexityRoot.SandboxInvestmentChange.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Description(childComplexity), true
+	case "SandboxInvestmentChange.dueDate":
+		if e.ComplexityRoot.SandboxInvestmentChange.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.DueDate(childComplexity), true
+	case "SandboxInvestmentChange.investmentId":
+		if e.ComplexityRoot.SandboxInvestmentChange.InvestmentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.InvestmentID(childComplexity), true
+	case "SandboxInvestmentChange.itemId":
+		if e.ComplexityRoot.SandboxInvestmentChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.ItemID(childComplexity), true
+	case "SandboxInvestmentChange.movementType":
+		if e.ComplexityRoot.SandboxInvestmentChange.MovementType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.MovementType(childComplexity), true
+	case "SandboxInvestmentChange.name":
+		if e.ComplexityRoot.SandboxInvestmentChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Name(childComplexity), true
+	case "SandboxInvestmentChange.operation":
+		if e.ComplexityRoot.SandboxInvestmentChange.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Operation(childComplexity), true
+	case "SandboxInvestmentChange.quantity":
+		if e.ComplexityRoot.SandboxInvestmentChange.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Quantity(childComplexity), true
+	case "SandboxInvestmentChange.requestedAt":
+		if e.ComplexityRoot.SandboxInvestmentChange.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.RequestedAt(childComplexity), true
+	case "SandboxInvestmentChange.subtype":
+		if e.ComplexityRoot.SandboxInvestmentChange.Subtype == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Subtype(childComplexity), true
+	case "SandboxInvestmentChange.transactionId":
+		if e.ComplexityRoot.SandboxInvestmentChange.TransactionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.TransactionID(childComplexity), true
+	case "SandboxInvestmentChange.type":
+		if e.ComplexityRoot.SandboxInvestmentChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Type(childComplexity), true
+	case "SandboxInvestmentChange.value":
+		if e.ComplexityRoot.SandboxInvestmentChange.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxInvestmentChange.Value(childComplexity), true
+
 	case "SandboxNextExecution.executionStatus":
 		if e.ComplexityRoot.SandboxNextExecution.ExecutionStatus == nil {
 			break
@@ -9542,6 +9973,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxTransactionChange.Amount(childComplexity), true
+	case "SandboxTransactionChange.appliedAt":
+		if e.ComplexityRoot.SandboxTransactionChange.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.AppliedAt(childComplexity), true
 	case "SandboxTransactionChange.category":
 		if e.ComplexityRoot.SandboxTransactionChange.Category == nil {
 			break
@@ -9572,6 +10009,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxTransactionChange.Operation(childComplexity), true
+	case "SandboxTransactionChange.requestedAt":
+		if e.ComplexityRoot.SandboxTransactionChange.RequestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxTransactionChange.RequestedAt(childComplexity), true
 	case "SandboxTransactionChange.status":
 		if e.ComplexityRoot.SandboxTransactionChange.Status == nil {
 			break
@@ -10182,6 +10625,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Transaction.CategoryID(childComplexity), true
+	case "Transaction.categoryOrigin":
+		if e.ComplexityRoot.Transaction.CategoryOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Transaction.CategoryOrigin(childComplexity), true
 	case "Transaction.createdAt":
 		if e.ComplexityRoot.Transaction.CreatedAt == nil {
 			break
@@ -10632,6 +11081,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("BoletoPaymentInput", ec.unmarshalInputBoletoPaymentInput),
 			graphql.NewInputUnmarshaler("BulkPaymentInput", ec.unmarshalInputBulkPaymentInput),
 			graphql.NewInputUnmarshaler("CallbackURLsInput", ec.unmarshalInputCallbackURLsInput),
+			graphql.NewInputUnmarshaler("CategoryRuleInput", ec.unmarshalInputCategoryRuleInput),
 			graphql.NewInputUnmarshaler("ConnectTokenOptions", ec.unmarshalInputConnectTokenOptions),
 			graphql.NewInputUnmarshaler("ConnectorFilter", ec.unmarshalInputConnectorFilter),
 			graphql.NewInputUnmarshaler("CreateBoletoInput", ec.unmarshalInputCreateBoletoInput),
@@ -10650,6 +11100,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SandboxBillPatch", ec.unmarshalInputSandboxBillPatch),
 			graphql.NewInputUnmarshaler("SandboxEventInput", ec.unmarshalInputSandboxEventInput),
 			graphql.NewInputUnmarshaler("SandboxFaultInput", ec.unmarshalInputSandboxFaultInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentInput", ec.unmarshalInputSandboxInvestmentInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentPatch", ec.unmarshalInputSandboxInvestmentPatch),
+			graphql.NewInputUnmarshaler("SandboxInvestmentTransactionInput", ec.unmarshalInputSandboxInvestmentTransactionInput),
+			graphql.NewInputUnmarshaler("SandboxInvestmentTransactionPatch", ec.unmarshalInputSandboxInvestmentTransactionPatch),
 			graphql.NewInputUnmarshaler("SandboxItemStatusInput", ec.unmarshalInputSandboxItemStatusInput),
 			graphql.NewInputUnmarshaler("SandboxNextExecutionInput", ec.unmarshalInputSandboxNextExecutionInput),
 			graphql.NewInputUnmarshaler("SandboxPaymentErrorInput", ec.unmarshalInputSandboxPaymentErrorInput),
@@ -15583,7 +16037,7 @@ extend input SandboxEventInput {
 
 # Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
 # /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
-# transactions here, bills at the end of this file (investments are not controlled yet); docs/sandbox.md,
+# transactions here, bills and investments at the end of this file; docs/sandbox.md,
 # "Control: items and data".
 
 "A transaction to add to a sandbox item's account: the fields a client sees."
@@ -15941,6 +16395,304 @@ extend type Mutation {
     billId: UUID!
   ): SandboxBillChange!
 }
+
+# Merchants by CNPJ (GET /merchants), the directory the Receita
+# Federal's open data fills (ponte merchants import) and the transactions' merchant reads.
+
+"The answer of a merchant lookup: each asked CNPJ once, in one of the three lists."
+type MerchantLookup {
+  "The asked CNPJs the directory holds, in the order asked, as transactions show merchants."
+  foundMerchants: [Merchant!]!
+  "The valid asked CNPJs the directory does not hold, bare (14 characters, upper case)."
+  notFoundMerchants: [String!]!
+  "The asked values that are no CNPJ (wrong length, characters or check digits), as given (at most 32 characters)."
+  invalidCnpjs: [String!]!
+}
+
+extend type Query {
+  "GET /merchants: merchants by CNPJ, 1 to 100, formatted or bare, numeric or alphanumeric; a repeated CNPJ is answered once."
+  merchants(
+    "The CNPJs."
+    cnpjs: [String!]!
+  ): MerchantLookup!
+}
+
+# Category rules, and where a transaction's category came from.
+
+"An application's category rule: transactions whose description matches take its category at every synchronization (after a category set by hand, before the built-in categorizer)."
+type CategoryRule {
+  "The rule's id."
+  id: UUID!
+  "The text compared with transactions' descriptions, without case and accents."
+  description: String!
+  "The category the rule gives."
+  categoryId: String!
+  "That category's description."
+  category: String!
+  "The application the rule belongs to."
+  clientId: UUID!
+  "DEBIT or CREDIT: only transactions of this type; null for both."
+  transactionType: String
+  "CHECKING_ACCOUNT or CREDIT_CARD: only transactions of accounts of this subtype; null for all."
+  accountType: String
+  "exact, contains, startsWith or endsWith."
+  matchType: String!
+  "When the rule was created (UTC)."
+  createdAt: DateTime!
+}
+
+"The page-number envelope of category rules."
+type CategoryRulePage {
+  "Rules in all pages."
+  total: Int!
+  "Pages at this page size."
+  totalPages: Int!
+  "This page's number, from 1."
+  page: Int!
+  "The rules of this page, oldest first."
+  results: [CategoryRule!]!
+}
+
+"A new category rule."
+input CategoryRuleInput {
+  "The text to match: 1 to 200 characters."
+  description: String!
+  "The category to give (see categories)."
+  categoryId: String!
+  "DEBIT or CREDIT, to narrow the rule."
+  transactionType: String
+  "CHECKING_ACCOUNT or CREDIT_CARD, to narrow the rule."
+  accountType: String
+  "exact (the default), contains, startsWith or endsWith."
+  matchType: String
+}
+
+"Where a transaction's category came from."
+type CategoryOrigin {
+  "RULE (an application's rule), MANUAL (PATCH /transactions/{id}) or AUTOMATIC (the institution or the built-in categorizer)."
+  type: String!
+  "The rule's id when type is RULE; null otherwise."
+  ruleId: UUID
+}
+
+extend type Transaction {
+  "Where the category came from; null when the transaction has no category."
+  categoryOrigin: CategoryOrigin
+}
+
+extend type Query {
+  "GET /categories/rules: the application's category rules, oldest first."
+  categoryRules(
+    "The page to read, from 1 (default 1, at most 10,000,000)."
+    page: Int
+    "Rules per page, 1 to 500 (default 500)."
+    pageSize: Int
+  ): CategoryRulePage!
+}
+
+extend type Mutation {
+  "POST /categories/rules: creates a rule and recategorizes the application's stored transactions in the background, firing transactions/updated for those that change (CATEGORY_RULE_ALREADY_EXISTS for a duplicate, CATEGORY_RULE_LIMIT_EXCEEDED past 1,000 rules)."
+  createCategoryRule(
+    "The rule."
+    input: CategoryRuleInput!
+  ): CategoryRule!
+  "DELETE /categories/rules/{id}: deletes a rule, answers it as it was, and recategorizes the application's stored transactions in the background."
+  deleteCategoryRule(
+    "The rule's id."
+    id: UUID!
+  ): CategoryRule!
+}
+
+# Boletos on test clocks (docs/sandbox.md "Test clocks"): a sandbox boleto issued with
+# testClockId takes its dates from the clock, and only an advance of the clock makes it
+# OVERDUE or PROTESTED.
+
+extend input CreateBoletoInput {
+  "Sandbox only: the test clock the boleto lives on (its dates, its sandbox payer's steps and its move to OVERDUE and PROTESTED follow the clock)."
+  testClockId: String
+}
+
+extend type Boleto {
+  "The test clock the boleto lives on; absent for real time."
+  testClockId: UUID
+}
+
+# Sandbox control of investments and their transactions (POST /sandbox/items/{id}/investments,
+# GET it, PATCH and DELETE .../investments/{investmentId}; POST
+# .../investments/{investmentId}/transactions, PATCH and DELETE one), and the history of
+# transaction changes (GET /sandbox/items/{id}/transactions). API keys only, sandbox items
+# only; docs/sandbox.md, "Data: investments".
+
+"An investment to add to a sandbox item: the fields a client sees."
+input SandboxInvestmentInput {
+  "The investment's name."
+  name: String!
+  "FIXED_INCOME, MUTUAL_FUND, SECURITY, EQUITY, COE, ETF or OTHER."
+  type: String!
+  "The subtype (free text, as the bank names it)."
+  subtype: String
+  "The balance in reais, zero or more, whole centavos (also its amount)."
+  balance: Float!
+  "The quantity held."
+  quantity: Float
+  "The unit value."
+  value: Float
+  "The due date."
+  dueDate: DateTime
+}
+
+"What to change on a sandbox item's investment; absent fields stay."
+input SandboxInvestmentPatch {
+  "The name."
+  name: String
+  "The balance in reais, zero or more, whole centavos."
+  balance: Float
+  "The quantity held."
+  quantity: Float
+  "The unit value."
+  value: Float
+}
+
+"An investment transaction to add to an investment of a sandbox item."
+input SandboxInvestmentTransactionInput {
+  "BUY, SELL, TAX or TRANSFER."
+  type: String!
+  "CREDIT or DEBIT; absent: CREDIT for BUY, DEBIT for SELL and TAX (TRANSFER must say)."
+  movementType: String
+  "The transaction's date (also its tradeDate)."
+  date: DateTime!
+  "The amount in reais, more than zero, whole centavos (also its netAmount)."
+  amount: Float!
+  "The quantity."
+  quantity: Float
+  "The unit value."
+  value: Float
+  "The description."
+  description: String
+}
+
+"What to change on an investment transaction of a sandbox item; absent fields stay."
+input SandboxInvestmentTransactionPatch {
+  "The description."
+  description: String
+  "The amount in reais, more than zero, whole centavos."
+  amount: Float
+  "The date."
+  date: DateTime
+}
+
+"A change to a sandbox item's investments, or to an investment's transactions (transactionId set): the item's next execution collects it (no event: the interface documents none for investments), and every later one keeps it."
+type SandboxInvestmentChange {
+  "The investment's id (ADD of an investment: the id it will have)."
+  investmentId: UUID!
+  "The investment transaction's id (ADD: the id it will have); null for a change of the investment itself."
+  transactionId: UUID
+  "The item's id."
+  itemId: UUID!
+  "ADD, CHANGE or REMOVE."
+  operation: String!
+  "ADD: the investment's type, or the transaction's."
+  type: String
+  "ADD of an investment: its subtype."
+  subtype: String
+  "Investment: the name (null: unchanged)."
+  name: String
+  "Investment: the balance (null: unchanged)."
+  balance: Float
+  "The quantity (null: unchanged)."
+  quantity: Float
+  "The unit value (null: unchanged)."
+  value: Float
+  "ADD of an investment: its due date."
+  dueDate: DateTime
+  "ADD of a transaction: CREDIT or DEBIT."
+  movementType: String
+  "Transaction: the date (null: unchanged)."
+  date: DateTime
+  "Transaction: the amount (null: unchanged)."
+  amount: Float
+  "Transaction: the description (null: unchanged)."
+  description: String
+  "When the control action was taken (the latest, for one changed again)."
+  requestedAt: DateTime!
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits. Changed again, a change waits again."
+  appliedAt: DateTime
+}
+
+extend type SandboxTransactionChange {
+  "When the control action was taken (the latest, for a transaction changed again)."
+  requestedAt: DateTime!
+  "When the execution that collected it ended (the item's lastUpdatedAt then); null while it waits. Changed again, a change waits again."
+  appliedAt: DateTime
+}
+
+extend type Query {
+  "GET /sandbox/items/{id}/investments: the sandbox item's investment and investment transaction changes, oldest first, pending (appliedAt null) or collected."
+  sandboxInvestmentChanges(
+    "The sandbox item's id."
+    id: UUID!
+  ): [SandboxInvestmentChange!]!
+  "GET /sandbox/items/{id}/transactions: the sandbox item's transaction changes, oldest first, pending (appliedAt null) or collected."
+  sandboxTransactionChanges(
+    "The sandbox item's id."
+    id: UUID!
+  ): [SandboxTransactionChange!]!
+}
+
+extend type Mutation {
+  "POST /sandbox/items/{id}/investments: adds investments (1 to 50) to the sandbox item; its next execution collects them."
+  sandboxAddInvestments(
+    "The sandbox item's id."
+    id: UUID!
+    "The investments."
+    investments: [SandboxInvestmentInput!]!
+  ): [SandboxInvestmentChange!]!
+  "PATCH /sandbox/items/{id}/investments/{investmentId}: changes an investment of the sandbox item (collected, or added and not removed)."
+  sandboxChangeInvestment(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The change."
+    input: SandboxInvestmentPatch!
+  ): SandboxInvestmentChange!
+  "DELETE /sandbox/items/{id}/investments/{investmentId}: removes an investment of the sandbox item with its transactions; its next execution drops them."
+  sandboxRemoveInvestment(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+  ): SandboxInvestmentChange!
+  "POST /sandbox/items/{id}/investments/{investmentId}/transactions: adds transactions (1 to 100) to an investment of the sandbox item."
+  sandboxAddInvestmentTransactions(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The transactions."
+    transactions: [SandboxInvestmentTransactionInput!]!
+  ): [SandboxInvestmentChange!]!
+  "PATCH /sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}: changes a transaction of the investment."
+  sandboxChangeInvestmentTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The investment transaction's id."
+    transactionId: UUID!
+    "The change."
+    input: SandboxInvestmentTransactionPatch!
+  ): SandboxInvestmentChange!
+  "DELETE /sandbox/items/{id}/investments/{investmentId}/transactions/{transactionId}: removes a transaction of the investment."
+  sandboxRemoveInvestmentTransaction(
+    "The sandbox item's id."
+    id: UUID!
+    "The investment's id."
+    investmentId: UUID!
+    "The investment transaction's id."
+    transactionId: UUID!
+  ): SandboxInvestmentChange!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -16263,6 +17015,8 @@ func (ec *executionContext) childFields_Boleto(ctx context.Context, field graphq
 		return ec.fieldContext_Boleto_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_Boleto_updatedAt(ctx, field)
+	case "testClockId":
+		return ec.fieldContext_Boleto_testClockId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Boleto", field.Name)
 }
@@ -16519,6 +17273,16 @@ func (ec *executionContext) childFields_CategoryFeedback(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type CategoryFeedback", field.Name)
 }
 
+func (ec *executionContext) childFields_CategoryOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_CategoryOrigin_type(ctx, field)
+	case "ruleId":
+		return ec.fieldContext_CategoryOrigin_ruleId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "total":
@@ -16531,6 +17295,44 @@ func (ec *executionContext) childFields_CategoryPage(ctx context.Context, field 
 		return ec.fieldContext_CategoryPage_results(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CategoryPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CategoryRule_id(ctx, field)
+	case "description":
+		return ec.fieldContext_CategoryRule_description(ctx, field)
+	case "categoryId":
+		return ec.fieldContext_CategoryRule_categoryId(ctx, field)
+	case "category":
+		return ec.fieldContext_CategoryRule_category(ctx, field)
+	case "clientId":
+		return ec.fieldContext_CategoryRule_clientId(ctx, field)
+	case "transactionType":
+		return ec.fieldContext_CategoryRule_transactionType(ctx, field)
+	case "accountType":
+		return ec.fieldContext_CategoryRule_accountType(ctx, field)
+	case "matchType":
+		return ec.fieldContext_CategoryRule_matchType(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CategoryRule_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryRule", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryRulePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_CategoryRulePage_total(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_CategoryRulePage_totalPages(ctx, field)
+	case "page":
+		return ec.fieldContext_CategoryRulePage_page(ctx, field)
+	case "results":
+		return ec.fieldContext_CategoryRulePage_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryRulePage", field.Name)
 }
 
 func (ec *executionContext) childFields_CategorySpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17939,6 +18741,18 @@ func (ec *executionContext) childFields_Merchant(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Merchant", field.Name)
 }
 
+func (ec *executionContext) childFields_MerchantLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "foundMerchants":
+		return ec.fieldContext_MerchantLookup_foundMerchants(ctx, field)
+	case "notFoundMerchants":
+		return ec.fieldContext_MerchantLookup_notFoundMerchants(ctx, field)
+	case "invalidCnpjs":
+		return ec.fieldContext_MerchantLookup_invalidCnpjs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MerchantLookup", field.Name)
+}
+
 func (ec *executionContext) childFields_MonthSpending(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "month":
@@ -18689,6 +19503,46 @@ func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type SandboxFault", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxInvestmentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "investmentId":
+		return ec.fieldContext_SandboxInvestmentChange_investmentId(ctx, field)
+	case "transactionId":
+		return ec.fieldContext_SandboxInvestmentChange_transactionId(ctx, field)
+	case "itemId":
+		return ec.fieldContext_SandboxInvestmentChange_itemId(ctx, field)
+	case "operation":
+		return ec.fieldContext_SandboxInvestmentChange_operation(ctx, field)
+	case "type":
+		return ec.fieldContext_SandboxInvestmentChange_type(ctx, field)
+	case "subtype":
+		return ec.fieldContext_SandboxInvestmentChange_subtype(ctx, field)
+	case "name":
+		return ec.fieldContext_SandboxInvestmentChange_name(ctx, field)
+	case "balance":
+		return ec.fieldContext_SandboxInvestmentChange_balance(ctx, field)
+	case "quantity":
+		return ec.fieldContext_SandboxInvestmentChange_quantity(ctx, field)
+	case "value":
+		return ec.fieldContext_SandboxInvestmentChange_value(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_SandboxInvestmentChange_dueDate(ctx, field)
+	case "movementType":
+		return ec.fieldContext_SandboxInvestmentChange_movementType(ctx, field)
+	case "date":
+		return ec.fieldContext_SandboxInvestmentChange_date(ctx, field)
+	case "amount":
+		return ec.fieldContext_SandboxInvestmentChange_amount(ctx, field)
+	case "description":
+		return ec.fieldContext_SandboxInvestmentChange_description(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_SandboxInvestmentChange_requestedAt(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxInvestmentChange_appliedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxInvestmentChange", field.Name)
+}
+
 func (ec *executionContext) childFields_SandboxNextExecution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "itemId":
@@ -18743,6 +19597,10 @@ func (ec *executionContext) childFields_SandboxTransactionChange(ctx context.Con
 		return ec.fieldContext_SandboxTransactionChange_status(ctx, field)
 	case "category":
 		return ec.fieldContext_SandboxTransactionChange_category(ctx, field)
+	case "requestedAt":
+		return ec.fieldContext_SandboxTransactionChange_requestedAt(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_SandboxTransactionChange_appliedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxTransactionChange", field.Name)
 }
@@ -19067,6 +19925,8 @@ func (ec *executionContext) childFields_Transaction(ctx context.Context, field g
 		return ec.fieldContext_Transaction_updatedAt(ctx, field)
 	case "storedDocument":
 		return ec.fieldContext_Transaction_storedDocument(ctx, field)
+	case "categoryOrigin":
+		return ec.fieldContext_Transaction_categoryOrigin(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Transaction", field.Name)
 }
@@ -19749,6 +20609,20 @@ func (ec *executionContext) field_Mutation_createBulkPayment_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCategoryRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CategoryRuleInput, error) {
+			return ec.unmarshalNCategoryRuleInput2ponteᚋmodelᚐCategoryRuleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createConnectToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20041,6 +20915,20 @@ func (ec *executionContext) field_Mutation_deleteBulkPayment_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteCategoryRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20305,6 +21193,58 @@ func (ec *executionContext) field_Mutation_sandboxAddBills_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_sandboxAddInvestmentTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactions",
+		func(ctx context.Context, v any) ([]*model.SandboxInvestmentTransactionInput, error) {
+			return ec.unmarshalNSandboxInvestmentTransactionInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentTransactionInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactions"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxAddInvestments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investments",
+		func(ctx context.Context, v any) ([]*model.SandboxInvestmentInput, error) {
+			return ec.unmarshalNSandboxInvestmentInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investments"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_sandboxAddTransactions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20349,6 +21289,74 @@ func (ec *executionContext) field_Mutation_sandboxChangeBill_args(ctx context.Co
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SandboxBillPatch, error) {
 			return ec.unmarshalNSandboxBillPatch2ponteᚋmodelᚐSandboxBillPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeInvestmentTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxInvestmentTransactionPatch, error) {
+			return ec.unmarshalNSandboxInvestmentTransactionPatch2ponteᚋmodelᚐSandboxInvestmentTransactionPatch(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxChangeInvestment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxInvestmentPatch, error) {
+			return ec.unmarshalNSandboxInvestmentPatch2ponteᚋmodelᚐSandboxInvestmentPatch(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20450,6 +21458,58 @@ func (ec *executionContext) field_Mutation_sandboxRemoveBill_args(ctx context.Co
 		return nil, err
 	}
 	args["billId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "transactionId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["transactionId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_sandboxRemoveInvestment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "investmentId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["investmentId"] = arg1
 	return args, nil
 }
 
@@ -21275,6 +22335,28 @@ func (ec *executionContext) field_Query_categories_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_categoryRules_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_category_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21815,6 +22897,20 @@ func (ec *executionContext) field_Query_loans_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_merchants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "cnpjs",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cnpjs"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_paymentConsent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -22138,6 +23234,34 @@ func (ec *executionContext) field_Query_sandboxEvents_args(ctx context.Context, 
 		return nil, err
 	}
 	args["cursor"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxInvestmentChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxTransactionChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -25342,6 +26466,29 @@ func (ec *executionContext) fieldContext_Boleto_updatedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Boleto", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _Boleto_testClockId(ctx context.Context, field graphql.CollectedField, obj *model.Boleto) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Boleto_testClockId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Boleto_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Boleto", field, false, false, "UUID")
+}
+
 func (ec *executionContext) _BoletoCharge_value(ctx context.Context, field graphql.CollectedField, obj *model.BoletoCharge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27346,6 +28493,52 @@ func (ec *executionContext) fieldContext_CategoryFeedback_createdAt(_ context.Co
 	return graphql.NewScalarFieldContext("CategoryFeedback", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _CategoryOrigin_type(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOrigin_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOrigin_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOrigin", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryOrigin_ruleId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOrigin_ruleId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RuleID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOrigin_ruleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOrigin", field, false, false, "UUID")
+}
+
 func (ec *executionContext) _CategoryPage_total(ctx context.Context, field graphql.CollectedField, obj *model.CategoryPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27442,6 +28635,314 @@ func (ec *executionContext) fieldContext_CategoryPage_results(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Category(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CategoryRule_id(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryRule_description(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_categoryId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_categoryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_categoryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_category(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_clientId(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CategoryRule_transactionType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_transactionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_transactionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_accountType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_accountType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_accountType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_matchType(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_matchType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MatchType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_matchType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _CategoryRule_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRule_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRule_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRule", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CategoryRulePage_total(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_page(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryRulePage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CategoryRulePage_results(ctx context.Context, field graphql.CollectedField, obj *model.CategoryRulePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryRulePage_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚕᚖponteᚋmodelᚐCategoryRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryRulePage_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CategoryRulePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
 		},
 	}
 	return fc, nil
@@ -39436,6 +40937,84 @@ func (ec *executionContext) fieldContext_Merchant_category(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Merchant", field, false, false, "String")
 }
 
+func (ec *executionContext) _MerchantLookup_foundMerchants(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_foundMerchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FoundMerchants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Merchant) graphql.Marshaler {
+			return ec.marshalNMerchant2ᚕᚖponteᚋmodelᚐMerchantᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_foundMerchants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MerchantLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Merchant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MerchantLookup_notFoundMerchants(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_notFoundMerchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotFoundMerchants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_notFoundMerchants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantLookup", field, false, false, "String")
+}
+
+func (ec *executionContext) _MerchantLookup_invalidCnpjs(ctx context.Context, field graphql.CollectedField, obj *model.MerchantLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MerchantLookup_invalidCnpjs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidCnpjs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MerchantLookup_invalidCnpjs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MerchantLookup", field, false, false, "String")
+}
+
 func (ec *executionContext) _MonthSpending_month(ctx context.Context, field graphql.CollectedField, obj *model.MonthSpending) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42590,6 +44169,358 @@ func (ec *executionContext) fieldContext_Mutation_sandboxRemoveBill(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_sandboxRemoveBill_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCategoryRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCategoryRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCategoryRule(ctx, fc.Args["input"].(model.CategoryRuleInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCategoryRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCategoryRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCategoryRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCategoryRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCategoryRule(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+			return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCategoryRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRule(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCategoryRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxAddInvestments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddInvestments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddInvestments(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investments"].([]*model.SandboxInvestmentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddInvestments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddInvestments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeInvestment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeInvestment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeInvestment(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["input"].(model.SandboxInvestmentPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeInvestment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeInvestment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveInvestment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveInvestment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveInvestment(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveInvestment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveInvestment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxAddInvestmentTransactions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxAddInvestmentTransactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxAddInvestmentTransactions(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactions"].([]*model.SandboxInvestmentTransactionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxAddInvestmentTransactions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxAddInvestmentTransactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxChangeInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxChangeInvestmentTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxChangeInvestmentTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID), fc.Args["input"].(model.SandboxInvestmentTransactionPatch))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxChangeInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxChangeInvestmentTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sandboxRemoveInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sandboxRemoveInvestmentTransaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SandboxRemoveInvestmentTransaction(ctx, fc.Args["id"].(uuid.UUID), fc.Args["investmentId"].(uuid.UUID), fc.Args["transactionId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sandboxRemoveInvestmentTransaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sandboxRemoveInvestmentTransaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -51154,6 +53085,182 @@ func (ec *executionContext) fieldContext_Query_sandboxBillChanges(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_merchants(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_merchants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Merchants(ctx, fc.Args["cnpjs"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MerchantLookup) graphql.Marshaler {
+			return ec.marshalNMerchantLookup2ᚖponteᚋmodelᚐMerchantLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_merchants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MerchantLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_merchants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_categoryRules(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_categoryRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CategoryRules(ctx, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryRulePage) graphql.Marshaler {
+			return ec.marshalNCategoryRulePage2ᚖponteᚋmodelᚐCategoryRulePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_categoryRules(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryRulePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_categoryRules_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sandboxInvestmentChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxInvestmentChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxInvestmentChanges(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+			return ec.marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxInvestmentChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxInvestmentChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxInvestmentChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sandboxTransactionChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxTransactionChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxTransactionChanges(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxTransactionChange) graphql.Marshaler {
+			return ec.marshalNSandboxTransactionChange2ᚕᚖponteᚋmodelᚐSandboxTransactionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxTransactionChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxTransactionChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxTransactionChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -52145,6 +54252,397 @@ func (ec *executionContext) fieldContext_SandboxFault_latencyMs(_ context.Contex
 	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SandboxInvestmentChange_investmentId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_investmentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvestmentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_investmentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_transactionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransactionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_transactionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_operation(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_type(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_subtype(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_subtype(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtype, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_subtype(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_name(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_balance(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_quantity(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quantity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_value(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_dueDate(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_movementType(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_movementType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MovementType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_movementType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_date(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_date(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Date, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_date(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_amount(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_description(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_requestedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxInvestmentChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxInvestmentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxInvestmentChange_appliedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxInvestmentChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxInvestmentChange", field, false, false, "DateTime")
+}
+
 func (ec *executionContext) _SandboxNextExecution_itemId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxNextExecution) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -52621,6 +55119,52 @@ func (ec *executionContext) _SandboxTransactionChange_category(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_SandboxTransactionChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_requestedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_requestedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_requestedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _SandboxTransactionChange_appliedAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxTransactionChange_appliedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AppliedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Time) graphql.Marshaler {
+			return ec.marshalODateTime2ᚖponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxTransactionChange_appliedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxTransactionChange", field, false, false, "DateTime")
 }
 
 func (ec *executionContext) _SandboxUser_id(ctx context.Context, field graphql.CollectedField, obj *model.SandboxUser) (ret graphql.Marshaler) {
@@ -55486,6 +58030,38 @@ func (ec *executionContext) _Transaction_storedDocument(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_Transaction_storedDocument(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Transaction", field, false, false, "JSONDocument")
+}
+
+func (ec *executionContext) _Transaction_categoryOrigin(ctx context.Context, field graphql.CollectedField, obj *model.Transaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Transaction_categoryOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CategoryOrigin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CategoryOrigin) graphql.Marshaler {
+			return ec.marshalOCategoryOrigin2ᚖponteᚋmodelᚐCategoryOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Transaction_categoryOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Transaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryOrigin(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _TransactionConnection_documents(ctx context.Context, field graphql.CollectedField, obj *model.TransactionConnection) (ret graphql.Marshaler) {
@@ -58503,6 +61079,76 @@ func UnmarshalCallbackURLsInput(ctx context.Context, raw any) (model.CallbackURL
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCategoryRuleInput(ctx context.Context, obj any) (model.CategoryRuleInput, error) {
+	var it model.CategoryRuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "categoryId", "transactionType", "accountType", "matchType"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "categoryId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categoryId"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CategoryID = data
+		case "transactionType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transactionType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TransactionType = data
+		case "accountType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accountType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccountType = data
+		case "matchType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("matchType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MatchType = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCategoryRuleInput unmarshals raw into the CategoryRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCategoryRuleInput(ctx context.Context, raw any) (model.CategoryRuleInput, error) {
+	var out model.CategoryRuleInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CategoryRuleInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputConnectTokenOptions(ctx context.Context, obj any) (model.ConnectTokenOptions, error) {
 	var it model.ConnectTokenOptions
 	if obj == nil {
@@ -58710,7 +61356,7 @@ func (ec *executionContext) unmarshalInputCreateBoletoInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"boletoConnectionId", "boleto"}
+	fieldsInOrder := [...]string{"boletoConnectionId", "boleto", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -58731,6 +61377,13 @@ func (ec *executionContext) unmarshalInputCreateBoletoInput(ctx context.Context,
 				return it, err
 			}
 			it.Boleto = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -59900,6 +62553,293 @@ func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context,
 func UnmarshalSandboxFaultInput(ctx context.Context, raw any) (model.SandboxFault, error) {
 	var out model.SandboxFault
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxFaultInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentInput(ctx context.Context, obj any) (model.SandboxInvestmentInput, error) {
+	var it model.SandboxInvestmentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "type", "subtype", "balance", "quantity", "value", "dueDate"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "subtype":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subtype"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subtype = data
+		case "balance":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("balance"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Balance = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentInput unmarshals raw into the SandboxInvestmentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentInput(ctx context.Context, raw any) (model.SandboxInvestmentInput, error) {
+	var out model.SandboxInvestmentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentPatch(ctx context.Context, obj any) (model.SandboxInvestmentPatch, error) {
+	var it model.SandboxInvestmentPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "balance", "quantity", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "balance":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("balance"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Balance = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentPatch unmarshals raw into the SandboxInvestmentPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentPatch(ctx context.Context, raw any) (model.SandboxInvestmentPatch, error) {
+	var out model.SandboxInvestmentPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentPatch", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentTransactionInput(ctx context.Context, obj any) (model.SandboxInvestmentTransactionInput, error) {
+	var it model.SandboxInvestmentTransactionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "movementType", "date", "amount", "quantity", "value", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "movementType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("movementType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MovementType = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalNDateTime2ponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentTransactionInput unmarshals raw into the SandboxInvestmentTransactionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentTransactionInput(ctx context.Context, raw any) (model.SandboxInvestmentTransactionInput, error) {
+	var out model.SandboxInvestmentTransactionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentTransactionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSandboxInvestmentTransactionPatch(ctx context.Context, obj any) (model.SandboxInvestmentTransactionPatch, error) {
+	var it model.SandboxInvestmentTransactionPatch
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "amount", "date"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "date":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("date"))
+			data, err := ec.unmarshalODateTime2ᚖponteᚋmodelᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Date = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSandboxInvestmentTransactionPatch unmarshals raw into the SandboxInvestmentTransactionPatch input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSandboxInvestmentTransactionPatch(ctx context.Context, raw any) (model.SandboxInvestmentTransactionPatch, error) {
+	var out model.SandboxInvestmentTransactionPatch
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SandboxInvestmentTransactionPatch", raw, &out)
 	return out, err
 }
 
@@ -61961,6 +64901,11 @@ func (ec *executionContext) _Boleto(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "testClockId":
+			out.Values[i] = ec._Boleto_testClockId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -62790,6 +65735,44 @@ func (ec *executionContext) _CategoryFeedback(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var categoryOriginImplementors = []string{"CategoryOrigin"}
+
+func (ec *executionContext) _CategoryOrigin(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryOrigin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryOriginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryOrigin")
+		case "type":
+			out.Values[i] = ec._CategoryOrigin_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ruleId":
+			out.Values[i] = ec._CategoryOrigin_ruleId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var categoryPageImplementors = []string{"CategoryPage"}
 
 func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryPage) graphql.Marshaler {
@@ -62818,6 +65801,127 @@ func (ec *executionContext) _CategoryPage(ctx context.Context, sel ast.Selection
 			}
 		case "results":
 			out.Values[i] = ec._CategoryPage_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categoryRuleImplementors = []string{"CategoryRule"}
+
+func (ec *executionContext) _CategoryRule(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryRule")
+		case "id":
+			out.Values[i] = ec._CategoryRule_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._CategoryRule_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryId":
+			out.Values[i] = ec._CategoryRule_categoryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._CategoryRule_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clientId":
+			out.Values[i] = ec._CategoryRule_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionType":
+			out.Values[i] = ec._CategoryRule_transactionType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accountType":
+			out.Values[i] = ec._CategoryRule_accountType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "matchType":
+			out.Values[i] = ec._CategoryRule_matchType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CategoryRule_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categoryRulePageImplementors = []string{"CategoryRulePage"}
+
+func (ec *executionContext) _CategoryRulePage(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryRulePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryRulePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryRulePage")
+		case "total":
+			out.Values[i] = ec._CategoryRulePage_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._CategoryRulePage_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._CategoryRulePage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._CategoryRulePage_results(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -67315,6 +70419,49 @@ func (ec *executionContext) _Merchant(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var merchantLookupImplementors = []string{"MerchantLookup"}
+
+func (ec *executionContext) _MerchantLookup(ctx context.Context, sel ast.SelectionSet, obj *model.MerchantLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, merchantLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MerchantLookup")
+		case "foundMerchants":
+			out.Values[i] = ec._MerchantLookup_foundMerchants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "notFoundMerchants":
+			out.Values[i] = ec._MerchantLookup_notFoundMerchants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidCnpjs":
+			out.Values[i] = ec._MerchantLookup_invalidCnpjs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var monthSpendingImplementors = []string{"MonthSpending"}
 
 func (ec *executionContext) _MonthSpending(ctx context.Context, sel ast.SelectionSet, obj *model.MonthSpending) graphql.Marshaler {
@@ -67868,6 +71015,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "sandboxRemoveBill":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_sandboxRemoveBill(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCategoryRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCategoryRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCategoryRule":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCategoryRule(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxAddInvestments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddInvestments(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeInvestment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeInvestment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveInvestment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveInvestment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxAddInvestmentTransactions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxAddInvestmentTransactions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxChangeInvestmentTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxChangeInvestmentTransaction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxRemoveInvestmentTransaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sandboxRemoveInvestmentTransaction(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -70500,6 +73703,34 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "merchants":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_merchants(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryRules":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_categoryRules(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxInvestmentChanges":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxInvestmentChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxTransactionChanges":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_sandboxTransactionChanges(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -70894,6 +74125,119 @@ func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var sandboxInvestmentChangeImplementors = []string{"SandboxInvestmentChange"}
+
+func (ec *executionContext) _SandboxInvestmentChange(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxInvestmentChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxInvestmentChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxInvestmentChange")
+		case "investmentId":
+			out.Values[i] = ec._SandboxInvestmentChange_investmentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transactionId":
+			out.Values[i] = ec._SandboxInvestmentChange_transactionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._SandboxInvestmentChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._SandboxInvestmentChange_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._SandboxInvestmentChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "subtype":
+			out.Values[i] = ec._SandboxInvestmentChange_subtype(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SandboxInvestmentChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._SandboxInvestmentChange_balance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "quantity":
+			out.Values[i] = ec._SandboxInvestmentChange_quantity(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._SandboxInvestmentChange_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dueDate":
+			out.Values[i] = ec._SandboxInvestmentChange_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "movementType":
+			out.Values[i] = ec._SandboxInvestmentChange_movementType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "date":
+			out.Values[i] = ec._SandboxInvestmentChange_date(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._SandboxInvestmentChange_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SandboxInvestmentChange_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._SandboxInvestmentChange_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "appliedAt":
+			out.Values[i] = ec._SandboxInvestmentChange_appliedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sandboxNextExecutionImplementors = []string{"SandboxNextExecution"}
 
 func (ec *executionContext) _SandboxNextExecution(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxNextExecution) graphql.Marshaler {
@@ -71058,6 +74402,16 @@ func (ec *executionContext) _SandboxTransactionChange(ctx context.Context, sel a
 			}
 		case "category":
 			out.Values[i] = ec._SandboxTransactionChange_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestedAt":
+			out.Values[i] = ec._SandboxTransactionChange_requestedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "appliedAt":
+			out.Values[i] = ec._SandboxTransactionChange_appliedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -72077,6 +75431,11 @@ func (ec *executionContext) _Transaction(ctx context.Context, sel ast.SelectionS
 		case "storedDocument":
 			out.Values[i] = ec._Transaction_storedDocument(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categoryOrigin":
+			out.Values[i] = ec._Transaction_categoryOrigin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -73406,6 +76765,43 @@ func (ec *executionContext) marshalNCategoryPage2ᚖponteᚋmodelᚐCategoryPage
 	return ec._CategoryPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCategoryRule2ᚕᚖponteᚋmodelᚐCategoryRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategoryRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategoryRule2ᚖponteᚋmodelᚐCategoryRule(ctx context.Context, sel ast.SelectionSet, v *model.CategoryRule) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategoryRule!")
+		return graphql.Null
+	}
+	return ec._CategoryRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCategoryRuleInput2ponteᚋmodelᚐCategoryRuleInput(ctx context.Context, v any) (model.CategoryRuleInput, error) {
+	res, err := ec.unmarshalInputCategoryRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCategoryRulePage2ᚖponteᚋmodelᚐCategoryRulePage(ctx context.Context, sel ast.SelectionSet, v *model.CategoryRulePage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CategoryRulePage!")
+		return graphql.Null
+	}
+	return ec._CategoryRulePage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCategorySpending2ᚕᚖponteᚋmodelᚐCategorySpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CategorySpending) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -74233,6 +77629,38 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNMerchant2ᚕᚖponteᚋmodelᚐMerchantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Merchant) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMerchant2ᚖponteᚋmodelᚐMerchant(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMerchant2ᚖponteᚋmodelᚐMerchant(ctx context.Context, sel ast.SelectionSet, v *model.Merchant) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Merchant!")
+		return graphql.Null
+	}
+	return ec._Merchant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMerchantLookup2ᚖponteᚋmodelᚐMerchantLookup(ctx context.Context, sel ast.SelectionSet, v *model.MerchantLookup) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MerchantLookup!")
+		return graphql.Null
+	}
+	return ec._MerchantLookup(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMonthSpending2ᚕᚖponteᚋmodelᚐMonthSpendingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MonthSpending) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -74736,6 +78164,78 @@ func (ec *executionContext) marshalNSandboxFaultKind2ponteᚋmodelᚐSandboxFaul
 	return res
 }
 
+func (ec *executionContext) marshalNSandboxInvestmentChange2ᚕᚖponteᚋmodelᚐSandboxInvestmentChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxInvestmentChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxInvestmentChange2ᚖponteᚋmodelᚐSandboxInvestmentChange(ctx context.Context, sel ast.SelectionSet, v *model.SandboxInvestmentChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SandboxInvestmentChange!")
+		return graphql.Null
+	}
+	return ec._SandboxInvestmentChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentInputᚄ(ctx context.Context, v any) ([]*model.SandboxInvestmentInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxInvestmentInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxInvestmentInput2ᚖponteᚋmodelᚐSandboxInvestmentInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentInput2ᚖponteᚋmodelᚐSandboxInvestmentInput(ctx context.Context, v any) (*model.SandboxInvestmentInput, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentPatch2ponteᚋmodelᚐSandboxInvestmentPatch(ctx context.Context, v any) (model.SandboxInvestmentPatch, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionInput2ᚕᚖponteᚋmodelᚐSandboxInvestmentTransactionInputᚄ(ctx context.Context, v any) ([]*model.SandboxInvestmentTransactionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SandboxInvestmentTransactionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSandboxInvestmentTransactionInput2ᚖponteᚋmodelᚐSandboxInvestmentTransactionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionInput2ᚖponteᚋmodelᚐSandboxInvestmentTransactionInput(ctx context.Context, v any) (*model.SandboxInvestmentTransactionInput, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentTransactionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSandboxInvestmentTransactionPatch2ponteᚋmodelᚐSandboxInvestmentTransactionPatch(ctx context.Context, v any) (model.SandboxInvestmentTransactionPatch, error) {
+	res, err := ec.unmarshalInputSandboxInvestmentTransactionPatch(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNSandboxItemStatusInput2ponteᚋmodelᚐSandboxItemStatusInput(ctx context.Context, v any) (model.SandboxItemStatusInput, error) {
 	res, err := ec.unmarshalInputSandboxItemStatusInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -74994,6 +78494,35 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNString2ᚖstring(ctx context.Context, v any) (*string, error) {
@@ -75609,6 +79138,13 @@ func (ec *executionContext) unmarshalOCallbackURLsInput2ᚖponteᚋmodelᚐCallb
 	}
 	res, err := ec.unmarshalInputCallbackURLsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCategoryOrigin2ᚖponteᚋmodelᚐCategoryOrigin(ctx context.Context, sel ast.SelectionSet, v *model.CategoryOrigin) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CategoryOrigin(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOConnectTokenOptions2ᚖponteᚋmodelᚐConnectTokenOptions(ctx context.Context, v any) (*model.ConnectTokenOptions, error) {

@@ -1,0 +1,203 @@
+package itemsync
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"ponte/auth"
+	"ponte/db"
+	"ponte/model"
+)
+
+// Sandbox control of one investment's transactions (see control_investments.go).
+
+// AddInvestmentTransactions records transactions to add to an investment of a sandbox
+// item: a collected one, or one added and not removed.
+func (e *Engine) AddInvestmentTransactions(ctx context.Context, id, investmentID uuid.UUID, in []model.SandboxInvestmentTransactionInput) ([]model.SandboxInvestmentChange, error) {
+	p, err := caller(ctx, auth.ControlSandbox, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) == 0 || len(in) > maxAddedInvestmentTransactions {
+		return nil, model.Fail(model.CodeInvalidParameter, "transactions: give 1 to %d transactions (got %d).", maxAddedInvestmentTransactions, len(in))
+	}
+	out := make([]model.SandboxInvestmentChange, 0, len(in))
+	for i, t := range in {
+		ch, err := addedInvestmentTransaction(id, investmentID, i, t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
+			return err
+		}
+		it, _, err := controlledItem(ctx, tx, p, id, false)
+		if err != nil {
+			return err
+		}
+		if err := collects(it, model.ProductInvestmentsTransactions); err != nil {
+			return err
+		}
+		for i := range out {
+			if err := tx.SaveSandboxInvestmentChange(ctx, &out[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// addedInvestmentTransaction checks one transaction to add and gives it its id.
+func addedInvestmentTransaction(itemID, investmentID uuid.UUID, i int, t model.SandboxInvestmentTransactionInput) (model.SandboxInvestmentChange, error) {
+	fail := func(field, format string, args ...any) (model.SandboxInvestmentChange, error) {
+		return model.SandboxInvestmentChange{}, model.Fail(model.CodeInvalidParameter, "transactions[%d].%s: "+format, append([]any{i, field}, args...)...)
+	}
+	implied, ok := investmentTxTypes[t.Type]
+	if !ok {
+		return fail("type", "BUY, SELL, TAX or TRANSFER.")
+	}
+	mov := implied
+	if t.MovementType != nil {
+		if *t.MovementType != "CREDIT" && *t.MovementType != "DEBIT" {
+			return fail("movementType", "CREDIT or DEBIT.")
+		}
+		mov = *t.MovementType
+	}
+	if mov == "" {
+		return fail("movementType", "required for TRANSFER (CREDIT or DEBIT).")
+	}
+	if t.Date.IsZero() {
+		return fail("date", "required.")
+	}
+	if err := checkTxAmount(t.Amount); err != nil {
+		return fail("amount", "%s", err.Error())
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"quantity", t.Quantity}, {"value", t.Value}} {
+		if f.v != nil {
+			if err := checkMeasure(*f.v); err != nil {
+				return fail(f.name, "%s", err.Error())
+			}
+		}
+	}
+	if t.Description != nil {
+		if err := checkText(*t.Description, false); err != nil {
+			return fail("description", "%s", err.Error())
+		}
+	}
+	txID, typ, date, amount := model.NewID(), t.Type, t.Date, t.Amount
+	return model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &txID, ItemID: itemID, Operation: opAdd, Type: &typ,
+		MovementType: &mov, Date: &date, Amount: &amount, Quantity: t.Quantity, Value: t.Value, Description: t.Description}, nil
+}
+
+// checkTxAmount takes an investment transaction's amount: more than zero, whole centavos.
+func checkTxAmount(a float64) error {
+	if err := checkBillAmount(a); err != nil {
+		return err
+	}
+	if a == 0 {
+		return amountError("more than zero.")
+	}
+	return nil
+}
+
+// ChangeInvestmentTransaction records a change to a transaction of an investment of a
+// sandbox item.
+func (e *Engine) ChangeInvestmentTransaction(ctx context.Context, id, investmentID, transactionID uuid.UUID, in model.SandboxInvestmentTransactionPatch) (*model.SandboxInvestmentChange, error) {
+	p, err := caller(ctx, auth.ControlSandbox, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.Description == nil && in.Amount == nil && in.Date == nil {
+		return nil, model.Fail(model.CodeInvalidParameter, "Give description, amount or date to change.")
+	}
+	if in.Description != nil {
+		if err := checkText(*in.Description, false); err != nil {
+			return nil, model.Fail(model.CodeInvalidParameter, "description: %s", err.Error())
+		}
+	}
+	if in.Amount != nil {
+		if err := checkTxAmount(*in.Amount); err != nil {
+			return nil, model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
+		}
+	}
+	if in.Date != nil && in.Date.IsZero() {
+		return nil, model.Fail(model.CodeInvalidParameter, "date: a date-time.")
+	}
+	var out *model.SandboxInvestmentChange
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		ch, err := controlledInvestmentTransaction(ctx, tx, p, id, investmentID, transactionID)
+		if err != nil {
+			return err
+		}
+		if in.Description != nil {
+			ch.Description = in.Description
+		}
+		if in.Amount != nil {
+			ch.Amount = in.Amount
+		}
+		if in.Date != nil {
+			ch.Date = in.Date
+		}
+		out = ch
+		return tx.SaveSandboxInvestmentChange(ctx, ch)
+	})
+	return out, err
+}
+
+// RemoveInvestmentTransaction records that a transaction of an investment is gone.
+func (e *Engine) RemoveInvestmentTransaction(ctx context.Context, id, investmentID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error) {
+	p, err := caller(ctx, auth.ControlSandbox, id)
+	if err != nil {
+		return nil, err
+	}
+	var out *model.SandboxInvestmentChange
+	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := controlledInvestmentTransaction(ctx, tx, p, id, investmentID, transactionID); err != nil {
+			return err
+		}
+		tid := transactionID
+		out = &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opRemove}
+		return tx.SaveSandboxInvestmentChange(ctx, out)
+	})
+	return out, err
+}
+
+// controlledInvestmentTransaction is the change row to build on for a transaction of an
+// investment of the caller's sandbox item. The investment must be there (404
+// INVESTMENT_NOT_FOUND); a transaction it does not have, or one removed, is 404
+// INVESTMENT_TRANSACTION_NOT_FOUND.
+func controlledInvestmentTransaction(ctx context.Context, tx *db.Tx, p *auth.Principal, id, investmentID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error) {
+	if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
+		return nil, err
+	}
+	notFound := model.Fail(model.CodeInvestmentTransactionNotFound, "Investment %s of item %s has no transaction %s.", investmentID, id, transactionID)
+	ch, err := tx.SandboxInvestmentChange(ctx, id, transactionID)
+	if err != nil {
+		return nil, err
+	}
+	if ch != nil {
+		if ch.Operation == opRemove || ch.TransactionID == nil || ch.InvestmentID != investmentID {
+			return nil, notFound
+		}
+		return ch, nil
+	}
+	inv, found, err := tx.ItemInvestmentTransaction(ctx, id, transactionID)
+	if err != nil {
+		return nil, err
+	}
+	if !found || inv != investmentID {
+		return nil, notFound
+	}
+	tid := transactionID
+	return &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opChange}, nil
+}

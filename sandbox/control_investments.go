@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"slices"
+
+	"github.com/google/uuid"
+
+	"ponte/model"
+)
+
+// applyInvestmentChanges lays the investments and investment transactions sandbox control
+// added, changed or removed (itemsync.Session.InvestmentChanges) on the generated ones: a
+// change to one this run does not generate is dropped; a removed investment takes its
+// transactions with it, and a transaction added to an investment not delivered is
+// dropped too (nothing may point at an investment the client cannot read). Transactions
+// stay in date order per investment. The generated lists are not changed in place.
+func applyInvestmentChanges(invs []model.Investment, txs []model.InvestmentTransaction, changes []model.SandboxInvestmentChange, now model.Time) ([]model.Investment, []model.InvestmentTransaction) {
+	if len(changes) == 0 {
+		return invs, txs
+	}
+	byID := make(map[uuid.UUID]model.SandboxInvestmentChange, len(changes))
+	for _, c := range changes {
+		byID[c.TargetID()] = c
+	}
+	outInv := make([]model.Investment, 0, len(invs)+len(changes))
+	for _, v := range invs {
+		c, ok := byID[v.ID]
+		if ok && c.TransactionID == nil {
+			if c.Operation == "REMOVE" {
+				continue
+			}
+			if c.Operation == "CHANGE" {
+				changeInvestment(&v, c, now)
+			}
+		}
+		outInv = append(outInv, v)
+	}
+	var item uuid.UUID
+	if len(invs) > 0 {
+		item = invs[0].ItemID
+	}
+	for _, c := range changes {
+		if c.TransactionID != nil || c.Operation != "ADD" || c.Name == nil || c.Type == nil || c.Balance == nil {
+			continue
+		}
+		if item == uuid.Nil {
+			item = c.ItemID
+		}
+		v := model.Investment{ID: c.InvestmentID, ItemID: item, Type: *c.Type, Subtype: c.Subtype, Name: *c.Name, CurrencyCode: "BRL",
+			Status: sp("ACTIVE"), Balance: *c.Balance, Amount: c.Balance, Quantity: c.Quantity, Value: c.Value, DueDate: c.DueDate,
+			Date: &now, CreatedAt: now, UpdatedAt: now}
+		outInv = append(outInv, v)
+	}
+	present := make(map[uuid.UUID]bool, len(outInv))
+	for _, v := range outInv {
+		present[v.ID] = true
+	}
+	outTx := make([]model.InvestmentTransaction, 0, len(txs)+len(changes))
+	for _, t := range txs {
+		if !present[t.InvestmentID] {
+			continue
+		}
+		if c, ok := byID[t.ID]; ok && c.TransactionID != nil {
+			if c.Operation == "REMOVE" {
+				continue
+			}
+			if c.Operation == "CHANGE" {
+				changeInvestmentTx(&t, c, now)
+			}
+		}
+		outTx = append(outTx, t)
+	}
+	for _, c := range changes {
+		if c.TransactionID == nil || c.Operation != "ADD" || !present[c.InvestmentID] || c.Type == nil || c.MovementType == nil || c.Date == nil || c.Amount == nil {
+			continue
+		}
+		t := model.InvestmentTransaction{ID: *c.TransactionID, InvestmentID: c.InvestmentID, Type: *c.Type, MovementType: *c.MovementType,
+			Description: c.Description, Quantity: c.Quantity, Value: c.Value, Amount: c.Amount, NetAmount: c.Amount, Date: *c.Date,
+			TradeDate: c.Date, CreatedAt: now, UpdatedAt: now}
+		outTx = append(outTx, t)
+	}
+	slices.SortStableFunc(outTx, func(a, b model.InvestmentTransaction) int { return a.Date.Compare(b.Date.Time) })
+	return outInv, outTx
+}
+
+func changeInvestment(v *model.Investment, c model.SandboxInvestmentChange, now model.Time) {
+	if c.Name != nil {
+		v.Name = *c.Name
+	}
+	if c.Balance != nil {
+		v.Balance = *c.Balance
+		v.Amount = c.Balance
+	}
+	if c.Quantity != nil {
+		v.Quantity = c.Quantity
+	}
+	if c.Value != nil {
+		v.Value = c.Value
+	}
+	v.UpdatedAt = now
+}
+
+func changeInvestmentTx(t *model.InvestmentTransaction, c model.SandboxInvestmentChange, now model.Time) {
+	if c.Description != nil {
+		t.Description = c.Description
+	}
+	if c.Amount != nil {
+		t.Amount, t.NetAmount = c.Amount, c.Amount
+	}
+	if c.Date != nil {
+		t.Date, t.TradeDate = *c.Date, c.Date
+	}
+	t.UpdatedAt = now
+}
