@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -79,8 +80,14 @@ func producePayments(t *testing.T, env *testsupport.Env, key string, got seen, i
 	got.top("payment request status", env.Do(t, "GET", "/payments/requests/"+auto, key, nil).Want(200).Map(), "status")
 
 	// Events no flow above sends, fired on demand for the application's own resources.
-	preauth := env.Do(t, "POST", "/smart-transfers/preauthorizations", key, map[string]any{"connectorId": 6,
-		"parameters": map[string]any{"cpf": "52998224725"}, "recipientIds": []string{recipient}}).Want(200).String("id")
+	// A pre-authorization the payer approves, and a smart transfer payment under it.
+	var pre model.SmartTransferPreauthorization
+	env.Do(t, "POST", "/smart-transfers/preauthorizations", key, map[string]any{"connectorId": smartConnector,
+		"parameters": map[string]any{"cpf": happyCPF}, "recipientIds": []string{recipient}, "limits": map[string]any{"transaction": 50}}).Want(200).JSON(&pre)
+	decidePreauth(t, env, &pre, "authorize").Want(200)
+	preauth := pre.ID.String()
+	transfer := env.Do(t, "POST", "/smart-transfers/payments", key, map[string]any{"preauthorizationId": preauth, "recipientId": recipient,
+		"amount": 10}).Want(200).String("id")
 	fire := map[string]map[string]any{
 		"connector/status_updated":                   {"itemId": item},
 		"transactions/updated":                       {"itemId": item},
@@ -91,6 +98,8 @@ func producePayments(t *testing.T, env *testsupport.Env, key string, got seen, i
 		"automatic_pix_payment/canceled":             {"paymentRequestId": auto},
 		"smart_transfer_preauthorization/completed":  {"preauthorizationId": preauth},
 		"smart_transfer_preauthorization/error":      {"preauthorizationId": preauth},
+		"smart_transfer_payment/completed":           {"smartTransferPaymentId": transfer},
+		"smart_transfer_payment/error":               {"smartTransferPaymentId": transfer},
 	}
 	names := make([]string, 0, len(fire))
 	for ev := range fire {

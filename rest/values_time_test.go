@@ -14,10 +14,9 @@ import (
 func produceOnClock(t *testing.T, env *testsupport.Env, key string, got seen) {
 	t.Helper()
 	recipient := env.Recipient(t, key)
-	// The clock starts now: a control move's consent checks a schedule's dates against real
-	// time, not the clock's.
-	start := time.Now().UTC().Truncate(time.Second)
-	clock := env.Do(t, "POST", "/sandbox/test-clocks", key, map[string]any{"name": "every value", "frozenTime": start.Format(time.RFC3339)}).Want(200).String("id")
+	// Ten minutes before midnight in São Paulo: twenty minutes on, a schedule's date of the
+	// next day is today, no longer ahead, while an intent still waits for its consent.
+	clock := env.Do(t, "POST", "/sandbox/test-clocks", key, map[string]any{"name": "every value", "frozenTime": "2031-01-03T02:50:00Z"}).Want(200).String("id")
 	advance := func(to string) {
 		env.Do(t, "POST", "/sandbox/test-clocks/"+clock+"/advance", key, map[string]any{"frozenTime": to}).Want(200)
 		testsupport.Eventually(t, "the clock's advance to "+to, 30*time.Second, func() bool {
@@ -35,15 +34,15 @@ func produceOnClock(t *testing.T, env *testsupport.Env, key string, got seen) {
 		got.from("payment intent status", env.Do(t, "POST", "/sandbox/payments/payment-intents/"+intent+"/status", key,
 			map[string]any{"status": "CONSENT_AUTHORIZED"}).Want(200).Map(), "status")
 	}
-	paidReq, paid := dated(spDay(3), "11144477735")
-	refusedReq, refused := dated(spDay(3), "10000000108") // the sandbox payer without funds
-	_, late := dated(spDay(0), "11144477735")
+	paidReq, paid := dated("2031-01-05", "11144477735")
+	refusedReq, refused := dated("2031-01-05", "10000000108") // the sandbox payer without funds
+	_, late := dated("2031-01-03", "11144477735")
 	consent(paid)
 	consent(refused)
 
-	advance(start.Add(20 * time.Minute).Format(time.RFC3339))
+	advance("2031-01-03T03:10:00Z")
 	consent(late)
-	advance(start.AddDate(0, 0, 5).Format(time.RFC3339))
+	advance("2031-01-08T12:00:00Z")
 
 	intents := map[string]string{paid: "CONSUMED", refused: "CONSUMED", late: "ERROR"}
 	for id, want := range intents {
