@@ -43,6 +43,9 @@ var documentedSets = []documentedSet{
 	{name: "payment request status", re: `### Payment request\n\nStatuses: ([^\n]+)`},
 	{name: "triggeredBy", re: `\| triggeredBy \| (USER .*?INTERNAL)`},
 	{name: "event", re: `(?s)### 6\.1 Event names(.*?)\nTransaction events`, vals: `[a-z_]+/[a-z_]+|, /[a-z_]+`},
+	{name: "boleto status", re: `\| status \| string \| Required: ([A-Z, ]+) \|`},
+	{name: "boleto paymentOrigin", re: `\| paymentOrigin \| string or null \| ([A-Z]+, [A-Z]+) or null \|`},
+	{name: "boleto fine type", re: `\| fine \| object or null \| value \(number\), type \(([A-Z]+ or [A-Z]+)\) \|`},
 	{name: "codeDescription", re: `(?s)### 7\.3 codeDescription values(.*?)### 7\.4`, vals: `\n\| [A-Z][A-Z_]+[A-Z] \|`},
 }
 
@@ -225,6 +228,7 @@ func TestEveryDocumentedValueReachable(t *testing.T) {
 
 	produceOnClock(t, env, key, got)
 	producePayments(t, env, key, got, items[sandboxEveryValueUser])
+	produceBoletos(t, env, key, got)
 
 	for _, ev := range env.Events(t, key, "") {
 		got.put("event", ev["event"].(string))
@@ -232,7 +236,8 @@ func TestEveryDocumentedValueReachable(t *testing.T) {
 	}
 	got.check(t, doc, "connector type", "connector health status", "credential type", "item status or executionStatus", "item products",
 		"userAction type", "account type", "account subtype", "transaction type", "transaction status", "feeType", "otherCreditsType",
-		"card operationType", "payment intent status", "payment request status", "triggeredBy", "event")
+		"card operationType", "payment intent status", "payment request status", "triggeredBy", "event",
+		"boleto status", "boleto paymentOrigin", "boleto fine type")
 }
 
 // sandboxEveryValueUser is sandbox.EveryValueUser, typed as a client would.
