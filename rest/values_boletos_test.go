@@ -38,6 +38,9 @@ func produceBoletos(t *testing.T, env *testsupport.Env, key string, got seen) {
 			if f, ok := m["fine"].(map[string]any); ok {
 				got.top("boleto fine type", f, "type")
 			}
+			if f, ok := m["interest"].(map[string]any); ok {
+				got.top("boleto interest type", f, "type")
+			}
 		}
 	}
 	for _, to := range []string{"2020-01-06T12:00:00Z", "2020-02-10T12:00:00Z"} {

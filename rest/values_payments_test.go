@@ -27,6 +27,7 @@ func producePayments(t *testing.T, env *testsupport.Env, key string, got seen, i
 		m := env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": req, "connectorId": 5,
 			"parameters": map[string]any{"cpf": cpf, "name": "Maria Souza"}}).Want(200).Map()
 		got.top("payment intent status", m, "status")
+		got.top("payment intent paymentMethod", m, "paymentMethod")
 		for _, step := range m["statusHistory"].([]any) {
 			got.top("payment intent status", step.(map[string]any), "status")
 		}
@@ -54,6 +55,9 @@ func producePayments(t *testing.T, env *testsupport.Env, key string, got seen, i
 	move("payment-intents", intent(request(nil), payer), "CONSENT_AUTHORIZED", "PAYMENT_PENDING", "PAYMENT_REJECTED")
 	move("payment-intents", intent(request(nil), payer), "CANCELED")
 	move("payment-intents", intent(request(nil), payer), "PAYMENT_TIMEOUT")
+	// An intent by PIX (PIS is the default).
+	got.top("payment intent paymentMethod", env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": request(nil),
+		"connectorId": 5, "paymentMethod": "PIX", "parameters": map[string]any{"cpf": payer}}).Want(200).Map(), "paymentMethod")
 	move("payment-requests", request(nil), "EXPIRED")
 	move("payment-requests", request(nil), "CANCELED")
 	// The sandbox payer whose bank refuses the attempt before asking: REJECTED.
