@@ -28,6 +28,10 @@ func produceBoletos(t *testing.T, env *testsupport.Env, key string, got seen) {
 	byPayer := issue("VAL-2", 10.91, "FIXED")
 	byPix := issue("VAL-3", 20, "FIXED")
 	cancelled := issue("VAL-4", 30, "PERCENTAGE")
+	// A payment request paying the line of a boleto off the clock: its recipient a BOLETO.
+	line := env.Do(t, "POST", "/boletos", key, boletoBody(conn, "VAL-5", 33, spDay(5))).Want(200).String("digitableLine")
+	got.from("payment request recipient type", env.Do(t, "POST", "/payments/requests", key,
+		map[string]any{"boleto": map[string]any{"digitableLine": line}, "isSandbox": true}).Want(200).Map()["recipient"], "type")
 	env.Do(t, "POST", "/boletos/pix/"+byPix, "", nil).Want(200)
 	env.Do(t, "POST", "/boletos/"+cancelled+"/cancel", key, nil).Want(200)
 	read := func() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ponte/model"
+	"ponte/payments"
 	"ponte/testsupport"
 )
 
@@ -50,6 +51,13 @@ func producePayments(t *testing.T, env *testsupport.Env, key string, got seen, i
 	paid := request(nil)
 	move("payment-intents", intent(paid, payer), "CONSENT_AUTHORIZED", "PAYMENT_PENDING", "PAYMENT_PARTIALLY_ACCEPTED",
 		"PAYMENT_SETTLEMENT_PROCESSING", "PAYMENT_SETTLEMENT_DEBTOR_ACCOUNT", "PAYMENT_COMPLETED")
+	// Recipients: a bank account (the request above), a PIX QR code.
+	r := env.Do(t, "GET", "/payments/requests/"+paid, key, nil).Want(200).Map()["recipient"].(map[string]any)
+	got.top("payment request recipient type", r, "type")
+	got.from("recipient account type", r["account"], "type")
+	qr := payments.BRCode{Key: "fulano@example.com", Amount: 42.9, MerchantName: "Fulano", MerchantCity: "BRASILIA", TxID: "V1"}.Encode()
+	got.from("payment request recipient type", env.Do(t, "POST", "/payments/requests/pix-qr", key,
+		map[string]any{"pixQrCode": qr, "isSandbox": true}).Want(200).Map()["recipient"], "type")
 	move("payment-requests", paid, "REFUND_IN_PROGRESS", "REFUND_ERROR", "REFUND_IN_PROGRESS", "REFUNDED")
 	move("payment-intents", intent(request(nil), payer), "CONSENT_REJECTED")
 	move("payment-intents", intent(request(nil), payer), "CONSENT_AUTHORIZED", "PAYMENT_PENDING", "PAYMENT_REJECTED")

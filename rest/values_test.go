@@ -55,6 +55,8 @@ var documentedSets = []documentedSet{
 	{name: "investment transaction movementType", re: `Values seen: type [A-Z]+, movementType ([A-Z]+)\.`, one: true},
 	{name: "payment intent paymentMethod", re: `\| paymentMethod \| string \| ([A-Z]+ or [A-Z]+); default`},
 	{name: "paymentData documentNumber type", re: `documentNumber \{type: ([A-Z]+ or [A-Z]+), value\}`},
+	{name: "payment request recipient type", re: "\\| recipient \\| object or null \\| Polymorphic on `type`: ([A-Z_, ]+) \\|"},
+	{name: "recipient account type", re: `account \{branch, number, type \(value seen ([A-Z_]+)\)\}`, one: true},
 	{name: "codeDescription", re: `(?s)### 7\.3 codeDescription values(.*?)### 7\.4`, vals: `\n\| [A-Z][A-Z_]+[A-Z] \|`},
 }
 
@@ -266,7 +268,7 @@ func TestEveryDocumentedValueReachable(t *testing.T) {
 		"card operationType", "payment intent status", "payment request status", "triggeredBy", "event",
 		"boleto status", "boleto paymentOrigin", "boleto fine type", "boleto interest type", "connector country", "creditData status",
 		"creditData holderType", "investment transaction type", "investment transaction movementType", "payment intent paymentMethod",
-		"paymentData documentNumber type")
+		"paymentData documentNumber type", "payment request recipient type", "recipient account type")
 }
 
 // sandboxEveryValueUser is sandbox.EveryValueUser, typed as a client would.
