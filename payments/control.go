@@ -70,6 +70,11 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 				return err
 			}
 			requestID, intentID, mv.From = p.ID, n.ID, n.Status
+			// A request on a test clock moves in the clock's time, as the payer's own
+			// consent does: its schedule's dates are checked against the clock's day.
+			if ctx, err = e.onClock(ctx, tx, p); err != nil {
+				return err
+			}
 			return e.controlIntent(ctx, tx, p, n, to, in.ErrorDetail)
 		}
 		p, err := e.lockRequest(ctx, tx, pr.ClientID, id)
@@ -77,6 +82,9 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 			return err
 		}
 		requestID, mv.From = p.ID, p.Status
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		return e.controlRequest(ctx, tx, p, to, in.ErrorDetail)
 	})
 	if err != nil {
