@@ -194,7 +194,9 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 		if isRunning(d.Status) {
 			return model.Fail(model.CodeItemIsAlreadyUpdating, "Item %s with the same credentials is still executing; wait for it to finish.", d.ID)
 		}
-		if d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
+		// An item on a test clock is dated in the clock's time, which says nothing of how
+		// long ago, in real time, its credentials failed.
+		if d.TestClockID == nil && d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
 			d.LastUpdatedAtOrUpdated().After(e.now().Add(-e.cfg.ErrorCooldown)) {
 			return model.Fail(model.CodeItemInErrorCooldown, "These credentials failed at the institution at %s (%s); they can be retried after %s.",
 				d.UpdatedAt.Format(model.TimeLayout), d.Error.Code, d.UpdatedAt.Add(e.cfg.ErrorCooldown).UTC().Format(model.TimeLayout))
@@ -289,7 +291,15 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 		if c.Health.Status == model.HealthOffline {
 			return model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 		}
-		now := e.now()
+		// An item on a test clock measures its cool-downs in the clock's time, as it is dated.
+		clock, err := itemClock(ctx, tx, it)
+		if err != nil {
+			return err
+		}
+		if clock != nil {
+			ctx = model.WithClock(ctx, *clock)
+		}
+		now := e.nowIn(ctx)
 		if h := settings.MinUpdateIntervalHours; h > 0 && !p.IsConnectToken() && it.LastClientUpdateAt != nil &&
 			now.Before(it.LastClientUpdateAt.Add(time.Duration(h)*time.Hour)) {
 			return model.Fail(model.CodeUpdateTooFrequent, "Client updates on this item are allowed at most every %d hours. The last update was at %s.",
