@@ -1964,6 +1964,7 @@ type ItemResolver interface {
 	Identity(ctx context.Context, obj *model.Item) (*model.Identity, error)
 	Consents(ctx context.Context, obj *model.Item) (*model.ConsentConnection, error)
 	Spending(ctx context.Context, obj *model.Item, from *model.Time, to *model.Time) (*model.Spending, error)
+	TestClockID(ctx context.Context, obj *model.Item) (*uuid.UUID, error)
 }
 type LoanPageResolver interface {
 	Results(ctx context.Context, obj *model.LoanPage) ([]*model.Loan, error)
@@ -38071,7 +38072,7 @@ func (ec *executionContext) _Item_testClockId(ctx context.Context, field graphql
 			return ec.fieldContext_Item_testClockId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TestClockID, nil
+			return ec.Resolvers.Item().TestClockID(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
@@ -38082,7 +38083,7 @@ func (ec *executionContext) _Item_testClockId(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Item_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Item", field, false, false, "UUID")
+	return graphql.NewScalarFieldContext("Item", field, true, true, "UUID")
 }
 
 func (ec *executionContext) _ItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
@@ -69226,10 +69227,11 @@ func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj
 					return ec._Item_spending(ctx, field, obj)
 				})
 		case "testClockId":
-			out.Values[i] = ec._Item_testClockId(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_testClockId(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
