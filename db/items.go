@@ -68,9 +68,14 @@ func (tx *Tx) LockItem(ctx context.Context, clientID, id uuid.UUID) (*ItemRow, b
 	return it, err == nil, err
 }
 
-// SaveItem writes every column of the item.
+// SaveItem writes every column of the item. An item on a test clock is dated by the clock
+// time ctx carries (model.WithClock), others by real time.
 func (tx *Tx) SaveItem(ctx context.Context, it *ItemRow) error {
-	it.UpdatedAt = model.NewTime(time.Now())
+	now := time.Now()
+	if c, ok := model.ClockOf(ctx); ok && it.TestClockID != nil && *it.TestClockID == c.ID {
+		now = c.Now
+	}
+	it.UpdatedAt = model.NewTime(now)
 	_, err := tx.bun.NewUpdate().Model(it).WherePK().Exec(ctx)
 	return err
 }

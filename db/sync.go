@@ -52,11 +52,12 @@ func (c *conn) ExecutionClaimed(ctx context.Context, id uuid.UUID) (bool, error)
 }
 
 // StalledExecutions lists up to limit unfinished executions, not waiting for the user,
-// whose item has not moved since before.
+// whose item has not moved since before. An item on a test clock is dated in clock time,
+// which says nothing of a stall: River's own rescue resumes its executions.
 func (c *conn) StalledExecutions(ctx context.Context, before time.Time, limit int) ([]uuid.UUID, error) {
 	rows, err := c.pg.Query(ctx, `SELECT e.id FROM executions e JOIN items i ON i.execution_id = e.id
 		WHERE e.finished_at IS NULL AND e.status NOT IN ('WAITING_USER_INPUT', 'WAITING_USER_ACTION')
-		AND i.updated_at < $1 LIMIT $2`, before, limit)
+		AND i.updated_at < $1 AND i.test_clock_id IS NULL LIMIT $2`, before, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +66,14 @@ func (c *conn) StalledExecutions(ctx context.Context, before time.Time, limit in
 
 // LockDueAutoSyncs takes, for the rest of tx, up to limit items whose automatic sync is
 // due at now, earliest first; items another transaction holds are skipped, so concurrent
-// workers share the batch.
+// workers share the batch. Items on a test clock are left to the clock's advance
+// (LockClockAutoSyncs).
 func (tx *Tx) LockDueAutoSyncs(ctx context.Context, now time.Time, limit int) ([]*ItemRow, error) {
 	var due []*ItemRow
 	err := tx.bun.NewSelect().Model(&due).
 		Where("i.next_auto_sync_at <= ?", now).
 		Where("i.status IN (?, ?)", model.ItemUpdated, model.ItemOutdated).
+		Where("i.test_clock_id IS NULL").
 		OrderExpr("i.next_auto_sync_at").Limit(int64(limit)).For("UPDATE SKIP LOCKED").Scan(ctx)
 	return due, err
 }

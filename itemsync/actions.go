@@ -96,7 +96,8 @@ func (w *autoSyncWorker) Work(ctx context.Context, job *river.Job[AutoSyncArgs])
 	})
 }
 
-// SyncNow makes an item's automatic sync due at once (operator command and tests).
+// SyncNow makes an item's automatic sync due at once (operator command and tests). An item
+// on a test clock is left to the clock: only an advance runs its automatic sync.
 func (e *Engine) SyncNow(ctx context.Context, itemID uuid.UUID) error {
 	if err := e.db.SetNextAutoSync(ctx, itemID, e.now().Add(-time.Second)); err != nil {
 		return err

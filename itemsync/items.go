@@ -116,6 +116,10 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 	if c.Health.Status == model.HealthOffline {
 		return nil, model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 	}
+	ctx, clockID, err := e.attachItemClock(ctx, p.ClientID, c, body.TestClockID)
+	if err != nil {
+		return nil, err
+	}
 	fp := auth.Fingerprint(e.fpKey, c.ID, obj, nonMFA(c))
 	if len(c.Credentials) == 0 {
 		// Nothing identifies the user at a connector without credentials (statement
@@ -145,11 +149,11 @@ func (e *Engine) Create(ctx context.Context, body model.CreateItemInput) (*model
 		if err := e.checkDuplicates(dups, in.AvoidDuplicates != nil && *in.AvoidDuplicates); err != nil {
 			return err
 		}
-		now := e.timeNow()
+		now := model.NewTime(e.nowIn(ctx))
 		item = &db.ItemRow{Item: model.Item{
 			ID: model.NewID(), ClientID: p.ClientID, ConnectorID: c.ID, Status: model.ItemUpdating,
 			ExecutionStatus: model.ExecCreated, WebhookURL: in.WebhookURL, ClientUserID: in.ClientUserID,
-			OAuthRedirectURI: in.OAuthRedirectURI, CreatedAt: now, UpdatedAt: now, Products: products,
+			OAuthRedirectURI: in.OAuthRedirectURI, CreatedAt: now, UpdatedAt: now, Products: products, TestClockID: clockID,
 		}, Fingerprint: &fp}
 		if p.IsConnectToken() {
 			item.ConnectTokenID = &p.TokenID
@@ -190,7 +194,9 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 		if isRunning(d.Status) {
 			return model.Fail(model.CodeItemIsAlreadyUpdating, "Item %s with the same credentials is still executing; wait for it to finish.", d.ID)
 		}
-		if d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
+		// An item on a test clock is dated in the clock's time, which says nothing of how
+		// long ago, in real time, its credentials failed.
+		if d.TestClockID == nil && d.Error != nil && (d.Error.Code == model.ExecSiteNotAvailable || d.Error.Code == model.ExecUnexpectedError) &&
 			d.LastUpdatedAtOrUpdated().After(e.now().Add(-e.cfg.ErrorCooldown)) {
 			return model.Fail(model.CodeItemInErrorCooldown, "These credentials failed at the institution at %s (%s); they can be retried after %s.",
 				d.UpdatedAt.Format(model.TimeLayout), d.Error.Code, d.UpdatedAt.Add(e.cfg.ErrorCooldown).UTC().Format(model.TimeLayout))
@@ -209,7 +215,7 @@ func (e *Engine) checkDuplicates(dups []*db.ItemRow, avoid bool) error {
 func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, by string, mfa map[string]string, upload *uuid.UUID) error {
 	it.Executions++
 	ex := &db.ExecutionRow{ID: model.NewID(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
-		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.now(), UploadID: upload}
+		TriggeredBy: by, Status: string(model.ExecCreated), Steps: []string{}, StartedAt: e.nowIn(ctx), UploadID: upload}
 	if len(mfa) > 0 {
 		ex.MFAAnswer = e.sealParams(ex.ID, mfa)
 	}
@@ -222,7 +228,7 @@ func (e *Engine) startExecution(ctx context.Context, tx *db.Tx, it *db.ItemRow, 
 	if err := tx.SaveItem(ctx, it); err != nil {
 		return err
 	}
-	return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, nil)
+	return e.enqueue(ctx, tx, ExecutionArgs{ExecutionID: ex.ID}, executionOpts(ctx))
 }
 
 func (e *Engine) enqueue(ctx context.Context, tx *db.Tx, args river.JobArgs, opts *river.InsertOpts) error {
@@ -285,7 +291,15 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 		if c.Health.Status == model.HealthOffline {
 			return model.Fail(model.CodeConnectorOffline, "Connector %d (%s) is offline at the moment; try again later.", c.ID, c.Name)
 		}
-		now := e.now()
+		// An item on a test clock measures its cool-downs in the clock's time, as it is dated.
+		clock, err := itemClock(ctx, tx, it)
+		if err != nil {
+			return err
+		}
+		if clock != nil {
+			ctx = model.WithClock(ctx, *clock)
+		}
+		now := e.nowIn(ctx)
 		if h := settings.MinUpdateIntervalHours; h > 0 && !p.IsConnectToken() && it.LastClientUpdateAt != nil &&
 			now.Before(it.LastClientUpdateAt.Add(time.Duration(h)*time.Hour)) {
 			return model.Fail(model.CodeUpdateTooFrequent, "Client updates on this item are allowed at most every %d hours. The last update was at %s.",

@@ -44,6 +44,9 @@ func (e *Engine) run(ctx context.Context, executionID uuid.UUID) error {
 	if err != nil || st == nil {
 		return err
 	}
+	if st.clock != nil {
+		ctx = model.WithClock(ctx, *st.clock)
+	}
 	switch model.ExecutionStatus(st.ex.Status) {
 	case model.ExecCreated, model.ExecLoginInProgress:
 		return e.login(ctx, st)
@@ -67,6 +70,9 @@ type state struct {
 	params map[string]string
 	inst   Institution
 	sess   *Session
+	// clock is the test clock the item lives on, at its time when the run began; nil in
+	// real time.
+	clock *model.Clock
 }
 
 // load reads the execution and its item; nil when the execution is stale (item deleted or
@@ -86,7 +92,8 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 			return nil
 		}
 		st.ex, st.it = ex, it
-		return nil
+		st.clock, err = itemClock(ctx, tx, it)
+		return err
 	})
 	if err != nil || st.ex == nil {
 		return nil, err
@@ -105,6 +112,9 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 	}
 	st.sess = &Session{ItemID: st.it.ID, ClientID: st.it.ClientID, ExecutionID: st.ex.ID, Execution: st.ex.Number, Connector: c, Params: st.params,
 		Products: st.it.Products, Now: e.now(), BaseURL: e.cfg.BaseURL}
+	if st.clock != nil {
+		st.sess.Now = st.clock.Now
+	}
 	if st.ex.UploadID != nil {
 		if st.sess.Upload, err = e.db.StatementUpload(ctx, *st.ex.UploadID); err != nil {
 			return nil, err
@@ -153,7 +163,8 @@ func (e *Engine) step(ctx context.Context, st *state, status model.ExecutionStat
 // pace spaces the steps of simulated banks so a client can watch them move; a file is
 // read at once.
 func (e *Engine) pace(ctx context.Context, st *state) error {
-	if _, files := st.inst.(FileTaker); files || e.cfg.StepDelay <= 0 {
+	// A sync the clock's advance runs itself is not paced: no one watches it step by step.
+	if _, files := st.inst.(FileTaker); files || e.cfg.StepDelay <= 0 || inline(ctx) {
 		return nil
 	}
 	select {
@@ -350,7 +361,7 @@ func productSteps(products []model.Product) []productStep {
 
 func (e *Engine) finishError(ctx context.Context, st *state, xe *model.ExecutionError) error {
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		now := e.now()
+		now := e.nowIn(ctx)
 		st.ex.Status = string(xe.Code)
 		st.ex.FinishedAt = &now
 		st.ex.MFAAnswer = nil
@@ -407,7 +418,7 @@ func (e *Engine) finishSuccess(ctx context.Context, st *state, got *collection) 
 		return err
 	}
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		now := e.now()
+		now := e.nowIn(ctx)
 		nowT := model.NewTime(now)
 		changes, err := e.ingest(ctx, tx, st, got, now)
 		if err != nil {

@@ -24,6 +24,8 @@ type CreateItemInput struct {
 	OAuthRedirectURI    *string        `json:"oauthRedirectUri,omitempty"`
 	Products            []Product      `json:"products,omitempty"`
 	AvoidDuplicates     *bool          `json:"avoidDuplicates,omitempty"`
+	// TestClockID puts a sandbox item on a test clock (docs/sandbox.md "Test clocks").
+	TestClockID *string `json:"testClockId,omitempty"`
 }
 
 // UpdateItemInput is the body of PATCH /items/{id}.

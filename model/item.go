@@ -144,6 +144,8 @@ type Item struct {
 	ResourcesCollectedAt             *Time                `json:"resourcesCollectedAt"`
 	HasResourcesPendingAuthorization *bool                `json:"hasResourcesPendingAuthorization"`
 	Products                         []Product            `json:"products" bun:"products,array"`
+	// TestClockID names the sandbox test clock the item lives on; absent for real time.
+	TestClockID *uuid.UUID `json:"testClockId,omitempty" bun:"test_clock_id,type:uuid"`
 }
 
 // ItemPage is the cursor envelope of GET /v2/items.

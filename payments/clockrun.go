@@ -64,17 +64,34 @@ func (e *Engine) clockRunners() map[string]clockRunner {
 	}
 }
 
-// Work takes the clock's earliest job due by the target time, sets the clock to its time,
-// runs it with that time in ctx, and records it done, until none is due (jobs the runs
-// queue before the target are taken in turn); then the clock stands at the target, ready.
-// The daily boleto sweep of the clock's boletos is due work too: it runs, in its turn, on
-// each day a date of one of them passes (nextClockSweep).
+// ClockWork is due work another package keeps on test clocks (the items' automatic sync).
+// An advance runs it in time order with the clock's own jobs through this hook, so that
+// payments need not import that package.
+type ClockWork interface {
+	// NextClockDue is the clock time of the clock's earliest such work due at or before
+	// until, if any.
+	NextClockDue(ctx context.Context, tx *db.Tx, clockID uuid.UUID, until time.Time) (time.Time, bool, error)
+	// RunClockDue runs the clock's work due at the clock time ctx carries; it must leave
+	// that work no longer due, or the advance would run it again.
+	RunClockDue(ctx context.Context, clockID uuid.UUID) error
+}
+
+// AddClockWork makes advances run w's due work too; it is set up before the engine serves.
+func (e *Engine) AddClockWork(w ClockWork) { e.clockWork = append(e.clockWork, w) }
+
+// Work takes the clock's earliest due work by the target time (a job, the boleto sweep or
+// another package's ClockWork), sets the clock to its time, runs it with that time in ctx,
+// and records a job done, until none is due (jobs the runs queue before the target are
+// taken in turn); then the clock stands at the target, ready. The daily boleto sweep of the
+// clock's boletos runs, in its turn, on each day a date of one of them passes
+// (nextClockSweep).
 func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvanceArgs]) error {
 	e := w.e
 	runners := e.clockRunners()
 	for runs := 0; ; runs++ {
 		var next *db.ClockJob
 		var clock model.Clock
+		var other ClockWork
 		done, sweep := false, false
 		err := e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			c, found, err := tx.TestClock(ctx, uuid.Nil, job.Args.ClockID, true)
@@ -86,21 +103,32 @@ func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvan
 			if err != nil {
 				return err
 			}
-			at, sweepDue, err := e.nextClockSweep(ctx, tx, c, *c.TargetTime)
+			sweepAt, sweepDue, err := e.nextClockSweep(ctx, tx, c, *c.TargetTime)
 			if err != nil {
 				return err
 			}
-			if (!found && !sweepDue) || runs >= MaxClockRuns {
-				if !found && !sweepDue {
+			var at time.Time
+			if found {
+				next, at = j, j.ScheduledAt
+			}
+			if sweepDue && (next == nil && other == nil || !sweepAt.After(at)) {
+				next, sweep, at = nil, true, sweepAt
+			}
+			for _, cw := range e.clockWork {
+				due, ok, err := cw.NextClockDue(ctx, tx, c.ID, *c.TargetTime)
+				if err != nil {
+					return err
+				}
+				if ok && (next == nil && !sweep && other == nil || due.Before(at)) {
+					next, sweep, other, at = nil, false, cw, due
+				}
+			}
+			if (next == nil && !sweep && other == nil) || runs >= MaxClockRuns {
+				if next == nil && !sweep && other == nil {
 					c.FrozenTime = *c.TargetTime
 				}
 				c.Status, c.TargetTime, done = ClockReady, nil, true
 				return tx.SaveTestClock(ctx, c)
-			}
-			if sweepDue && (!found || !at.After(j.ScheduledAt)) {
-				sweep = true
-			} else {
-				next, at = j, j.ScheduledAt
 			}
 			if at.After(c.FrozenTime) {
 				c.FrozenTime = at
@@ -114,10 +142,15 @@ func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvan
 		if err != nil || done {
 			return err
 		}
-		if sweep {
-			// A sweep that fails is the advance's failure: River tries the advance again,
-			// from the time the clock reached.
-			if _, err := e.sweepBoletos(model.WithClock(ctx, clock), clock.ID); err != nil {
+		if sweep || other != nil {
+			// A sweep or another package's work that fails is the advance's failure: River
+			// tries the advance again, from the time the clock reached.
+			if sweep {
+				_, err = e.sweepBoletos(model.WithClock(ctx, clock), clock.ID)
+			} else {
+				err = other.RunClockDue(model.WithClock(ctx, clock), clock.ID)
+			}
+			if err != nil {
 				return err
 			}
 			continue

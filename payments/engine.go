@@ -84,6 +84,8 @@ type Engine struct {
 	jobs *jobs.Client
 	cfg  Config
 	log  *slog.Logger
+	// clockWork is due work other packages keep on test clocks (AddClockWork).
+	clockWork []ClockWork
 }
 
 // New builds the engine; SetJobs must follow before it serves. cfg names the payer's

@@ -25,6 +25,13 @@ type itemBody struct {
 	AvoidDuplicates  *bool           `json:"avoidDuplicates"`
 }
 
+// createItemBody is the body of POST /items: an item's fields, and the test clock a
+// sandbox item may live on, set at creation only.
+type createItemBody struct {
+	itemBody
+	TestClockID *string `json:"testClockId"`
+}
+
 // split turns raw parameters into the input's object or encrypted-string form.
 func (b *itemBody) split() (map[string]any, *string, error) {
 	raw := strings.TrimSpace(string(b.Parameters))
@@ -50,7 +57,7 @@ func (b *itemBody) split() (map[string]any, *string, error) {
 // createItem is POST /items.
 func (s *Server) createItem() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
-		var b itemBody
+		var b createItemBody
 		in.body(&b)
 		var item model.CreateItemInput
 		if in.failure() == nil {
@@ -61,7 +68,7 @@ func (s *Server) createItem() http.HandlerFunc {
 				in.refuse(err)
 				item = model.CreateItemInput{ConnectorID: *b.ConnectorID, Parameters: params,
 					EncryptedParameters: enc, WebhookURL: b.WebhookURL, ClientUserID: b.ClientUserID,
-					OAuthRedirectURI: b.OAuthRedirectURI, Products: b.Products, AvoidDuplicates: b.AvoidDuplicates}
+					OAuthRedirectURI: b.OAuthRedirectURI, Products: b.Products, AvoidDuplicates: b.AvoidDuplicates, TestClockID: b.TestClockID}
 			}
 		}
 		return func(ctx context.Context) (any, error) { return s.mut.CreateItem(ctx, item) }

@@ -217,6 +217,7 @@ func New(t testing.TB, options ...Option) *Env {
 	payCfg.BaseURL = syncCfg.BaseURL
 	payCfg.AllowInsecureWebhooks = hooksCfg.AllowInsecure
 	pay := payments.New(store, payCfg, res.Log)
+	pay.AddClockWork(eng) // items' automatic sync on test clocks
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
 	hooks.Register(workers)
@@ -278,6 +279,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	eng := itemsync.New(store, a, MasterKey, syncCfg, Logger())
 	hooks := webhooks.New(store, MasterKey, e.Webhooks.Config(), Logger())
 	pay := payments.New(store, e.Payments.Config(), Logger())
+	pay.AddClockWork(eng) // items' automatic sync on test clocks
 	workers := river.NewWorkers()
 	periodic := eng.Register(workers)
 	hooks.Register(workers)

@@ -118,6 +118,7 @@ func serve(ctx context.Context, c *config) error {
 		RequestExpiry:         c.RequestExpiry,
 		AllowInsecureWebhooks: c.AllowInsecureWebhooks,
 		Institution:           payer.New(store), Directory: payer.NewDirectory(store)}, log)
+	pay.AddClockWork(engine) // items' automatic sync on test clocks
 	workers := river.NewWorkers()
 	periodic := engine.Register(workers)
 	hooks.Register(workers)

@@ -881,6 +881,7 @@ type ComplexityRoot struct {
 		Spending                         func(childComplexity int, from *model.Time, to *model.Time) int
 		Status                           func(childComplexity int) int
 		StatusDetail                     func(childComplexity int) int
+		TestClockID                      func(childComplexity int) int
 		UpdatedAt                        func(childComplexity int) int
 		UserAction                       func(childComplexity int) int
 		WebhookURL                       func(childComplexity int) int
@@ -1966,6 +1967,7 @@ type ItemResolver interface {
 	Identity(ctx context.Context, obj *model.Item) (*model.Identity, error)
 	Consents(ctx context.Context, obj *model.Item) (*model.ConsentConnection, error)
 	Spending(ctx context.Context, obj *model.Item, from *model.Time, to *model.Time) (*model.Spending, error)
+	TestClockID(ctx context.Context, obj *model.Item) (*uuid.UUID, error)
 }
 type LoanPageResolver interface {
 	Results(ctx context.Context, obj *model.LoanPage) ([]*model.Loan, error)
@@ -5756,6 +5758,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.StatusDetail(childComplexity), true
+	case "Item.testClockId":
+		if e.ComplexityRoot.Item.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.TestClockID(childComplexity), true
 	case "Item.updatedAt":
 		if e.ComplexityRoot.Item.UpdatedAt == nil {
 			break
@@ -16725,6 +16733,20 @@ extend type SandboxPaymentMove {
   "The boleto as the move left it, for a move of one (kind boletos)."
   boleto: Boleto
 }
+
+# Items on test clocks (docs/sandbox.md "Test clocks"): a sandbox item created with
+# testClockId is dated by the clock, the periodic automatic sync leaves it alone, and an
+# advance of the clock runs its automatic sync when it falls due in clock time.
+
+extend input CreateItemInput {
+  "Sandbox only: the test clock the item lives on (its dates and its automatic sync follow the clock)."
+  testClockId: String
+}
+
+extend type Item {
+  "The test clock the item lives on; absent for real time."
+  testClockId: UUID
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -18397,6 +18419,8 @@ func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.
 		return ec.fieldContext_Item_consents(ctx, field)
 	case "spending":
 		return ec.fieldContext_Item_spending(ctx, field)
+	case "testClockId":
+		return ec.fieldContext_Item_testClockId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Item", field.Name)
 }
@@ -38075,6 +38099,29 @@ func (ec *executionContext) fieldContext_Item_spending(ctx context.Context, fiel
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Item_testClockId(ctx context.Context, field graphql.CollectedField, obj *model.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_testClockId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Item().TestClockID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Item_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Item", field, true, true, "UUID")
 }
 
 func (ec *executionContext) _ItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ItemConnection) (ret graphql.Marshaler) {
@@ -61546,7 +61593,7 @@ func (ec *executionContext) unmarshalInputCreateItemInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"connectorId", "parameters", "encryptedParameters", "webhookUrl", "clientUserId", "oauthRedirectUri", "products", "avoidDuplicates"}
+	fieldsInOrder := [...]string{"connectorId", "parameters", "encryptedParameters", "webhookUrl", "clientUserId", "oauthRedirectUri", "products", "avoidDuplicates", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -61609,6 +61656,13 @@ func (ec *executionContext) unmarshalInputCreateItemInput(ctx context.Context, o
 				return it, err
 			}
 			it.AvoidDuplicates = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -69305,6 +69359,12 @@ func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Item_spending(ctx, field, obj)
+				})
+		case "testClockId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_testClockId(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
