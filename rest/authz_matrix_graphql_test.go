@@ -78,7 +78,7 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"transactionCategory": "transaction", "investment": "investment", "loan": "loan", "bill": "bill", "consent": "consent",
 	"webhook": "webhook", "event": "event", "paymentRequest": "request", "paymentIntent": "intent", "paymentCustomer": "customer",
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
-	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
+	"automaticPixPayment": "charge", "identity": "identity", "creditInformation": "creditInfo", "category": "category", "connector": "connector",
 	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount",
 	"smartTransferPreauthorization": "preauth", "smartTransferPayment": "stPayment", "bulkPayment": "bulk",
 	"paymentPage": "payReq", "paymentConsent": "intent", "pixCharge": "pixIntent", "boletoPixCharge": "boleto",
@@ -124,6 +124,8 @@ func azUUIDKind(field, arg string) string {
 	switch {
 	case azTokenItemFields[field] && (arg == "itemId" || arg == "id"):
 		return "ofItem"
+	case field == "creditInformation" && arg == "itemId":
+		return "scrItem"
 	}
 	switch arg {
 	case "itemId":
