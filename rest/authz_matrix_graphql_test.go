@@ -124,12 +124,10 @@ func azUUIDKind(field, arg string) string {
 	switch {
 	case azTokenItemFields[field] && (arg == "itemId" || arg == "id"):
 		return "ofItem"
-	case field == "creditInformation" && arg == "itemId":
-		return "scrItem"
 	}
 	switch arg {
 	case "itemId":
-		return "item"
+		return azItemKind(field)
 	case "accountId":
 		if field == "bills" || field == "billsPage" {
 			return "card"
