@@ -16890,14 +16890,17 @@ scalar Reais
 
 "One SCR modality's sum: the Central Bank's modality code and name."
 type CreditModality {
+  "The SCR modality and submodality code, e.g. 0203."
   code: String!
+  "The modality's name in the SCR's words."
   name: String!
+  "How many of the holder's own operations fall in it."
   operationCount: Int!
-  "In reais."
+  "Their debt, in reais."
   amount: Reais!
 }
 
-"The reported debt by maturity bucket, in reais."
+"The holder's own reported debt by maturity bucket, in reais."
 type CreditMaturity {
   "A vencer in up to 30 days."
   dueUpTo30Days: Reais!
@@ -16905,37 +16908,52 @@ type CreditMaturity {
   due31To360Days: Reais!
   "A vencer in over 360 days."
   dueOver360Days: Reais!
-  "Vencidos."
+  "Vencidos: past due."
   overdue: Reais!
-  "Prejuízo."
+  "Prejuízo: written off."
   writtenOff: Reais!
+  "The sum of the five buckets (and of the modalities)."
   total: Reais!
 }
 
 "The SCR report for the item's CPF or CNPJ: every institution's credit operations."
 type CreditInformation {
+  "The report's id."
   id: UUID!
+  "The item that collected it."
   itemId: UUID!
+  "The CPF or CNPJ asked about, digits only."
   document: String!
   "CPF or CNPJ."
   documentType: String!
   "YYYY-MM: the last month the SCR closed."
   referenceMonth: String!
+  "How many institutions report operations."
   institutionCount: Int!
+  "How many operations they report, coobligations included."
   operationCount: Int!
   "Operations the holder guarantees for others (coobrigações), in reais."
   coobligationsAmount: Reais!
   "Their share of everything reported, in basis points (2500 = 25%)."
   coobligationsShareBps: Int!
+  "The holder's own debt by SCR modality, by code."
   modalities: [CreditModality!]!
+  "The holder's own debt by maturity bucket."
   maturity: CreditMaturity!
+  "When the execution collected it."
   createdAt: DateTime!
+  "When the execution collected it."
   updatedAt: DateTime!
 }
 
 extend type Query {
   "An item's SCR report (itemId) or one report by id: exactly one of them."
-  creditInformation(itemId: UUID, id: UUID): CreditInformation
+  creditInformation(
+    "The item whose report to read."
+    itemId: UUID
+    "The report's id."
+    id: UUID
+  ): CreditInformation
 }
 `, BuiltIn: false},
 }
