@@ -16,6 +16,7 @@ var productKinds = map[string]model.Code{
 	"investment": model.CodeInvestmentNotFound, "investment_transaction": model.CodeInvestmentTransactionNotFound,
 	"identity": model.CodeIdentityNotFound, "loan": model.CodeLoanNotFound, "bill": model.CodeBillNotFound,
 	"statement": model.CodeStatementNotFound, "consent": model.CodeConsentNotFound,
+	"credit_information": model.CodeCreditInfoNotFound,
 }
 
 // ProductList reads a page of one product for an item (itemID) or an owner (an account or an
@@ -106,6 +107,18 @@ func (e *Engine) IdentityByItem(ctx context.Context, itemID uuid.UUID) (model.JS
 	}
 	if len(page.Documents) == 0 {
 		return nil, model.Fail(model.CodeIdentityNotFound, "Item %s has no identity collected.", itemID)
+	}
+	return page.Documents[0], nil
+}
+
+// CreditInfoByItem reads an item's one SCR report; an item without one is a 404.
+func (e *Engine) CreditInfoByItem(ctx context.Context, itemID uuid.UUID) (model.JSONDocument, error) {
+	page, err := e.ProductList(ctx, "credit_information", &itemID, nil, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Documents) == 0 {
+		return nil, model.Fail(model.CodeCreditInfoNotFound, "Item %s has no credit information collected.", itemID)
 	}
 	return page.Documents[0], nil
 }

@@ -99,3 +99,13 @@ func (r *queryResolver) Consent(ctx context.Context, id uuid.UUID) (*model.Conse
 func (r *queryResolver) Spending(ctx context.Context, accountID *uuid.UUID, itemID *uuid.UUID, from, to *model.Time) (*model.Spending, error) {
 	return r.Collected.Spending(ctx, accountID, itemID, from, to)
 }
+
+func (r *queryResolver) CreditInformation(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.CreditInformation, error) {
+	switch {
+	case (itemID == nil) == (id == nil):
+		return nil, model.Fail(model.CodeInvalidParameter, "Give exactly one of itemId and id.")
+	case id != nil:
+		return decodeOne[model.CreditInformation](r.Collected.ProductByID(ctx, "credit_information", *id))
+	}
+	return decodeOne[model.CreditInformation](r.Collected.CreditInfoByItem(ctx, *itemID))
+}

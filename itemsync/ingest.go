@@ -27,6 +27,9 @@ func (c *collection) add(p *Page) error {
 		c.Identity = p.Identity
 	}
 	c.Loans = append(c.Loans, p.Loans...)
+	if p.CreditInfo != nil {
+		c.CreditInfo = p.CreditInfo
+	}
 	c.Bills = append(c.Bills, p.Bills...)
 	c.Statements = append(c.Statements, p.Statements...)
 	c.Resources = append(c.Resources, p.Resources...)
@@ -127,6 +130,7 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		{"loan", wanted(model.ProductLoans), docsOf(got.Loans, func(i int) (uuid.UUID, *uuid.UUID, string) {
 			return got.Loans[i].ID, nil, ""
 		})},
+		{"credit_information", wanted(model.ProductCreditInfo) && got.CreditInfo != nil, creditInfoDocs(got.CreditInfo)},
 		{"bill", wanted(model.ProductCreditCards), docsOf(got.Bills, func(i int) (uuid.UUID, *uuid.UUID, string) {
 			b := got.Bills[i]
 			return b.ID, &b.AccountID, b.DueDate.Format(time.RFC3339Nano)
@@ -276,4 +280,11 @@ func categorize(t *model.Transaction, names map[string]string, byCNAE map[string
 		return
 	}
 	t.CategoryID, t.Category = &id, &name
+}
+
+func creditInfoDocs(c *model.CreditInformation) []db.Document {
+	if c == nil {
+		return nil
+	}
+	return []db.Document{{ID: c.ID, Data: c}}
 }

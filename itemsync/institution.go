@@ -94,6 +94,7 @@ type Page struct {
 	InvestmentTransactions []model.InvestmentTransaction // InvestmentID set
 	Identity               *model.Identity
 	Loans                  []model.Loan
+	CreditInfo             *model.CreditInformation
 	Bills                  []model.CreditCardBill   // AccountID set
 	Statements             []model.AccountStatement // AccountID set
 	// Resources and Consent describe an Open Finance consent and what it covers.

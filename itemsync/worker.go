@@ -348,6 +348,9 @@ func productSteps(products []model.Product) []productStep {
 		{model.ProductInvestmentsTransactions, model.ExecInvestmentTxInProgress},
 		{model.ProductIdentity, model.ExecIdentityInProgress},
 		{model.ProductLoans, model.ExecLoansInProgress},
+		// The SCR lists credit operations: its step shows as the loans', a status the
+		// official client knows.
+		{model.ProductCreditInfo, model.ExecLoansInProgress},
 		{model.ProductAccounts, model.ExecStatementsInProgress},
 	}
 	var out []productStep

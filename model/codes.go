@@ -128,6 +128,7 @@ var (
 	CodeBillNotFound                  = code(404, "BILL_NOT_FOUND", "No credit card bill with this id.")
 	CodeStatementNotFound             = code(404, "STATEMENT_NOT_FOUND", "No account statement with this id.")
 	CodeConsentNotFound               = code(404, "CONSENT_NOT_FOUND", "No consent with this id.")
+	CodeCreditInfoNotFound            = code(404, "CREDIT_INFORMATION_NOT_FOUND", "No credit information (SCR report) with this id, or the item has none collected.")
 
 	// Payments.
 	CodePaymentRequestNotFound           = code(404, "PAYMENT_REQUEST_NOT_FOUND", "No payment request with this id, or it was deleted.")

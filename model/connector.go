@@ -32,12 +32,16 @@ const (
 	ProductBrokerageNote           Product = "BROKERAGE_NOTE"
 	ProductMoveSecurity            Product = "MOVE_SECURITY"
 	ProductLoans                   Product = "LOANS"
+	// ProductCreditInfo is the SCR report of the Central Bank. It is an addition: the
+	// official client types products as a string union but never checks them on read.
+	ProductCreditInfo Product = "CREDIT_INFORMATION"
 )
 
 // Products lists every product value of section 2.3.
 var Products = []Product{
 	ProductAccounts, ProductCreditCards, ProductTransactions, ProductPaymentData, ProductInvestments,
 	ProductInvestmentsTransactions, ProductIdentity, ProductBrokerageNote, ProductMoveSecurity, ProductLoans,
+	ProductCreditInfo,
 }
 
 // HealthStatus is a connector's availability.

@@ -10,6 +10,7 @@ import (
 
 	"ponte/model"
 	"ponte/payments"
+	"ponte/sandbox"
 	"ponte/testsupport"
 )
 
@@ -69,6 +70,10 @@ func azFixtures(t *testing.T, env *testsupport.Env, a *testsupport.Client) *azFi
 	approve(t, env, key, of.ID.String())
 	f["ofItem"] = of.ID.String()
 	f["consent"] = first("/consents?itemId=" + f["ofItem"])
+	scr := createItem(t, env, key, sandbox.SCRConnectorID, map[string]any{"document": "52998224725"})
+	approve(t, env, key, scr.ID.String())
+	f["scrItem"] = scr.ID.String()
+	f["creditInfo"] = env.Do(t, "GET", "/credit-information?itemId="+f["scrItem"], key, nil).Want(200).String("id")
 	f["webhook"] = env.Do(t, "POST", "/webhooks", key, map[string]any{"event": "all", "url": "https://hooks-" + azMark + ".example.com/a",
 		"headers": map[string]any{"Authorization": "Bearer secret-" + azMark}}).Want(200).String("id")
 	f["event"] = env.Events(t, key, f["item"])[0]["id"].(string)

@@ -78,7 +78,7 @@ var azIDKinds = map[string]string{"item": "item", "itemMFA": "item", "account": 
 	"transactionCategory": "transaction", "investment": "investment", "loan": "loan", "bill": "bill", "consent": "consent",
 	"webhook": "webhook", "event": "event", "paymentRequest": "request", "paymentIntent": "intent", "paymentCustomer": "customer",
 	"paymentRecipient": "recipient", "paymentInstitution": "institution", "scheduledPayment": "schedule",
-	"automaticPixPayment": "charge", "identity": "identity", "category": "category", "connector": "connector",
+	"automaticPixPayment": "charge", "identity": "identity", "creditInformation": "creditInfo", "category": "category", "connector": "connector",
 	"boletoConnection": "boletoConnection", "boleto": "boleto", "smartAccount": "smartAccount", "smartAccountBalance": "smartAccount",
 	"smartTransferPreauthorization": "preauth", "smartTransferPayment": "stPayment", "bulkPayment": "bulk",
 	"paymentPage": "payReq", "paymentConsent": "intent", "pixCharge": "pixIntent", "boletoPixCharge": "boleto",
@@ -127,7 +127,7 @@ func azUUIDKind(field, arg string) string {
 	}
 	switch arg {
 	case "itemId":
-		return "item"
+		return azItemKind(field)
 	case "accountId":
 		if field == "bills" || field == "billsPage" {
 			return "card"

@@ -113,6 +113,8 @@ func azRoutes() map[string]azRoute {
 		"GET /investments/{id}/transactions": {ids: []string{"investment"}},
 		"GET /identity":                      {query: "itemId={item}"},
 		"GET /identity/{id}":                 {ids: []string{"identity"}},
+		"GET /credit-information":            {query: "itemId={scrItem}"},
+		"GET /credit-information/{id}":       {ids: []string{"creditInfo"}},
 		"GET /loans":                         {query: "itemId={item}"},
 		"GET /loans/{id}":                    {ids: []string{"loan"}},
 		"GET /bills":                         {query: "accountId={card}"},

@@ -36,12 +36,12 @@ func TestConnectorFilters(t *testing.T) {
 		want  []int
 	}{
 		{"", with(2, 3, 4, 5, 7, 8, 9, 10)},
-		{"?sandbox=true", with(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)},
+		{"?sandbox=true", with(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)},
 		{"?sandbox=false", with(2, 3, 4, 5, 7, 8, 9, 10)},
 		{"?countries=BR&sandbox=true&types=INVESTMENT,BUSINESS_BANK", []int{2, 3}},
 		{"?types=TELECOMMUNICATION", []int{10}},
 		{"?types=INVOICE", []int{}},
-		{"?types=INVOICE,OTHER&sandbox=true", []int{11, 12}},
+		{"?types=INVOICE,OTHER&sandbox=true", []int{11, 12, 13}},
 		{"?isOpenFinance=true&sandbox=true", []int{5, 6}},
 		{"?isOpenFinance=false", with(2, 3, 4, 7, 8, 9, 10)},
 		{"?supportsPaymentInitiation=true&sandbox=true", []int{5, 6}},
@@ -86,7 +86,7 @@ func TestConnectorPaging(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	key := env.NewClient(t, "paging").APIKey
-	const total = 26 // 13 sandbox and simulated, 13 statement-file connectors
+	const total = 27 // 14 sandbox and simulated, 13 statement-file connectors
 	var seen []int
 	for page := 1; page <= 9; page++ {
 		var p model.ConnectorPage

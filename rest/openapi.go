@@ -152,6 +152,7 @@ var (
 	uuidType    = reflect.TypeOf(uuid.UUID{})
 	rawType     = reflect.TypeOf(json.RawMessage{})
 	docType     = reflect.TypeOf(model.JSONDocument{})
+	centsType   = reflect.TypeOf(model.Centavos(0))
 )
 
 // customize gives the types with their own JSON encoding the schema of what they write.
@@ -171,6 +172,8 @@ func customize(name string, t reflect.Type, _ reflect.StructTag, s *openapi3.Sch
 		*s = *openapi3.NewUUIDSchema()
 	case rawType, docType:
 		*s = openapi3.Schema{}
+	case centsType: // kept in centavos, written in reais
+		*s = *openapi3.NewFloat64Schema()
 	default:
 		if t.Kind() == reflect.Interface {
 			*s = openapi3.Schema{}

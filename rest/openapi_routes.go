@@ -132,6 +132,8 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/investments/{id}/transactions", tag: "Products", summary: "An investment's movements", query: pages, resp: pageOf[model.InvestmentTransaction]{}},
 	{method: "GET", path: "/identity", tag: "Products", summary: "An item's identity", query: []string{"itemId"}, resp: model.Identity{}},
 	{method: "GET", path: "/identity/{id}", tag: "Products", summary: "One identity", resp: model.Identity{}},
+	{method: "GET", path: "/credit-information", tag: "Products", summary: "An item's SCR report (credit information)", query: []string{"itemId"}, resp: model.CreditInformation{}},
+	{method: "GET", path: "/credit-information/{id}", tag: "Products", summary: "One SCR report (credit information)", resp: model.CreditInformation{}},
 	{method: "GET", path: "/loans", tag: "Products", summary: "An item's loans", query: plus(pages, "itemId"), resp: pageOf[model.Loan]{}},
 	{method: "GET", path: "/loans/{id}", tag: "Products", summary: "One loan", resp: model.Loan{}},
 	{method: "GET", path: "/bills", tag: "Products", summary: "A credit card's bills", query: plus(pages, "accountId"), resp: pageOf[model.CreditCardBill]{}},

@@ -118,6 +118,10 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Get("/consents", s.productList("consent", "itemId", false))
 	r.Get("/consents/{id}", s.productByID("consent"))
 
+	// The Central Bank's SCR report an item collected.
+	r.Get("/credit-information", s.creditInfoByItem())
+	r.Get("/credit-information/{id}", s.creditInfoByID())
+
 	r.Get("/webhooks", s.listWebhooks())
 	r.Post("/webhooks", s.createWebhook())
 	r.Get("/webhooks/signing-secret", s.signingSecret())

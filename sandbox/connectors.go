@@ -217,6 +217,20 @@ func Connectors() []model.Connector {
 			Products:  []model.Product{model.ProductIdentity},
 			IsSandbox: true, Health: online,
 		},
+		// The Central Bank's SCR: the credential is the holder's document, and the holder's
+		// consent is given on the authorization page, as on the Open Finance connectors.
+		{
+			ID: SCRConnectorID, Name: "SCR Banco Central (sandbox)", InstitutionURL: "https://ponte.example/sandbox-scr",
+			PrimaryColor: "1d3557", Type: model.ConnectorTypeOther,
+			Credentials: []model.CredentialParameter{{
+				Name: "document", Label: "CPF ou CNPJ", Type: model.CredentialNumber,
+				AssistiveText: str("Somente números"), Validation: str(`^(\d{11}|\d{14})$`),
+				ValidationMessage: str("O documento é um CPF (11 dígitos) ou um CNPJ (14 dígitos)"),
+			}},
+			Products: []model.Product{model.ProductCreditInfo},
+			OAuth:    true, OAuthURL: str("https://ponte.example/sandbox-scr/consent"),
+			IsSandbox: true, Health: online,
+		},
 	}
 	for i := range list {
 		c := &list[i]

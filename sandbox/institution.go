@@ -105,6 +105,9 @@ func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.P
 	if sc.CollectError != nil {
 		return itemsync.Outcome{}, &itemsync.Failure{ExecutionError: *sc.CollectError}
 	}
+	if p == model.ProductCreditInfo {
+		return itemsync.Outcome{}, page(&itemsync.Page{CreditInfo: SCRReport(s.ItemID, s.Params["document"], s.Now)})
+	}
 	var out itemsync.Outcome
 	if slices.Contains(sc.FailedProducts, p) {
 		return itemsync.Outcome{Unavailable: true}, nil

@@ -114,6 +114,9 @@ func Choose(c *model.Connector, params map[string]string) *Scenario {
 		s.LoginError = execErr(model.ExecInvalidCredentials, "Invalid credentials: check the user and password.")
 		return s
 	}
+	if c.ID == SCRConnectorID && params["document"] == SCRUnavailableCPF {
+		s.CollectError = execErr(model.ExecSiteNotAvailable, "The Central Bank's SCR is not answering at the moment.")
+	}
 	if s.LoginError == nil && s.MFA == nil && s.Action == nil {
 		if c.OAuth {
 			s.Action = &model.UserAction{Type: "authorize-access",

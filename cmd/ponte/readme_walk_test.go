@@ -26,6 +26,7 @@ var walked = []struct{ file, section string }{
 	{"docs/statements.md", ""},
 	{"docs/merchants.md", "Looking merchants up"},
 	{"docs/categories.md", ""},
+	{"docs/credit-information.md", "Try it"},
 	{"docs/sandbox.md", "Control: fault injection"},
 	{"docs/sandbox.md", "Control: events and the command line"},
 	{"docs/sandbox.md", "Control: payments"},

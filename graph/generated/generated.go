@@ -586,6 +586,38 @@ type ComplexityRoot struct {
 		Status                    func(childComplexity int) int
 	}
 
+	CreditInformation struct {
+		CoobligationsAmount   func(childComplexity int) int
+		CoobligationsShareBps func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		Document              func(childComplexity int) int
+		DocumentType          func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		InstitutionCount      func(childComplexity int) int
+		ItemID                func(childComplexity int) int
+		Maturity              func(childComplexity int) int
+		Modalities            func(childComplexity int) int
+		OperationCount        func(childComplexity int) int
+		ReferenceMonth        func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+	}
+
+	CreditMaturity struct {
+		Due31To360Days func(childComplexity int) int
+		DueOver360Days func(childComplexity int) int
+		DueUpTo30Days  func(childComplexity int) int
+		Overdue        func(childComplexity int) int
+		Total          func(childComplexity int) int
+		WrittenOff     func(childComplexity int) int
+	}
+
+	CreditModality struct {
+		Amount         func(childComplexity int) int
+		Code           func(childComplexity int) int
+		Name           func(childComplexity int) int
+		OperationCount func(childComplexity int) int
+	}
+
 	DisaggregatedCreditLimit struct {
 		AvailableAmount             func(childComplexity int) int
 		AvailableAmountCurrencyCode func(childComplexity int) int
@@ -1508,6 +1540,7 @@ type ComplexityRoot struct {
 		Consent                        func(childComplexity int, id uuid.UUID) int
 		Consents                       func(childComplexity int, itemID uuid.UUID, first *int, after *string) int
 		ConsentsPage                   func(childComplexity int, itemID uuid.UUID, page *int, pageSize *int) int
+		CreditInformation              func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
 		Event                          func(childComplexity int, id uuid.UUID) int
 		Events                         func(childComplexity int, itemID *uuid.UUID) int
 		Identity                       func(childComplexity int, itemID *uuid.UUID, id *uuid.UUID) int
@@ -2142,6 +2175,7 @@ type QueryResolver interface {
 	CategoryRules(ctx context.Context, page *int, pageSize *int) (*model.CategoryRulePage, error)
 	SandboxInvestmentChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxInvestmentChange, error)
 	SandboxTransactionChanges(ctx context.Context, id uuid.UUID) ([]*model.SandboxTransactionChange, error)
+	CreditInformation(ctx context.Context, itemID *uuid.UUID, id *uuid.UUID) (*model.CreditInformation, error)
 }
 type TransactionConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *model.TransactionConnection) (*model.PageInfo, error)
@@ -4427,6 +4461,147 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreditData.Status(childComplexity), true
+
+	case "CreditInformation.coobligationsAmount":
+		if e.ComplexityRoot.CreditInformation.CoobligationsAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.CoobligationsAmount(childComplexity), true
+	case "CreditInformation.coobligationsShareBps":
+		if e.ComplexityRoot.CreditInformation.CoobligationsShareBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.CoobligationsShareBps(childComplexity), true
+	case "CreditInformation.createdAt":
+		if e.ComplexityRoot.CreditInformation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.CreatedAt(childComplexity), true
+	case "CreditInformation.document":
+		if e.ComplexityRoot.CreditInformation.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.Document(childComplexity), true
+	case "CreditInformation.documentType":
+		if e.ComplexityRoot.CreditInformation.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.DocumentType(childComplexity), true
+	case "CreditInformation.id":
+		if e.ComplexityRoot.CreditInformation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.ID(childComplexity), true
+	case "CreditInformation.institutionCount":
+		if e.ComplexityRoot.CreditInformation.InstitutionCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.InstitutionCount(childComplexity), true
+	case "CreditInformation.itemId":
+		if e.ComplexityRoot.CreditInformation.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.ItemID(childComplexity), true
+	case "CreditInformation.maturity":
+		if e.ComplexityRoot.CreditInformation.Maturity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.Maturity(childComplexity), true
+	case "CreditInformation.modalities":
+		if e.ComplexityRoot.CreditInformation.Modalities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.Modalities(childComplexity), true
+	case "CreditInformation.operationCount":
+		if e.ComplexityRoot.CreditInformation.OperationCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.OperationCount(childComplexity), true
+	case "CreditInformation.referenceMonth":
+		if e.ComplexityRoot.CreditInformation.ReferenceMonth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.ReferenceMonth(childComplexity), true
+	case "CreditInformation.updatedAt":
+		if e.ComplexityRoot.CreditInformation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditInformation.UpdatedAt(childComplexity), true
+
+	case "CreditMaturity.due31To360Days":
+		if e.ComplexityRoot.CreditMaturity.Due31To360Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.Due31To360Days(childComplexity), true
+	case "CreditMaturity.dueOver360Days":
+		if e.ComplexityRoot.CreditMaturity.DueOver360Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.DueOver360Days(childComplexity), true
+	case "CreditMaturity.dueUpTo30Days":
+		if e.ComplexityRoot.CreditMaturity.DueUpTo30Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.DueUpTo30Days(childComplexity), true
+	case "CreditMaturity.overdue":
+		if e.ComplexityRoot.CreditMaturity.Overdue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.Overdue(childComplexity), true
+	case "CreditMaturity.total":
+		if e.ComplexityRoot.CreditMaturity.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.Total(childComplexity), true
+	case "CreditMaturity.writtenOff":
+		if e.ComplexityRoot.CreditMaturity.WrittenOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditMaturity.WrittenOff(childComplexity), true
+
+	case "CreditModality.amount":
+		if e.ComplexityRoot.CreditModality.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditModality.Amount(childComplexity), true
+	case "CreditModality.code":
+		if e.ComplexityRoot.CreditModality.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditModality.Code(childComplexity), true
+	case "CreditModality.name":
+		if e.ComplexityRoot.CreditModality.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditModality.Name(childComplexity), true
+	case "CreditModality.operationCount":
+		if e.ComplexityRoot.CreditModality.OperationCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreditModality.OperationCount(childComplexity), true
 
 	case "DisaggregatedCreditLimit.availableAmount":
 		if e.ComplexityRoot.DisaggregatedCreditLimit.AvailableAmount == nil {
@@ -8964,6 +9139,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ConsentsPage(childComplexity, args["itemId"].(uuid.UUID), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.creditInformation":
+		if e.ComplexityRoot.Query.CreditInformation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_creditInformation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CreditInformation(childComplexity, args["itemId"].(*uuid.UUID), args["id"].(*uuid.UUID)), true
 	case "Query.event":
 		if e.ComplexityRoot.Query.Event == nil {
 			break
@@ -11395,6 +11581,8 @@ enum Product {
   MOVE_SECURITY
   "Loan and financing contracts."
   LOANS
+  "The Central Bank's SCR report (credit information)."
+  CREDIT_INFORMATION
 }
 
 "A connector's availability (connector health)."
@@ -16747,6 +16935,80 @@ extend type Item {
   "The test clock the item lives on; absent for real time."
   testClockId: UUID
 }
+
+# Credit information: the Central Bank's SCR report an item collects
+# (GET /credit-information?itemId=, GET /credit-information/{id}).
+
+"An amount of money in reais, kept as whole centavos (a JSON number, two decimals)."
+scalar Reais
+
+"One SCR modality's sum: the Central Bank's modality code and name."
+type CreditModality {
+  "The SCR modality and submodality code, e.g. 0203."
+  code: String!
+  "The modality's name in the SCR's words."
+  name: String!
+  "How many of the holder's own operations fall in it."
+  operationCount: Int!
+  "Their debt, in reais."
+  amount: Reais!
+}
+
+"The holder's own reported debt by maturity bucket, in reais."
+type CreditMaturity {
+  "A vencer in up to 30 days."
+  dueUpTo30Days: Reais!
+  "A vencer in 31 to 360 days."
+  due31To360Days: Reais!
+  "A vencer in over 360 days."
+  dueOver360Days: Reais!
+  "Vencidos: past due."
+  overdue: Reais!
+  "Prejuízo: written off."
+  writtenOff: Reais!
+  "The sum of the five buckets (and of the modalities)."
+  total: Reais!
+}
+
+"The SCR report for the item's CPF or CNPJ: every institution's credit operations."
+type CreditInformation {
+  "The report's id."
+  id: UUID!
+  "The item that collected it."
+  itemId: UUID!
+  "The CPF or CNPJ asked about, digits only."
+  document: String!
+  "CPF or CNPJ."
+  documentType: String!
+  "YYYY-MM: the last month the SCR closed."
+  referenceMonth: String!
+  "How many institutions report operations."
+  institutionCount: Int!
+  "How many operations they report, coobligations included."
+  operationCount: Int!
+  "Operations the holder guarantees for others (coobrigações), in reais."
+  coobligationsAmount: Reais!
+  "Their share of everything reported, in basis points (2500 = 25%)."
+  coobligationsShareBps: Int!
+  "The holder's own debt by SCR modality, by code."
+  modalities: [CreditModality!]!
+  "The holder's own debt by maturity bucket."
+  maturity: CreditMaturity!
+  "When the execution collected it."
+  createdAt: DateTime!
+  "When the execution collected it."
+  updatedAt: DateTime!
+}
+
+extend type Query {
+  "An item's SCR report (itemId) or one report by id: exactly one of them."
+  creditInformation(
+    "The item whose report to read."
+    itemId: UUID
+    "The report's id."
+    id: UUID
+  ): CreditInformation
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -17821,6 +18083,70 @@ func (ec *executionContext) childFields_CreditData(ctx context.Context, field gr
 		return ec.fieldContext_CreditData_additionalCards(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreditData", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CreditInformation_id(ctx, field)
+	case "itemId":
+		return ec.fieldContext_CreditInformation_itemId(ctx, field)
+	case "document":
+		return ec.fieldContext_CreditInformation_document(ctx, field)
+	case "documentType":
+		return ec.fieldContext_CreditInformation_documentType(ctx, field)
+	case "referenceMonth":
+		return ec.fieldContext_CreditInformation_referenceMonth(ctx, field)
+	case "institutionCount":
+		return ec.fieldContext_CreditInformation_institutionCount(ctx, field)
+	case "operationCount":
+		return ec.fieldContext_CreditInformation_operationCount(ctx, field)
+	case "coobligationsAmount":
+		return ec.fieldContext_CreditInformation_coobligationsAmount(ctx, field)
+	case "coobligationsShareBps":
+		return ec.fieldContext_CreditInformation_coobligationsShareBps(ctx, field)
+	case "modalities":
+		return ec.fieldContext_CreditInformation_modalities(ctx, field)
+	case "maturity":
+		return ec.fieldContext_CreditInformation_maturity(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CreditInformation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CreditInformation_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditInformation", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditMaturity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dueUpTo30Days":
+		return ec.fieldContext_CreditMaturity_dueUpTo30Days(ctx, field)
+	case "due31To360Days":
+		return ec.fieldContext_CreditMaturity_due31To360Days(ctx, field)
+	case "dueOver360Days":
+		return ec.fieldContext_CreditMaturity_dueOver360Days(ctx, field)
+	case "overdue":
+		return ec.fieldContext_CreditMaturity_overdue(ctx, field)
+	case "writtenOff":
+		return ec.fieldContext_CreditMaturity_writtenOff(ctx, field)
+	case "total":
+		return ec.fieldContext_CreditMaturity_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditMaturity", field.Name)
+}
+
+func (ec *executionContext) childFields_CreditModality(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_CreditModality_code(ctx, field)
+	case "name":
+		return ec.fieldContext_CreditModality_name(ctx, field)
+	case "operationCount":
+		return ec.fieldContext_CreditModality_operationCount(ctx, field)
+	case "amount":
+		return ec.fieldContext_CreditModality_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreditModality", field.Name)
 }
 
 func (ec *executionContext) childFields_DisaggregatedCreditLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -22578,6 +22904,28 @@ func (ec *executionContext) field_Query_consents_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_creditInformation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -32661,6 +33009,553 @@ func (ec *executionContext) fieldContext_CreditData_additionalCards(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CreditInformation_id(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditInformation_itemId(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "UUID")
+}
+
+func (ec *executionContext) _CreditInformation_document(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Document, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditInformation_documentType(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_documentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditInformation_referenceMonth(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_referenceMonth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceMonth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_referenceMonth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditInformation_institutionCount(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_institutionCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstitutionCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_institutionCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditInformation_operationCount(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_operationCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_operationCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditInformation_coobligationsAmount(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_coobligationsAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CoobligationsAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_coobligationsAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditInformation_coobligationsShareBps(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_coobligationsShareBps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CoobligationsShareBps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_coobligationsShareBps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditInformation_modalities(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_modalities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Modalities, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.CreditModality) graphql.Marshaler {
+			return ec.marshalNCreditModality2ᚕponteᚋmodelᚐCreditModalityᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_modalities(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditInformation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditModality(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditInformation_maturity(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_maturity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Maturity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CreditMaturity) graphql.Marshaler {
+			return ec.marshalNCreditMaturity2ponteᚋmodelᚐCreditMaturity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_maturity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreditInformation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditMaturity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreditInformation_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditInformation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.CreditInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditInformation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Time) graphql.Marshaler {
+			return ec.marshalNDateTime2ponteᚋmodelᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditInformation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditInformation", field, false, false, "DateTime")
+}
+
+func (ec *executionContext) _CreditMaturity_dueUpTo30Days(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_dueUpTo30Days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueUpTo30Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_dueUpTo30Days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditMaturity_due31To360Days(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_due31To360Days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Due31To360Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_due31To360Days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditMaturity_dueOver360Days(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_dueOver360Days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueOver360Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_dueOver360Days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditMaturity_overdue(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_overdue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Overdue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_overdue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditMaturity_writtenOff(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_writtenOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WrittenOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_writtenOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditMaturity_total(ctx context.Context, field graphql.CollectedField, obj *model.CreditMaturity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditMaturity_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditMaturity_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditMaturity", field, false, false, "Reais")
+}
+
+func (ec *executionContext) _CreditModality_code(ctx context.Context, field graphql.CollectedField, obj *model.CreditModality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditModality_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditModality_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditModality", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditModality_name(ctx context.Context, field graphql.CollectedField, obj *model.CreditModality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditModality_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditModality_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditModality", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreditModality_operationCount(ctx context.Context, field graphql.CollectedField, obj *model.CreditModality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditModality_operationCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditModality_operationCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditModality", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreditModality_amount(ctx context.Context, field graphql.CollectedField, obj *model.CreditModality) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreditModality_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+			return ec.marshalNReais2ponteᚋmodelᚐCentavos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreditModality_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreditModality", field, false, false, "Reais")
 }
 
 func (ec *executionContext) _DisaggregatedCreditLimit_creditLineLimitType(ctx context.Context, field graphql.CollectedField, obj *model.DisaggregatedCreditLimit) (ret graphql.Marshaler) {
@@ -53346,6 +54241,50 @@ func (ec *executionContext) fieldContext_Query_sandboxTransactionChanges(ctx con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_creditInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_creditInformation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CreditInformation(ctx, fc.Args["itemId"].(*uuid.UUID), fc.Args["id"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreditInformation) graphql.Marshaler {
+			return ec.marshalOCreditInformation2ᚖponteᚋmodelᚐCreditInformation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_creditInformation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreditInformation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_creditInformation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67503,6 +68442,205 @@ func (ec *executionContext) _CreditData(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var creditInformationImplementors = []string{"CreditInformation"}
+
+func (ec *executionContext) _CreditInformation(ctx context.Context, sel ast.SelectionSet, obj *model.CreditInformation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditInformationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditInformation")
+		case "id":
+			out.Values[i] = ec._CreditInformation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._CreditInformation_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "document":
+			out.Values[i] = ec._CreditInformation_document(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentType":
+			out.Values[i] = ec._CreditInformation_documentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "referenceMonth":
+			out.Values[i] = ec._CreditInformation_referenceMonth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "institutionCount":
+			out.Values[i] = ec._CreditInformation_institutionCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operationCount":
+			out.Values[i] = ec._CreditInformation_operationCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coobligationsAmount":
+			out.Values[i] = ec._CreditInformation_coobligationsAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coobligationsShareBps":
+			out.Values[i] = ec._CreditInformation_coobligationsShareBps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "modalities":
+			out.Values[i] = ec._CreditInformation_modalities(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maturity":
+			out.Values[i] = ec._CreditInformation_maturity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CreditInformation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CreditInformation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditMaturityImplementors = []string{"CreditMaturity"}
+
+func (ec *executionContext) _CreditMaturity(ctx context.Context, sel ast.SelectionSet, obj *model.CreditMaturity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditMaturityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditMaturity")
+		case "dueUpTo30Days":
+			out.Values[i] = ec._CreditMaturity_dueUpTo30Days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "due31To360Days":
+			out.Values[i] = ec._CreditMaturity_due31To360Days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dueOver360Days":
+			out.Values[i] = ec._CreditMaturity_dueOver360Days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overdue":
+			out.Values[i] = ec._CreditMaturity_overdue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "writtenOff":
+			out.Values[i] = ec._CreditMaturity_writtenOff(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._CreditMaturity_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var creditModalityImplementors = []string{"CreditModality"}
+
+func (ec *executionContext) _CreditModality(ctx context.Context, sel ast.SelectionSet, obj *model.CreditModality) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, creditModalityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreditModality")
+		case "code":
+			out.Values[i] = ec._CreditModality_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CreditModality_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operationCount":
+			out.Values[i] = ec._CreditModality_operationCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._CreditModality_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var disaggregatedCreditLimitImplementors = []string{"DisaggregatedCreditLimit"}
 
 func (ec *executionContext) _DisaggregatedCreditLimit(ctx context.Context, sel ast.SelectionSet, obj *model.DisaggregatedCreditLimit) graphql.Marshaler {
@@ -73925,6 +75063,13 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "creditInformation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Query_creditInformation(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -77303,6 +78448,30 @@ func (ec *executionContext) marshalNCreditCardBillPayment2ponteᚋmodelᚐCredit
 	return ec._CreditCardBillPayment(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNCreditMaturity2ponteᚋmodelᚐCreditMaturity(ctx context.Context, sel ast.SelectionSet, v model.CreditMaturity) graphql.Marshaler {
+	return ec._CreditMaturity(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCreditModality2ponteᚋmodelᚐCreditModality(ctx context.Context, sel ast.SelectionSet, v model.CreditModality) graphql.Marshaler {
+	return ec._CreditModality(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCreditModality2ᚕponteᚋmodelᚐCreditModalityᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CreditModality) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCreditModality2ponteᚋmodelᚐCreditModality(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNDateTime2ponteᚋmodelᚐTime(ctx context.Context, v any) (model.Time, error) {
 	var res model.Time
 	err := res.UnmarshalGQL(v)
@@ -78232,6 +79401,16 @@ func (ec *executionContext) marshalNProductWarning2ponteᚋmodelᚐProductWarnin
 func (ec *executionContext) unmarshalNProductWarningInput2ponteᚋmodelᚐProductWarning(ctx context.Context, v any) (model.ProductWarning, error) {
 	res, err := ec.unmarshalInputProductWarningInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNReais2ponteᚋmodelᚐCentavos(ctx context.Context, v any) (model.Centavos, error) {
+	var res model.Centavos
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReais2ponteᚋmodelᚐCentavos(ctx context.Context, sel ast.SelectionSet, v model.Centavos) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNRelation2ponteᚋmodelᚐRelation(ctx context.Context, sel ast.SelectionSet, v model.Relation) graphql.Marshaler {
@@ -79505,6 +80684,13 @@ func (ec *executionContext) marshalOCreditData2ᚖponteᚋmodelᚐCreditData(ctx
 		return graphql.Null
 	}
 	return ec._CreditData(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreditInformation2ᚖponteᚋmodelᚐCreditInformation(ctx context.Context, sel ast.SelectionSet, v *model.CreditInformation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreditInformation(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalODateTime2ᚕponteᚋmodelᚐTimeᚄ(ctx context.Context, v any) ([]model.Time, error) {

@@ -41,6 +41,8 @@ window.PONTE_INSTITUTIONS_EN = {
   "Código de acesso": "Access code",
   "Gerado no aplicativo; vale para uma conexão": "Generated in the app; valid for one connection",
   "O código de acesso tem 8 letras maiúsculas ou números": "The access code has 8 capital letters or digits",
+  "CPF ou CNPJ": "CPF or CNPJ",
+  "O documento é um CPF (11 dígitos) ou um CNPJ (14 dígitos)": "The document is a CPF (11 digits) or a CNPJ (14 digits)",
   "O celular tem DDD e 8 ou 9 dígitos": "The mobile phone has an area code and 8 or 9 digits",
   "Digite o código da imagem": "Type the code in the image",
   "O código tem 6 dígitos": "The code has 6 digits",
