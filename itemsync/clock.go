@@ -12,7 +12,7 @@ import (
 	"ponte/model"
 )
 
-// Items on test clocks (docs/sandbox.md "Test clocks"): a sandbox item created with
+// Items on test clocks (docs/test-clocks.md): a sandbox item created with
 // testClockId is dated by its clock, the periodic automatic sync leaves it alone, and the
 // clock's advance runs its automatic sync (payments' advance loop, through the ClockWork
 // hook this engine implements).

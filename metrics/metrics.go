@@ -54,7 +54,7 @@ var (
 	// RateLimited counts requests refused by a rate limit, by limit group.
 	RateLimited = counter("rate_limit_refusals_total", "Requests refused with 429, by rate-limit group.", "group")
 	// InjectedFaults counts the faults a client application's own fault injection rules put
-	// on its requests (docs/sandbox.md), by kind (SERVER_ERROR, RATE_LIMIT, LATENCY) and
+	// on its requests (docs/sandbox-control.md), by kind (SERVER_ERROR, RATE_LIMIT, LATENCY) and
 	// route ("GET /accounts/{id}": the route table's patterns, so the series are bounded).
 	InjectedFaults = counter("injected_faults_total", "Faults injected into requests by sandbox fault rules, by kind and route.", "kind", "route")
 	// Executions counts item executions that ended, by status (SUCCESS, an error code...).

@@ -90,7 +90,7 @@ type BoletoInput struct {
 type CreateBoletoInput struct {
 	BoletoConnectionID *string      `json:"boletoConnectionId"`
 	Boleto             *BoletoInput `json:"boleto"`
-	// TestClockID puts a sandbox boleto on a test clock (docs/sandbox.md "Test clocks").
+	// TestClockID puts a sandbox boleto on a test clock (docs/test-clocks.md).
 	TestClockID *string `json:"testClockId"`
 }
 

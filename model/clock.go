@@ -8,7 +8,7 @@ import (
 )
 
 // TestClock is a sandbox clock: the objects created attached to it take "now" from it, and
-// only an advance of the clock moves their due work (docs/sandbox.md "Test clocks").
+// only an advance of the clock moves their due work (docs/test-clocks.md).
 type TestClock struct {
 	ID         uuid.UUID `json:"id"`
 	Name       string    `json:"name"`

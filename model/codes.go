@@ -194,16 +194,16 @@ var (
 	CodeEventNotFound       = code(404, "EVENT_NOT_FOUND", "No event with this id for this client application.")
 
 	// Sandbox control: fault injection.
-	CodeSandboxFaultInvalid = code(400, "SANDBOX_FAULT_INVALID", "PUT /sandbox/faults with a rule that breaks the rules of docs/sandbox.md (a route the service does not serve, an unknown kind or status, a probability outside 0 to 1, a latency outside 1 to 60,000 ms, two rules of one kind for one route, more than 50 rules); the message names the rule and what is wrong.")
+	CodeSandboxFaultInvalid = code(400, "SANDBOX_FAULT_INVALID", "PUT /sandbox/faults with a rule that breaks the rules of docs/sandbox-control.md (a route the service does not serve, an unknown kind or status, a probability outside 0 to 1, a latency outside 1 to 60,000 ms, two rules of one kind for one route, more than 50 rules); the message names the rule and what is wrong.")
 
 	// Sandbox control: custom sandbox users.
 	CodeSandboxUserInvalid  = code(400, "SANDBOX_USER_INVALID", "A custom sandbox user description that breaks the rules of docs/sandbox.md (an unknown field, a seeded or malformed username, an amount with more than two decimals, a limit passed); the message names the field.")
 	CodeSandboxUserExists   = code(409, "SANDBOX_USER_ALREADY_EXISTS", "The client application already has a custom sandbox user with this username.")
 	CodeSandboxUserNotFound = code(404, "SANDBOX_USER_NOT_FOUND", "No custom sandbox user with this username for this client application.")
 	CodeSandboxUserLimit    = code(409, "SANDBOX_USER_LIMIT_REACHED", "The client application has as many custom sandbox users as it may (100).")
-	// Test clocks (docs/sandbox.md "Test clocks").
+	// Test clocks (docs/test-clocks.md).
 	CodeTestClockNotFound  = code(404, "TEST_CLOCK_NOT_FOUND", "No test clock with this id for this client application.")
-	CodeTestClockInvalid   = code(400, "TEST_CLOCK_INVALID", "A test clock's name or time breaks the rules of docs/sandbox.md (a name of 1 to 100 characters, at most 10 clocks per application, testClockId on a non-sandbox payment); the message says which.")
+	CodeTestClockInvalid   = code(400, "TEST_CLOCK_INVALID", "A test clock's name or time breaks the rules of docs/test-clocks.md (a name of 1 to 100 characters, at most 10 clocks per application, testClockId on a non-sandbox payment); the message says which.")
 	CodeTestClockBackwards = code(400, "TEST_CLOCK_BACKWARDS", "An advance to a time before the clock's frozenTime: a test clock only moves forward.")
 	CodeTestClockTooFar    = code(400, "TEST_CLOCK_ADVANCE_TOO_LONG", "An advance of more than two years at once: advance in steps of at most two years.")
 	CodeTestClockAdvancing = code(409, "TEST_CLOCK_ADVANCING", "An advance (or a deletion) of a test clock whose previous advance is still running (status advancing).")

@@ -4,7 +4,7 @@ import "github.com/google/uuid"
 
 // SandboxEventInput is the body of POST /sandbox/events (GraphQL fireSandboxEvent): an
 // event name of section 6.1 and the resource it is about. Which ids an event needs is
-// docs/sandbox.md's table; an id left out is chosen from the resource named (the item's
+// docs/sandbox-control.md's table; an id left out is chosen from the resource named (the item's
 // first account, the request's latest intent, its first scheduled payment or charge).
 type SandboxEventInput struct {
 	Event                 string      `json:"event"`

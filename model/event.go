@@ -24,7 +24,7 @@ type CreateItemInput struct {
 	OAuthRedirectURI    *string        `json:"oauthRedirectUri,omitempty"`
 	Products            []Product      `json:"products,omitempty"`
 	AvoidDuplicates     *bool          `json:"avoidDuplicates,omitempty"`
-	// TestClockID puts a sandbox item on a test clock (docs/sandbox.md "Test clocks").
+	// TestClockID puts a sandbox item on a test clock (docs/test-clocks.md).
 	TestClockID *string `json:"testClockId,omitempty"`
 }
 

@@ -183,7 +183,7 @@ type PaymentRequestInput struct {
 	Schedule        *PaymentSchedule    `json:"schedule"`
 	SmartAccountID  *string             `json:"smartAccountId"`
 	WebhookURL      *string             `json:"webhookUrl"`
-	// TestClockID puts a sandbox request on a test clock (docs/sandbox.md "Test clocks").
+	// TestClockID puts a sandbox request on a test clock (docs/test-clocks.md).
 	TestClockID *string `json:"testClockId"`
 }
 
@@ -332,7 +332,7 @@ type AutomaticPixRequestInput struct {
 	FirstPayment          *AutomaticPixFirstPayment `json:"firstPayment"`
 	IsSandbox             *bool                     `json:"isSandbox"`
 	WebhookURL            *string                   `json:"webhookUrl"`
-	// TestClockID puts a sandbox authorization on a test clock (docs/sandbox.md "Test clocks").
+	// TestClockID puts a sandbox authorization on a test clock (docs/test-clocks.md).
 	TestClockID *string `json:"testClockId"`
 }
 

@@ -2,7 +2,7 @@ package model
 
 import "time"
 
-// SandboxFaultKind is what an injected fault does to a request (docs/sandbox.md, "Control:
+// SandboxFaultKind is what an injected fault does to a request (docs/sandbox-control.md, "Control:
 // fault injection").
 type SandboxFaultKind string
 

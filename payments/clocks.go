@@ -16,7 +16,7 @@ import (
 	"ponte/model"
 )
 
-// Test clock rules (docs/sandbox.md "Test clocks").
+// Test clock rules (docs/test-clocks.md).
 const (
 	// MaxTestClocks is how many clocks one application may keep.
 	MaxTestClocks = 10

@@ -1,6 +1,6 @@
 package rest_test
 
-// scanClockRoutes are the test clock routes (docs/sandbox.md "Test clocks").
+// scanClockRoutes are the test clock routes (docs/test-clocks.md).
 func scanClockRoutes(f map[string]string) map[string]scanRoute {
 	return map[string]scanRoute{
 		"POST /sandbox/test-clocks":              {body: map[string]any{"name": "scan", "frozenTime": "2031-01-01T00:00:00Z"}},

@@ -15,7 +15,7 @@ import (
 	"ponte/model"
 )
 
-// Fault injection (docs/sandbox.md, "Control: fault injection"): the routes that set an
+// Fault injection (docs/sandbox-control.md, "Control: fault injection"): the routes that set an
 // application's rules, and the layer that applies them to its requests.
 
 // Faults draws the faults an application's own rules put on its requests (faults.Engine

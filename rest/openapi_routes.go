@@ -120,7 +120,7 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/sandbox/faults", tag: "Sandbox control", summary: "The application's fault injection rules", resp: faultsBody{}},
 	{method: "PUT", path: "/sandbox/faults", tag: "Sandbox control", summary: "Replace the application's fault injection rules (5xx, 429, latency per route)", body: faultsBody{}, resp: faultsBody{}},
 	{method: "DELETE", path: "/sandbox/faults", tag: "Sandbox control", summary: "Remove the application's fault injection rules", resp: faultsBody{}},
-	// Sandbox control: test clocks (docs/sandbox.md "Test clocks").
+	// Sandbox control: test clocks (docs/test-clocks.md).
 	{method: "POST", path: "/sandbox/test-clocks", tag: "Sandbox control", summary: "Create a test clock (payment requests on it follow its time)", body: model.TestClockInput{}, resp: model.TestClock{}},
 	{method: "GET", path: "/sandbox/test-clocks", tag: "Sandbox control", summary: "The application's test clocks", query: pages, resp: model.TestClockPage{}},
 	{method: "GET", path: "/sandbox/test-clocks/{id}", tag: "Sandbox control", summary: "One test clock", resp: model.TestClock{}},
@@ -151,7 +151,7 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/webhooks/{id}/deliveries", tag: "Webhooks", summary: "A webhook's delivery log", query: pages, resp: model.WebhookDeliveryPage{}},
 	{method: "GET", path: "/events/{id}", tag: "Webhooks", summary: "One event and its deliveries", resp: model.Event{}},
 	{method: "POST", path: "/events/{id}/redeliver", tag: "Webhooks", summary: "Send an event again", resp: model.Event{}},
-	{method: "POST", path: "/sandbox/events", tag: "Sandbox control", summary: "Fire a webhook event on demand for a sandbox resource (docs/sandbox.md)",
+	{method: "POST", path: "/sandbox/events", tag: "Sandbox control", summary: "Fire a webhook event on demand for a sandbox resource (docs/sandbox-control.md)",
 		body: model.SandboxEventInput{}, resp: model.Event{}},
 	{method: "GET", path: "/sandbox/events/stream", tag: "Sandbox control", summary: "The application's events as they are written, as Server-Sent Events (Last-Event-ID resumes)",
 		query: []string{"cursor", "timeout"}, stream: true},

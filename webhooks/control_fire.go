@@ -115,14 +115,14 @@ func (e *Engine) FireSandboxEvent(ctx context.Context, in model.SandboxEventInpu
 // checkFireInput refuses an unknown event and ids that do not apply to it, before any read.
 func checkFireInput(in model.SandboxEventInput) (fireFamily, error) {
 	if in.Event == "" {
-		return 0, model.Fail(model.CodeInvalidParameter, "event is required: an event name docs/sandbox.md lists.")
+		return 0, model.Fail(model.CodeInvalidParameter, "event is required: an event name docs/sandbox-control.md lists.")
 	}
 	family, ok := fireable[in.Event]
 	if !ok {
 		if in.Event == "all" || slices.Contains(Events, in.Event) {
-			return 0, model.Fail(model.CodeInvalidWebhookEvent, "event %q cannot be fired on demand; docs/sandbox.md lists those that can.", in.Event)
+			return 0, model.Fail(model.CodeInvalidWebhookEvent, "event %q cannot be fired on demand; docs/sandbox-control.md lists those that can.", in.Event)
 		}
-		return 0, model.Fail(model.CodeInvalidWebhookEvent, "event %q is not an event name; docs/sandbox.md lists those that can be fired.", in.Event)
+		return 0, model.Fail(model.CodeInvalidWebhookEvent, "event %q is not an event name; docs/sandbox-control.md lists those that can be fired.", in.Event)
 	}
 	apply := map[string]bool{}
 	switch family {

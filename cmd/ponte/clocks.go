@@ -16,7 +16,7 @@ import (
 func clocksCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "clocks",
-		Usage: "sandbox test clocks (docs/sandbox.md \"Test clocks\")",
+		Usage: "sandbox test clocks (docs/test-clocks.md)",
 		Commands: []*cli.Command{{
 			Name:      "advance",
 			Usage:     "advance a test clock, running everything due on it up to TIME (POST /sandbox/test-clocks/{id}/advance)",

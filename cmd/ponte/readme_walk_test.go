@@ -27,13 +27,13 @@ var walked = []struct{ file, section string }{
 	{"docs/merchants.md", "Looking merchants up"},
 	{"docs/categories.md", ""},
 	{"docs/credit-information.md", "Try it"},
-	{"docs/sandbox.md", "Control: fault injection"},
-	{"docs/sandbox.md", "Control: events and the command line"},
-	{"docs/sandbox.md", "Control: payments"},
+	{"docs/sandbox-control.md", "Control: fault injection"},
+	{"docs/sandbox-control.md", "Control: events and the command line"},
+	{"docs/sandbox-control.md", "Control: payments"},
 	{"docs/sandbox.md", "Custom sandbox users"},
-	{"docs/sandbox.md", "Test clocks"},
+	{"docs/test-clocks.md", ""},
 	// Its clean slate empties the application: it stays the last page walked.
-	{"docs/sandbox.md", "Control: items and data"},
+	{"docs/sandbox-control.md", "Control: items and data"},
 }
 
 var shBlockRE = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")

@@ -130,7 +130,7 @@ func triggerCommand() *cli.Command {
 		Name:      "trigger",
 		Usage:     "fire a webhook event on demand for a sandbox resource of the application (POST /sandbox/events)",
 		ArgsUsage: "EVENT",
-		Description: "EVENT is an event name (item/updated, transactions/created, payment_intent/completed, …; docs/sandbox.md lists them).\n" +
+		Description: "EVENT is an event name (item/updated, transactions/created, payment_intent/completed, …; docs/sandbox-control.md lists them).\n" +
 			"Item, connector and transactions events take --item; payment events take --payment-request; smart transfer\n" +
 			"events --preauthorization or --smart-transfer-payment; boleto/updated --boleto. The event is\n" +
 			"delivered to the application's webhooks like any other, and printed as GET /events/{id} shows it.",

@@ -15990,7 +15990,7 @@ extend type Mutation {
 
 # ---------------------------------------------------------------------------------------
 # Sandbox control: fault injection for the application's own resilience tests
-# (docs/sandbox.md, "Control: fault injection").
+# (docs/sandbox-control.md, "Control: fault injection").
 
 "What an injected fault does to a request."
 enum SandboxFaultKind {
@@ -16045,7 +16045,7 @@ extend type Mutation {
 
 # Sandbox control: items and data (POST /sandbox/items/{id}/reset-login, /status,
 # /next-execution, /sync; DELETE /sandbox/client). API keys only, sandbox items only
-# (SANDBOX_RESOURCE_REQUIRED otherwise); docs/sandbox.md, "Control: items and data".
+# (SANDBOX_RESOURCE_REQUIRED otherwise); docs/sandbox-control.md, "Control: items and data".
 
 "The state POST /sandbox/items/{id}/status puts a sandbox item in, as if an execution had just ended so."
 input SandboxItemStatusInput {
@@ -16189,7 +16189,7 @@ extend type Mutation {
 
 # Sandbox control: events on demand and the event stream.
 
-"POST /sandbox/events: a webhook event name and the sandbox resource it is about. Which ids each event takes is docs/sandbox.md's table; an id left out is chosen from the resource named."
+"POST /sandbox/events: a webhook event name and the sandbox resource it is about. Which ids each event takes is docs/sandbox-control.md's table; an id left out is chosen from the resource named."
 input SandboxEventInput {
   "The event's name (item/updated, transactions/created, payment_intent/completed, …)."
   event: String!
@@ -16254,7 +16254,7 @@ extend input SandboxEventInput {
 
 # Sandbox control: data (POST /sandbox/items/{id}/transactions, PATCH and DELETE
 # /sandbox/items/{id}/transactions/{transactionId}). API keys only, sandbox items only;
-# transactions here, bills and investments at the end of this file; docs/sandbox.md,
+# transactions here, bills and investments at the end of this file; docs/sandbox-control.md,
 # "Control: items and data".
 
 "A transaction to add to a sandbox item's account: the fields a client sees."
@@ -16429,7 +16429,7 @@ extend type Mutation {
   ): SandboxUser!
 }
 
-# Test clocks (docs/sandbox.md "Test clocks").
+# Test clocks (docs/test-clocks.md).
 
 "A sandbox test clock: the payment requests created on it take their times from it, and only an advance of the clock runs their due work (schedules, expiry, time-outs, automatic PIX charges)."
 type TestClock {
@@ -16529,7 +16529,7 @@ extend type SandboxCleanSlate {
 
 # Sandbox control of bills (POST /sandbox/items/{id}/bills, GET it, PATCH and
 # DELETE /sandbox/items/{id}/bills/{billId}). API keys only, sandbox items only;
-# docs/sandbox.md, "Data: bills".
+# docs/sandbox-control.md, "Data: bills".
 
 "A credit card bill to add to a sandbox item's card: the fields a client sees."
 input SandboxBillInput {
@@ -16720,7 +16720,7 @@ extend type Mutation {
   ): CategoryRule!
 }
 
-# Boletos on test clocks (docs/sandbox.md "Test clocks"): a sandbox boleto issued with
+# Boletos on test clocks (docs/test-clocks.md): a sandbox boleto issued with
 # testClockId takes its dates from the clock, and only an advance of the clock makes it
 # OVERDUE or PROTESTED.
 
@@ -16738,7 +16738,7 @@ extend type Boleto {
 # GET it, PATCH and DELETE .../investments/{investmentId}; POST
 # .../investments/{investmentId}/transactions, PATCH and DELETE one), and the history of
 # transaction changes (GET /sandbox/items/{id}/transactions). API keys only, sandbox items
-# only; docs/sandbox.md, "Data: investments".
+# only; docs/sandbox-control.md, "Data: investments".
 
 "An investment to add to a sandbox item: the fields a client sees."
 input SandboxInvestmentInput {
@@ -16922,7 +16922,7 @@ extend type SandboxPaymentMove {
   boleto: Boleto
 }
 
-# Items on test clocks (docs/sandbox.md "Test clocks"): a sandbox item created with
+# Items on test clocks (docs/test-clocks.md): a sandbox item created with
 # testClockId is dated by the clock, the periodic automatic sync leaves it alone, and an
 # advance of the clock runs its automatic sync when it falls due in clock time.
 
