@@ -24,7 +24,8 @@ func (tx *Tx) RealResources(ctx context.Context, clientID uuid.UUID) (int, error
 // DeleteClientData removes everything clientID owns but the application itself (its
 // secret, keys, RSA key and settings): items and all collected for them, payments of every
 // kind, customers, recipients, smart accounts, boletos, webhooks, events and deliveries,
-// connect tokens, category corrections, connector settings and fault injection rules. Ledger entries stay: the
+// connect tokens, category corrections, connector settings, fault injection rules, test clocks
+// and custom sandbox users. Ledger entries stay: the
 // ledger is append-only (migration 0027), and its entries name accounts by id only.
 // The order follows the foreign keys, children first.
 func (tx *Tx) DeleteClientData(ctx context.Context, clientID uuid.UUID) (*model.SandboxCleanSlate, error) {
@@ -69,6 +70,24 @@ func (tx *Tx) DeleteClientData(ctx context.Context, clientID uuid.UUID) (*model.
 		SELECT coalesce(sum(jsonb_array_length(rules)), 0)::int FROM d`, clientID).Scan(&out.FaultRules)
 	if err != nil {
 		return nil, err
+	}
+	// A clock's due work waits in its queue; it goes with the clock, as DeleteTestClock does.
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM river_job WHERE queue = $2 AND state IN ('available', 'scheduled', 'retryable')
+		AND metadata->>'testClockId' IN (SELECT id::text FROM test_clocks WHERE client_id = $1)`, clientID, TestClockQueue); err != nil {
+		return nil, err
+	}
+	for _, s := range []struct {
+		sql   string
+		count *int
+	}{
+		{`DELETE FROM test_clocks WHERE client_id = $1`, &out.TestClocks},
+		{`DELETE FROM sandbox_users WHERE client_id = $1`, &out.SandboxUsers},
+	} {
+		tag, err := tx.pg.Exec(ctx, s.sql, clientID)
+		if err != nil {
+			return nil, err
+		}
+		*s.count = int(tag.RowsAffected())
 	}
 	return out, nil
 }

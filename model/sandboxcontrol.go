@@ -57,4 +57,8 @@ type SandboxCleanSlate struct {
 	Deliveries                     int       `json:"deliveries"`
 	// FaultRules counts the fault injection rules removed (PUT /sandbox/faults).
 	FaultRules int `json:"faultRules"`
+	// TestClocks counts the test clocks removed, with the work still due on them.
+	TestClocks int `json:"testClocks"`
+	// SandboxUsers counts the custom sandbox users removed.
+	SandboxUsers int `json:"sandboxUsers"`
 }

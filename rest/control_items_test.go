@@ -340,7 +340,7 @@ func TestSandboxCleanSlate(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	a, b := env.NewClient(t, "slate-a"), env.NewClient(t, "slate-b")
-	type world struct{ item, webhook, request, customer string }
+	type world struct{ item, webhook, request, customer, clock string }
 	build := func(key string) world {
 		it := sbItem(t, env, key, "user-ok")
 		return world{
@@ -350,9 +350,12 @@ func TestSandboxCleanSlate(t *testing.T) {
 				"recipientId": env.Recipient(t, key)}).Want(200).String("id"),
 			customer: env.Do(t, "POST", "/payments/customers", key, map[string]any{"type": "INDIVIDUAL", "name": "Ana",
 				"cpf": happyCPF}).Want(200).String("id"),
+			clock: env.Do(t, "POST", "/sandbox/test-clocks", key, map[string]any{"name": "slate", "frozenTime": "2031-01-01T00:00:00Z"}).Want(200).String("id"),
 		}
 	}
 	wa, wb := build(a.APIKey), build(b.APIKey)
+	env.Do(t, "POST", "/sandbox/users", a.APIKey, sandboxUserBody("slate.user")).Want(200)
+	env.Do(t, "POST", "/sandbox/users", b.APIKey, sandboxUserBody("slate.user")).Want(200)
 	// Fault rules are the application's too: two for a, one for b, on a route the test
 	// does not otherwise use.
 	putFaults(t, env, a.APIKey, map[string]any{"route": "GET /categories", "kind": "SERVER_ERROR", "probability": 1},
@@ -371,9 +374,11 @@ func TestSandboxCleanSlate(t *testing.T) {
 	var got model.SandboxCleanSlate
 	env.Do(t, "DELETE", "/sandbox/client?confirm="+a.ID, a.APIKey, nil).Want(200).JSON(&got)
 	if got.ClientID.String() != a.ID || got.Items != 1 || got.Webhooks != 1 || got.PaymentRequests != 1 || got.PaymentCustomers != 1 || got.Events == 0 ||
-		got.FaultRules != 2 {
+		got.FaultRules != 2 || got.TestClocks != 1 || got.SandboxUsers != 1 {
 		t.Fatalf("counts %+v", got)
 	}
+	env.Do(t, "GET", "/sandbox/test-clocks/"+wa.clock, a.APIKey, nil).WantError(404, model.CodeTestClockNotFound.String())
+	env.Do(t, "GET", "/sandbox/users/slate.user", a.APIKey, nil).WantError(404, model.CodeSandboxUserNotFound.String())
 	// The rules are gone from the store and from this replica's memory at once.
 	env.Do(t, "GET", "/categories", a.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/connectors", a.APIKey, nil).Want(200)
@@ -395,6 +400,8 @@ func TestSandboxCleanSlate(t *testing.T) {
 	env.Do(t, "GET", "/webhooks/"+wb.webhook, b.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/payments/requests/"+wb.request, b.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/payments/customers/"+wb.customer, b.APIKey, nil).Want(200)
+	env.Do(t, "GET", "/sandbox/test-clocks/"+wb.clock, b.APIKey, nil).Want(200)
+	env.Do(t, "GET", "/sandbox/users/slate.user", b.APIKey, nil).Want(200)
 	if evs := env.Events(t, b.APIKey, ""); len(evs) == 0 {
 		t.Fatal("b's events went")
 	}
@@ -402,10 +409,10 @@ func TestSandboxCleanSlate(t *testing.T) {
 
 	// Through GraphQL, for b.
 	env.GraphQL(t, b.APIKey, `mutation { sandboxDeleteClientData(confirm: "x") { items } }`, nil).WantCode(t, model.CodeInvalidParameter.String())
-	d := env.GraphQL(t, b.APIKey, `mutation($c: String!) { sandboxDeleteClientData(confirm: $c) { clientId items webhooks paymentRequests faultRules } }`,
+	d := env.GraphQL(t, b.APIKey, `mutation($c: String!) { sandboxDeleteClientData(confirm: $c) { clientId items webhooks paymentRequests faultRules testClocks sandboxUsers } }`,
 		map[string]any{"c": b.ID}).OK(t)
 	if r := d["sandboxDeleteClientData"].(map[string]any); r["clientId"] != b.ID || r["items"] != float64(1) || r["webhooks"] != float64(1) ||
-		r["faultRules"] != float64(1) {
+		r["faultRules"] != float64(1) || r["testClocks"] != float64(1) || r["sandboxUsers"] != float64(1) {
 		t.Fatalf("GraphQL counts %v", r)
 	}
 	env.Do(t, "GET", "/categories", b.APIKey, nil).Want(200)

@@ -1638,8 +1638,10 @@ type ComplexityRoot struct {
 		PaymentIntents                 func(childComplexity int) int
 		PaymentRecipients              func(childComplexity int) int
 		PaymentRequests                func(childComplexity int) int
+		SandboxUsers                   func(childComplexity int) int
 		SmartAccounts                  func(childComplexity int) int
 		SmartTransferPreauthorizations func(childComplexity int) int
+		TestClocks                     func(childComplexity int) int
 		Webhooks                       func(childComplexity int) int
 	}
 
@@ -9930,6 +9932,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxCleanSlate.PaymentRequests(childComplexity), true
+	case "SandboxCleanSlate.sandboxUsers":
+		if e.ComplexityRoot.SandboxCleanSlate.SandboxUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.SandboxUsers(childComplexity), true
 	case "SandboxCleanSlate.smartAccounts":
 		if e.ComplexityRoot.SandboxCleanSlate.SmartAccounts == nil {
 			break
@@ -9942,6 +9950,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxCleanSlate.SmartTransferPreauthorizations(childComplexity), true
+	case "SandboxCleanSlate.testClocks":
+		if e.ComplexityRoot.SandboxCleanSlate.TestClocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxCleanSlate.TestClocks(childComplexity), true
 	case "SandboxCleanSlate.webhooks":
 		if e.ComplexityRoot.SandboxCleanSlate.Webhooks == nil {
 			break
@@ -17009,6 +17023,14 @@ extend type Query {
     id: UUID
   ): CreditInformation
 }
+
+# The clean slate removes the application's test clocks and custom sandbox users too.
+extend type SandboxCleanSlate {
+  "Test clocks, with the work still due on them."
+  testClocks: Int!
+  "Custom sandbox users (POST /sandbox/users)."
+  sandboxUsers: Int!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -19855,6 +19877,10 @@ func (ec *executionContext) childFields_SandboxCleanSlate(ctx context.Context, f
 		return ec.fieldContext_SandboxCleanSlate_deliveries(ctx, field)
 	case "faultRules":
 		return ec.fieldContext_SandboxCleanSlate_faultRules(ctx, field)
+	case "testClocks":
+		return ec.fieldContext_SandboxCleanSlate_testClocks(ctx, field)
+	case "sandboxUsers":
+		return ec.fieldContext_SandboxCleanSlate_sandboxUsers(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxCleanSlate", field.Name)
 }
@@ -55106,6 +55132,52 @@ func (ec *executionContext) fieldContext_SandboxCleanSlate_faultRules(_ context.
 	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SandboxCleanSlate_testClocks(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_testClocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClocks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_testClocks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SandboxCleanSlate_sandboxUsers(ctx context.Context, field graphql.CollectedField, obj *model.SandboxCleanSlate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxCleanSlate_sandboxUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SandboxUsers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxCleanSlate_sandboxUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxCleanSlate", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SandboxEventBatch_events(ctx context.Context, field graphql.CollectedField, obj *model.SandboxEventBatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -75353,6 +75425,16 @@ func (ec *executionContext) _SandboxCleanSlate(ctx context.Context, sel ast.Sele
 			}
 		case "faultRules":
 			out.Values[i] = ec._SandboxCleanSlate_faultRules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testClocks":
+			out.Values[i] = ec._SandboxCleanSlate_testClocks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sandboxUsers":
+			out.Values[i] = ec._SandboxCleanSlate_sandboxUsers(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
