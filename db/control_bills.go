@@ -10,65 +10,39 @@ import (
 	"ponte/model"
 )
 
-// Bill changes of sandbox control (sandbox_bill_changes): one row per bill, the latest
-// wish; requestedAt and appliedAt come from the row's columns, not the JSON.
-
-const billChangeCols = `change || jsonb_build_object('requestedAt', to_jsonb(created_at), 'appliedAt', to_jsonb(applied_at))`
+// Bill changes of sandbox control (sandbox_bill_changes), one row per bill: a changeKind
+// (control_queue.go).
+var billChanges = &changeKind[model.SandboxBillChange]{
+	table: "sandbox_bill_changes", key: "bill_id",
+	cols: []string{"item_id", "bill_id", "account_id", "operation"},
+	values: func(c *model.SandboxBillChange) []any {
+		return []any{c.ItemID, c.BillID, c.AccountID, c.Operation}
+	},
+	stamps: func(c *model.SandboxBillChange) (*model.Time, **model.Time, *uuid.UUID) {
+		return &c.RequestedAt, &c.AppliedAt, &c.Revision
+	},
+}
 
 // SandboxBillChanges reads a sandbox item's bill changes, oldest first.
 func (c *conn) SandboxBillChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxBillChange, error) {
-	rows, err := c.pg.Query(ctx, `SELECT `+billChangeCols+`, revision FROM sandbox_bill_changes WHERE item_id = $1 ORDER BY created_at, bill_id`, itemID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (model.SandboxBillChange, error) {
-		var ch model.SandboxBillChange
-		err := row.Scan(&ch, &ch.Revision)
-		return ch, err
-	})
+	return changes(ctx, c.pg, billChanges, itemID)
 }
 
 // SandboxBillChange reads the change of one bill, locked; nil when none.
 func (tx *Tx) SandboxBillChange(ctx context.Context, itemID, billID uuid.UUID) (*model.SandboxBillChange, error) {
-	var ch model.SandboxBillChange
-	err := tx.pg.QueryRow(ctx, `SELECT `+billChangeCols+` FROM sandbox_bill_changes WHERE item_id = $1 AND bill_id = $2 FOR UPDATE`,
-		itemID, billID).Scan(&ch)
-	if err == pgx.ErrNoRows {
-		return nil, nil
-	}
-	return &ch, err
+	return lockedChange(ctx, tx.pg, billChanges, itemID, billID)
 }
 
 // SaveSandboxBillChange writes the change of one bill, replacing an earlier one: it is a
 // new control action, pending again until an execution collects it.
 func (tx *Tx) SaveSandboxBillChange(ctx context.Context, ch *model.SandboxBillChange) error {
-	stored := *ch
-	stored.AppliedAt = nil
-	ch.AppliedAt = nil
-	return tx.pg.QueryRow(ctx, `INSERT INTO sandbox_bill_changes (item_id, bill_id, account_id, operation, change, revision)
-		VALUES ($1, $2, $3, $4, $5::jsonb - 'requestedAt' - 'appliedAt', $6)
-		ON CONFLICT (item_id, bill_id) DO UPDATE SET operation = EXCLUDED.operation, change = EXCLUDED.change,
-			created_at = now(), applied_execution_id = NULL, applied_at = NULL, revision = EXCLUDED.revision
-		RETURNING created_at`,
-		ch.ItemID, ch.BillID, ch.AccountID, ch.Operation, stored, model.NewID()).Scan(&ch.RequestedAt)
+	return saveChange(ctx, tx.pg, billChanges, ch)
 }
 
 // MarkSandboxBillChangesApplied records execID as the execution that collected the
-// pending ones of the bill changes it read. Only a row still as it was read: one saved
-// again meanwhile waits for the next execution.
+// pending ones of the bill changes it read; a row saved again meanwhile waits.
 func (tx *Tx) MarkSandboxBillChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxBillChange, now time.Time) error {
-	var revs []uuid.UUID
-	for _, c := range read {
-		if c.AppliedAt == nil {
-			revs = append(revs, c.Revision)
-		}
-	}
-	if len(revs) == 0 {
-		return nil
-	}
-	_, err := tx.pg.Exec(ctx, `UPDATE sandbox_bill_changes SET applied_execution_id = $2, applied_at = $4
-		WHERE item_id = $1 AND revision = ANY($3) AND applied_at IS NULL`, itemID, execID, revs, now)
-	return err
+	return markApplied(ctx, tx.pg, billChanges, itemID, execID, read, now)
 }
 
 // ItemBillAccount is the card account of a collected bill of the item; found false when

@@ -11,63 +11,39 @@ import (
 )
 
 // Investment changes of sandbox control (sandbox_investment_changes): one row per
-// investment or investment transaction, the latest wish; requestedAt and appliedAt come
-// from the row's columns.
-
-const invChangeCols = `change || jsonb_build_object('requestedAt', to_jsonb(created_at), 'appliedAt', to_jsonb(applied_at))`
+// investment or investment transaction (target_id), a changeKind (control_queue.go).
+var invChanges = &changeKind[model.SandboxInvestmentChange]{
+	table: "sandbox_investment_changes", key: "target_id",
+	cols: []string{"item_id", "target_id", "investment_id", "transaction_id", "operation"},
+	values: func(c *model.SandboxInvestmentChange) []any {
+		return []any{c.ItemID, c.TargetID(), c.InvestmentID, c.TransactionID, c.Operation}
+	},
+	stamps: func(c *model.SandboxInvestmentChange) (*model.Time, **model.Time, *uuid.UUID) {
+		return &c.RequestedAt, &c.AppliedAt, &c.Revision
+	},
+}
 
 // SandboxInvestmentChanges reads a sandbox item's investment changes, oldest first.
 func (c *conn) SandboxInvestmentChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxInvestmentChange, error) {
-	rows, err := c.pg.Query(ctx, `SELECT `+invChangeCols+`, revision FROM sandbox_investment_changes WHERE item_id = $1 ORDER BY created_at, target_id`, itemID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (model.SandboxInvestmentChange, error) {
-		var ch model.SandboxInvestmentChange
-		err := row.Scan(&ch, &ch.Revision)
-		return ch, err
-	})
+	return changes(ctx, c.pg, invChanges, itemID)
 }
 
 // SandboxInvestmentChange reads the change of one investment or investment transaction
 // (targetID), locked; nil when none.
 func (tx *Tx) SandboxInvestmentChange(ctx context.Context, itemID, targetID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	var ch model.SandboxInvestmentChange
-	err := tx.pg.QueryRow(ctx, `SELECT `+invChangeCols+` FROM sandbox_investment_changes WHERE item_id = $1 AND target_id = $2 FOR UPDATE`,
-		itemID, targetID).Scan(&ch)
-	if err == pgx.ErrNoRows {
-		return nil, nil
-	}
-	return &ch, err
+	return lockedChange(ctx, tx.pg, invChanges, itemID, targetID)
 }
 
 // SaveSandboxInvestmentChange writes a change, replacing an earlier one of the same
 // target: a new control action, pending again.
 func (tx *Tx) SaveSandboxInvestmentChange(ctx context.Context, ch *model.SandboxInvestmentChange) error {
-	ch.AppliedAt = nil
-	return tx.pg.QueryRow(ctx, `INSERT INTO sandbox_investment_changes (item_id, target_id, investment_id, transaction_id, operation, change, revision)
-		VALUES ($1, $2, $3, $4, $5, $6::jsonb - 'requestedAt' - 'appliedAt', $7)
-		ON CONFLICT (item_id, target_id) DO UPDATE SET operation = EXCLUDED.operation, change = EXCLUDED.change,
-			created_at = now(), applied_execution_id = NULL, applied_at = NULL, revision = EXCLUDED.revision
-		RETURNING created_at`,
-		ch.ItemID, ch.TargetID(), ch.InvestmentID, ch.TransactionID, ch.Operation, ch, model.NewID()).Scan(&ch.RequestedAt)
+	return saveChange(ctx, tx.pg, invChanges, ch)
 }
 
 // MarkSandboxInvestmentChangesApplied records execID as the execution that collected the
 // pending ones of the changes it read; a row saved again meanwhile waits.
 func (tx *Tx) MarkSandboxInvestmentChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxInvestmentChange, now time.Time) error {
-	var revs []uuid.UUID
-	for _, c := range read {
-		if c.AppliedAt == nil {
-			revs = append(revs, c.Revision)
-		}
-	}
-	if len(revs) == 0 {
-		return nil
-	}
-	_, err := tx.pg.Exec(ctx, `UPDATE sandbox_investment_changes SET applied_execution_id = $2, applied_at = $4
-		WHERE item_id = $1 AND revision = ANY($3) AND applied_at IS NULL`, itemID, execID, revs, now)
-	return err
+	return markApplied(ctx, tx.pg, invChanges, itemID, execID, read, now)
 }
 
 // ItemHasInvestment reports whether the item collected the investment.

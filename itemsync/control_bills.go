@@ -23,43 +23,14 @@ const maxAddedBills = 24
 
 // AddBills records bills to add to a sandbox item's credit cards.
 func (e *Engine) AddBills(ctx context.Context, id uuid.UUID, in []model.SandboxBillInput) ([]model.SandboxBillChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(in) == 0 || len(in) > maxAddedBills {
-		return nil, model.Fail(model.CodeInvalidParameter, "bills: give 1 to %d bills (got %d).", maxAddedBills, len(in))
-	}
-	out := make([]model.SandboxBillChange, 0, len(in))
-	for i, b := range in {
-		ch, err := addedBill(id, i, b)
-		if err != nil {
-			return nil, err
+	build := func(i int, b model.SandboxBillInput) (model.SandboxBillChange, error) { return addedBill(id, i, b) }
+	return addChanges(e, ctx, billQueue, id, in, build, itemAdmits(id), func(ctx context.Context, tx *db.Tx, i int, c *model.SandboxBillChange) error {
+		ok, err := tx.ItemHasCardAccount(ctx, id, c.AccountID)
+		if err == nil && !ok {
+			err = model.Fail(model.CodeInvalidParameter, "bills[%d].accountId: item %s has no credit card account %s (GET /accounts?itemId=&type=CREDIT lists them).", i, id, c.AccountID)
 		}
-		out = append(out, ch)
-	}
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-			return err
-		}
-		for i := range out {
-			ok, err := tx.ItemHasCardAccount(ctx, id, out[i].AccountID)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return model.Fail(model.CodeInvalidParameter, "bills[%d].accountId: item %s has no credit card account %s (GET /accounts?itemId=&type=CREDIT lists them).", i, id, out[i].AccountID)
-			}
-			if err := tx.SaveSandboxBillChange(ctx, &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // addedBill checks one bill to add and gives it its id.
@@ -107,32 +78,26 @@ func checkBillAmount(a float64) error {
 // ChangeBill records a change to a bill of a sandbox item: one collected, or one added and
 // not removed.
 func (e *Engine) ChangeBill(ctx context.Context, id, billID uuid.UUID, in model.SandboxBillPatch) (*model.SandboxBillChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	if in.DueDate == nil && in.TotalAmount == nil && in.MinimumPaymentAmount == nil {
-		return nil, model.Fail(model.CodeInvalidParameter, "Give dueDate, totalAmount or minimumPaymentAmount to change.")
-	}
-	if in.DueDate != nil && in.DueDate.IsZero() {
-		return nil, model.Fail(model.CodeInvalidParameter, "dueDate: a date-time.")
-	}
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{{"totalAmount", in.TotalAmount}, {"minimumPaymentAmount", in.MinimumPaymentAmount}} {
-		if f.v != nil {
-			if err := checkBillAmount(*f.v); err != nil {
-				return nil, model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
+	check := func() error {
+		if in.DueDate == nil && in.TotalAmount == nil && in.MinimumPaymentAmount == nil {
+			return model.Fail(model.CodeInvalidParameter, "Give dueDate, totalAmount or minimumPaymentAmount to change.")
+		}
+		if in.DueDate != nil && in.DueDate.IsZero() {
+			return model.Fail(model.CodeInvalidParameter, "dueDate: a date-time.")
+		}
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"totalAmount", in.TotalAmount}, {"minimumPaymentAmount", in.MinimumPaymentAmount}} {
+			if f.v != nil {
+				if err := checkBillAmount(*f.v); err != nil {
+					return model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
+				}
 			}
 		}
+		return nil
 	}
-	var out *model.SandboxBillChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledBill(ctx, tx, p, id, billID)
-		if err != nil {
-			return err
-		}
+	return updateChange(e, ctx, billQueue, id, check, controlledBill(id, billID), func(ch *model.SandboxBillChange) error {
 		if in.DueDate != nil {
 			ch.DueDate = in.DueDate
 		}
@@ -150,75 +115,40 @@ func (e *Engine) ChangeBill(ctx context.Context, id, billID uuid.UUID, in model.
 		if ch.DueDate != nil && ch.BillClosingDate != nil && ch.BillClosingDate.After(ch.DueDate.Time) {
 			return model.Fail(model.CodeInvalidParameter, "dueDate: on or after the bill's billClosingDate.")
 		}
-		out = ch
-		return tx.SaveSandboxBillChange(ctx, ch)
+		return nil
 	})
-	return out, err
 }
 
 // RemoveBill records that a bill of a sandbox item is gone.
 func (e *Engine) RemoveBill(ctx context.Context, id, billID uuid.UUID) (*model.SandboxBillChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out *model.SandboxBillChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledBill(ctx, tx, p, id, billID)
-		if err != nil {
-			return err
-		}
-		out = &model.SandboxBillChange{BillID: billID, ItemID: id, AccountID: ch.AccountID, Operation: opRemove}
-		return tx.SaveSandboxBillChange(ctx, out)
+	return removeChange(e, ctx, billQueue, id, controlledBill(id, billID), func(ch *model.SandboxBillChange) *model.SandboxBillChange {
+		return &model.SandboxBillChange{BillID: billID, ItemID: id, AccountID: ch.AccountID, Operation: opRemove}
 	})
-	return out, err
 }
 
-// controlledBill is the change row to build on for a bill of the caller's sandbox item:
-// the pending one, or a new CHANGE of a collected bill. A bill the item does not have, or
-// one already removed, is 404.
-func controlledBill(ctx context.Context, tx *db.Tx, p *auth.Principal, id, billID uuid.UUID) (*model.SandboxBillChange, error) {
-	if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-		return nil, err
-	}
-	ch, err := tx.SandboxBillChange(ctx, id, billID)
-	if err != nil {
-		return nil, err
-	}
-	notFound := model.Fail(model.CodeBillNotFound, "Item %s has no bill %s.", id, billID)
-	if ch != nil {
-		if ch.Operation == opRemove {
-			return nil, notFound
+// controlledBill finds the change row to build on for a bill of the caller's sandbox
+// item: the pending one, or a new CHANGE of a collected bill. A bill the item does not
+// have, or one already removed, is 404.
+func controlledBill(id, billID uuid.UUID) func(context.Context, *db.Tx, *auth.Principal) (*model.SandboxBillChange, error) {
+	return func(ctx context.Context, tx *db.Tx, p *auth.Principal) (*model.SandboxBillChange, error) {
+		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
+			return nil, err
 		}
-		return ch, nil
+		pending, err := tx.SandboxBillChange(ctx, id, billID)
+		notFound := model.Fail(model.CodeBillNotFound, "Item %s has no bill %s.", id, billID)
+		return latestChange(pending, err, func(ch *model.SandboxBillChange) bool { return ch.Operation == opRemove }, notFound,
+			func() (*model.SandboxBillChange, error) {
+				acc, found, err := tx.ItemBillAccount(ctx, id, billID)
+				if err != nil || !found {
+					return nil, err
+				}
+				return &model.SandboxBillChange{BillID: billID, ItemID: id, AccountID: acc, Operation: opChange}, nil
+			})
 	}
-	acc, found, err := tx.ItemBillAccount(ctx, id, billID)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, notFound
-	}
-	return &model.SandboxBillChange{BillID: billID, ItemID: id, AccountID: acc, Operation: opChange}, nil
 }
 
 // BillChanges lists a sandbox item's bill changes, oldest first: each with when it was
 // asked for and when an execution collected it (null while pending).
 func (e *Engine) BillChanges(ctx context.Context, id uuid.UUID) ([]model.SandboxBillChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out []model.SandboxBillChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-			return err
-		}
-		out, err = tx.SandboxBillChanges(ctx, id)
-		return err
-	})
-	if out == nil && err == nil {
-		out = []model.SandboxBillChange{}
-	}
-	return out, err
+	return listChanges(e, ctx, billQueue, id)
 }

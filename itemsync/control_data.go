@@ -30,43 +30,16 @@ const maxAddedTransactions = 100
 
 // AddTransactions records transactions to add to a sandbox item's accounts.
 func (e *Engine) AddTransactions(ctx context.Context, id uuid.UUID, in []model.SandboxTransactionInput) ([]model.SandboxTransactionChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
+	build := func(i int, t model.SandboxTransactionInput) (model.SandboxTransactionChange, error) {
+		return addedChange(id, i, t)
 	}
-	if len(in) == 0 || len(in) > maxAddedTransactions {
-		return nil, model.Fail(model.CodeInvalidParameter, "transactions: give 1 to %d transactions (got %d).", maxAddedTransactions, len(in))
-	}
-	out := make([]model.SandboxTransactionChange, 0, len(in))
-	for i, t := range in {
-		ch, err := addedChange(id, i, t)
-		if err != nil {
-			return nil, err
+	return addChanges(e, ctx, txQueue, id, in, build, itemAdmits(id), func(ctx context.Context, tx *db.Tx, i int, c *model.SandboxTransactionChange) error {
+		ok, err := tx.ItemHasAccount(ctx, id, c.AccountID)
+		if err == nil && !ok {
+			err = model.Fail(model.CodeInvalidParameter, "transactions[%d].accountId: item %s has no account %s (GET /accounts?itemId= lists them).", i, id, c.AccountID)
 		}
-		out = append(out, ch)
-	}
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-			return err
-		}
-		for i := range out {
-			ok, err := tx.ItemHasAccount(ctx, id, out[i].AccountID)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return model.Fail(model.CodeInvalidParameter, "transactions[%d].accountId: item %s has no account %s (GET /accounts?itemId= lists them).", i, id, out[i].AccountID)
-			}
-			if err := tx.SaveSandboxTransactionChange(ctx, &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // addedChange checks one transaction to add and gives it its id.
@@ -124,34 +97,28 @@ func checkAmount(a float64) error {
 // ChangeTransaction records a change to a transaction of a sandbox item: one collected, or
 // one added and not removed.
 func (e *Engine) ChangeTransaction(ctx context.Context, id, transactionID uuid.UUID, in model.SandboxTransactionPatch) (*model.SandboxTransactionChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	if in.Description == nil && in.Amount == nil && in.Status == nil {
-		return nil, model.Fail(model.CodeInvalidParameter, "Give description, amount or status to change.")
-	}
-	if in.Description != nil {
-		d := strings.TrimSpace(*in.Description)
-		if d == "" || len(d) > 500 {
-			return nil, model.Fail(model.CodeInvalidParameter, "description: 1 to 500 characters.")
+	check := func() error {
+		if in.Description == nil && in.Amount == nil && in.Status == nil {
+			return model.Fail(model.CodeInvalidParameter, "Give description, amount or status to change.")
 		}
-		in.Description = &d
-	}
-	if in.Amount != nil {
-		if err := checkAmount(*in.Amount); err != nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
+		if in.Description != nil {
+			d := strings.TrimSpace(*in.Description)
+			if d == "" || len(d) > 500 {
+				return model.Fail(model.CodeInvalidParameter, "description: 1 to 500 characters.")
+			}
+			in.Description = &d
 		}
-	}
-	if in.Status != nil && *in.Status != "POSTED" && *in.Status != "PENDING" {
-		return nil, model.Fail(model.CodeInvalidParameter, "status: POSTED or PENDING (got %.40q).", *in.Status)
-	}
-	var out *model.SandboxTransactionChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledTransaction(ctx, tx, p, id, transactionID)
-		if err != nil {
-			return err
+		if in.Amount != nil {
+			if err := checkAmount(*in.Amount); err != nil {
+				return model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
+			}
 		}
+		if in.Status != nil && *in.Status != "POSTED" && *in.Status != "PENDING" {
+			return model.Fail(model.CodeInvalidParameter, "status: POSTED or PENDING (got %.40q).", *in.Status)
+		}
+		return nil
+	}
+	return updateChange(e, ctx, txQueue, id, check, controlledTransaction(id, transactionID), func(ch *model.SandboxTransactionChange) error {
 		if in.Description != nil {
 			ch.Description = in.Description
 		}
@@ -161,75 +128,40 @@ func (e *Engine) ChangeTransaction(ctx context.Context, id, transactionID uuid.U
 		if in.Status != nil {
 			ch.Status = in.Status
 		}
-		out = ch
-		return tx.SaveSandboxTransactionChange(ctx, ch)
+		return nil
 	})
-	return out, err
 }
 
 // RemoveTransaction records that a transaction of a sandbox item is gone.
 func (e *Engine) RemoveTransaction(ctx context.Context, id, transactionID uuid.UUID) (*model.SandboxTransactionChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out *model.SandboxTransactionChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledTransaction(ctx, tx, p, id, transactionID)
-		if err != nil {
-			return err
-		}
-		out = &model.SandboxTransactionChange{TransactionID: transactionID, ItemID: id, AccountID: ch.AccountID, Operation: opRemove}
-		return tx.SaveSandboxTransactionChange(ctx, out)
+	return removeChange(e, ctx, txQueue, id, controlledTransaction(id, transactionID), func(ch *model.SandboxTransactionChange) *model.SandboxTransactionChange {
+		return &model.SandboxTransactionChange{TransactionID: transactionID, ItemID: id, AccountID: ch.AccountID, Operation: opRemove}
 	})
-	return out, err
 }
 
-// controlledTransaction is the change row to build on for a transaction of the caller's
+// controlledTransaction finds the change row to build on for a transaction of the caller's
 // sandbox item: the pending one, or a new CHANGE of a collected transaction. A transaction
 // the item does not have, or one already removed, is 404.
-func controlledTransaction(ctx context.Context, tx *db.Tx, p *auth.Principal, id, transactionID uuid.UUID) (*model.SandboxTransactionChange, error) {
-	if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-		return nil, err
-	}
-	ch, err := tx.SandboxTransactionChange(ctx, id, transactionID)
-	if err != nil {
-		return nil, err
-	}
-	notFound := model.Fail(model.CodeTransactionNotFound, "Item %s has no transaction %s.", id, transactionID)
-	if ch != nil {
-		if ch.Operation == opRemove {
-			return nil, notFound
+func controlledTransaction(id, transactionID uuid.UUID) func(context.Context, *db.Tx, *auth.Principal) (*model.SandboxTransactionChange, error) {
+	return func(ctx context.Context, tx *db.Tx, p *auth.Principal) (*model.SandboxTransactionChange, error) {
+		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
+			return nil, err
 		}
-		return ch, nil
+		pending, err := tx.SandboxTransactionChange(ctx, id, transactionID)
+		notFound := model.Fail(model.CodeTransactionNotFound, "Item %s has no transaction %s.", id, transactionID)
+		return latestChange(pending, err, func(ch *model.SandboxTransactionChange) bool { return ch.Operation == opRemove }, notFound,
+			func() (*model.SandboxTransactionChange, error) {
+				acc, found, err := tx.ItemTransactionAccount(ctx, id, transactionID)
+				if err != nil || !found {
+					return nil, err
+				}
+				return &model.SandboxTransactionChange{TransactionID: transactionID, ItemID: id, AccountID: acc, Operation: opChange}, nil
+			})
 	}
-	acc, found, err := tx.ItemTransactionAccount(ctx, id, transactionID)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, notFound
-	}
-	return &model.SandboxTransactionChange{TransactionID: transactionID, ItemID: id, AccountID: acc, Operation: opChange}, nil
 }
 
 // TransactionChanges lists a sandbox item's transaction changes, oldest first: each with
 // when it was asked for and when an execution collected it (null while pending).
 func (e *Engine) TransactionChanges(ctx context.Context, id uuid.UUID) ([]model.SandboxTransactionChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out []model.SandboxTransactionChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-			return err
-		}
-		out, err = tx.SandboxTransactionChanges(ctx, id)
-		return err
-	})
-	if out == nil && err == nil {
-		out = []model.SandboxTransactionChange{}
-	}
-	return out, err
+	return listChanges(e, ctx, txQueue, id)
 }

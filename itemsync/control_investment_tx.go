@@ -15,43 +15,16 @@ import (
 // AddInvestmentTransactions records transactions to add to an investment of a sandbox
 // item: a collected one, or one added and not removed.
 func (e *Engine) AddInvestmentTransactions(ctx context.Context, id, investmentID uuid.UUID, in []model.SandboxInvestmentTransactionInput) ([]model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
+	build := func(i int, t model.SandboxInvestmentTransactionInput) (model.SandboxInvestmentChange, error) {
+		return addedInvestmentTransaction(id, investmentID, i, t)
 	}
-	if len(in) == 0 || len(in) > maxAddedInvestmentTransactions {
-		return nil, model.Fail(model.CodeInvalidParameter, "transactions: give 1 to %d transactions (got %d).", maxAddedInvestmentTransactions, len(in))
-	}
-	out := make([]model.SandboxInvestmentChange, 0, len(in))
-	for i, t := range in {
-		ch, err := addedInvestmentTransaction(id, investmentID, i, t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ch)
-	}
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
+	admit := func(ctx context.Context, tx *db.Tx, p *auth.Principal) error {
+		if _, err := controlledInvestment(id, investmentID)(ctx, tx, p); err != nil {
 			return err
 		}
-		it, _, err := controlledItem(ctx, tx, p, id, false)
-		if err != nil {
-			return err
-		}
-		if err := collects(it, model.ProductInvestmentsTransactions); err != nil {
-			return err
-		}
-		for i := range out {
-			if err := tx.SaveSandboxInvestmentChange(ctx, &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		return collectingItem(id, model.ProductInvestmentsTransactions)(ctx, tx, p)
 	}
-	return out, nil
+	return addChanges(e, ctx, invTxQueue, id, in, build, admit, nil)
 }
 
 // addedInvestmentTransaction checks one transaction to add and gives it its id.
@@ -113,32 +86,27 @@ func checkTxAmount(a float64) error {
 // ChangeInvestmentTransaction records a change to a transaction of an investment of a
 // sandbox item.
 func (e *Engine) ChangeInvestmentTransaction(ctx context.Context, id, investmentID, transactionID uuid.UUID, in model.SandboxInvestmentTransactionPatch) (*model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	if in.Description == nil && in.Amount == nil && in.Date == nil {
-		return nil, model.Fail(model.CodeInvalidParameter, "Give description, amount or date to change.")
-	}
-	if in.Description != nil {
-		if err := checkText(*in.Description, false); err != nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "description: %s", err.Error())
+	check := func() error {
+		if in.Description == nil && in.Amount == nil && in.Date == nil {
+			return model.Fail(model.CodeInvalidParameter, "Give description, amount or date to change.")
 		}
-	}
-	if in.Amount != nil {
-		if err := checkTxAmount(*in.Amount); err != nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
+		if in.Description != nil {
+			if err := checkText(*in.Description, false); err != nil {
+				return model.Fail(model.CodeInvalidParameter, "description: %s", err.Error())
+			}
 		}
-	}
-	if in.Date != nil && in.Date.IsZero() {
-		return nil, model.Fail(model.CodeInvalidParameter, "date: a date-time.")
-	}
-	var out *model.SandboxInvestmentChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledInvestmentTransaction(ctx, tx, p, id, investmentID, transactionID)
-		if err != nil {
-			return err
+		if in.Amount != nil {
+			if err := checkTxAmount(*in.Amount); err != nil {
+				return model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
+			}
 		}
+		if in.Date != nil && in.Date.IsZero() {
+			return model.Fail(model.CodeInvalidParameter, "date: a date-time.")
+		}
+		return nil
+	}
+	control := controlledInvestmentTransaction(id, investmentID, transactionID)
+	return updateChange(e, ctx, invTxQueue, id, check, control, func(ch *model.SandboxInvestmentChange) error {
 		if in.Description != nil {
 			ch.Description = in.Description
 		}
@@ -148,56 +116,40 @@ func (e *Engine) ChangeInvestmentTransaction(ctx context.Context, id, investment
 		if in.Date != nil {
 			ch.Date = in.Date
 		}
-		out = ch
-		return tx.SaveSandboxInvestmentChange(ctx, ch)
+		return nil
 	})
-	return out, err
 }
 
 // RemoveInvestmentTransaction records that a transaction of an investment is gone.
 func (e *Engine) RemoveInvestmentTransaction(ctx context.Context, id, investmentID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out *model.SandboxInvestmentChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, err := controlledInvestmentTransaction(ctx, tx, p, id, investmentID, transactionID); err != nil {
-			return err
-		}
+	control := controlledInvestmentTransaction(id, investmentID, transactionID)
+	return removeChange(e, ctx, invTxQueue, id, control, func(*model.SandboxInvestmentChange) *model.SandboxInvestmentChange {
 		tid := transactionID
-		out = &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opRemove}
-		return tx.SaveSandboxInvestmentChange(ctx, out)
+		return &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opRemove}
 	})
-	return out, err
 }
 
-// controlledInvestmentTransaction is the change row to build on for a transaction of an
+// controlledInvestmentTransaction finds the change row to build on for a transaction of an
 // investment of the caller's sandbox item. The investment must be there (404
 // INVESTMENT_NOT_FOUND); a transaction it does not have, or one removed, is 404
 // INVESTMENT_TRANSACTION_NOT_FOUND.
-func controlledInvestmentTransaction(ctx context.Context, tx *db.Tx, p *auth.Principal, id, investmentID, transactionID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
-		return nil, err
-	}
-	notFound := model.Fail(model.CodeInvestmentTransactionNotFound, "Investment %s of item %s has no transaction %s.", investmentID, id, transactionID)
-	ch, err := tx.SandboxInvestmentChange(ctx, id, transactionID)
-	if err != nil {
-		return nil, err
-	}
-	if ch != nil {
-		if ch.Operation == opRemove || ch.TransactionID == nil || ch.InvestmentID != investmentID {
-			return nil, notFound
+func controlledInvestmentTransaction(id, investmentID, transactionID uuid.UUID) func(context.Context, *db.Tx, *auth.Principal) (*model.SandboxInvestmentChange, error) {
+	return func(ctx context.Context, tx *db.Tx, p *auth.Principal) (*model.SandboxInvestmentChange, error) {
+		if _, err := controlledInvestment(id, investmentID)(ctx, tx, p); err != nil {
+			return nil, err
 		}
-		return ch, nil
+		notFound := model.Fail(model.CodeInvestmentTransactionNotFound, "Investment %s of item %s has no transaction %s.", investmentID, id, transactionID)
+		pending, err := tx.SandboxInvestmentChange(ctx, id, transactionID)
+		gone := func(ch *model.SandboxInvestmentChange) bool {
+			return ch.Operation == opRemove || ch.TransactionID == nil || ch.InvestmentID != investmentID
+		}
+		return latestChange(pending, err, gone, notFound, func() (*model.SandboxInvestmentChange, error) {
+			inv, found, err := tx.ItemInvestmentTransaction(ctx, id, transactionID)
+			if err != nil || !found || inv != investmentID {
+				return nil, err
+			}
+			tid := transactionID
+			return &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opChange}, nil
+		})
 	}
-	inv, found, err := tx.ItemInvestmentTransaction(ctx, id, transactionID)
-	if err != nil {
-		return nil, err
-	}
-	if !found || inv != investmentID {
-		return nil, notFound
-	}
-	tid := transactionID
-	return &model.SandboxInvestmentChange{InvestmentID: investmentID, TransactionID: &tid, ItemID: id, Operation: opChange}, nil
 }

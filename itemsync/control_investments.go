@@ -35,40 +35,22 @@ var investmentTxTypes = map[string]string{"BUY": "CREDIT", "SELL": "DEBIT", "TAX
 
 // AddInvestments records investments to add to a sandbox item.
 func (e *Engine) AddInvestments(ctx context.Context, id uuid.UUID, in []model.SandboxInvestmentInput) ([]model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
+	build := func(i int, v model.SandboxInvestmentInput) (model.SandboxInvestmentChange, error) {
+		return addedInvestment(id, i, v)
 	}
-	if len(in) == 0 || len(in) > maxAddedInvestments {
-		return nil, model.Fail(model.CodeInvalidParameter, "investments: give 1 to %d investments (got %d).", maxAddedInvestments, len(in))
-	}
-	out := make([]model.SandboxInvestmentChange, 0, len(in))
-	for i, v := range in {
-		ch, err := addedInvestment(id, i, v)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ch)
-	}
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	return addChanges(e, ctx, invQueue, id, in, build, collectingItem(id, model.ProductInvestments), nil)
+}
+
+// collectingItem is the admit of an add to a product: the caller's sandbox item, which
+// must collect it.
+func collectingItem(id uuid.UUID, product model.Product) func(context.Context, *db.Tx, *auth.Principal) error {
+	return func(ctx context.Context, tx *db.Tx, p *auth.Principal) error {
 		it, _, err := controlledItem(ctx, tx, p, id, false)
 		if err != nil {
 			return err
 		}
-		if err := collects(it, model.ProductInvestments); err != nil {
-			return err
-		}
-		for i := range out {
-			if err := tx.SaveSandboxInvestmentChange(ctx, &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		return collects(it, product)
 	}
-	return out, nil
 }
 
 // addedInvestment checks one investment to add and gives it its id.
@@ -143,39 +125,33 @@ func checkMeasure(a float64) error {
 // ChangeInvestment records a change to an investment of a sandbox item: one collected, or
 // one added and not removed.
 func (e *Engine) ChangeInvestment(ctx context.Context, id, investmentID uuid.UUID, in model.SandboxInvestmentPatch) (*model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	if in.Name == nil && in.Balance == nil && in.Quantity == nil && in.Value == nil {
-		return nil, model.Fail(model.CodeInvalidParameter, "Give name, balance, quantity or value to change.")
-	}
-	if in.Name != nil {
-		if err := checkText(*in.Name, true); err != nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "name: %s", err.Error())
+	check := func() error {
+		if in.Name == nil && in.Balance == nil && in.Quantity == nil && in.Value == nil {
+			return model.Fail(model.CodeInvalidParameter, "Give name, balance, quantity or value to change.")
 		}
-	}
-	if in.Balance != nil {
-		if err := checkBillAmount(*in.Balance); err != nil {
-			return nil, model.Fail(model.CodeInvalidParameter, "balance: %s", err.Error())
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{{"quantity", in.Quantity}, {"value", in.Value}} {
-		if f.v != nil {
-			if err := checkMeasure(*f.v); err != nil {
-				return nil, model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
+		if in.Name != nil {
+			if err := checkText(*in.Name, true); err != nil {
+				return model.Fail(model.CodeInvalidParameter, "name: %s", err.Error())
 			}
 		}
-	}
-	var out *model.SandboxInvestmentChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := controlledInvestment(ctx, tx, p, id, investmentID)
-		if err != nil {
-			return err
+		if in.Balance != nil {
+			if err := checkBillAmount(*in.Balance); err != nil {
+				return model.Fail(model.CodeInvalidParameter, "balance: %s", err.Error())
+			}
 		}
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"quantity", in.Quantity}, {"value", in.Value}} {
+			if f.v != nil {
+				if err := checkMeasure(*f.v); err != nil {
+					return model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
+				}
+			}
+		}
+		return nil
+	}
+	return updateChange(e, ctx, invQueue, id, check, controlledInvestment(id, investmentID), func(ch *model.SandboxInvestmentChange) error {
 		if in.Name != nil {
 			ch.Name = in.Name
 		}
@@ -188,75 +164,43 @@ func (e *Engine) ChangeInvestment(ctx context.Context, id, investmentID uuid.UUI
 		if in.Value != nil {
 			ch.Value = in.Value
 		}
-		out = ch
-		return tx.SaveSandboxInvestmentChange(ctx, ch)
+		return nil
 	})
-	return out, err
 }
 
 // RemoveInvestment records that an investment of a sandbox item is gone, with its
 // transactions.
 func (e *Engine) RemoveInvestment(ctx context.Context, id, investmentID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out *model.SandboxInvestmentChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, err := controlledInvestment(ctx, tx, p, id, investmentID); err != nil {
-			return err
-		}
-		out = &model.SandboxInvestmentChange{InvestmentID: investmentID, ItemID: id, Operation: opRemove}
-		return tx.SaveSandboxInvestmentChange(ctx, out)
+	return removeChange(e, ctx, invQueue, id, controlledInvestment(id, investmentID), func(*model.SandboxInvestmentChange) *model.SandboxInvestmentChange {
+		return &model.SandboxInvestmentChange{InvestmentID: investmentID, ItemID: id, Operation: opRemove}
 	})
-	return out, err
 }
 
-// controlledInvestment is the change row to build on for an investment of the caller's
+// controlledInvestment finds the change row to build on for an investment of the caller's
 // sandbox item: the pending one, or a new CHANGE of a collected investment. One the item
 // does not have, or one removed, is 404.
-func controlledInvestment(ctx context.Context, tx *db.Tx, p *auth.Principal, id, investmentID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-		return nil, err
-	}
-	ch, err := tx.SandboxInvestmentChange(ctx, id, investmentID)
-	if err != nil {
-		return nil, err
-	}
-	notFound := model.Fail(model.CodeInvestmentNotFound, "Item %s has no investment %s.", id, investmentID)
-	if ch != nil {
-		if ch.Operation == opRemove || ch.TransactionID != nil {
-			return nil, notFound
+func controlledInvestment(id, investmentID uuid.UUID) func(context.Context, *db.Tx, *auth.Principal) (*model.SandboxInvestmentChange, error) {
+	return func(ctx context.Context, tx *db.Tx, p *auth.Principal) (*model.SandboxInvestmentChange, error) {
+		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
+			return nil, err
 		}
-		return ch, nil
+		pending, err := tx.SandboxInvestmentChange(ctx, id, investmentID)
+		notFound := model.Fail(model.CodeInvestmentNotFound, "Item %s has no investment %s.", id, investmentID)
+		gone := func(ch *model.SandboxInvestmentChange) bool {
+			return ch.Operation == opRemove || ch.TransactionID != nil
+		}
+		return latestChange(pending, err, gone, notFound, func() (*model.SandboxInvestmentChange, error) {
+			found, err := tx.ItemHasInvestment(ctx, id, investmentID)
+			if err != nil || !found {
+				return nil, err
+			}
+			return &model.SandboxInvestmentChange{InvestmentID: investmentID, ItemID: id, Operation: opChange}, nil
+		})
 	}
-	found, err := tx.ItemHasInvestment(ctx, id, investmentID)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, notFound
-	}
-	return &model.SandboxInvestmentChange{InvestmentID: investmentID, ItemID: id, Operation: opChange}, nil
 }
 
 // InvestmentChanges lists a sandbox item's investment and investment transaction changes,
 // oldest first, each with when it was asked for and when an execution collected it.
 func (e *Engine) InvestmentChanges(ctx context.Context, id uuid.UUID) ([]model.SandboxInvestmentChange, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out []model.SandboxInvestmentChange
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
-			return err
-		}
-		out, err = tx.SandboxInvestmentChanges(ctx, id)
-		return err
-	})
-	if out == nil && err == nil {
-		out = []model.SandboxInvestmentChange{}
-	}
-	return out, err
+	return listChanges(e, ctx, invQueue, id)
 }
