@@ -14,21 +14,9 @@ func applyBillChanges(bills []model.CreditCardBill, changes []model.SandboxBillC
 	if len(changes) == 0 {
 		return bills
 	}
-	byID := make(map[uuid.UUID]model.SandboxBillChange, len(changes))
-	for _, c := range changes {
-		byID[c.BillID] = c
-	}
-	out := make([]model.CreditCardBill, 0, len(bills)+len(changes))
-	for _, b := range bills {
-		c, ok := byID[b.ID]
-		if !ok {
-			out = append(out, b)
-			continue
-		}
-		switch c.Operation {
-		case "REMOVE":
-			continue
-		case "CHANGE":
+	byID := changesByID(changes, func(c model.SandboxBillChange) uuid.UUID { return c.BillID })
+	out := layChanges(bills, byID, len(changes), func(b model.CreditCardBill) uuid.UUID { return b.ID }, always,
+		func(c model.SandboxBillChange) string { return c.Operation }, func(b *model.CreditCardBill, c model.SandboxBillChange) {
 			if c.DueDate != nil {
 				b.DueDate = *c.DueDate
 			}
@@ -38,9 +26,7 @@ func applyBillChanges(bills []model.CreditCardBill, changes []model.SandboxBillC
 			if c.MinimumPaymentAmount != nil {
 				b.MinimumPaymentAmount = c.MinimumPaymentAmount
 			}
-		}
-		out = append(out, b)
-	}
+		})
 	for _, c := range changes {
 		if c.Operation != "ADD" || c.DueDate == nil || c.TotalAmount == nil {
 			continue

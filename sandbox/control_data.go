@@ -17,21 +17,9 @@ func applyTransactionChanges(txs []model.Transaction, changes []model.SandboxTra
 	if len(changes) == 0 {
 		return txs
 	}
-	byID := make(map[uuid.UUID]model.SandboxTransactionChange, len(changes))
-	for _, c := range changes {
-		byID[c.TransactionID] = c
-	}
-	out := make([]model.Transaction, 0, len(txs)+len(changes))
-	for _, t := range txs {
-		c, ok := byID[t.ID]
-		if !ok {
-			out = append(out, t)
-			continue
-		}
-		switch c.Operation {
-		case "REMOVE":
-			continue
-		case "CHANGE":
+	byID := changesByID(changes, func(c model.SandboxTransactionChange) uuid.UUID { return c.TransactionID })
+	out := layChanges(txs, byID, len(changes), func(t model.Transaction) uuid.UUID { return t.ID }, always,
+		func(c model.SandboxTransactionChange) string { return c.Operation }, func(t *model.Transaction, c model.SandboxTransactionChange) {
 			if c.Description != nil {
 				t.Description = *c.Description
 			}
@@ -41,9 +29,7 @@ func applyTransactionChanges(txs []model.Transaction, changes []model.SandboxTra
 			if c.Status != nil {
 				t.Status = *c.Status
 			}
-		}
-		out = append(out, t)
-	}
+		})
 	accounts := map[uuid.UUID]int{}
 	for _, t := range out {
 		if _, ok := accounts[t.AccountID]; !ok {

@@ -18,23 +18,11 @@ func applyInvestmentChanges(invs []model.Investment, txs []model.InvestmentTrans
 	if len(changes) == 0 {
 		return invs, txs
 	}
-	byID := make(map[uuid.UUID]model.SandboxInvestmentChange, len(changes))
-	for _, c := range changes {
-		byID[c.TargetID()] = c
-	}
-	outInv := make([]model.Investment, 0, len(invs)+len(changes))
-	for _, v := range invs {
-		c, ok := byID[v.ID]
-		if ok && c.TransactionID == nil {
-			if c.Operation == "REMOVE" {
-				continue
-			}
-			if c.Operation == "CHANGE" {
-				changeInvestment(&v, c, now)
-			}
-		}
-		outInv = append(outInv, v)
-	}
+	byID := changesByID(changes, func(c model.SandboxInvestmentChange) uuid.UUID { return c.TargetID() })
+	op := func(c model.SandboxInvestmentChange) string { return c.Operation }
+	outInv := layChanges(invs, byID, len(changes), func(v model.Investment) uuid.UUID { return v.ID },
+		func(c model.SandboxInvestmentChange) bool { return c.TransactionID == nil }, op,
+		func(v *model.Investment, c model.SandboxInvestmentChange) { changeInvestment(v, c, now) })
 	var item uuid.UUID
 	if len(invs) > 0 {
 		item = invs[0].ItemID
@@ -55,21 +43,15 @@ func applyInvestmentChanges(invs []model.Investment, txs []model.InvestmentTrans
 	for _, v := range outInv {
 		present[v.ID] = true
 	}
-	outTx := make([]model.InvestmentTransaction, 0, len(txs)+len(changes))
+	kept := make([]model.InvestmentTransaction, 0, len(txs))
 	for _, t := range txs {
-		if !present[t.InvestmentID] {
-			continue
+		if present[t.InvestmentID] {
+			kept = append(kept, t)
 		}
-		if c, ok := byID[t.ID]; ok && c.TransactionID != nil {
-			if c.Operation == "REMOVE" {
-				continue
-			}
-			if c.Operation == "CHANGE" {
-				changeInvestmentTx(&t, c, now)
-			}
-		}
-		outTx = append(outTx, t)
 	}
+	outTx := layChanges(kept, byID, len(txs)-len(kept)+len(changes), func(t model.InvestmentTransaction) uuid.UUID { return t.ID },
+		func(c model.SandboxInvestmentChange) bool { return c.TransactionID != nil }, op,
+		func(t *model.InvestmentTransaction, c model.SandboxInvestmentChange) { changeInvestmentTx(t, c, now) })
 	for _, c := range changes {
 		if c.TransactionID == nil || c.Operation != "ADD" || !present[c.InvestmentID] || c.Type == nil || c.MovementType == nil || c.Date == nil || c.Amount == nil {
 			continue
