@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -88,29 +87,17 @@ func TestSandboxControlBills(t *testing.T) {
 	}
 	env.Do(t, "GET", "/bills/"+removed.ID.String(), a.APIKey, nil).WantError(404, model.CodeBillNotFound.String())
 	// The history: every change carries when the execution that collected it ended.
-	synced := env.Item(t, a.APIKey, id)
+	applied := func(c model.SandboxBillChange) *model.Time { return c.AppliedAt }
 	history := listChanges()
-	for _, c := range history {
-		if c.AppliedAt == nil || !c.AppliedAt.Equal(synced.LastUpdatedAt.Time) {
-			t.Fatalf("change %+v not marked by the execution ending at %v", c, synced.LastUpdatedAt)
-		}
-	}
+	sbAllMarked(t, history, applied, env.Item(t, a.APIKey, id))
 	// No bill event exists in the interface: the sync fired item events only.
-	for _, e := range env.Events(t, a.APIKey, id)[before:] {
-		if name := e["payload"].(map[string]any)["event"].(string); strings.Contains(name, "bill") {
-			t.Fatalf("an undocumented event %s", name)
-		}
-	}
+	sbNoEventOf(t, env, a.APIKey, id, before, "bill")
 
 	// A later execution keeps the changes and its mark stays the first one's.
 	sbSync(t, env, a.APIKey, id)
 	env.Do(t, "GET", "/bills/"+newID, a.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/bills/"+removed.ID.String(), a.APIKey, nil).WantError(404, model.CodeBillNotFound.String())
-	for i, c := range listChanges() {
-		if !c.AppliedAt.Equal(history[i].AppliedAt.Time) {
-			t.Fatalf("a second execution moved the mark of %s", c.BillID)
-		}
-	}
+	sbMarksKept(t, listChanges(), history, applied)
 	// Changed again, the change waits again.
 	env.Do(t, "PATCH", path+"/"+changed.ID.String(), a.APIKey, map[string]any{"dueDate": "2026-04-15T00:00:00.000Z"}).Want(200).JSON(&ch)
 	if ch.AppliedAt != nil || *ch.TotalAmount != 777.7 || ch.DueDate == nil {
@@ -124,18 +111,7 @@ func TestSandboxControlBills(t *testing.T) {
 
 	// Bad input: refused, nothing recorded.
 	good := map[string]any{"accountId": card.ID, "dueDate": "2026-05-10T00:00:00.000Z", "totalAmount": 10}
-	with := func(k string, v any) map[string]any {
-		m := map[string]any{}
-		for kk, vv := range good {
-			m[kk] = vv
-		}
-		if v == nil {
-			delete(m, k)
-		} else {
-			m[k] = v
-		}
-		return m
-	}
+	with := func(k string, v any) map[string]any { return sbWith(good, k, v) }
 	count := len(listChanges())
 	for _, bill := range []map[string]any{with("totalAmount", -1), with("totalAmount", 1.234), with("totalAmount", 1e12), with("minimumPaymentAmount", 11),
 		with("minimumPaymentAmount", -0.01), with("billClosingDate", "2026-06-01T00:00:00.000Z"), with("dueDate", nil), with("accountId", nil),
@@ -160,21 +136,8 @@ func TestSandboxControlBills(t *testing.T) {
 		t.Fatalf("refused calls recorded changes: %d, then %d", count, n)
 	}
 
-	// Hostile callers: another application's item is 404, a connect token 403, no key
-	// 401, a non-sandbox item 403 SANDBOX_RESOURCE_REQUIRED.
-	env.Do(t, "GET", path, b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "POST", path, b.APIKey, map[string]any{"bills": []any{good}}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "PATCH", path+"/"+changed.ID.String(), b.APIKey, map[string]any{"totalAmount": 1}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "DELETE", path+"/"+changed.ID.String(), b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "DELETE", path+"/"+changed.ID.String(), "", nil).WantError(401, model.CodeAPIKeyMissing.String())
-	token := env.Do(t, "POST", "/connect_token", a.APIKey, map[string]any{"itemId": id}).Want(200).String("accessToken")
-	env.Do(t, "POST", path, token, map[string]any{"bills": []any{good}}).WantError(403, model.CodeForbidden.String())
-	env.Do(t, "GET", path, token, nil).WantError(403, model.CodeForbidden.String())
-	var files model.Item
-	env.Do(t, "POST", "/items", a.APIKey, map[string]any{"connectorId": 900, "parameters": map[string]any{}}).Want(200).JSON(&files)
-	env.WaitItem(t, a.APIKey, files.ID.String(), testsupport.Settled)
-	env.Do(t, "POST", "/sandbox/items/"+files.ID.String()+"/bills", a.APIKey, map[string]any{"bills": []any{good}}).
-		WantError(403, model.CodeSandboxOnly.String())
+	sbRefuseStrangers(t, env, sbKind{noun: "bills", item: id, owner: a.APIKey, stranger: b.APIKey, good: good,
+		target: changed.ID.String(), patch: map[string]any{"totalAmount": 1}})
 	env.GraphQL(t, b.APIKey, `mutation($id: UUID!, $b: UUID!) { sandboxRemoveBill(id: $id, billId: $b) { operation } }`,
 		map[string]any{"id": id, "b": changed.ID}).WantCode(t, model.CodeItemNotFound.String())
 	env.GraphQL(t, b.APIKey, `query($id: UUID!) { sandboxBillChanges(id: $id) { billId } }`, map[string]any{"id": id}).

@@ -144,18 +144,7 @@ func TestSandboxControlData(t *testing.T) {
 
 	// Bad input: refused, nothing recorded.
 	good := map[string]any{"accountId": acc.ID, "date": "2026-01-15T12:00:00.000Z", "description": "x", "amount": 1, "type": "CREDIT"}
-	with := func(k string, v any) map[string]any {
-		m := map[string]any{}
-		for kk, vv := range good {
-			m[kk] = vv
-		}
-		if v == nil {
-			delete(m, k)
-		} else {
-			m[k] = v
-		}
-		return m
-	}
+	with := func(k string, v any) map[string]any { return sbWith(good, k, v) }
 	for _, tx := range []map[string]any{with("amount", 0), with("amount", 1.234), with("type", "BOTH"), with("status", "DONE"),
 		with("description", "  "), with("accountId", it.ID), with("category", "abc"), with("date", nil)} {
 		env.Do(t, "POST", path, a.APIKey, map[string]any{"transactions": []any{good, tx}}).WantError(400, model.CodeInvalidParameter.String())
@@ -164,19 +153,8 @@ func TestSandboxControlData(t *testing.T) {
 	env.Do(t, "PATCH", path+"/"+changed.ID.String(), a.APIKey, map[string]any{}).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "PATCH", path+"/"+changed.ID.String(), a.APIKey, map[string]any{"amount": 0.001}).WantError(400, model.CodeInvalidParameter.String())
 
-	// Hostile callers: another application's item is 404, a connect token is 403, no key
-	// 401, a non-sandbox item 403 SANDBOX_RESOURCE_REQUIRED.
-	env.Do(t, "POST", path, b.APIKey, map[string]any{"transactions": []any{good}}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "PATCH", path+"/"+changed.ID.String(), b.APIKey, map[string]any{"description": "x"}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "DELETE", path+"/"+changed.ID.String(), b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "DELETE", path+"/"+changed.ID.String(), "", nil).WantError(401, model.CodeAPIKeyMissing.String())
-	token := env.Do(t, "POST", "/connect_token", a.APIKey, map[string]any{"itemId": id}).Want(200).String("accessToken")
-	env.Do(t, "POST", path, token, map[string]any{"transactions": []any{good}}).WantError(403, model.CodeForbidden.String())
-	var files model.Item
-	env.Do(t, "POST", "/items", a.APIKey, map[string]any{"connectorId": 900, "parameters": map[string]any{}}).Want(200).JSON(&files)
-	env.WaitItem(t, a.APIKey, files.ID.String(), testsupport.Settled)
-	env.Do(t, "POST", "/sandbox/items/"+files.ID.String()+"/transactions", a.APIKey, map[string]any{"transactions": []any{good}}).
-		WantError(403, model.CodeSandboxOnly.String())
+	sbRefuseStrangers(t, env, sbKind{noun: "transactions", item: id, owner: a.APIKey, stranger: b.APIKey, good: good,
+		target: changed.ID.String(), patch: map[string]any{"description": "x"}})
 	env.GraphQL(t, b.APIKey, `mutation($id: UUID!, $t: UUID!) { sandboxRemoveTransaction(id: $id, transactionId: $t) { operation } }`,
 		map[string]any{"id": id, "t": changed.ID}).WantCode(t, model.CodeItemNotFound.String())
 

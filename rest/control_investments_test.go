@@ -111,29 +111,17 @@ func TestSandboxControlInvestments(t *testing.T) {
 		t.Fatalf("changed transaction %+v", gotTx)
 	}
 	env.Do(t, "GET", "/investments/"+removed.ID.String(), a.APIKey, nil).WantError(404, model.CodeInvestmentNotFound.String())
-	synced := env.Item(t, a.APIKey, id)
+	applied := func(c model.SandboxInvestmentChange) *model.Time { return c.AppliedAt }
 	history := listChanges()
-	for _, c := range history {
-		if c.AppliedAt == nil || !c.AppliedAt.Equal(synced.LastUpdatedAt.Time) {
-			t.Fatalf("change %+v not marked by the execution ending at %v", c, synced.LastUpdatedAt)
-		}
-	}
+	sbAllMarked(t, history, applied, env.Item(t, a.APIKey, id))
 	// No investment event exists in the interface: the sync fired none of its own.
-	for _, e := range env.Events(t, a.APIKey, id)[before:] {
-		if name := e["payload"].(map[string]any)["event"].(string); strings.Contains(name, "invest") {
-			t.Fatalf("an undocumented event %s", name)
-		}
-	}
+	sbNoEventOf(t, env, a.APIKey, id, before, "invest")
 
 	// A later execution keeps the changes, and the marks stay the first one's.
 	sbSync(t, env, a.APIKey, id)
 	env.Do(t, "GET", "/investments/"+newInv, a.APIKey, nil).Want(200)
 	env.Do(t, "GET", "/investments/"+removed.ID.String(), a.APIKey, nil).WantError(404, model.CodeInvestmentNotFound.String())
-	for i, c := range listChanges() {
-		if !c.AppliedAt.Equal(history[i].AppliedAt.Time) {
-			t.Fatalf("a second execution moved the mark of %+v", c)
-		}
-	}
+	sbMarksKept(t, listChanges(), history, applied)
 	// Changed again, the change waits again.
 	env.Do(t, "PATCH", txPath, a.APIKey, map[string]any{"date": "2025-12-01T00:00:00.000Z"}).Want(200).JSON(&ch)
 	if ch.AppliedAt != nil || *ch.Amount != 77.7 || ch.Date == nil {
@@ -162,18 +150,7 @@ func TestSandboxControlInvestments(t *testing.T) {
 	count := len(listChanges())
 	goodInv := map[string]any{"name": "X", "type": "EQUITY", "balance": 10}
 	goodTx := map[string]any{"type": "SELL", "date": "2026-01-01T00:00:00.000Z", "amount": 10}
-	with := func(good map[string]any, k string, v any) map[string]any {
-		m := map[string]any{}
-		for kk, vv := range good {
-			m[kk] = vv
-		}
-		if v == nil {
-			delete(m, k)
-		} else {
-			m[k] = v
-		}
-		return m
-	}
+	with := sbWith
 	for _, inv := range []map[string]any{with(goodInv, "name", nil), with(goodInv, "name", "  "), with(goodInv, "name", strings.Repeat("n", 201)),
 		with(goodInv, "name", "a\x00b"), with(goodInv, "type", "CRYPTO"), with(goodInv, "type", nil), with(goodInv, "balance", -1),
 		with(goodInv, "balance", 1.234), with(goodInv, "balance", 1e12), with(goodInv, "quantity", -1), with(goodInv, "subtype", ""),
@@ -202,22 +179,10 @@ func TestSandboxControlInvestments(t *testing.T) {
 		t.Fatalf("refused calls recorded changes: %d, then %d", count, n)
 	}
 
-	// Hostile callers: another application's item is 404, a connect token 403, no key
-	// 401, a non-sandbox item 403 SANDBOX_RESOURCE_REQUIRED.
-	env.Do(t, "GET", path, b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "POST", path, b.APIKey, map[string]any{"investments": []any{goodInv}}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "PATCH", path+"/"+changed.ID.String(), b.APIKey, map[string]any{"balance": 1}).WantError(404, model.CodeItemNotFound.String())
+	sbRefuseStrangers(t, env, sbKind{noun: "investments", item: id, owner: a.APIKey, stranger: b.APIKey, good: goodInv,
+		target: changed.ID.String(), patch: map[string]any{"balance": 1}})
 	env.Do(t, "DELETE", txPath, b.APIKey, nil).WantError(404, model.CodeItemNotFound.String())
 	env.Do(t, "POST", txs, b.APIKey, map[string]any{"transactions": []any{goodTx}}).WantError(404, model.CodeItemNotFound.String())
-	env.Do(t, "DELETE", path+"/"+changed.ID.String(), "", nil).WantError(401, model.CodeAPIKeyMissing.String())
-	token := env.Do(t, "POST", "/connect_token", a.APIKey, map[string]any{"itemId": id}).Want(200).String("accessToken")
-	env.Do(t, "POST", path, token, map[string]any{"investments": []any{goodInv}}).WantError(403, model.CodeForbidden.String())
-	env.Do(t, "GET", path, token, nil).WantError(403, model.CodeForbidden.String())
-	var files model.Item
-	env.Do(t, "POST", "/items", a.APIKey, map[string]any{"connectorId": 900, "parameters": map[string]any{}}).Want(200).JSON(&files)
-	env.WaitItem(t, a.APIKey, files.ID.String(), testsupport.Settled)
-	env.Do(t, "POST", "/sandbox/items/"+files.ID.String()+"/investments", a.APIKey, map[string]any{"investments": []any{goodInv}}).
-		WantError(403, model.CodeSandboxOnly.String())
 	// An item created without investments would never collect the change: refused.
 	var narrow model.Item
 	env.Do(t, "POST", "/items", a.APIKey, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},

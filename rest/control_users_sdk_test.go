@@ -1,16 +1,9 @@
 package rest_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"ponte/testsupport"
 )
 
 // A custom sandbox user connected through the official Node client (createItem by its
@@ -18,23 +11,7 @@ import (
 // transactions and identity.
 func TestSandboxUserWithPluggySDK(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("testdata", "pluggy")
-	testsupport.NPMInstall(t, dir)
-	env := testsupport.New(t)
-	c := env.NewClient(t, "pluggy-sdk users")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "users.js")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PLUGGY_API_URL="+env.URL, "PONTE_CLIENT_ID="+c.ID, "PONTE_CLIENT_SECRET="+c.Secret)
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("users.js failed: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	out := runPluggy(t, "pluggy-sdk users", "users.js", 2*time.Minute)
 	var got struct {
 		Account struct {
 			Number  string

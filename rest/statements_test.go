@@ -2,15 +2,12 @@ package rest_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -442,29 +439,13 @@ func TestStatementGraphQL(t *testing.T) {
 // bank, one upload, and the accounts and transactions read back through the client.
 func TestStatementWithPluggySDK(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("testdata", "pluggy")
-	testsupport.NPMInstall(t, dir)
-	env := testsupport.New(t)
-	c := env.NewClient(t, "pluggy-sdk statements")
 	file := filepath.Join(t.TempDir(), "extrato.ofx")
 	ofx := ofxStatement("20260401", "20260430", "900.00", stmtLine{"20260402", "1000.00", "S1", "SALARIO"},
 		stmtLine{"20260410", "-100.00", "S2", "MERCADO BOM PRECO"})
 	if err := os.WriteFile(file, []byte(ofx), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "statements.js")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PLUGGY_API_URL="+env.URL, "PONTE_CLIENT_ID="+c.ID, "PONTE_CLIENT_SECRET="+c.Secret, "STATEMENT_FILE="+file)
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("statements.js failed: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	out := runPluggy(t, "pluggy-sdk statements", "statements.js", 2*time.Minute, "STATEMENT_FILE="+file)
 	var got struct {
 		Account struct {
 			Number, Type string

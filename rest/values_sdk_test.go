@@ -1,16 +1,9 @@
 package rest_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"ponte/testsupport"
 )
 
 // TestEveryDocumentedValueThroughTheClient reads the connector, item, account and
@@ -19,23 +12,7 @@ import (
 func TestEveryDocumentedValueThroughTheClient(t *testing.T) {
 	t.Parallel()
 	doc := readInterfaceDoc(t)
-	dir := filepath.Join("testdata", "pluggy")
-	testsupport.NPMInstall(t, dir)
-	env := testsupport.New(t)
-	c := env.NewClient(t, "every value through the client")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "values.js")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PLUGGY_API_URL="+env.URL, "PONTE_CLIENT_ID="+c.ID, "PONTE_CLIENT_SECRET="+c.Secret)
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("values.js failed: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	out := runPluggy(t, "every value through the client", "values.js", 3*time.Minute)
 	var read struct {
 		Connectors, Items, Accounts, Transactions, InvestmentTransactions []map[string]any
 	}
