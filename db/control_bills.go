@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -10,9 +9,8 @@ import (
 	"ponte/model"
 )
 
-// Bill changes of sandbox control (sandbox_bill_changes), one row per bill: a changeKind
-// (control_queue.go).
-var billChanges = &changeKind[model.SandboxBillChange]{
+// BillQueue is the bill changes of sandbox control (sandbox_bill_changes), one row per bill.
+var BillQueue = &ChangeQueue[model.SandboxBillChange]{
 	table: "sandbox_bill_changes", key: "bill_id",
 	cols: []string{"item_id", "bill_id", "account_id", "operation"},
 	values: func(c *model.SandboxBillChange) []any {
@@ -21,28 +19,6 @@ var billChanges = &changeKind[model.SandboxBillChange]{
 	stamps: func(c *model.SandboxBillChange) (*model.Time, **model.Time, *uuid.UUID) {
 		return &c.RequestedAt, &c.AppliedAt, &c.Revision
 	},
-}
-
-// SandboxBillChanges reads a sandbox item's bill changes, oldest first.
-func (c *conn) SandboxBillChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxBillChange, error) {
-	return changes(ctx, c.pg, billChanges, itemID)
-}
-
-// SandboxBillChange reads the change of one bill, locked; nil when none.
-func (tx *Tx) SandboxBillChange(ctx context.Context, itemID, billID uuid.UUID) (*model.SandboxBillChange, error) {
-	return lockedChange(ctx, tx.pg, billChanges, itemID, billID)
-}
-
-// SaveSandboxBillChange writes the change of one bill, replacing an earlier one: it is a
-// new control action, pending again until an execution collects it.
-func (tx *Tx) SaveSandboxBillChange(ctx context.Context, ch *model.SandboxBillChange) error {
-	return saveChange(ctx, tx.pg, billChanges, ch)
-}
-
-// MarkSandboxBillChangesApplied records execID as the execution that collected the
-// pending ones of the bill changes it read; a row saved again meanwhile waits.
-func (tx *Tx) MarkSandboxBillChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxBillChange, now time.Time) error {
-	return markApplied(ctx, tx.pg, billChanges, itemID, execID, read, now)
 }
 
 // ItemBillAccount is the card account of a collected bill of the item; found false when

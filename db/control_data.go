@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -10,9 +9,9 @@ import (
 	"ponte/model"
 )
 
-// Transaction changes of sandbox control (sandbox_transaction_changes), one row per
-// transaction: a changeKind (control_queue.go).
-var txChanges = &changeKind[model.SandboxTransactionChange]{
+// TransactionQueue is the transaction changes of sandbox control (sandbox_transaction_changes), one row per
+// transaction.
+var TransactionQueue = &ChangeQueue[model.SandboxTransactionChange]{
 	table: "sandbox_transaction_changes", key: "transaction_id",
 	cols: []string{"item_id", "transaction_id", "account_id", "operation"},
 	values: func(c *model.SandboxTransactionChange) []any {
@@ -21,28 +20,6 @@ var txChanges = &changeKind[model.SandboxTransactionChange]{
 	stamps: func(c *model.SandboxTransactionChange) (*model.Time, **model.Time, *uuid.UUID) {
 		return &c.RequestedAt, &c.AppliedAt, &c.Revision
 	},
-}
-
-// SandboxTransactionChanges reads a sandbox item's transaction changes, oldest first.
-func (c *conn) SandboxTransactionChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxTransactionChange, error) {
-	return changes(ctx, c.pg, txChanges, itemID)
-}
-
-// MarkSandboxTransactionChangesApplied records execID as the execution that collected the
-// pending ones of the transaction changes it read; a row saved again meanwhile waits.
-func (tx *Tx) MarkSandboxTransactionChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxTransactionChange, now time.Time) error {
-	return markApplied(ctx, tx.pg, txChanges, itemID, execID, read, now)
-}
-
-// SandboxTransactionChange reads the change of one transaction, locked; nil when none.
-func (tx *Tx) SandboxTransactionChange(ctx context.Context, itemID, transactionID uuid.UUID) (*model.SandboxTransactionChange, error) {
-	return lockedChange(ctx, tx.pg, txChanges, itemID, transactionID)
-}
-
-// SaveSandboxTransactionChange writes the change of one transaction, replacing an earlier
-// one: a new control action, pending again until an execution collects it.
-func (tx *Tx) SaveSandboxTransactionChange(ctx context.Context, ch *model.SandboxTransactionChange) error {
-	return saveChange(ctx, tx.pg, txChanges, ch)
 }
 
 // ItemTransactionAccount is the account of a collected transaction of the item; found

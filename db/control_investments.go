@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -10,9 +9,9 @@ import (
 	"ponte/model"
 )
 
-// Investment changes of sandbox control (sandbox_investment_changes): one row per
-// investment or investment transaction (target_id), a changeKind (control_queue.go).
-var invChanges = &changeKind[model.SandboxInvestmentChange]{
+// InvestmentQueue is the investment changes of sandbox control (sandbox_investment_changes): one row per
+// investment or investment transaction (target_id).
+var InvestmentQueue = &ChangeQueue[model.SandboxInvestmentChange]{
 	table: "sandbox_investment_changes", key: "target_id",
 	cols: []string{"item_id", "target_id", "investment_id", "transaction_id", "operation"},
 	values: func(c *model.SandboxInvestmentChange) []any {
@@ -21,29 +20,6 @@ var invChanges = &changeKind[model.SandboxInvestmentChange]{
 	stamps: func(c *model.SandboxInvestmentChange) (*model.Time, **model.Time, *uuid.UUID) {
 		return &c.RequestedAt, &c.AppliedAt, &c.Revision
 	},
-}
-
-// SandboxInvestmentChanges reads a sandbox item's investment changes, oldest first.
-func (c *conn) SandboxInvestmentChanges(ctx context.Context, itemID uuid.UUID) ([]model.SandboxInvestmentChange, error) {
-	return changes(ctx, c.pg, invChanges, itemID)
-}
-
-// SandboxInvestmentChange reads the change of one investment or investment transaction
-// (targetID), locked; nil when none.
-func (tx *Tx) SandboxInvestmentChange(ctx context.Context, itemID, targetID uuid.UUID) (*model.SandboxInvestmentChange, error) {
-	return lockedChange(ctx, tx.pg, invChanges, itemID, targetID)
-}
-
-// SaveSandboxInvestmentChange writes a change, replacing an earlier one of the same
-// target: a new control action, pending again.
-func (tx *Tx) SaveSandboxInvestmentChange(ctx context.Context, ch *model.SandboxInvestmentChange) error {
-	return saveChange(ctx, tx.pg, invChanges, ch)
-}
-
-// MarkSandboxInvestmentChangesApplied records execID as the execution that collected the
-// pending ones of the changes it read; a row saved again meanwhile waits.
-func (tx *Tx) MarkSandboxInvestmentChangesApplied(ctx context.Context, itemID, execID uuid.UUID, read []model.SandboxInvestmentChange, now time.Time) error {
-	return markApplied(ctx, tx.pg, invChanges, itemID, execID, read, now)
 }
 
 // ItemHasInvestment reports whether the item collected the investment.

@@ -15,10 +15,11 @@ import (
 // The data changes of sandbox control (transactions, bills, investments) share one store
 // shape: a table holding the latest change of each resource of an item as the client sees
 // it (change, JSON), a revision naming the stored version, and the execution that collected
-// it (applied_execution_id, applied_at). What differs between them is a changeKind.
+// it (applied_execution_id, applied_at). Each kind is a ChangeQueue, its statements the
+// queue's methods.
 
-// changeKind is where one kind of change is stored and how its row is keyed.
-type changeKind[C any] struct {
+// ChangeQueue is where one kind of change is stored and how its row is keyed.
+type ChangeQueue[C any] struct {
 	table string
 	// key is the column naming the changed resource: unique with item_id, and the order
 	// of changes asked for at the same instant.
@@ -34,9 +35,14 @@ type changeKind[C any] struct {
 // requestedAt and appliedAt come from the row's columns, not the JSON.
 const changeCols = `change || jsonb_build_object('requestedAt', to_jsonb(created_at), 'appliedAt', to_jsonb(applied_at))`
 
-// changes reads an item's changes of kind k, oldest first.
-func changes[C any](ctx context.Context, q querier, k *changeKind[C], itemID uuid.UUID) ([]C, error) {
-	rows, err := q.Query(ctx, `SELECT `+changeCols+`, revision FROM `+k.table+` WHERE item_id = $1 ORDER BY created_at, `+k.key, itemID)
+// Reader is where a read runs: the store (*DB) or a transaction (*Tx).
+type Reader interface{ querier() querier }
+
+func (c *conn) querier() querier { return c.pg }
+
+// List reads an item's changes, oldest first.
+func (k *ChangeQueue[C]) List(ctx context.Context, r Reader, itemID uuid.UUID) ([]C, error) {
+	rows, err := r.querier().Query(ctx, `SELECT `+changeCols+`, revision FROM `+k.table+` WHERE item_id = $1 ORDER BY created_at, `+k.key, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,19 +54,19 @@ func changes[C any](ctx context.Context, q querier, k *changeKind[C], itemID uui
 	})
 }
 
-// lockedChange reads the change of one resource (key), locked; nil when none.
-func lockedChange[C any](ctx context.Context, q querier, k *changeKind[C], itemID, key uuid.UUID) (*C, error) {
+// Locked reads the change of one resource (key), locked; nil when none.
+func (k *ChangeQueue[C]) Locked(ctx context.Context, tx *Tx, itemID, key uuid.UUID) (*C, error) {
 	var ch C
-	err := q.QueryRow(ctx, `SELECT `+changeCols+` FROM `+k.table+` WHERE item_id = $1 AND `+k.key+` = $2 FOR UPDATE`, itemID, key).Scan(&ch)
+	err := tx.pg.QueryRow(ctx, `SELECT `+changeCols+` FROM `+k.table+` WHERE item_id = $1 AND `+k.key+` = $2 FOR UPDATE`, itemID, key).Scan(&ch)
 	if err == pgx.ErrNoRows {
 		return nil, nil
 	}
 	return &ch, err
 }
 
-// saveChange writes a change, replacing an earlier one of the same resource: a new control
+// Save writes a change, replacing an earlier one of the same resource: a new control
 // action, pending again (a new revision) until an execution collects it.
-func saveChange[C any](ctx context.Context, q querier, k *changeKind[C], ch *C) error {
+func (k *ChangeQueue[C]) Save(ctx context.Context, tx *Tx, ch *C) error {
 	requested, applied, _ := k.stamps(ch)
 	*applied = nil
 	marks := make([]string, len(k.cols))
@@ -74,13 +80,13 @@ func saveChange[C any](ctx context.Context, q querier, k *changeKind[C], ch *C) 
 			created_at = now(), applied_execution_id = NULL, applied_at = NULL, revision = EXCLUDED.revision
 		RETURNING created_at`, k.table, strings.Join(k.cols, ", "), strings.Join(marks, ", "), n+1, n+2, k.key)
 	args := append(k.values(ch), ch, model.NewID())
-	return q.QueryRow(ctx, sql, args...).Scan(requested)
+	return tx.pg.QueryRow(ctx, sql, args...).Scan(requested)
 }
 
-// markApplied records execID as the execution that collected the pending ones of the
+// MarkApplied records execID as the execution that collected the pending ones of the
 // changes it read. Only a row still as it was read: one saved again meanwhile waits for
 // the next execution.
-func markApplied[C any](ctx context.Context, q querier, k *changeKind[C], itemID, execID uuid.UUID, read []C, now time.Time) error {
+func (k *ChangeQueue[C]) MarkApplied(ctx context.Context, tx *Tx, itemID, execID uuid.UUID, read []C, now time.Time) error {
 	var revs []uuid.UUID
 	for i := range read {
 		if _, applied, rev := k.stamps(&read[i]); *applied == nil {
@@ -90,7 +96,7 @@ func markApplied[C any](ctx context.Context, q querier, k *changeKind[C], itemID
 	if len(revs) == 0 {
 		return nil
 	}
-	_, err := q.Exec(ctx, `UPDATE `+k.table+` SET applied_execution_id = $2, applied_at = $4
+	_, err := tx.pg.Exec(ctx, `UPDATE `+k.table+` SET applied_execution_id = $2, applied_at = $4
 		WHERE item_id = $1 AND revision = ANY($3) AND applied_at IS NULL`, itemID, execID, revs, now)
 	return err
 }

@@ -85,28 +85,15 @@ func (e *Engine) ChangeBill(ctx context.Context, id, billID uuid.UUID, in model.
 		if in.DueDate != nil && in.DueDate.IsZero() {
 			return model.Fail(model.CodeInvalidParameter, "dueDate: a date-time.")
 		}
-		for _, f := range []struct {
-			name string
-			v    *float64
-		}{{"totalAmount", in.TotalAmount}, {"minimumPaymentAmount", in.MinimumPaymentAmount}} {
-			if f.v != nil {
-				if err := checkBillAmount(*f.v); err != nil {
-					return model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
-				}
-			}
+		if err := checkGiven("totalAmount", in.TotalAmount, checkBillAmount); err != nil {
+			return err
 		}
-		return nil
+		return checkGiven("minimumPaymentAmount", in.MinimumPaymentAmount, checkBillAmount)
 	}
 	return updateChange(e, ctx, billQueue, id, check, controlledBill(id, billID), func(ch *model.SandboxBillChange) error {
-		if in.DueDate != nil {
-			ch.DueDate = in.DueDate
-		}
-		if in.TotalAmount != nil {
-			ch.TotalAmount = in.TotalAmount
-		}
-		if in.MinimumPaymentAmount != nil {
-			ch.MinimumPaymentAmount = in.MinimumPaymentAmount
-		}
+		overlay(&ch.DueDate, in.DueDate)
+		overlay(&ch.TotalAmount, in.TotalAmount)
+		overlay(&ch.MinimumPaymentAmount, in.MinimumPaymentAmount)
 		// Checked on what the bill will be where both are known (an added bill, or a
 		// change naming both).
 		if ch.TotalAmount != nil && ch.MinimumPaymentAmount != nil && *ch.MinimumPaymentAmount > *ch.TotalAmount {
@@ -134,7 +121,7 @@ func controlledBill(id, billID uuid.UUID) func(context.Context, *db.Tx, *auth.Pr
 		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
 			return nil, err
 		}
-		pending, err := tx.SandboxBillChange(ctx, id, billID)
+		pending, err := db.BillQueue.Locked(ctx, tx, id, billID)
 		notFound := model.Fail(model.CodeBillNotFound, "Item %s has no bill %s.", id, billID)
 		return latestChange(pending, err, func(ch *model.SandboxBillChange) bool { return ch.Operation == opRemove }, notFound,
 			func() (*model.SandboxBillChange, error) {

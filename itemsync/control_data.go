@@ -108,10 +108,8 @@ func (e *Engine) ChangeTransaction(ctx context.Context, id, transactionID uuid.U
 			}
 			in.Description = &d
 		}
-		if in.Amount != nil {
-			if err := checkAmount(*in.Amount); err != nil {
-				return model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
-			}
+		if err := checkGiven("amount", in.Amount, checkAmount); err != nil {
+			return err
 		}
 		if in.Status != nil && *in.Status != "POSTED" && *in.Status != "PENDING" {
 			return model.Fail(model.CodeInvalidParameter, "status: POSTED or PENDING (got %.40q).", *in.Status)
@@ -119,15 +117,9 @@ func (e *Engine) ChangeTransaction(ctx context.Context, id, transactionID uuid.U
 		return nil
 	}
 	return updateChange(e, ctx, txQueue, id, check, controlledTransaction(id, transactionID), func(ch *model.SandboxTransactionChange) error {
-		if in.Description != nil {
-			ch.Description = in.Description
-		}
-		if in.Amount != nil {
-			ch.Amount = in.Amount
-		}
-		if in.Status != nil {
-			ch.Status = in.Status
-		}
+		overlay(&ch.Description, in.Description)
+		overlay(&ch.Amount, in.Amount)
+		overlay(&ch.Status, in.Status)
 		return nil
 	})
 }
@@ -147,7 +139,7 @@ func controlledTransaction(id, transactionID uuid.UUID) func(context.Context, *d
 		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
 			return nil, err
 		}
-		pending, err := tx.SandboxTransactionChange(ctx, id, transactionID)
+		pending, err := db.TransactionQueue.Locked(ctx, tx, id, transactionID)
 		notFound := model.Fail(model.CodeTransactionNotFound, "Item %s has no transaction %s.", id, transactionID)
 		return latestChange(pending, err, func(ch *model.SandboxTransactionChange) bool { return ch.Operation == opRemove }, notFound,
 			func() (*model.SandboxTransactionChange, error) {

@@ -90,15 +90,12 @@ func (e *Engine) ChangeInvestmentTransaction(ctx context.Context, id, investment
 		if in.Description == nil && in.Amount == nil && in.Date == nil {
 			return model.Fail(model.CodeInvalidParameter, "Give description, amount or date to change.")
 		}
-		if in.Description != nil {
-			if err := checkText(*in.Description, false); err != nil {
-				return model.Fail(model.CodeInvalidParameter, "description: %s", err.Error())
-			}
+		description := func(s string) error { return checkText(s, false) }
+		if err := checkGiven("description", in.Description, description); err != nil {
+			return err
 		}
-		if in.Amount != nil {
-			if err := checkTxAmount(*in.Amount); err != nil {
-				return model.Fail(model.CodeInvalidParameter, "amount: %s", err.Error())
-			}
+		if err := checkGiven("amount", in.Amount, checkTxAmount); err != nil {
+			return err
 		}
 		if in.Date != nil && in.Date.IsZero() {
 			return model.Fail(model.CodeInvalidParameter, "date: a date-time.")
@@ -107,15 +104,9 @@ func (e *Engine) ChangeInvestmentTransaction(ctx context.Context, id, investment
 	}
 	control := controlledInvestmentTransaction(id, investmentID, transactionID)
 	return updateChange(e, ctx, invTxQueue, id, check, control, func(ch *model.SandboxInvestmentChange) error {
-		if in.Description != nil {
-			ch.Description = in.Description
-		}
-		if in.Amount != nil {
-			ch.Amount = in.Amount
-		}
-		if in.Date != nil {
-			ch.Date = in.Date
-		}
+		overlay(&ch.Description, in.Description)
+		overlay(&ch.Amount, in.Amount)
+		overlay(&ch.Date, in.Date)
 		return nil
 	})
 }
@@ -139,7 +130,7 @@ func controlledInvestmentTransaction(id, investmentID, transactionID uuid.UUID) 
 			return nil, err
 		}
 		notFound := model.Fail(model.CodeInvestmentTransactionNotFound, "Investment %s of item %s has no transaction %s.", investmentID, id, transactionID)
-		pending, err := tx.SandboxInvestmentChange(ctx, id, transactionID)
+		pending, err := db.InvestmentQueue.Locked(ctx, tx, id, transactionID)
 		gone := func(ch *model.SandboxInvestmentChange) bool {
 			return ch.Operation == opRemove || ch.TransactionID == nil || ch.InvestmentID != investmentID
 		}

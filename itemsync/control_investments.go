@@ -129,41 +129,20 @@ func (e *Engine) ChangeInvestment(ctx context.Context, id, investmentID uuid.UUI
 		if in.Name == nil && in.Balance == nil && in.Quantity == nil && in.Value == nil {
 			return model.Fail(model.CodeInvalidParameter, "Give name, balance, quantity or value to change.")
 		}
-		if in.Name != nil {
-			if err := checkText(*in.Name, true); err != nil {
-				return model.Fail(model.CodeInvalidParameter, "name: %s", err.Error())
-			}
-		}
-		if in.Balance != nil {
-			if err := checkBillAmount(*in.Balance); err != nil {
-				return model.Fail(model.CodeInvalidParameter, "balance: %s", err.Error())
-			}
-		}
-		for _, f := range []struct {
-			name string
-			v    *float64
-		}{{"quantity", in.Quantity}, {"value", in.Value}} {
-			if f.v != nil {
-				if err := checkMeasure(*f.v); err != nil {
-					return model.Fail(model.CodeInvalidParameter, "%s: %s", f.name, err.Error())
-				}
+		name := func(s string) error { return checkText(s, true) }
+		for _, err := range []error{checkGiven("name", in.Name, name), checkGiven("balance", in.Balance, checkBillAmount),
+			checkGiven("quantity", in.Quantity, checkMeasure), checkGiven("value", in.Value, checkMeasure)} {
+			if err != nil {
+				return err
 			}
 		}
 		return nil
 	}
 	return updateChange(e, ctx, invQueue, id, check, controlledInvestment(id, investmentID), func(ch *model.SandboxInvestmentChange) error {
-		if in.Name != nil {
-			ch.Name = in.Name
-		}
-		if in.Balance != nil {
-			ch.Balance = in.Balance
-		}
-		if in.Quantity != nil {
-			ch.Quantity = in.Quantity
-		}
-		if in.Value != nil {
-			ch.Value = in.Value
-		}
+		overlay(&ch.Name, in.Name)
+		overlay(&ch.Balance, in.Balance)
+		overlay(&ch.Quantity, in.Quantity)
+		overlay(&ch.Value, in.Value)
 		return nil
 	})
 }
@@ -184,7 +163,7 @@ func controlledInvestment(id, investmentID uuid.UUID) func(context.Context, *db.
 		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
 			return nil, err
 		}
-		pending, err := tx.SandboxInvestmentChange(ctx, id, investmentID)
+		pending, err := db.InvestmentQueue.Locked(ctx, tx, id, investmentID)
 		notFound := model.Fail(model.CodeInvestmentNotFound, "Item %s has no investment %s.", id, investmentID)
 		gone := func(ch *model.SandboxInvestmentChange) bool {
 			return ch.Operation == opRemove || ch.TransactionID != nil

@@ -14,12 +14,12 @@ import (
 func markCollected(ctx context.Context, tx *db.Tx, st *state, wanted func(model.Product) bool, now time.Time) error {
 	s := st.sess
 	if wanted(model.ProductTransactions) {
-		if err := tx.MarkSandboxTransactionChangesApplied(ctx, st.it.ID, st.ex.ID, s.TransactionChanges, now); err != nil {
+		if err := db.TransactionQueue.MarkApplied(ctx, tx, st.it.ID, st.ex.ID, s.TransactionChanges, now); err != nil {
 			return err
 		}
 	}
 	if wanted(model.ProductCreditCards) {
-		if err := tx.MarkSandboxBillChangesApplied(ctx, st.it.ID, st.ex.ID, s.BillChanges, now); err != nil {
+		if err := db.BillQueue.MarkApplied(ctx, tx, st.it.ID, st.ex.ID, s.BillChanges, now); err != nil {
 			return err
 		}
 	}
@@ -33,5 +33,5 @@ func markCollected(ctx context.Context, tx *db.Tx, st *state, wanted func(model.
 			inv = append(inv, c)
 		}
 	}
-	return tx.MarkSandboxInvestmentChangesApplied(ctx, st.it.ID, st.ex.ID, inv, now)
+	return db.InvestmentQueue.MarkApplied(ctx, tx, st.it.ID, st.ex.ID, inv, now)
 }

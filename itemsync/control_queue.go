@@ -15,25 +15,19 @@ import (
 // a row an execution collects. Adding, changing, removing and listing go the same way for
 // every kind; each kind gives its checks and its rows' store (a changeQueue).
 
-// changeQueue is the store of one kind of change, as db gives it.
+// changeQueue is one kind of change: its store, and the bound of one add.
 type changeQueue[C any] struct {
 	// noun names the kind in the count error of an add ("transactions", "bills").
-	noun string
-	// max bounds one add.
-	max  int
-	save func(*db.Tx, context.Context, *C) error
-	list func(*db.Tx, context.Context, uuid.UUID) ([]C, error)
+	noun  string
+	max   int
+	store *db.ChangeQueue[C]
 }
 
 var (
-	txQueue = changeQueue[model.SandboxTransactionChange]{noun: "transactions", max: maxAddedTransactions,
-		save: (*db.Tx).SaveSandboxTransactionChange, list: (*db.Tx).SandboxTransactionChanges}
-	billQueue = changeQueue[model.SandboxBillChange]{noun: "bills", max: maxAddedBills,
-		save: (*db.Tx).SaveSandboxBillChange, list: (*db.Tx).SandboxBillChanges}
-	invQueue = changeQueue[model.SandboxInvestmentChange]{noun: "investments", max: maxAddedInvestments,
-		save: (*db.Tx).SaveSandboxInvestmentChange, list: (*db.Tx).SandboxInvestmentChanges}
-	invTxQueue = changeQueue[model.SandboxInvestmentChange]{noun: "transactions", max: maxAddedInvestmentTransactions,
-		save: (*db.Tx).SaveSandboxInvestmentChange, list: (*db.Tx).SandboxInvestmentChanges}
+	txQueue    = changeQueue[model.SandboxTransactionChange]{noun: "transactions", max: maxAddedTransactions, store: db.TransactionQueue}
+	billQueue  = changeQueue[model.SandboxBillChange]{noun: "bills", max: maxAddedBills, store: db.BillQueue}
+	invQueue   = changeQueue[model.SandboxInvestmentChange]{noun: "investments", max: maxAddedInvestments, store: db.InvestmentQueue}
+	invTxQueue = changeQueue[model.SandboxInvestmentChange]{noun: "transactions", max: maxAddedInvestmentTransactions, store: db.InvestmentQueue}
 )
 
 // addChanges records the changes build makes of in, all or none. Each is checked on its
@@ -68,7 +62,7 @@ func addChanges[In, C any](e *Engine, ctx context.Context, q changeQueue[C], id 
 					return err
 				}
 			}
-			if err := q.save(tx, ctx, &out[i]); err != nil {
+			if err := q.store.Save(ctx, tx, &out[i]); err != nil {
 				return err
 			}
 		}
@@ -110,7 +104,7 @@ func updateChange[C any](e *Engine, ctx context.Context, q changeQueue[C], id uu
 			return err
 		}
 		out = ch
-		return q.save(tx, ctx, ch)
+		return q.store.Save(ctx, tx, ch)
 	})
 	return out, err
 }
@@ -119,20 +113,10 @@ func updateChange[C any](e *Engine, ctx context.Context, q changeQueue[C], id uu
 // row control finds.
 func removeChange[C any](e *Engine, ctx context.Context, q changeQueue[C], id uuid.UUID,
 	control func(ctx context.Context, tx *db.Tx, p *auth.Principal) (*C, error), removal func(*C) *C) (*C, error) {
-	p, err := caller(ctx, auth.ControlSandbox, id)
-	if err != nil {
-		return nil, err
-	}
-	var out *C
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ch, err := control(ctx, tx, p)
-		if err != nil {
-			return err
-		}
-		out = removal(ch)
-		return q.save(tx, ctx, out)
+	return updateChange(e, ctx, q, id, func() error { return nil }, control, func(ch *C) error {
+		*ch = *removal(ch)
+		return nil
 	})
-	return out, err
 }
 
 // latestChange is the change row to build on: the pending one (gone: it removed the
@@ -170,11 +154,30 @@ func listChanges[C any](e *Engine, ctx context.Context, q changeQueue[C], id uui
 		if _, _, err := controlledItem(ctx, tx, p, id, false); err != nil {
 			return err
 		}
-		out, err = q.list(tx, ctx, id)
+		out, err = q.store.List(ctx, tx, id)
 		return err
 	})
 	if out == nil && err == nil {
 		out = []C{}
 	}
 	return out, err
+}
+
+// overlay lays what a patch gives (v, nil: left as it is) on a change's field.
+func overlay[T any](field **T, v *T) {
+	if v != nil {
+		*field = v
+	}
+}
+
+// checkGiven runs check on what a patch gives for field name (nil: nothing to check),
+// its refusal an INVALID_PARAMETER naming the field.
+func checkGiven[T any](name string, v *T, check func(T) error) error {
+	if v == nil {
+		return nil
+	}
+	if err := check(*v); err != nil {
+		return model.Fail(model.CodeInvalidParameter, "%s: %s", name, err.Error())
+	}
+	return nil
 }

@@ -121,13 +121,13 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 		}
 	}
 	if c.IsSandbox {
-		if st.sess.TransactionChanges, err = e.db.SandboxTransactionChanges(ctx, st.it.ID); err != nil {
+		if st.sess.TransactionChanges, err = db.TransactionQueue.List(ctx, e.db, st.it.ID); err != nil {
 			return nil, err
 		}
-		if st.sess.BillChanges, err = e.db.SandboxBillChanges(ctx, st.it.ID); err != nil {
+		if st.sess.BillChanges, err = db.BillQueue.List(ctx, e.db, st.it.ID); err != nil {
 			return nil, err
 		}
-		if st.sess.InvestmentChanges, err = e.db.SandboxInvestmentChanges(ctx, st.it.ID); err != nil {
+		if st.sess.InvestmentChanges, err = db.InvestmentQueue.List(ctx, e.db, st.it.ID); err != nil {
 			return nil, err
 		}
 	}
