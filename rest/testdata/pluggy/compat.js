@@ -3,6 +3,7 @@
 'use strict'
 const assert = require('node:assert/strict')
 const { PluggyClient } = require('pluggy-sdk')
+const ponte = require('./ponte')
 
 async function rejection(promise) {
   try {
@@ -90,14 +91,7 @@ async function main() {
   assert.equal(noItem.codeDescription, 'ITEM_NOT_FOUND', JSON.stringify(noItem))
 
   // Items: create, poll to UPDATED, update, MFA, fetch, delete.
-  async function settle(id) {
-    for (let i = 0; i < 600; i++) {
-      const item = await client.fetchItem(id)
-      if (!['UPDATING', 'MERGING'].includes(item.status)) return item
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    assert.fail(`item ${id} never settled`)
-  }
+  const settle = (id) => ponte.settle(client, id)
   const created = await client.createItem(0, { user: 'user-ok', password: 'password-ok' }, { clientUserId: 'sdk-user' })
   assert.equal(created.status, 'UPDATING')
   let item = await settle(created.id)

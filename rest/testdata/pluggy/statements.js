@@ -5,19 +5,12 @@
 'use strict'
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const { PluggyClient } = require('pluggy-sdk')
+const ponte = require('./ponte')
 
 async function main() {
   const base = process.env.PLUGGY_API_URL
-  const client = new PluggyClient({ clientId: process.env.PONTE_CLIENT_ID, clientSecret: process.env.PONTE_CLIENT_SECRET })
-  async function settle(id) {
-    for (let i = 0; i < 600; i++) {
-      const item = await client.fetchItem(id)
-      if (!['UPDATING', 'MERGING'].includes(item.status)) return item
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    assert.fail(`item ${id} never settled`)
-  }
+  const client = ponte.newClient()
+  const settle = (id) => ponte.settle(client, id)
   const connector = await client.fetchConnector(900)
   assert.equal(connector.statementFormat, 'OFX')
   const item = await client.createItem(900, {})

@@ -3,21 +3,14 @@
 // transactions, each fetched with the client's own calls and printed as it parsed them,
 // for the Go test to look for every documented value in. Exits non-zero on an error.
 'use strict'
-const { PluggyClient } = require('pluggy-sdk')
+const ponte = require('./ponte')
 
 const users = ['user-ok', 'user-ok-every-value', 'user-ok-account-error', 'user-locked',
   'user-ok-img', 'user-ok-select', 'user-ok-qr', 'user-ok-auth-pending']
 
 async function main() {
-  const client = new PluggyClient({ clientId: process.env.PONTE_CLIENT_ID, clientSecret: process.env.PONTE_CLIENT_SECRET })
-  async function settle(id) {
-    for (let i = 0; i < 600; i++) {
-      const item = await client.fetchItem(id)
-      if (!['UPDATING', 'MERGING'].includes(item.status)) return item
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    throw new Error(`item ${id} never settled`)
-  }
+  const client = ponte.newClient()
+  const settle = (id) => ponte.settle(client, id)
   const out = { connectors: (await client.fetchConnectors({ sandbox: true })).results, items: [], accounts: [], transactions: [], investmentTransactions: [] }
   for (const user of users) {
     const created = await client.createItem(0, { user, password: 'password-ok' })
