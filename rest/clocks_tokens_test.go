@@ -79,4 +79,3 @@ func TestConnectTokenOnATestClock(t *testing.T) {
 	env.Do(t, "DELETE", "/sandbox/test-clocks/"+clock, key, nil).Want(200)
 	env.Do(t, "GET", "/items/"+on, again, nil).WantError(401, model.CodeAPIKeyExpired.String())
 }
-

@@ -34,7 +34,9 @@ func TestItemWaitsOnATestClock(t *testing.T) {
 	}
 	mfa := create(1, "user-ok", clock)
 	pending := create(0, "user-ok-auth-pending", clock)
-	waiting := func(it *model.Item) bool { return !testsupport.Settled(it) || it.Status == model.ItemWaitingUserInput || it.Status == model.ItemWaitingUserAction }
+	waiting := func(it *model.Item) bool {
+		return !testsupport.Settled(it) || it.Status == model.ItemWaitingUserInput || it.Status == model.ItemWaitingUserAction
+	}
 	it, _ := env.WaitItem(t, key, mfa, func(it *model.Item) bool { return it.Status == model.ItemWaitingUserInput })
 	if it.Parameter == nil || it.Parameter.ExpiresAt == nil || it.Parameter.ExpiresAt.UTC().Format(model.TimeLayout) != "2031-01-01T12:00:00.300Z" {
 		t.Fatalf("the MFA window of an item on the clock: %+v", it.Parameter)
