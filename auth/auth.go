@@ -245,8 +245,16 @@ func (s *Service) clientLogin(ctx context.Context, id uuid.UUID) (clientEntry, b
 // IssueConnectToken signs and records a Connect Token for p's client. It checks nothing:
 // POST /connect_token's rules (the caller's reach, its item, the options) are itemsync's,
 // which calls this with the principal it checked.
+//
+// When ctx runs on a test clock (a token for an item on one), the token lives in that
+// clock's time: issued at its time, expiring ConnectTokenTTL of clock time later, so that
+// only an advance of the clock expires it, as it expires everything else of the item.
 func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *uuid.UUID, opts model.ConnectTokenOptions) (*model.ConnectToken, error) {
 	now := s.now()
+	clock, onClock := model.ClockOf(ctx)
+	if onClock {
+		now = clock.Now
+	}
 	row := &db.ConnectTokenRow{
 		ID: uuid.New(), ClientID: p.ClientID, ItemID: itemID, Options: opts,
 		CreatedAt: now, ExpiresAt: now.Add(ConnectTokenTTL),
@@ -261,6 +269,9 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 	if itemID != nil {
 		c.ItemID = itemID.String()
 	}
+	if onClock {
+		c.Clock = clock.ID.String()
+	}
 	return &model.ConnectToken{AccessToken: sign(s.jwtKey, c)}, nil
 }
 
@@ -270,12 +281,16 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 	if err != nil {
 		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
-	if s.now().Unix() >= c.Expires {
-		return nil, model.Fail(model.CodeAPIKeyExpired, "The credential in X-API-KEY expired at %s; request a new one.", time.Unix(c.Expires, 0).UTC().Format(model.TimeLayout))
-	}
 	clientID, err := uuid.Parse(c.Subject)
 	if err != nil {
 		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+	}
+	now, err := s.timeOf(ctx, clientID, c)
+	if err != nil {
+		return nil, err
+	}
+	if now.Unix() >= c.Expires {
+		return nil, model.Fail(model.CodeAPIKeyExpired, "The credential in X-API-KEY expired at %s; request a new one.", time.Unix(c.Expires, 0).UTC().Format(model.TimeLayout))
 	}
 	client, err := s.clientState(ctx, clientID)
 	if err != nil {
@@ -314,6 +329,28 @@ func (s *Service) Verify(ctx context.Context, token string) (*Principal, error) 
 	default:
 		return nil, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
 	}
+}
+
+// timeOf is the time a credential's expiry is judged by: real time, or for a Connect Token
+// of an item on a test clock that clock's current time (one query, for those tokens only).
+// A clock deleted since is read as the end of the token's time: its exp is a date of a
+// clock that no longer runs, and read in real time it could lie years ahead.
+func (s *Service) timeOf(ctx context.Context, clientID uuid.UUID, c claims) (time.Time, error) {
+	if c.Clock == "" {
+		return s.now(), nil
+	}
+	id, err := uuid.Parse(c.Clock)
+	if err != nil || c.Type != tokenConnect {
+		return time.Time{}, model.Fail(model.CodeAPIKeyInvalid, "The credential in X-API-KEY is not valid.")
+	}
+	k, found, err := s.db.TestClock(ctx, clientID, id, false)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the test clock of a connect token: %w", err)
+	}
+	if !found {
+		return time.Unix(c.Expires, 0), nil
+	}
+	return k.FrozenTime, nil
 }
 
 // claimsOf is parse, remembered for credentials that passed it. A client sends the same

@@ -24,6 +24,9 @@ type claims struct {
 	// disable moves the client's on, and older credentials are refused. Keys issued before
 	// generations existed have none, which reads as 0, the generation every client started at.
 	Generation int64 `json:"gen"`
+	// Clock is the test clock of a Connect Token issued for an item on one: its iat and exp
+	// are that clock's times, and Verify judges them against the clock, not real time.
+	Clock string `json:"clk,omitempty"`
 }
 
 const (

@@ -13,6 +13,10 @@ import (
 // clock waits there, scheduled in clock time, until an advance of the clock runs it.
 const TestClockQueue = "test_clock"
 
+// ClockJobToRealTime is the metadata key of a clock's job that returns to real time when its
+// clock is deleted (DeleteTestClock) rather than being dropped.
+const ClockJobToRealTime = "toRealTime"
+
 // TestClockRow is a stored test clock.
 type TestClockRow struct {
 	ID         uuid.UUID
@@ -81,8 +85,16 @@ func (tx *Tx) SaveTestClock(ctx context.Context, c *TestClockRow) error {
 }
 
 // DeleteTestClock removes a clock and the work still waiting on it: its objects keep the
-// state they reached and nothing moves them again.
+// state they reached and nothing moves them again. A job marked ClockJobToRealTime in its
+// metadata (the end of an item's wait for the user: dropping it would leave the item waiting
+// for good) goes back to real time instead, due after the clock time it still had to wait.
 func (tx *Tx) DeleteTestClock(ctx context.Context, id uuid.UUID) error {
+	if _, err := tx.pg.Exec(ctx, `UPDATE river_job j SET queue = 'default', metadata = j.metadata - 'testClockId',
+		scheduled_at = now() + greatest(j.scheduled_at - k.frozen_time, interval '0')
+		FROM test_clocks k WHERE k.id = $2 AND j.queue = $1 AND j.metadata->>'testClockId' = $2::text
+		AND j.metadata->>$3 = 'true' AND j.state IN ('available', 'scheduled', 'retryable')`, TestClockQueue, id, ClockJobToRealTime); err != nil {
+		return err
+	}
 	if _, err := tx.pg.Exec(ctx, `DELETE FROM river_job WHERE queue = $1 AND metadata->>'testClockId' = $2::text
 		AND state IN ('available', 'scheduled', 'retryable')`, TestClockQueue, id); err != nil {
 		return err

@@ -2,6 +2,8 @@ package itemsync
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -119,4 +121,37 @@ func executionOpts(ctx context.Context) *river.InsertOpts {
 func inline(ctx context.Context) bool {
 	v, _ := ctx.Value(inlineKey{}).(bool)
 	return v
+}
+
+// enqueueTimeout queues the end of an execution's wait for the user at expires. For an item
+// on a test clock (ctx runs on it) the job waits on the clock's queue, in clock time and named
+// by the clock as payments' clock jobs are, so that real time never ends the wait and the
+// advance that passes expires does (RunClockJob). A deletion of the clock hands it back to
+// real time, or the item would wait for good.
+func (e *Engine) enqueueTimeout(ctx context.Context, tx *db.Tx, executionID uuid.UUID, expires time.Time) error {
+	opts := &river.InsertOpts{ScheduledAt: expires}
+	if c, ok := model.ClockOf(ctx); ok {
+		meta, err := json.Marshal(map[string]string{"testClockId": c.ID.String(), db.ClockJobToRealTime: "true"})
+		if err != nil {
+			return err
+		}
+		opts.Queue, opts.Metadata = db.TestClockQueue, meta
+	}
+	return e.enqueue(ctx, tx, InputTimeoutArgs{ExecutionID: executionID}, opts)
+}
+
+// ClockJobKinds are the jobs of this engine that wait on test clocks.
+func (e *Engine) ClockJobKinds() []string { return []string{InputTimeoutArgs{}.Kind()} }
+
+// RunClockJob runs one of this engine's jobs on a clock's queue, in the advance, with the
+// clock at the job's time in ctx.
+func (e *Engine) RunClockJob(ctx context.Context, kind string, args []byte) error {
+	if kind != (InputTimeoutArgs{}).Kind() {
+		return fmt.Errorf("item engine has no test clock job of kind %s", kind)
+	}
+	var a InputTimeoutArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return err
+	}
+	return e.inputTimeout(ctx, a.ExecutionID)
 }

@@ -18,12 +18,16 @@ func (e *Engine) CreateConnectToken(ctx context.Context, itemID *uuid.UUID, opti
 		return nil, err
 	}
 	if itemID != nil {
-		found, err := e.db.ItemExists(ctx, p.ClientID, *itemID)
+		found, clock, err := e.db.ItemClockTime(ctx, p.ClientID, *itemID)
 		if err != nil {
 			return nil, err
 		}
 		if !found {
 			return nil, model.Fail(model.CodeItemNotFound, "Item %s not found.", itemID)
+		}
+		if clock != nil {
+			// The token expires in the item's clock time (auth.IssueConnectToken).
+			ctx = model.WithClock(ctx, *clock)
 		}
 	}
 	var opts model.ConnectTokenOptions

@@ -220,7 +220,7 @@ func (e *Engine) mfaAnswer(st *state) (map[string]string, error) {
 }
 
 func (e *Engine) waitInput(ctx context.Context, st *state, param model.CredentialParameter) error {
-	expires := e.now().Add(e.cfg.InputTimeout)
+	expires := e.nowIn(ctx).Add(e.cfg.InputTimeout)
 	param.ExpiresAt = ptr(model.NewTime(expires))
 	return e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		st.ex.Status = string(model.ExecWaitingUserInput)
@@ -235,12 +235,12 @@ func (e *Engine) waitInput(ctx context.Context, st *state, param model.Credentia
 		if err := itemEvent(ctx, tx, st.it, "item/waiting_user_input", st.ex.TriggeredBy, nil); err != nil {
 			return err
 		}
-		return e.enqueue(ctx, tx, InputTimeoutArgs{ExecutionID: st.ex.ID}, &river.InsertOpts{ScheduledAt: expires})
+		return e.enqueueTimeout(ctx, tx, st.ex.ID, expires)
 	})
 }
 
 func (e *Engine) waitAction(ctx context.Context, st *state, action model.UserAction, timeout model.ExecutionStatus) error {
-	expires := e.now().Add(e.cfg.InputTimeout)
+	expires := e.nowIn(ctx).Add(e.cfg.InputTimeout)
 	action.ExpiresAt = ptr(model.NewTime(expires))
 	if timeout == "" {
 		timeout = model.ExecUserInputTimeout
@@ -259,7 +259,7 @@ func (e *Engine) waitAction(ctx context.Context, st *state, action model.UserAct
 		if err := itemEvent(ctx, tx, st.it, "item/waiting_user_action", st.ex.TriggeredBy, nil); err != nil {
 			return err
 		}
-		return e.enqueue(ctx, tx, InputTimeoutArgs{ExecutionID: st.ex.ID}, &river.InsertOpts{ScheduledAt: expires})
+		return e.enqueueTimeout(ctx, tx, st.ex.ID, expires)
 	})
 }
 
@@ -522,13 +522,22 @@ type inputTimeoutWorker struct {
 
 // Work ends an execution still waiting for the user when its window closes.
 func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeoutArgs]) error {
-	st, err := w.e.load(ctx, job.Args.ExecutionID)
+	return w.e.inputTimeout(ctx, job.Args.ExecutionID)
+}
+
+// inputTimeout ends the execution if it still waits for the user. On a test clock it runs in
+// the advance (RunClockJob), at the clock time the wait ended, and dates the end then.
+func (e *Engine) inputTimeout(ctx context.Context, executionID uuid.UUID) error {
+	st, err := e.load(ctx, executionID)
 	if err != nil || st == nil {
 		return err
 	}
+	if st.clock != nil {
+		ctx = model.WithClock(ctx, *st.clock)
+	}
 	switch model.ExecutionStatus(st.ex.Status) {
 	case model.ExecWaitingUserInput:
-		return w.e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserInputTimeout,
+		return e.finishError(ctx, st, &model.ExecutionError{Code: model.ExecUserInputTimeout,
 			Message: "The user did not provide the requested information in time."})
 	case model.ExecWaitingUserAction:
 		code := model.ExecUserInputTimeout
@@ -539,7 +548,7 @@ func (w *inputTimeoutWorker) Work(ctx context.Context, job *river.Job[InputTimeo
 		if code == model.ExecUserAuthPending {
 			msg = "The access is still pending authorization by the user at the institution."
 		}
-		return w.e.finishError(ctx, st, &model.ExecutionError{Code: code, Message: msg})
+		return e.finishError(ctx, st, &model.ExecutionError{Code: code, Message: msg})
 	}
 	return nil
 }

@@ -76,6 +76,14 @@ type ClockWork interface {
 	RunClockDue(ctx context.Context, clockID uuid.UUID) error
 }
 
+// ClockJobRunner is a ClockWork whose due work also waits as jobs on the clock's queue
+// (inserted with the clock's id in their metadata, scheduled in clock time): the advance
+// runs the jobs of its kinds in time order with the clock's own.
+type ClockJobRunner interface {
+	ClockJobKinds() []string
+	RunClockJob(ctx context.Context, kind string, args []byte) error
+}
+
 // AddClockWork makes advances run w's due work too; it is set up before the engine serves.
 func (e *Engine) AddClockWork(w ClockWork) { e.clockWork = append(e.clockWork, w) }
 
@@ -88,6 +96,13 @@ func (e *Engine) AddClockWork(w ClockWork) { e.clockWork = append(e.clockWork, w
 func (w *clockAdvanceWorker) Work(ctx context.Context, job *river.Job[ClockAdvanceArgs]) error {
 	e := w.e
 	runners := e.clockRunners()
+	for _, cw := range e.clockWork {
+		if r, ok := cw.(ClockJobRunner); ok {
+			for _, kind := range r.ClockJobKinds() {
+				runners[kind] = func(ctx context.Context, j *db.ClockJob) error { return r.RunClockJob(ctx, j.Kind, j.Args) }
+			}
+		}
+	}
 	for runs := 0; ; runs++ {
 		var next *db.ClockJob
 		var clock model.Clock

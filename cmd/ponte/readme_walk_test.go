@@ -138,6 +138,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// A dated request's scheduled payments moved by control: one paid, one canceled, the consent CONSUMED.
 		`"from":"SCHEDULED","status":"COMPLETED"`, `"from":"SCHEDULED","status":"CANCELED"`, `"status":"CONSUMED"`,
 		"boleto move: 403\n",
+		// Test clocks: a Connect Token and an MFA wait of an item on a clock end in clock time.
+		"token after the advance: API_KEY_EXPIRED\n", `"executionStatus":"USER_INPUT_TIMEOUT"`,
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {
