@@ -138,6 +138,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// A dated request's scheduled payments moved by control: one paid, one canceled, the consent CONSUMED.
 		`"from":"SCHEDULED","status":"COMPLETED"`, `"from":"SCHEDULED","status":"CANCELED"`, `"status":"CONSUMED"`,
 		"boleto move: 403\n",
+		// A pre-authorization on a test clock refuses a payment over its daily limit in clock time.
+		"over the daily limit: 400\n",
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {
