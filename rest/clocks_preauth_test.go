@@ -86,27 +86,47 @@ func TestPreauthorizationsOnATestClock(t *testing.T) {
 	}
 	pay(id, 0.01).WantError(400, model.CodeSmartTransferLimitExceeded.String())
 
-	events, err := env.DB.Events(context.Background(), uuid.MustParse(a.ID), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var at []string
-	for _, e := range events {
-		if e.Payload["preauthorizationId"] == id {
-			at = append(at, e.Event+" "+e.CreatedAt.UTC().Format(time.RFC3339))
+	eventsOf := func(preauth string) string {
+		events, err := env.DB.Events(context.Background(), uuid.MustParse(a.ID), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
+		var at []string
+		for _, e := range events {
+			if e.Payload["preauthorizationId"] == preauth {
+				at = append(at, e.Event+" "+e.CreatedAt.UTC().Format(time.RFC3339))
+			}
+		}
+		return strings.Join(at, "|")
 	}
-	want := []string{"smart_transfer_preauthorization/completed 2030-01-01T12:00:00Z", "smart_transfer_payment/completed 2030-01-01T12:00:00Z",
-		"smart_transfer_payment/completed 2030-01-01T12:00:00Z"}
-	if strings.Join(at, "|") != strings.Join(want, "|") {
+	if at := eventsOf(id); at != "smart_transfer_preauthorization/completed 2030-01-01T12:00:00Z|smart_transfer_payment/completed 2030-01-01T12:00:00Z|"+
+		"smart_transfer_payment/completed 2030-01-01T12:00:00Z" {
 		t.Fatalf("events of the clocked pre-authorization: %v", at)
 	}
 
-	// GraphQL creates on a clock and reads it back.
+	// GraphQL creates on a clock, reads it back and revokes it at the clock's time; a payer's
+	// rejection is dated so too, with its event.
 	const create = `mutation($in: SmartTransferPreauthorizationInput!) { createSmartTransferPreauthorization(input: $in) { id createdAt testClockId } }`
 	g := env.GraphQL(t, key, create, map[string]any{"in": body(clock)}).OK(t)["createSmartTransferPreauthorization"].(map[string]any)
 	if g["createdAt"] != "2030-01-02T12:00:00.000Z" || g["testClockId"] != clock {
 		t.Fatalf("GraphQL pre-authorization on the clock: %v", g)
+	}
+	env.Do(t, "POST", "/sandbox/test-clocks/"+clock+"/advance", key, map[string]any{"frozenTime": "2030-01-03T12:00:00Z"}).Want(200)
+	testsupport.Eventually(t, "the clock's second advance", 20*time.Second, func() bool {
+		return env.Do(t, "GET", "/sandbox/test-clocks/"+clock, key, nil).Want(200).String("status") == "ready"
+	})
+	rv := env.GraphQL(t, key, `mutation($id: UUID!) { revokeSmartTransferPreauthorization(id: $id) { status updatedAt } }`, map[string]any{"id": g["id"]}).OK(t)
+	if r := rv["revokeSmartTransferPreauthorization"].(map[string]any); r["status"] != payments.PreauthRevoked || r["updatedAt"] != "2030-01-03T12:00:00.000Z" {
+		t.Fatalf("revoked on the clock: %v", r)
+	}
+	var rejected model.SmartTransferPreauthorization
+	env.Do(t, "POST", "/smart-transfers/preauthorizations", key, body(clock)).Want(200).JSON(&rejected)
+	decidePreauth(t, env, &rejected, "reject").Want(200)
+	if r := env.Do(t, "GET", "/smart-transfers/preauthorizations/"+rejected.ID.String(), key, nil).Want(200).Map(); r["status"] != payments.PreauthRejected || r["updatedAt"] != "2030-01-03T12:00:00.000Z" {
+		t.Fatalf("rejected on the clock: %v %v", r["status"], r["updatedAt"])
+	}
+	if at := eventsOf(rejected.ID.String()); at != "smart_transfer_preauthorization/error 2030-01-03T12:00:00Z" {
+		t.Fatalf("events of the pre-authorization rejected on the clock: %v", at)
 	}
 	r := env.GraphQL(t, key, `query($id: UUID!) { smartTransferPreauthorization(id: $id) { testClockId } }`, map[string]any{"id": id}).OK(t)
 	if r["smartTransferPreauthorization"].(map[string]any)["testClockId"] != clock {
