@@ -3,18 +3,20 @@ package rest_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"ponte/sandbox/payer"
 	"ponte/testsupport"
 )
 
 // The application's own actions on requests that live on a test clock are dated in clock
 // time, at the clock's current time and not at the request's creation: cancelling a
 // scheduled payment (one, then the rest through GraphQL), an edit, a refund (whose answer then
-// waits for the clock), a deletion and, on an automatic PIX authorization, cancelling a charge and the
+// waits for the clock), a deletion, a retried charge (which the clock then runs) and, on an automatic PIX authorization, cancelling a charge and the
 // authorization itself; each with its events dated so.
 func TestActionsOnRequestsOnATestClock(t *testing.T) {
 	t.Parallel()
@@ -49,6 +51,14 @@ func TestActionsOnRequestsOnATestClock(t *testing.T) {
 		"fixedAmount": 30, "isSandbox": true, "testClockId": clock}).Want(200).String("id")
 	consentByControl(auto)
 	charge := env.Do(t, "POST", "/payments/requests/"+auto+"/automatic-pix/schedule", key, map[string]any{"amount": 30, "date": "2031-01-05"}).Want(200).String("id")
+	// A payer without funds, whose weekly charges fail, for a retry.
+	retried := env.Do(t, "POST", "/payments/requests/automatic-pix", key, map[string]any{"interval": "WEEKLY", "startDate": "2031-01-05",
+		"fixedAmount": 30, "isRetryAccepted": true, "isSandbox": true, "testClockId": clock}).Want(200).String("id")
+	id := env.Do(t, "POST", "/payments/intents", key, map[string]any{"paymentRequestId": retried, "connectorId": payConnector,
+		"parameters": map[string]any{"cpf": payer.CPFInsufficientFunds, "name": "Maria Silva"}}).Want(200).String("id")
+	env.Do(t, "POST", "/sandbox/payments/payment-intents/"+id+"/status", key, map[string]any{"status": "CONSENT_AUTHORIZED"}).Want(200)
+	env.Do(t, "POST", "/payments/requests/"+retried+"/automatic-pix/schedule", key, map[string]any{"amount": 30, "date": "2031-01-05"}).Want(200)
+	failing := env.Do(t, "POST", "/payments/requests/"+retried+"/automatic-pix/schedule", key, map[string]any{"amount": 30, "date": "2031-01-12"}).Want(200).String("id")
 
 	// A day on: the SINGLE payment ran at 08:00 in São Paulo, the rest waits.
 	advance("2031-01-02T12:00:00Z")
@@ -106,6 +116,20 @@ func TestActionsOnRequestsOnATestClock(t *testing.T) {
 		t.Fatalf("authorization cancelled on the clock: %v", r)
 	}
 
+	// A charge retried on the clock: dated by it, and run again by an advance.
+	advance("2031-01-12T20:00:00Z")
+	chargePath := "/payments/requests/" + retried + "/automatic-pix/schedules/" + failing
+	if c := env.Do(t, "GET", chargePath, key, nil).Want(200).Map(); c["status"] != "ERROR" {
+		t.Fatalf("charge of a payer without funds on the clock: %v", c)
+	}
+	if c := env.Do(t, "POST", chargePath+"/retry", key, map[string]any{"date": "2031-01-15"}).Want(200).Map(); c["status"] != "SCHEDULED" || c["updatedAt"] != "2031-01-12T20:00:00.000Z" {
+		t.Fatalf("charge retried on the clock: %v %v", c["status"], c["updatedAt"])
+	}
+	advance("2031-01-16T12:00:00Z")
+	if c := env.Do(t, "GET", chargePath, key, nil).Want(200).Map(); c["status"] != "ERROR" || !strings.HasPrefix(c["updatedAt"].(string), "2031-01-15") {
+		t.Fatalf("retried charge after the advance past its date: %v %v", c["status"], c["updatedAt"])
+	}
+
 	// A deletion cancels the request at the clock's time.
 	env.Do(t, "DELETE", "/payments/requests/"+editable, key, nil).Want(200)
 
@@ -126,7 +150,7 @@ func TestActionsOnRequestsOnATestClock(t *testing.T) {
 		scheduled: {"scheduled_payment/canceled 2031-01-02T12:00:00Z"},
 		paid: {"payment_request/updated REFUND_IN_PROGRESS 2031-01-02T12:00:00Z", "payment_request/updated COMPLETED 2031-01-02T12:00:00Z",
 			"payment_request/updated REFUND_IN_PROGRESS 2031-01-02T13:00:00Z"},
-		editable: {"payment_request/updated CANCELED 2031-01-02T13:00:00Z"},
+		editable: {"payment_request/updated CANCELED 2031-01-16T12:00:00Z"},
 		auto:     {"automatic_pix_payment/canceled 2031-01-02T13:00:00Z", "payment_request/updated CANCELED 2031-01-02T13:00:00Z"},
 	} {
 		for _, w := range want {
