@@ -27,18 +27,20 @@ type PreauthorizationRow struct {
 	CallbackError            *string
 	ErrorDetail              *model.PaymentErrorDetail
 	CreatedAt, UpdatedAt     time.Time
+	// TestClockID names the sandbox test clock the pre-authorization lives on.
+	TestClockID *uuid.UUID
 }
 
 const preauthCols = `id, client_id, connector_id, status, payer_cpf, payer_cnpj, payer_name, recipient_ids,
 	limit_transaction::float8, limit_daily::float8, limit_weekly::float8, limit_monthly::float8, limit_yearly::float8, limit_total::float8,
-	client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients`
+	client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients, test_clock_id`
 
 func scanPreauth(r pgx.CollectableRow) (*PreauthorizationRow, error) {
 	p := &PreauthorizationRow{}
 	l := &p.Limits
 	err := r.Scan(&p.ID, &p.ClientID, &p.ConnectorID, &p.Status, &p.Payer.Cpf, &p.Payer.Cnpj, &p.Payer.Name, &p.RecipientIDs,
 		&l.Transaction, &l.Daily, &l.Weekly, &l.Monthly, &l.Yearly, &l.Total,
-		&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients)
+		&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients, &p.TestClockID)
 	return p, err
 }
 
@@ -47,11 +49,11 @@ func (c *conn) InsertPreauthorization(ctx context.Context, p *PreauthorizationRo
 	l := p.Limits
 	_, err := c.pg.Exec(ctx, `INSERT INTO smart_transfer_preauthorizations (id, client_id, connector_id, status, payer_cpf, payer_cnpj,
 		payer_name, recipient_ids, limit_transaction, limit_daily, limit_weekly, limit_monthly, limit_yearly, limit_total,
-		client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+		client_preauthorization_id, callback_success, callback_error, error_detail, created_at, updated_at, recipients, test_clock_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 		p.ID, p.ClientID, p.ConnectorID, p.Status, p.Payer.Cpf, p.Payer.Cnpj, p.Payer.Name, p.RecipientIDs,
 		l.Transaction, l.Daily, l.Weekly, l.Monthly, l.Yearly, l.Total,
-		p.ClientPreauthorizationID, p.CallbackSuccess, p.CallbackError, p.ErrorDetail, p.CreatedAt, p.UpdatedAt, p.Recipients)
+		p.ClientPreauthorizationID, p.CallbackSuccess, p.CallbackError, p.ErrorDetail, p.CreatedAt, p.UpdatedAt, p.Recipients, p.TestClockID)
 	return err
 }
 
@@ -85,7 +87,7 @@ func (d *DB) Preauthorizations(ctx context.Context, clientID uuid.UUID, limit, o
 			l := &p.Limits
 			err := r.Scan(&p.ID, &p.ClientID, &p.ConnectorID, &p.Status, &p.Payer.Cpf, &p.Payer.Cnpj, &p.Payer.Name, &p.RecipientIDs,
 				&l.Transaction, &l.Daily, &l.Weekly, &l.Monthly, &l.Yearly, &l.Total,
-				&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients, total)
+				&p.ClientPreauthorizationID, &p.CallbackSuccess, &p.CallbackError, &p.ErrorDetail, &p.CreatedAt, &p.UpdatedAt, &p.Recipients, &p.TestClockID, total)
 			return p, err
 		})
 }

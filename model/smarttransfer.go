@@ -28,6 +28,9 @@ type SmartTransferPreauthorization struct {
 	ErrorDetail              *PaymentErrorDetail  `json:"errorDetail"`
 	CreatedAt                Time                 `json:"createdAt"`
 	UpdatedAt                Time                 `json:"updatedAt"`
+	// TestClockID names the sandbox test clock the pre-authorization lives on; absent for
+	// real time.
+	TestClockID *uuid.UUID `json:"testClockId,omitempty"`
 }
 
 // SmartTransferPreauthorizationInput asks a payer for a pre-authorization.
@@ -38,6 +41,8 @@ type SmartTransferPreauthorizationInput struct {
 	CallbackUrls             *CallbackURLs        `json:"callbackUrls"`
 	Limits                   *SmartTransferLimits `json:"limits"`
 	ClientPreauthorizationID *string              `json:"clientPreauthorizationId"`
+	// TestClockID puts a sandbox pre-authorization on a test clock (docs/test-clocks.md).
+	TestClockID *string `json:"testClockId"`
 }
 
 // SmartTransferPreauthorizationPage is the page envelope of GET

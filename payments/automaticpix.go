@@ -303,6 +303,9 @@ func (e *Engine) RetryAutomaticPixPayment(ctx context.Context, requestID, id uui
 		if p, a, err = e.lockCharge(ctx, tx, clientID, requestID, id); err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		switch {
 		case p.Status != Authorized:
 			return model.Fail(model.CodePaymentRequestNotEditable, "Payment request %s is %s: its authorization is no longer in force.", requestID, p.Status)
@@ -343,6 +346,9 @@ func (e *Engine) CancelAutomaticPixPayment(ctx context.Context, requestID, id uu
 		if p, a, err = e.lockCharge(ctx, tx, clientID, requestID, id); err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		if a.Status != AutoScheduled {
 			return model.Fail(model.CodeAutomaticPixPaymentNotCancelable, "Automatic PIX payment %s is %s: only a SCHEDULED payment can be canceled.", id, a.Status)
 		}
@@ -373,6 +379,9 @@ func (e *Engine) CancelAutomaticPixAuthorization(ctx context.Context, requestID 
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if p, err = e.authorizedRequest(ctx, tx, clientID, requestID); err != nil {
+			return err
+		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
 			return err
 		}
 		n, _, err := tx.ActivePaymentIntent(ctx, p.ID)

@@ -31,6 +31,9 @@ func (e *Engine) RefundRequest(ctx context.Context, id uuid.UUID, amount *float6
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		if p.Status != Completed && p.Status != RefundError {
 			return model.Fail(model.CodePaymentRequestNotRefundable, "Payment request %s is %s; only a COMPLETED one (or one whose refund failed) can be refunded.", id, p.Status)
 		}

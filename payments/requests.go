@@ -421,6 +421,9 @@ func (e *Engine) UpdateRequest(ctx context.Context, id uuid.UUID, in model.Payme
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		if in.IsSandbox != nil || in.SmartAccountID != nil {
 			return bad("isSandbox and smartAccountId cannot change after a request is created.")
 		}
@@ -463,6 +466,9 @@ func (e *Engine) DeleteRequest(ctx context.Context, id uuid.UUID) (*model.Paymen
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if p, err = e.lockRequest(ctx, tx, clientID, id); err != nil {
+			return err
+		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
 			return err
 		}
 		n, active, err := tx.ActivePaymentIntent(ctx, p.ID)

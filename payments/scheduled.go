@@ -268,6 +268,9 @@ func (e *Engine) cancelSchedules(ctx context.Context, clientID, requestID uuid.U
 		if err != nil {
 			return err
 		}
+		if ctx, err = e.onClock(ctx, tx, p); err != nil {
+			return err
+		}
 		list, err := tx.ScheduledPayments(ctx, requestID, true)
 		if err != nil {
 			return err

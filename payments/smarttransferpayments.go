@@ -116,6 +116,13 @@ func (e *Engine) CreateSmartTransferPayment(ctx context.Context, in model.SmartT
 		if !named {
 			return model.Fail(model.CodeSmartTransferRecipientNotAllowed, "Recipient %s is not one of pre-authorization %s's recipients.", recipientID, preauthID)
 		}
+		// A payment under a pre-authorization on a test clock is dated by the clock, and
+		// its limits' periods are the clock's; its settlement steps wait for the clock.
+		if ctx, err = e.preauthOnClock(ctx, tx, pre); err != nil {
+			return err
+		}
+		now = e.now(ctx)
+		p.CreatedAt, p.UpdatedAt = now, now
 		spent, err := tx.SmartTransferSpent(ctx, preauthID, periodStarts(now), stFailed)
 		if err != nil {
 			return err

@@ -68,6 +68,9 @@ func (e *Engine) CreatePreauthorization(ctx context.Context, in model.SmartTrans
 	}
 	now := e.now(ctx)
 	p := &db.PreauthorizationRow{ID: model.NewID(), ClientID: clientID, ConnectorID: conn.ID, Status: PreauthCreated, CreatedAt: now, UpdatedAt: now}
+	if ctx, err = e.attachPreauthClock(ctx, p, conn, in.TestClockID); err != nil {
+		return nil, err
+	}
 	if p.Payer.Cpf, err = checkCPF("parameters.cpf", *in.Parameters.Cpf); err != nil {
 		return nil, err
 	}
@@ -265,7 +268,8 @@ func (e *Engine) preauthViews(ctx context.Context, clientID uuid.UUID, rows []*d
 	out := make([]*model.SmartTransferPreauthorization, 0, len(rows))
 	for _, p := range rows {
 		v := &model.SmartTransferPreauthorization{ID: p.ID, Status: p.Status, ClientPreauthorizationID: p.ClientPreauthorizationID,
-			ErrorDetail: p.ErrorDetail, CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), Recipients: []*model.PaymentRecipient{}}
+			ErrorDetail: p.ErrorDetail, CreatedAt: model.NewTime(p.CreatedAt), UpdatedAt: model.NewTime(p.UpdatedAt), Recipients: []*model.PaymentRecipient{},
+			TestClockID: p.TestClockID}
 		limits := p.Limits
 		v.Limits = &limits
 		if p.Status == PreauthCreated {
@@ -315,6 +319,9 @@ func (e *Engine) DecidePreauthorizationForPayer(ctx context.Context, id uuid.UUI
 		}
 		if !PreauthDecidable(p.Status) {
 			return model.Fail(model.CodeSmartTransferPreauthorizationDecided, "Smart transfer pre-authorization %s is %s already.", id, p.Status)
+		}
+		if ctx, err = e.preauthOnClock(ctx, tx, p); err != nil {
+			return err
 		}
 		to := PreauthCompleted
 		if !approve {
@@ -366,6 +373,9 @@ func (e *Engine) revokePreauth(ctx context.Context, clientID, id uuid.UUID, by s
 		}
 		if !preauthMoveAllowed(p.Status, PreauthRevoked) {
 			return model.Fail(model.CodeSmartTransferNotRevocable, "Smart transfer pre-authorization %s is %s; only a CREATED or COMPLETED one can be revoked.", id, p.Status)
+		}
+		if ctx, err = e.preauthOnClock(ctx, tx, p); err != nil {
+			return err
 		}
 		return e.movePreauth(ctx, tx, p, PreauthRevoked, by)
 	})

@@ -140,6 +140,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		"boleto move: 403\n",
 		// Test clocks: a Connect Token and an MFA wait of an item on a clock end in clock time.
 		"token after the advance: API_KEY_EXPIRED\n", `"executionStatus":"USER_INPUT_TIMEOUT"`,
+		// A pre-authorization on a test clock refuses a payment over its daily limit in clock time.
+		"over the daily limit: 400\n",
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {

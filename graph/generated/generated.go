@@ -1804,6 +1804,7 @@ type ComplexityRoot struct {
 		Limits                   func(childComplexity int) int
 		Recipients               func(childComplexity int) int
 		Status                   func(childComplexity int) int
+		TestClockID              func(childComplexity int) int
 		UpdatedAt                func(childComplexity int) int
 	}
 
@@ -10656,6 +10657,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SmartTransferPreauthorization.Status(childComplexity), true
+	case "SmartTransferPreauthorization.testClockId":
+		if e.ComplexityRoot.SmartTransferPreauthorization.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SmartTransferPreauthorization.TestClockID(childComplexity), true
 	case "SmartTransferPreauthorization.updatedAt":
 		if e.ComplexityRoot.SmartTransferPreauthorization.UpdatedAt == nil {
 			break
@@ -17031,6 +17038,20 @@ extend type SandboxCleanSlate {
   "Custom sandbox users (POST /sandbox/users)."
   sandboxUsers: Int!
 }
+
+# Smart transfer pre-authorizations on test clocks (docs/test-clocks.md): a sandbox
+# pre-authorization created with testClockId, its payer's decision and the payments made under
+# it are dated by the clock, so its limits' periods are the clock's days, weeks, months and years.
+
+extend input SmartTransferPreauthorizationInput {
+  "Sandbox only: the test clock the pre-authorization lives on (its dates, its payments' dates and its limits' periods follow the clock)."
+  testClockId: String
+}
+
+extend type SmartTransferPreauthorization {
+  "The test clock the pre-authorization lives on; absent for real time."
+  testClockId: UUID
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -20205,6 +20226,8 @@ func (ec *executionContext) childFields_SmartTransferPreauthorization(ctx contex
 		return ec.fieldContext_SmartTransferPreauthorization_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_SmartTransferPreauthorization_updatedAt(ctx, field)
+	case "testClockId":
+		return ec.fieldContext_SmartTransferPreauthorization_testClockId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SmartTransferPreauthorization", field.Name)
 }
@@ -57944,6 +57967,29 @@ func (ec *executionContext) fieldContext_SmartTransferPreauthorization_updatedAt
 	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _SmartTransferPreauthorization_testClockId(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SmartTransferPreauthorization_testClockId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOUUID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SmartTransferPreauthorization_testClockId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SmartTransferPreauthorization", field, false, false, "UUID")
+}
+
 func (ec *executionContext) _SmartTransferPreauthorizationPage_total(ctx context.Context, field graphql.CollectedField, obj *model.SmartTransferPreauthorizationPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -64634,7 +64680,7 @@ func (ec *executionContext) unmarshalInputSmartTransferPreauthorizationInput(ctx
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"connectorId", "parameters", "recipientIds", "callbackUrls", "limits", "clientPreauthorizationId"}
+	fieldsInOrder := [...]string{"connectorId", "parameters", "recipientIds", "callbackUrls", "limits", "clientPreauthorizationId", "testClockId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -64683,6 +64729,13 @@ func (ec *executionContext) unmarshalInputSmartTransferPreauthorizationInput(ctx
 				return it, err
 			}
 			it.ClientPreauthorizationID = data
+		case "testClockId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
 		}
 	}
 	return it, nil
@@ -76454,6 +76507,11 @@ func (ec *executionContext) _SmartTransferPreauthorization(ctx context.Context, 
 		case "updatedAt":
 			out.Values[i] = ec._SmartTransferPreauthorization_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testClockId":
+			out.Values[i] = ec._SmartTransferPreauthorization_testClockId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
