@@ -37,7 +37,7 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	}
 	mv := &model.SandboxPaymentMove{Kind: kind, ID: id, Status: to}
 	var requestID, intentID, scheduledID, chargeID uuid.UUID
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(asControl(ctx), func(ctx context.Context, tx *db.Tx) error {
 		switch kind {
 		case model.SandboxScheduledPays:
 			p, s, err := e.lockScheduled(ctx, tx, pr.ClientID, id)
@@ -170,6 +170,11 @@ func (e *Engine) controlIntent(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 		}
 	case ConsentRejected, PaymentRejected, IntentRejected, IntentError, PaymentTimeout, IntentCanceled:
 		n.ErrorDetail = errorDetail(d, to)
+		if n.Status == ConsentAuthorized && kindOf(p) != single {
+			if err := e.failAuthorization(ctx, tx, p); err != nil {
+				return err
+			}
+		}
 	case ConsentAuthorized:
 		n.Payer.Signatures++
 	case SettlementProcessing:

@@ -1327,6 +1327,7 @@ type ComplexityRoot struct {
 
 	PaymentIntentStep struct {
 		At     func(childComplexity int) int
+		Cause  func(childComplexity int) int
 		Status func(childComplexity int) int
 	}
 
@@ -8090,6 +8091,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntentStep.At(childComplexity), true
+	case "PaymentIntentStep.cause":
+		if e.ComplexityRoot.PaymentIntentStep.Cause == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentStep.Cause(childComplexity), true
 	case "PaymentIntentStep.status":
 		if e.ComplexityRoot.PaymentIntentStep.Status == nil {
 			break
@@ -17031,6 +17038,12 @@ extend type SandboxCleanSlate {
   "Custom sandbox users (POST /sandbox/users)."
   sandboxUsers: Int!
 }
+
+# A status-history step says when a sandbox control move made it.
+extend type PaymentIntentStep {
+  "SANDBOX_CONTROL when a sandbox control move (sandboxMovePayment, POST /sandbox/payments/{kind}/{id}/status) made the step; null for the steps of the payer, the institution and the service."
+  cause: String
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -19429,6 +19442,8 @@ func (ec *executionContext) childFields_PaymentIntentStep(ctx context.Context, f
 		return ec.fieldContext_PaymentIntentStep_status(ctx, field)
 	case "at":
 		return ec.fieldContext_PaymentIntentStep_at(ctx, field)
+	case "cause":
+		return ec.fieldContext_PaymentIntentStep_cause(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentIntentStep", field.Name)
 }
@@ -47577,6 +47592,29 @@ func (ec *executionContext) fieldContext_PaymentIntentStep_at(_ context.Context,
 	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _PaymentIntentStep_cause(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentStep_cause(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cause, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentStep_cause(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "String")
+}
+
 func (ec *executionContext) _PaymentParticipant_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -73340,6 +73378,11 @@ func (ec *executionContext) _PaymentIntentStep(ctx context.Context, sel ast.Sele
 		case "at":
 			out.Values[i] = ec._PaymentIntentStep_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cause":
+			out.Values[i] = ec._PaymentIntentStep_cause(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
