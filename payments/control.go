@@ -64,6 +64,12 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 			}
 			mv.Boleto = &b.Boleto
 			return nil
+		case model.SandboxSmartPays:
+			mv.From, err = e.controlSmartTransfer(ctx, tx, pr.ClientID, id, to, in.ErrorDetail)
+			return err
+		case model.SandboxBulkPays:
+			mv.From, mv.Status, err = e.controlBulk(ctx, tx, pr.ClientID, id, to, in.ErrorDetail)
+			return err
 		case model.SandboxPaymentIntents:
 			p, n, err := e.lockIntent(ctx, tx, pr.ClientID, id)
 			if err != nil {
@@ -90,8 +96,18 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	if err != nil {
 		return nil, err
 	}
+	switch kind {
+	case model.SandboxSmartPays:
+		if mv.SmartTransferPayment, err = e.SmartTransferPayment(ctx, id); err != nil {
+			return nil, err
+		}
+	case model.SandboxBulkPays:
+		if mv.BulkPayment, err = e.bulkPayment(ctx, pr.ClientID, id); err != nil {
+			return nil, err
+		}
+	}
 	if requestID == uuid.Nil {
-		return mv, nil // a boleto's move: no payment request
+		return mv, nil // a boleto's, smart transfer payment's or bulk payment's move: no one payment request
 	}
 	if mv.PaymentRequest, err = e.Request(ctx, requestID); err != nil {
 		return nil, err

@@ -1687,15 +1687,17 @@ type ComplexityRoot struct {
 	}
 
 	SandboxPaymentMove struct {
-		AutomaticPixPayment func(childComplexity int) int
-		Boleto              func(childComplexity int) int
-		From                func(childComplexity int) int
-		ID                  func(childComplexity int) int
-		Kind                func(childComplexity int) int
-		PaymentIntent       func(childComplexity int) int
-		PaymentRequest      func(childComplexity int) int
-		ScheduledPayment    func(childComplexity int) int
-		Status              func(childComplexity int) int
+		AutomaticPixPayment  func(childComplexity int) int
+		Boleto               func(childComplexity int) int
+		BulkPayment          func(childComplexity int) int
+		From                 func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Kind                 func(childComplexity int) int
+		PaymentIntent        func(childComplexity int) int
+		PaymentRequest       func(childComplexity int) int
+		ScheduledPayment     func(childComplexity int) int
+		SmartTransferPayment func(childComplexity int) int
+		Status               func(childComplexity int) int
 	}
 
 	SandboxTransactionChange struct {
@@ -10154,6 +10156,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.Boleto(childComplexity), true
+	case "SandboxPaymentMove.bulkPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.BulkPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.BulkPayment(childComplexity), true
 	case "SandboxPaymentMove.from":
 		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
 			break
@@ -10190,6 +10198,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment(childComplexity), true
+	case "SandboxPaymentMove.smartTransferPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.SmartTransferPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.SmartTransferPayment(childComplexity), true
 	case "SandboxPaymentMove.status":
 		if e.ComplexityRoot.SandboxPaymentMove.Status == nil {
 			break
@@ -17044,6 +17058,15 @@ extend type PaymentIntentStep {
   "SANDBOX_CONTROL when a sandbox control move (sandboxMovePayment, POST /sandbox/payments/{kind}/{id}/status) made the step; null for the steps of the payer, the institution and the service."
   cause: String
 }
+
+# Sandbox moves of smart transfer payments and bulk payments (kinds smart-transfer-payments
+# and bulk-payments of sandboxMovePayment); such a move has no one payment request.
+extend type SandboxPaymentMove {
+  "The smart transfer payment as the move left it, for a move of one (kind smart-transfer-payments)."
+  smartTransferPayment: SmartTransferPayment
+  "The bulk payment as the move left it, with its requests, for a move of one (kind bulk-payments)."
+  bulkPayment: BulkPayment
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -20000,6 +20023,10 @@ func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, 
 		return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
 	case "boleto":
 		return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
+	case "smartTransferPayment":
+		return ec.fieldContext_SandboxPaymentMove_smartTransferPayment(ctx, field)
+	case "bulkPayment":
+		return ec.fieldContext_SandboxPaymentMove_bulkPayment(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
 }
@@ -56121,6 +56148,70 @@ func (ec *executionContext) fieldContext_SandboxPaymentMove_boleto(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _SandboxPaymentMove_smartTransferPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_smartTransferPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartTransferPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+			return ec.marshalOSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_smartTransferPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_bulkPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_bulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalOBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_bulkPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SandboxTransactionChange_transactionId(ctx context.Context, field graphql.CollectedField, obj *model.SandboxTransactionChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -75806,6 +75897,16 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "smartTransferPayment":
+			out.Values[i] = ec._SandboxPaymentMove_smartTransferPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bulkPayment":
+			out.Values[i] = ec._SandboxPaymentMove_bulkPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -80614,6 +80715,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx context.Context, sel ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BulkPayment(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOBusinessOtherDocument2ᚕponteᚋmodelᚐBusinessOtherDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BusinessOtherDocument) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -81765,6 +81873,13 @@ func (ec *executionContext) unmarshalOSmartTransferLimitsInput2ᚖponteᚋmodel�
 	}
 	res, err := ec.unmarshalInputSmartTransferLimitsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SmartTransferPayment(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, sel ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {
