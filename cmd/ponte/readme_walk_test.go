@@ -138,6 +138,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		// A dated request's scheduled payments moved by control: one paid, one canceled, the consent CONSUMED.
 		`"from":"SCHEDULED","status":"COMPLETED"`, `"from":"SCHEDULED","status":"CANCELED"`, `"status":"CONSUMED"`,
 		"boleto move: 403\n",
+		// Moves marked in the intent's history; a bulk payment approved and settled by moves.
+		`"cause":"SANDBOX_CONTROL"`, `"from":"CREATED","status":"PAYMENT_IN_PROGRESS"`, `"from":"PAYMENT_IN_PROGRESS","status":"COMPLETED"`,
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {
