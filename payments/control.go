@@ -14,7 +14,8 @@ import (
 
 // Sandbox control of payments (POST /sandbox/payments/{kind}/{id}/status): a developer
 // moves a sandbox payment request, intent, scheduled payment or automatic PIX charge
-// (control_dated.go) to any status its state table allows next,
+// (control_dated.go), boleto (control_boletos.go), smart transfer payment or bulk payment
+// (control_transfers.go) to any status its state table allows next,
 // through the functions the engine makes its own moves with, so the status, the ledger
 // (COMPLETED posts the payment, a refund holds and releases it), the request following its
 // intent and the webhooks are those of a real move, triggeredBy CLIENT (the API key's

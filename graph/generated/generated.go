@@ -16392,7 +16392,7 @@ input SandboxPaymentErrorInput {
 
 "What a sandbox payment move did."
 type SandboxPaymentMove {
-  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
+  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments, boletos, smart-transfer-payments or bulk-payments."
   kind: String!
   "The moved resource's id."
   id: UUID!
@@ -16407,9 +16407,9 @@ type SandboxPaymentMove {
 }
 
 extend type Mutation {
-  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge or boleto to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge, boleto, smart transfer payment or bulk payment to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
   sandboxMovePayment(
-    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
+    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments, boletos, smart-transfer-payments or bulk-payments."
     kind: String!
     "The resource's id."
     id: UUID!
