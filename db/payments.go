@@ -201,10 +201,11 @@ func (tx *Tx) SavePaymentIntent(ctx context.Context, n *PaymentIntentRow) error 
 	return err
 }
 
-// AddPaymentIntentStep records a status the intent reached.
-func (tx *Tx) AddPaymentIntentStep(ctx context.Context, id uuid.UUID, status string, at time.Time) error {
-	_, err := tx.pg.Exec(ctx, `INSERT INTO payment_intent_steps (intent_id, seq, status, at)
-		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3 FROM payment_intent_steps WHERE intent_id = $1`, id, status, at)
+// AddPaymentIntentStep records a status the intent reached, and its cause when one is
+// recorded ("" stores none).
+func (tx *Tx) AddPaymentIntentStep(ctx context.Context, id uuid.UUID, status string, at time.Time, cause string) error {
+	_, err := tx.pg.Exec(ctx, `INSERT INTO payment_intent_steps (intent_id, seq, status, at, cause)
+		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, nullif($4, '') FROM payment_intent_steps WHERE intent_id = $1`, id, status, at, cause)
 	return err
 }
 
@@ -251,7 +252,7 @@ func (c *conn) PaymentIntentsOfRequests(ctx context.Context, clientID uuid.UUID,
 
 // PaymentIntentSteps reads the status history of several intents in one statement.
 func (c *conn) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*model.PaymentIntentStep, error) {
-	rows, err := c.pg.Query(ctx, `SELECT intent_id, status, at FROM payment_intent_steps WHERE intent_id = ANY($1) ORDER BY intent_id, seq`, ids)
+	rows, err := c.pg.Query(ctx, `SELECT intent_id, status, at, cause FROM payment_intent_steps WHERE intent_id = ANY($1) ORDER BY intent_id, seq`, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +262,7 @@ func (c *conn) PaymentIntentSteps(ctx context.Context, ids []uuid.UUID) (map[uui
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (step, error) {
 		s := step{step: &model.PaymentIntentStep{}}
-		err := r.Scan(&s.intent, &s.step.Status, &s.step.At)
+		err := r.Scan(&s.intent, &s.step.Status, &s.step.At, &s.step.Cause)
 		return s, err
 	})
 	if err != nil {

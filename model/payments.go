@@ -227,7 +227,13 @@ type PaymentDebtor struct {
 type PaymentIntentStep struct {
 	Status string `json:"status"`
 	At     Time   `json:"at"`
+	// Cause is StepCauseSandboxControl for a step a sandbox control move made; absent
+	// for the steps of the payer, the institution and the engine.
+	Cause *string `json:"cause,omitempty"`
 }
+
+// StepCauseSandboxControl marks a status-history step made by a sandbox control move.
+const StepCauseSandboxControl = "SANDBOX_CONTROL"
 
 // PaymentIntent is one attempt of a payer to pay a request (section 2.10).
 type PaymentIntent struct {

@@ -10,10 +10,13 @@ const (
 	SandboxScheduledPays   = "scheduled-payments"
 	SandboxAutoPixPays     = "automatic-pix-payments"
 	SandboxBoletos         = "boletos"
+	SandboxSmartPays       = "smart-transfer-payments"
+	SandboxBulkPays        = "bulk-payments"
 )
 
 // SandboxPaymentKinds lists them.
-var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents, SandboxScheduledPays, SandboxAutoPixPays, SandboxBoletos}
+var SandboxPaymentKinds = []string{SandboxPaymentRequests, SandboxPaymentIntents, SandboxScheduledPays, SandboxAutoPixPays, SandboxBoletos,
+	SandboxSmartPays, SandboxBulkPays}
 
 // SandboxPaymentMoveInput is the body of POST /sandbox/payments/{kind}/{id}/status: the
 // status to move a sandbox payment to and, for a failure, the error it carries.
@@ -44,4 +47,8 @@ type SandboxPaymentMove struct {
 	AutomaticPixPayment *AutomaticPixPayment `json:"automaticPixPayment"`
 	// The boleto, for a move of one (which has no payment request).
 	Boleto *Boleto `json:"boleto"`
+	// The smart transfer payment or bulk payment, for a move of one (neither has one
+	// payment request of its own: paymentRequest is null).
+	SmartTransferPayment *SmartTransferPayment `json:"smartTransferPayment"`
+	BulkPayment          *BulkPayment          `json:"bulkPayment"`
 }

@@ -306,46 +306,7 @@ func (e *Engine) DecideBulkPaymentForOwner(ctx context.Context, id uuid.UUID, ap
 		if !approve {
 			return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: ConsentRejected, Description: "The smart account's owner rejected the bulk payment."})
 		}
-		if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {
-			return err
-		}
-		total, err := e.payableRequests(ctx, tx, b)
-		if err == nil {
-			err = e.coverBulk(ctx, tx, b, total)
-		}
-		if err != nil {
-			failure, internal := model.AsError(err)
-			if internal {
-				return err
-			}
-			return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message})
-		}
-		if cents(b.TotalAmount) != total {
-			// Unreachable while the requests are frozen; should it happen, the owner approved
-			// another total than the one that would be paid, so nothing is.
-			return fmt.Errorf("bulk payment %s: approved total %s, requests now total %s", b.ID, reais(cents(b.TotalAmount)), reais(total))
-		}
-		for _, rid := range b.RequestIDs {
-			p, err := e.lockRequest(ctx, tx, b.ClientID, rid)
-			if err != nil {
-				return err
-			}
-			source := b.SmartAccountID
-			p.SourceSmartAccountID = &source
-			if err := e.setRequestStatus(ctx, tx, p, InProgress, ByUser); err != nil {
-				return err
-			}
-			// Debited now, under the account's lock: the money is the payees' from here on.
-			if err := e.payRequest(ctx, tx, p); err != nil {
-				return err
-			}
-		}
-		b.Status = BulkPaymentInProgress
-		if err := tx.SaveBulkPayment(ctx, b, false); err != nil {
-			return err
-		}
-		_, err = e.insertJob(ctx, tx, BulkStepArgs{BulkPaymentID: b.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: b.UpdatedAt.Add(e.cfg.StepDelay)})
-		return err
+		return e.approveBulk(ctx, tx, b, ByUser, true)
 	})
 	if err != nil {
 		return nil, err
@@ -355,6 +316,53 @@ func (e *Engine) DecideBulkPaymentForOwner(ctx context.Context, id uuid.UUID, ap
 		return nil, err
 	}
 	return bulkForOwner(v), nil
+}
+
+// approveBulk is the owner's approval of a bulk payment (b locked, CREATED): under a lock
+// on the smart account, every request still payable and covered moves to IN_PROGRESS and is
+// debited, and the institution's step is queued; otherwise the bulk payment fails and frees
+// its requests. The step is queued when queue is set.
+func (e *Engine) approveBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, by string, queue bool) error {
+	if _, err := tx.LockSmartAccount(ctx, b.ClientID, b.SmartAccountID); err != nil {
+		return err
+	}
+	total, err := e.payableRequests(ctx, tx, b)
+	if err == nil {
+		err = e.coverBulk(ctx, tx, b, total)
+	}
+	if err != nil {
+		failure, internal := model.AsError(err)
+		if internal {
+			return err
+		}
+		return e.failBulk(ctx, tx, b, &model.PaymentErrorDetail{Code: failure.Code.String(), Description: failure.Message})
+	}
+	if cents(b.TotalAmount) != total {
+		// Unreachable while the requests are frozen; should it happen, the owner approved
+		// another total than the one that would be paid, so nothing is.
+		return fmt.Errorf("bulk payment %s: approved total %s, requests now total %s", b.ID, reais(cents(b.TotalAmount)), reais(total))
+	}
+	for _, rid := range b.RequestIDs {
+		p, err := e.lockRequest(ctx, tx, b.ClientID, rid)
+		if err != nil {
+			return err
+		}
+		source := b.SmartAccountID
+		p.SourceSmartAccountID = &source
+		if err := e.setRequestStatus(ctx, tx, p, InProgress, by); err != nil {
+			return err
+		}
+		// Debited now, under the account's lock: the money is the payees' from here on.
+		if err := e.payRequest(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	b.Status = BulkPaymentInProgress
+	if err := tx.SaveBulkPayment(ctx, b, false); err != nil || !queue {
+		return err
+	}
+	_, err = e.insertJob(ctx, tx, BulkStepArgs{BulkPaymentID: b.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: b.UpdatedAt.Add(e.cfg.StepDelay)})
+	return err
 }
 
 func (e *Engine) bulkView(ctx context.Context, b *db.BulkPaymentRow) (*model.BulkPayment, error) {
@@ -439,33 +447,41 @@ func (w *bulkWorker) Work(ctx context.Context, job *river.Job[BulkStepArgs]) err
 		if err != nil || !found || b.Status != BulkPaymentInProgress {
 			return err
 		}
-		for _, id := range b.RequestIDs {
-			p, found, err := tx.PaymentRequest(ctx, uuid.Nil, id, true)
-			if err != nil {
-				return err
-			}
-			if !found || p.Status != InProgress {
-				continue
-			}
-			// A boleto cancelled or paid since the approval: this request fails, and what the
-			// approval debited goes back to the smart account.
-			if d, err := e.ownBoletoSettles(ctx, tx, p); err != nil {
-				return err
-			} else if d != nil {
-				p.ErrorDetail = d
-				if err := e.returnPayment(ctx, tx, p); err != nil {
-					return err
-				}
-				if err := e.setRequestStatus(ctx, tx, p, RequestError, ByInternal); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := e.setRequestStatus(ctx, tx, p, Completed, ByInternal); err != nil {
-				return err
-			}
-		}
-		b.Status, b.UpdatedAt = BulkCompleted, e.now(ctx)
-		return tx.SaveBulkPayment(ctx, b, false)
+		return e.completeBulk(ctx, tx, b, ByInternal)
 	})
+}
+
+// completeBulk is the institution settling an authorized bulk payment (b locked,
+// PAYMENT_IN_PROGRESS): each request still IN_PROGRESS completes, or fails with its money
+// back to the smart account when the boleto it pays no longer settles; then the bulk
+// payment is COMPLETED.
+func (e *Engine) completeBulk(ctx context.Context, tx *db.Tx, b *db.BulkPaymentRow, by string) error {
+	for _, id := range b.RequestIDs {
+		p, found, err := tx.PaymentRequest(ctx, uuid.Nil, id, true)
+		if err != nil {
+			return err
+		}
+		if !found || p.Status != InProgress {
+			continue
+		}
+		// A boleto cancelled or paid since the approval: this request fails, and what the
+		// approval debited goes back to the smart account.
+		if d, err := e.ownBoletoSettles(ctx, tx, p); err != nil {
+			return err
+		} else if d != nil {
+			p.ErrorDetail = d
+			if err := e.returnPayment(ctx, tx, p); err != nil {
+				return err
+			}
+			if err := e.setRequestStatus(ctx, tx, p, RequestError, by); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := e.setRequestStatus(ctx, tx, p, Completed, by); err != nil {
+			return err
+		}
+	}
+	b.Status, b.UpdatedAt = BulkCompleted, e.now(ctx)
+	return tx.SaveBulkPayment(ctx, b, false)
 }

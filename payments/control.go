@@ -14,7 +14,8 @@ import (
 
 // Sandbox control of payments (POST /sandbox/payments/{kind}/{id}/status): a developer
 // moves a sandbox payment request, intent, scheduled payment or automatic PIX charge
-// (control_dated.go) to any status its state table allows next,
+// (control_dated.go), boleto (control_boletos.go), smart transfer payment or bulk payment
+// (control_transfers.go) to any status its state table allows next,
 // through the functions the engine makes its own moves with, so the status, the ledger
 // (COMPLETED posts the payment, a refund holds and releases it), the request following its
 // intent and the webhooks are those of a real move, triggeredBy CLIENT (the API key's
@@ -37,7 +38,7 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	}
 	mv := &model.SandboxPaymentMove{Kind: kind, ID: id, Status: to}
 	var requestID, intentID, scheduledID, chargeID uuid.UUID
-	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = e.db.InTx(asControl(ctx), func(ctx context.Context, tx *db.Tx) error {
 		switch kind {
 		case model.SandboxScheduledPays:
 			p, s, err := e.lockScheduled(ctx, tx, pr.ClientID, id)
@@ -64,6 +65,12 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 			}
 			mv.Boleto = &b.Boleto
 			return nil
+		case model.SandboxSmartPays:
+			mv.From, err = e.controlSmartTransfer(ctx, tx, pr.ClientID, id, to, in.ErrorDetail)
+			return err
+		case model.SandboxBulkPays:
+			mv.From, mv.Status, err = e.controlBulk(ctx, tx, pr.ClientID, id, to, in.ErrorDetail)
+			return err
 		case model.SandboxPaymentIntents:
 			p, n, err := e.lockIntent(ctx, tx, pr.ClientID, id)
 			if err != nil {
@@ -90,8 +97,18 @@ func (e *Engine) SandboxMove(ctx context.Context, kind string, id uuid.UUID, in 
 	if err != nil {
 		return nil, err
 	}
+	switch kind {
+	case model.SandboxSmartPays:
+		if mv.SmartTransferPayment, err = e.SmartTransferPayment(ctx, id); err != nil {
+			return nil, err
+		}
+	case model.SandboxBulkPays:
+		if mv.BulkPayment, err = e.bulkPayment(ctx, pr.ClientID, id); err != nil {
+			return nil, err
+		}
+	}
 	if requestID == uuid.Nil {
-		return mv, nil // a boleto's move: no payment request
+		return mv, nil // a boleto's, smart transfer payment's or bulk payment's move: no one payment request
 	}
 	if mv.PaymentRequest, err = e.Request(ctx, requestID); err != nil {
 		return nil, err
@@ -170,6 +187,11 @@ func (e *Engine) controlIntent(ctx context.Context, tx *db.Tx, p *db.PaymentRequ
 		}
 	case ConsentRejected, PaymentRejected, IntentRejected, IntentError, PaymentTimeout, IntentCanceled:
 		n.ErrorDetail = errorDetail(d, to)
+		if n.Status == ConsentAuthorized && kindOf(p) != single {
+			if err := e.failAuthorization(ctx, tx, p); err != nil {
+				return err
+			}
+		}
 	case ConsentAuthorized:
 		n.Payer.Signatures++
 	case SettlementProcessing:

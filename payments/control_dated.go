@@ -168,6 +168,15 @@ func (e *Engine) endByControl(ctx context.Context, tx *db.Tx, p *db.PaymentReque
 	if p.AutomaticPix != nil {
 		return e.endAuthorization(ctx, tx, p, n, to, ByClient)
 	}
+	if err := e.cancelStillScheduled(ctx, tx, p); err != nil {
+		return err
+	}
+	return e.settleSchedule(ctx, tx, p, n, ByClient)
+}
+
+// cancelStillScheduled cancels a dated request's payments not yet run, each with its
+// scheduled_payment/canceled, as the application's cancellation does.
+func (e *Engine) cancelStillScheduled(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow) error {
 	list, err := tx.ScheduledPayments(ctx, p.ID, true)
 	if err != nil {
 		return err
@@ -184,7 +193,29 @@ func (e *Engine) endByControl(ctx context.Context, tx *db.Tx, p *db.PaymentReque
 			return err
 		}
 	}
-	return e.settleSchedule(ctx, tx, p, n, ByClient)
+	return nil
+}
+
+// failAuthorization is a dated or recurring authorization in force failing (a control move
+// of its intent to ERROR): nothing it scheduled may run any more, so what is still
+// scheduled is canceled with its event before the intent fails, as when the engine's own
+// consent fails before its schedule exists: the intent ERROR (payment_intent/error) and
+// the request following it to ERROR. Left scheduled, a payment's job would later pay
+// under a failed consent and find its request already ended.
+func (e *Engine) failAuthorization(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow) error {
+	if p.AutomaticPix == nil {
+		return e.cancelStillScheduled(ctx, tx, p)
+	}
+	pending, err := tx.ScheduledAutomaticPixPayments(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range pending {
+		if err := e.cancelCharge(ctx, tx, p, a, ByClient); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // endAuthorization ends an automatic PIX authorization: its scheduled charges canceled, the

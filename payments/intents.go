@@ -138,7 +138,7 @@ func (e *Engine) createIntent(ctx context.Context, clientID uuid.UUID, in model.
 		} else if err != nil {
 			return err
 		}
-		if err := tx.AddPaymentIntentStep(ctx, n.ID, Started, now); err != nil {
+		if err := tx.AddPaymentIntentStep(ctx, n.ID, Started, now, ""); err != nil {
 			return err
 		}
 		p.ErrorDetail = nil
@@ -230,7 +230,7 @@ func (e *Engine) moveIntent(ctx context.Context, tx *db.Tx, n *db.PaymentIntentR
 		metrics.PaymentMoves.WithLabelValues("intent", to).Inc()
 		e.log.InfoContext(ctx, "payment intent status", "paymentIntentId", n.ID, "paymentRequestId", n.RequestID, "status", to)
 	})
-	return tx.AddPaymentIntentStep(ctx, n.ID, to, now)
+	return tx.AddPaymentIntentStep(ctx, n.ID, to, now, stepCause(ctx))
 }
 
 // followRequest puts the request in the status its intent implies.

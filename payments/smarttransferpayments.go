@@ -223,38 +223,48 @@ func (w *smartTransferWorker) Work(ctx context.Context, job *river.Job[SmartTran
 		if ans.Outcome == Reject {
 			next, p.ErrorDetail = PaymentRejected, ans.Error
 		}
-		p.Status, p.UpdatedAt = next, e.now(ctx)
-		if err := tx.SaveSmartTransferPayment(ctx, p); err != nil {
-			return err
-		}
-		if next == PaymentCompleted {
-			// From the payer's bank to the pre-authorized copy of the recipient.
-			if err := ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.Payees, Cents: cents(p.Amount),
-				Kind: ledger.KindPayment, Reference: "smart_transfer:" + p.ID.String(), At: p.UpdatedAt}); err != nil {
-				return err
-			}
-		}
-		tx.AfterCommit(func() {
-			metrics.PaymentMoves.WithLabelValues("smart_transfer_payment", next).Inc()
-			e.log.InfoContext(ctx, "smart transfer payment status", "smartTransferPaymentId", p.ID, "clientId", p.ClientID, "status", next)
-		})
-		name := "smart_transfer_payment/completed"
-		switch next {
-		case PaymentRejected:
-			name = "smart_transfer_payment/error"
-		case PaymentCompleted:
-		default:
-			_, err := e.insertJob(ctx, tx, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
-			return err
-		}
-		payload := map[string]any{"id": p.ID.String(), "smartTransferPaymentId": p.ID.String(), "preauthorizationId": p.PreauthorizationID.String(),
-			"clientId": p.ClientID.String(), "status": next, "triggeredBy": ByInternal}
-		if p.ClientPaymentID != nil {
-			payload["clientPaymentId"] = *p.ClientPaymentID
-		}
-		if p.ErrorDetail != nil {
-			payload["error"] = p.ErrorDetail
-		}
-		return tx.InsertEvent(ctx, &db.Event{ClientID: p.ClientID, Event: name, Payload: payload})
+		return e.stepSmartTransfer(ctx, tx, p, next, ByInternal, true)
 	})
+}
+
+// stepSmartTransfer records a smart transfer payment's move to next (p locked, its
+// ErrorDetail set for a rejection): the payment to the ledger when COMPLETED, its event at
+// an end, and the job of its next step while it runs when queue is set.
+func (e *Engine) stepSmartTransfer(ctx context.Context, tx *db.Tx, p *db.SmartTransferPaymentRow, next, by string, queue bool) error {
+	p.Status, p.UpdatedAt = next, e.now(ctx)
+	if err := tx.SaveSmartTransferPayment(ctx, p); err != nil {
+		return err
+	}
+	if next == PaymentCompleted {
+		// From the payer's bank to the pre-authorized copy of the recipient.
+		if err := ledger.MoveOnce(ctx, tx, ledger.Movement{From: ledger.Payers, To: ledger.Payees, Cents: cents(p.Amount),
+			Kind: ledger.KindPayment, Reference: "smart_transfer:" + p.ID.String(), At: p.UpdatedAt}); err != nil {
+			return err
+		}
+	}
+	tx.AfterCommit(func() {
+		metrics.PaymentMoves.WithLabelValues("smart_transfer_payment", next).Inc()
+		e.log.InfoContext(ctx, "smart transfer payment status", "smartTransferPaymentId", p.ID, "clientId", p.ClientID, "status", next)
+	})
+	name := "smart_transfer_payment/completed"
+	switch next {
+	case PaymentRejected:
+		name = "smart_transfer_payment/error"
+	case PaymentCompleted:
+	default:
+		if !queue {
+			return nil
+		}
+		_, err := e.insertJob(ctx, tx, SmartTransferStepArgs{PaymentID: p.ID}, &river.InsertOpts{Queue: Queue, ScheduledAt: e.now(ctx).Add(e.cfg.StepDelay)})
+		return err
+	}
+	payload := map[string]any{"id": p.ID.String(), "smartTransferPaymentId": p.ID.String(), "preauthorizationId": p.PreauthorizationID.String(),
+		"clientId": p.ClientID.String(), "status": next, "triggeredBy": by}
+	if p.ClientPaymentID != nil {
+		payload["clientPaymentId"] = *p.ClientPaymentID
+	}
+	if p.ErrorDetail != nil {
+		payload["error"] = p.ErrorDetail
+	}
+	return tx.InsertEvent(ctx, &db.Event{ClientID: p.ClientID, Event: name, Payload: payload})
 }

@@ -233,11 +233,13 @@ func azRoutes() map[string]azRoute {
 		// sandbox control tests' concern.
 		"DELETE /sandbox/client": {},
 		// A move the table refuses: the matrix changes nothing.
-		"POST /sandbox/payments/payment-requests/{id}/status":       {ids: []string{"request"}, body: "sandboxPayMove"},
-		"POST /sandbox/payments/payment-intents/{id}/status":        {ids: []string{"intent"}, body: "sandboxPayMove"},
-		"POST /sandbox/payments/scheduled-payments/{id}/status":     {ids: []string{"schedule"}, body: "sandboxPayMove"},
-		"POST /sandbox/payments/automatic-pix-payments/{id}/status": {ids: []string{"charge"}, body: "sandboxPayMove"},
-		"POST /sandbox/payments/boletos/{id}/status":                {ids: []string{"boleto"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/payment-requests/{id}/status":        {ids: []string{"request"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/payment-intents/{id}/status":         {ids: []string{"intent"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/scheduled-payments/{id}/status":      {ids: []string{"schedule"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/automatic-pix-payments/{id}/status":  {ids: []string{"charge"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/boletos/{id}/status":                 {ids: []string{"boleto"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/smart-transfer-payments/{id}/status": {ids: []string{"stPayment"}, body: "sandboxPayMove"},
+		"POST /sandbox/payments/bulk-payments/{id}/status":           {ids: []string{"bulk"}, body: "sandboxPayMove"},
 
 		"GET /categories":      {},
 		"GET /categories/{id}": {ids: []string{"category"}},

@@ -8,7 +8,7 @@ import (
 
 // scanMoreRoutes are route tables kept beside scanRoutes, each in a file of its own, in
 // the same form: the routes of one group.
-var scanMoreRoutes = []func(f map[string]string) map[string]scanRoute{scanClockRoutes, scanPaymentControlRoutes, scanUserRoutes, scanData2Routes, scanData3Routes, scanCategoryRuleRoutes, scanCreditInfoRoutes}
+var scanMoreRoutes = []func(f map[string]string) map[string]scanRoute{scanClockRoutes, scanPaymentControlRoutes, scanUserRoutes, scanData2Routes, scanData3Routes, scanCategoryRuleRoutes, scanCreditInfoRoutes, scanTransferMoveRoutes}
 
 // scanFixtures builds one of each resource for client a, the same world the authorization
 // matrix builds: the ids the scan aims at.

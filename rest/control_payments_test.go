@@ -78,7 +78,7 @@ func TestSandboxControlPayments(t *testing.T) {
 	// Bad input, other applications, no key, a payment outside the sandbox.
 	env.Do(t, "POST", reqPath, a.APIKey, map[string]any{}).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "POST", "/sandbox/payments/payment-requests/nope/status", a.APIKey, map[string]any{"status": "CANCELED"}).Want(400)
-	env.GraphQL(t, a.APIKey, gqlMove, map[string]any{"kind": "bulk-payments", "id": reqID, "status": "CANCELED"}).WantCode(t, model.CodeInvalidParameter.String())
+	env.GraphQL(t, a.APIKey, gqlMove, map[string]any{"kind": "refunds", "id": reqID, "status": "CANCELED"}).WantCode(t, model.CodeInvalidParameter.String())
 	env.Do(t, "POST", reqPath, b.APIKey, map[string]any{"status": "CANCELED"}).WantError(404, model.CodePaymentRequestNotFound.String())
 	env.Do(t, "POST", intentPath, b.APIKey, map[string]any{"status": "ERROR"}).WantError(404, model.CodePaymentIntentNotFound.String())
 	env.GraphQL(t, b.APIKey, gqlMove, map[string]any{"kind": "payment-requests", "id": reqID, "status": "CANCELED"}).

@@ -257,6 +257,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Post("/sandbox/payments/scheduled-payments/{id}/status", s.movePayment(model.SandboxScheduledPays, "Scheduled payment id"))
 	r.Post("/sandbox/payments/automatic-pix-payments/{id}/status", s.movePayment(model.SandboxAutoPixPays, "Automatic PIX payment id"))
 	r.Post("/sandbox/payments/boletos/{id}/status", s.movePayment(model.SandboxBoletos, "Boleto id"))
+	// Sandbox control: moves of smart transfer payments and bulk payments.
+	r.Post("/sandbox/payments/smart-transfer-payments/{id}/status", s.movePayment(model.SandboxSmartPays, "Smart transfer payment id"))
+	r.Post("/sandbox/payments/bulk-payments/{id}/status", s.movePayment(model.SandboxBulkPays, "Bulk payment id"))
 	// Sandbox control: custom sandbox users.
 	r.Post("/sandbox/users", s.createSandboxUser())
 	r.Get("/sandbox/users", s.listSandboxUsers())

@@ -142,6 +142,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		"token after the advance: API_KEY_EXPIRED\n", `"executionStatus":"USER_INPUT_TIMEOUT"`,
 		// A pre-authorization on a test clock refuses a payment over its daily limit in clock time.
 		"over the daily limit: 400\n",
+		// Moves marked in the intent's history; a bulk payment approved and settled by moves.
+		`"cause":"SANDBOX_CONTROL"`, `"from":"CREATED","status":"PAYMENT_IN_PROGRESS"`, `"from":"PAYMENT_IN_PROGRESS","status":"COMPLETED"`,
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {

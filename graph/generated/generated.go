@@ -1327,6 +1327,7 @@ type ComplexityRoot struct {
 
 	PaymentIntentStep struct {
 		At     func(childComplexity int) int
+		Cause  func(childComplexity int) int
 		Status func(childComplexity int) int
 	}
 
@@ -1686,15 +1687,17 @@ type ComplexityRoot struct {
 	}
 
 	SandboxPaymentMove struct {
-		AutomaticPixPayment func(childComplexity int) int
-		Boleto              func(childComplexity int) int
-		From                func(childComplexity int) int
-		ID                  func(childComplexity int) int
-		Kind                func(childComplexity int) int
-		PaymentIntent       func(childComplexity int) int
-		PaymentRequest      func(childComplexity int) int
-		ScheduledPayment    func(childComplexity int) int
-		Status              func(childComplexity int) int
+		AutomaticPixPayment  func(childComplexity int) int
+		Boleto               func(childComplexity int) int
+		BulkPayment          func(childComplexity int) int
+		From                 func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Kind                 func(childComplexity int) int
+		PaymentIntent        func(childComplexity int) int
+		PaymentRequest       func(childComplexity int) int
+		ScheduledPayment     func(childComplexity int) int
+		SmartTransferPayment func(childComplexity int) int
+		Status               func(childComplexity int) int
 	}
 
 	SandboxTransactionChange struct {
@@ -8091,6 +8094,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaymentIntentStep.At(childComplexity), true
+	case "PaymentIntentStep.cause":
+		if e.ComplexityRoot.PaymentIntentStep.Cause == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaymentIntentStep.Cause(childComplexity), true
 	case "PaymentIntentStep.status":
 		if e.ComplexityRoot.PaymentIntentStep.Status == nil {
 			break
@@ -10148,6 +10157,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.Boleto(childComplexity), true
+	case "SandboxPaymentMove.bulkPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.BulkPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.BulkPayment(childComplexity), true
 	case "SandboxPaymentMove.from":
 		if e.ComplexityRoot.SandboxPaymentMove.From == nil {
 			break
@@ -10184,6 +10199,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SandboxPaymentMove.ScheduledPayment(childComplexity), true
+	case "SandboxPaymentMove.smartTransferPayment":
+		if e.ComplexityRoot.SandboxPaymentMove.SmartTransferPayment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxPaymentMove.SmartTransferPayment(childComplexity), true
 	case "SandboxPaymentMove.status":
 		if e.ComplexityRoot.SandboxPaymentMove.Status == nil {
 			break
@@ -16378,7 +16399,7 @@ input SandboxPaymentErrorInput {
 
 "What a sandbox payment move did."
 type SandboxPaymentMove {
-  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
+  "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments, boletos, smart-transfer-payments or bulk-payments."
   kind: String!
   "The moved resource's id."
   id: UUID!
@@ -16393,9 +16414,9 @@ type SandboxPaymentMove {
 }
 
 extend type Mutation {
-  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge or boleto to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
+  "POST /sandbox/payments/{kind}/{id}/status: moves a sandbox payment request, intent, scheduled payment, automatic PIX charge, boleto, smart transfer payment or bulk payment to a status its state table allows next, with the events and ledger entries of a real move (triggeredBy CLIENT)."
   sandboxMovePayment(
-    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments or boletos."
+    "payment-requests, payment-intents, scheduled-payments, automatic-pix-payments, boletos, smart-transfer-payments or bulk-payments."
     kind: String!
     "The resource's id."
     id: UUID!
@@ -17051,6 +17072,21 @@ extend input SmartTransferPreauthorizationInput {
 extend type SmartTransferPreauthorization {
   "The test clock the pre-authorization lives on; absent for real time."
   testClockId: UUID
+}
+
+# A status-history step says when a sandbox control move made it.
+extend type PaymentIntentStep {
+  "SANDBOX_CONTROL when a sandbox control move (sandboxMovePayment, POST /sandbox/payments/{kind}/{id}/status) made the step; null for the steps of the payer, the institution and the service."
+  cause: String
+}
+
+# Sandbox moves of smart transfer payments and bulk payments (kinds smart-transfer-payments
+# and bulk-payments of sandboxMovePayment); such a move has no one payment request.
+extend type SandboxPaymentMove {
+  "The smart transfer payment as the move left it, for a move of one (kind smart-transfer-payments)."
+  smartTransferPayment: SmartTransferPayment
+  "The bulk payment as the move left it, with its requests, for a move of one (kind bulk-payments)."
+  bulkPayment: BulkPayment
 }
 `, BuiltIn: false},
 }
@@ -19450,6 +19486,8 @@ func (ec *executionContext) childFields_PaymentIntentStep(ctx context.Context, f
 		return ec.fieldContext_PaymentIntentStep_status(ctx, field)
 	case "at":
 		return ec.fieldContext_PaymentIntentStep_at(ctx, field)
+	case "cause":
+		return ec.fieldContext_PaymentIntentStep_cause(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PaymentIntentStep", field.Name)
 }
@@ -20006,6 +20044,10 @@ func (ec *executionContext) childFields_SandboxPaymentMove(ctx context.Context, 
 		return ec.fieldContext_SandboxPaymentMove_automaticPixPayment(ctx, field)
 	case "boleto":
 		return ec.fieldContext_SandboxPaymentMove_boleto(ctx, field)
+	case "smartTransferPayment":
+		return ec.fieldContext_SandboxPaymentMove_smartTransferPayment(ctx, field)
+	case "bulkPayment":
+		return ec.fieldContext_SandboxPaymentMove_bulkPayment(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SandboxPaymentMove", field.Name)
 }
@@ -47600,6 +47642,29 @@ func (ec *executionContext) fieldContext_PaymentIntentStep_at(_ context.Context,
 	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _PaymentIntentStep_cause(ctx context.Context, field graphql.CollectedField, obj *model.PaymentIntentStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaymentIntentStep_cause(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cause, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PaymentIntentStep_cause(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaymentIntentStep", field, false, false, "String")
+}
+
 func (ec *executionContext) _PaymentParticipant_documentNumber(ctx context.Context, field graphql.CollectedField, obj *model.PaymentParticipant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -56101,6 +56166,70 @@ func (ec *executionContext) fieldContext_SandboxPaymentMove_boleto(_ context.Con
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Boleto(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_smartTransferPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_smartTransferPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SmartTransferPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+			return ec.marshalOSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_smartTransferPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SmartTransferPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SandboxPaymentMove_bulkPayment(ctx context.Context, field graphql.CollectedField, obj *model.SandboxPaymentMove) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxPaymentMove_bulkPayment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkPayment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+			return ec.marshalOBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxPaymentMove_bulkPayment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SandboxPaymentMove",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BulkPayment(ctx, field)
 		},
 	}
 	return fc, nil
@@ -73395,6 +73524,11 @@ func (ec *executionContext) _PaymentIntentStep(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cause":
+			out.Values[i] = ec._PaymentIntentStep_cause(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -75813,6 +75947,16 @@ func (ec *executionContext) _SandboxPaymentMove(ctx context.Context, sel ast.Sel
 			}
 		case "boleto":
 			out.Values[i] = ec._SandboxPaymentMove_boleto(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "smartTransferPayment":
+			out.Values[i] = ec._SandboxPaymentMove_smartTransferPayment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bulkPayment":
+			out.Values[i] = ec._SandboxPaymentMove_bulkPayment(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -80629,6 +80773,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOBulkPayment2ᚖponteᚋmodelᚐBulkPayment(ctx context.Context, sel ast.SelectionSet, v *model.BulkPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BulkPayment(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOBusinessOtherDocument2ᚕponteᚋmodelᚐBusinessOtherDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BusinessOtherDocument) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -81780,6 +81931,13 @@ func (ec *executionContext) unmarshalOSmartTransferLimitsInput2ᚖponteᚋmodel�
 	}
 	res, err := ec.unmarshalInputSmartTransferLimitsInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSmartTransferPayment2ᚖponteᚋmodelᚐSmartTransferPayment(ctx context.Context, sel ast.SelectionSet, v *model.SmartTransferPayment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SmartTransferPayment(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOStatusDetail2ᚖponteᚋmodelᚐStatusDetail(ctx context.Context, sel ast.SelectionSet, v *model.StatusDetail) graphql.Marshaler {
