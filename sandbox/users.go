@@ -388,3 +388,19 @@ func text(s string, lo, hi int) error {
 	}
 	return nil
 }
+
+// UserRules are the rules of custom users as the service's resolvers take them (they do
+// not import the sandbox: cmd/ponte and the tests give them this).
+type UserRules struct{}
+
+// CheckUser reads and checks a description (ParseUser) and answers its username.
+func (UserRules) CheckUser(raw []byte) (string, error) {
+	u, err := ParseUser(raw)
+	if err != nil {
+		return "", err
+	}
+	return u.Username, nil
+}
+
+// MaxUsersPerApplication is MaxUsersPerApplication.
+func (UserRules) MaxUsersPerApplication() int { return MaxUsersPerApplication }
