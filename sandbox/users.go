@@ -57,6 +57,9 @@ type UserAccount struct {
 	Currency     string            `json:"currency,omitempty"`
 	Transactions []UserTransaction `json:"transactions,omitempty"`
 	Generate     *UserGenerator    `json:"generate,omitempty"`
+	// CreditData and Bills: a CREDIT account's only (users_more.go).
+	CreditData *UserCreditData `json:"creditData,omitempty"`
+	Bills      []UserBill      `json:"bills,omitempty"`
 }
 
 // UserTransaction is one transaction; amount in reais, debits negative on bank accounts
@@ -85,9 +88,10 @@ type UserIdentity struct {
 
 // UserInvestment is one investment.
 type UserInvestment struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Balance Reais  `json:"balance"`
+	Name         string                      `json:"name"`
+	Type         string                      `json:"type"`
+	Balance      Reais                       `json:"balance"`
+	Transactions []UserInvestmentTransaction `json:"transactions,omitempty"`
 }
 
 // UserLoan is one loan contract.
@@ -232,6 +236,9 @@ func (u *User) check() error {
 		if _, err := reais(inv.Balance, f+".balance", false); err != nil {
 			return err
 		}
+		if err := inv.checkTransactions(f); err != nil {
+			return err
+		}
 	}
 	for i, l := range u.Loans {
 		f := fmt.Sprintf("loans[%d]", i)
@@ -269,6 +276,9 @@ func (a *UserAccount) check(f string) error {
 		return invalid("%s.generate.size: 1 to %d transactions per account.", f, MaxUserTransactions)
 	}
 	if _, err := reais(a.Balance, f+".balance", true); err != nil {
+		return err
+	}
+	if err := a.checkCard(f); err != nil {
 		return err
 	}
 	for i, t := range a.Transactions {

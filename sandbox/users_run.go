@@ -22,11 +22,27 @@ import (
 // as stored, and whether there is one. cmd/ponte and the tests back it with the store.
 type UserLookup func(ctx context.Context, clientID uuid.UUID, username string) ([]byte, bool, error)
 
+// LoginName is the name a custom user connects by on connector c: on every connector
+// that logs in with a password, its user parameter, or where there is none, the CPF (on a
+// business connector too: the person who logs in), or else the CNPJ. "" on the
+// connectors without a password (Open Finance, SCR, invoices), whose holder is no user.
+func LoginName(c *model.Connector, params map[string]string) string {
+	if !slices.ContainsFunc(c.Credentials, func(p model.CredentialParameter) bool { return p.Type == model.CredentialPassword }) {
+		return ""
+	}
+	for _, k := range []string{"user", "cpf", "cnpj"} {
+		if v := params[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // customUser is the custom user the item's credentials name, or nil when they name a
 // seeded scenario (or nothing the application registered).
 func (i Institution) customUser(ctx context.Context, s *itemsync.Session) (*User, error) {
-	name, ok := s.Params["user"]
-	if !ok || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
+	name := LoginName(s.Connector, s.Params)
+	if name == "" || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
 		return nil, nil
 	}
 	raw, found, err := i.Users(ctx, s.ClientID, name)
@@ -130,7 +146,8 @@ func (u *User) Snapshot(item uuid.UUID, now time.Time) *Snapshot {
 		acc := model.Account{ID: id("account:" + a.Number), ItemID: item, Type: a.Type, Subtype: a.Subtype, Number: a.Number,
 			Name: name, Balance: fp(toReais(a.Balance)), CurrencyCode: currency, CreatedAt: ts, UpdatedAt: ts}
 		if a.Type == "CREDIT" {
-			acc.CreditData = &model.CreditData{}
+			acc.CreditData = a.creditData()
+			snap.Bills = append(snap.Bills, a.bills(acc.ID, currency, ts, id)...)
 		} else {
 			acc.BankData = &model.BankData{TransferNumber: sp(a.Number)}
 		}
@@ -179,8 +196,10 @@ func (u *User) Snapshot(item uuid.UUID, now time.Time) *Snapshot {
 		snap.Identity = ident
 	}
 	for j, inv := range u.Investments {
-		snap.Investments = append(snap.Investments, model.Investment{ID: id(fmt.Sprintf("investment:%d", j)), ItemID: item,
+		key := fmt.Sprintf("investment:%d", j)
+		snap.Investments = append(snap.Investments, model.Investment{ID: id(key), ItemID: item,
 			Type: inv.Type, Name: inv.Name, Balance: toReais(inv.Balance), CurrencyCode: "BRL", CreatedAt: ts, UpdatedAt: ts})
+		snap.InvestmentTransactions = append(snap.InvestmentTransactions, inv.investmentTransactions(id(key), key, ts, id)...)
 	}
 	for j, l := range u.Loans {
 		loan := model.Loan{ID: id(fmt.Sprintf("loan:%d", j)), ItemID: item, ProductName: l.ProductName, Kind: "LOAN",
