@@ -16399,7 +16399,7 @@ extend type Mutation {
 
 # Custom sandbox users (docs/sandbox.md, "Custom sandbox users").
 
-"A custom sandbox user a client application registered: connect it on the sandbox connectors with its username."
+"A custom sandbox user a client application registered: connect it with its username as the user parameter, or, on the connectors that log in with a CPF and a password, as the CPF."
 type SandboxUser {
   "The user's id."
   id: UUID!
