@@ -98,6 +98,19 @@ func TestSandboxUsersOnDocumentConnectors(t *testing.T) {
 		t.Fatalf("connector 4 collected investments %v", got)
 	}
 
+	// Connector 3 is a broker: the investment and its movements only.
+	it = suDocItem(t, env, a.APIKey, 3, map[string]any{"cpf": suCPF, "password": "qualquer-senha"})
+	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
+	env.Do(t, "GET", "/accounts?itemId="+it.ID.String(), a.APIKey, nil).Want(200).JSON(&accounts)
+	inv = env.Do(t, "GET", "/investments?itemId="+it.ID.String(), a.APIKey, nil).Want(200).Map()["results"].([]any)
+	if len(accounts.Results) != 0 || len(inv) != 1 || inv[0].(map[string]any)["name"] != "CDB Banco" {
+		t.Fatalf("connector 3 accounts %+v, investments %v", accounts.Results, inv)
+	}
+	env.Do(t, "GET", "/investments/"+inv[0].(map[string]any)["id"].(string)+"/transactions", a.APIKey, nil).Want(200).JSON(&movements)
+	if len(movements.Results) != 2 {
+		t.Fatalf("connector 3 investment transactions %+v", movements.Results)
+	}
+
 	// Another application's CPF is a seeded user there: generated data, not the description.
 	it = suDocItem(t, env, b.APIKey, 9, map[string]any{"cpf": suCPF, "password": "12345678"})
 	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
@@ -120,6 +133,15 @@ func TestSandboxUsersCardRulesNameTheField(t *testing.T) {
 	env := testsupport.New(t)
 	key := env.NewClient(t, "users-card-rules").APIKey
 	card := func(m map[string]any) map[string]any { return m["accounts"].([]any)[1].(map[string]any) }
+	// Through GraphQL the description is kept with its card details, bills and movements.
+	got := env.GraphQL(t, key, `mutation($d: Map!) { createSandboxUser(description: $d) { username description } }`,
+		map[string]any{"d": sandboxUserBody("card-gql")}).OK(t)["createSandboxUser"].(map[string]any)
+	desc := got["description"].(map[string]any)
+	gqlCard := desc["accounts"].([]any)[1].(map[string]any)
+	gqlInv := desc["investments"].([]any)[0].(map[string]any)
+	if gqlCard["creditData"].(map[string]any)["brand"] != "VISA" || len(gqlCard["bills"].([]any)) != 1 || len(gqlInv["transactions"].([]any)) != 2 {
+		t.Fatalf("GraphQL kept %v", desc)
+	}
 	for field, change := range map[string]func(m map[string]any){
 		"accounts[1].creditData.status":               func(m map[string]any) { card(m)["creditData"].(map[string]any)["status"] = "FROZEN" },
 		"accounts[1].creditData.availableCreditLimit": func(m map[string]any) { card(m)["creditData"].(map[string]any)["availableCreditLimit"] = 9000 },
