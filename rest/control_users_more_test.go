@@ -83,6 +83,19 @@ func TestSandboxUsersOnDocumentConnectors(t *testing.T) {
 		t.Fatalf("investment transactions %+v", movements.Results)
 	}
 
+	// The same through GraphQL.
+	gq := env.GraphQL(t, a.APIKey, `query($a: UUID!, $i: UUID!) {
+		account(id: $a) { creditData { brand creditLimit } bills { edges { node { totalAmount financeCharges { type amount } } } } }
+		investmentTransactions(investmentId: $i) { edges { node { type movementType amount } } } }`,
+		map[string]any{"a": card.ID.String(), "i": invID}).OK(t)
+	gqAcc := gq["account"].(map[string]any)
+	gqBills := gqAcc["bills"].(map[string]any)["edges"].([]any)
+	gqMoves := gq["investmentTransactions"].(map[string]any)["edges"].([]any)
+	if gqAcc["creditData"].(map[string]any)["brand"] != "VISA" || len(gqBills) != 1 ||
+		gqBills[0].(map[string]any)["node"].(map[string]any)["totalAmount"] != 812.4 || len(gqMoves) != 2 {
+		t.Fatalf("GraphQL read %v", gq)
+	}
+
 	// Connector 4 is a card issuer: the card and its bill, no bank account, no investment.
 	it = suDocItem(t, env, a.APIKey, 4, map[string]any{"cpf": suCPF, "password": "123456"})
 	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
