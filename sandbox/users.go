@@ -3,7 +3,7 @@ package sandbox
 // Custom sandbox users: a client application describes a user in JSON (its accounts and
 // their transactions, a card's details and bills, identity, investments and their
 // movements, loans, the MFA it is asked, the error it ends in and where) and connects it
-// by its username on the sandbox's connectors that log in with a password (LoginName). The
+// by its username on the isSandbox connectors that take a user parameter (customUser). The
 // description is checked here, once, when it is registered; the store keeps it as given
 // and the institution reads it again at each execution through a lookup cmd/ponte injects
 // (the sandbox never reaches the store itself).

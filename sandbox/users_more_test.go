@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"ponte/itemsync"
 	"ponte/model"
 )
 
@@ -77,29 +79,32 @@ func TestSnapshotCardsAndMovements(t *testing.T) {
 	}
 }
 
-func TestLoginName(t *testing.T) {
-	conns := map[int]*model.Connector{}
+// Every connector of the catalogue, with credentials naming a registered user by user
+// parameter and CPF alike: only the isSandbox ones with a user parameter (0 and 1) find it;
+// on the others an item is a real resource and keeps the generated data.
+func TestCustomUserOnlyOnSandboxConnectors(t *testing.T) {
+	looked := 0
+	inst := Institution{Users: func(_ context.Context, _ uuid.UUID, name string) ([]byte, bool, error) {
+		looked++
+		return []byte(strings.Replace(cardUser, `"username":"52998224725"`, `"username":"`+name+`"`, 1)), true, nil
+	}}
+	found := map[int]bool{}
 	for _, c := range Connectors() {
-		conns[c.ID] = &c
-	}
-	for _, tc := range []struct {
-		id     int
-		params map[string]string
-		want   string
-	}{
-		{0, map[string]string{"user": "ana", "password": "x"}, "ana"},
-		{1, map[string]string{"user": "ana", "password": "x", "token": "1"}, "ana"},
-		{2, map[string]string{"cnpj": "11222333000181", "cpf": "52998224725", "password": "12345678"}, "52998224725"},
-		{3, map[string]string{"cpf": "52998224725", "password": "12345678"}, "52998224725"},
-		{4, map[string]string{"cpf": "52998224725", "password": "123456"}, "52998224725"},
-		{9, map[string]string{"cpf": "52998224725", "password": "12345678"}, "52998224725"},
-		// No user or document to name one by, or no password: no custom user there.
-		{8, map[string]string{"agency": "0001", "account": "12345", "password": "12345678"}, ""},
-		{5, map[string]string{"cpf": "52998224725"}, ""},
-		{SCRConnectorID, map[string]string{"document": "52998224725"}, ""},
-	} {
-		if got := LoginName(conns[tc.id], tc.params); got != tc.want {
-			t.Errorf("connector %d: %q, want %q", tc.id, got, tc.want)
+		for _, name := range []string{"52998224725", "ana.souza"} {
+			params := map[string]string{"user": name, "cpf": "52998224725", "cnpj": "11222333000181", "document": "52998224725", "password": "12345678"}
+			u, err := inst.customUser(context.Background(), &itemsync.Session{ClientID: uuid.New(), Connector: &c, Params: params})
+			if err != nil {
+				t.Fatalf("connector %d: %v", c.ID, err)
+			}
+			if u != nil {
+				found[c.ID] = true
+				if !c.IsSandbox || u.Username != name {
+					t.Errorf("connector %d (isSandbox %v) connected %q by %q", c.ID, c.IsSandbox, u.Username, name)
+				}
+			}
 		}
+	}
+	if len(found) != 2 || !found[0] || !found[1] || looked != 4 {
+		t.Errorf("custom users found on %v after %d lookups, want on 0 and 1 only, 4 lookups", found, looked)
 	}
 }

@@ -22,27 +22,16 @@ import (
 // as stored, and whether there is one. cmd/ponte and the tests back it with the store.
 type UserLookup func(ctx context.Context, clientID uuid.UUID, username string) ([]byte, bool, error)
 
-// LoginName is the name a custom user connects by on connector c: on every connector
-// that logs in with a password, its user parameter, or where there is none, the CPF (on a
-// business connector too: the person who logs in), or else the CNPJ. "" on the
-// connectors without a password (Open Finance, SCR, invoices), whose holder is no user.
-func LoginName(c *model.Connector, params map[string]string) string {
-	if !slices.ContainsFunc(c.Credentials, func(p model.CredentialParameter) bool { return p.Type == model.CredentialPassword }) {
-		return ""
-	}
-	for _, k := range []string{"user", "cpf", "cnpj"} {
-		if v := params[k]; v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // customUser is the custom user the item's credentials name, or nil when they name a
-// seeded scenario (or nothing the application registered).
+// seeded scenario (or nothing the application registered). Only the isSandbox connectors
+// that log in with a user parameter (0 and 1) look one up, by it: the others' items are an
+// application's real resources (sandbox control refuses them, the clean slate stops at
+// them), so a custom user, which exists to be acted on, never connects there, and they
+// keep their generated data whatever the application registered.
 func (i Institution) customUser(ctx context.Context, s *itemsync.Session) (*User, error) {
-	name := LoginName(s.Connector, s.Params)
-	if name == "" || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
+	name, ok := s.Params["user"]
+	hasUser := slices.ContainsFunc(s.Connector.Credentials, func(p model.CredentialParameter) bool { return p.Name == "user" })
+	if !s.Connector.IsSandbox || !hasUser || !ok || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
 		return nil, nil
 	}
 	raw, found, err := i.Users(ctx, s.ClientID, name)
