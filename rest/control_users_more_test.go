@@ -8,13 +8,13 @@ import (
 	"ponte/testsupport"
 )
 
-// Custom sandbox users on the connectors that log in with a document and a password (by
-// the CPF as username), with card details, bills and investment movements read back as
-// described, each connector collecting only the products it offers.
+// Custom sandbox users with card details, bills and investment movements, read back as
+// described on a sandbox connector; the same CPF on a connector that is not isSandbox
+// (its items are real resources) keeps that connector's generated data.
 
 const suCPF = "52998224725"
 
-// suDocItem connects the user named by cpf on connector id, with password, and waits.
+// suDocItem connects on connector id with params, and waits.
 func suDocItem(t *testing.T, env *testsupport.Env, key string, id int, params map[string]any) *model.Item {
 	t.Helper()
 	it := createItem(t, env, key, id, params)
@@ -22,18 +22,20 @@ func suDocItem(t *testing.T, env *testsupport.Env, key string, id int, params ma
 	return got
 }
 
-func TestSandboxUsersOnDocumentConnectors(t *testing.T) {
+func TestSandboxUsersOnSandboxConnectorsOnly(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
 	a, b := env.NewClient(t, "users-doc-a"), env.NewClient(t, "users-doc-b")
+	// A CPF is a username too: the one connector 9 would log in with below.
 	body := sandboxUserBody(suCPF)
 	for _, k := range []string{"password", "mfa", "error"} {
-		delete(body, k) // any password: connectors 4 and 9 want different ones
+		delete(body, k)
 	}
 	env.Do(t, "POST", "/sandbox/users", a.APIKey, body).Want(200)
 
+	// Connector 0 (isSandbox, every retail product): all that is described comes back.
 	// Connector 9 offers every retail product: all that is described comes back.
-	it := suDocItem(t, env, a.APIKey, 9, map[string]any{"cpf": suCPF, "password": "12345678"})
+	it := suDocItem(t, env, a.APIKey, 0, map[string]any{"user": suCPF, "password": "qualquer-senha"})
 	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
 	id := it.ID.String()
 	var accounts struct{ Results []model.Account }
@@ -96,49 +98,38 @@ func TestSandboxUsersOnDocumentConnectors(t *testing.T) {
 		t.Fatalf("GraphQL read %v", gq)
 	}
 
-	// Connector 4 is a card issuer: the card and its bill, no bank account, no investment.
-	it = suDocItem(t, env, a.APIKey, 4, map[string]any{"cpf": suCPF, "password": "123456"})
+	// Connector 9 is not isSandbox: the same CPF logs in to its generated data, not the
+	// description, even with a password the description refuses.
+	body["password"] = "87654321"
+	env.Do(t, "PUT", "/sandbox/users/"+suCPF, a.APIKey, body).Want(200)
+	sbWant(t, suDocItem(t, env, a.APIKey, 0, map[string]any{"user": suCPF, "password": "12345678"}), model.ItemLoginError, model.ExecInvalidCredentials)
+	it = suDocItem(t, env, a.APIKey, 9, map[string]any{"cpf": suCPF, "password": "12345678"})
 	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
 	env.Do(t, "GET", "/accounts?itemId="+it.ID.String(), a.APIKey, nil).Want(200).JSON(&accounts)
-	if len(accounts.Results) != 1 || accounts.Results[0].Type != "CREDIT" || *accounts.Results[0].CreditData.Brand != "VISA" {
-		t.Fatalf("connector 4 accounts %+v", accounts.Results)
+	if len(accounts.Results) == 0 {
+		t.Fatal("connector 9 collected no generated account")
 	}
-	env.Do(t, "GET", "/bills?accountId="+accounts.Results[0].ID.String(), a.APIKey, nil).Want(200).JSON(&bills)
-	if len(bills.Results) != 1 || bills.Results[0].TotalAmount != 812.4 {
-		t.Fatalf("connector 4 bills %+v", bills.Results)
-	}
-	if got := env.Do(t, "GET", "/investments?itemId="+it.ID.String(), a.APIKey, nil).Want(200).Map()["results"].([]any); len(got) != 0 {
-		t.Fatalf("connector 4 collected investments %v", got)
-	}
-
-	// Connector 3 is a broker: the investment and its movements only.
-	it = suDocItem(t, env, a.APIKey, 3, map[string]any{"cpf": suCPF, "password": "qualquer-senha"})
-	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
-	env.Do(t, "GET", "/accounts?itemId="+it.ID.String(), a.APIKey, nil).Want(200).JSON(&accounts)
-	inv = env.Do(t, "GET", "/investments?itemId="+it.ID.String(), a.APIKey, nil).Want(200).Map()["results"].([]any)
-	if len(accounts.Results) != 0 || len(inv) != 1 || inv[0].(map[string]any)["name"] != "CDB Banco" {
-		t.Fatalf("connector 3 accounts %+v, investments %v", accounts.Results, inv)
-	}
-	env.Do(t, "GET", "/investments/"+inv[0].(map[string]any)["id"].(string)+"/transactions", a.APIKey, nil).Want(200).JSON(&movements)
-	if len(movements.Results) != 2 {
-		t.Fatalf("connector 3 investment transactions %+v", movements.Results)
-	}
-
-	// Another application's CPF is a seeded user there: generated data, not the description.
-	it = suDocItem(t, env, b.APIKey, 9, map[string]any{"cpf": suCPF, "password": "12345678"})
-	sbWant(t, it, model.ItemUpdated, model.ExecSuccess)
-	env.Do(t, "GET", "/accounts?itemId="+it.ID.String(), b.APIKey, nil).Want(200).JSON(&accounts)
 	for _, acc := range accounts.Results {
-		if acc.Number == "4321" || acc.Number == "12345-6" {
-			t.Fatalf("B's item collected A's user: %+v", accounts.Results)
+		if acc.Number == "4321" || acc.Number == "12345-6" || (acc.CreditData != nil && acc.CreditData.Brand != nil && *acc.CreditData.Brand == "VISA" &&
+			acc.CreditData.CreditLimit != nil && *acc.CreditData.CreditLimit == 5000) {
+			t.Fatalf("connector 9 collected the custom user: %+v", accounts.Results)
+		}
+	}
+	for _, i := range env.Do(t, "GET", "/investments?itemId="+it.ID.String(), a.APIKey, nil).Want(200).Map()["results"].([]any) {
+		if i.(map[string]any)["name"] == "CDB Banco" {
+			t.Fatalf("connector 9 collected the custom user's investment %v", i)
+		}
+	}
+	gq = env.GraphQL(t, a.APIKey, `query($i: UUID!) { accounts(itemId: $i) { results { number } } }`,
+		map[string]any{"i": it.ID.String()}).OK(t)
+	for _, acc := range gq["accounts"].(map[string]any)["results"].([]any) {
+		if n := acc.(map[string]any)["number"]; n == "4321" || n == "12345-6" {
+			t.Fatalf("GraphQL: connector 9 collected the custom user %v", gq)
 		}
 	}
 
-	// A password the description sets is the only one on a document connector too.
-	body["password"] = "87654321"
-	env.Do(t, "PUT", "/sandbox/users/"+suCPF, a.APIKey, body).Want(200)
-	it = suDocItem(t, env, a.APIKey, 9, map[string]any{"cpf": suCPF, "password": "12345678"})
-	sbWant(t, it, model.ItemLoginError, model.ExecInvalidCredentials)
+	// Another application's username is unknown on connector 0, as any.
+	sbWant(t, suDocItem(t, env, b.APIKey, 0, map[string]any{"user": suCPF, "password": "qualquer-senha"}), model.ItemLoginError, model.ExecInvalidCredentials)
 }
 
 func TestSandboxUsersCardRulesNameTheField(t *testing.T) {
