@@ -10,12 +10,22 @@ import (
 
 	"ponte/auth"
 	"ponte/model"
-	"ponte/sandbox"
 )
 
-// Custom sandbox users (sandbox control): the sandbox package checks a description, the
-// store keeps it per application; an API key only, and another application's users are
-// not found.
+// Custom sandbox users (sandbox control): the institution that connects them checks a
+// description (SandboxUserRules, given by whoever builds the resolver), the store keeps it
+// per application; an API key only, and another application's users are not found.
+
+// SandboxUserRules are the rules of custom sandbox users. They belong to the institution
+// that connects the users, which graph does not know: cmd/ponte and the tests give the
+// sandbox's.
+type SandboxUserRules interface {
+	// CheckUser reads a description and answers its username; a refusal is a
+	// SANDBOX_USER_INVALID error naming the field.
+	CheckUser(raw []byte) (username string, err error)
+	// MaxUsersPerApplication is how many users one client application may register.
+	MaxUsersPerApplication() int
+}
 
 // SandboxUserStore keeps the applications' custom sandbox users (db.DB is one).
 type SandboxUserStore interface {
@@ -37,19 +47,19 @@ func (r *Resolver) sandboxUserCaller(ctx context.Context) (uuid.UUID, error) {
 
 // sandboxUserDoc checks a description given as a GraphQL Map (or REST's body read as one)
 // and returns it as the JSON the store keeps.
-func sandboxUserDoc(description map[string]any) (*sandbox.User, []byte, error) {
+func (r *Resolver) sandboxUserDoc(description map[string]any) (string, []byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(description); err != nil {
-		return nil, nil, model.Fail(model.CodeSandboxUserInvalid, "The description could not be read as JSON.")
+		return "", nil, model.Fail(model.CodeSandboxUserInvalid, "The description could not be read as JSON.")
 	}
 	raw := bytes.TrimSpace(buf.Bytes())
-	u, err := sandbox.ParseUser(raw)
+	username, err := r.SandboxUserRules.CheckUser(raw)
 	if err != nil {
-		return nil, nil, err
+		return "", nil, err
 	}
-	return u, raw, nil
+	return username, raw, nil
 }
 
 func notFoundUser(username string) error {
@@ -89,20 +99,21 @@ func (r *mutationResolver) CreateSandboxUser(ctx context.Context, description ma
 	if err != nil {
 		return nil, err
 	}
-	spec, raw, err := sandboxUserDoc(description)
+	username, raw, err := r.sandboxUserDoc(description)
 	if err != nil {
 		return nil, err
 	}
 	now := model.NewTime(time.Now())
-	u := &model.SandboxUser{ID: model.NewID(), Username: spec.Username, Description: raw, CreatedAt: now, UpdatedAt: now}
-	taken, full, err := r.SandboxUserStore.CreateSandboxUser(ctx, client, u, sandbox.MaxUsersPerApplication)
+	max := r.SandboxUserRules.MaxUsersPerApplication()
+	u := &model.SandboxUser{ID: model.NewID(), Username: username, Description: raw, CreatedAt: now, UpdatedAt: now}
+	taken, full, err := r.SandboxUserStore.CreateSandboxUser(ctx, client, u, max)
 	switch {
 	case err != nil:
 		return nil, err
 	case taken:
 		return nil, model.Fail(model.CodeSandboxUserExists, "This client application already has a custom sandbox user %q; replace it with PUT /sandbox/users/%s.", u.Username, u.Username)
 	case full:
-		return nil, model.Fail(model.CodeSandboxUserLimit, "This client application has %d custom sandbox users, the most it may; delete one first.", sandbox.MaxUsersPerApplication)
+		return nil, model.Fail(model.CodeSandboxUserLimit, "This client application has %d custom sandbox users, the most it may; delete one first.", max)
 	}
 	return u, nil
 }
@@ -116,12 +127,12 @@ func (r *mutationResolver) ReplaceSandboxUser(ctx context.Context, username stri
 		// The path names the user; a description without its username takes it from there.
 		description["username"] = username
 	}
-	spec, raw, err := sandboxUserDoc(description)
+	named, raw, err := r.sandboxUserDoc(description)
 	if err != nil {
 		return nil, err
 	}
-	if spec.Username != username {
-		return nil, model.Fail(model.CodeSandboxUserInvalid, "username: the description names %q but replaces %q; a username cannot change (create another user).", spec.Username, username)
+	if named != username {
+		return nil, model.Fail(model.CodeSandboxUserInvalid, "username: the description names %q but replaces %q; a username cannot change (create another user).", named, username)
 	}
 	u := &model.SandboxUser{Username: username, Description: raw, UpdatedAt: model.NewTime(time.Now())}
 	found, err := r.SandboxUserStore.ReplaceSandboxUser(ctx, client, u)

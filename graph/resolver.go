@@ -42,6 +42,8 @@ type Resolver struct {
 	Faults *faults.Engine
 	// SandboxUserStore keeps the applications' custom sandbox users (the store).
 	SandboxUserStore SandboxUserStore
+	// SandboxUserRules check custom sandbox users' descriptions (the sandbox institution's).
+	SandboxUserRules SandboxUserRules
 	// Now is the clock of date rules (the sunset of GET /transactions) handed to Collected
 	// when it is made; nil means time.Now.
 	Now func() time.Time

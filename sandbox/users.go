@@ -1,8 +1,9 @@
 package sandbox
 
 // Custom sandbox users: a client application describes a user in JSON (its accounts and
-// their transactions, identity, investments, loans, the MFA it is asked, the error it
-// ends in and where) and connects it on the sandbox connectors by its username. The
+// their transactions, a card's details and bills, identity, investments and their
+// movements, loans, the MFA it is asked, the error it ends in and where) and connects it
+// by its username on the isSandbox connectors that take a user parameter (customUser). The
 // description is checked here, once, when it is registered; the store keeps it as given
 // and the institution reads it again at each execution through a lookup cmd/ponte injects
 // (the sandbox never reaches the store itself).
@@ -57,6 +58,9 @@ type UserAccount struct {
 	Currency     string            `json:"currency,omitempty"`
 	Transactions []UserTransaction `json:"transactions,omitempty"`
 	Generate     *UserGenerator    `json:"generate,omitempty"`
+	// CreditData and Bills: a CREDIT account's only (users_more.go).
+	CreditData *UserCreditData `json:"creditData,omitempty"`
+	Bills      []UserBill      `json:"bills,omitempty"`
 }
 
 // UserTransaction is one transaction; amount in reais, debits negative on bank accounts
@@ -85,9 +89,10 @@ type UserIdentity struct {
 
 // UserInvestment is one investment.
 type UserInvestment struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Balance Reais  `json:"balance"`
+	Name         string                      `json:"name"`
+	Type         string                      `json:"type"`
+	Balance      Reais                       `json:"balance"`
+	Transactions []UserInvestmentTransaction `json:"transactions,omitempty"`
 }
 
 // UserLoan is one loan contract.
@@ -232,6 +237,9 @@ func (u *User) check() error {
 		if _, err := reais(inv.Balance, f+".balance", false); err != nil {
 			return err
 		}
+		if err := inv.checkTransactions(f); err != nil {
+			return err
+		}
 	}
 	for i, l := range u.Loans {
 		f := fmt.Sprintf("loans[%d]", i)
@@ -269,6 +277,9 @@ func (a *UserAccount) check(f string) error {
 		return invalid("%s.generate.size: 1 to %d transactions per account.", f, MaxUserTransactions)
 	}
 	if _, err := reais(a.Balance, f+".balance", true); err != nil {
+		return err
+	}
+	if err := a.checkCard(f); err != nil {
 		return err
 	}
 	for i, t := range a.Transactions {
@@ -388,3 +399,19 @@ func text(s string, lo, hi int) error {
 	}
 	return nil
 }
+
+// UserRules are the rules of custom users as the service's resolvers take them (they do
+// not import the sandbox: cmd/ponte and the tests give them this).
+type UserRules struct{}
+
+// CheckUser reads and checks a description (ParseUser) and answers its username.
+func (UserRules) CheckUser(raw []byte) (string, error) {
+	u, err := ParseUser(raw)
+	if err != nil {
+		return "", err
+	}
+	return u.Username, nil
+}
+
+// MaxUsersPerApplication is MaxUsersPerApplication.
+func (UserRules) MaxUsersPerApplication() int { return MaxUsersPerApplication }

@@ -23,10 +23,15 @@ import (
 type UserLookup func(ctx context.Context, clientID uuid.UUID, username string) ([]byte, bool, error)
 
 // customUser is the custom user the item's credentials name, or nil when they name a
-// seeded scenario (or nothing the application registered).
+// seeded scenario (or nothing the application registered). Only the isSandbox connectors
+// that log in with a user parameter (0 and 1) look one up, by it: the others' items are an
+// application's real resources (sandbox control refuses them, the clean slate stops at
+// them), so a custom user, which exists to be acted on, never connects there, and they
+// keep their generated data whatever the application registered.
 func (i Institution) customUser(ctx context.Context, s *itemsync.Session) (*User, error) {
 	name, ok := s.Params["user"]
-	if !ok || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
+	hasUser := slices.ContainsFunc(s.Connector.Credentials, func(p model.CredentialParameter) bool { return p.Name == "user" })
+	if !s.Connector.IsSandbox || !hasUser || !ok || i.Users == nil || IsSeeded(name) || !usernamePattern.MatchString(name) {
 		return nil, nil
 	}
 	raw, found, err := i.Users(ctx, s.ClientID, name)
@@ -130,7 +135,8 @@ func (u *User) Snapshot(item uuid.UUID, now time.Time) *Snapshot {
 		acc := model.Account{ID: id("account:" + a.Number), ItemID: item, Type: a.Type, Subtype: a.Subtype, Number: a.Number,
 			Name: name, Balance: fp(toReais(a.Balance)), CurrencyCode: currency, CreatedAt: ts, UpdatedAt: ts}
 		if a.Type == "CREDIT" {
-			acc.CreditData = &model.CreditData{}
+			acc.CreditData = a.creditData()
+			snap.Bills = append(snap.Bills, a.bills(acc.ID, currency, ts, id)...)
 		} else {
 			acc.BankData = &model.BankData{TransferNumber: sp(a.Number)}
 		}
@@ -179,8 +185,10 @@ func (u *User) Snapshot(item uuid.UUID, now time.Time) *Snapshot {
 		snap.Identity = ident
 	}
 	for j, inv := range u.Investments {
-		snap.Investments = append(snap.Investments, model.Investment{ID: id(fmt.Sprintf("investment:%d", j)), ItemID: item,
+		key := fmt.Sprintf("investment:%d", j)
+		snap.Investments = append(snap.Investments, model.Investment{ID: id(key), ItemID: item,
 			Type: inv.Type, Name: inv.Name, Balance: toReais(inv.Balance), CurrencyCode: "BRL", CreatedAt: ts, UpdatedAt: ts})
+		snap.InvestmentTransactions = append(snap.InvestmentTransactions, inv.investmentTransactions(id(key), key, ts, id)...)
 	}
 	for j, l := range u.Loans {
 		loan := model.Loan{ID: id(fmt.Sprintf("loan:%d", j)), ItemID: item, ProductName: l.ProductName, Kind: "LOAN",

@@ -33,6 +33,7 @@ import (
 	"ponte/model"
 	"ponte/payments"
 	"ponte/rest"
+	"ponte/sandbox"
 	"ponte/sandbox/payer"
 	"ponte/webhooks"
 )
@@ -233,7 +234,7 @@ func New(t testing.TB, options ...Option) *Env {
 	res.Sync, res.WebhookEngine, res.Payments = eng, hooks, pay
 	res.Collected = collected.New(store, a, eng, res.Now)
 	res.Faults = faults.New(store, faultsCfg, res.Log)
-	res.SandboxUserStore = store
+	res.SandboxUserStore, res.SandboxUserRules = store, sandbox.UserRules{}
 	res.Directory = merchants.New(store)
 	restCfg.Faults = res.Faults
 	if err := queue.Start(ctx); err != nil {

@@ -31,6 +31,7 @@ import (
 	"ponte/metrics"
 	"ponte/payments"
 	"ponte/rest"
+	"ponte/sandbox"
 	"ponte/sandbox/payer"
 	"ponte/webhooks"
 )
@@ -143,7 +144,7 @@ func serve(ctx context.Context, c *config) error {
 	res.Sync, res.WebhookEngine, res.Payments = engine, hooks, pay
 	res.Collected = collected.New(store, authn, engine, res.Now)
 	res.Faults = faults.New(store, faults.DefaultConfig(), log)
-	res.SandboxUserStore = store
+	res.SandboxUserStore, res.SandboxUserRules = store, sandbox.UserRules{}
 	res.Directory = merchants.New(store)
 	// Jobs keep running until the HTTP server has drained; a job cut short by the stop is
 	// retried by whichever process runs next. Jobs and the queue's own queries are

@@ -48,9 +48,9 @@ var layers = map[string][]string{
 	// store it declares (db implements it).
 	"ponte/idempotency": {"ponte/model", "ponte/auth"},
 	// graph reaches the store only through the domain packages (and the store of custom
-	// sandbox users it is given); it checks those users' descriptions with sandbox's rules.
+	// sandbox users it is given); the rules of those users are given to it too.
 	"ponte/graph": {"ponte/model", "ponte/auth", "ponte/collected", "ponte/itemsync",
-		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults", "ponte/sandbox", "ponte/merchants"},
+		"ponte/payments", "ponte/webhooks", "ponte/graph/generated", "ponte/jsonscan", "ponte/faults", "ponte/merchants"},
 	// rest stands on the resolvers alone, besides the vocabulary and its HTTP infrastructure:
 	// no domain package, no db (the probes' store comes through rest.Config).
 	"ponte/rest": {"ponte/model", "ponte/auth", "ponte/graph", "ponte/graph/generated", "ponte/graph/graphiql",

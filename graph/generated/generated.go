@@ -16427,7 +16427,7 @@ extend type Mutation {
 
 # Custom sandbox users (docs/sandbox.md, "Custom sandbox users").
 
-"A custom sandbox user a client application registered: connect it on the sandbox connectors with its username."
+"A custom sandbox user a client application registered: connect it with its username as the user parameter of the sandbox connectors (isSandbox true: 0 and 1); other connectors never look it up."
 type SandboxUser {
   "The user's id."
   id: UUID!
