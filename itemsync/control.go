@@ -51,10 +51,20 @@ func controlledItem(ctx context.Context, tx *db.Tx, p *auth.Principal, id uuid.U
 	return it, c, nil
 }
 
+// onItemClock is ctx on the item's test clock, if it has one: a control action on an item
+// that lives on a clock is dated by the clock, as everything else the item does.
+func onItemClock(ctx context.Context, tx *db.Tx, it *db.ItemRow) (context.Context, error) {
+	clock, err := itemClock(ctx, tx, it)
+	if err != nil || clock == nil {
+		return ctx, err
+	}
+	return model.WithClock(ctx, *clock), nil
+}
+
 // recordControl adds to the item's history the execution a control action stands for: it
 // starts and ends now, with the outcome the action set, and the item shows it.
 func (e *Engine) recordControl(ctx context.Context, tx *db.Tx, it *db.ItemRow, action string, status model.ExecutionStatus) error {
-	now := e.now()
+	now := e.nowIn(ctx)
 	it.Executions++
 	ex := &db.ExecutionRow{ID: model.NewID(), ItemID: it.ID, ConnectorID: it.ConnectorID, Number: it.Executions,
 		TriggeredBy: "CLIENT", Status: string(status), Steps: []string{}, StartedAt: now, FinishedAt: &now, Control: ptr(action)}
@@ -114,6 +124,9 @@ func (e *Engine) ResetItemLogin(ctx context.Context, id uuid.UUID) (*model.Item,
 		if err != nil {
 			return err
 		}
+		if ctx, err = onItemClock(ctx, tx, item); err != nil {
+			return err
+		}
 		if len(c.Credentials) == 0 {
 			return model.Fail(model.CodeInvalidParameter, "Item %s logs in with no credentials (connector %d), so there is no login to reset.", id, c.ID)
 		}
@@ -145,7 +158,7 @@ func (e *Engine) endByControl(ctx context.Context, tx *db.Tx, it *db.ItemRow, ac
 	if err := e.recordControl(ctx, tx, it, action, xe.Code); err != nil {
 		return err
 	}
-	e.endInError(it, xe, "CLIENT", e.now())
+	e.endInError(it, xe, "CLIENT", e.nowIn(ctx))
 	if err := tx.SaveItem(ctx, it); err != nil {
 		return err
 	}
@@ -174,6 +187,9 @@ func (e *Engine) SetItemStatus(ctx context.Context, id uuid.UUID, in model.Sandb
 		if err != nil {
 			return err
 		}
+		if ctx, err = onItemClock(ctx, tx, item); err != nil {
+			return err
+		}
 		detail := in.StatusDetail
 		if detail != nil {
 			detail = normalDetail(detail)
@@ -183,7 +199,7 @@ func (e *Engine) SetItemStatus(ctx context.Context, id uuid.UUID, in model.Sandb
 			if err != nil {
 				return err
 			}
-			detail = partialDetail(item.Products, left, e.timeNow())
+			detail = partialDetail(item.Products, left, model.NewTime(e.nowIn(ctx)))
 		}
 		if code != model.ExecSuccess && code != model.ExecPartialSuccess {
 			if err := e.endByControl(ctx, tx, item, controlStatus, controlError(code, in.Message, controlStatus)); err != nil {
@@ -197,7 +213,7 @@ func (e *Engine) SetItemStatus(ctx context.Context, id uuid.UUID, in model.Sandb
 		if err := e.recordControl(ctx, tx, item, controlStatus, code); err != nil {
 			return err
 		}
-		now := e.timeNow()
+		now := model.NewTime(e.nowIn(ctx))
 		first := item.LastUpdatedAt == nil
 		item.Status, item.ExecutionStatus, item.StatusDetail = model.ItemUpdated, code, detail
 		item.Error, item.Parameter, item.UserAction = nil, nil, nil
@@ -373,6 +389,9 @@ func (e *Engine) SyncItemNow(ctx context.Context, id uuid.UUID) (*model.Item, er
 	err = e.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		item, c, err = controlledItem(ctx, tx, p, id, true)
 		if err != nil {
+			return err
+		}
+		if ctx, err = onItemClock(ctx, tx, item); err != nil {
 			return err
 		}
 		if c.Health.Status == model.HealthOffline {
