@@ -144,6 +144,8 @@ func TestREADMEWalkThrough(t *testing.T) {
 		"over the daily limit: 400\n",
 		// Moves marked in the intent's history; a bulk payment approved and settled by moves.
 		`"cause":"SANDBOX_CONTROL"`, `"from":"CREATED","status":"PAYMENT_IN_PROGRESS"`, `"from":"PAYMENT_IN_PROGRESS","status":"COMPLETED"`,
+		// A smart transfer payment under a clocked pre-authorization, rejected by a move.
+		`"from":"PAYMENT_PENDING","status":"PAYMENT_REJECTED"`,
 		// An event fired on demand, read back from the event stream.
 		`"sandboxControl":true`, "\nevent: payment_intent/completed\n", `"event":"smart_transfer_preauthorization/error"`, `"code":"CONSENT_REJECTED","description":"Recusada"`,
 	} {
