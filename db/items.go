@@ -235,7 +235,7 @@ type Event struct {
 // InsertEvent writes an event in the transaction of the change that caused it.
 func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 	if e.ID == uuid.Nil {
-		e.ID = uuid.New()
+		e.ID = model.NewID() // time-ordered: events of one instant list in the order they were written
 	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = model.Now(ctx) // a test clock's time for work done on one
