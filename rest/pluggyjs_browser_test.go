@@ -1,0 +1,179 @@
+//go:build browser
+
+package rest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+// The official browser client (pluggy-js, rest/testdata/pluggyjs, with esbuild to bundle the
+// application's page) drives the API from an application's own page on another origin, as
+// a front end does with the Connect Token its server handed it. Every method of the client
+// is called once; each answer is the token's own item's data, or the refusal the interface
+// gives a Connect Token, which the page must be able to read.
+
+// pluggyJSHost is the application's page; page.js is the bundle.
+const pluggyJSHost = `<!doctype html><html><head><meta charset="utf-8"><title>Application</title></head>
+<body><h1 id="ready">Application</h1><script src="/page.js"></script></body></html>`
+
+// pluggyJSResult is what the page saw of one call (page.js).
+type pluggyJSResult struct {
+	Name    string         `json:"name"`
+	Status  int            `json:"status"`
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data"`
+}
+
+// pluggyJSCall is what a call must answer: the status and, for a refusal, its code.
+type pluggyJSCall struct {
+	status int
+	code   string
+}
+
+func TestPluggyJSBrowser(t *testing.T) {
+	dir := filepath.Join("testdata", "pluggyjs")
+	testsupport.NPMInstall(t, dir)
+	bundle := filepath.Join(t.TempDir(), "page.js")
+	esbuild := exec.Command(filepath.Join(dir, "node_modules", ".bin", "esbuild"), filepath.Join(dir, "page.js"),
+		"--bundle", "--format=iife", "--platform=browser", "--log-level=warning", "--outfile="+bundle)
+	if out, err := esbuild.CombinedOutput(); err != nil {
+		t.Fatalf("esbuild: %v\n%s", err, out)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/page.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(pluggyJSHost))
+	})
+	host := httptest.NewServer(mux)
+	t.Cleanup(host.Close)
+
+	rig := newConnectRig(t)
+	env, key := rig.env, rig.client.APIKey
+	// The token's item, and another item of the same application it must not reach.
+	ids := map[string]string{}
+	for _, name := range []string{"item", "otherItem"} {
+		var it model.Item
+		env.Do(t, "POST", "/items", key, map[string]any{"connectorId": 0, "parameters": okParams}).Want(200).JSON(&it)
+		env.WaitItem(t, key, it.ID.String(), testsupport.Settled)
+		ids[name] = it.ID.String()
+	}
+	first := func(path string) string {
+		res := env.Do(t, "GET", path, key, nil).Want(200).Map()["results"].([]any)
+		if len(res) == 0 {
+			t.Fatalf("no fixture at %s", path)
+		}
+		return res[0].(map[string]any)["id"].(string)
+	}
+	ids["account"] = env.AccountIDs(t, key, ids["item"])["CHECKING_ACCOUNT"]
+	ids["transaction"] = first("/transactions?accountId=" + ids["account"])
+	ids["investment"] = first("/investments?itemId=" + ids["item"])
+	ids["identity"] = env.Do(t, "GET", "/identity?itemId="+ids["item"], key, nil).Want(200).String("id")
+
+	run := func(token string) map[string]pluggyJSResult {
+		t.Helper()
+		rig.do(t, rig.browser, chromedp.Navigate(host.URL+"/"), chromedp.WaitVisible(chromedp.ID("ready")))
+		rig.until(t, rig.browser, `typeof window.run === "function"`)
+		args, _ := json.Marshal([]any{env.URL, token, ids})
+		out, err := chromedp.Run(rig.browser, chromedp.Evaluate[string](
+			fmt.Sprintf(`window.run(...%s).then((r) => JSON.stringify(r))`, args), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("browser: %v", err)
+		}
+		var list []pluggyJSResult
+		if err := json.Unmarshal([]byte(out), &list); err != nil {
+			t.Fatalf("page results: %v: %s", err, out)
+		}
+		got := map[string]pluggyJSResult{}
+		for _, r := range list {
+			got[r.Name] = r
+		}
+		return got
+	}
+
+	// A token for the item, naming the application's origin.
+	tok := rig.token(t, map[string]any{"itemId": ids["item"], "options": map[string]any{"targetOrigin": host.URL}})
+	forbidden := pluggyJSCall{403, model.CodeForbidden.String()}
+	want := map[string]pluggyJSCall{
+		"fetchConnectors": {200, ""}, "fetchConnector": {200, ""}, "fetchItem": {200, ""}, "fetchAccounts": {200, ""},
+		// The item's credentials again: a new sync of its own item.
+		"updateItem": {200, ""},
+		// Nothing waits for MFA on the item (the client's documented 404).
+		"updateItemMFA": {404, model.CodeMFANotFound.String()},
+		// The interface's list of items is GET /v2/items; GET /items has no reader.
+		"fetchItems": {405, model.CodeMethodNotAllowed.String()},
+		// A token is bound to its one item: it creates no other (section 5, rule 6).
+		"createItem":       forbidden,
+		"fetchItem(other)": forbidden, "updateItem(other)": forbidden, "fetchAccounts(other)": forbidden,
+		"deleteItem": forbidden, "fetchAccount": forbidden, "fetchTransactions": forbidden, "fetchTransaction": forbidden,
+		"fetchInvestments": forbidden, "fetchInvestment": forbidden, "fetchIdentity": forbidden, "fetchIdentityByItemId": forbidden,
+		"fetchCategories": forbidden, "fetchCategory": forbidden, "createConnectToken": forbidden,
+	}
+	got := run(tok)
+	if len(got) != len(want) {
+		t.Errorf("the page made %d calls, want %d", len(got), len(want))
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("%s: not called", name)
+			continue
+		}
+		if g.Status != w.status || (w.code != "" && g.Code != w.code) {
+			t.Errorf("%s: %d %s %q, want %d %s", name, g.Status, g.Code, g.Message, w.status, w.code)
+		}
+	}
+	// The answers are the token's own item's data.
+	if d := got["fetchItem"].Data; d["id"] != ids["item"] {
+		t.Errorf("fetchItem answered %v", d)
+	}
+	if d := got["updateItem"].Data; d["id"] != ids["item"] {
+		t.Errorf("updateItem answered %v", d)
+	}
+	if d := got["fetchConnector"].Data; d["id"] != float64(0) || d["health"] == nil {
+		t.Errorf("fetchConnector answered %v", d)
+	}
+	if d := got["fetchConnectors"].Data; len(asList(d["results"])) == 0 {
+		t.Errorf("fetchConnectors answered %v", d)
+	}
+	accounts := asList(got["fetchAccounts"].Data["results"])
+	if len(accounts) == 0 {
+		t.Errorf("fetchAccounts answered %v", got["fetchAccounts"].Data)
+	}
+	for _, a := range accounts {
+		if a.(map[string]any)["itemId"] != ids["item"] {
+			t.Errorf("an account of another item: %v", a)
+		}
+	}
+	env.WaitItem(t, key, ids["item"], testsupport.Settled) // the update's sync, before the next page
+
+	// The same page with tokens whose origin is not allowed: a token naming another origin,
+	// and one naming none (the operator allows none here). The browser hides every answer.
+	for _, opts := range []map[string]any{{"targetOrigin": "https://elsewhere.example"}, {}} {
+		other := rig.token(t, map[string]any{"itemId": ids["item"], "options": opts})
+		for name, g := range run(other) {
+			if g.Status != 0 || !strings.Contains(g.Message, "Network Error") {
+				t.Errorf("options %v, %s: the page read %d %s %q", opts, name, g.Status, g.Code, g.Message)
+			}
+		}
+	}
+}
+
+// asList is v as a JSON array, or nil.
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
