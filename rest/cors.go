@@ -63,10 +63,12 @@ func (s *Server) preflight(next http.Handler) http.Handler {
 func (s *Server) allowOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.Header["Origin"]) > 0 {
+			// The answer depends on the Origin whether or not it is allowed: a cache (none
+			// should keep these, see Cache-Control) must not hand one origin's to another.
+			h := w.Header()
+			h.Add("Vary", "Origin")
 			if origin := s.corsOrigin(r); origin != "" {
-				h := w.Header()
 				h.Set("Access-Control-Allow-Origin", origin)
-				h.Add("Vary", "Origin")
 			}
 		}
 		next.ServeHTTP(w, r)

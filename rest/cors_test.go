@@ -78,7 +78,7 @@ func TestCORSActualCalls(t *testing.T) {
 		if got := r.Header.Get("Access-Control-Allow-Origin"); got != origin {
 			t.Errorf("%s: Access-Control-Allow-Origin %q, want %q", what, got, origin)
 		}
-		if origin != "" && !strings.Contains(strings.Join(r.Header.Values("Vary"), ","), "Origin") {
+		if !strings.Contains(strings.Join(r.Header.Values("Vary"), ","), "Origin") {
 			t.Errorf("%s: no Vary: Origin", what)
 		}
 		if r.Status >= 500 {
@@ -155,4 +155,31 @@ func TestConnectorsIncludeHealth(t *testing.T) {
 	}
 	env.Do(t, "GET", "/connectors?includeHealth=maybe", c.APIKey, nil).WantError(400, model.CodeInvalidParameter.String())
 	env.Do(t, "GET", "/connectors/0?includeHealth=2", c.APIKey, nil).WantError(400, model.CodeInvalidParameter.String())
+}
+
+// Every query the browser client builds, in its own spelling (arrays joined by commas,
+// undefined filters left out), is accepted with an API key, which every route answers.
+func TestBrowserClientQueries(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	c := env.NewClient(t, "queries")
+	tok := env.Do(t, "POST", "/connect_token", c.APIKey, nil).Want(200).String("accessToken")
+	var it model.Item
+	env.Do(t, "POST", "/items", tok, map[string]any{"connectorId": 0, "parameters": okParams}).Want(200).JSON(&it)
+	id := it.ID.String()
+	env.WaitItem(t, c.APIKey, id, testsupport.Settled)
+	account := env.AccountIDs(t, c.APIKey, id)["CHECKING_ACCOUNT"]
+	for _, path := range []string{
+		"/connectors?name=Pluggy&countries=BR&types=PERSONAL_BANK,BUSINESS_BANK&sandbox=true&isOpenFinance=false&supportsPaymentInitiation=false&includeHealth=true",
+		"/connectors?includeHealth=false",
+		"/connectors/0?includeHealth=false",
+		"/accounts?itemId=" + id,
+		"/accounts?itemId=" + id + "&type=BANK",
+		"/transactions?from=2020-01-01&to=2030-01-01&pageSize=10&page=1&accountId=" + account,
+		"/investments?itemId=" + id,
+		"/investments?itemId=" + id + "&type=FIXED_INCOME",
+		"/identity?itemId=" + id,
+	} {
+		env.Do(t, "GET", path, c.APIKey, nil).Want(200)
+	}
 }
