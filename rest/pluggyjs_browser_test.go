@@ -160,6 +160,33 @@ func TestPluggyJSBrowser(t *testing.T) {
 	}
 	env.WaitItem(t, key, ids["item"], testsupport.Settled) // the update's sync, before the next page
 
+	// A fresh token connects an item from the page as a front end does: created on the
+	// connector that asks for a one-time code, the code answered, the item updated.
+	fresh := rig.token(t, map[string]any{"options": map[string]any{"targetOrigin": host.URL}})
+	args, _ := json.Marshal([]any{env.URL, fresh, 1, map[string]any{"user": "user-ok", "password": "password-ok"}, map[string]any{"token": "123456"}})
+	out, err := chromedp.Run(rig.browser, chromedp.Evaluate[string](
+		fmt.Sprintf(`window.connect(...%s).then((r) => JSON.stringify(r))`, args), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	var steps []pluggyJSResult
+	if err := json.Unmarshal([]byte(out), &steps); err != nil {
+		t.Fatalf("page results: %v: %s", err, out)
+	}
+	wantSteps := []struct{ name, status string }{{"createItem", ""}, {"fetchItem", "WAITING_USER_INPUT"}, {"updateItemMFA", ""}, {"fetchItem", "UPDATED"}, {"fetchAccounts", ""}}
+	if len(steps) != len(wantSteps) {
+		t.Fatalf("connect steps %+v", steps)
+	}
+	for i, w := range wantSteps {
+		g := steps[i]
+		if g.Name != w.name || g.Status != 200 || (w.status != "" && g.Data["status"] != w.status) {
+			t.Errorf("connect step %d: %s %d %s %q %v, want %s %s", i, g.Name, g.Status, g.Code, g.Message, g.Data["status"], w.name, w.status)
+		}
+	}
+	if accounts := asList(steps[4].Data["results"]); len(accounts) == 0 || accounts[0].(map[string]any)["itemId"] != steps[0].Data["id"] {
+		t.Errorf("the connected item's accounts: %v", steps[4].Data)
+	}
+
 	// The same page with tokens whose origin is not allowed: a token naming another origin,
 	// and one naming none (the operator allows none here); and with the API key, which no
 	// page may use. The browser hides every answer.

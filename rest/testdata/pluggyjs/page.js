@@ -53,3 +53,27 @@ window.run = async (baseUrl, token, ids) => {
   }
   return results;
 };
+
+// connect is what a front end does with a fresh token: create the item on a connector that
+// asks for a one-time code, wait for the question, answer it, and wait for the item to be
+// updated. It returns the answers of each step (polls of the item's status are not kept).
+window.connect = async (baseUrl, token, connectorId, parameters, mfa) => {
+  const client = new Pluggy(token, baseUrl);
+  const steps = [];
+  const created = await call("createItem", () => client.createItem(connectorId, parameters));
+  steps.push(created);
+  if (created.status !== 200) return steps;
+  const id = created.data.id;
+  const until = async (status) => {
+    for (;;) {
+      const r = await call("fetchItem", () => client.fetchItem(id));
+      if (r.status !== 200 || r.data.status === status || r.data.status === "LOGIN_ERROR" || r.data.status === "OUTDATED") return r;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  steps.push(await until("WAITING_USER_INPUT"));
+  steps.push(await call("updateItemMFA", () => client.updateItemMFA(id, mfa)));
+  steps.push(await until("UPDATED"));
+  steps.push(await call("fetchAccounts", () => client.fetchAccounts(id)));
+  return steps;
+};
