@@ -1,8 +1,12 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/model"
@@ -16,13 +20,13 @@ import (
 // secret, never gets an answer a browser may read.
 //
 // A preflight carries no credential, so it cannot tell which token will follow. It is
-// answered for any well-formed origin; the decision is taken on the actual call, which
-// carries the token: an origin neither the operator nor that token allows gets no
-// Access-Control-Allow-Origin there, and the browser hides the answer from the page. The
-// preflight's yes grants nothing by itself: the API takes no cookie or other ambient
-// credential, so a page can only act with a token it already holds, which its owner could
-// as well send from a server.
-
+// answered only for an origin some call could be allowed from: one of the operator's, or
+// one that a live Connect Token names as its targetOrigin (the store records those when a
+// token is issued, until it expires). Any other origin's preflight gets no CORS headers, so
+// the browser never sends the call: a page on an origin nobody allowed cannot make the API
+// act, not even with a credential it holds (an API key, or a token naming another origin).
+// The actual call still decides, with its token, whether the page may read the answer: an
+// allowed preflight only says that some token allows that origin, not that this one does.
 // corsMethods are the methods the browser client uses (and the API serves).
 const corsMethods = "GET, POST, PUT, PATCH, DELETE"
 
@@ -34,9 +38,9 @@ const corsHeaders = "X-API-KEY, Content-Type, Pluggy-User-Agent, Idempotency-Key
 const corsMaxAge = "600"
 
 // preflight answers a CORS preflight (OPTIONS with Origin and
-// Access-Control-Request-Method) from a well-formed origin with 204 and the methods and
-// headers the API accepts. Any other OPTIONS goes on to the router, which refuses the
-// method: the browser then refuses the call.
+// Access-Control-Request-Method) from an allowed origin (preflightAllowed) with 204 and the
+// methods and headers the API accepts. Any other OPTIONS goes on to the router, which
+// refuses the method without CORS headers: the browser then refuses the call.
 func (s *Server) preflight(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
@@ -44,7 +48,7 @@ func (s *Server) preflight(next http.Handler) http.Handler {
 			return
 		}
 		origin := wellFormedOrigin(r)
-		if origin == "" {
+		if origin == "" || !s.preflightAllowed(r, origin) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -56,6 +60,52 @@ func (s *Server) preflight(next http.Handler) http.Handler {
 		h.Set("Access-Control-Max-Age", corsMaxAge)
 		w.WriteHeader(http.StatusNoContent)
 	})
+}
+
+// preflightAllowed reports whether origin is the operator's or a live Connect Token's
+// targetOrigin. The store's answer is kept a few seconds (liveOrigins), so a flood of
+// preflights costs one query per origin per few seconds; when the store cannot answer, the
+// origin is not allowed (the browser refuses the call; the page may retry).
+func (s *Server) preflightAllowed(r *http.Request, origin string) bool {
+	if s.browserOrigins[origin] {
+		return true
+	}
+	if live, ok := s.liveOrigins.Get(origin); ok {
+		return live
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	live, err := s.db.BrowserOriginLive(ctx, origin)
+	if err != nil {
+		s.log.WarnContext(ctx, "preflight: the allowed origins could not be read", "err", err)
+		return false
+	}
+	s.liveOrigins.Add(origin, live)
+	return live
+}
+
+// liveOriginsKept bounds the origins whose answer is remembered (about 100 bytes each): a
+// flood of random origins evicts the oldest, never grows the process.
+const liveOriginsKept = 4096
+
+// liveOriginsTTL is how long a remembered answer is used: a token issued through another
+// process (or GraphQL) is seen by a preflight from its origin at most this late.
+const liveOriginsTTL = 5 * time.Second
+
+// newLiveOrigins is an empty cache of the store's answers about origins.
+func newLiveOrigins() *expirable.LRU[string, bool] {
+	return expirable.NewLRU[string, bool](liveOriginsKept, nil, liveOriginsTTL)
+}
+
+// originIssued forgets what was remembered about origin once a token naming it was issued
+// here, so that its page's first preflight does not wait out a remembered "no".
+func (s *Server) originIssued(options *model.ConnectTokenOptions) {
+	if options == nil || options.TargetOrigin == nil {
+		return
+	}
+	if o, ok := model.Origin(*options.TargetOrigin); ok {
+		s.liveOrigins.Remove(o)
+	}
 }
 
 // allowOrigin lets the browser show the page an answer to a call made from an allowed

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"ponte/model"
 	"ponte/testsupport"
@@ -14,11 +15,14 @@ func corsOrigins(origins ...string) testsupport.Option {
 	return func(s *testsupport.Setup) { s.REST.BrowserOrigins = origins }
 }
 
-// A preflight from a well-formed origin is answered with what the browser client sends;
-// anything else is left to the router, which refuses OPTIONS without CORS headers.
+// A preflight is answered only for an origin some call may come from: the operator's, or a
+// live Connect Token's targetOrigin. Anything else is left to the router, which refuses
+// OPTIONS without CORS headers, so the browser never sends the call.
 func TestCORSPreflight(t *testing.T) {
 	t.Parallel()
-	env := testsupport.New(t, corsOrigins("https://operator.example"))
+	const operator, target, expiring = "https://operator.example", "http://127.0.0.1:5173", "https://expiring.example"
+	env := testsupport.New(t, corsOrigins(operator))
+	c := env.NewClient(t, "cors")
 	ask := func(path, origin string) *testsupport.Response {
 		h := map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,pluggy-user-agent,x-api-key"}
 		if origin != "" {
@@ -26,18 +30,28 @@ func TestCORSPreflight(t *testing.T) {
 		}
 		return env.DoHeaders(t, "OPTIONS", path, "", nil, h)
 	}
-	for _, path := range []string{"/connectors", "/connectors/0?includeHealth=true", "/items", "/items/9b1c3a58-8a5b-4e7f-9d0c-1f2e3d4c5b6a/mfa", "/accounts?itemId=x", "/connect_token"} {
-		for _, origin := range []string{"https://operator.example", "http://127.0.0.1:5173", "https://app.example.com"} {
+	refused := func(origin string) bool {
+		r := ask("/connectors", origin)
+		if r.Status >= 500 {
+			t.Errorf("origin %q: %d %s", origin, r.Status, r.Body)
+		}
+		return r.Status != http.StatusNoContent && r.Header.Get("Access-Control-Allow-Origin") == "" &&
+			r.Header.Get("Access-Control-Allow-Methods") == ""
+	}
+	paths := []string{"/connectors", "/connectors/0?includeHealth=true", "/items", "/items/9b1c3a58-8a5b-4e7f-9d0c-1f2e3d4c5b6a/mfa", "/accounts?itemId=x", "/connect_token"}
+	allowed := func(origin string) {
+		t.Helper()
+		for _, path := range paths {
 			r := ask(path, origin).Want(http.StatusNoContent)
 			h := r.Header
 			if h.Get("Access-Control-Allow-Origin") != origin || !strings.Contains(strings.Join(h.Values("Vary"), ","), "Origin") ||
 				h.Get("Access-Control-Max-Age") == "" || !strings.Contains(h.Get("Access-Control-Allow-Methods"), "PATCH") {
 				t.Errorf("%s from %s: %v", path, origin, h)
 			}
-			allowed := strings.ToLower(h.Get("Access-Control-Allow-Headers"))
+			allowedHeaders := strings.ToLower(h.Get("Access-Control-Allow-Headers"))
 			for _, want := range []string{"x-api-key", "content-type", "pluggy-user-agent"} {
-				if !strings.Contains(allowed, want) {
-					t.Errorf("%s: Access-Control-Allow-Headers %q lacks %s", path, allowed, want)
+				if !strings.Contains(allowedHeaders, want) {
+					t.Errorf("%s: Access-Control-Allow-Headers %q lacks %s", path, allowedHeaders, want)
 				}
 			}
 			if len(r.Body) != 0 {
@@ -45,12 +59,38 @@ func TestCORSPreflight(t *testing.T) {
 			}
 		}
 	}
+	allowed(operator)
+	// A well-formed origin nobody allowed: its page's call is never sent. Asked first, so
+	// the answer "no" is remembered, and must be forgotten when a token names the origin.
+	for _, origin := range []string{target, "https://app.example.com"} {
+		if !refused(origin) {
+			t.Errorf("%s, allowed by no one, was answered a preflight", origin)
+		}
+	}
+	env.Do(t, "POST", "/connect_token", c.APIKey, map[string]any{"options": map[string]any{"targetOrigin": target + "/"}}).Want(200)
+	allowed(target)
+	if !refused("https://app.example.com") {
+		t.Error("a token's origin let another origin's preflight through")
+	}
+	// A token naming no origin allows none.
+	env.Do(t, "POST", "/connect_token", c.APIKey, nil).Want(200)
+	if !refused("https://app.example.com") {
+		t.Error("a token naming no origin allowed one")
+	}
+	// Once every token naming it expired, an origin's preflight is refused again: at once
+	// for one not asked about since, within the few seconds an answer is remembered for
+	// the other.
+	env.Do(t, "POST", "/connect_token", c.APIKey, map[string]any{"options": map[string]any{"targetOrigin": expiring}}).Want(200)
+	env.Exec(t, `UPDATE browser_origins SET expires_at = now() - interval '1 second' WHERE origin = ANY($1)`, []string{target, expiring})
+	if !refused(expiring) {
+		t.Error("the origin of an expired token was answered a preflight")
+	}
+	testsupport.Eventually(t, "the expired token's origin refused", 15*time.Second, func() bool { return refused(target) })
 	// Not an origin a page can be allowed from: opaque ("null"), a path, another spelling,
 	// two of them, none at all. Refused, never with CORS headers, never a 5xx.
-	for _, origin := range []string{"null", "https://app.example.com/page", "HTTPS://App.Example.com", "https://app.example.com/", "file://", "javascript:alert(1)", ""} {
-		r := ask("/connectors", origin)
-		if r.Status == http.StatusNoContent || r.Status >= 500 || r.Header.Get("Access-Control-Allow-Origin") != "" {
-			t.Errorf("origin %q: %d %v", origin, r.Status, r.Header)
+	for _, origin := range []string{"null", "https://operator.example/page", "HTTPS://Operator.Example", "https://operator.example/", "file://", "javascript:alert(1)", ""} {
+		if !refused(origin) {
+			t.Errorf("origin %q was answered a preflight", origin)
 		}
 	}
 	// An OPTIONS that is no preflight is the router's: not a method of the API.

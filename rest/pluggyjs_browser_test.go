@@ -60,6 +60,9 @@ func TestPluggyJSBrowser(t *testing.T) {
 	})
 	host := httptest.NewServer(mux)
 	t.Cleanup(host.Close)
+	// The same page on an origin no token and no operator setting names.
+	stranger := httptest.NewServer(mux)
+	t.Cleanup(stranger.Close)
 
 	rig := newConnectRig(t)
 	env, key := rig.env, rig.client.APIKey
@@ -83,9 +86,9 @@ func TestPluggyJSBrowser(t *testing.T) {
 	ids["investment"] = first("/investments?itemId=" + ids["item"])
 	ids["identity"] = env.Do(t, "GET", "/identity?itemId="+ids["item"], key, nil).Want(200).String("id")
 
-	run := func(token string) map[string]pluggyJSResult {
+	run := func(page, token string) map[string]pluggyJSResult {
 		t.Helper()
-		rig.do(t, rig.browser, chromedp.Navigate(host.URL+"/"), chromedp.WaitVisible(chromedp.ID("ready")))
+		rig.do(t, rig.browser, chromedp.Navigate(page+"/"), chromedp.WaitVisible(chromedp.ID("ready")))
 		rig.until(t, rig.browser, `typeof window.run === "function"`)
 		args, _ := json.Marshal([]any{env.URL, token, ids})
 		out, err := chromedp.Run(rig.browser, chromedp.Evaluate[string](
@@ -122,7 +125,7 @@ func TestPluggyJSBrowser(t *testing.T) {
 		"fetchInvestments": forbidden, "fetchInvestment": forbidden, "fetchIdentity": forbidden, "fetchIdentityByItemId": forbidden,
 		"fetchCategories": forbidden, "fetchCategory": forbidden, "createConnectToken": forbidden,
 	}
-	got := run(tok)
+	got := run(host.URL, tok)
 	if len(got) != len(want) {
 		t.Errorf("the page made %d calls, want %d", len(got), len(want))
 	}
@@ -187,24 +190,28 @@ func TestPluggyJSBrowser(t *testing.T) {
 		t.Errorf("the connected item's accounts: %v", steps[4].Data)
 	}
 
-	// The same page with tokens whose origin is not allowed: a token naming another origin,
-	// and one naming none (the operator allows none here); and with the API key, which no
-	// page may use. The browser hides every answer.
-	// (The API key's run goes last: its calls are made, only their answers are hidden, and
-	// they delete the item.)
-	hidden := []struct{ what, credential string }{
-		{"a token for another origin", rig.token(t, map[string]any{"itemId": ids["item"], "options": map[string]any{"targetOrigin": "https://elsewhere.example"}})},
-		{"a token naming no origin", rig.token(t, map[string]any{"itemId": ids["item"]})},
-		{"the API key", key},
+	// The same page on an origin nobody allowed, with a token naming another origin, one
+	// naming none (the operator allows none here), and the API key, which no page may use:
+	// the preflight is refused, so the browser sends no call at all (the API key's
+	// deleteItem leaves the item in place). And on the application's own origin, whose
+	// preflights a live token allows, with a token naming another origin: the calls are
+	// sent, but the browser hides every answer.
+	elsewhere := rig.token(t, map[string]any{"itemId": ids["item"], "options": map[string]any{"targetOrigin": "https://elsewhere.example"}})
+	hidden := []struct{ what, page, credential string }{
+		{"an unlisted origin, a token for another origin", stranger.URL, elsewhere},
+		{"an unlisted origin, a token naming no origin", stranger.URL, rig.token(t, map[string]any{"itemId": ids["item"]})},
+		{"an unlisted origin, the API key", stranger.URL, key},
+		{"the application's origin, a token for another origin", host.URL, elsewhere},
 	}
 	for _, h := range hidden {
 		what := h.what
-		for name, g := range run(h.credential) {
+		for name, g := range run(h.page, h.credential) {
 			if g.Status != 0 || !strings.Contains(g.Message, "Network Error") {
 				t.Errorf("%s, %s: the page read %d %s %q", what, name, g.Status, g.Code, g.Message)
 			}
 		}
 	}
+	env.Do(t, "GET", "/items/"+ids["item"], key, nil).Want(200)
 }
 
 // asList is v as a JSON array, or nil.

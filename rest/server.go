@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -34,6 +35,8 @@ type Server struct {
 	metricsToken string
 	// browserOrigins are the operator's origins for cross-origin calls (cors.go).
 	browserOrigins map[string]bool
+	// liveOrigins remembers briefly whether a live Connect Token names an origin (cors.go).
+	liveOrigins *expirable.LRU[string, bool]
 
 	streamHeartbeat, streamPoll time.Duration
 }
@@ -42,7 +45,7 @@ type Server struct {
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
 		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll,
-		browserOrigins: originSet(c.BrowserOrigins)}
+		browserOrigins: originSet(c.BrowserOrigins), liveOrigins: newLiveOrigins()}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
 	}
