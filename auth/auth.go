@@ -259,7 +259,8 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 		ID: uuid.New(), ClientID: p.ClientID, ItemID: itemID, Options: opts,
 		CreatedAt: now, ExpiresAt: now.Add(ConnectTokenTTL),
 	}
-	if err := s.db.CreateConnectToken(ctx, row); err != nil {
+	// The origin's expiry is in real time, as the preflights that ask about it are.
+	if err := s.db.CreateConnectToken(ctx, row, s.now().Add(ConnectTokenTTL)); err != nil {
 		return nil, err
 	}
 	c := claims{

@@ -195,10 +195,19 @@ type ConnectTokenRow struct {
 	ExpiresAt time.Time                 `bun:"expires_at"`
 }
 
-// CreateConnectToken stores a connect token's row.
-func (d *DB) CreateConnectToken(ctx context.Context, t *ConnectTokenRow) error {
-	_, err := d.bun.NewInsert().Model(t).ModelTableExpr("connect_tokens").Exec(ctx)
-	return err
+// CreateConnectToken stores a connect token's row and, when it names a targetOrigin, that
+// the origin is allowed until originUntil (real time: the token's own expiry may be in an
+// item clock's time), both or neither.
+func (d *DB) CreateConnectToken(ctx context.Context, t *ConnectTokenRow, originUntil time.Time) error {
+	return d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
+		if _, err := tx.bun.NewInsert().Model(t).ModelTableExpr("connect_tokens").Exec(ctx); err != nil {
+			return err
+		}
+		if t.Options.TargetOrigin == nil {
+			return nil
+		}
+		return tx.allowBrowserOrigin(ctx, *t.Options.TargetOrigin, originUntil)
+	})
 }
 
 // ConnectToken reads a connect token's row; found is false when there is none.

@@ -38,6 +38,12 @@ func (s *Server) postConnectToken() http.HandlerFunc {
 			}
 			itemID = &id
 		}
-		return func(ctx context.Context) (any, error) { return s.mut.CreateConnectToken(ctx, itemID, b.Options) }
+		return func(ctx context.Context) (any, error) {
+			tok, err := s.mut.CreateConnectToken(ctx, itemID, b.Options)
+			if err == nil {
+				s.originIssued(b.Options)
+			}
+			return tok, err
+		}
 	})
 }

@@ -16,6 +16,10 @@ type Config struct {
 	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
 	// sending it as a bearer token (PONTE_METRICS_TOKEN).
 	MetricsToken string
+	// BrowserOrigins are the origins a browser may call the API from with a Connect Token
+	// (PONTE_BROWSER_ORIGINS), each as model.Origin spells it; a token's own targetOrigin is
+	// allowed besides (cors.go).
+	BrowserOrigins []string
 	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
 	Faults Faults
 

@@ -11,7 +11,10 @@ import (
 func (s *Server) listConnectors() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		q := in.query("countries", "types", "name", "sandbox", "healthDetails", "isOpenFinance",
-			"supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "page", "pageSize")
+			"supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "page", "pageSize", "includeHealth")
+		// includeHealth is what the browser client always sends: a connector always carries
+		// its health, so either value answers the same; only its form is checked.
+		q.boolean("includeHealth")
 		f := &model.ConnectorFilter{
 			Countries:                 q.list("countries"),
 			Name:                      q.str("name"),
@@ -35,7 +38,9 @@ func (s *Server) listConnectors() http.HandlerFunc {
 func (s *Server) getConnector() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		id := in.number("id", "Connector id")
-		healthDetails := in.query("healthDetails").boolean("healthDetails")
+		q := in.query("healthDetails", "includeHealth")
+		q.boolean("includeHealth") // as on GET /connectors: health is always there
+		healthDetails := q.boolean("healthDetails")
 		return func(ctx context.Context) (any, error) { return s.query.Connector(ctx, id, healthDetails) }
 	})
 }

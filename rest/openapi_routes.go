@@ -82,8 +82,8 @@ var apiRoutes = []apiRoute{
 	{method: "GET", path: "/connect", tag: "Pages", summary: "The Connect page: an end user links an institution (?connect_token=, #connect_token=, lang=en)", html: true, public: true},
 	{method: "GET", path: "/connect/assets/{file}", tag: "Pages", summary: "The Connect page's script, style and institution logos", html: true, public: true},
 
-	{method: "GET", path: "/connectors", tag: "Connectors", summary: "The institutions", query: []string{"countries", "types", "name", "sandbox", "isOpenFinance", "supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "healthDetails"}, resp: model.ConnectorPage{}},
-	{method: "GET", path: "/connectors/{id}", tag: "Connectors", summary: "One institution", query: []string{"healthDetails"}, resp: model.Connector{}},
+	{method: "GET", path: "/connectors", tag: "Connectors", summary: "The institutions", query: []string{"countries", "types", "name", "sandbox", "isOpenFinance", "supportsPaymentInitiation", "supportsSmartTransfers", "supportsAutomaticPix", "healthDetails", "includeHealth"}, resp: model.ConnectorPage{}},
+	{method: "GET", path: "/connectors/{id}", tag: "Connectors", summary: "One institution", query: []string{"healthDetails", "includeHealth"}, resp: model.Connector{}},
 	{method: "POST", path: "/connectors/{id}/validate", tag: "Connectors", summary: "Check credentials against the connector's rules", body: map[string]any{}, resp: model.ValidationResult{}},
 	{method: "GET", path: "/connectors/{id}/settings", tag: "Statement files", summary: "The application's CSV mapping of a statement connector", resp: settingsBody{}},
 	{method: "PUT", path: "/connectors/{id}/settings", tag: "Statement files", summary: "Set the application's CSV mapping of a statement connector", body: map[string]any{}, resp: settingsBody{}},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -32,6 +33,10 @@ type Server struct {
 	db           Database
 	keys         *idempotency.Keys
 	metricsToken string
+	// browserOrigins are the operator's origins for cross-origin calls (cors.go).
+	browserOrigins map[string]bool
+	// liveOrigins remembers briefly whether a live Connect Token names an origin (cors.go).
+	liveOrigins *expirable.LRU[string, bool]
 
 	streamHeartbeat, streamPoll time.Duration
 }
@@ -39,7 +44,8 @@ type Server struct {
 // New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
-		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll}
+		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll,
+		browserOrigins: originSet(c.BrowserOrigins), liveOrigins: newLiveOrigins()}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
 	}
@@ -52,7 +58,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r := chi.NewRouter()
 	r.Use(compressJSON())
 	r.Use(securityHeaders)
-	r.Use(s.recoverer, s.logRequests, s.databaseGate, s.negotiate, s.authenticate)
+	// A preflight is answered before the database gate and the Accept check: it asks
+	// nothing of either. allowOrigin needs the credential authenticate read.
+	r.Use(s.recoverer, s.logRequests, s.preflight, s.databaseGate, s.negotiate, s.authenticate, s.allowOrigin)
 	r.Use(s.edge)
 	// After authentication, which says whose rules apply (control_faults.go).
 	r.Use(s.injectFaults(c.Faults))

@@ -33,6 +33,9 @@ type config struct {
 	LogLevel     string
 	LogFormat    string
 	MetricsToken string
+	// BrowserOrigins are the origins browsers may call the API from with a Connect Token
+	// (PONTE_BROWSER_ORIGINS, comma-separated), besides each token's own targetOrigin.
+	BrowserOrigins []string
 	// RedisURL, when set, moves the rate-limit counters from PostgreSQL to Redis
 	// (PONTE_REDIS_URL, redis://[user:password@]host:port/db or rediss:// for TLS).
 	RedisURL string
@@ -94,6 +97,11 @@ func loadConfig(flags func(*config)) (*config, error) {
 			return nil, fmt.Errorf("PONTE_REDIS_URL is not a Redis URL (redis://host:port/db): %v", err)
 		}
 	}
+	origins, err := browserOrigins(os.Getenv("PONTE_BROWSER_ORIGINS"))
+	if err != nil {
+		return nil, err
+	}
+	c.BrowserOrigins = origins
 	if v := os.Getenv("PONTE_ALLOW_INSECURE_WEBHOOKS"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -324,4 +332,23 @@ func checkAddr(addr string) error {
 		return fmt.Errorf("PONTE_ADDR (or --addr) must be host:port, such as 127.0.0.1:8080 or :8080, not %q", addr)
 	}
 	return nil
+}
+
+// browserOrigins reads PONTE_BROWSER_ORIGINS: origins as a browser sends them in its Origin
+// header, since they are compared with it byte for byte. A misspelt origin would silently
+// never match, so it stops start-up instead.
+func browserOrigins(v string) ([]string, error) {
+	var list []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		o, ok := model.Origin(part)
+		if !ok {
+			return nil, fmt.Errorf("PONTE_BROWSER_ORIGINS must list origins (scheme://host[:port], comma-separated, no path), not %q", part)
+		}
+		list = append(list, o)
+	}
+	return list, nil
 }

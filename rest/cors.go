@@ -1,0 +1,170 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
+	"ponte/auth"
+	"ponte/model"
+)
+
+// Cross-origin calls (CORS). The browser client calls the API from the application's own
+// page with a Connect Token, so the browser asks first (a preflight) and then lets the page
+// read an answer only when it names the page's origin. The origins a call is allowed from
+// are the operator's (Config.BrowserOrigins, PONTE_BROWSER_ORIGINS) and the Connect Token's
+// own options.targetOrigin, and nothing else: no wildcard, and an API key, a server's
+// secret, never gets an answer a browser may read.
+//
+// A preflight carries no credential, so it cannot tell which token will follow. It is
+// answered only for an origin some call could be allowed from: one of the operator's, or
+// one that a live Connect Token names as its targetOrigin (the store records those when a
+// token is issued, until it expires). Any other origin's preflight gets no CORS headers, so
+// the browser never sends the call: a page on an origin nobody allowed cannot make the API
+// act, not even with a credential it holds (an API key, or a token naming another origin).
+// The actual call still decides, with its token, whether the page may read the answer: an
+// allowed preflight only says that some token allows that origin, not that this one does.
+// corsMethods are the methods the browser client uses (and the API serves).
+const corsMethods = "GET, POST, PUT, PATCH, DELETE"
+
+// corsHeaders are the request headers the browser client sends beyond the ones browsers
+// always allow: the credential, the JSON body's type and its own user agent header.
+const corsHeaders = "X-API-KEY, Content-Type, Pluggy-User-Agent, Idempotency-Key"
+
+// corsMaxAge lets a browser reuse a preflight's answer for ten minutes.
+const corsMaxAge = "600"
+
+// preflight answers a CORS preflight (OPTIONS with Origin and
+// Access-Control-Request-Method) from an allowed origin (preflightAllowed) with 204 and the
+// methods and headers the API accepts. Any other OPTIONS goes on to the router, which
+// refuses the method without CORS headers: the browser then refuses the call.
+func (s *Server) preflight(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		origin := wellFormedOrigin(r)
+		if origin == "" || !s.preflightAllowed(r, origin) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Allow-Methods", corsMethods)
+		h.Set("Access-Control-Allow-Headers", corsHeaders)
+		h.Set("Access-Control-Max-Age", corsMaxAge)
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// preflightAllowed reports whether origin is the operator's or a live Connect Token's
+// targetOrigin. The store's answer is kept a few seconds (liveOrigins), so a flood of
+// preflights costs one query per origin per few seconds; when the store cannot answer, the
+// origin is not allowed (the browser refuses the call; the page may retry).
+func (s *Server) preflightAllowed(r *http.Request, origin string) bool {
+	if s.browserOrigins[origin] {
+		return true
+	}
+	if live, ok := s.liveOrigins.Get(origin); ok {
+		return live
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	live, err := s.db.BrowserOriginLive(ctx, origin)
+	if err != nil {
+		s.log.WarnContext(ctx, "preflight: the allowed origins could not be read", "err", err)
+		return false
+	}
+	s.liveOrigins.Add(origin, live)
+	return live
+}
+
+// liveOriginsKept bounds the origins whose answer is remembered (about 100 bytes each): a
+// flood of random origins evicts the oldest, never grows the process.
+const liveOriginsKept = 4096
+
+// liveOriginsTTL is how long a remembered answer is used: a token issued through another
+// process (or GraphQL) is seen by a preflight from its origin at most this late.
+const liveOriginsTTL = 5 * time.Second
+
+// newLiveOrigins is an empty cache of the store's answers about origins.
+func newLiveOrigins() *expirable.LRU[string, bool] {
+	return expirable.NewLRU[string, bool](liveOriginsKept, nil, liveOriginsTTL)
+}
+
+// originIssued forgets what was remembered about origin once a token naming it was issued
+// here, so that its page's first preflight does not wait out a remembered "no".
+func (s *Server) originIssued(options *model.ConnectTokenOptions) {
+	if options == nil || options.TargetOrigin == nil {
+		return
+	}
+	if o, ok := model.Origin(*options.TargetOrigin); ok {
+		s.liveOrigins.Remove(o)
+	}
+}
+
+// allowOrigin lets the browser show the page an answer to a call made from an allowed
+// origin. It runs after authenticate, since the token's targetOrigin is one of them.
+func (s *Server) allowOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header["Origin"]) > 0 {
+			// The answer depends on the Origin whether or not it is allowed: a cache (none
+			// should keep these, see Cache-Control) must not hand one origin's to another.
+			h := w.Header()
+			h.Add("Vary", "Origin")
+			if origin := s.corsOrigin(r); origin != "" {
+				h.Set("Access-Control-Allow-Origin", origin)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// corsOrigin is r's Origin when an answer to r may be read by a page of that origin, or "".
+func (s *Server) corsOrigin(r *http.Request) string {
+	origin := wellFormedOrigin(r)
+	if origin == "" {
+		return ""
+	}
+	p := scopeOf(r).cred.Principal
+	if p != nil && p.Kind == auth.KindAPIKey {
+		return "" // a server's secret: a browser holding one must not be helped to use it
+	}
+	if s.browserOrigins[origin] {
+		return origin // the operator's origins also read refusals of a missing or bad token
+	}
+	if p != nil && p.IsConnectToken() && p.Options.TargetOrigin != nil && *p.Options.TargetOrigin == origin {
+		return origin
+	}
+	return ""
+}
+
+// wellFormedOrigin is r's one Origin header when it is an origin exactly as a browser spells
+// it (model.Origin's form), or "": "null", a path or upper case never match an allowed one.
+func wellFormedOrigin(r *http.Request) string {
+	vs := r.Header["Origin"]
+	if len(vs) != 1 {
+		return ""
+	}
+	o, ok := model.Origin(vs[0])
+	if !ok || o != vs[0] || strings.HasSuffix(o, "/") {
+		return ""
+	}
+	return o
+}
+
+// originSet is the operator's origins as a set, each already in model.Origin's form.
+func originSet(list []string) map[string]bool {
+	set := make(map[string]bool, len(list))
+	for _, o := range list {
+		if v, ok := model.Origin(o); ok {
+			set[v] = true
+		}
+	}
+	return set
+}
