@@ -16,6 +16,10 @@ type Config struct {
 	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
 	// sending it as a bearer token (PONTE_METRICS_TOKEN).
 	MetricsToken string
+	// BrowserOrigins are the origins (as model.Origin spells them) whose pages may use the
+	// service from a browser beside a Connect Token's own targetOrigin: they may frame the
+	// Connect page (PONTE_BROWSER_ORIGINS).
+	BrowserOrigins []string
 	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
 	Faults Faults
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"slices"
 
 	"github.com/go-chi/chi/v5"
 
@@ -24,7 +25,8 @@ import (
 var connectFiles embed.FS
 
 // connectCSP: nothing from elsewhere, no inline script or style; data: images for the
-// institutions' captcha images (image parameters carry Base64 data).
+// institutions' captcha images (image parameters carry Base64 data). Its frame-ancestors
+// is replaced by connectFramers' origins when there are any.
 const connectCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // connectAsset names the files under /connect/assets/: letters, digits, dots and dashes.
@@ -47,7 +49,31 @@ func (s *Server) connectPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", connectCSP)
 	// The page's URL may hold the token: never send it on as a Referer.
 	h.Set("Referrer-Policy", "no-referrer")
+	allowFraming(w, s.connectFramers(r))
 	_, _ = w.Write(body)
+}
+
+// connectFramers are the origins that may frame the Connect page, as the Connect widget
+// SDK does: the operator's PONTE_BROWSER_ORIGINS always, since the SDK hands the page its
+// token after loading it (through the frame, out of the server's sight), plus the token's
+// own targetOrigin when the token comes in the query string, the one place the server
+// sees it. The page holds no credential of the parent's and sends none to it; a framing
+// page only gets the messages the page would post to that same origin anyway.
+func (s *Server) connectFramers(r *http.Request) []string {
+	origins := s.browserOrigins
+	token := r.URL.Query().Get("connect_token")
+	if token == "" {
+		return origins
+	}
+	p, err := s.auth.Verify(r.Context(), token)
+	if err != nil || !p.IsConnectToken() || p.Options.TargetOrigin == nil {
+		return origins
+	}
+	o, ok := model.Origin(*p.Options.TargetOrigin)
+	if !ok || slices.Contains(origins, o) {
+		return origins
+	}
+	return append(slices.Clip(origins), o)
 }
 
 // connectAssetFile is GET /connect/assets/{file}: the page's script, style and the

@@ -32,6 +32,8 @@ type Server struct {
 	db           Database
 	keys         *idempotency.Keys
 	metricsToken string
+	// browserOrigins: Config.BrowserOrigins.
+	browserOrigins []string
 
 	streamHeartbeat, streamPoll time.Duration
 }
@@ -39,7 +41,7 @@ type Server struct {
 // New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
-		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll}
+		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, browserOrigins: c.BrowserOrigins, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
 	}

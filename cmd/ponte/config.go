@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,9 @@ type config struct {
 	LogLevel     string
 	LogFormat    string
 	MetricsToken string
+	// BrowserOrigins are the applications' origins allowed to use the service from a
+	// browser, e.g. to frame the Connect page (PONTE_BROWSER_ORIGINS, comma-separated).
+	BrowserOrigins []string
 	// RedisURL, when set, moves the rate-limit counters from PostgreSQL to Redis
 	// (PONTE_REDIS_URL, redis://[user:password@]host:port/db or rediss:// for TLS).
 	RedisURL string
@@ -102,6 +106,11 @@ func loadConfig(flags func(*config)) (*config, error) {
 		c.AllowInsecureWebhooks = b
 	}
 	c.BaseURL = os.Getenv("PONTE_BASE_URL")
+	origins, err := browserOrigins(os.Getenv("PONTE_BROWSER_ORIGINS"))
+	if err != nil {
+		return nil, err
+	}
+	c.BrowserOrigins = origins
 	payDefaults := payments.DefaultConfig()
 	for _, d := range []struct {
 		name string
@@ -324,4 +333,25 @@ func checkAddr(addr string) error {
 		return fmt.Errorf("PONTE_ADDR (or --addr) must be host:port, such as 127.0.0.1:8080 or :8080, not %q", addr)
 	}
 	return nil
+}
+
+// browserOrigins reads PONTE_BROWSER_ORIGINS: origins separated by commas, each spelled as
+// a browser sends it in Origin (scheme://host[:port]), since that is what they are matched
+// against.
+func browserOrigins(v string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		o, ok := model.Origin(part)
+		if !ok {
+			return nil, fmt.Errorf("PONTE_BROWSER_ORIGINS: %q is not an origin (scheme://host[:port], nothing after)", part)
+		}
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }

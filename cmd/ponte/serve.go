@@ -161,7 +161,7 @@ func serve(ctx context.Context, c *config) error {
 	go keys.RunPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
 	go rescueJobs(ctx, store, live, log)
-	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken, Faults: res.Faults})
+	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken, BrowserOrigins: c.BrowserOrigins, Faults: res.Faults})
 	if metrics.TracingConfigured() {
 		// A span per request, continuing the caller's trace (W3C traceparent); the router
 		// names it by route once it knows the route.
