@@ -21,6 +21,12 @@ import (
 // styles, images and requests from this origin only. The token travels in the query string
 // (?connect_token=) or, kept out of logs, in the fragment (#connect_token=).
 
+// The page is also the Connect widget SDK's child component (widget.js): it loads zoid
+// 9.0.63, the version pluggy-connect-sdk 2.14.2 pins, as published on npm (package zoid,
+// dist/zoid.frame.min.js, byte for byte, served as zoid-frame.js), whose Apache-2.0
+// license is zoid-license.txt beside it. The SDK's parent checks the child's zoid version
+// is its own, so it moves only with the SDK's.
+//
 //go:embed connectpage
 var connectFiles embed.FS
 

@@ -43,7 +43,7 @@ func TestConnectFraming(t *testing.T) {
 	}{
 		{"no token", "", operator},
 		{"token naming another origin", "?connect_token=" + tokenFor(other), operator + " " + other},
-		{"token naming the operator's origin", "?connect_token=" + tokenFor(operator + "/"), operator},
+		{"token naming the operator's origin", "?connect_token=" + tokenFor(operator+"/"), operator},
 		{"token naming no origin", "?connect_token=" + tokenFor(""), operator},
 		{"a forged token", "?connect_token=eyJhbGciOiJIUzI1NiJ9.e30.x", operator},
 		{"an API key is no Connect Token", "?connect_token=" + c.APIKey, operator},
