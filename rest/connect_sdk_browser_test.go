@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -275,4 +277,67 @@ func TestConnectWidgetSDK(t *testing.T) {
 		t.Errorf("events %q, want them to end with %q", got, want)
 	}
 	r.screenshot(t, r.browser, "widget-error")
+}
+
+// TestConnectWidgetHostileProps: props the page does not expect (an unknown key, a 1 MB
+// language) are ignored and the page works as if they were not sent. (Props of the wrong
+// type never reach it: the SDK's zoid refuses them before rendering.)
+func TestConnectWidgetHostileProps(t *testing.T) {
+	r := newSDKRig(t)
+	r.openWidget(t, r.token(t, map[string]any{}), `{language: "en".repeat(1 << 19), unknownProp: {deep: [1, 2, 3]}, _parentContainerContext: "x".repeat(1 << 20)}`)
+	r.frameUntil(t, `document.querySelector('[data-connector-id="1"]') !== null`)
+	if lang := r.frameEval(t, `document.documentElement.lang`); lang != "pt-BR" {
+		t.Errorf("a 1 MB language made the page %v", lang)
+	}
+}
+
+// TestConnectWidgetFramingRefused: the browser shows the Connect page in a frame of an
+// allowed origin, and refuses it in a frame of any other (here the application's own page
+// under another origin, 127.0.0.1 rather than localhost).
+func TestConnectWidgetFramingRefused(t *testing.T) {
+	r := newSDKRig(t)
+	// framed loads origin's page, frames the Connect page in it and says whether the page
+	// loaded in the frame: a frame runs in the page's process (same site) or as a target
+	// of its own (another site), so both are looked at.
+	framed := func(origin string) bool {
+		t.Helper()
+		r.do(t, r.browser, chromedp.Navigate(origin+"/"), chromedp.WaitVisible(chromedp.CSS("h1")))
+		r.eval(t, r.browser, fmt.Sprintf(`window.loaded = false; const f = document.createElement("iframe");
+			f.onload = () => { window.loaded = true; }; f.src = %q; document.body.append(f); true`, r.env.URL+"/connect?lang=en"))
+		r.until(t, r.browser, `window.loaded`)
+		var urls []string
+		r.do(t, r.browser, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			res, err := cdp.Call(ctx, tg, page.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			for _, c := range res.FrameTree.ChildFrames {
+				urls = append(urls, c.Frame.URL)
+			}
+			return nil
+		}))
+		infos, err := chromedp.Targets(r.browser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range infos {
+			if i.Type == "iframe" {
+				urls = append(urls, i.URL)
+			}
+		}
+		t.Logf("frames from %s: %q", origin, urls)
+		for _, u := range urls {
+			if strings.HasPrefix(u, r.env.URL+"/connect") {
+				return true
+			}
+		}
+		return false
+	}
+	if !framed(r.host) {
+		t.Errorf("the allowed origin %s could not frame the Connect page", r.host)
+	}
+	other := strings.Replace(r.host, "localhost", "127.0.0.1", 1)
+	if framed(other) {
+		t.Errorf("origin %s, not allowed, framed the Connect page", other)
+	}
 }
