@@ -344,3 +344,21 @@ func TestConnectWidgetFramingRefused(t *testing.T) {
 		t.Errorf("origin %s, not allowed, framed the Connect page", other)
 	}
 }
+
+// TestConnectWidgetProps: connectorIds narrows the list to those institutions, and with
+// allowConnectInBackground the page's close button hides the widget (onHide) rather than
+// closing it.
+func TestConnectWidgetProps(t *testing.T) {
+	r := newSDKRig(t)
+	r.openWidget(t, r.token(t, map[string]any{}), `{connectorIds: [1, 2], allowConnectInBackground: true}`)
+	r.frameUntil(t, `document.querySelectorAll("[data-connector-id]").length > 0`)
+	ids := r.frameEval(t, `[...document.querySelectorAll("[data-connector-id]")].map((b) => Number(b.dataset.connectorId)).sort()`)
+	if fmt.Sprint(ids) != "[1 2]" {
+		t.Errorf("connectorIds [1, 2] listed %v", ids)
+	}
+	r.do(t, r.inFrame(), chromedp.Click(chromedp.ID("close")))
+	r.until(t, r.browser, `window.calls.some((c) => c.name === "onHide")`)
+	if closed := r.eval(t, r.browser, `window.calls.some((c) => c.name === "onClose")`); closed != false {
+		t.Error("hiding the widget closed it")
+	}
+}
