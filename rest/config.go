@@ -16,9 +16,9 @@ type Config struct {
 	// MetricsToken, when set, lets a scraper that is not on this machine read /metrics by
 	// sending it as a bearer token (PONTE_METRICS_TOKEN).
 	MetricsToken string
-	// BrowserOrigins are the origins a browser may call the API from with a Connect Token
-	// (PONTE_BROWSER_ORIGINS), each as model.Origin spells it; a token's own targetOrigin is
-	// allowed besides (cors.go).
+	// BrowserOrigins are the origins (as model.Origin spells them) whose pages may read the
+	// answers to Connect Token calls (cors.go) and frame the Connect page (connect.go), beside
+	// a Connect Token's own targetOrigin (PONTE_BROWSER_ORIGINS).
 	BrowserOrigins []string
 	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
 	Faults Faults

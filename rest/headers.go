@@ -76,6 +76,25 @@ type answerWriter struct {
 	http.ResponseWriter
 	status int // the final status written, 0 until then
 	sent   bool
+	// framers are the origins allowed to frame this answer (allowFraming); none: 'none'.
+	framers []string
+}
+
+// allowFraming lets the answer on w be framed by exactly origins (the Connect page inside
+// an application's widget), in place of frame-ancestors 'none' and X-Frame-Options: DENY.
+// No origins leaves the answer unframeable.
+func allowFraming(w http.ResponseWriter, origins []string) {
+	for {
+		switch x := w.(type) {
+		case *answerWriter:
+			x.framers = origins
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
+	}
 }
 
 // Status is the answer's status: 200 when the handler wrote none, as net/http sends.
@@ -100,6 +119,13 @@ func (a *answerWriter) guard() {
 	}
 	a.sent = true
 	h := a.Header()
+	if len(a.framers) > 0 {
+		// X-Frame-Options has no allow-list: browsers that know frame-ancestors ignore it
+		// anyway, and DENY would stop the rest.
+		h.Del("X-Frame-Options")
+		h.Set("Content-Security-Policy", withFraming(h.Get("Content-Security-Policy"), a.framers))
+		return
+	}
 	// Most handlers leave both as securityHeaders set them; rewriting them anyway cost two
 	// allocations and a split of the policy on every answer. Only a single value that is
 	// already right is left: a second X-Frame-Options value makes browsers ignore both.
@@ -145,6 +171,16 @@ func (a *answerWriter) Flush() {
 // withoutFraming returns policy with its frame-ancestors directive, if any, replaced by
 // frame-ancestors 'none'.
 func withoutFraming(policy string) string {
+	return withFraming(policy, nil)
+}
+
+// withFraming returns policy with its frame-ancestors directive, if any, replaced by one
+// naming origins ('none' when there are none).
+func withFraming(policy string, origins []string) string {
+	ancestors := noFraming
+	if len(origins) > 0 {
+		ancestors = "frame-ancestors " + strings.Join(origins, " ")
+	}
 	var kept []string
 	for _, d := range strings.Split(policy, ";") {
 		d = strings.TrimSpace(d)
@@ -154,5 +190,5 @@ func withoutFraming(policy string) string {
 		}
 		kept = append(kept, d)
 	}
-	return strings.Join(append(kept, noFraming), "; ")
+	return strings.Join(append(kept, ancestors), "; ")
 }

@@ -37,6 +37,8 @@ type Server struct {
 	browserOrigins map[string]bool
 	// liveOrigins remembers briefly whether a live Connect Token names an origin (cors.go).
 	liveOrigins *expirable.LRU[string, bool]
+	// browserOriginList: Config.BrowserOrigins, in order, for the Connect page's frame-ancestors.
+	browserOriginList []string
 
 	streamHeartbeat, streamPoll time.Duration
 }
@@ -45,7 +47,8 @@ type Server struct {
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
 		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll,
-		browserOrigins: originSet(c.BrowserOrigins), liveOrigins: newLiveOrigins()}
+		browserOrigins: originSet(c.BrowserOrigins), liveOrigins: newLiveOrigins(),
+		browserOriginList: c.BrowserOrigins}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
 	}

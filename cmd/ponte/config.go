@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +34,9 @@ type config struct {
 	LogLevel     string
 	LogFormat    string
 	MetricsToken string
-	// BrowserOrigins are the origins browsers may call the API from with a Connect Token
-	// (PONTE_BROWSER_ORIGINS, comma-separated), besides each token's own targetOrigin.
+	// BrowserOrigins are the origins of the applications' front ends (PONTE_BROWSER_ORIGINS,
+	// comma-separated): browsers there may read the API's answers to Connect Token calls and
+	// frame the Connect page, as may each token's own targetOrigin.
 	BrowserOrigins []string
 	// RedisURL, when set, moves the rate-limit counters from PostgreSQL to Redis
 	// (PONTE_REDIS_URL, redis://[user:password@]host:port/db or rediss:// for TLS).
@@ -334,11 +336,11 @@ func checkAddr(addr string) error {
 	return nil
 }
 
-// browserOrigins reads PONTE_BROWSER_ORIGINS: origins as a browser sends them in its Origin
-// header, since they are compared with it byte for byte. A misspelt origin would silently
-// never match, so it stops start-up instead.
+// browserOrigins reads PONTE_BROWSER_ORIGINS: origins separated by commas, each spelled as
+// a browser sends it in Origin (scheme://host[:port]), since that is what they are matched
+// against.
 func browserOrigins(v string) ([]string, error) {
-	var list []string
+	var out []string
 	for _, part := range strings.Split(v, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -346,9 +348,11 @@ func browserOrigins(v string) ([]string, error) {
 		}
 		o, ok := model.Origin(part)
 		if !ok {
-			return nil, fmt.Errorf("PONTE_BROWSER_ORIGINS must list origins (scheme://host[:port], comma-separated, no path), not %q", part)
+			return nil, fmt.Errorf("PONTE_BROWSER_ORIGINS: %q is not an origin (scheme://host[:port], nothing after)", part)
 		}
-		list = append(list, o)
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
 	}
-	return list, nil
+	return out, nil
 }

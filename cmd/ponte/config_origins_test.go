@@ -9,7 +9,7 @@ import (
 // PONTE_BROWSER_ORIGINS is compared byte for byte with browsers' Origin headers, so it is
 // kept in their spelling, and an entry that is no origin stops start-up rather than never
 // matching.
-func TestBrowserOriginsSetting(t *testing.T) {
+func TestBrowserOriginsFromEnvironment(t *testing.T) {
 	t.Setenv("PONTE_BROWSER_ORIGINS", " HTTPS://App.Example.com/ ,http://127.0.0.1:5173,, ")
 	c, err := loadConfig(nil)
 	if err != nil {

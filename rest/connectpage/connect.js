@@ -10,14 +10,16 @@
 // with options.redirectUri, by sending the user there with ?itemId=.
 "use strict";
 (function () {
+  // W: the Connect widget SDK around this page (widget.js), inert when there is none.
+  const W = window.PONTE_WIDGET;
   const query = new URLSearchParams(location.search);
   const fragment = new URLSearchParams(location.hash.slice(1));
   const STORE = "ponte-connect";
   let saved = null;
   try { saved = JSON.parse(sessionStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
-  const fromURL = query.get("connect_token") || fragment.get("connect_token");
-  const langParam = query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt";
-  const lang = langParam === "en" ? "en" : "pt";
+  const fromURL = W.props.connectToken || query.get("connect_token") || fragment.get("connect_token");
+  const langParam = W.props.language || query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt";
+  const lang = /^en\b/i.test(langParam) ? "en" : "pt";
   const T = window.PONTE_I18N[lang];
   // said: an institution's own words (labels, hints, prompts), in English where the table
   // has them; the API sends them as the institution wrote them.
@@ -159,8 +161,9 @@
     post("close");
   }
   closeButton.addEventListener("click", () => {
+    if (W.props.allowConnectInBackground) return W.close(); // the connection goes on, hidden
     closing();
-    window.close();
+    if (!W.close()) window.close();
   });
   window.addEventListener("pagehide", closing);
 
@@ -173,9 +176,9 @@
     } catch (e) {
       return e.network ? fatal(T.networkError) : invalidToken(e.body && e.body.codeDescription);
     }
-    options = session.options || {};
+    options = W.options(session.options || {});
     targetOrigin = options.targetOrigin || originOf(options.redirectUri) || null;
-    const itemId = resumeItem || session.itemId;
+    const itemId = resumeItem || session.itemId || W.props.updateItem;
     if (itemId) {
       try {
         item = await api("GET", "/items/" + encodeURIComponent(itemId));
@@ -196,6 +199,7 @@
     s.append(el("p", { class: "error-box", text: T.tokenText }));
     alertText(T.tokenText);
     post("error", { error: { code: code || "API_KEY_INVALID", message: T.tokenText } });
+    W.error(T.tokenText);
   }
   function fatal(message) {
     const s = step("fatal", T.errorTitle);
@@ -212,11 +216,18 @@
     try {
       const page = await api("GET", "/connectors?" + q.toString());
       const wanted = options.products || [];
-      connectors = page.results.filter((c) => wanted.every((p) => (c.products || []).includes(p)));
+      const ids = W.props.connectorIds;
+      connectors = page.results.filter((c) => wanted.every((p) => (c.products || []).includes(p)) && (!ids || ids.includes(c.id)));
     } catch (e) {
       return fatal(e.network ? T.networkError : e.message);
     }
-    showList();
+    const pre = connectors.find((c) => c.id === W.props.selectedConnectorId);
+    return pre ? choose(pre) : showList();
+  }
+  function choose(c) {
+    connector = c;
+    W.event("SELECTED_INSTITUTION", { connector: c });
+    showForm({ values: W.props.openFinanceParameters });
   }
 
   function showList() {
@@ -233,7 +244,7 @@
         const status = (c.health && c.health.status) || "ONLINE";
         const meta = [T.types[c.type] || c.type, c.isOpenFinance ? T.openFinance : null].filter(Boolean).join(" · ");
         const b = el("button", { type: "button", class: "connector", "data-connector-id": String(c.id), disabled: status === "OFFLINE",
-          on: { click: () => { connector = c; showForm({}); } } },
+          on: { click: () => choose(c) } },
         el("img", { src: logo(c), alt: "", width: "40", height: "40" }),
         el("span", {}, el("span", { class: "name", text: c.name }),
           el("span", { class: "meta" }, meta + " · ", el("span", { class: "health-" + status, text: T.health[status] || status }))));
@@ -358,6 +369,7 @@
     // asked for it when the institution wants it.
     const params = (connector.credentials || []).filter((p) => !p.mfa || item);
     form(s, params, opts.values, T.connect, async (values) => {
+      W.event(connector.oauth ? "SUBMITTED_CONSENT" : "SUBMITTED_LOGIN");
       try {
         let it;
         if (item) {
@@ -370,6 +382,7 @@
           if (connector.oauth && !options.oauthRedirectUri) body.oauthRedirectUri = location.origin + "/connect";
           it = await api("POST", "/items", body);
         }
+        W.event("ITEM_RESPONSE", { item: it });
         item = it;
         saved.itemId = it.id;
         remember();
@@ -484,6 +497,7 @@
 
   function follow(it) {
     item = it;
+    W.itemSeen(it);
     const st = it.status;
     if (st === "UPDATED") return success();
     if (st === "LOGIN_ERROR" || st === "OUTDATED") return failure();
@@ -520,6 +534,7 @@
     if (p.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(p.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
     form(s, [Object.assign({}, p, { optional: false })], null, T.send, async (values) => {
       stopPolling();
+      W.event("SUBMITTED_MFA");
       try {
         follow(await api("POST", "/items/" + item.id + "/mfa", { [p.name]: values[p.name] || "" }));
       } catch (e) {
@@ -564,6 +579,7 @@
     stopPolling();
     forget();
     post("success");
+    W.success(item);
     if (options.redirectUri) {
       finished = true;
       const u = new URL(options.redirectUri);
@@ -574,7 +590,7 @@
     const partial = item.executionStatus === "PARTIAL_SUCCESS";
     const s = step("success", T.successTitle);
     s.append(chosen(), el("p", { id: "success-text", text: partial ? T.partialText(connector.name) : T.successText(connector.name) }),
-      el("button", { type: "button", class: "primary", text: T.done, on: { click: () => { closing(); window.close(); } } }));
+      el("button", { type: "button", class: "primary", text: T.done, on: { click: () => { closing(); if (!W.close()) window.close(); } } }));
   }
 
   function failure() {
@@ -582,6 +598,7 @@
     const e = item.error || { code: item.executionStatus, message: "" };
     const message = T.errors[e.code] || T.errors.UNEXPECTED_ERROR;
     post("error", { error: { code: e.code, message: e.message } });
+    W.error(e.message || message, item);
     if (e.code === "INVALID_CREDENTIALS" || e.code === "INVALID_CREDENTIALS_MFA") {
       return showForm({ error: message });
     }
