@@ -29,7 +29,7 @@ func TestConnectPageServed(t *testing.T) {
 		t.Errorf("Content-Type %q, Referrer-Policy %q", ct, r.Header.Get("Referrer-Policy"))
 	}
 	page := string(r.Body)
-	for _, want := range []string{`src="/connect/assets/connect.js"`, `src="/connect/assets/widget.js"`, `src="/connect/assets/zoid-frame.js"`, `src="/connect/assets/i18n.js"`, `src="/connect/assets/institutions-en.js"`, `href="/connect/assets/connect.css"`, `lang="pt-BR"`} {
+	for _, want := range []string{`src="/connect/assets/connect.js"`, `src="/connect/assets/widget.js"`, `src="/connect/assets/fields.js"`, `src="/connect/assets/zoid-frame.js"`, `src="/connect/assets/i18n.js"`, `src="/connect/assets/institutions-en.js"`, `href="/connect/assets/connect.css"`, `lang="pt-BR"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}
@@ -38,7 +38,7 @@ func TestConnectPageServed(t *testing.T) {
 		t.Error("the page has inline script or an outside reference")
 	}
 
-	for name, ct := range map[string]string{"connect.js": "text/javascript; charset=utf-8", "widget.js": "text/javascript; charset=utf-8", "zoid-frame.js": "text/javascript; charset=utf-8", "i18n.js": "text/javascript; charset=utf-8", "institutions-en.js": "text/javascript; charset=utf-8", "connect.css": "text/css; charset=utf-8"} {
+	for name, ct := range map[string]string{"connect.js": "text/javascript; charset=utf-8", "widget.js": "text/javascript; charset=utf-8", "fields.js": "text/javascript; charset=utf-8", "zoid-frame.js": "text/javascript; charset=utf-8", "i18n.js": "text/javascript; charset=utf-8", "institutions-en.js": "text/javascript; charset=utf-8", "connect.css": "text/css; charset=utf-8"} {
 		a := env.Do(t, "GET", "/connect/assets/"+name, "", nil).Want(200)
 		if a.Header.Get("Content-Type") != ct || len(a.Body) < 100 {
 			t.Errorf("%s: %q, %d bytes", name, a.Header.Get("Content-Type"), len(a.Body))
