@@ -3,11 +3,14 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -172,10 +175,11 @@ func TestConnectWidgetUpdateItem(t *testing.T) {
 // TestConnectWidgetConsent: an Open Finance connector's form sends SUBMITTED_CONSENT (not
 // SUBMITTED_LOGIN), then ITEM_RESPONSE with the item, which waits for the user at the
 // institution; the widget shows the link to the institution's authorization page, and no
-// callback ends the connection yet. The consent is not completed here: the link opens the
-// authorization page in the frame itself, and that page refuses every frame
-// (frame-ancestors 'none'), so in the widget the browser refuses it; the page's own
-// consent flow, in a popup, is TestConnectOpenFinanceOAuth's.
+// callback ends the connection yet. The authorization page refuses every frame
+// (frame-ancestors 'none'), so the link opens it in a new tab, where the user approves,
+// while the widget keeps following the item: onSuccess then receives it UPDATED, after the
+// login-success events. The page's own consent flow, in a popup, is
+// TestConnectOpenFinanceOAuth's.
 func TestConnectWidgetConsent(t *testing.T) {
 	r := newSDKRig(t)
 	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 6, language: "en"}`)
@@ -216,6 +220,65 @@ func TestConnectWidgetConsent(t *testing.T) {
 	for _, c := range calls {
 		if c.Name == "onSuccess" || c.Name == "onError" {
 			t.Errorf("%s before the user consented at the institution: %v", c.Name, c.Data)
+		}
+	}
+	var itemID string
+	for _, e := range events {
+		if i, _ := e["item"].(map[string]any); e["event"] == "ITEM_RESPONSE" && i != nil {
+			itemID, _ = i["id"].(string)
+		}
+	}
+
+	// The user follows the link: the institution's page must open in a tab of its own, since
+	// in the frame the browser refuses it.
+	if opens := r.frameEval(t, `document.getElementById("action-link").target`); opens != "_blank" {
+		t.Fatalf("the institution's link opens in %q, want a new tab", opens)
+	}
+	ch := chromedp.WaitNewTarget(r.browser, func(info *target.Info) bool {
+		return info.Type == "page" && strings.HasPrefix(info.URL, r.env.URL+"/sandbox/authorize/")
+	})
+	r.do(t, r.inFrame(), chromedp.Click(chromedp.ID("action-link")))
+	var tab target.ID
+	select {
+	case tab = <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the institution's tab never opened")
+	}
+	// As with the frame (inFrame), a context attached to a target it did not open answers one
+	// Run only, so each action attaches afresh.
+	bank := func() context.Context {
+		ctx, _ := chromedp.NewContext(r.browser, chromedp.WithTargetID(tab))
+		return ctx
+	}
+	r.until(t, bank(), `location.pathname.startsWith("/sandbox/authorize/") && document.querySelector("button.approve") !== null`)
+	r.do(t, bank(), chromedp.Click(chromedp.CSS("button.approve")))
+
+	r.until(t, r.browser, `window.calls.some((c) => c.name === "onSuccess" || c.name === "onError")`)
+	calls, events = r.sdkCalls(t)
+	var success sdkCall
+	for _, c := range calls {
+		if c.Name == "onError" {
+			t.Errorf("onError %v", c.Data)
+		}
+		if c.Name == "onSuccess" {
+			success = c
+		}
+	}
+	got, _ := success.Data["item"].(map[string]any)
+	if got == nil || got["id"] != itemID || got["status"] != "UPDATED" {
+		t.Fatalf("onSuccess got %v, want item %s UPDATED", success.Data, itemID)
+	}
+	if c, _ := got["connector"].(map[string]any); c == nil || c["id"] != float64(6) {
+		t.Errorf("onSuccess item's connector %v", got["connector"])
+	}
+	if names, want := eventNames(events), "SELECTED_INSTITUTION SUBMITTED_CONSENT ITEM_RESPONSE LOGIN_SUCCESS LOGIN_STEP_COMPLETED"; names != want {
+		t.Errorf("events after the consent %q, want %q", names, want)
+	}
+	for _, e := range events {
+		if e["event"] == "LOGIN_SUCCESS" || e["event"] == "LOGIN_STEP_COMPLETED" {
+			if i, _ := e["item"].(map[string]any); i == nil || i["id"] != itemID {
+				t.Errorf("%v: item %v, want %s", e["event"], e["item"], itemID)
+			}
 		}
 	}
 }

@@ -466,10 +466,12 @@
     s.append(chosen(), el("p", { id: "instructions", text: said(a.instructions) }));
     if (a.expiresAt) s.append(el("p", { class: "hint", text: T.expires(new Date(a.expiresAt).toLocaleTimeString(document.documentElement.lang)) }));
     if (oauth && (attrs.oauthUrl || attrs.url)) {
-      // The institution's page replaces this one and sends the user back (see showForm);
-      // when the application chose where the institution returns, it opens in a new tab and
-      // this page keeps following the item.
-      const own = !!options.oauthRedirectUri;
+      // The institution's page replaces this one and sends the user back (see showForm).
+      // It opens in a new tab instead, this page following the item meanwhile, when the
+      // application chose where the institution returns, and inside the widget: the
+      // institution's page refuses every frame (frame-ancestors 'none'), so in the widget's
+      // frame the browser would refuse it and the connection could never finish.
+      const own = !!options.oauthRedirectUri || W.active;
       s.append(el("a", { class: "primary", id: "action-link", href: attrs.oauthUrl || attrs.url, rel: "noopener",
         target: own ? "_blank" : null, text: T.oauthGo, on: { click: () => { if (!own) finished = true; } } }));
     } else if (a.type === "qr" && attrs.qr) {
