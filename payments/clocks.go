@@ -218,13 +218,19 @@ func (e *Engine) attachClock(ctx context.Context, p *db.PaymentRequestRow, testC
 // onClock makes work on a request that lives on a test clock run in the clock's time;
 // other requests, and work already on the clock (an advance), keep ctx.
 func (e *Engine) onClock(ctx context.Context, tx *db.Tx, p *db.PaymentRequestRow) (context.Context, error) {
-	if p.TestClockID == nil {
+	return onTestClock(ctx, tx, p.TestClockID)
+}
+
+// onTestClock is ctx in the time of the clock an object lives on (clockID nil: real time);
+// ctx already on that clock (an advance) is kept as it is.
+func onTestClock(ctx context.Context, tx *db.Tx, clockID *uuid.UUID) (context.Context, error) {
+	if clockID == nil {
 		return ctx, nil
 	}
-	if c, ok := model.ClockOf(ctx); ok && c.ID == *p.TestClockID {
+	if c, ok := model.ClockOf(ctx); ok && c.ID == *clockID {
 		return ctx, nil
 	}
-	c, found, err := tx.TestClock(ctx, uuid.Nil, *p.TestClockID, false)
+	c, found, err := tx.TestClock(ctx, uuid.Nil, *clockID, false)
 	if err != nil || !found {
 		return ctx, err
 	}

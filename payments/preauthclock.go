@@ -3,8 +3,6 @@ package payments
 import (
 	"context"
 
-	"github.com/google/uuid"
-
 	"ponte/db"
 	"ponte/model"
 )
@@ -40,15 +38,5 @@ func (e *Engine) attachPreauthClock(ctx context.Context, p *db.PreauthorizationR
 // decision, a revocation, a payment under it) run in the clock's time; other
 // pre-authorizations, and work already on the clock (an advance), keep ctx.
 func (e *Engine) preauthOnClock(ctx context.Context, tx *db.Tx, p *db.PreauthorizationRow) (context.Context, error) {
-	if p.TestClockID == nil {
-		return ctx, nil
-	}
-	if c, ok := model.ClockOf(ctx); ok && c.ID == *p.TestClockID {
-		return ctx, nil
-	}
-	c, found, err := tx.TestClock(ctx, uuid.Nil, *p.TestClockID, false)
-	if err != nil || !found {
-		return ctx, err
-	}
-	return model.WithClock(ctx, model.Clock{ID: c.ID, Now: c.FrozenTime}), nil
+	return onTestClock(ctx, tx, p.TestClockID)
 }
