@@ -212,8 +212,12 @@ func TestConnectWidgetConsent(t *testing.T) {
 			if i == nil || i["id"] == nil || i["status"] == "UPDATED" || i["status"] == "LOGIN_ERROR" {
 				t.Fatalf("ITEM_RESPONSE item %v", e["item"])
 			}
-			if got := r.env.Item(t, r.client.APIKey, i["id"].(string)); got.Connector == nil || got.Connector.ID != 6 {
+			got := r.env.Item(t, r.client.APIKey, i["id"].(string))
+			if got.Connector == nil || got.Connector.ID != 6 {
 				t.Errorf("item of connector %v", got.Connector)
+			}
+			if want := r.env.URL + "/connect?consented=1&lang=en"; got.OAuthRedirectURI == nil || *got.OAuthRedirectURI != want {
+				t.Errorf("item oauthRedirectUri %v, want %s", got.OAuthRedirectURI, want)
 			}
 		}
 	}
@@ -252,6 +256,14 @@ func TestConnectWidgetConsent(t *testing.T) {
 	}
 	r.until(t, bank(), `location.pathname.startsWith("/sandbox/authorize/") && document.querySelector("button.approve") !== null`)
 	r.do(t, bank(), chromedp.Click(chromedp.CSS("button.approve")))
+
+	// The institution sends that tab back to this service's page, which has no token there
+	// (the tab was opened noopener from another site's frame): it must say the authorization
+	// is done, in the widget's language, not that the link is invalid.
+	r.until(t, bank(), `document.getElementById("title-consented") !== null || document.getElementById("title-token") !== null`)
+	if done := fmt.Sprint(r.eval(t, bank(), `(document.querySelector("section.step") || {}).innerText || ""`)); !strings.Contains(done, "Authorization complete. You can close this tab and return to the app.") {
+		t.Errorf("the institution's tab, back at %s, shows %q", r.eval(t, bank(), `location.href`), done)
+	}
 
 	r.until(t, r.browser, `window.calls.some((c) => c.name === "onSuccess" || c.name === "onError")`)
 	calls, events = r.sdkCalls(t)

@@ -14,6 +14,8 @@
   const W = window.PONTE_WIDGET;
   const query = new URLSearchParams(location.search);
   const fragment = new URLSearchParams(location.hash.slice(1));
+  // consented: the institution sent back the tab the widget opened for it (see showForm).
+  const consented = query.get("consented") === "1";
   const STORE = "ponte-connect";
   let saved = null;
   try { saved = JSON.parse(sessionStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
@@ -171,7 +173,7 @@
 
   // ---- start ----
   async function start() {
-    if (!token) return invalidToken();
+    if (!token) return consented ? consentDone() : invalidToken();
     let session;
     try {
       session = await api("GET", "/connect_token");
@@ -193,6 +195,14 @@
       return showForm({});
     }
     await loadConnectors();
+  }
+
+  // consentDone ends the tab the widget opened for the institution: opened noopener from
+  // another site's frame, it holds no token, and the frame already follows the item.
+  function consentDone() {
+    const s = step("consented", T.consentedTitle);
+    s.append(el("p", { id: "consented-text", text: T.consentedText }));
+    announce(T.consentedText);
   }
 
   function invalidToken(code) {
@@ -287,7 +297,12 @@
           if (options.products && options.products.length) body.products = options.products;
           // Open Finance: the institution sends the user back here, where the tab's storage
           // holds the token and the item, unless the application set its own return address.
-          if (connector.oauth && !options.oauthRedirectUri) body.oauthRedirectUri = location.origin + "/connect";
+          // From the widget the institution's tab has no token (see showAction), so it comes
+          // back to a page that only says the authorization is done, in this language.
+          if (connector.oauth && !options.oauthRedirectUri) {
+            body.oauthRedirectUri = location.origin + "/connect" +
+              (W.active ? "?consented=1" + (lang === "en" ? "&lang=en" : "") : "");
+          }
           it = await api("POST", "/items", body);
         }
         W.event("ITEM_RESPONSE", { item: it });
