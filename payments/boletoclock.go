@@ -29,14 +29,11 @@ func (e *Engine) attachBoletoClock(ctx context.Context, conn *db.BoletoConnectio
 	if !found || !c.IsSandbox {
 		return ctx, nil, model.Fail(model.CodeSandboxOnly, "testClockId is for boletos of sandbox connectors only; boleto connection %s is on connector %d, whose isSandbox is false.", conn.ID, conn.ConnectorID)
 	}
-	k, found, err := e.db.TestClock(ctx, conn.ClientID, id, false)
+	k, err := e.callersClock(ctx, conn.ClientID, id)
 	if err != nil {
 		return ctx, nil, err
 	}
-	if !found {
-		return ctx, nil, clockNotFound(id)
-	}
-	return model.WithClock(ctx, model.Clock{ID: k.ID, Now: k.FrozenTime}), &k.ID, nil
+	return model.WithClock(ctx, k), &k.ID, nil
 }
 
 // boletoOnClock makes an action on a boleto that lives on a test clock (a cancellation, a

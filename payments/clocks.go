@@ -203,16 +203,26 @@ func (e *Engine) attachClock(ctx context.Context, p *db.PaymentRequestRow, testC
 	if !p.IsSandbox {
 		return ctx, model.Fail(model.CodeSandboxOnly, "testClockId is for sandbox payment requests only (isSandbox true).")
 	}
-	c, found, err := e.db.TestClock(ctx, p.ClientID, id, false)
+	c, err := e.callersClock(ctx, p.ClientID, id)
 	if err != nil {
 		return ctx, err
 	}
-	if !found {
-		return ctx, clockNotFound(id)
-	}
 	p.TestClockID = &c.ID
-	p.CreatedAt, p.UpdatedAt = c.FrozenTime, c.FrozenTime
-	return model.WithClock(ctx, model.Clock{ID: c.ID, Now: c.FrozenTime}), nil
+	p.CreatedAt, p.UpdatedAt = c.Now, c.Now
+	return model.WithClock(ctx, c), nil
+}
+
+// callersClock is the caller's clock id names, at its current time: another application's
+// clock, or none, is TEST_CLOCK_NOT_FOUND.
+func (e *Engine) callersClock(ctx context.Context, clientID, id uuid.UUID) (model.Clock, error) {
+	c, found, err := e.db.TestClock(ctx, clientID, id, false)
+	if err != nil {
+		return model.Clock{}, err
+	}
+	if !found {
+		return model.Clock{}, clockNotFound(id)
+	}
+	return model.Clock{ID: c.ID, Now: c.FrozenTime}, nil
 }
 
 // onClock makes work on a request that lives on a test clock run in the clock's time;

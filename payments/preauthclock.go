@@ -22,16 +22,13 @@ func (e *Engine) attachPreauthClock(ctx context.Context, p *db.PreauthorizationR
 	if !conn.IsSandbox {
 		return ctx, model.Fail(model.CodeSandboxOnly, "testClockId is for pre-authorizations on sandbox connectors only; connector %d's isSandbox is false.", conn.ID)
 	}
-	c, found, err := e.db.TestClock(ctx, p.ClientID, id, false)
+	c, err := e.callersClock(ctx, p.ClientID, id)
 	if err != nil {
 		return ctx, err
 	}
-	if !found {
-		return ctx, clockNotFound(id)
-	}
 	p.TestClockID = &c.ID
-	p.CreatedAt, p.UpdatedAt = c.FrozenTime, c.FrozenTime
-	return model.WithClock(ctx, model.Clock{ID: c.ID, Now: c.FrozenTime}), nil
+	p.CreatedAt, p.UpdatedAt = c.Now, c.Now
+	return model.WithClock(ctx, c), nil
 }
 
 // preauthOnClock makes work on a pre-authorization that lives on a test clock (the payer's
