@@ -126,22 +126,7 @@ func TestConnectWidgetUpdateItem(t *testing.T) {
 	r.logIn(t, "user-ok")
 	r.until(t, r.browser, `window.calls.some((c) => c.name === "onSuccess")`)
 	calls, events := r.sdkCalls(t)
-	var success sdkCall
-	for _, c := range calls {
-		if c.Name == "onError" {
-			t.Errorf("onError %v", c.Data)
-		}
-		if c.Name == "onSuccess" {
-			success = c
-		}
-	}
-	got, _ := success.Data["item"].(map[string]any)
-	if got == nil || got["id"] != id || got["status"] != "UPDATED" {
-		t.Fatalf("onSuccess got %v, want item %s UPDATED", success.Data, id)
-	}
-	if c, _ := got["connector"].(map[string]any); c == nil || c["id"] != float64(0) {
-		t.Errorf("onSuccess item's connector %v", got["connector"])
-	}
+	wantWidgetSuccess(t, calls, id, 0)
 	if names, want := eventNames(events), "SUBMITTED_LOGIN ITEM_RESPONSE LOGIN_SUCCESS LOGIN_STEP_COMPLETED"; names != want {
 		t.Errorf("events %q, want %q", names, want)
 	}
@@ -267,6 +252,23 @@ func TestConnectWidgetConsent(t *testing.T) {
 
 	r.until(t, r.browser, `window.calls.some((c) => c.name === "onSuccess" || c.name === "onError")`)
 	calls, events = r.sdkCalls(t)
+	wantWidgetSuccess(t, calls, itemID, 6)
+	if names, want := eventNames(events), "SELECTED_INSTITUTION SUBMITTED_CONSENT ITEM_RESPONSE LOGIN_SUCCESS LOGIN_STEP_COMPLETED"; names != want {
+		t.Errorf("events after the consent %q, want %q", names, want)
+	}
+	for _, e := range events {
+		if e["event"] == "LOGIN_SUCCESS" || e["event"] == "LOGIN_STEP_COMPLETED" {
+			if i, _ := e["item"].(map[string]any); i == nil || i["id"] != itemID {
+				t.Errorf("%v: item %v, want %s", e["event"], e["item"], itemID)
+			}
+		}
+	}
+}
+
+// wantWidgetSuccess checks that the SDK's onSuccess received item id, UPDATED, of connector
+// conn, and that onError was never called.
+func wantWidgetSuccess(t *testing.T, calls []sdkCall, id string, conn int) {
+	t.Helper()
 	var success sdkCall
 	for _, c := range calls {
 		if c.Name == "onError" {
@@ -277,20 +279,10 @@ func TestConnectWidgetConsent(t *testing.T) {
 		}
 	}
 	got, _ := success.Data["item"].(map[string]any)
-	if got == nil || got["id"] != itemID || got["status"] != "UPDATED" {
-		t.Fatalf("onSuccess got %v, want item %s UPDATED", success.Data, itemID)
+	if got == nil || got["id"] != id || got["status"] != "UPDATED" {
+		t.Fatalf("onSuccess got %v, want item %s UPDATED", success.Data, id)
 	}
-	if c, _ := got["connector"].(map[string]any); c == nil || c["id"] != float64(6) {
+	if c, _ := got["connector"].(map[string]any); c == nil || c["id"] != float64(conn) {
 		t.Errorf("onSuccess item's connector %v", got["connector"])
-	}
-	if names, want := eventNames(events), "SELECTED_INSTITUTION SUBMITTED_CONSENT ITEM_RESPONSE LOGIN_SUCCESS LOGIN_STEP_COMPLETED"; names != want {
-		t.Errorf("events after the consent %q, want %q", names, want)
-	}
-	for _, e := range events {
-		if e["event"] == "LOGIN_SUCCESS" || e["event"] == "LOGIN_STEP_COMPLETED" {
-			if i, _ := e["item"].(map[string]any); i == nil || i["id"] != itemID {
-				t.Errorf("%v: item %v, want %s", e["event"], e["item"], itemID)
-			}
-		}
 	}
 }
