@@ -36,7 +36,15 @@ import (
 // from the packages of the lock file, and serves it on its own origin.
 func sdkHost(t *testing.T) (origin string) {
 	t.Helper()
-	dir := filepath.Join("testdata", "connectsdk")
+	return widgetHost(t, "connectsdk", "host.js")
+}
+
+// widgetHost serves, on an origin of its own, a page running testdata/<name>/<entry>
+// bundled with esbuild (and flags) from that folder's lock file: an application that opens
+// the widget through the SDK, directly or through a wrapper of it.
+func widgetHost(t *testing.T, name, entry string, flags ...string) (origin string) {
+	t.Helper()
+	dir := filepath.Join("testdata", name)
 	testsupport.NPMInstall(t, dir)
 	// The page's zoid is the SDK's, byte for byte: the SDK refuses a child of another version.
 	embedded, err := os.ReadFile(filepath.Join("connectpage", "zoid-frame.js"))
@@ -45,10 +53,11 @@ func sdkHost(t *testing.T) (origin string) {
 	}
 	published, err := os.ReadFile(filepath.Join(dir, "node_modules", "zoid", "dist", "zoid.frame.min.js"))
 	if err != nil || !bytes.Equal(embedded, published) {
-		t.Fatalf("connectpage/zoid-frame.js is not the SDK's zoid (dist/zoid.frame.min.js): %v", err)
+		t.Fatalf("connectpage/zoid-frame.js is not the SDK's zoid (%s's dist/zoid.frame.min.js): %v", dir, err)
 	}
 	out := filepath.Join(t.TempDir(), "host.js")
-	cmd := exec.Command(filepath.Join("node_modules", ".bin", "esbuild"), "host.js", "--bundle", "--format=iife", "--log-level=warning", "--outfile="+out)
+	args := append([]string{entry, "--bundle", "--format=iife", "--log-level=warning", "--outfile=" + out}, flags...)
+	cmd := exec.Command(filepath.Join("node_modules", ".bin", "esbuild"), args...)
 	cmd.Dir = dir
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("esbuild: %v\n%s", err, b)
@@ -84,7 +93,13 @@ type sdkRig struct {
 
 func newSDKRig(t *testing.T) *sdkRig {
 	t.Helper()
-	host := sdkHost(t)
+	return newWidgetRig(t, sdkHost(t))
+}
+
+// newWidgetRig is the rig with the application's page at host (a widgetHost), whose
+// origin the operator allows.
+func newWidgetRig(t *testing.T, host string) *sdkRig {
+	t.Helper()
 	r := newConnectRig(t, func(s *testsupport.Setup) { s.REST.BrowserOrigins = []string{host} })
 	return &sdkRig{connectRig: r, host: host, frames: map[target.ID]bool{}}
 }
