@@ -3,8 +3,15 @@
 package rest_test
 
 import (
+	"fmt"
+	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The Connect widget SDK's props that change what the page shows (language, theme,
@@ -40,5 +47,62 @@ func TestConnectWidgetCountries(t *testing.T) {
 		if c.Name == "onError" {
 			t.Errorf("onError %v", c.Data)
 		}
+	}
+}
+
+// TestConnectWidgetOpenFinanceParameters: the CPF of openFinanceParameters (written with
+// its dots and dash) pre-fills an Open Finance institution's form, digits only; sent as
+// it is, it is the CPF the item logs in with: once the user consents, the item's identity
+// is that CPF's. Another institution's form, which also asks for a CPF and a CNPJ, starts
+// empty.
+func TestConnectWidgetOpenFinanceParameters(t *testing.T) {
+	r := newSDKRig(t)
+	const cpf = "52998224725"
+	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 6, language: "en", openFinanceParameters: {cpf: "529.982.247-25"}}`)
+	r.frameUntil(t, `document.getElementById("title-form") !== null`)
+	field := r.frameEval(t, `(() => { const l = [...document.querySelectorAll("label")].find((l) => l.textContent.trim() === "CPF");
+		const f = l && document.getElementById(l.htmlFor); return f ? [f.id, f.value] : ["", ""]; })()`).([]any)
+	if field[0] == "" || field[1] != cpf {
+		t.Fatalf("the Open Finance form's CPF field holds %q, want %q", field[1], cpf)
+	}
+	// Sent untouched: the user only confirms.
+	r.do(t, r.inFrame(), chromedp.SendKeys(chromedp.ID(field[0].(string)), kb.Enter))
+	r.until(t, r.browser, `window.events.some((e) => e.event === "ITEM_RESPONSE")`)
+	r.frameUntil(t, `document.getElementById("action-link") !== null`)
+	link := fmt.Sprint(r.frameEval(t, `document.getElementById("action-link").href`))
+	if !strings.HasPrefix(link, r.env.URL+"/sandbox/authorize/") {
+		t.Fatalf("institution link %q", link)
+	}
+	// The user's approval at the institution (its page in a tab is TestConnectWidgetConsent's).
+	resp, err := http.PostForm(link, url.Values{"decision": {"approve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("approving at the institution: %s", resp.Status)
+	}
+	r.until(t, r.browser, `window.calls.some((c) => c.name === "onSuccess" || c.name === "onError")`)
+	calls, events := r.sdkCalls(t)
+	var id string
+	for _, e := range events {
+		if i, _ := e["item"].(map[string]any); e["event"] == "ITEM_RESPONSE" && i != nil {
+			id, _ = i["id"].(string)
+		}
+	}
+	wantWidgetSuccess(t, calls, id, 6)
+	var identity struct {
+		Document string `json:"document"`
+	}
+	r.env.Do(t, "GET", "/identity?itemId="+id, r.client.APIKey, nil).Want(200).JSON(&identity)
+	if identity.Document != cpf {
+		t.Errorf("the item's identity is of document %q, want the prop's CPF %s", identity.Document, cpf)
+	}
+
+	// Banco Aurora Empresas asks for a CNPJ and a CPF but is no Open Finance institution.
+	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 2, language: "en", openFinanceParameters: {cpf: "52998224725", cnpj: "11222333000181"}}`)
+	r.frameUntil(t, `document.getElementById("title-form") !== null && document.getElementById("f-cnpj") !== null`)
+	if got := r.frameEval(t, `[document.getElementById("f-cnpj").value, document.getElementById("f-cpf").value]`).([]any); got[0] != "" || got[1] != "" {
+		t.Errorf("a form of no Open Finance institution was pre-filled with %v", got)
 	}
 }

@@ -243,7 +243,9 @@
   function choose(c) {
     connector = c;
     W.event("SELECTED_INSTITUTION", { connector: c });
-    showForm({ values: W.props.openFinanceParameters });
+    // The SDK pre-fills the CPF and CNPJ on Open Finance connectors only: another
+    // institution's login may be someone else's document.
+    showForm({ values: c.isOpenFinance ? W.props.openFinanceParameters : undefined });
   }
 
   function showList() {
