@@ -18,6 +18,47 @@ import (
 // countries) and what it sends (openFinanceParameters), each checked on the page in the
 // widget's frame or on the item the API then holds (the rig is connect_sdk_browser_test.go's).
 
+// TestConnectWidgetLanguageTheme: language "en…" shows the page's words in English, "pt"
+// and an unknown language in Portuguese (the page's own language) with the list still
+// working; theme "dark" paints the page dark, "light" and no theme light.
+func TestConnectWidgetLanguageTheme(t *testing.T) {
+	r := newSDKRig(t)
+	const dark, light = "rgb(22, 24, 28)", "rgb(246, 247, 249)"
+	for _, tc := range []struct {
+		props, title, close, count, background string
+	}{
+		{`{language: "en", theme: "dark"}`, "Choose your institution", "Close", "institutions", dark},
+		{`{language: "pt", theme: "light"}`, "Escolha sua instituição", "Fechar", "instituições", light},
+		{`{language: "en-GB"}`, "Choose your institution", "Close", "institutions", light},
+		{`{language: "xx-unknown", theme: "dark"}`, "Escolha sua instituição", "Fechar", "instituições", dark},
+	} {
+		r.openWidget(t, r.token(t, map[string]any{}), tc.props)
+		listed := r.widgetListed(t)
+		if len(listed) < 5 {
+			t.Errorf("%s: the list shows %v", tc.props, listed)
+		}
+		got := r.frameEval(t, `[document.getElementById("title-list").textContent, document.getElementById("close").textContent,
+			document.getElementById("count").textContent, getComputedStyle(document.body).backgroundColor,
+			getComputedStyle(document.querySelector(".connector")).backgroundColor]`).([]any)
+		if got[0] != tc.title || got[1] != tc.close || !strings.HasSuffix(fmt.Sprint(got[2]), " "+tc.count) {
+			t.Errorf("%s: the page says %q, %q, %q; want %q, %q, \"N %s\"", tc.props, got[0], got[1], got[2], tc.title, tc.close, tc.count)
+		}
+		if got[3] != tc.background {
+			t.Errorf("%s: page background %v, want %s", tc.props, got[3], tc.background)
+		}
+		// The institutions' buttons follow the theme too: white on light, dark grey on dark.
+		if want := map[string]string{dark: "rgb(35, 38, 43)", light: "rgb(255, 255, 255)"}[tc.background]; got[4] != want {
+			t.Errorf("%s: institution button background %v, want %s", tc.props, got[4], want)
+		}
+		calls, _ := r.sdkCalls(t)
+		for _, c := range calls {
+			if c.Name == "onError" || c.Name == "renderFailed" {
+				t.Errorf("%s: %s %v", tc.props, c.Name, c.Data)
+			}
+		}
+	}
+}
+
 // TestConnectWidgetCountries: countries lists only the institutions of those countries;
 // every sandbox institution is Brazilian, so ["AR"] lists none (the page says so) and
 // ["BR"] the whole catalogue.
