@@ -3,9 +3,14 @@
 package rest_test
 
 import (
+	"bytes"
 	"fmt"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -145,5 +150,44 @@ func TestConnectWidgetOpenFinanceParameters(t *testing.T) {
 	r.frameUntil(t, `document.getElementById("title-form") !== null && document.getElementById("f-cnpj") !== null`)
 	if got := r.frameEval(t, `[document.getElementById("f-cnpj").value, document.getElementById("f-cpf").value]`).([]any); got[0] != "" || got[1] != "" {
 		t.Errorf("a form of no Open Finance institution was pre-filled with %v", got)
+	}
+}
+
+// sizedScreenshot shows the application's page, with the widget open in it, on a screen of
+// width × height CSS pixels, saves what the screen shows as name (beside the rig's other
+// screenshots) and checks the picture: a PNG of exactly that size, and the widget's frame
+// laid out within that width with nothing wider than itself.
+func (r *sdkRig) sizedScreenshot(t *testing.T, name string, width, height int64) {
+	t.Helper()
+	r.do(t, r.browser, chromedp.EmulateViewport(width, height))
+	r.frameUntil(t, fmt.Sprintf(`innerWidth > 0 && innerWidth <= %d && document.documentElement.scrollWidth <= innerWidth`, width))
+	shot, err := chromedp.Run(r.browser, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot %s is no PNG: %v", name, err)
+	}
+	if b := img.Bounds(); int64(b.Dx()) != width || int64(b.Dy()) != height {
+		t.Errorf("screenshot %s is %d×%d, want %d×%d", name, b.Dx(), b.Dy(), width, height)
+	}
+	// A blank screen is one colour; the widget's list has text, logos and borders.
+	colours := map[color.Color]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y && len(colours) < 16; y += 4 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 4 {
+			colours[img.At(x, y)] = true
+		}
+	}
+	if len(colours) < 16 {
+		t.Errorf("screenshot %s shows %d colours: blank", name, len(colours))
+	}
+	r.shot++
+	path := filepath.Join(r.shots, fmt.Sprintf("%02d-%s.png", r.shot, name))
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("screenshot %s not written: %v", path, err)
 	}
 }
