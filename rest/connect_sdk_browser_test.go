@@ -223,9 +223,8 @@ func TestConnectWidgetSDK(t *testing.T) {
 	if v := r.frameEval(t, `[document.documentElement.lang, document.documentElement.dataset.theme]`).([]any); v[0] != "en" || v[1] != "dark" {
 		t.Errorf("language and theme props: %v", v)
 	}
-	r.screenshot(t, r.browser, "widget-list-phone")
-	r.do(t, r.browser, chromedp.EmulateViewport(1280, 800))
-	r.screenshot(t, r.browser, "widget-list-desktop")
+	r.sizedScreenshot(t, "widget-list-phone", 360, 740)
+	r.sizedScreenshot(t, "widget-list-desktop", 1280, 800)
 	r.do(t, r.browser, chromedp.EmulateViewport(360, 740))
 	r.do(t, r.inFrame(), chromedp.Click(chromedp.CSS(`[data-connector-id="1"]`)))
 	r.frameUntil(t, `document.getElementById("title-form") !== null`)

@@ -223,13 +223,17 @@
   // ---- institutions ----
   async function loadConnectors() {
     const q = new URLSearchParams({ pageSize: "500", sandbox: options.includeSandbox ? "true" : "false" });
-    if (options.countries && options.countries.length) q.set("countries", options.countries.join(","));
     if (options.connectorTypes && options.connectorTypes.length) q.set("types", options.connectorTypes.join(","));
     try {
       const page = await api("GET", "/connectors?" + q.toString());
       const wanted = options.products || [];
       const ids = W.props.connectorIds;
-      connectors = page.results.filter((c) => wanted.every((p) => (c.products || []).includes(p)) && (!ids || ids.includes(c.id)));
+      // Countries are matched here, not by the API's filter, which refuses a country the
+      // catalogue lacks: the SDK's countries may name any, and one with no institution
+      // lists none.
+      const countries = options.countries && options.countries.length ? options.countries : null;
+      connectors = page.results.filter((c) => wanted.every((p) => (c.products || []).includes(p)) && (!ids || ids.includes(c.id)) &&
+        (!countries || countries.includes(c.country)));
     } catch (e) {
       return fatal(e.network ? T.networkError : e.message);
     }
@@ -239,7 +243,9 @@
   function choose(c) {
     connector = c;
     W.event("SELECTED_INSTITUTION", { connector: c });
-    showForm({ values: W.props.openFinanceParameters });
+    // The SDK pre-fills the CPF and CNPJ on Open Finance connectors only: another
+    // institution's login may be someone else's document.
+    showForm({ values: c.isOpenFinance ? W.props.openFinanceParameters : undefined });
   }
 
   function showList() {
