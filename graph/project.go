@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -122,8 +121,7 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 		}
 	}
 	buf.WriteByte(']')
-	out := buf.Bytes()
-	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(out) }), nil
+	return spliced(ctx, buf.Bytes()), nil
 }
 
 // storedDocumentField is the field of a stored resource that is its whole document.
