@@ -134,6 +134,16 @@ type plan struct {
 	fields   []planField
 	index    map[string][]int // document key -> positions in fields (a field may be selected under several aliases)
 	vals     []jsonscan.Span  // one object's values by position, reused: objects are written one at a time
+	// seen are the keys of the last object written, in its order, with their positions:
+	// the service writes every document of a type with the same keys in the same order,
+	// so comparing a key with the one at its place in the last object mostly replaces
+	// hashing it (the lookups were a fifth of the projection of every field).
+	seen []seenKey
+}
+
+type seenKey struct {
+	key string
+	at  []int
 }
 
 type planField struct {
@@ -173,8 +183,21 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 	vals := p.vals
 	clear(vals)
+	m := 0
 	if !jsonscan.Members(doc, func(key []byte, v jsonscan.Span) {
-		for _, i := range p.index[string(key)] {
+		var at []int
+		if m < len(p.seen) && p.seen[m].key == string(key) {
+			at = p.seen[m].at
+		} else {
+			at = p.index[string(key)]
+			if m < len(p.seen) {
+				p.seen[m] = seenKey{string(key), at}
+			} else {
+				p.seen = append(p.seen, seenKey{string(key), at})
+			}
+		}
+		m++
+		for _, i := range at {
 			vals[i] = v
 		}
 	}) {
