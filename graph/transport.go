@@ -78,8 +78,9 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		writeResponse(w, statusFor(opErr), exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
 		return
 	}
+	ctx, held := withSplices(ctx)
 	responses, ctx := exec.DispatchOperation(ctx, rc)
-	writeResponse(w, http.StatusOK, responses(ctx))
+	writeAnswer(w, http.StatusOK, responses(ctx), held)
 }
 
 // precheck is everything that must pass before gqlgen parses and validates the query: the
@@ -251,11 +252,11 @@ func statusFor(errs gqlerror.List) int {
 	return http.StatusOK
 }
 
-// responseBuffers hold answers being assembled. The whole answer is assembled first so that
-// its Content-Length can go first: net/http sent an answer of more than 2 KB without one
-// chunked, framing a client must parse. A new buffer per answer was a twelfth of the bytes
-// a dashboard allocated. Buffers past responseBufferKept go back to the collector, so one
-// large page does not stay held.
+// responseBuffers hold the frame of an answer around its data. The answer's length is
+// known before it is sent, so its Content-Length goes first: net/http sent an answer of
+// more than 2 KB without one chunked, framing a client must parse. A new buffer per answer
+// was a twelfth of the bytes a dashboard allocated. Buffers past responseBufferKept go back
+// to the collector, so one large error list does not stay held.
 var responseBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 const responseBufferKept = 64 << 10
@@ -263,6 +264,13 @@ const responseBufferKept = 64 << 10
 // writeResponse answers status with errors, data and extensions in the order gqlgen writes
 // them, data unchanged.
 func writeResponse(w http.ResponseWriter, status int, resp *graphql.Response) {
+	writeAnswer(w, status, resp, nil)
+}
+
+// writeAnswer is writeResponse with the lists the operation held aside (splice.go) put back
+// in their places. The data is written as it is, never copied: a page's answer is mostly
+// its lists, and copying it into one buffer cost a copy of the page and the buffer's growth.
+func writeAnswer(w http.ResponseWriter, status int, resp *graphql.Response, held *splices) {
 	b := responseBuffers.Get().(*bytes.Buffer)
 	b.Reset()
 	defer func() {
@@ -282,11 +290,7 @@ func writeResponse(w http.ResponseWriter, status int, resp *graphql.Response) {
 		sep = ","
 	}
 	b.WriteString(sep + `"data":`)
-	if len(resp.Data) == 0 {
-		b.WriteString("null")
-	} else {
-		b.Write(resp.Data)
-	}
+	head := b.Len()
 	if len(resp.Extensions) > 0 {
 		ext, err := json.Marshal(resp.Extensions)
 		if err == nil {
@@ -295,7 +299,22 @@ func writeResponse(w http.ResponseWriter, status int, resp *graphql.Response) {
 		}
 	}
 	b.WriteByte('}')
-	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	frame := b.Bytes()
+	data := []byte(resp.Data)
+	if len(data) == 0 {
+		data = []byte("null")
+	}
+	parts := append([][]byte{frame[:head]}, held.segments(data)...)
+	parts = append(parts, frame[head:])
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return
+		}
+	}
 }

@@ -1,0 +1,78 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// A projected list (project.go) is most of its answer: a 500-row page of every field is
+// over half a megabyte. Written into gqlgen's response buffer, those bytes were copied
+// twice more, each time into a buffer grown by doubling (gqlgen's, then writeResponse's),
+// about 3 MB allocated and cleared per page, which cost an every-field page as much as
+// reading its documents. Instead the list is held aside and a marker takes its place in
+// gqlgen's answer; writeResponse sends the answer with each marker replaced by its list.
+//
+// A marker is a NUL byte, the list's number in decimal, and a NUL byte. No JSON the
+// service writes contains a raw NUL: JSON forbids control characters in strings, encoding/json
+// and gqlgen escape them, and the stored documents were written by encoding/json. Only a
+// request served by httpTransport holds lists aside (its context carries the splices);
+// anywhere else the list is written in place.
+
+type splicesKey struct{}
+
+// splices are the lists an operation held aside, by number.
+type splices struct {
+	mu    sync.Mutex
+	parts [][]byte
+}
+
+// withSplices lets the operation of ctx hold its projected lists aside.
+func withSplices(ctx context.Context) (context.Context, *splices) {
+	s := &splices{}
+	return context.WithValue(ctx, splicesKey{}, s), s
+}
+
+// spliced returns the marshaler that writes out in the answer: a marker when the request
+// holds lists aside, the bytes themselves otherwise.
+func spliced(ctx context.Context, out []byte) graphql.Marshaler {
+	s, _ := ctx.Value(splicesKey{}).(*splices)
+	if s == nil {
+		return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(out) })
+	}
+	s.mu.Lock()
+	n := len(s.parts)
+	s.parts = append(s.parts, out)
+	s.mu.Unlock()
+	marker := strconv.AppendInt([]byte{0}, int64(n), 10)
+	marker = append(marker, 0)
+	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(marker) })
+}
+
+// segments cuts an answer at its markers: the answer's bytes between markers, and the
+// lists in their places, in order. A list whose field became null (an error below a
+// non-null field) left no marker and is not sent.
+func (s *splices) segments(answer []byte) [][]byte {
+	if s == nil || len(s.parts) == 0 {
+		return [][]byte{answer}
+	}
+	out := make([][]byte, 0, 2*len(s.parts)+1)
+	for {
+		i := bytes.IndexByte(answer, 0)
+		if i < 0 {
+			return append(out, answer)
+		}
+		end := bytes.IndexByte(answer[i+1:], 0)
+		n, err := strconv.Atoi(string(answer[i+1 : i+1+max(end, 0)]))
+		if end < 0 || err != nil || n < 0 || n >= len(s.parts) {
+			// Not a marker (it cannot happen; see above): sent as it is.
+			return append(out, answer)
+		}
+		out = append(out, answer[:i], s.parts[n])
+		answer = answer[i+end+2:]
+	}
+}

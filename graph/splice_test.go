@@ -1,0 +1,37 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"testing"
+)
+
+// TestSplices checks that an answer's markers are replaced by the lists held aside, in the
+// markers' order (not the order the lists were held), that a list whose marker never made it
+// into the answer is left out, and that without splices a list is written in place.
+func TestSplices(t *testing.T) {
+	t.Parallel()
+	ctx, held := withSplices(context.Background())
+	var answer bytes.Buffer
+	answer.WriteString(`{"a":`)
+	first := spliced(ctx, []byte(`[1,2]`))
+	second := spliced(ctx, []byte(`[3]`))
+	spliced(ctx, []byte(`["dropped"]`)) // its field became null: no marker in the answer
+	second.MarshalGQL(&answer)
+	answer.WriteString(`,"b":`)
+	first.MarshalGQL(&answer)
+	answer.WriteString(`,"c":"x"}`)
+	if got := bytes.Join(held.segments(answer.Bytes()), nil); string(got) != `{"a":[3],"b":[1,2],"c":"x"}` {
+		t.Fatalf("spliced %q", got)
+	}
+	// Nothing held: the answer is one segment, as it is.
+	var none *splices
+	if got := none.segments([]byte(`{"a":1}`)); len(got) != 1 || string(got[0]) != `{"a":1}` {
+		t.Fatalf("without splices %q", got)
+	}
+	var inPlace bytes.Buffer
+	spliced(context.Background(), []byte(`[4]`)).MarshalGQL(&inPlace)
+	if inPlace.String() != `[4]` {
+		t.Fatalf("in place %q", inPlace.String())
+	}
+}
