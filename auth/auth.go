@@ -273,6 +273,9 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 	if onClock {
 		c.Clock = clock.ID.String()
 	}
+	if opts.TargetOrigin != nil {
+		c.Origin = *opts.TargetOrigin
+	}
 	return &model.ConnectToken{AccessToken: sign(s.jwtKey, c)}, nil
 }
 

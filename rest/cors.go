@@ -109,7 +109,9 @@ func (s *Server) originIssued(options *model.ConnectTokenOptions) {
 }
 
 // allowOrigin lets the browser show the page an answer to a call made from an allowed
-// origin. It runs after authenticate, since the token's targetOrigin is one of them.
+// origin. It runs ahead of the database gate, the Accept check and the credential's check,
+// so that their refusals reach the page too: it decides from what the credential's
+// signature vouches for, and confirmOrigin decides again once the credential is checked.
 func (s *Server) allowOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.Header["Origin"]) > 0 {
@@ -125,20 +127,47 @@ func (s *Server) allowOrigin(next http.Handler) http.Handler {
 	})
 }
 
+// confirmOrigin decides again with the checked credential (after authenticate): a token
+// issued before its signature named its origin is known only by its stored options.
+func (s *Server) confirmOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header["Origin"]) > 0 && scopeOf(r).cred.Principal != nil {
+			if origin := s.corsOrigin(r); origin != "" {
+				w.Header().Set("Access-Control-Allow-Origin", origin)
+			} else {
+				w.Header().Del("Access-Control-Allow-Origin")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // corsOrigin is r's Origin when an answer to r may be read by a page of that origin, or "".
 func (s *Server) corsOrigin(r *http.Request) string {
 	origin := wellFormedOrigin(r)
 	if origin == "" {
 		return ""
 	}
-	p := scopeOf(r).cred.Principal
-	if p != nil && p.Kind == auth.KindAPIKey {
-		return "" // a server's secret: a browser holding one must not be helped to use it
+	if p := scopeOf(r).cred.Principal; p != nil {
+		switch {
+		case p.Kind == auth.KindAPIKey:
+			return "" // a server's secret: a browser holding one must not be helped to use it
+		case s.browserOrigins[origin]:
+			return origin
+		case p.IsConnectToken() && p.Options.TargetOrigin != nil && *p.Options.TargetOrigin == origin:
+			return origin
+		}
+		return ""
 	}
-	if s.browserOrigins[origin] {
+	// Not checked (yet, or it could not be) or refused: the signature alone tells an API
+	// key, which never gets CORS, and a Connect Token's origin, which reads the refusal.
+	kind, claimed, signed := s.auth.Claimed(strings.TrimSpace(r.Header.Get("X-Api-Key")))
+	switch {
+	case signed && kind == auth.KindAPIKey:
+		return ""
+	case s.browserOrigins[origin]:
 		return origin // the operator's origins also read refusals of a missing or bad token
-	}
-	if p != nil && p.IsConnectToken() && p.Options.TargetOrigin != nil && *p.Options.TargetOrigin == origin {
+	case signed && kind == auth.KindConnectToken && claimed == origin:
 		return origin
 	}
 	return ""

@@ -62,8 +62,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Use(compressJSON())
 	r.Use(securityHeaders)
 	// A preflight is answered before the database gate and the Accept check: it asks
-	// nothing of either. allowOrigin needs the credential authenticate read.
-	r.Use(s.recoverer, s.logRequests, s.preflight, s.databaseGate, s.negotiate, s.authenticate, s.allowOrigin)
+	// nothing of either. allowOrigin comes before them, so their refusals and a failed
+	// credential check reach an allowed page; confirmOrigin needs the checked credential.
+	r.Use(s.recoverer, s.logRequests, s.preflight, s.allowOrigin, s.databaseGate, s.negotiate, s.authenticate, s.confirmOrigin)
 	r.Use(s.edge)
 	// After authentication, which says whose rules apply (control_faults.go).
 	r.Use(s.injectFaults(c.Faults))
