@@ -4,9 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/model"
@@ -63,49 +60,21 @@ func (s *Server) preflight(next http.Handler) http.Handler {
 }
 
 // preflightAllowed reports whether origin is the operator's or a live Connect Token's
-// targetOrigin. The store's answer is kept a few seconds (liveOrigins), so a flood of
-// preflights costs one query per origin per few seconds; when the store cannot answer, the
-// origin is not allowed (the browser refuses the call; the page may retry).
+// targetOrigin (auth's OriginLive, which remembers the store's answer a few seconds); when
+// the store cannot answer, the origin is not allowed (the browser refuses the call; the
+// page may retry).
 func (s *Server) preflightAllowed(r *http.Request, origin string) bool {
 	if s.browserOrigins[origin] {
 		return true
 	}
-	if live, ok := s.liveOrigins.Get(origin); ok {
-		return live
-	}
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
-	live, err := s.db.BrowserOriginLive(ctx, origin)
+	live, err := s.auth.OriginLive(ctx, origin)
 	if err != nil {
 		s.log.WarnContext(ctx, "preflight: the allowed origins could not be read", "err", err)
 		return false
 	}
-	s.liveOrigins.Add(origin, live)
 	return live
-}
-
-// liveOriginsKept bounds the origins whose answer is remembered (about 100 bytes each): a
-// flood of random origins evicts the oldest, never grows the process.
-const liveOriginsKept = 4096
-
-// liveOriginsTTL is how long a remembered answer is used: a token issued through another
-// process (or GraphQL) is seen by a preflight from its origin at most this late.
-const liveOriginsTTL = 5 * time.Second
-
-// newLiveOrigins is an empty cache of the store's answers about origins.
-func newLiveOrigins() *expirable.LRU[string, bool] {
-	return expirable.NewLRU[string, bool](liveOriginsKept, nil, liveOriginsTTL)
-}
-
-// originIssued forgets what was remembered about origin once a token naming it was issued
-// here, so that its page's first preflight does not wait out a remembered "no".
-func (s *Server) originIssued(options *model.ConnectTokenOptions) {
-	if options == nil || options.TargetOrigin == nil {
-		return
-	}
-	if o, ok := model.Origin(*options.TargetOrigin); ok {
-		s.liveOrigins.Remove(o)
-	}
 }
 
 // allowOrigin lets the browser show the page an answer to a call made from an allowed
