@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/db"
 	"ponte/model"
@@ -144,6 +145,8 @@ type Service struct {
 	verified *verifiedSecrets
 	// tokens keeps the claims of credentials whose signature checked out (see claimsOf).
 	tokens *lru.Cache[string, claims]
+	// origins remembers briefly whether a live Connect Token names an origin (origins.go).
+	origins *expirable.LRU[string, bool]
 }
 
 // tokensKept bounds the verified credentials remembered: about 500 bytes each.
@@ -153,7 +156,7 @@ const tokensKept = 10_000
 func NewService(store *db.DB, master []byte) *Service {
 	return &Service{db: store, jwtKey: DeriveKey(master, "jwt"), now: time.Now, clients: newClientCache(),
 		keySealer: NewSealer(DeriveKey(master, "client-rsa-keys")), verified: newVerifiedSecrets(),
-		tokens: must(lru.New[string, claims](tokensKept))}
+		tokens: must(lru.New[string, claims](tokensKept)), origins: newLiveOrigins(liveOriginsTTL)}
 }
 
 // WithClock returns a copy of the service that reads time from now: issuing credentials
@@ -263,6 +266,8 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 	if err := s.db.CreateConnectToken(ctx, row, s.now().Add(ConnectTokenTTL)); err != nil {
 		return nil, err
 	}
+	// Here, for REST and GraphQL alike; other processes hear of it from Listen.
+	s.forgetOrigin(opts.TargetOrigin)
 	c := claims{
 		Issuer: issuer, Subject: p.ClientID.String(), Type: tokenConnect, ID: row.ID.String(),
 		IssuedAt: now.Unix(), Expires: row.ExpiresAt.Unix(), Generation: p.generation,
@@ -272,6 +277,9 @@ func (s *Service) IssueConnectToken(ctx context.Context, p *Principal, itemID *u
 	}
 	if onClock {
 		c.Clock = clock.ID.String()
+	}
+	if opts.TargetOrigin != nil {
+		c.Origin = *opts.TargetOrigin
 	}
 	return &model.ConnectToken{AccessToken: sign(s.jwtKey, c)}, nil
 }

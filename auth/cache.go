@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"ponte/db"
 )
 
 // clientCache keeps what requests need of a client application, so a request need not
@@ -109,12 +111,16 @@ func (s *Service) Listen(ctx context.Context, log *slog.Logger) {
 		wait = minWait
 		s.clients.setLive(true)
 		for {
-			payload, err := l.Next(ctx)
+			channel, payload, err := l.Next(ctx)
 			if err != nil {
 				if ctx.Err() == nil {
 					log.Warn("client change listener lost its connection", "err", err)
 				}
 				break
+			}
+			if channel == db.OriginIssuedChannel {
+				s.forgetOrigin(&payload) // no acknowledgement: nobody waits for one
+				continue
 			}
 			head, _, _ := strings.Cut(payload, ":")
 			if id, err := uuid.Parse(head); err == nil {

@@ -27,6 +27,10 @@ type claims struct {
 	// Clock is the test clock of a Connect Token issued for an item on one: its iat and exp
 	// are that clock's times, and Verify judges them against the clock, not real time.
 	Clock string `json:"clk,omitempty"`
+	// Origin is a Connect Token's targetOrigin: the signature vouches for it, so a refusal
+	// written before the store could be asked (the database away) still names the page
+	// that may read it.
+	Origin string `json:"org,omitempty"`
 }
 
 const (
@@ -78,4 +82,25 @@ func parse(key []byte, token string) (claims, error) {
 		return c, errMalformed
 	}
 	return c, nil
+}
+
+// Claimed is what token's signature vouches for, without the store: its kind and, for a
+// Connect Token, the targetOrigin it was issued with; signed is false for anything not
+// signed here. Expiry and revocation are not judged: it serves only to choose who may read
+// an answer given before, or without, the credential's full check.
+func (s *Service) Claimed(token string) (kind Kind, origin string, signed bool) {
+	if token == "" {
+		return 0, "", false
+	}
+	c, err := s.claimsOf(token)
+	if err != nil {
+		return 0, "", false
+	}
+	switch c.Type {
+	case tokenAPIKey:
+		return KindAPIKey, "", true
+	case tokenConnect:
+		return KindConnectToken, c.Origin, true
+	}
+	return 0, "", false
 }

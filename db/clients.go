@@ -83,6 +83,9 @@ const (
 	// clientListenerName marks listening sessions in pg_stat_activity, so a writer knows
 	// how many acknowledgements to wait for.
 	clientListenerName = "ponte-client-listener"
+	// OriginIssuedChannel carries the targetOrigin of each Connect Token issued, so every
+	// listening process drops what it remembered of that origin.
+	OriginIssuedChannel = "ponte_origin_issued"
 )
 
 // SetClientEnabled enables or disables a client; found is false when there is none. A
@@ -145,28 +148,29 @@ func (d *DB) SetClientEnabled(ctx context.Context, id uuid.UUID, enabled bool, w
 type ClientListener struct{ conn *pgx.Conn }
 
 // ListenClients opens a session outside the pool (a listening session stays busy) and
-// listens on the clients' channel. Only then does it take the name writers count, in the
+// listens on the clients' channel and on OriginIssuedChannel. Only then does it take the name writers count, in the
 // same statement, so every counted session hears every later change.
 func (d *DB) ListenClients(ctx context.Context) (*ClientListener, error) {
 	conn, err := pgx.ConnectConfig(ctx, d.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, err
 	}
-	if _, err := conn.Exec(ctx, `LISTEN `+clientChangedChannel+`; SET application_name = '`+clientListenerName+`'`); err != nil {
+	if _, err := conn.Exec(ctx, `LISTEN `+clientChangedChannel+`; LISTEN `+OriginIssuedChannel+`; SET application_name = '`+clientListenerName+`'`); err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	return &ClientListener{conn: conn}, nil
 }
 
-// Next waits for the next change and returns its payload: the client id, a colon, and
-// the id of the transaction that made the change.
-func (l *ClientListener) Next(ctx context.Context) (string, error) {
+// Next waits for the next notification and returns its channel and payload: on the
+// clients' channel the client id, a colon, and the id of the transaction that made the
+// change; on OriginIssuedChannel an origin.
+func (l *ClientListener) Next(ctx context.Context) (channel, payload string, err error) {
 	n, err := l.conn.WaitForNotification(ctx)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return n.Payload, nil
+	return n.Channel, n.Payload, nil
 }
 
 // Ack tells the writer of a change that this process no longer trusts what it knew.
@@ -206,7 +210,12 @@ func (d *DB) CreateConnectToken(ctx context.Context, t *ConnectTokenRow, originU
 		if t.Options.TargetOrigin == nil {
 			return nil
 		}
-		return tx.allowBrowserOrigin(ctx, *t.Options.TargetOrigin, originUntil)
+		if err := tx.allowBrowserOrigin(ctx, *t.Options.TargetOrigin, originUntil); err != nil {
+			return err
+		}
+		// Delivered at commit, so no process hears of an origin the store does not hold yet.
+		_, err := tx.pg.Exec(ctx, `SELECT pg_notify($1, $2)`, OriginIssuedChannel, *t.Options.TargetOrigin)
+		return err
 	})
 }
 

@@ -39,11 +39,7 @@ func (s *Server) postConnectToken() http.HandlerFunc {
 			itemID = &id
 		}
 		return func(ctx context.Context) (any, error) {
-			tok, err := s.mut.CreateConnectToken(ctx, itemID, b.Options)
-			if err == nil {
-				s.originIssued(b.Options)
-			}
-			return tok, err
+			return s.mut.CreateConnectToken(ctx, itemID, b.Options)
 		}
 	})
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/model"
@@ -63,53 +60,27 @@ func (s *Server) preflight(next http.Handler) http.Handler {
 }
 
 // preflightAllowed reports whether origin is the operator's or a live Connect Token's
-// targetOrigin. The store's answer is kept a few seconds (liveOrigins), so a flood of
-// preflights costs one query per origin per few seconds; when the store cannot answer, the
-// origin is not allowed (the browser refuses the call; the page may retry).
+// targetOrigin (auth's OriginLive, which remembers the store's answer a few seconds); when
+// the store cannot answer, the origin is not allowed (the browser refuses the call; the
+// page may retry).
 func (s *Server) preflightAllowed(r *http.Request, origin string) bool {
 	if s.browserOrigins[origin] {
 		return true
 	}
-	if live, ok := s.liveOrigins.Get(origin); ok {
-		return live
-	}
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
-	live, err := s.db.BrowserOriginLive(ctx, origin)
+	live, err := s.auth.OriginLive(ctx, origin)
 	if err != nil {
 		s.log.WarnContext(ctx, "preflight: the allowed origins could not be read", "err", err)
 		return false
 	}
-	s.liveOrigins.Add(origin, live)
 	return live
 }
 
-// liveOriginsKept bounds the origins whose answer is remembered (about 100 bytes each): a
-// flood of random origins evicts the oldest, never grows the process.
-const liveOriginsKept = 4096
-
-// liveOriginsTTL is how long a remembered answer is used: a token issued through another
-// process (or GraphQL) is seen by a preflight from its origin at most this late.
-const liveOriginsTTL = 5 * time.Second
-
-// newLiveOrigins is an empty cache of the store's answers about origins.
-func newLiveOrigins() *expirable.LRU[string, bool] {
-	return expirable.NewLRU[string, bool](liveOriginsKept, nil, liveOriginsTTL)
-}
-
-// originIssued forgets what was remembered about origin once a token naming it was issued
-// here, so that its page's first preflight does not wait out a remembered "no".
-func (s *Server) originIssued(options *model.ConnectTokenOptions) {
-	if options == nil || options.TargetOrigin == nil {
-		return
-	}
-	if o, ok := model.Origin(*options.TargetOrigin); ok {
-		s.liveOrigins.Remove(o)
-	}
-}
-
 // allowOrigin lets the browser show the page an answer to a call made from an allowed
-// origin. It runs after authenticate, since the token's targetOrigin is one of them.
+// origin. It runs ahead of the database gate, the Accept check and the credential's check,
+// so that their refusals reach the page too: it decides from what the credential's
+// signature vouches for, and confirmOrigin decides again once the credential is checked.
 func (s *Server) allowOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.Header["Origin"]) > 0 {
@@ -125,20 +96,47 @@ func (s *Server) allowOrigin(next http.Handler) http.Handler {
 	})
 }
 
+// confirmOrigin decides again with the checked credential (after authenticate): a token
+// issued before its signature named its origin is known only by its stored options.
+func (s *Server) confirmOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header["Origin"]) > 0 && scopeOf(r).cred.Principal != nil {
+			if origin := s.corsOrigin(r); origin != "" {
+				w.Header().Set("Access-Control-Allow-Origin", origin)
+			} else {
+				w.Header().Del("Access-Control-Allow-Origin")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // corsOrigin is r's Origin when an answer to r may be read by a page of that origin, or "".
 func (s *Server) corsOrigin(r *http.Request) string {
 	origin := wellFormedOrigin(r)
 	if origin == "" {
 		return ""
 	}
-	p := scopeOf(r).cred.Principal
-	if p != nil && p.Kind == auth.KindAPIKey {
-		return "" // a server's secret: a browser holding one must not be helped to use it
+	if p := scopeOf(r).cred.Principal; p != nil {
+		switch {
+		case p.Kind == auth.KindAPIKey:
+			return "" // a server's secret: a browser holding one must not be helped to use it
+		case s.browserOrigins[origin]:
+			return origin
+		case p.IsConnectToken() && p.Options.TargetOrigin != nil && *p.Options.TargetOrigin == origin:
+			return origin
+		}
+		return ""
 	}
-	if s.browserOrigins[origin] {
+	// Not checked (yet, or it could not be) or refused: the signature alone tells an API
+	// key, which never gets CORS, and a Connect Token's origin, which reads the refusal.
+	kind, claimed, signed := s.auth.Claimed(strings.TrimSpace(r.Header.Get("X-Api-Key")))
+	switch {
+	case signed && kind == auth.KindAPIKey:
+		return ""
+	case s.browserOrigins[origin]:
 		return origin // the operator's origins also read refusals of a missing or bad token
-	}
-	if p != nil && p.IsConnectToken() && p.Options.TargetOrigin != nil && *p.Options.TargetOrigin == origin {
+	case signed && kind == auth.KindConnectToken && claimed == origin:
 		return origin
 	}
 	return ""

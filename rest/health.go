@@ -8,16 +8,13 @@ import (
 	"ponte/model"
 )
 
-// Database is what the probes, the database gate and CORS preflights ask of the store.
+// Database is what the probes and the database gate ask of the store.
 type Database interface {
 	// Available is the database monitor's verdict: false while the database is known to be
 	// away, so requests can be refused at once.
 	Available() bool
 	// Pending lists the migrations not yet applied.
 	Pending(ctx context.Context) ([]string, error)
-	// BrowserOriginLive reports whether a Connect Token that names origin as its
-	// targetOrigin has not expired: a CORS preflight from it is then answered (cors.go).
-	BrowserOriginLive(ctx context.Context, origin string) (bool, error)
 }
 
 // readyTimeout bounds the readiness check: a load balancer's probe must get its answer

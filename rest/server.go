@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -35,8 +34,6 @@ type Server struct {
 	metricsToken string
 	// browserOrigins are the operator's origins for cross-origin calls (cors.go).
 	browserOrigins map[string]bool
-	// liveOrigins remembers briefly whether a live Connect Token names an origin (cors.go).
-	liveOrigins *expirable.LRU[string, bool]
 	// browserOriginList: Config.BrowserOrigins, in order, for the Connect page's frame-ancestors.
 	browserOriginList []string
 
@@ -47,7 +44,7 @@ type Server struct {
 func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
 		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll,
-		browserOrigins: originSet(c.BrowserOrigins), liveOrigins: newLiveOrigins(),
+		browserOrigins:    originSet(c.BrowserOrigins),
 		browserOriginList: c.BrowserOrigins}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
@@ -62,8 +59,9 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	r.Use(compressJSON())
 	r.Use(securityHeaders)
 	// A preflight is answered before the database gate and the Accept check: it asks
-	// nothing of either. allowOrigin needs the credential authenticate read.
-	r.Use(s.recoverer, s.logRequests, s.preflight, s.databaseGate, s.negotiate, s.authenticate, s.allowOrigin)
+	// nothing of either. allowOrigin comes before them, so their refusals and a failed
+	// credential check reach an allowed page; confirmOrigin needs the checked credential.
+	r.Use(s.recoverer, s.logRequests, s.preflight, s.allowOrigin, s.databaseGate, s.negotiate, s.authenticate, s.confirmOrigin)
 	r.Use(s.edge)
 	// After authentication, which says whose rules apply (control_faults.go).
 	r.Use(s.injectFaults(c.Faults))
