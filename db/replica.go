@@ -109,13 +109,20 @@ func (d *DB) PinReads(ctx context.Context, clientID uuid.UUID) error {
 	return err
 }
 
-// pinReadsAfterCommit pins clientID's reads once the transaction has committed: an event
-// tells the client something changed (an item update finished, a payment moved), and its
-// reads that follow must see the change. The position is only known after the commit.
-func (tx *Tx) pinReadsAfterCommit(clientID uuid.UUID) {
+// pinReads pins clientID's reads for an event this transaction records: an event tells the
+// client something changed (an item update finished, a payment moved), and the reads that
+// follow must see the change. The position is only known after the commit, so the pin is
+// first written here, with the transaction, as "unknown" (the highest position, which no
+// replica reaches), and set to the position once the transaction has committed. A pin
+// that could not be set leaves the client's reads on the primary until its next write.
+func (tx *Tx) pinReads(ctx context.Context, clientID uuid.UUID) error {
 	d := tx.store
-	if d == nil || d.replica == nil || tx.pinned[clientID] {
-		return
+	if d == nil || d.replica == nil || clientID == uuid.Nil || tx.pinned[clientID] {
+		return nil
+	}
+	if _, err := tx.pg.Exec(ctx, `INSERT INTO read_pins (client_id, lsn) VALUES ($1, 'FFFFFFFF/FFFFFFFF')
+		ON CONFLICT (client_id) DO UPDATE SET lsn = EXCLUDED.lsn`, clientID); err != nil {
+		return err
 	}
 	if tx.pinned == nil {
 		tx.pinned = map[uuid.UUID]bool{}
@@ -124,10 +131,14 @@ func (tx *Tx) pinReadsAfterCommit(clientID uuid.UUID) {
 	tx.AfterCommit(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := d.PinReads(ctx, clientID); err != nil && d.replica.opts.Log != nil {
+		// Unconditionally: the position now is past every commit before it, this one's and
+		// those of the pins the row lock made wait.
+		if _, err := d.pg.Exec(ctx, `UPDATE read_pins SET lsn = pg_current_wal_insert_lsn() WHERE client_id = $1`, clientID); err != nil &&
+			d.replica.opts.Log != nil {
 			d.replica.opts.Log.Warn("could not record an event's position for the read replica", "client", clientID, "error", err)
 		}
 	})
+	return nil
 }
 
 // HasReplica reports a read replica attached.
