@@ -133,4 +133,6 @@ func results(t *testing.T, url, key string) []any {
 	return list
 }
 
-func first(t *testing.T, url, key string) map[string]any { return results(t, url, key)[0].(map[string]any) }
+func first(t *testing.T, url, key string) map[string]any {
+	return results(t, url, key)[0].(map[string]any)
+}
