@@ -52,7 +52,7 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 	}
 	var docs []model.JSONDocument
 	ours, err := e.checked(ctx, 'i', itemID, p.ClientID, e.itemOwner, func() (n int, err error) {
-		docs, err = e.db.AccountDocs(ctx, itemID, typ)
+		docs, err = e.reads(ctx).AccountDocs(ctx, itemID, typ)
 		return len(docs), err
 	})
 	if err != nil {
@@ -97,7 +97,7 @@ func (e *Engine) AccountsOfItems(ctx context.Context, itemIDs []uuid.UUID, typ *
 	if err := checkAccountType(typ); err != nil {
 		return nil, err
 	}
-	list, err := e.db.AccountsOfItems(ctx, itemIDs, typ)
+	list, err := e.reads(ctx).AccountsOfItems(ctx, itemIDs, typ)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (e *Engine) Account(ctx context.Context, id uuid.UUID) (*model.Account, err
 	if err != nil {
 		return nil, err
 	}
-	a, found, err := e.db.Account(ctx, p.ClientID, id)
+	a, found, err := e.reads(ctx).Account(ctx, p.ClientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, nil, err
 	}
-	a, rows, found, err := e.db.AccountWithTransactions(ctx, p.ClientID, f.AccountID, f, limit+1)
+	a, rows, found, err := e.reads(ctx).AccountWithTransactions(ctx, p.ClientID, f.AccountID, f, limit+1)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,7 +16,7 @@ func (e *Engine) Categories(ctx context.Context, parentID *string, page, pageSiz
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := e.db.ListCategories(ctx, parentID, limit, offset)
+	list, total, err := e.reads(ctx).ListCategories(ctx, parentID, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func (e *Engine) Category(ctx context.Context, id string) (*model.Category, erro
 	if _, err := auth.Require(ctx, auth.ReadCategories); err != nil {
 		return nil, err
 	}
-	c, found, err := e.db.Category(ctx, id)
+	c, found, err := e.reads(ctx).Category(ctx, id)
 	if err != nil {
 		return nil, err
 	}

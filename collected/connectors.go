@@ -34,7 +34,7 @@ func (e *Engine) Connectors(ctx context.Context, filter *model.ConnectorFilter, 
 			return nil, model.Fail(model.CodeInvalidParameter, "countries: %q is not served; the only allowed value is BR.", c)
 		}
 	}
-	list, total, err := e.db.Connectors(ctx, f, limit, offset)
+	list, total, err := e.reads(ctx).Connectors(ctx, f, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (e *Engine) Connector(ctx context.Context, id int, healthDetails *bool) (*m
 }
 
 func (e *Engine) connector(ctx context.Context, id int) (*model.Connector, error) {
-	c, found, err := e.db.Connector(ctx, id)
+	c, found, err := e.reads(ctx).Connector(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (e *Engine) fillHealth(ctx context.Context, list []*model.Connector, health
 	var stats map[int][2]int
 	if want {
 		var err error
-		if stats, err = e.db.ConnectorStats(ctx, time.Now().Add(-healthWindow)); err != nil {
+		if stats, err = e.reads(ctx).ConnectorStats(ctx, time.Now().Add(-healthWindow)); err != nil {
 			return err
 		}
 	}

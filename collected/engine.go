@@ -11,6 +11,7 @@
 package collected
 
 import (
+	"context"
 	"time"
 
 	"ponte/auth"
@@ -40,6 +41,10 @@ func New(store *db.DB, a *auth.Service, items *itemsync.Engine, now func() time.
 	}
 	return &Engine{db: store, auth: a, items: items, now: now, owners: newOwners()}
 }
+
+// reads is the store for a pure read: the read replica when the request may use it
+// (db.Reader decides), the primary otherwise.
+func (e *Engine) reads(ctx context.Context) *db.DB { return e.db.Reader(ctx) }
 
 // nonNil makes empty lists render as [] rather than null.
 func nonNil[T any](s []T) []T {

@@ -66,19 +66,19 @@ func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransacti
 	var total int
 	var list []model.JSONDocument
 	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (int, error) {
-		version, found, err := e.db.AccountVersion(ctx, f.AccountID)
+		version, found, err := e.reads(ctx).AccountVersion(ctx, f.AccountID)
 		if err != nil || !found { // gone since its owner was checked: as good as no rows
 			return 0, err
 		}
 		key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
 		var ok bool
 		if total, ok = e.legacyCounts.get(key, version); !ok {
-			if total, err = e.db.LegacyTransactionCount(ctx, f); err != nil {
+			if total, err = e.reads(ctx).LegacyTransactionCount(ctx, f); err != nil {
 				return 0, err
 			}
 			e.legacyCounts.put(key, version, total)
 		}
-		list, err = e.db.LegacyTransactionPage(ctx, f, limit, offset)
+		list, err = e.reads(ctx).LegacyTransactionPage(ctx, f, limit, offset)
 		return total, err
 	})
 	if err != nil {

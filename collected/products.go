@@ -34,7 +34,7 @@ func (e *Engine) ProductList(ctx context.Context, kind string, itemID, ownerID *
 	if err := e.parentExists(ctx, p, kind, itemID, ownerID); err != nil {
 		return nil, err
 	}
-	list, total, err := e.db.ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ItemID: itemID, OwnerID: ownerID, Type: typ}, limit, offset)
+	list, total, err := e.reads(ctx).ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ItemID: itemID, OwnerID: ownerID, Type: typ}, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -68,14 +68,14 @@ func (e *Engine) parentExists(ctx context.Context, p *auth.Principal, kind strin
 // investment, every other owned product from an account.
 func (e *Engine) ownerExists(ctx context.Context, clientID uuid.UUID, kind string, owner uuid.UUID) error {
 	if kind == "investment_transaction" {
-		if _, n, err := e.db.ProductDocuments(ctx, clientID, model.DocumentScope{Kind: "investment", ID: &owner}, 1, 0); err != nil {
+		if _, n, err := e.reads(ctx).ProductDocuments(ctx, clientID, model.DocumentScope{Kind: "investment", ID: &owner}, 1, 0); err != nil {
 			return err
 		} else if n == 0 {
 			return model.Fail(model.CodeInvestmentNotFound, "Investment %s not found.", owner)
 		}
 		return nil
 	}
-	if _, found, err := e.db.Account(ctx, clientID, owner); err != nil {
+	if _, found, err := e.reads(ctx).Account(ctx, clientID, owner); err != nil {
 		return err
 	} else if !found {
 		return accountNotFound(owner)
@@ -89,7 +89,7 @@ func (e *Engine) ProductByID(ctx context.Context, kind string, id uuid.UUID) (mo
 	if err != nil {
 		return nil, err
 	}
-	list, _, err := e.db.ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ID: &id}, 1, 0)
+	list, _, err := e.reads(ctx).ProductDocuments(ctx, p.ClientID, model.DocumentScope{Kind: kind, ID: &id}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (e *Engine) Documents(ctx context.Context, s model.DocumentScope, first *in
 		}
 		key = &c.DocumentKey
 	}
-	docs, keys, err := e.db.ProductDocumentPage(ctx, p.ClientID, s, key, limit+1)
+	docs, keys, err := e.reads(ctx).ProductDocumentPage(ctx, p.ClientID, s, key, limit+1)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (e *Engine) Documents(ctx context.Context, s model.DocumentScope, first *in
 		}
 	}
 	if want.Total {
-		if pg.Total, err = e.db.ProductDocumentCount(ctx, p.ClientID, s); err != nil {
+		if pg.Total, err = e.reads(ctx).ProductDocumentCount(ctx, p.ClientID, s); err != nil {
 			return nil, err
 		}
 	}

@@ -26,7 +26,7 @@ func (e *Engine) Spending(ctx context.Context, accountID, itemID *uuid.UUID, fro
 		ids = append(ids, *accountID)
 	} else {
 		var err error
-		if ids, err = e.db.AccountIDsOfItem(ctx, *itemID); err != nil {
+		if ids, err = e.reads(ctx).AccountIDsOfItem(ctx, *itemID); err != nil {
 			return nil, err
 		}
 	}
@@ -39,7 +39,7 @@ func (e *Engine) ItemSpending(ctx context.Context, itemID uuid.UUID, from, to *m
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
-	ids, err := e.db.AccountIDsOfItem(ctx, itemID)
+	ids, err := e.reads(ctx).AccountIDsOfItem(ctx, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (e *Engine) spending(ctx context.Context, accounts []uuid.UUID, from, to *m
 	if from != nil && to != nil && from.After(to.Time) {
 		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", from.Format(model.TimeLayout), to.Format(model.TimeLayout))
 	}
-	rows, err := e.db.Spending(ctx, accounts, timeOf(from), timeOf(to))
+	rows, err := e.reads(ctx).Spending(ctx, accounts, timeOf(from), timeOf(to))
 	if err != nil {
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, fi
 	}
 	var rows db.TransactionRows
 	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (n int, err error) {
-		rows.Docs, rows.Keys, err = e.db.TransactionPage(ctx, f, key, limit+1)
+		rows.Docs, rows.Keys, err = e.reads(ctx).TransactionPage(ctx, f, key, limit+1)
 		return len(rows.Docs), err
 	})
 	if err != nil {
@@ -85,7 +85,7 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, err
 	}
-	rows, err := e.db.FirstTransactionPages(ctx, accounts, f, limit+1)
+	rows, err := e.reads(ctx).FirstTransactionPages(ctx, accounts, f, limit+1)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (e *Engine) Transaction(ctx context.Context, id uuid.UUID) (model.JSONDocum
 	if err != nil {
 		return nil, err
 	}
-	raw, found, err := e.db.Transaction(ctx, p.ClientID, id)
+	raw, found, err := e.reads(ctx).Transaction(ctx, p.ClientID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (e *Engine) SetTransactionCategory(ctx context.Context, id uuid.UUID, categ
 	if categoryID == "" {
 		return nil, model.Fail(model.CodeInvalidParameter, "categoryId is required.")
 	}
-	if _, found, err := e.db.Category(ctx, categoryID); err != nil {
+	if _, found, err := e.reads(ctx).Category(ctx, categoryID); err != nil {
 		return nil, err
 	} else if !found {
 		return nil, model.Fail(model.CodeInvalidParameter, "categoryId %q is not a category; see GET /categories.", categoryID)
@@ -225,6 +225,6 @@ func (e *Engine) CategoryFeedback(ctx context.Context) ([]*model.CategoryFeedbac
 	if err != nil {
 		return nil, err
 	}
-	list, err := e.db.CategoryFeedback(ctx, p.ClientID, 1000)
+	list, err := e.reads(ctx).CategoryFeedback(ctx, p.ClientID, 1000)
 	return nonNil(list), err
 }

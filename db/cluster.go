@@ -68,6 +68,20 @@ const socketPort = 5432
 // StartCluster initialises dir on first use, starts the server and waits until it accepts
 // connections. Stop it with Stop.
 func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluster, error) {
+	c, err := newCluster(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
+		if err := c.initdb(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return c, c.run(ctx)
+}
+
+// newCluster finds the server binaries and prepares the data folder dir for them.
+func newCluster(dir string, opts ClusterOptions) (*Cluster, error) {
 	binDir, err := FindServerBinaries()
 	if err != nil {
 		return nil, err
@@ -84,23 +98,24 @@ func StartCluster(ctx context.Context, dir string, opts ClusterOptions) (*Cluste
 	if err := c.prepareOwner(); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(dir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
-		if err := c.initdb(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Attach && c.running(ctx) {
-		return c, nil
+	return c, nil
+}
+
+// run starts the server of an initialised folder (or attaches to a running one, when asked)
+// and supervises it when asked.
+func (c *Cluster) run(ctx context.Context) error {
+	if c.opts.Attach && c.running(ctx) {
+		return nil
 	}
 	p, err := c.launch(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if opts.Supervise {
+	if c.opts.Supervise {
 		c.supervised = make(chan struct{})
 		go c.supervise(p)
 	}
-	return c, nil
+	return nil
 }
 
 // launch starts the server once what remains of an earlier one is gone and waits until it
@@ -205,7 +220,11 @@ func chownTree(dir string, uid, gid int) error {
 }
 
 func (c *Cluster) command(name string, args ...string) *exec.Cmd {
-	cmd := exec.Command(filepath.Join(c.binDir, name), args...)
+	path := name
+	if !filepath.IsAbs(name) {
+		path = filepath.Join(c.binDir, name)
+	}
+	cmd := exec.Command(path, args...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 	// Its own process group: a terminal's Ctrl-C goes to the service's group, and the service
 	// stops its cluster itself (Stop) after the requests and jobs that use it. Sharing the

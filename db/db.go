@@ -47,6 +47,8 @@ type DB struct {
 	OnEvent EventHook
 
 	mon *monitor
+	// replica takes pure reads of read-only requests (replica.go); nil: all on the pool.
+	replica *replica
 }
 
 // Open connects to url with no limits beyond pgx's own: for tools and tests.
@@ -116,6 +118,9 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 func (d *DB) Close() {
 	if d.mon != nil {
 		d.mon.close()
+	}
+	if d.replica != nil {
+		d.replica.close()
 	}
 	_ = d.bdb.Close()
 	d.Pool.Close()

@@ -251,6 +251,9 @@ func (tx *Tx) InsertEvent(ctx context.Context, e *Event) error {
 	if _, err := tx.bun.NewInsert().Model(e).Exec(ctx); err != nil {
 		return err
 	}
+	if err := tx.pinReads(ctx, e.ClientID); err != nil {
+		return err
+	}
 	if tx.onEvent != nil {
 		return tx.onEvent(ctx, tx, e)
 	}

@@ -137,7 +137,7 @@ const documentWhere = `
 // row timestamps laid over them; total counts every match, limit and offset page them.
 func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s DocumentScope, limit, offset int) ([]model.JSONDocument, int, error) {
 	const from = ` FROM product_documents p JOIN items i ON i.id = p.item_id WHERE p.kind = $1 AND i.client_id = $2` + documentWhere
-	return pageWithTotal(ctx, d.Pool, `SELECT `+documentJSON+`, count(*) OVER ()`+from+` ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`,
+	return pageWithTotal(ctx, d.pg, `SELECT `+documentJSON+`, count(*) OVER ()`+from+` ORDER BY p.sort_key, p.id LIMIT $7 OFFSET $8`,
 		`SELECT count(*)`+from, 6, []any{s.Kind, clientID, s.ItemID, s.OwnerID, s.ID, s.Type, limit, offset}, offset,
 		func(r pgx.CollectableRow, total *int) (model.JSONDocument, error) {
 			var raw []byte

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -25,6 +26,10 @@ type Tx struct {
 	onEvent EventHook
 	// committed runs once the transaction has committed (see AfterCommit).
 	committed []func()
+	// store is the DB that opened the transaction, for pinning the reads of the clients
+	// whose events it records (replica.go).
+	store  *DB
+	pinned map[uuid.UUID]bool
 }
 
 // AfterCommit runs fn once the transaction has committed, and never if it rolls back: for
@@ -76,7 +81,7 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 	// The pgx view uses the same connection, held by bc until it is closed, and so runs
 	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
 	ptx := &connTx{conn: native}
-	tx := &Tx{conn: conn{pg: ptx, bun: btx}, PGX: ptx, onEvent: d.OnEvent}
+	tx := &Tx{conn: conn{pg: ptx, bun: btx}, PGX: ptx, onEvent: d.OnEvent, store: d}
 	// A panic must roll back before the connection is closed: closing waits for the open
 	// transaction, which would never end.
 	defer func() {

@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"ponte/graph/generated"
@@ -37,6 +38,7 @@ func (r *Resolver) Handler() http.Handler {
 	srv.AroundFields(projector{es.Schema()}.around)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		ctx = withPrefetch(ctx)
+		markReadOnly(ctx)
 		if r.CountStatements == nil {
 			return next(ctx)
 		}
@@ -124,5 +126,20 @@ func (r *Resolver) presentError(ctx context.Context, err error) *gqlerror.Error 
 			out.Extensions["requestId"] = id
 		}
 		return out
+	}
+}
+
+// markReadOnly lets a query's pure reads go to the read replica (model.ReadRoute): only the
+// parsed operation says whether a request to /graphql is a query or a mutation.
+func markReadOnly(ctx context.Context) {
+	route := model.ReadRouteOf(ctx)
+	if route == nil {
+		return
+	}
+	if !graphql.HasOperationContext(ctx) {
+		return
+	}
+	if oc := graphql.GetOperationContext(ctx); oc.Operation != nil {
+		route.ReadOnly = oc.Operation.Operation == ast.Query
 	}
 }

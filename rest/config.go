@@ -1,7 +1,10 @@
 package rest
 
 import (
+	"context"
 	"time"
+
+	"github.com/google/uuid"
 
 	"ponte/idempotency"
 )
@@ -22,6 +25,11 @@ type Config struct {
 	BrowserOrigins []string
 	// Faults applies the applications' sandbox fault rules to their requests; nil: none.
 	Faults Faults
+
+	// ReadPins, when a read replica takes the read routes, records that a caller has just
+	// written (db.DB.PinReads), so its reads go to the primary until the replica has
+	// replayed the write; nil without a replica.
+	ReadPins func(ctx context.Context, clientID uuid.UUID) error
 
 	// StreamHeartbeat and StreamPoll time GET /sandbox/events/stream: its heartbeat comment
 	// (0: every 15 s) and its reads of a quiet outbox (0: every second). Tests shorten them.

@@ -27,6 +27,7 @@ type requestScope struct {
 	route *chi.Context // from routeContexts, as chi's own would be
 	id    string
 	cred  auth.Result
+	reads model.ReadRoute
 }
 
 func (c *requestScope) Value(key any) any {
@@ -35,6 +36,8 @@ func (c *requestScope) Value(key any) any {
 		return c.route
 	case auth.ResultKey{}:
 		return &c.cred
+	case model.ReadRouteKey{}:
+		return &c.reads
 	case model.RequestIDKey{}:
 		return c.id // boxed only when asked: an id is read for failures and logs, not on every request
 	case scopeKey{}:

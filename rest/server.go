@@ -6,11 +6,13 @@
 package rest
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	"ponte/auth"
 	"ponte/graph"
@@ -38,6 +40,8 @@ type Server struct {
 	browserOriginList []string
 
 	streamHeartbeat, streamPoll time.Duration
+	// pins records a caller's write for the read replica (readroute.go); nil: no replica.
+	pins func(context.Context, uuid.UUID) error
 }
 
 // New builds the whole HTTP surface: REST, /graphql, /graphiql and the health probes.
@@ -45,7 +49,7 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	s := &Server{res: res, query: res.Query(), mut: res.Mutation(), auth: res.Auth, log: res.Log, limit: res.Limiter,
 		db: c.Database, keys: c.Idempotency, metricsToken: c.MetricsToken, streamHeartbeat: c.StreamHeartbeat, streamPoll: c.StreamPoll,
 		browserOrigins:    originSet(c.BrowserOrigins),
-		browserOriginList: c.BrowserOrigins}
+		browserOriginList: c.BrowserOrigins, pins: c.ReadPins}
 	if s.streamHeartbeat <= 0 {
 		s.streamHeartbeat = streamHeartbeat
 	}
@@ -61,7 +65,7 @@ func New(res *graph.Resolver, c Config) http.Handler {
 	// A preflight is answered before the database gate and the Accept check: it asks
 	// nothing of either. allowOrigin comes before them, so their refusals and a failed
 	// credential check reach an allowed page; confirmOrigin needs the checked credential.
-	r.Use(s.recoverer, s.logRequests, s.preflight, s.allowOrigin, s.databaseGate, s.negotiate, s.authenticate, s.confirmOrigin)
+	r.Use(s.recoverer, s.logRequests, s.preflight, s.allowOrigin, s.databaseGate, s.negotiate, s.authenticate, s.confirmOrigin, s.routeReads)
 	r.Use(s.edge)
 	// After authentication, which says whose rules apply (control_faults.go).
 	r.Use(s.injectFaults(c.Faults))

@@ -23,17 +23,20 @@ import (
 
 // config is read from the environment; flags of the same meaning override it.
 type config struct {
-	Addr         string
-	DatabaseURL  string
-	DataDir      string
-	ClientID     string
-	ClientSecret string
-	SecretKey    string
-	TLSCert      string
-	TLSKey       string
-	LogLevel     string
-	LogFormat    string
-	MetricsToken string
+	Addr        string
+	DatabaseURL string
+	// DatabaseReadURL is a streaming standby of the primary for the read routes
+	// (DATABASE_READ_URL); empty: every read on the primary.
+	DatabaseReadURL string
+	DataDir         string
+	ClientID        string
+	ClientSecret    string
+	SecretKey       string
+	TLSCert         string
+	TLSKey          string
+	LogLevel        string
+	LogFormat       string
+	MetricsToken    string
 	// BrowserOrigins are the origins of the applications' front ends (PONTE_BROWSER_ORIGINS,
 	// comma-separated): browsers there may read the API's answers to Connect Token calls and
 	// frame the Connect page, as may each token's own targetOrigin.
@@ -81,18 +84,19 @@ type config struct {
 // be nil), and checks the result.
 func loadConfig(flags func(*config)) (*config, error) {
 	c := &config{
-		Addr:         env("PONTE_ADDR", "127.0.0.1:8080"),
-		DatabaseURL:  os.Getenv("DATABASE_URL"),
-		DataDir:      env("PONTE_DATA_DIR", ".ponte"),
-		ClientID:     os.Getenv("PONTE_CLIENT_ID"),
-		ClientSecret: os.Getenv("PONTE_CLIENT_SECRET"),
-		SecretKey:    os.Getenv("PONTE_SECRET_KEY"),
-		TLSCert:      os.Getenv("PONTE_TLS_CERT"),
-		TLSKey:       os.Getenv("PONTE_TLS_KEY"),
-		LogLevel:     env("PONTE_LOG_LEVEL", "info"),
-		LogFormat:    env("PONTE_LOG_FORMAT", "text"),
-		MetricsToken: os.Getenv("PONTE_METRICS_TOKEN"),
-		RedisURL:     os.Getenv("PONTE_REDIS_URL"),
+		Addr:            env("PONTE_ADDR", "127.0.0.1:8080"),
+		DatabaseURL:     os.Getenv("DATABASE_URL"),
+		DatabaseReadURL: os.Getenv("DATABASE_READ_URL"),
+		DataDir:         env("PONTE_DATA_DIR", ".ponte"),
+		ClientID:        os.Getenv("PONTE_CLIENT_ID"),
+		ClientSecret:    os.Getenv("PONTE_CLIENT_SECRET"),
+		SecretKey:       os.Getenv("PONTE_SECRET_KEY"),
+		TLSCert:         os.Getenv("PONTE_TLS_CERT"),
+		TLSKey:          os.Getenv("PONTE_TLS_KEY"),
+		LogLevel:        env("PONTE_LOG_LEVEL", "info"),
+		LogFormat:       env("PONTE_LOG_FORMAT", "text"),
+		MetricsToken:    os.Getenv("PONTE_METRICS_TOKEN"),
+		RedisURL:        os.Getenv("PONTE_REDIS_URL"),
 	}
 	if c.RedisURL != "" {
 		if _, err := redis.ParseURL(c.RedisURL); err != nil {

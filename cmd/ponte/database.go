@@ -49,5 +49,13 @@ func openDatabase(ctx context.Context, c *config, attach bool) (*db.DB, func(), 
 		stop()
 		return nil, nil, err
 	}
+	// Operator commands read and write the primary alone.
+	if c.DatabaseReadURL != "" && !attach {
+		if err := store.AttachReplica(ctx, c.DatabaseReadURL, c.DB, db.ReplicaOptions{Log: c.logger()}); err != nil {
+			store.Close()
+			stop()
+			return nil, nil, err
+		}
+	}
 	return store, func() { store.Close(); stop() }, nil
 }

@@ -190,6 +190,7 @@ serve and migrate override the variables they name.
 
    PONTE_ADDR                  listen address (default 127.0.0.1:8080)
    DATABASE_URL                PostgreSQL URL; unset: a private cluster in $PONTE_DATA_DIR/pg
+   DATABASE_READ_URL           a streaming standby of DATABASE_URL for the read routes
    PONTE_DATA_DIR              data folder (default ./.ponte)
    PONTE_CLIENT_ID, PONTE_CLIENT_SECRET
                                ensure a client application with exactly these keys

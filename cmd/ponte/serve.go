@@ -161,8 +161,12 @@ func serve(ctx context.Context, c *config) error {
 	go keys.RunPurge(ctx)
 	go purgeRateLimits(ctx, store, log)
 	go rescueJobs(ctx, store, live, log)
-	var handler http.Handler = rest.New(res, rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken, Faults: res.Faults,
-		BrowserOrigins: c.BrowserOrigins})
+	restCfg := rest.Config{Database: store, Idempotency: keys, MetricsToken: c.MetricsToken, Faults: res.Faults,
+		BrowserOrigins: c.BrowserOrigins}
+	if store.HasReplica() {
+		restCfg.ReadPins = store.PinReads
+	}
+	var handler http.Handler = rest.New(res, restCfg)
 	if metrics.TracingConfigured() {
 		// A span per request, continuing the caller's trace (W3C traceparent); the router
 		// names it by route once it knows the route.
