@@ -222,6 +222,11 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 		}
 		return nil, fmt.Errorf("stage transactions: %w", err)
 	}
+	// A temporary table has no statistics until analyzed: without them the planner guesses
+	// its size and may scan the item's whole history to join a window of rows.
+	if _, err := tx.pg.Exec(ctx, `ANALYZE tx_stage`); err != nil {
+		return nil, err
+	}
 	changes := map[uuid.UUID]*TransactionChanges{}
 	get := func(id uuid.UUID) *TransactionChanges {
 		c, ok := changes[id]

@@ -61,9 +61,9 @@ func TestIncrementalSyncInvariants(t *testing.T) {
 		value := func(x row) string {
 			return fmt.Sprintf("%d@%s", x.amount, time.Now().UTC().AddDate(0, 0, -x.daysAgo).Format(time.DateOnly))
 		}
-		stored := map[string]string{}
+		stored, storedDays := map[string]string{}, map[string]int{}
 		for j, x := range rows {
-			stored[fmt.Sprintf("ROW %d", j)] = value(x)
+			stored[fmt.Sprintf("ROW %d", j)], storedDays[fmt.Sprintf("ROW %d", j)] = value(x), x.daysAgo
 		}
 		check := func(step string) {
 			got := map[string]string{}
@@ -120,26 +120,32 @@ func TestIncrementalSyncInvariants(t *testing.T) {
 				r.Fatalf("item ended %s/%s", it.Status, it.ExecutionStatus)
 			}
 			// The model's sync: a full read sees every row, an incremental one its window.
-			want := map[string]string{}
+			want, wantDays := map[string]string{}, map[string]int{}
 			seen := map[string]bool{}
 			for j, x := range rows {
 				d := fmt.Sprintf("ROW %d", j)
 				seen[d] = true
 				if full || x.daysAgo <= 3 {
-					want[d] = value(x)
+					want[d], wantDays[d] = value(x), x.daysAgo
 				} else if a, ok := stored[d]; ok {
-					want[d] = a
+					want[d], wantDays[d] = a, storedDays[d]
 				}
+			}
+			oldest := 0
+			for _, x := range rows {
+				oldest = max(oldest, x.daysAgo)
 			}
 			var wantCreated, wantUpdated, wantDeleted int
 			for d, a := range stored {
-				old := !seen[d] && !full
+				// An incremental read answers for its window; a full one for the dates it
+				// delivers (rows older than its earliest are history it no longer shows).
+				old := !seen[d] && ((!full && storedDays[d] > 3) || (full && storedDays[d] > oldest))
 				if !seen[d] && !old {
 					wantDeleted++
 					continue
 				}
 				if !seen[d] {
-					want[d] = a // before the window, gone at the institution, kept
+					want[d], wantDays[d] = a, storedDays[d] // before the window, gone at the institution, kept
 				}
 			}
 			for d, a := range want {
@@ -149,7 +155,7 @@ func TestIncrementalSyncInvariants(t *testing.T) {
 					wantUpdated++
 				}
 			}
-			stored = want
+			stored, storedDays = want, wantDays
 			check(fmt.Sprintf("step %d (full %v)", step, full))
 			after, afterIDs := txEvents(t, env, id)
 			if created := after["transactions/created"] - before["transactions/created"]; (created > 0) != (wantCreated > 0) {
