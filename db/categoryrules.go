@@ -143,7 +143,7 @@ func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now ti
 			SELECT b.id, b.category_id AS old_cat, b.category_rule_id AS old_rule, h.rule_id,
 				coalesce(h.category_id, b.auto_category_id) AS new_cat
 			FROM base b LEFT JOIN best h ON h.id = b.id)
-		UPDATE transactions t SET category_id = c.new_cat, category_rule_id = c.rule_id, updated_at = $2,
+		UPDATE transactions t SET category_id = c.new_cat, category_rule_id = c.rule_id, content_hash = NULL, updated_at = $2,
 			data = ((t.data::jsonb - 'categoryOrigin') || jsonb_build_object('categoryId', c.new_cat, 'category', cat.description_translated, 'updatedAt', $3::text)
 				|| CASE WHEN c.rule_id IS NOT NULL THEN jsonb_build_object('categoryOrigin', jsonb_build_object('type', 'RULE', 'ruleId', c.rule_id))
 					WHEN c.new_cat IS NOT NULL THEN '{"categoryOrigin": {"type": "AUTOMATIC"}}'::jsonb ELSE '{}'::jsonb END)::text

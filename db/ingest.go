@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -143,13 +144,26 @@ type TransactionChanges struct {
 	Deleted []uuid.UUID
 }
 
+// Delivery says what a list of transactions covers.
+type Delivery struct {
+	// Adds: the list adds to what is stored (a statement file): rows absent from it are
+	// kept, not deleted.
+	Adds bool
+	// Since: the list is everything of Accounts dated at or after Since (an incremental
+	// read): a stored row of those accounts in that window and absent from the list is
+	// deleted, older ones are kept. Nil: the list is a whole history, and only rows at or
+	// after its earliest date on each account can have disappeared.
+	Since    *time.Time
+	Accounts []uuid.UUID
+}
+
 // IngestTransactions stores an item's transactions as reported and says, per account,
 // what changed. An item's first history is copied straight into the table; later ones are
-// staged with COPY and merged in three set-based statements, so a history of a million
+// staged with COPY and merged in a few set-based statements, so a history of a million
 // rows costs a few statements, not a million, and a repeated execution changes nothing.
-// With adds, the list adds to what is stored (a statement file): rows absent from it are
-// kept, not deleted.
-func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, adds bool, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+// Each row carries a hash of its document (content_hash), so the merge reads a stored
+// document only when the hashes differ: an unchanged row costs an index lookup.
+func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	var existing bool
 	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
 		return nil, err
@@ -157,7 +171,7 @@ func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []m
 	if !existing {
 		return tx.copyNewTransactions(ctx, itemID, list, now)
 	}
-	return tx.mergeTransactions(ctx, itemID, list, adds, now)
+	return tx.mergeTransactions(ctx, itemID, list, d, now)
 }
 
 // copyNewTransactions copies an item's first history into the table: every row is new, so
@@ -195,10 +209,10 @@ type changedRow struct {
 
 // mergeTransactions stages the history and merges it: new rows inserted, changed ones
 // rewritten, and those gone from the snapshot's window deleted.
-func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, adds bool, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	if _, err := tx.pg.Exec(ctx, `CREATE TEMP TABLE tx_stage (
 		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text,
-		auto_category_id text, category_rule_id uuid, match_text text, data jsonb) ON COMMIT DROP`); err != nil {
+		auto_category_id text, category_rule_id uuid, match_text text, content_hash bigint, data jsonb) ON COMMIT DROP`); err != nil {
 		return nil, err
 	}
 	src, encErr := transactionRows(list, nil)
@@ -207,6 +221,11 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 			return nil, *encErr
 		}
 		return nil, fmt.Errorf("stage transactions: %w", err)
+	}
+	// A temporary table has no statistics until analyzed: without them the planner guesses
+	// its size and may scan the item's whole history to join a window of rows.
+	if _, err := tx.pg.Exec(ctx, `ANALYZE tx_stage`); err != nil {
+		return nil, err
 	}
 	changes := map[uuid.UUID]*TransactionChanges{}
 	get := func(id uuid.UUID) *TransactionChanges {
@@ -220,9 +239,9 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 	stamp := model.NewTime(now).Format(model.TimeLayout)
 	rows, err := tx.pg.Query(ctx, `WITH ins AS (
 			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id,
-				auto_category_id, category_rule_id, match_text, data, created_at, updated_at)
+				auto_category_id, category_rule_id, match_text, content_hash, data, created_at, updated_at)
 			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.type, s.category_id,
-				s.auto_category_id, s.category_rule_id, s.match_text,
+				s.auto_category_id, s.category_rule_id, s.match_text, s.content_hash,
 				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
 			ON CONFLICT (id) DO NOTHING
 			RETURNING account_id, date)
@@ -256,9 +275,11 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 	// A row changed when the sync's document differs from the stored one without what the
 	// row lays over it (timestamps, and the category and its origin when the client chose
 	// one). What rules match and give back (match_text, auto_category_id) follows the sync.
+	// Equal hashes settle it without reading the document; only the others are compared.
 	if err := collect(`WITH cur AS (
 			SELECT t.id, t.data::jsonb AS j, t.user_category_id IS NOT NULL AS chosen
-			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2),
+			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2
+				AND t.content_hash IS DISTINCT FROM s.content_hash),
 		changed AS (
 			SELECT c.id, c.j, c.chosen FROM cur c JOIN tx_stage s ON s.id = c.id
 			WHERE c.j - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' - 'categoryOrigin' IS DISTINCT FROM s.data - 'createdAt' - 'updatedAt' - 'categoryId' - 'category' - 'categoryOrigin'
@@ -270,12 +291,30 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 			data = ((s.data - 'categoryOrigin') || jsonb_build_object('createdAt', c.j->'createdAt', 'updatedAt', $3::text)
 				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category', 'categoryOrigin', c.j->'categoryOrigin')
 					WHEN s.data ? 'categoryOrigin' THEN jsonb_build_object('categoryOrigin', s.data->'categoryOrigin') ELSE '{}'::jsonb END)::text,
-			updated_at = $2
+			content_hash = s.content_hash, updated_at = $2
 		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
 		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
 		return nil, err
 	}
-	if adds {
+	// The rows whose hash differed but whose content did not (a document a chosen category
+	// or a rule laid over, or one stored before hashes) take the sync's hash, so the next
+	// sync settles them by hash too. Their document and updatedAt stay.
+	if _, err := tx.pg.Exec(ctx, `UPDATE transactions t SET content_hash = s.content_hash FROM tx_stage s
+		WHERE t.id = s.id AND t.item_id = $1 AND t.content_hash IS DISTINCT FROM s.content_hash`, itemID); err != nil {
+		return nil, err
+	}
+	if d.Adds {
+		return changes, nil
+	}
+	if d.Since != nil {
+		// An incremental read covers its window on every account it names, rows or none.
+		if err := collect(`DELETE FROM transactions t
+			WHERE t.account_id = ANY($2) AND t.item_id = $1 AND t.date >= $3
+				AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
+			RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Deleted = append(c.Deleted, id) },
+			itemID, d.Accounts, *d.Since); err != nil {
+			return nil, err
+		}
 		return changes, nil
 	}
 	// Only rows inside the snapshot's window can have disappeared: older history is kept.
@@ -291,7 +330,21 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 
 // transactionColumns are the columns transactionRows fills, after the extra ones.
 var transactionColumns = []string{"id", "account_id", "date", "status", "amount", "bill_id", "type", "category_id",
-	"auto_category_id", "category_rule_id", "match_text", "data"}
+	"auto_category_id", "category_rule_id", "match_text", "content_hash", "data"}
+
+// unstamped is how a document without timestamps ends (CreatedAt and UpdatedAt are the
+// last fields of model.Transaction); a document's content hash is of what comes before.
+var unstamped = stampTail(model.Time{})
+
+func stampTail(t model.Time) []byte {
+	ts, _ := t.MarshalJSON()
+	return []byte(`,"createdAt":` + string(ts) + `,"updatedAt":` + string(ts) + `}`)
+}
+
+// contentHash is the hash of a document encoded without timestamps.
+func contentHash(doc []byte) int64 {
+	return int64(xxhash.Sum64(bytes.TrimSuffix(doc, unstamped)))
+}
 
 // transactionRows streams list as COPY rows; extra columns come first. With stamp the
 // documents carry it as createdAt and updatedAt (rows written as they are); without, no
@@ -299,6 +352,10 @@ var transactionColumns = []string{"id", "account_id", "date", "status", "amount"
 // encoded as COPY asks for them, so a million-row history is never held twice.
 func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
 	i := 0
+	var stamped []byte
+	if stamp != nil {
+		stamped = stampTail(model.NewTime(*stamp))
+	}
 	var encErr error
 	return pgx.CopyFromFunc(func() ([]any, error) {
 		if i >= len(list) {
@@ -307,13 +364,21 @@ func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (
 		t := &list[i]
 		i++
 		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
-		if stamp != nil {
-			t.CreatedAt, t.UpdatedAt = model.NewTime(*stamp), model.NewTime(*stamp)
-		}
 		data, err := json.Marshal(t)
 		if err != nil {
 			encErr = err
 			return nil, err
+		}
+		hash := contentHash(data)
+		if stamp != nil {
+			// The stamped tail has the unstamped one's length: written over it, the document
+			// is encoded once for both its hash and its text.
+			if !bytes.HasSuffix(data, unstamped) || len(stamped) != len(unstamped) {
+				encErr = fmt.Errorf("transaction %s: document does not end with its timestamps", t.ID)
+				return nil, encErr
+			}
+			copy(data[len(data)-len(unstamped):], stamped)
+			t.CreatedAt, t.UpdatedAt = model.NewTime(*stamp), model.NewTime(*stamp)
 		}
 		var bill *uuid.UUID
 		if t.CreditCardMetadata != nil && t.CreditCardMetadata.BillID != nil {
@@ -326,7 +391,7 @@ func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (
 			ruleID = t.CategoryOrigin.RuleID
 		}
 		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID,
-			t.AutoCategoryID, ruleID, model.FoldText(t.Description), string(data))
+			t.AutoCategoryID, ruleID, model.FoldText(t.Description), hash, string(data))
 		return row, nil
 	}), &encErr
 }

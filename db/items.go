@@ -26,6 +26,10 @@ type ItemRow struct {
 	ExecutionID        *uuid.UUID `bun:"execution_id,type:uuid"`
 	Executions         int        `bun:"executions"`
 	ConnectTokenID     *uuid.UUID `bun:"connect_token_id,type:uuid"`
+	// TransactionsReadAt is when the item's transactions were last read, with
+	// TransactionsReadKey what they were read with (migration 0051).
+	TransactionsReadAt  *time.Time `bun:"transactions_read_at"`
+	TransactionsReadKey *string    `bun:"transactions_read_key"`
 }
 
 // ItemExists reports whether clientID owns item id. Another client's item does not exist

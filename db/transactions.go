@@ -91,7 +91,7 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 			return err
 		}
 		found = true
-		if _, err := tx.pg.Exec(ctx, `UPDATE transactions SET user_category_id = $2, category_id = $2, category_rule_id = NULL, updated_at = now(),
+		if _, err := tx.pg.Exec(ctx, `UPDATE transactions SET user_category_id = $2, category_id = $2, category_rule_id = NULL, content_hash = NULL, updated_at = now(),
 			data = (data::jsonb || jsonb_build_object('categoryId', $2::text, 'category', (SELECT description_translated FROM categories WHERE id = $2),
 				'categoryOrigin', '{"type": "MANUAL"}'::jsonb,
 				'updatedAt', `+APITimeSQL("now()")+`))::text WHERE id = $1`, id, categoryID); err != nil {

@@ -3,6 +3,8 @@ package itemsync_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -17,8 +19,15 @@ func TestMain(m *testing.M) { testsupport.Main(m) }
 
 // BenchmarkIngestPerf5000 syncs user-ok-perf-5000 (over a million transactions) end to end
 // through the API, and in the same run COPYs the same rows into a bare table: the plain
-// rate the ingestion is compared with. Run with -benchtime=1x.
+// rate the ingestion is compared with. Then it re-syncs the item (an incremental read with
+// only the sandbox's new rows of the day), and again after adding 1% of the rows through
+// sandbox control, each against the first sync. PONTE_INGEST_USER names another user
+// (user-ok-perf-50 to iterate). Run with -benchtime=1x.
 func BenchmarkIngestPerf5000(b *testing.B) {
+	user := os.Getenv("PONTE_INGEST_USER")
+	if user == "" {
+		user = "user-ok-perf-5000"
+	}
 	// A long sync must not be mistaken for the job of a killed process.
 	env := testsupport.New(b, func(s *testsupport.Setup) { s.Jobs.JobTimeout, s.Jobs.RescueAfter = 20*time.Minute, 21*time.Minute })
 	key := env.NewClient(b, "perf").APIKey
@@ -27,7 +36,7 @@ func BenchmarkIngestPerf5000(b *testing.B) {
 		var it model.Item
 		start := time.Now()
 		env.Do(b, "POST", "/items", key, map[string]any{"connectorId": 0, "products": []string{"ACCOUNTS", "TRANSACTIONS"},
-			"parameters": map[string]any{"user": "user-ok-perf-5000", "password": "password-ok"}}).Want(200).JSON(&it)
+			"parameters": map[string]any{"user": user, "password": "password-ok"}}).Want(200).JSON(&it)
 		waitSettled(b, env, key, it.ID.String(), 20*time.Minute)
 		syncTime := time.Since(start)
 		var rows int
@@ -42,10 +51,11 @@ func BenchmarkIngestPerf5000(b *testing.B) {
 		resync := time.Since(start2)
 		var rows2 int
 		_ = env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE item_id = $1`, it.ID).Scan(&rows2)
+		added, changedSync := addOnePercent(b, env, key, it.ID.String(), rows)
 
 		// Baseline: the same rows, generated and encoded the same way, COPYed into a bare
 		// table with the same columns.
-		snap := sandbox.Generate(it.ID, 0, "user-ok-perf-5000", 1, time.Now())
+		snap := sandbox.Generate(it.ID, 0, user, 1, time.Now())
 		if _, err := env.DB.Pool.Exec(ctx, `CREATE TABLE copy_baseline (id uuid, item_id uuid, account_id uuid, date timestamptz,
 			status text, amount numeric, data jsonb)`); err != nil {
 			b.Fatal(err)
@@ -73,13 +83,17 @@ func BenchmarkIngestPerf5000(b *testing.B) {
 		b.ReportMetric(ingestRate, "rows/s")
 		b.ReportMetric(copyRate, "copy-rows/s")
 		b.ReportMetric(100*ingestRate/copyRate, "%-of-copy")
-		b.Logf("sync of %d transactions: %s (%.0f rows/s); plain COPY of %d rows: %s (%.0f rows/s); ratio %.0f%%; re-sync %s, rows after %d",
+		b.ReportMetric(resync.Seconds()/syncTime.Seconds(), "resync/first")
+		b.ReportMetric(changedSync.Seconds()/syncTime.Seconds(), "resync1%/first")
+		b.Logf("sync of %d transactions: %s (%.0f rows/s); plain COPY of %d rows: %s (%.0f rows/s); ratio %.0f%%; "+
+			"unchanged re-sync %s (%.3f of the first), rows after %d; re-sync with %d rows added %s (%.3f of the first)",
 			rows, syncTime.Round(time.Millisecond), ingestRate, len(list), copyTime.Round(time.Millisecond), copyRate,
-			100*ingestRate/copyRate, resync.Round(time.Millisecond), rows2)
+			100*ingestRate/copyRate, resync.Round(time.Millisecond), resync.Seconds()/syncTime.Seconds(), rows2,
+			added, changedSync.Round(time.Millisecond), changedSync.Seconds()/syncTime.Seconds())
 		// Idempotent: after the second execution the table holds exactly that execution's
 		// rows (its three new ones per copy included), nothing twice.
 		want := 0
-		snap2 := sandbox.Generate(it.ID, 0, "user-ok-perf-5000", 2, time.Now())
+		snap2 := sandbox.Generate(it.ID, 0, user, 2, time.Now())
 		cards := map[any]bool{}
 		for _, a := range snap2.Accounts {
 			if a.Type == "CREDIT" {
@@ -95,6 +109,33 @@ func BenchmarkIngestPerf5000(b *testing.B) {
 			b.Fatalf("after the re-sync the account holds %d rows, want %d", rows2, want)
 		}
 	}
+}
+
+// addOnePercent adds 1% of rows (dated today) to the item's first bank account through
+// sandbox control, re-syncs, and says how many it added and how long the sync took.
+func addOnePercent(b *testing.B, env *testsupport.Env, key, id string, rows int) (int, time.Duration) {
+	var accounts struct{ Results []model.Account }
+	env.Do(b, "GET", "/accounts?itemId="+id, key, nil).Want(200).JSON(&accounts)
+	var acc model.Account
+	for _, a := range accounts.Results {
+		if a.Type == "BANK" {
+			acc = a
+			break
+		}
+	}
+	n := max(rows/100, 1)
+	today := time.Now().UTC().Format("2006-01-02") + "T12:00:00.000Z"
+	for done := 0; done < n; {
+		var batch []any
+		for ; done < n && len(batch) < 100; done++ {
+			batch = append(batch, map[string]any{"accountId": acc.ID, "date": today, "description": fmt.Sprintf("COMPRA %d", done), "amount": -1.25, "type": "DEBIT"})
+		}
+		env.Do(b, "POST", "/sandbox/items/"+id+"/transactions", key, map[string]any{"transactions": batch}).Want(200)
+	}
+	env.Do(b, "PATCH", "/items/"+id, key, map[string]any{}).Want(200)
+	start := time.Now()
+	waitSettled(b, env, key, id, 20*time.Minute)
+	return n, time.Since(start)
 }
 
 func waitSettled(b *testing.B, env *testsupport.Env, key, id string, limit time.Duration) {

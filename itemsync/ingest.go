@@ -110,9 +110,15 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 			categorize(&txs[i], names, byCNAE)
 			applyCategoryRules(&txs[i], rules, subtypes[txs[i].AccountID], names)
 		}
-		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, adds, now); err != nil {
+		d := db.Delivery{Adds: adds, Since: got.outcomes[model.ProductTransactions].Since}
+		for _, a := range got.Accounts {
+			d.Accounts = append(d.Accounts, a.ID)
+		}
+		if changes, err = tx.IngestTransactions(ctx, st.it.ID, txs, d, now); err != nil {
 			return nil, err
 		}
+		readKey := transactionsReadKey(st)
+		st.it.TransactionsReadAt, st.it.TransactionsReadKey = &now, &readKey
 	}
 	docs := []struct {
 		kind  string

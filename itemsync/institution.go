@@ -70,6 +70,11 @@ type Session struct {
 	// InvestmentChanges are the investments and investment transactions sandbox control
 	// added, changed or removed (control_investments.go), likewise.
 	InvestmentChanges []model.SandboxInvestmentChange
+	// Since, when set, is the start of the window the institution may limit the
+	// transactions it delivers to: what changed since the item's last read, less
+	// IncrementalOverlap. Nil asks for the whole history (the item's first read, a read
+	// too long ago, changed credentials or products, or an update that asked for it).
+	Since *time.Time
 	// State is the institution's own, kept between the calls of one run of the execution
 	// (not across a restart, after which Login is not called again).
 	State any
@@ -110,6 +115,10 @@ type Outcome struct {
 	// Adds: what was delivered adds to what is stored, and nothing absent from it is
 	// removed. Statement files cover a period each; a bank's site shows its whole present.
 	Adds bool
+	// Since is set when the transactions delivered are only those dated at or after it on
+	// the accounts delivered (the institution honoured Session.Since): a stored row in
+	// that window and absent is deleted, older ones are kept.
+	Since *time.Time
 }
 
 // Failure ends an execution with an institution's error.

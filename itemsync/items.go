@@ -36,6 +36,7 @@ type updateInput struct {
 	WebhookURL   *string
 	ClientUserID *string
 	Products     []model.Product
+	FullSync     bool
 }
 
 // parametersOf is an input's parameters: the encrypted string when one is given, else the
@@ -248,7 +249,8 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 	var in updateInput
 	if body != nil {
 		in = updateInput{Parameters: parametersOf(body.Parameters, body.EncryptedParameters),
-			WebhookURL: body.WebhookURL, ClientUserID: body.ClientUserID, Products: body.Products}
+			WebhookURL: body.WebhookURL, ClientUserID: body.ClientUserID, Products: body.Products,
+			FullSync: body.FullSync != nil && *body.FullSync}
 	}
 	if err := applyTokenUpdateOptions(p, &in); err != nil {
 		return nil, err
@@ -380,6 +382,10 @@ func (e *Engine) Update(ctx context.Context, id uuid.UUID, body *model.UpdateIte
 		}
 		if !p.IsConnectToken() {
 			it.LastClientUpdateAt = &now
+		}
+		if in.FullSync {
+			// Forgetting the last read makes the execution read the whole history.
+			it.TransactionsReadAt = nil
 		}
 		return e.startExecution(ctx, tx, it, triggeredBy(p), mfa, nil)
 	})

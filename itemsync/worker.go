@@ -134,6 +134,7 @@ func (e *Engine) load(ctx context.Context, id uuid.UUID) (*state, error) {
 	if st.sess.Settings, err = e.db.ConnectorSettings(ctx, st.it.ClientID, c.ID); err != nil {
 		return nil, err
 	}
+	st.sess.Since = readSince(st)
 	return st, nil
 }
 

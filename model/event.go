@@ -35,4 +35,7 @@ type UpdateItemInput struct {
 	WebhookURL          *string        `json:"webhookUrl,omitempty"`
 	ClientUserID        *string        `json:"clientUserId,omitempty"`
 	Products            []Product      `json:"products,omitempty"`
+	// FullSync asks the execution to read the whole history of transactions rather than
+	// what changed since the last read (Ponte's own; docs/sandbox.md).
+	FullSync *bool `json:"fullSync,omitempty"`
 }

@@ -75,18 +75,25 @@ func (s *Server) createItem() http.HandlerFunc {
 	})
 }
 
+// updateItemBody is the body of PATCH /items/{id}: an item's fields, and whether the
+// execution reads the whole history of transactions.
+type updateItemBody struct {
+	itemBody
+	FullSync *bool `json:"fullSync"`
+}
+
 // updateItem is PATCH /items/{id}.
 func (s *Server) updateItem() http.HandlerFunc {
 	return s.handle(func(in *input) resolve {
 		id := in.id("id", "Item id")
-		var b itemBody
+		var b updateItemBody
 		in.body(&b)
 		var update model.UpdateItemInput
 		if in.failure() == nil {
 			params, enc, err := b.split()
 			in.refuse(err)
 			update = model.UpdateItemInput{Parameters: params, EncryptedParameters: enc,
-				WebhookURL: b.WebhookURL, ClientUserID: b.ClientUserID, Products: b.Products}
+				WebhookURL: b.WebhookURL, ClientUserID: b.ClientUserID, Products: b.Products, FullSync: b.FullSync}
 		}
 		return func(ctx context.Context) (any, error) { return s.mut.UpdateItem(ctx, id, &update) }
 	})

@@ -50,10 +50,17 @@ const maxPerf = 5000
 // purchases are positive DEBITs and payments or refunds negative CREDITs. Category and
 // categoryId are left nil for the categorizer.
 func Generate(itemID uuid.UUID, connectorID int, username string, execution int, now time.Time) *Snapshot {
+	return GenerateSince(itemID, connectorID, username, execution, now, time.Time{})
+}
+
+// GenerateSince is Generate with only the transactions dated at or after since (zero: all):
+// the rows it keeps are exactly Generate's, balances included, and the others are never
+// built, so an incremental read costs in proportion to its window.
+func GenerateSince(itemID uuid.UUID, connectorID int, username string, execution int, now, since time.Time) *Snapshot {
 	now = now.UTC()
 	g := &gen{
 		item: itemID, w: newWorld(connectorID, username), now: now, exec: max(execution, 1),
-		today: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC),
+		today: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), since: since,
 	}
 	g.ts = model.NewTime(now)
 	g.start = g.today.AddDate(0, 0, -historyDays)
@@ -141,7 +148,8 @@ type gen struct {
 	exec        int
 	ts          model.Time
 	openFinance bool
-	everyValue  bool // EveryValueUser: the card adds everyValueRows
+	everyValue  bool      // EveryValueUser: the card adds everyValueRows
+	since       time.Time // zero, or the earliest date of the transactions kept
 	snap        Snapshot
 }
 
@@ -191,6 +199,9 @@ func (g *gen) run(perf int, twoChecking bool) {
 	total := 0
 	for _, p := range all {
 		for _, r := range p.rows {
+			if r.t.Date.Before(g.since) {
+				continue
+			}
 			if r.single {
 				total++
 			} else {
@@ -222,6 +233,9 @@ func (g *gen) expand(p *plan) {
 	if bank {
 		n := 0
 		for _, r := range p.rows {
+			if r.t.Date.Before(g.since) {
+				continue
+			}
 			if r.single {
 				n++
 			} else {
@@ -241,6 +255,20 @@ func (g *gen) expand(p *plan) {
 		}
 		if r.balancing {
 			g.balance(&r.t, money(r.target-running))
+		}
+		if r.t.Date.Before(g.since) {
+			// Before the window: only what the kept rows inherit (balance, order) moves.
+			if day := r.t.Date.Unix() / 86400; day != lastDay {
+				lastDay, order = day, 0
+			}
+			order += copies
+			for c := 0; bank && c < copies; c++ {
+				running = money(running + r.t.Amount)
+				if r.t.Status == "POSTED" {
+					posted = running
+				}
+			}
+			continue
 		}
 		for c := 0; c < copies; c++ {
 			out = append(out, r.t)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -118,12 +119,16 @@ func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.P
 	}
 	snap, ok := s.State.(*Snapshot)
 	if !ok {
+		var since time.Time
+		if s.Since != nil {
+			since = *s.Since
+		}
 		if u != nil {
 			snap = u.Snapshot(s.ItemID, s.Now)
 		} else {
-			snap = Generate(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now)
+			snap = GenerateSince(s.ItemID, s.Connector.ID, sc.Username, s.Execution, s.Now, since)
 		}
-		snap.Transactions = applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now))
+		snap.Transactions = inWindow(applyTransactionChanges(snap.Transactions, s.TransactionChanges, model.NewTime(s.Now)), since)
 		snap.Bills = applyBillChanges(snap.Bills, s.BillChanges, model.NewTime(s.Now))
 		snap.Investments, snap.InvestmentTransactions = applyInvestmentChanges(snap.Investments, snap.InvestmentTransactions, s.InvestmentChanges, model.NewTime(s.Now))
 		s.State = snap
@@ -152,6 +157,9 @@ func (i Institution) Collect(ctx context.Context, s *itemsync.Session, p model.P
 		pg.Accounts, pg.Bills = cards(true), snap.Bills
 	case model.ProductTransactions:
 		pg.Transactions = snap.Transactions
+		// Like a bank's or an Open Finance transmitter's API, the sandbox answers for a
+		// window: what the engine asked for.
+		out.Since = s.Since
 	case model.ProductInvestments:
 		pg.Investments = snap.Investments
 	case model.ProductInvestmentsTransactions:
@@ -191,4 +199,13 @@ func openFinanceConsent(s *itemsync.Session, accounts []model.Account) ([]model.
 			"CREDIT_CARDS_ACCOUNTS_READ", "CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ", "CUSTOMERS_PERSONAL_IDENTIFICATIONS_READ"},
 		"expiresAt": model.NewTime(s.Now.AddDate(1, 0, 0)), "revokedAt": nil}
 	return out, consent
+}
+
+// inWindow keeps the transactions dated at or after since (zero: all): an incremental read
+// delivers no added transaction dated before its window, as a bank's would not.
+func inWindow(txs []model.Transaction, since time.Time) []model.Transaction {
+	if since.IsZero() {
+		return txs
+	}
+	return slices.DeleteFunc(txs, func(t model.Transaction) bool { return t.Date.Before(since) })
 }

@@ -12177,6 +12177,8 @@ input UpdateItemInput {
   clientUserId: String
   "The products to collect from now on."
   products: [Product!]
+  "Read the whole history of transactions, not only what changed since the last read (Ponte's own)."
+  fullSync: Boolean
 }
 
 "A resource an Open Finance consent covers."
@@ -65145,7 +65147,7 @@ func (ec *executionContext) unmarshalInputUpdateItemInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"parameters", "encryptedParameters", "webhookUrl", "clientUserId", "products"}
+	fieldsInOrder := [...]string{"parameters", "encryptedParameters", "webhookUrl", "clientUserId", "products", "fullSync"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -65187,6 +65189,13 @@ func (ec *executionContext) unmarshalInputUpdateItemInput(ctx context.Context, o
 				return it, err
 			}
 			it.Products = data
+		case "fullSync":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fullSync"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FullSync = data
 		}
 	}
 	return it, nil
