@@ -228,17 +228,16 @@ func (c *conn) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bo
 	return p, err == nil, err
 }
 
-// RecordAttempt logs an attempt and moves the delivery to status, in one transaction.
-func (d *DB) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
-	return d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
-		if _, err := tx.pg.Exec(ctx, `INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response); err != nil {
-			return err
-		}
-		_, err := tx.pg.Exec(ctx, `UPDATE webhook_deliveries SET attempts = $2, status = $3, updated_at = now(),
-			delivered_at = CASE WHEN $3 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $1`, deliveryID, a.Attempt, status)
-		return err
-	})
+// RecordAttempt logs an attempt and moves the delivery to status, in one statement (so
+// both or neither are written, in one round trip).
+func (c *conn) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
+	_, err := c.pg.Exec(ctx, `WITH logged AS (
+			INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9))
+		UPDATE webhook_deliveries SET attempts = $3, status = $10, updated_at = now(),
+			delivered_at = CASE WHEN $10 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $2`,
+		uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response, status)
+	return err
 }
 
 // SetDeliveryStatus ends a delivery without an attempt (its webhook was disabled meanwhile).

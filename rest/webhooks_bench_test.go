@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,10 +25,11 @@ import (
 // writes them (fan-out in the event's transaction); the delivery queue is paused while
 // they are written, so the run measures delivery alone. Run with -benchtime=1x.
 func BenchmarkWebhookDelivery(b *testing.B) {
+	scale := benchScale(b)
 	for i := 0; i < b.N; i++ {
 		b.Run("10000 events, one receiver", func(b *testing.B) {
 			fast := counter(0)
-			n := deliveryRun(b, []*countingReceiver{fast}, 10_000)
+			n := deliveryRun(b, []*countingReceiver{fast}, 10_000/scale)
 			b.ReportMetric(n.rate, "deliveries/s")
 		})
 		b.Run("1000 events, nine receivers and one that times out", func(b *testing.B) {
@@ -35,10 +38,24 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 				rs = append(rs, counter(0))
 			}
 			rs = append(rs, counter(10*time.Second))
-			n := deliveryRun(b, rs, 1_000)
+			n := deliveryRun(b, rs, 1_000/scale)
 			b.ReportMetric(n.rate, "healthy-deliveries/s")
 		})
 	}
+}
+
+// benchScale divides the event counts by PONTE_BENCH_WEBHOOK_SCALE (default 1), for quick
+// runs while iterating.
+func benchScale(b *testing.B) int {
+	v := os.Getenv("PONTE_BENCH_WEBHOOK_SCALE")
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		b.Fatalf("PONTE_BENCH_WEBHOOK_SCALE=%q: want a whole number from 1", v)
+	}
+	return n
 }
 
 type countingReceiver struct {

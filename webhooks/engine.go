@@ -168,9 +168,10 @@ type Engine struct {
 	headerSealer *auth.Sealer
 	now          func() time.Time
 
-	mu       sync.Mutex
-	inFlight map[string]int
-	// freed is closed (and replaced) whenever a delivery releases its host's slot.
+	mu sync.Mutex
+	// hosts are the hosts with deliveries running or slots kept (see hostcap.go).
+	hosts map[string]*hostState
+	// freed is closed (and replaced) whenever a delivery gives back its host's place.
 	freed chan struct{}
 	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
 	full map[string]time.Time
@@ -190,7 +191,7 @@ const keysTTL = 10 * time.Second
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
 	return &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
 }
 
 // Config returns the configuration in force.
@@ -338,16 +339,6 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 	if !found || d.Status != StatusPending {
 		return nil
 	}
-	host := hostOf(d.URL)
-	if !e.acquire(ctx, host) {
-		return river.JobSnooze(busySnooze)
-	}
-	defer e.release(host)
-	slot, ok := e.takeSharedSlot(ctx, host, d.ID)
-	if !ok {
-		return river.JobSnooze(busySnooze)
-	}
-	defer e.freeSharedSlot(ctx, host, slot, d.ID)
 	secrets, err := e.signingKeys(ctx, d.ClientID)
 	if err != nil {
 		return err
@@ -360,7 +351,13 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 			return err
 		}
 	}
+	host := hostOf(d.URL)
+	p, wait := e.take(ctx, host)
+	if p == nil {
+		return river.JobSnooze(wait)
+	}
 	a := e.post(ctx, d, headers, secrets)
+	e.give(ctx, p, time.Duration(a.LatencyMs)*time.Millisecond)
 	status := StatusPending
 	sched := e.cfg.schedule(d.Event)
 	switch {
