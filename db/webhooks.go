@@ -214,31 +214,88 @@ type PendingDelivery struct {
 	CreatedAt     time.Time
 }
 
+const pendingDeliveryQuery = `SELECT w.id, w.client_id, w.url, h.id, h.headers_sealed, h.headers_plaintext, w.status, w.attempts,
+		e.id, e.event, e.payload, w.created_at
+	FROM webhook_deliveries w JOIN events e ON e.id = w.event_id LEFT JOIN webhooks h ON h.id = w.webhook_id `
+
+func scanPendingDelivery(r pgx.Row) (*PendingDelivery, error) {
+	p := &PendingDelivery{}
+	err := r.Scan(&p.ID, &p.ClientID, &p.URL, &p.WebhookID, &p.SealedHeaders, &p.LegacyHeaders, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
+	return p, err
+}
+
 // Delivery reads a delivery with its event; found is false once it is gone (its event or
 // client deleted).
 func (c *conn) Delivery(ctx context.Context, id uuid.UUID) (*PendingDelivery, bool, error) {
-	p := &PendingDelivery{}
-	err := c.pg.QueryRow(ctx, `SELECT w.id, w.client_id, w.url, h.id, h.headers_sealed, h.headers_plaintext, w.status, w.attempts,
-			e.id, e.event, e.payload, w.created_at
-		FROM webhook_deliveries w JOIN events e ON e.id = w.event_id LEFT JOIN webhooks h ON h.id = w.webhook_id WHERE w.id = $1`, id).
-		Scan(&p.ID, &p.ClientID, &p.URL, &p.WebhookID, &p.SealedHeaders, &p.LegacyHeaders, &p.Status, &p.Attempts, &p.EventID, &p.Event, &p.Payload, &p.CreatedAt)
+	p, err := scanPendingDelivery(c.pg.QueryRow(ctx, pendingDeliveryQuery+`WHERE w.id = $1`, id))
 	if isNoRows(err) {
 		return nil, false, nil
 	}
 	return p, err == nil, err
 }
 
-// RecordAttempt logs an attempt and moves the delivery to status, in one transaction.
-func (d *DB) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
-	return d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
-		if _, err := tx.pg.Exec(ctx, `INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response); err != nil {
-			return err
-		}
-		_, err := tx.pg.Exec(ctx, `UPDATE webhook_deliveries SET attempts = $2, status = $3, updated_at = now(),
-			delivered_at = CASE WHEN $3 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $1`, deliveryID, a.Attempt, status)
-		return err
-	})
+// Deliveries is Delivery for several deliveries in one statement; those gone are absent.
+func (c *conn) Deliveries(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*PendingDelivery, error) {
+	rows, err := c.pg.Query(ctx, pendingDeliveryQuery+`WHERE w.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*PendingDelivery, error) { return scanPendingDelivery(r) })
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[uuid.UUID]*PendingDelivery, len(list))
+	for _, p := range list {
+		out[p.ID] = p
+	}
+	return out, nil
+}
+
+// RecordAttempt logs an attempt and moves the delivery to status, in one statement (so
+// both or neither are written, in one round trip).
+func (c *conn) RecordAttempt(ctx context.Context, deliveryID uuid.UUID, a *model.WebhookAttempt, status string) error {
+	_, err := c.pg.Exec(ctx, `WITH logged AS (
+			INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9))
+		UPDATE webhook_deliveries SET attempts = $3, status = $10, updated_at = now(),
+			delivered_at = CASE WHEN $10 = 'DELIVERED' THEN now() ELSE delivered_at END WHERE id = $2`,
+		uuid.New(), deliveryID, a.Attempt, a.AttemptedAt.Time, a.URL, a.StatusCode, a.LatencyMs, a.Error, a.Response, status)
+	return err
+}
+
+// AttemptRecord is an attempt to log and the status it moves its delivery to.
+type AttemptRecord struct {
+	DeliveryID uuid.UUID
+	Attempt    *model.WebhookAttempt
+	Status     string
+}
+
+// RecordAttempts is RecordAttempt for several deliveries in one statement: all are
+// written or none.
+func (c *conn) RecordAttempts(ctx context.Context, list []AttemptRecord) error {
+	n := len(list)
+	ids, deliveries := make([]uuid.UUID, n), make([]uuid.UUID, n)
+	attempts, latencies := make([]int, n), make([]int, n)
+	at := make([]time.Time, n)
+	urls, statuses := make([]string, n), make([]string, n)
+	codes := make([]*int, n)
+	errs, responses := make([]*string, n), make([]*string, n)
+	for i, r := range list {
+		ids[i], deliveries[i] = uuid.New(), r.DeliveryID
+		attempts[i], latencies[i], at[i] = r.Attempt.Attempt, r.Attempt.LatencyMs, r.Attempt.AttemptedAt.Time
+		urls[i], statuses[i], codes[i] = r.Attempt.URL, r.Status, r.Attempt.StatusCode
+		errs[i], responses[i] = r.Attempt.Error, r.Attempt.Response
+	}
+	_, err := c.pg.Exec(ctx, `WITH a AS (
+			SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[])
+				AS t(id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response, status)),
+		logged AS (
+			INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response)
+			SELECT id, delivery_id, attempt, attempted_at, url, status_code, latency_ms, error, response FROM a)
+		UPDATE webhook_deliveries w SET attempts = a.attempt, status = a.status, updated_at = now(),
+			delivered_at = CASE WHEN a.status = 'DELIVERED' THEN now() ELSE w.delivered_at END
+		FROM a WHERE w.id = a.delivery_id`, ids, deliveries, attempts, at, urls, codes, latencies, errs, responses, statuses)
+	return err
 }
 
 // SetDeliveryStatus ends a delivery without an attempt (its webhook was disabled meanwhile).

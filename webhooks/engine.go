@@ -168,13 +168,18 @@ type Engine struct {
 	headerSealer *auth.Sealer
 	now          func() time.Time
 
-	mu       sync.Mutex
-	inFlight map[string]int
-	// freed is closed (and replaced) whenever a delivery releases its host's slot.
+	mu sync.Mutex
+	// hosts are the hosts with deliveries running or slots kept (see hostcap.go).
+	hosts map[string]*hostState
+	// freed is closed (and replaced) whenever a delivery gives back its host's place.
 	freed chan struct{}
 	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
 	full map[string]time.Time
 	keys map[uuid.UUID]cachedKeys
+
+	// reads and logs gather the deliveries' reads and attempt logs into batches.
+	reads *batcher[uuid.UUID, *db.PendingDelivery]
+	logs  *batcher[db.AttemptRecord, struct{}]
 }
 
 // cachedKeys spares each delivery a read and an unsealing of its application's secrets; a
@@ -189,8 +194,45 @@ const keysTTL = 10 * time.Second
 // New builds the engine; call SetJobs, then Hook to start fanning events out.
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
-	return &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, inFlight: map[string]int{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
+	e := &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
+	e.reads = newBatcher(batchSize, batchFlushers, batchTimeout, e.readDeliveries)
+	e.logs = newBatcher(batchSize, batchFlushers, batchTimeout, e.recordAttempts)
+	return e
+}
+
+// Batches of delivery reads and attempt logs: up to batchSize calls in one statement, at
+// most batchFlushers statements of a kind at once per process, each within batchTimeout.
+const (
+	batchSize     = 100
+	batchFlushers = 4
+	batchTimeout  = 10 * time.Second
+)
+
+func (e *Engine) readDeliveries(ctx context.Context, ids []uuid.UUID) ([]*db.PendingDelivery, []error) {
+	out, errs := make([]*db.PendingDelivery, len(ids)), make([]error, len(ids))
+	found, err := e.db.Deliveries(ctx, ids)
+	for i, id := range ids {
+		out[i], errs[i] = found[id], err
+	}
+	return out, errs
+}
+
+// recordAttempts logs a batch of attempts; a batch that fails (one of its deliveries was
+// deleted meanwhile, say) is written one attempt at a time, so one cannot fail the rest.
+func (e *Engine) recordAttempts(ctx context.Context, list []db.AttemptRecord) ([]struct{}, []error) {
+	out, errs := make([]struct{}, len(list)), make([]error, len(list))
+	err := e.db.RecordAttempts(ctx, list)
+	if err == nil || len(list) == 1 {
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, errs
+	}
+	for i, r := range list {
+		errs[i] = e.db.RecordAttempt(ctx, r.DeliveryID, r.Attempt, r.Status)
+	}
+	return out, errs
 }
 
 // Config returns the configuration in force.
@@ -331,23 +373,13 @@ func (w *deliveryWorker) NextRetry(*river.Job[DeliveryArgs]) time.Time {
 
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs]) error {
 	e := w.e
-	d, found, err := e.db.Delivery(ctx, job.Args.DeliveryID)
+	d, err := e.reads.do(ctx, job.Args.DeliveryID)
 	if err != nil {
 		return err
 	}
-	if !found || d.Status != StatusPending {
+	if d == nil || d.Status != StatusPending {
 		return nil
 	}
-	host := hostOf(d.URL)
-	if !e.acquire(ctx, host) {
-		return river.JobSnooze(busySnooze)
-	}
-	defer e.release(host)
-	slot, ok := e.takeSharedSlot(ctx, host, d.ID)
-	if !ok {
-		return river.JobSnooze(busySnooze)
-	}
-	defer e.freeSharedSlot(ctx, host, slot, d.ID)
 	secrets, err := e.signingKeys(ctx, d.ClientID)
 	if err != nil {
 		return err
@@ -360,7 +392,13 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 			return err
 		}
 	}
+	host := hostOf(d.URL)
+	p, wait := e.take(ctx, host)
+	if p == nil {
+		return river.JobSnooze(wait)
+	}
 	a := e.post(ctx, d, headers, secrets)
+	e.give(ctx, p, time.Duration(a.LatencyMs)*time.Millisecond)
 	status := StatusPending
 	sched := e.cfg.schedule(d.Event)
 	switch {
@@ -371,7 +409,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[DeliveryArgs])
 	case a.Attempt > len(sched):
 		status = StatusFailed
 	}
-	if err := e.db.RecordAttempt(ctx, d.ID, a, status); err != nil {
+	if _, err := e.logs.do(ctx, db.AttemptRecord{DeliveryID: d.ID, Attempt: a, Status: status}); err != nil {
 		return err
 	}
 	// One line per attempt, with the target's host only: a URL's path and query may carry

@@ -2,6 +2,8 @@ package webhooks
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,47 +12,55 @@ import (
 // The per-host cap: at most PerHost deliveries to one host at once, across every replica on
 // the database. A delivery first takes a place in its own process (no database trip while
 // the process alone is at the cap), then one of the host's numbered slots in PostgreSQL
-// (db.TakeHostSlot), leased for the delivery's longest run so a killed replica's slots free
-// themselves. It gives both back when it ends.
+// (db.TakeHostSlot). It holds both only while its request is out: the attempt is recorded
+// after, so the host's next delivery need not wait on that write.
+//
+// A process keeps a slot it took for its next deliveries to the same host, for slotReuse
+// at most and while one has used it within slotIdle, so a steady stream to one host costs
+// no database trip per delivery. The slot's lease covers that reuse plus a delivery's
+// longest run, so a killed replica's slots still free themselves; when the reuse ends the
+// slot is given back and taken again like any other, so another replica gets its turn.
 
 // A delivery whose host already has PerHost deliveries running in this process waits up to
 // busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
-// to the queue for busySnooze, so a slow host never holds more than its share of workers.
+// to the queue for busySnooze. A host whose last answer took longer than busyWait gets no
+// such wait: its deliveries go back to the queue at once, for about as long as its answers
+// take, spread by how many already wait (parkFor), so a slow or dead host holds no worker
+// beyond its PerHost sending and its waiting deliveries do not come back all at once.
 const (
 	busyWait   = 25 * time.Millisecond
 	busySnooze = 200 * time.Millisecond
+	slotIdle   = 50 * time.Millisecond
 )
 
-func (e *Engine) acquire(ctx context.Context, host string) bool {
-	timer := time.NewTimer(busyWait)
-	defer timer.Stop()
-	for {
-		e.mu.Lock()
-		if e.inFlight[host] < e.cfg.PerHost {
-			e.inFlight[host]++
-			e.mu.Unlock()
-			return true
-		}
-		freed := e.freed
-		e.mu.Unlock()
-		select {
-		case <-freed:
-		case <-timer.C:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
+// slotReuse is how long a process may reuse a shared slot it took: one delivery's longest
+// run, so the lease (reuse plus that run) is twice the run.
+func (c Config) slotReuse() time.Duration { return c.JobTimeout() }
+
+// hostState is this process's view of one host.
+type hostState struct {
+	inFlight int
+	// idle are shared slots this process holds that no delivery uses, latest freed last.
+	idle []heldSlot
+	// latency is how long the host's last answer (or time-out) took.
+	latency time.Duration
+	// parked are when the deliveries sent back to the queue for a slow host come back.
+	parked   []time.Time
+	sweeping bool
 }
 
-func (e *Engine) release(host string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.inFlight[host]--; e.inFlight[host] <= 0 {
-		delete(e.inFlight, host)
-	}
-	close(e.freed)
-	e.freed = make(chan struct{})
+// heldSlot is a shared slot this process holds.
+type heldSlot struct {
+	slot       int
+	holder     uuid.UUID
+	reuseUntil time.Time
+	idleSince  time.Time
+}
+
+// place is a delivery's right to send to its host.
+type place struct {
+	host string
+	slot heldSlot
 }
 
 // slotTries is how many free slots a delivery tries before going back to the queue: one
@@ -66,44 +76,190 @@ const fullFor = busySnooze / 2
 // like the rate limits the cap then lets it through (the process's own cap still holds).
 const noSlot = -1
 
-// takeSharedSlot takes one of host's shared slots for delivery, or reports every slot taken.
-func (e *Engine) takeSharedSlot(ctx context.Context, host string, delivery uuid.UUID) (int, bool) {
-	e.mu.Lock()
-	until, known := e.full[host]
-	e.mu.Unlock()
-	if known && time.Now().Before(until) {
-		return 0, false
+func (e *Engine) hostLocked(host string) *hostState {
+	h := e.hosts[host]
+	if h == nil {
+		h = &hostState{}
+		e.hosts[host] = h
 	}
+	return h
+}
+
+// take gets delivery a place to send to host, or says how long to wait in the queue.
+func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) {
+	timer := time.NewTimer(busyWait)
+	defer timer.Stop()
+	var stale []heldSlot
+	defer func() { e.freeSlots(ctx, host, stale) }()
+	for {
+		e.mu.Lock()
+		h := e.hostLocked(host)
+		now := time.Now()
+		if h.inFlight < e.cfg.PerHost {
+			h.inFlight++
+			for len(h.idle) > 0 {
+				s := h.idle[len(h.idle)-1]
+				h.idle = h.idle[:len(h.idle)-1]
+				if now.Before(s.reuseUntil) {
+					e.mu.Unlock()
+					return &place{host: host, slot: s}, 0
+				}
+				stale = append(stale, s)
+			}
+			until, full := e.full[host]
+			e.mu.Unlock()
+			if full && now.Before(until) {
+				return nil, e.giveUp(host)
+			}
+			return e.takeShared(ctx, host)
+		}
+		if h.latency > busyWait {
+			wait := e.parkLocked(h, now)
+			e.mu.Unlock()
+			return nil, wait
+		}
+		freed := e.freed
+		e.mu.Unlock()
+		select {
+		case <-freed:
+		case <-timer.C:
+			return nil, busySnooze
+		case <-ctx.Done():
+			return nil, busySnooze
+		}
+	}
+}
+
+// parkLocked is how long a delivery to a slow host waits in the queue: about one answer's
+// time for each PerHost deliveries already waiting, at random within that, so the host's
+// slots find a few takers each time one frees rather than every waiting delivery.
+func (e *Engine) parkLocked(h *hostState, now time.Time) time.Duration {
+	h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
+	rounds := 1 + float64(len(h.parked))/float64(e.cfg.PerHost)
+	wait := max(busySnooze, time.Duration(float64(h.latency)*(1+rand.Float64()*rounds)))
+	h.parked = append(h.parked, now.Add(wait))
+	return wait
+}
+
+// takeShared takes one of host's shared slots for a delivery holding a place in this
+// process, or gives that place back when every slot is taken.
+func (e *Engine) takeShared(ctx context.Context, host string) (*place, time.Duration) {
 	for range slotTries {
-		slot, ok, full, err := e.db.TakeHostSlot(ctx, host, e.cfg.PerHost, delivery, e.cfg.JobTimeout())
+		holder := uuid.New()
+		slot, ok, full, err := e.db.TakeHostSlot(ctx, host, e.cfg.PerHost, holder, e.cfg.slotReuse()+e.cfg.JobTimeout())
 		switch {
 		case err != nil:
 			e.log.Debug("webhook host slot unavailable; sending under this process's cap only", "host", host, "err", err)
-			return noSlot, true
+			return &place{host: host, slot: heldSlot{slot: noSlot}}, 0
 		case ok:
-			return slot, true
+			return &place{host: host, slot: heldSlot{slot: slot, holder: holder, reuseUntil: time.Now().Add(e.cfg.slotReuse())}}, 0
 		case full:
 			e.mu.Lock()
 			e.full[host] = time.Now().Add(fullFor)
 			e.mu.Unlock()
-			return 0, false
+			return nil, e.giveUp(host)
 		}
 	}
-	return 0, false
+	return nil, e.giveUp(host)
 }
 
-// freeSharedSlot gives a slot back, even when the delivery's context has ended.
-func (e *Engine) freeSharedSlot(ctx context.Context, host string, slot int, delivery uuid.UUID) {
-	if slot == noSlot {
+// giveUp gives back the place in this process of a delivery that found no shared slot.
+func (e *Engine) giveUp(host string) time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.hostLocked(host)
+	h.inFlight--
+	e.wakeLocked()
+	if h.latency > busyWait {
+		return e.parkLocked(h, time.Now())
+	}
+	return busySnooze
+}
+
+// give ends a delivery's place: its shared slot is kept for the host's next delivery while
+// it may be reused, else given back.
+func (e *Engine) give(ctx context.Context, p *place, latency time.Duration) {
+	now := time.Now()
+	e.mu.Lock()
+	h := e.hostLocked(p.host)
+	h.inFlight--
+	h.latency = latency
+	keep := p.slot.slot != noSlot && now.Before(p.slot.reuseUntil)
+	if keep {
+		p.slot.idleSince = now
+		h.idle = append(h.idle, p.slot)
+		if !h.sweeping {
+			h.sweeping = true
+			time.AfterFunc(slotIdle, func() { e.sweep(p.host) })
+		}
+	} else if h.inFlight == 0 && len(h.idle) == 0 && !h.sweeping {
+		h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
+		if len(h.parked) == 0 {
+			delete(e.hosts, p.host)
+		}
+	}
+	e.wakeLocked()
+	e.mu.Unlock()
+	if !keep {
+		e.freeSlots(ctx, p.host, []heldSlot{p.slot})
+	}
+}
+
+// wakeLocked tells the deliveries waiting in take that a place or slot is free.
+func (e *Engine) wakeLocked() {
+	close(e.freed)
+	e.freed = make(chan struct{})
+}
+
+// sweep gives back the host's slots no delivery has used for slotIdle, and comes back
+// while some are still kept.
+func (e *Engine) sweep(host string) {
+	now := time.Now()
+	var out []heldSlot
+	e.mu.Lock()
+	h := e.hosts[host]
+	if h == nil {
+		e.mu.Unlock()
+		return
+	}
+	h.idle = slices.DeleteFunc(h.idle, func(s heldSlot) bool {
+		if now.Sub(s.idleSince) >= slotIdle || !now.Before(s.reuseUntil) {
+			out = append(out, s)
+			return true
+		}
+		return false
+	})
+	h.sweeping = len(h.idle) > 0
+	if h.sweeping {
+		time.AfterFunc(slotIdle, func() { e.sweep(host) })
+	} else if h.inFlight == 0 {
+		delete(e.hosts, host)
+	}
+	e.mu.Unlock()
+	e.freeSlots(context.Background(), host, out)
+}
+
+// freeSlots gives shared slots back, even when the delivery's context has ended.
+func (e *Engine) freeSlots(ctx context.Context, host string, slots []heldSlot) {
+	if len(slots) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	if err := e.db.FreeHostSlot(ctx, host, slot, delivery); err != nil {
-		e.log.Debug("webhook host slot not given back; its lease will end it", "host", host, "err", err)
-		return
+	freed := false
+	for _, s := range slots {
+		if s.slot == noSlot {
+			continue
+		}
+		if err := e.db.FreeHostSlot(ctx, host, s.slot, s.holder); err != nil {
+			e.log.Debug("webhook host slot not given back; its lease will end it", "host", host, "err", err)
+			continue
+		}
+		freed = true
 	}
-	e.mu.Lock()
-	delete(e.full, host) // a slot is free now, to this process's knowledge
-	e.mu.Unlock()
+	if freed {
+		e.mu.Lock()
+		delete(e.full, host) // a slot is free now, to this process's knowledge
+		e.mu.Unlock()
+	}
 }
