@@ -27,7 +27,7 @@ type ItemRow struct {
 	Executions         int        `bun:"executions"`
 	ConnectTokenID     *uuid.UUID `bun:"connect_token_id,type:uuid"`
 	// TransactionsReadAt is when the item's transactions were last read, with
-	// TransactionsReadKey what they were read with (migration 0051).
+	// TransactionsReadKey what they were read with (migration 0052).
 	TransactionsReadAt  *time.Time `bun:"transactions_read_at"`
 	TransactionsReadKey *string    `bun:"transactions_read_key"`
 }
