@@ -24,8 +24,9 @@ import (
 // widget's frame or on the item the API then holds (the rig is connect_sdk_browser_test.go's).
 
 // TestConnectWidgetLanguageTheme: language "en…" shows the page's words in English, "pt"
-// and an unknown language in Portuguese (the page's own language) with the list still
-// working; theme "dark" paints the page dark, "light" and no theme light.
+// in Portuguese, and an unknown language in the browser's language, or English when the
+// browser's is neither (as the SDK declares), with the list still working; theme "dark"
+// paints the page dark, "light" and no theme light.
 func TestConnectWidgetLanguageTheme(t *testing.T) {
 	r := newSDKRig(t)
 	const dark, light = "rgb(22, 24, 28)", "rgb(246, 247, 249)"
@@ -35,9 +36,15 @@ func TestConnectWidgetLanguageTheme(t *testing.T) {
 		{`{language: "en", theme: "dark"}`, "Choose your institution", "Close", "institutions", dark},
 		{`{language: "pt", theme: "light"}`, "Escolha sua instituição", "Fechar", "instituições", light},
 		{`{language: "en-GB"}`, "Choose your institution", "Close", "institutions", light},
-		{`{language: "xx-unknown", theme: "dark"}`, "Escolha sua instituição", "Fechar", "instituições", dark},
+		{`{language: "xx-unknown", theme: "dark"}`, "", "", "", dark}, // words: the browser's language
 	} {
 		r.openWidget(t, r.token(t, map[string]any{}), tc.props)
+		if tc.title == "" {
+			tc.title, tc.close, tc.count = "Choose your institution", "Close", "institutions"
+			if lang := fmt.Sprint(r.frameEval(t, `navigator.language`)); strings.HasPrefix(lang, "pt") {
+				tc.title, tc.close, tc.count = "Escolha sua instituição", "Fechar", "instituições"
+			}
+		}
 		listed := r.widgetListed(t)
 		if len(listed) < 5 {
 			t.Errorf("%s: the list shows %v", tc.props, listed)

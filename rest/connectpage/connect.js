@@ -20,8 +20,12 @@
   let saved = null;
   try { saved = JSON.parse(sessionStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
   const fromURL = W.props.connectToken || query.get("connect_token") || fragment.get("connect_token");
-  const langParam = W.props.language || query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt";
-  const lang = /^en\b/i.test(langParam) ? "en" : "pt";
+  // The page speaks Portuguese and English. The widget's language prop, when it names
+  // neither, falls back as the SDK declares: to the browser's language, then to English.
+  const spoken = (s) => (/^en\b/i.test(s || "") ? "en" : /^pt\b/i.test(s || "") ? "pt" : null);
+  const lang = W.props.language
+    ? spoken(W.props.language) || spoken(navigator.language) || "en"
+    : /^en\b/i.test(query.get("lang") || fragment.get("lang") || (!fromURL && saved && saved.lang) || "pt") ? "en" : "pt";
   const T = window.PONTE_I18N[lang];
   // said: an institution's own words (labels, hints, prompts), in English where the table
   // has them; the API sends them as the institution wrote them.
