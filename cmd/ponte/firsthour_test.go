@@ -17,9 +17,10 @@ import (
 // test) and returns its exit status, stdout and stderr.
 func runPonte(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
+	bin := build(t) // built first: the bound is the command's, not the compiler's
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, build(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -324,9 +324,10 @@ func TestBadConfiguration(t *testing.T) {
 			if tc.name == "unknown command" {
 				args = []string{"frobnicate"}
 			}
+			bin := build(t) // built first: the bound is the command's, not the compiler's
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, build(t), args...)
+			cmd := exec.CommandContext(ctx, bin, args...)
 			cmd.Env = append(os.Environ(), append([]string{"PONTE_ADDR=127.0.0.1:0", "PONTE_DATA_DIR=" + t.TempDir()}, tc.env...)...)
 			out, err := cmd.CombinedOutput()
 			if err == nil {

@@ -61,8 +61,9 @@ func TestWebhookLimitAndLegacyHeaders(t *testing.T) {
 func TestWebhookLimitSetting(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{"0", "-1", "many"} {
+		bin := build(t) // built first: the bound is the command's, not the compiler's
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		cmd := exec.CommandContext(ctx, build(t), "serve")
+		cmd := exec.CommandContext(ctx, bin, "serve")
 		cmd.Env = append(os.Environ(), "PONTE_ADDR=127.0.0.1:0", "PONTE_DATA_DIR="+t.TempDir(), "PONTE_WEBHOOK_LIMIT="+v)
 		out, err := cmd.CombinedOutput()
 		cancel()
