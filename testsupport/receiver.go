@@ -29,15 +29,26 @@ type Delivery struct {
 // each reply (nil: 200 at once).
 type Receiver struct {
 	*httptest.Server
-	mu     sync.Mutex
-	got    []Delivery
-	Answer func(d Delivery) (status int, delay time.Duration)
+	mu  sync.Mutex
+	got []Delivery
+	// inFlight and mostInFlight count the requests being handled, for caps on concurrency.
+	inFlight, mostInFlight int
+	Answer                 func(d Delivery) (status int, delay time.Duration)
 	// URL names the receiver as a webhook may: https://example.com:PORT for a TLS receiver
 	// (the certificate's name; Client dials loopback for it), http://127.0.0.1:PORT else.
 	URL string
 }
 
 func (rc *Receiver) handle(w http.ResponseWriter, r *http.Request) {
+	rc.mu.Lock()
+	rc.inFlight++
+	rc.mostInFlight = max(rc.mostInFlight, rc.inFlight)
+	rc.mu.Unlock()
+	defer func() {
+		rc.mu.Lock()
+		rc.inFlight--
+		rc.mu.Unlock()
+	}()
 	body, _ := io.ReadAll(r.Body)
 	d := Delivery{Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()}
 	_ = json.Unmarshal(body, &d.Payload)
@@ -132,6 +143,14 @@ func (rc *Receiver) Got() []Delivery {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return append([]Delivery(nil), rc.got...)
+}
+
+// MostAtOnce is the most requests the receiver was handling at one time: from the request's
+// arrival until its answer is written, so never more than the sender had out.
+func (rc *Receiver) MostAtOnce() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.mostInFlight
 }
 
 // Of returns the requests whose payload is of event name (and path, when given).
