@@ -54,7 +54,18 @@ func BenchmarkTransactionsAtScale(b *testing.B) {
 	}
 	env.Exec(b, `DELETE FROM transactions`)
 	scaleMakeIDs(items + 1)
-	scaleOwners(b, env, w.item, template, 0, items)
+	scaleOwners(b, env, w.item, template, 0, items+1)
+	// The baseline: the same columns, key and indexes in one unpartitioned table, loaded
+	// chunk by chunk in turn with the partitioned one so that the machine's swings fall on
+	// both, then measured through the same code under the same name.
+	// PONTE_SCALE_BASELINE=off leaves it out (half the disk and the time, for the largest sizes).
+	tables := []string{"transactions", "transactions_flat"}
+	if os.Getenv("PONTE_SCALE_BASELINE") == "off" {
+		tables = tables[:1]
+	} else {
+		env.Exec(b, `CREATE TABLE transactions_flat (LIKE transactions INCLUDING ALL)`)
+		env.Exec(b, `ALTER TABLE transactions_flat ADD FOREIGN KEY (user_category_id) REFERENCES categories (id)`)
+	}
 
 	for i := 0; i < b.N; i++ {
 		b.Logf("load average %s", loadAverage())
@@ -62,47 +73,79 @@ func BenchmarkTransactionsAtScale(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		loads := map[string]time.Duration{}
 		start := time.Now()
 		const chunk = 200 // items per COPY statement
 		for first := 0; first < items; first += chunk {
 			last := min(first+chunk, items)
-			if _, err := conn.Conn().CopyFrom(ctx, pgx.Identifier{"transactions"}, scaleColumns, scaleRows(first, last)); err != nil {
-				b.Fatal(err)
+			for _, table := range tables {
+				t0 := time.Now()
+				if _, err := conn.Conn().CopyFrom(ctx, pgx.Identifier{table}, scaleColumns, scaleRows(first, last)); err != nil {
+					b.Fatal(err)
+				}
+				loads[table] += time.Since(t0)
 			}
-			if done := last * scaleRowsPerItem; last%(chunk*25) == 0 {
-				b.Logf("loaded %d rows in %s", done, time.Since(start).Round(time.Second))
+			if last%(chunk*25) == 0 {
+				b.Logf("loaded %d rows into each table in %s", last*scaleRowsPerItem, time.Since(start).Round(time.Second))
 			}
 		}
-		load := time.Since(start)
 		conn.Release()
-		env.Exec(b, `ANALYZE transactions`)
-		rate := float64(items*scaleRowsPerItem) / load.Seconds()
-		b.Logf("COPY of %d rows (%d items × %d, %d accounts each): %s, %.0f rows/s", items*scaleRowsPerItem, items,
-			scaleRowsPerItem, scaleAccounts, load.Round(time.Second), rate)
-		b.ReportMetric(rate, "rows/s-load")
-
-		scaleIngest(b, env, items)
-		scaleReads(b, env, w.app.id, items)
-
-		var heap, indexes int64
-		if err := env.DB.Pool.QueryRow(ctx, `SELECT sum(pg_table_size(relid)), sum(pg_indexes_size(relid))
-			FROM pg_partition_tree('transactions') WHERE isleaf`).Scan(&heap, &indexes); err != nil {
-			b.Fatal(err)
+		for _, table := range tables {
+			env.Exec(b, `ANALYZE `+table)
 		}
-		n := items*scaleRowsPerItem + scaleRowsPerItem
-		b.Logf("size: table %s, indexes %s, total %s (%d bytes a row, indexes included; 16 partitions)",
-			mib(heap), mib(indexes), mib(heap+indexes), (heap+indexes)/int64(n))
-		b.ReportMetric(float64(heap+indexes)/float64(n), "bytes/row")
+		n := items * scaleRowsPerItem
+		got := scaleMeasure(b, env, w.app.id, items, "partitioned")
+		if len(tables) == 1 {
+			b.Logf("COPY of %d rows (%d items × %d, %d accounts each): partitioned %s, %.0f rows/s", n, items, scaleRowsPerItem,
+				scaleAccounts, loads["transactions"].Round(time.Second), float64(n)/loads["transactions"].Seconds())
+			b.Logf("load average %s", loadAverage())
+			continue
+		}
+		part, flat := float64(n)/loads["transactions"].Seconds(), float64(n)/loads["transactions_flat"].Seconds()
+		b.Logf("COPY of %d rows (%d items × %d, %d accounts each): partitioned %s, %.0f rows/s; unpartitioned %s, %.0f rows/s; ratio %.2f",
+			n, items, scaleRowsPerItem, scaleAccounts, loads["transactions"].Round(time.Second), part,
+			loads["transactions_flat"].Round(time.Second), flat, part/flat)
+		b.ReportMetric(part, "rows/s-load")
+		b.ReportMetric(flat, "rows/s-load-flat")
+
+		env.Exec(b, `ALTER TABLE transactions RENAME TO transactions_partitioned`)
+		env.Exec(b, `ALTER TABLE transactions_flat RENAME TO transactions`)
+		base := scaleMeasure(b, env, w.app.id, items, "unpartitioned")
+		env.Exec(b, `ALTER TABLE transactions RENAME TO transactions_flat`)
+		env.Exec(b, `ALTER TABLE transactions_partitioned RENAME TO transactions`)
+		b.Logf("load average %s", loadAverage())
+		for _, k := range []string{"first ingest", "unchanged ingest", "page p50", "page p99", "get p50", "get p99", "bytes"} {
+			b.Logf("partitioned / unpartitioned, %s: %.2f", k, got[k]/base[k])
+		}
 	}
+}
+
+// scaleMeasure measures the table named transactions: one more item's ingest, reads and
+// size, printed under label and returned by name (times in seconds).
+func scaleMeasure(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items int, label string) map[string]float64 {
+	ctx := context.Background()
+	out := map[string]float64{}
+	scaleIngest(b, env, items, label, out)
+	scaleReads(b, env, clientID, items, label, out)
+	var heap, indexes int64
+	if err := env.DB.Pool.QueryRow(ctx, `SELECT coalesce(sum(pg_table_size(relid)), pg_table_size('transactions')),
+			coalesce(sum(pg_indexes_size(relid)), pg_indexes_size('transactions'))
+		FROM pg_partition_tree('transactions') WHERE isleaf`).Scan(&heap, &indexes); err != nil {
+		b.Fatal(err)
+	}
+	n := items*scaleRowsPerItem + scaleRowsPerItem
+	b.Logf("%s size: table %s, indexes %s, total %s (%d bytes a row, indexes included)",
+		label, mib(heap), mib(indexes), mib(heap+indexes), (heap+indexes)/int64(n))
+	out["bytes"] = float64(heap + indexes)
+	return out
 }
 
 // scaleIngest times one more item's history through the sync's own statements: its first
 // ingest (COPY into the table) and the same history again (staged and merged, nothing
 // changed).
-func scaleIngest(b *testing.B, env *testsupport.Env, items int) {
+func scaleIngest(b *testing.B, env *testsupport.Env, items int, label string, out map[string]float64) {
 	ctx := context.Background()
 	item := scaleItem(items)
-	scaleOwners(b, env, scaleItem(0), scaleAccount(0, 0), items, items+1)
 	list := make([]model.Transaction, 0, scaleRowsPerItem)
 	for r := 0; r < scaleRowsPerItem; r++ {
 		list = append(list, scaleTransaction(items, r))
@@ -117,15 +160,15 @@ func scaleIngest(b *testing.B, env *testsupport.Env, items int) {
 			b.Fatal(err)
 		}
 		took := time.Since(start)
-		b.Logf("one more item's %s ingest of %d rows: %s, %.0f rows/s", pass, len(list), took.Round(time.Millisecond),
+		b.Logf("%s: one more item's %s ingest of %d rows: %s, %.0f rows/s", label, pass, len(list), took.Round(time.Millisecond),
 			float64(len(list))/took.Seconds())
-		b.ReportMetric(float64(len(list))/took.Seconds(), "rows/s-"+pass)
+		out[pass+" ingest"] = took.Seconds()
 	}
 }
 
 // scaleReads times keyset pages of random accounts, from a random position, and
 // transactions read by id alone, as the API reads them.
-func scaleReads(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items int) {
+func scaleReads(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items int, label string, out map[string]float64) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var pages, gets []time.Duration
@@ -147,13 +190,11 @@ func scaleReads(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items in
 		}
 	}
 	p50, p99 := percentiles(pages)
-	b.Logf("keyset page of %d rows, random account and position (%d reads): p50 %s, p99 %s", scalePage, scaleSamples, p50, p99)
-	b.ReportMetric(float64(p50.Microseconds())/1000, "ms-page-p50")
-	b.ReportMetric(float64(p99.Microseconds())/1000, "ms-page-p99")
+	b.Logf("%s: keyset page of %d rows, random account and position (%d reads): p50 %s, p99 %s", label, scalePage, scaleSamples, p50, p99)
+	out["page p50"], out["page p99"] = p50.Seconds(), p99.Seconds()
 	p50, p99 = percentiles(gets)
-	b.Logf("transaction by id (%d reads): p50 %s, p99 %s", scaleSamples, p50, p99)
-	b.ReportMetric(float64(p50.Microseconds())/1000, "ms-get-p50")
-	b.ReportMetric(float64(p99.Microseconds())/1000, "ms-get-p99")
+	b.Logf("%s: transaction by id (%d reads): p50 %s, p99 %s", label, scaleSamples, p50, p99)
+	out["get p50"], out["get p99"] = p50.Seconds(), p99.Seconds()
 	var plan []string
 	rows, err := env.DB.Pool.Query(ctx, `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT t.data FROM transactions t
 		WHERE t.account_id = $1 AND t.item_id = (SELECT item_id FROM accounts WHERE id = $1) ORDER BY t.date, t.id LIMIT 500`, scaleAccount(0, 0))
@@ -163,13 +204,13 @@ func scaleReads(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items in
 	if err != nil {
 		b.Fatal(err)
 	}
-	scanned := 0
+	var scans []string
 	for _, l := range plan {
-		if strings.Contains(l, "Index Scan") && !strings.Contains(l, "never executed") && strings.Contains(l, "transactions_p") {
-			scanned++
+		if strings.Contains(l, " Scan ") && !strings.Contains(l, "never executed") && !strings.Contains(l, " on accounts") {
+			scans = append(scans, strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "->")))
 		}
 	}
-	b.Logf("an account's page scans %d of 16 partitions:\n%s", scanned, strings.Join(plan, "\n"))
+	b.Logf("%s: an account's page reads %d index: %s", label, len(scans), strings.Join(scans, "; "))
 }
 
 var scaleColumns = []string{"id", "item_id", "account_id", "date", "status", "amount", "type", "category_id",
