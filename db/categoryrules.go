@@ -123,7 +123,7 @@ func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now ti
 			SELECT id, folded, category_id, transaction_type, account_type, match_type, rank, seq
 			FROM category_rules WHERE client_id = $1),
 		base AS MATERIALIZED (
-			SELECT t.id, t.match_text, t.type, a.subtype, t.category_id, t.category_rule_id, t.auto_category_id
+			SELECT t.id, t.item_id, t.match_text, t.type, a.subtype, t.category_id, t.category_rule_id, t.auto_category_id
 			FROM items i JOIN accounts a ON a.item_id = i.id JOIN transactions t ON t.account_id = a.id
 			WHERE i.client_id = $1 AND t.user_category_id IS NULL),
 		pairs AS (
@@ -140,7 +140,7 @@ func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now ti
 		best AS (
 			SELECT DISTINCT ON (id) id, rule_id, category_id FROM pairs ORDER BY id, rank, len DESC, seq DESC),
 		cand AS (
-			SELECT b.id, b.category_id AS old_cat, b.category_rule_id AS old_rule, h.rule_id,
+			SELECT b.id, b.item_id, b.category_id AS old_cat, b.category_rule_id AS old_rule, h.rule_id,
 				coalesce(h.category_id, b.auto_category_id) AS new_cat
 			FROM base b LEFT JOIN best h ON h.id = b.id)
 		UPDATE transactions t SET category_id = c.new_cat, category_rule_id = c.rule_id, content_hash = NULL, updated_at = $2,
@@ -148,7 +148,7 @@ func (tx *Tx) RecategorizeClient(ctx context.Context, clientID uuid.UUID, now ti
 				|| CASE WHEN c.rule_id IS NOT NULL THEN jsonb_build_object('categoryOrigin', jsonb_build_object('type', 'RULE', 'ruleId', c.rule_id))
 					WHEN c.new_cat IS NOT NULL THEN '{"categoryOrigin": {"type": "AUTOMATIC"}}'::jsonb ELSE '{}'::jsonb END)::text
 		FROM cand c LEFT JOIN categories cat ON cat.id = c.new_cat
-		WHERE t.id = c.id AND (c.new_cat IS DISTINCT FROM c.old_cat OR c.rule_id IS DISTINCT FROM c.old_rule)
+		WHERE t.id = c.id AND t.item_id = c.item_id AND (c.new_cat IS DISTINCT FROM c.old_cat OR c.rule_id IS DISTINCT FROM c.old_rule)
 		RETURNING t.id, t.account_id, t.item_id`, clientID, now, model.NewTime(now).Format(model.TimeLayout))
 	if err != nil {
 		return nil, err

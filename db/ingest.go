@@ -243,7 +243,7 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 			SELECT s.id, $1, s.account_id, s.date, s.status, s.amount, s.bill_id, s.type, s.category_id,
 				s.auto_category_id, s.category_rule_id, s.match_text, s.content_hash,
 				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
-			ON CONFLICT (id) DO NOTHING
+			ON CONFLICT (id, item_id) DO NOTHING
 			RETURNING account_id, date)
 		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, stamp)
 	if err != nil {
@@ -292,7 +292,7 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 				|| CASE WHEN c.chosen THEN jsonb_build_object('categoryId', c.j->'categoryId', 'category', c.j->'category', 'categoryOrigin', c.j->'categoryOrigin')
 					WHEN s.data ? 'categoryOrigin' THEN jsonb_build_object('categoryOrigin', s.data->'categoryOrigin') ELSE '{}'::jsonb END)::text,
 			content_hash = s.content_hash, updated_at = $2
-		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id
+		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id AND t.item_id = $1
 		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *
 		args = append(args, f.IDs)
 	}
 	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
-		WHERE t.account_id = $1
+		WHERE t.account_id = $1 AND t.item_id = (SELECT item_id FROM accounts WHERE id = $1)
 		AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
 		AND ($4::timestamptz IS NULL OR t.created_at >= $4)`+keyCond+idsCond+`
 		ORDER BY t.date, t.id LIMIT $5`, args...)
@@ -81,9 +81,10 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 	err := d.InTx(ctx, func(ctx context.Context, tx *Tx) error {
 		var desc string
 		var previous *string
-		err := tx.pg.QueryRow(ctx, `SELECT t.data::jsonb->>'description', t.category_id
+		var itemID uuid.UUID
+		err := tx.pg.QueryRow(ctx, `SELECT t.data::jsonb->>'description', t.category_id, t.item_id
 			FROM transactions t JOIN accounts a ON a.id = t.account_id JOIN items i ON i.id = a.item_id
-			WHERE t.id = $1 AND i.client_id = $2 FOR UPDATE OF t`, id, clientID).Scan(&desc, &previous)
+			WHERE t.id = $1 AND i.client_id = $2 FOR UPDATE OF t`, id, clientID).Scan(&desc, &previous, &itemID)
 		if isNoRows(err) {
 			return nil
 		}
@@ -94,7 +95,7 @@ func (d *DB) SetTransactionCategory(ctx context.Context, clientID, id uuid.UUID,
 		if _, err := tx.pg.Exec(ctx, `UPDATE transactions SET user_category_id = $2, category_id = $2, category_rule_id = NULL, content_hash = NULL, updated_at = now(),
 			data = (data::jsonb || jsonb_build_object('categoryId', $2::text, 'category', (SELECT description_translated FROM categories WHERE id = $2),
 				'categoryOrigin', '{"type": "MANUAL"}'::jsonb,
-				'updatedAt', `+APITimeSQL("now()")+`))::text WHERE id = $1`, id, categoryID); err != nil {
+				'updatedAt', `+APITimeSQL("now()")+`))::text WHERE id = $1 AND item_id = $3`, id, categoryID, itemID); err != nil {
 			return err
 		}
 		_, err = tx.pg.Exec(ctx, `INSERT INTO category_feedback (id, client_id, transaction_id, description, previous_category_id, category_id)
@@ -149,7 +150,7 @@ func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s Documen
 // LegacyTransactionFilter adds the filters of the deprecated GET /transactions.
 type LegacyTransactionFilter = model.LegacyTransactionFilter
 
-const legacyWhere = ` WHERE t.account_id = $1
+const legacyWhere = ` WHERE t.account_id = $1 AND t.item_id = (SELECT item_id FROM accounts WHERE id = $1)
 	AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
 	AND ($4::timestamptz IS NULL OR t.created_at >= $4) AND ($5::uuid IS NULL OR t.bill_id = $5)
 	AND (cardinality($6::uuid[]) = 0 OR t.id = ANY($6))`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -133,10 +134,11 @@ func TestTransactionsV2(t *testing.T) {
 		}
 	}
 
-	// The cursor query uses the (account_id, date, id) index, never a sequential scan.
+	// The cursor query, which names the account's item, reads the item's partition alone by
+	// its (account_id, date, id) index, never a sequential scan.
 	var plan strings.Builder
-	rowsPlan, err := env.DB.Pool.Query(context.Background(), `EXPLAIN SELECT id FROM transactions t WHERE t.account_id = $1 AND (t.date, t.id) > ($2, $3) ORDER BY t.date, t.id LIMIT 501`,
-		checking, all[10].Date.Time, all[10].ID)
+	rowsPlan, err := env.DB.Pool.Query(context.Background(), `EXPLAIN SELECT id FROM transactions t WHERE t.account_id = $1 AND t.item_id = $4
+		AND (t.date, t.id) > ($2, $3) ORDER BY t.date, t.id LIMIT 501`, checking, all[10].Date.Time, all[10].ID, it.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,11 @@ func TestTransactionsV2(t *testing.T) {
 		plan.WriteString(line + "\n")
 	}
 	rowsPlan.Close()
-	if strings.Contains(plan.String(), "Seq Scan") || !strings.Contains(plan.String(), "transactions_account_date") {
+	partitions := map[string]bool{}
+	for _, m := range regexp.MustCompile(`on (transactions_p\d+)`).FindAllStringSubmatch(plan.String(), -1) {
+		partitions[m[1]] = true
+	}
+	if strings.Contains(plan.String(), "Seq Scan") || !strings.Contains(plan.String(), "_account_id_date_id_idx") || len(partitions) != 1 {
 		t.Fatalf("plan:\n%s", plan.String())
 	}
 }

@@ -1,0 +1,95 @@
+package itemsync_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"ponte/db"
+	"ponte/model"
+	"ponte/testsupport"
+)
+
+// The transactions key is (id, item_id): a transaction id is unique within its item by
+// construction, and the store never lets one item's rows touch another's. Two items
+// holding the same id (which ids made per item never do) each keep their own row, and
+// one item's re-ingest and deletion leave the other's alone.
+func TestTransactionKeyIsPerItem(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	ctx := context.Background()
+	w := newRuleWorld(t, env, "key-per-item")
+	var accA uuid.UUID
+	for id := range w.accounts {
+		accA = id
+		break
+	}
+	itemB, accB := uuid.New(), uuid.New()
+	env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
+		FROM items i WHERE i.id = $1`, w.item, itemB)
+	env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
+		FROM accounts a WHERE a.id = $1`, accA, accB, itemB)
+	shared := uuid.New()
+	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tx := func(acc uuid.UUID, id uuid.UUID, desc string) model.Transaction {
+		return model.Transaction{ID: id, AccountID: acc, Date: model.NewTime(day), Description: desc, Type: "DEBIT",
+			Amount: -1, CurrencyCode: "BRL", Status: "POSTED"}
+	}
+	ingest := func(item uuid.UUID, list ...model.Transaction) map[uuid.UUID]*db.TransactionChanges {
+		t.Helper()
+		var changes map[uuid.UUID]*db.TransactionChanges
+		if err := env.DB.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			var err error
+			changes, err = tx.IngestTransactions(ctx, item, list, db.Delivery{}, time.Now())
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return changes
+	}
+	descOf := func(item uuid.UUID) (string, int) {
+		t.Helper()
+		var desc string
+		var n int
+		err := env.DB.Pool.QueryRow(ctx, `SELECT coalesce(max(data::jsonb->>'description'), ''), count(*) FROM transactions
+			WHERE id = $1 AND item_id = $2`, shared, item).Scan(&desc, &n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return desc, n
+	}
+	keep := uuid.New()
+	// Item A already holds the user-ok history: this is a merge (stage, insert, update, delete).
+	ingest(w.item, tx(accA, shared, "A"), tx(accA, keep, "A2"))
+	if c := ingest(itemB, tx(accB, shared, "B")); c[accB] == nil || c[accB].Created != 1 {
+		t.Fatalf("item B's row with item A's id: changes %+v, want one created", c[accB])
+	}
+	if d, n := descOf(w.item); d != "A" || n != 1 {
+		t.Errorf("item A's row: %q (%d rows), want %q", d, n, "A")
+	}
+	if d, n := descOf(itemB); d != "B" || n != 1 {
+		t.Errorf("item B's row: %q (%d rows), want %q", d, n, "B")
+	}
+	// A's snapshot without the shared id deletes A's row only; B's changed row updates B's.
+	if c := ingest(w.item, tx(accA, keep, "A2")); c[accA] == nil || len(c[accA].Deleted) != 1 {
+		t.Fatalf("item A's re-ingest: changes %+v, want one deleted", c[accA])
+	}
+	if c := ingest(itemB, tx(accB, shared, "B2")); c[accB] == nil || len(c[accB].Updated) != 1 {
+		t.Fatalf("item B's re-ingest: changes %+v, want one updated", c[accB])
+	}
+	if _, n := descOf(w.item); n != 0 {
+		t.Errorf("item A still holds %d rows of the id it no longer reports", n)
+	}
+	if d, n := descOf(itemB); d != "B2" || n != 1 {
+		t.Errorf("item B's row: %q (%d rows), want %q", d, n, "B2")
+	}
+	if err := env.DB.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return tx.DeleteItem(ctx, itemB) }); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE item_id = $1`, w.item).Scan(&left); err != nil || left == 0 {
+		t.Errorf("item B's deletion left item A %d transactions (%v)", left, err)
+	}
+}
