@@ -100,22 +100,7 @@ func TestConnectWidgetReact(t *testing.T) {
 
 	// A user the bank locks out, on a fresh load of the page: onError with the item's error
 	// and the item, after the events up to the item's answer.
-	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 1, language: "en"}`)
-	r.frameUntil(t, `document.getElementById("title-form") !== null`)
-	r.logIn(t, "user-locked")
-	r.until(t, r.browser, `window.calls.some((c) => c.name === "onError")`)
-	calls, events = r.sdkCalls(t)
-	var onError sdkCall
-	for _, c := range calls {
-		if c.Name == "onError" {
-			onError = c
-		}
-	}
-	data, _ := onError.Data["data"].(map[string]any)
-	failed, _ := data["item"].(map[string]any)
-	if msg, _ := onError.Data["message"].(string); msg == "" || failed == nil || failed["status"] != "LOGIN_ERROR" {
-		t.Fatalf("onError got %v", onError.Data)
-	}
+	failed, events := r.lockedOut(t, "en")
 	if got := r.env.Item(t, r.client.APIKey, failed["id"].(string)); got.Status != model.ItemLoginError {
 		t.Errorf("onError's item is %s in the API", got.Status)
 	}

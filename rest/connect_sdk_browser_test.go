@@ -274,11 +274,23 @@ func TestConnectWidgetSDK(t *testing.T) {
 
 	// A user the bank locks out: onError with the item's error and the item, and the events
 	// up to the item's answer. The connector is chosen by the application (selectedConnectorId).
-	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 1, language: "en-US"}`)
+	_, events = r.lockedOut(t, "en-US")
+	if got, want := eventNames(events), "SELECTED_INSTITUTION SUBMITTED_LOGIN ITEM_RESPONSE"; !strings.HasSuffix(got, want) {
+		t.Errorf("events %q, want them to end with %q", got, want)
+	}
+	r.screenshot(t, r.browser, "widget-error")
+}
+
+// lockedOut opens the widget on connector 1 and logs in as a user the bank locks out: the
+// SDK's onError must carry a message and the LOGIN_ERROR item, which it returns with the
+// events the host page received.
+func (r *sdkRig) lockedOut(t *testing.T, language string) (failed map[string]any, events []map[string]any) {
+	t.Helper()
+	r.openWidget(t, r.token(t, map[string]any{}), `{selectedConnectorId: 1, language: "`+language+`"}`)
 	r.frameUntil(t, `document.getElementById("title-form") !== null`)
 	r.logIn(t, "user-locked")
 	r.until(t, r.browser, `window.calls.some((c) => c.name === "onError")`)
-	calls, events = r.sdkCalls(t)
+	calls, events := r.sdkCalls(t)
 	var onError sdkCall
 	for _, c := range calls {
 		if c.Name == "onError" {
@@ -286,14 +298,11 @@ func TestConnectWidgetSDK(t *testing.T) {
 		}
 	}
 	data, _ := onError.Data["data"].(map[string]any)
-	failed, _ := data["item"].(map[string]any)
+	failed, _ = data["item"].(map[string]any)
 	if msg, _ := onError.Data["message"].(string); msg == "" || failed == nil || failed["status"] != "LOGIN_ERROR" {
 		t.Fatalf("onError got %v", onError.Data)
 	}
-	if got, want := eventNames(events), "SELECTED_INSTITUTION SUBMITTED_LOGIN ITEM_RESPONSE"; !strings.HasSuffix(got, want) {
-		t.Errorf("events %q, want them to end with %q", got, want)
-	}
-	r.screenshot(t, r.browser, "widget-error")
+	return failed, events
 }
 
 // TestConnectWidgetHostileProps: props the page does not expect (an unknown key, a 1 MB
