@@ -1,14 +1,6 @@
 package db_test
 
-import (
-	"context"
-	"os"
-	"testing"
-
-	"github.com/jackc/pgx/v5"
-
-	"ponte/testsupport"
-)
+import "testing"
 
 // Migration 0026 on data written before it, which already broke its rules: each boleto
 // goes to one live request (the one that paid it, else one being paid, else the oldest),
@@ -16,22 +8,7 @@ import (
 // is not the first payment, and the two unique indexes build over the rest and then hold.
 func TestBoletoPaidOnceMigration(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	migration, err := os.ReadFile("migrations/0026_boleto_paid_once.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		if _, err := conn.Exec(ctx, sql, args...); err != nil {
-			t.Fatalf("%v\n%s", err, sql)
-		}
-	}
+	ctx, conn, migration, exec := migrationRig(t, "0026_boleto_paid_once.sql")
 	exec(`CREATE SCHEMA before_0026`)
 	exec(`SET search_path = before_0026`)
 	exec(`CREATE TABLE boletos (id uuid PRIMARY KEY, name text NOT NULL, barcode text NOT NULL)`)
@@ -62,7 +39,7 @@ func TestBoletoPaidOnceMigration(t *testing.T) {
 		('q1', 'q', 'SCHEDULED', '2026-05-31', false, '2026-01-01'),
 		('s1', 's', 'SCHEDULED', '2026-08-15', false, '2026-01-01'),
 		('y1', 'y', 'SCHEDULED', '2026-12-31', false, '2026-01-01')`)
-	exec(string(migration))
+	exec(migration)
 
 	rows, err := conn.Query(ctx, `SELECT r.id, coalesce(b.name, '-') FROM payment_requests r LEFT JOIN boletos b ON b.id = r.boleto_id WHERE r.boleto IS NOT NULL`)
 	if err != nil {

@@ -1,43 +1,20 @@
 package db_test
 
-import (
-	"context"
-	"os"
-	"testing"
-
-	"github.com/jackc/pgx/v5"
-
-	"ponte/testsupport"
-)
+import "testing"
 
 // Migration 0065 on a table as it was before it (its columns, key, foreign key and
 // indexes after 0064): every row is kept as it was, in the partition of its item, and the
 // key, the foreign key and the per-account indexes exist again, on each partition.
 func TestTransactionsPartitionMigration(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	migration, err := os.ReadFile("migrations/0065_transactions_partitioned.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		if _, err := conn.Exec(ctx, sql, args...); err != nil {
-			t.Fatalf("%v\n%s", err, sql)
-		}
-	}
+	ctx, conn, migration, exec := migrationRig(t, "0065_transactions_partitioned.sql")
 	exec(`CREATE SCHEMA before_0065`)
 	exec(`SET search_path = before_0065, public`)
 	exec(`CREATE TABLE transactions (
 		id uuid PRIMARY KEY, item_id uuid NOT NULL, account_id uuid NOT NULL, date timestamptz NOT NULL, status text NOT NULL,
 		amount numeric NOT NULL, bill_id uuid, user_category_id text REFERENCES categories (id), data text NOT NULL,
 		created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now(),
-		type text NOT NULL, category_id text, auto_category_id text, category_rule_id uuid, match_text text)`)
+		type text NOT NULL, category_id text, auto_category_id text, category_rule_id uuid, match_text text, content_hash bigint)`)
 	exec(`CREATE INDEX transactions_account_date ON transactions (account_id, date, id)`)
 	exec(`CREATE INDEX transactions_account_created ON transactions (account_id, created_at)`)
 	exec(`CREATE INDEX transactions_account_bill ON transactions (account_id, bill_id) WHERE bill_id IS NOT NULL`)
@@ -53,7 +30,7 @@ func TestTransactionsPartitionMigration(t *testing.T) {
 	if err := conn.QueryRow(ctx, digest).Scan(&before, &sumBefore); err != nil {
 		t.Fatal(err)
 	}
-	exec(string(migration))
+	exec(migration)
 	if err := conn.QueryRow(ctx, digest).Scan(&after, &sumAfter); err != nil {
 		t.Fatal(err)
 	}

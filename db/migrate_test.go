@@ -15,22 +15,35 @@ import (
 
 func TestMain(m *testing.M) { testsupport.Main(m) }
 
+// migrationRig is how a test of a migration on old data starts: a connection to a database
+// of its own, the migration's text, and an exec that fails the test naming the statement.
+func migrationRig(t *testing.T, file string) (context.Context, *pgx.Conn, string, func(string, ...any)) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, testsupport.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	migration, err := os.ReadFile("migrations/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn, string(migration), func(sql string, args ...any) {
+		t.Helper()
+		if _, err := conn.Exec(ctx, sql, args...); err != nil {
+			t.Fatalf("%v\n%s", err, sql)
+		}
+	}
+}
+
 // Migration 0023 turns the accounts of a database written before it into documents that
 // hold their dates, as ReplaceAccounts now writes them: run on the table as it was (in a
 // schema of its own), it writes each row's created_at and updated_at into its document to
 // the millisecond, truncated as model.Time is, and fills subtype.
 func TestAccountDocumentsMigration(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	migration, err := os.ReadFile("migrations/0023_account_text_documents.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn, migration, _ := migrationRig(t, "0023_account_text_documents.sql")
 	created := time.Date(2025, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
 	updated := time.Date(2026, 1, 2, 3, 4, 5, 6_000, time.UTC)
 	for _, sql := range []string{
@@ -50,7 +63,7 @@ func TestAccountDocumentsMigration(t *testing.T) {
 		placeholder, created, updated); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Exec(ctx, string(migration)); err != nil {
+	if _, err := conn.Exec(ctx, migration); err != nil {
 		t.Fatal(err)
 	}
 	var data, subtype string
