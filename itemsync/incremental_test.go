@@ -23,10 +23,12 @@ func incrementalUser(old float64) map[string]any {
 			}}}}
 }
 
-// txEvents counts the item's transactions/* events by name, and the ids they name.
+// txEvents counts the item's transactions/* events by name, and the ids they name in the
+// order the events were recorded: callers slice off the ids of events seen before.
 func txEvents(t *testing.T, env *testsupport.Env, itemID string) (map[string]int, map[string][]string) {
 	t.Helper()
-	rows, err := env.DB.Pool.Query(context.Background(), `SELECT event, payload FROM events WHERE item_id = $1 AND event LIKE 'transactions/%'`, itemID)
+	rows, err := env.DB.Pool.Query(context.Background(), `SELECT event, payload FROM events WHERE item_id = $1 AND event LIKE 'transactions/%'
+		ORDER BY created_at, id`, itemID)
 	if err != nil {
 		t.Fatal(err)
 	}
