@@ -237,18 +237,7 @@ func TestConnectWidgetSDK(t *testing.T) {
 	r.frameUntil(t, `document.getElementById("title-success") !== null`)
 	r.screenshot(t, r.browser, "widget-success")
 
-	calls, events := r.sdkCalls(t)
-	var names []string
-	for _, c := range calls {
-		names = append(names, c.Name)
-	}
-	if got := strings.Join(names, " "); got != "rendered onOpen onSuccess" && got != "onOpen rendered onSuccess" {
-		t.Errorf("callbacks %q", got)
-	}
-	item, _ := calls[len(calls)-1].Data["item"].(map[string]any)
-	if item == nil || item["status"] != "UPDATED" || item["id"] == nil {
-		t.Fatalf("onSuccess got %v", calls[len(calls)-1].Data)
-	}
+	item, events := r.succeeded(t)
 	want := "SELECTED_INSTITUTION SUBMITTED_LOGIN ITEM_RESPONSE SUBMITTED_MFA LOGIN_MFA_SUCCESS LOGIN_STEP_COMPLETED"
 	if got := eventNames(events); got != want {
 		t.Errorf("events %q, want %q", got, want)
@@ -279,6 +268,25 @@ func TestConnectWidgetSDK(t *testing.T) {
 		t.Errorf("events %q, want them to end with %q", got, want)
 	}
 	r.screenshot(t, r.browser, "widget-error")
+}
+
+// succeeded checks the host page's callbacks after a connection: rendered and onOpen, then
+// onSuccess with the UPDATED item, which it returns with the events the page received.
+func (r *sdkRig) succeeded(t *testing.T) (item map[string]any, events []map[string]any) {
+	t.Helper()
+	calls, events := r.sdkCalls(t)
+	var names []string
+	for _, c := range calls {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, " "); got != "rendered onOpen onSuccess" && got != "onOpen rendered onSuccess" {
+		t.Errorf("callbacks %q", got)
+	}
+	item, _ = calls[len(calls)-1].Data["item"].(map[string]any)
+	if item == nil || item["status"] != "UPDATED" || item["id"] == nil {
+		t.Fatalf("onSuccess got %v", calls[len(calls)-1].Data)
+	}
+	return item, events
 }
 
 // lockedOut opens the widget on connector 1 and logs in as a user the bank locks out: the
