@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -225,13 +226,12 @@ func TestAuthRateLimit(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t, func(s *testsupport.Setup) { s.Resolver.Limiter = auth.NewLimiter(map[string]int{"auth": 3}) })
 	body := map[string]any{"clientId": uuid.NewString(), "clientSecret": "x"}
-	for i := 0; i < 3; i++ {
-		r := env.Do(t, "POST", "/auth", "", body).Want(401)
-		if r.Header.Get("RateLimit-Limit") != "3" || r.Header.Get("RateLimit-Reset") == "" {
+	r := refusedAfter(t, 3, func() *testsupport.Response { return env.Do(t, "POST", "/auth", "", body) }, func(r *testsupport.Response) {
+		r.Want(401)
+		if r.Header.Get("RateLimit-Limit") != "3" {
 			t.Fatalf("rate limit headers missing: %v", r.Header)
 		}
-	}
-	r := env.Do(t, "POST", "/auth", "", body).Want(429)
+	})
 	m := r.Map()
 	if m["code"] != float64(429) || m["message"] == "" || len(m) != 2 {
 		t.Fatalf("429 body must carry only code and message: %s", r.Body)
@@ -243,15 +243,40 @@ func TestAuthRateLimit(t *testing.T) {
 	env.Do(t, "GET", "/connectors", "", nil).WantError(401, "API_KEY_MISSING")
 }
 
+// refusedAfter makes calls until limit of them fell in one window of the limiter, each
+// checked by allowed, and returns the next one's answer, checked to be a 429. The limiter
+// counts fixed one-minute windows, so calls straddling a minute's end are counted in two:
+// RateLimit-Reset going up says a new window began, and the count starts again there.
+func refusedAfter(t *testing.T, limit int, call func() *testsupport.Response, allowed func(*testsupport.Response)) *testsupport.Response {
+	t.Helper()
+	inWindow, last := 0, 61
+	for i := 0; i < 2*limit+2; i++ {
+		r := call()
+		reset, err := strconv.Atoi(r.Header.Get("RateLimit-Reset"))
+		if err != nil || reset < 1 || reset > 60 {
+			t.Fatalf("RateLimit-Reset %q: %v", r.Header.Get("RateLimit-Reset"), r.Header)
+		}
+		if reset > last {
+			inWindow = 0
+		}
+		last = reset
+		if inWindow++; inWindow <= limit {
+			allowed(r)
+			continue
+		}
+		return r.Want(429)
+	}
+	t.Fatalf("no window held %d calls", limit+1)
+	return nil
+}
+
 func TestItemUpdateRateLimit(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t, func(s *testsupport.Setup) { s.Resolver.Limiter = auth.NewLimiter(map[string]int{"item-update": 2}) })
 	key := env.NewClient(t, "patch limit").APIKey
 	id := uuid.NewString()
-	for i := 0; i < 2; i++ {
-		env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).WantError(404, "ITEM_NOT_FOUND")
-	}
-	r := env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}).Want(429)
+	r := refusedAfter(t, 2, func() *testsupport.Response { return env.Do(t, "PATCH", "/items/"+id, key, map[string]any{}) },
+		func(r *testsupport.Response) { r.WantError(404, "ITEM_NOT_FOUND") })
 	if r.Header.Get("RateLimit-Limit") != "2" || r.Header.Get("Retry-After") != "60" {
 		t.Fatalf("headers %v", r.Header)
 	}
