@@ -75,3 +75,56 @@ func TestTransactionRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedRows checks that completing each row as it is encoded gives exactly the COPY
+// rows of completing the whole list first and encoding it after.
+func TestPreparedRows(t *testing.T) {
+	t.Parallel()
+	item, acc := uuid.New(), uuid.New()
+	stamp := time.Date(2025, 3, 4, 5, 6, 7, 891_234_567, time.UTC)
+	rule := uuid.New()
+	prepare := func(tr *model.Transaction) {
+		id, name := "05000000", "Food"
+		tr.CategoryID, tr.Category = &id, &name
+		tr.AutoCategoryID = &id
+		if tr.Amount < -10 {
+			tr.CategoryOrigin = &model.CategoryOrigin{Type: model.OriginAutomatic, RuleID: &rule}
+		}
+	}
+	history := func() []model.Transaction {
+		var list []model.Transaction
+		for i := range 50 {
+			list = append(list, model.Transaction{ID: uuid.NewSHA1(item, []byte{byte(i)}), AccountID: acc, Type: "DEBIT",
+				Status: "POSTED", Amount: -float64(i) / 4, Description: "Padaria do Zé", Date: model.NewTime(stamp.AddDate(0, 0, -i))})
+		}
+		return list
+	}
+	before := history()
+	for i := range before {
+		prepare(&before[i])
+	}
+	want, wantErr := transactionRows(before, &stamp, item, stamp, stamp)
+	got, gotErr := preparedRows(history(), prepare, &stamp, item, stamp, stamp)
+	for i := 0; ; i++ {
+		w, g := want.Next(), got.Next()
+		if w != g {
+			t.Fatalf("row %d: reference has a row %v, prepared %v", i, w, g)
+		}
+		if !w {
+			break
+		}
+		wv, _ := want.Values()
+		gv, err := got.Values()
+		if err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+		wj, _ := json.Marshal(wv)
+		gj, _ := json.Marshal(gv)
+		if string(wj) != string(gj) {
+			t.Errorf("row %d:\n got %s\nwant %s", i, gj, wj)
+		}
+	}
+	if *wantErr != nil || *gotErr != nil {
+		t.Errorf("encoding errors %v, %v", *wantErr, *gotErr)
+	}
+}

@@ -106,11 +106,12 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		for _, a := range got.Accounts {
 			subtypes[a.ID] = a.Subtype
 		}
-		for i := range txs {
-			categorize(&txs[i], names, byCNAE)
-			applyCategoryRules(&txs[i], rules, subtypes[txs[i].AccountID], names)
-		}
-		d := db.Delivery{Adds: adds, Since: got.outcomes[model.ProductTransactions].Since}
+		// Categorizing is per row: the store does it as it writes each row, so a first
+		// history's categorizing runs beside PostgreSQL's writing instead of before it.
+		d := db.Delivery{Adds: adds, Since: got.outcomes[model.ProductTransactions].Since, Prepare: func(t *model.Transaction) {
+			categorize(t, names, byCNAE)
+			applyCategoryRules(t, rules, subtypes[t.AccountID], names)
+		}}
 		for _, a := range got.Accounts {
 			d.Accounts = append(d.Accounts, a.ID)
 		}
