@@ -93,8 +93,7 @@ func documentList(ctx context.Context, docs []model.JSONDocument, next graphql.R
 		}
 		size += len(d) + 1
 	}
-	b := make([]byte, 0, size)
-	b = append(b, '[')
+	b := append(listBuffer(size), '[')
 	for i, d := range docs {
 		if i > 0 {
 			b = append(b, ',')
@@ -123,7 +122,7 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	var buf []byte
 	if n > 0 {
 		// A selection makes an element no longer than its document, aliases aside.
-		buf = make([]byte, 0, len(doc(0))+2)
+		buf = listBuffer(len(doc(0)) + 2)
 	}
 	buf = append(buf, '[')
 	for i := 0; i < n; i++ {
