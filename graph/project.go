@@ -1,9 +1,9 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -93,8 +93,7 @@ func documentList(ctx context.Context, docs []model.JSONDocument, next graphql.R
 		}
 		size += len(d) + 1
 	}
-	b := make([]byte, 0, size)
-	b = append(b, '[')
+	b := append(listBuffer(size), '[')
 	for i, d := range docs {
 		if i > 0 {
 			b = append(b, ',')
@@ -120,18 +119,18 @@ func storedOnly(typ string, fields []graphql.CollectedField) bool {
 func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, doc func(i int) []byte) (any, error) {
 	def := p.schema.Types[fc.Field.Definition.Type.Name()]
 	plan := compile(graphql.GetOperationContext(ctx), p.schema, fc.Field.Selections, def)
-	var buf bytes.Buffer
+	var buf []byte
 	if n > 0 {
 		// A selection makes an element no longer than its document, aliases aside.
-		buf.Grow(len(doc(0)) + 2)
+		buf = listBuffer(len(doc(0)) + 2)
 	}
-	buf.WriteByte('[')
+	buf = append(buf, '[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		d := doc(i)
-		if missing := plan.write(&buf, d); missing != "" {
+		var missing string
+		if buf, missing = plan.write(buf, doc(i)); missing != "" {
 			// The service wrote a document without a field the schema promises: its own
 			// failure, logged with the request id like any other.
 			graphql.AddError(ctx, internalFailure{fmt.Errorf("stored %s document %d: %s", def.Name, i, missing)})
@@ -142,11 +141,11 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 			// Growing as it fills cost a fifth of the projection; sizing by the documents
 			// allocated 66 KB for a dashboard's 18 KB of 50 rows, and by the share of the
 			// first document kept, 16 KB, then 40 KB when the first was a long one.
-			buf.Grow((n-1)*buf.Len()*5/4 + 1)
+			buf = slices.Grow(buf, (n-1)*len(buf)*5/4+1)
 		}
 	}
-	buf.WriteByte(']')
-	return spliced(ctx, buf.Bytes()), nil
+	buf = append(buf, ']')
+	return spliced(ctx, buf), nil
 }
 
 // storedDocumentField is the field of a stored resource that is its whole document.
@@ -159,6 +158,7 @@ type plan struct {
 	fields   []planField
 	index    map[string][]int // document key -> positions in fields (a field may be selected under several aliases)
 	vals     []jsonscan.Span  // one object's values by position, reused: objects are written one at a time
+	subs     [][]byte         // one object's object fields as written, by position, reused likewise
 	// seen are the keys of the last object written, in its order, with their positions:
 	// the service writes every document of a type with the same keys in the same order,
 	// so comparing a key with the one at its place in the last object mostly replaces
@@ -199,17 +199,31 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 		p.fields = append(p.fields, pf)
 	}
 	p.vals = make([]jsonscan.Span, len(p.fields))
+	p.subs = make([][]byte, len(p.fields))
 	return p
 }
 
 // write writes one object of the plan's type from its stored document, reading the
 // document once. It returns what was wrong with the document ("" when nothing): a
 // non-null field it lacks (written as null) or a document that is not a JSON object.
-func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
+func (p *plan) write(b []byte, doc []byte) ([]byte, string) {
+	b, end, missing := p.project(b, doc, 0)
+	if end < 0 {
+		return append(b, "null"...), "not a JSON object"
+	}
+	return b, missing
+}
+
+// project appends the plan's object read from the object at doc[i:] and returns the index
+// just past it, or -1 (and nothing appended) when it is not a JSON object. An object field's
+// selection is written while its value is read, into the field's own buffer, since the
+// query's order is not the document's: each byte of the document is scanned once, where
+// finding a nested value's end and then reading its members scanned it once per level.
+func (p *plan) project(b []byte, doc []byte, i int) (_ []byte, end int, missing string) {
 	vals := p.vals
 	clear(vals)
 	m := 0
-	if !jsonscan.Members(doc, func(key []byte, v jsonscan.Span) {
+	end = jsonscan.MembersAt(doc, i, func(key []byte, v int) int {
 		var at []int
 		if m < len(p.seen) && p.seen[m].key == string(key) {
 			at = p.seen[m].at
@@ -222,58 +236,103 @@ func (p *plan) write(b *bytes.Buffer, doc []byte) (missing string) {
 			}
 		}
 		m++
-		for _, i := range at {
-			vals[i] = v
+		end := -1
+		for _, k := range at {
+			if p.fields[k].sub == nil {
+				continue
+			}
+			var e int
+			var miss string
+			p.subs[k], e, miss = p.value(k, p.subs[k][:0], doc, v)
+			if e < 0 {
+				return -1
+			}
+			if miss != "" && missing == "" {
+				missing = miss
+			}
+			end = e
 		}
-	}) {
-		b.WriteString("null")
-		return "not a JSON object"
+		if end < 0 {
+			end = jsonscan.ValueEnd(doc, v)
+		}
+		for _, k := range at {
+			vals[k] = jsonscan.Span{Start: v, End: end}
+		}
+		return end
+	})
+	if end < 0 {
+		return b, -1, ""
 	}
-	b.WriteByte('{')
-	for i, f := range p.fields {
-		if i > 0 {
-			b.WriteByte(',')
+	b = append(b, '{')
+	for k, f := range p.fields {
+		if k > 0 {
+			b = append(b, ',')
 		}
-		b.WriteByte('"')
-		b.WriteString(f.key)
-		b.WriteString(`":`)
-		raw := doc[vals[i].Start:vals[i].End]
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, `":`...)
+		raw := doc[vals[k].Start:vals[k].End]
 		switch {
 		case f.name == "__typename":
-			b.WriteByte('"')
-			b.WriteString(p.typeName)
-			b.WriteByte('"')
+			b = append(b, '"')
+			b = append(b, p.typeName...)
+			b = append(b, '"')
 		case f.whole:
-			b.Write(doc)
+			b = append(b, doc[i:end]...)
 		case len(raw) == 0 || string(raw) == "null":
-			b.WriteString("null")
+			b = append(b, "null"...)
 			if f.nonNull && missing == "" {
 				missing = "lacks " + p.typeName + "." + f.name
 			}
 		case f.sub == nil:
-			b.Write(raw)
-		case f.list:
-			b.WriteByte('[')
-			n := 0
-			ok := jsonscan.Elements(raw, func(e jsonscan.Span) {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				n++
-				if m := f.sub.write(b, raw[e.Start:e.End]); m != "" && missing == "" {
-					missing = m
-				}
-			})
-			b.WriteByte(']')
-			if !ok && missing == "" {
-				missing = p.typeName + "." + f.name + " is not a list"
-			}
+			b = append(b, raw...)
 		default:
-			if m := f.sub.write(b, raw); m != "" && missing == "" {
-				missing = m
-			}
+			b = append(b, p.subs[k]...)
 		}
 	}
-	b.WriteByte('}')
-	return missing
+	return append(b, '}'), end, missing
+}
+
+// value appends the selection of the object field k read from its value at doc[i:], and
+// returns the index just past the value (-1 when the document is not JSON). A null is left
+// to the caller; a value of the wrong kind is written as null (an object) or [] (a list)
+// and reported.
+func (p *plan) value(k int, b []byte, doc []byte, i int) (_ []byte, end int, missing string) {
+	f := &p.fields[k]
+	switch {
+	case i < len(doc) && doc[i] == 'n':
+		return b, jsonscan.ValueEnd(doc, i), ""
+	case !f.list:
+		return f.sub.element(b, doc, i)
+	case i >= len(doc) || doc[i] != '[':
+		return append(b, "[]"...), jsonscan.ValueEnd(doc, i), p.typeName + "." + f.name + " is not a list"
+	}
+	b = append(b, '[')
+	n := 0
+	end = jsonscan.ElementsAt(doc, i, func(e int) int {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		var elemEnd int
+		var miss string
+		b, elemEnd, miss = f.sub.element(b, doc, e)
+		if miss != "" && missing == "" {
+			missing = miss
+		}
+		return elemEnd
+	})
+	return append(b, ']'), end, missing
+}
+
+// element is project for a value that should be an object: another value is written as
+// null and reported; -1 only when the document is not JSON.
+func (p *plan) element(b []byte, doc []byte, i int) (_ []byte, end int, missing string) {
+	if b, end, missing = p.project(b, doc, i); end >= 0 {
+		return b, end, missing
+	}
+	if end = jsonscan.ValueEnd(doc, i); end < 0 {
+		return b, -1, ""
+	}
+	return append(b, "null"...), end, "not a JSON object"
 }

@@ -35,3 +35,23 @@ func TestSplices(t *testing.T) {
 		t.Fatalf("in place %q", inPlace.String())
 	}
 }
+
+// TestSpliceRelease checks that an answer's lists are let go once it is sent, and that a
+// list's buffer, new or used before, starts empty.
+func TestSpliceRelease(t *testing.T) {
+	t.Parallel()
+	ctx, held := withSplices(context.Background())
+	list := append(listBuffer(8), "[1,2,3]"...)
+	spliced(ctx, list)
+	held.release()
+	if len(held.parts) != 1 || held.parts[0] != nil {
+		t.Fatalf("after release the answer still holds %q", held.parts)
+	}
+	for range 3 {
+		if b := listBuffer(64); len(b) != 0 || cap(b) < 64 {
+			t.Fatalf("a list buffer of %d bytes, capacity %d", len(b), cap(b))
+		}
+	}
+	var none *splices
+	none.release()
+}

@@ -271,6 +271,7 @@ func writeResponse(w http.ResponseWriter, status int, resp *graphql.Response) {
 // in their places. The data is written as it is, never copied: a page's answer is mostly
 // its lists, and copying it into one buffer cost a copy of the page and the buffer's growth.
 func writeAnswer(w http.ResponseWriter, status int, resp *graphql.Response, held *splices) {
+	defer held.release()
 	b := responseBuffers.Get().(*bytes.Buffer)
 	b.Reset()
 	defer func() {

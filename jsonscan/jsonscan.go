@@ -164,3 +164,94 @@ func skipSpace(doc []byte, i int) int {
 	}
 	return i
 }
+
+// The projection of a nested object used to scan it twice or more: once to find where it
+// ends (valueEnd, as a value of its parent), then once more for its own members, and again
+// at each level below. MembersAt and ElementsAt let the callback read a value itself and say
+// where it ended, so a document is read once however deep its selection goes.
+
+// ValueEnd is the index just past the value starting at doc[i], or -1.
+func ValueEnd(doc []byte, i int) int { return valueEnd(doc, i) }
+
+// MembersAt reads the object whose opening brace is at doc[i] (or after space), calling fn
+// with each member's key and the index where its value starts; fn returns the index just
+// past the value (ValueEnd when it does not read it itself), or -1 to stop. MembersAt
+// returns the index just past the object, or -1 when it is not one.
+func MembersAt(doc []byte, i int, fn func(key []byte, v int) int) int {
+	i, empty, ok := openingAt(doc, i, '{', '}')
+	if !ok {
+		return -1
+	}
+	if empty {
+		return i + 1
+	}
+	for {
+		if i >= len(doc) || doc[i] != '"' {
+			return -1
+		}
+		k := stringEnd(doc, i)
+		if k < 0 {
+			return -1
+		}
+		key := doc[i+1 : k-1]
+		i = skipSpace(doc, k)
+		if i >= len(doc) || doc[i] != ':' {
+			return -1
+		}
+		i = skipSpace(doc, i+1)
+		end := fn(key, i)
+		if end < 0 || end > len(doc) {
+			return -1
+		}
+		i = skipSpace(doc, end)
+		if i >= len(doc) {
+			return -1
+		}
+		if doc[i] == '}' {
+			return i + 1
+		}
+		if doc[i] != ',' {
+			return -1
+		}
+		i = skipSpace(doc, i+1)
+	}
+}
+
+// ElementsAt is MembersAt for the array whose opening bracket is at doc[i].
+func ElementsAt(doc []byte, i int, fn func(v int) int) int {
+	i, empty, ok := openingAt(doc, i, '[', ']')
+	if !ok {
+		return -1
+	}
+	if empty {
+		return i + 1
+	}
+	for {
+		end := fn(i)
+		if end < 0 || end > len(doc) {
+			return -1
+		}
+		i = skipSpace(doc, end)
+		if i >= len(doc) {
+			return -1
+		}
+		if doc[i] == ']' {
+			return i + 1
+		}
+		if doc[i] != ',' {
+			return -1
+		}
+		i = skipSpace(doc, i+1)
+	}
+}
+
+// openingAt is opening from doc[i]: i is where the first member or element starts, or the
+// closing byte when empty.
+func openingAt(doc []byte, i int, open, closing byte) (int, bool, bool) {
+	i = skipSpace(doc, i)
+	if i >= len(doc) || doc[i] != open {
+		return 0, false, false
+	}
+	i = skipSpace(doc, i+1)
+	return i, i < len(doc) && doc[i] == closing, true
+}

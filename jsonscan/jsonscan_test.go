@@ -16,6 +16,37 @@ func scanMembers(doc []byte) map[string]string {
 	return out
 }
 
+// scanMembersAt is scanMembers through MembersAt, reading every value down to its leaves
+// itself (the way the projection reads a selection), and checking that the end it returns
+// is the object's own.
+func scanMembersAt(doc []byte) map[string]string {
+	var value func(i int) int
+	value = func(i int) int {
+		if i < len(doc) && doc[i] == '{' {
+			return MembersAt(doc, i, func(_ []byte, v int) int { return value(v) })
+		}
+		if i < len(doc) && doc[i] == '[' {
+			return ElementsAt(doc, i, value)
+		}
+		return ValueEnd(doc, i)
+	}
+	out := map[string]string{}
+	end := MembersAt(doc, 0, func(k []byte, v int) int {
+		e := value(v)
+		if e >= 0 && e != ValueEnd(doc, v) {
+			return -1
+		}
+		if e >= 0 {
+			out[string(k)] = string(doc[v:e])
+		}
+		return e
+	})
+	if end < 0 || (len(bytes.TrimSpace(doc[end:])) > 0) {
+		return nil
+	}
+	return out
+}
+
 func TestMembers(t *testing.T) {
 	for _, c := range []struct {
 		doc  string
@@ -43,6 +74,9 @@ func TestMembers(t *testing.T) {
 	} {
 		if got := scanMembers([]byte(c.doc)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Members(%q) = %v, want %v", c.doc, got, c.want)
+		}
+		if got := scanMembersAt([]byte(c.doc)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MembersAt(%q) = %v, want %v", c.doc, got, c.want)
 		}
 	}
 }
@@ -78,6 +112,9 @@ func FuzzMembers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		got := scanMembers(doc)
+		if at := scanMembersAt(doc); at != nil && !reflect.DeepEqual(at, got) {
+			t.Fatalf("MembersAt(%q) = %v, Members %v", doc, at, got)
+		}
 		var want map[string]json.RawMessage
 		if !json.Valid(doc) || json.Unmarshal(doc, &want) != nil || want == nil {
 			return
