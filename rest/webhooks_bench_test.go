@@ -26,7 +26,9 @@ import (
 // (the target: at least 0.9). Events go through the outbox as the service writes them
 // (fan-out in the event's transaction); the delivery queue is paused while they are
 // written, so the run measures delivery alone. Run with -benchtime=1x;
-// PONTE_BENCH_WEBHOOK_SCALE divides the event counts for a quick run.
+// PONTE_BENCH_WEBHOOK_SCALE divides the event counts for a quick run;
+// PONTE_BENCH_WEBHOOK_WORKERS sets the delivery workers (default webhooks.Workers) to
+// compare against another count in the same run conditions.
 func BenchmarkWebhookDelivery(b *testing.B) {
 	scale := benchScale(b)
 	for i := 0; i < b.N; i++ {
@@ -105,6 +107,13 @@ func deliveryRun(b *testing.B, receivers []*countingReceiver, events int) runRes
 	env := testsupport.New(b, func(s *testsupport.Setup) {
 		s.Webhooks.AllowInsecure = true
 		s.Webhooks.Timeout = time.Second
+		if v := os.Getenv("PONTE_BENCH_WEBHOOK_WORKERS"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				b.Fatalf("PONTE_BENCH_WEBHOOK_WORKERS=%q: want a whole number from 1", v)
+			}
+			s.Jobs.Queues[webhooks.Queue] = n
+		}
 	})
 	c := env.NewClient(b, "bench")
 	for i, r := range receivers {

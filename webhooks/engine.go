@@ -40,6 +40,14 @@ import (
 // deliveries never delays a sync and the reverse.
 const Queue = "webhooks"
 
+// Workers is how many deliveries a process runs at once by default
+// (PONTE_WEBHOOK_WORKERS). A delivery mostly waits (on its receiver, and on the shared
+// statements that read deliveries and log attempts in batches), so workers cost little
+// while idle; and the job queue fetches at most a queue's free workers per fetch, at most
+// one fetch per cooldown (50 ms), so this bounds deliveries per second too: 50 workers
+// capped a process near 1,000 per second.
+const Workers = 200
+
 // Delivery statuses.
 const (
 	StatusPending   = "PENDING"
@@ -175,7 +183,11 @@ type Engine struct {
 	freed chan struct{}
 	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
 	full map[string]time.Time
-	keys map[uuid.UUID]cachedKeys
+
+	// keysMu guards keys apart from mu: every delivery reads its keys, and under load they
+	// queued behind the host bookkeeping.
+	keysMu sync.RWMutex
+	keys   map[uuid.UUID]cachedKeys
 
 	// reads and logs gather the deliveries' reads and attempt logs into batches.
 	reads *batcher[uuid.UUID, *db.PendingDelivery]
@@ -555,9 +567,9 @@ func (e *Engine) secrets(ctx context.Context, clientID uuid.UUID) (*model.Signin
 }
 
 func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte, error) {
-	e.mu.Lock()
+	e.keysMu.RLock()
 	c, ok := e.keys[clientID]
-	e.mu.Unlock()
+	e.keysMu.RUnlock()
 	if ok && e.now().Before(c.expires) {
 		return c.keys, nil
 	}
@@ -576,8 +588,8 @@ func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte,
 		}
 		keys = append(keys, k)
 	}
-	e.mu.Lock()
+	e.keysMu.Lock()
 	e.keys[clientID] = cachedKeys{keys: keys, expires: e.now().Add(keysTTL)}
-	e.mu.Unlock()
+	e.keysMu.Unlock()
 	return keys, nil
 }

@@ -24,9 +24,11 @@ import (
 // A delivery whose host already has PerHost deliveries running in this process waits up to
 // busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
 // to the queue for busySnooze. A host whose last answer took longer than busyWait gets no
-// such wait: its deliveries go back to the queue at once, for about as long as its answers
-// take, spread by how many already wait (parkFor), so a slow or dead host holds no worker
-// beyond its PerHost sending and its waiting deliveries do not come back all at once.
+// such wait, nor does one whose requests out now have been out longer than busyWait (a dead
+// host is known as such at once, not only at its first time-out): its deliveries go back to
+// the queue at once, for about as long as its answers take, spread by how many already wait
+// (parkLocked), so a slow or dead host holds no worker beyond its PerHost sending and its
+// waiting deliveries do not come back all at once.
 const (
 	busyWait   = 25 * time.Millisecond
 	busySnooze = 200 * time.Millisecond
@@ -40,6 +42,8 @@ func (c Config) slotReuse() time.Duration { return c.JobTimeout() }
 // hostState is this process's view of one host.
 type hostState struct {
 	inFlight int
+	// sending are when this process's requests to the host now out were sent.
+	sending map[*place]time.Time
 	// idle are shared slots this process holds that no delivery uses, latest freed last.
 	idle []heldSlot
 	// latency is how long the host's last answer (or time-out) took.
@@ -79,7 +83,7 @@ const noSlot = -1
 func (e *Engine) hostLocked(host string) *hostState {
 	h := e.hosts[host]
 	if h == nil {
-		h = &hostState{}
+		h = &hostState{sending: map[*place]time.Time{}}
 		e.hosts[host] = h
 	}
 	return h
@@ -101,8 +105,10 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 				s := h.idle[len(h.idle)-1]
 				h.idle = h.idle[:len(h.idle)-1]
 				if now.Before(s.reuseUntil) {
+					p := &place{host: host, slot: s}
+					h.sending[p] = now
 					e.mu.Unlock()
-					return &place{host: host, slot: s}, 0
+					return p, 0
 				}
 				stale = append(stale, s)
 			}
@@ -113,7 +119,7 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 			}
 			return e.takeShared(ctx, host)
 		}
-		if h.latency > busyWait {
+		if h.slowLocked(now) {
 			wait := e.parkLocked(h, now)
 			e.mu.Unlock()
 			return nil, wait
@@ -136,10 +142,24 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 func (e *Engine) parkLocked(h *hostState, now time.Time) time.Duration {
 	h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
 	rounds := 1 + float64(len(h.parked))/float64(e.cfg.PerHost)
-	wait := max(busySnooze, time.Duration(float64(h.latency)*(1+rand.Float64()*rounds)))
+	wait := max(busySnooze, time.Duration(float64(h.latencyLocked(now))*(1+rand.Float64()*rounds)))
 	h.parked = append(h.parked, now.Add(wait))
 	return wait
 }
+
+// latencyLocked is how long the host takes to answer: its last answer's time, or longer
+// when a request now out has waited longer than that.
+func (h *hostState) latencyLocked(now time.Time) time.Duration {
+	l := h.latency
+	for _, sent := range h.sending {
+		l = max(l, now.Sub(sent))
+	}
+	return l
+}
+
+// slowLocked reports whether a delivery that finds the host at its cap should go back to
+// the queue at once rather than wait for a place.
+func (h *hostState) slowLocked(now time.Time) bool { return h.latencyLocked(now) > busyWait }
 
 // takeShared takes one of host's shared slots for a delivery holding a place in this
 // process, or gives that place back when every slot is taken.
@@ -150,9 +170,9 @@ func (e *Engine) takeShared(ctx context.Context, host string) (*place, time.Dura
 		switch {
 		case err != nil:
 			e.log.Debug("webhook host slot unavailable; sending under this process's cap only", "host", host, "err", err)
-			return &place{host: host, slot: heldSlot{slot: noSlot}}, 0
+			return e.sendingFrom(&place{host: host, slot: heldSlot{slot: noSlot}}), 0
 		case ok:
-			return &place{host: host, slot: heldSlot{slot: slot, holder: holder, reuseUntil: time.Now().Add(e.cfg.slotReuse())}}, 0
+			return e.sendingFrom(&place{host: host, slot: heldSlot{slot: slot, holder: holder, reuseUntil: time.Now().Add(e.cfg.slotReuse())}}), 0
 		case full:
 			e.mu.Lock()
 			e.full[host] = time.Now().Add(fullFor)
@@ -163,6 +183,14 @@ func (e *Engine) takeShared(ctx context.Context, host string) (*place, time.Dura
 	return nil, e.giveUp(host)
 }
 
+// sendingFrom marks p's request as out from now.
+func (e *Engine) sendingFrom(p *place) *place {
+	e.mu.Lock()
+	e.hostLocked(p.host).sending[p] = time.Now()
+	e.mu.Unlock()
+	return p
+}
+
 // giveUp gives back the place in this process of a delivery that found no shared slot.
 func (e *Engine) giveUp(host string) time.Duration {
 	e.mu.Lock()
@@ -170,8 +198,8 @@ func (e *Engine) giveUp(host string) time.Duration {
 	h := e.hostLocked(host)
 	h.inFlight--
 	e.wakeLocked()
-	if h.latency > busyWait {
-		return e.parkLocked(h, time.Now())
+	if now := time.Now(); h.slowLocked(now) {
+		return e.parkLocked(h, now)
 	}
 	return busySnooze
 }
@@ -183,6 +211,7 @@ func (e *Engine) give(ctx context.Context, p *place, latency time.Duration) {
 	e.mu.Lock()
 	h := e.hostLocked(p.host)
 	h.inFlight--
+	delete(h.sending, p)
 	h.latency = latency
 	keep := p.slot.slot != noSlot && now.Before(p.slot.reuseUntil)
 	if keep {
