@@ -179,8 +179,6 @@ type Engine struct {
 	mu sync.Mutex
 	// hosts are the hosts with deliveries running or slots kept (see hostcap.go).
 	hosts map[string]*hostState
-	// freed is closed (and replaced) whenever a delivery gives back its host's place.
-	freed chan struct{}
 	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
 	full map[string]time.Time
 
@@ -207,7 +205,7 @@ const keysTTL = 10 * time.Second
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
 	e := &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
 	e.reads = newBatcher(batchSize, batchFlushers, batchTimeout, e.readDeliveries)
 	e.logs = newBatcher(batchSize, batchFlushers, batchTimeout, e.recordAttempts)
 	return e

@@ -21,9 +21,11 @@ import (
 // longest run, so a killed replica's slots still free themselves; when the reuse ends the
 // slot is given back and taken again like any other, so another replica gets its turn.
 
-// A delivery whose host already has PerHost deliveries running in this process waits up to
-// busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
-// to the queue for busySnooze. A host whose last answer took longer than busyWait gets no
+// A delivery whose host already has PerHost deliveries running in this process waits in
+// the host's line for a place (a healthy receiver frees one within milliseconds; each freed
+// place wakes the first in line, not every waiting delivery), up to busySnooze, then goes
+// back to the queue for busySnooze: a queued-again delivery costs the job queue two writes
+// and a fetch, a waiting one nothing. Every busyWait in line it looks at the host again. A host whose last answer took longer than busyWait gets no
 // such wait, nor does one whose requests out now have been out longer than busyWait (a dead
 // host is known as such at once, not only at its first time-out): its deliveries go back to
 // the queue at once, for about as long as its answers take, spread by how many already wait
@@ -51,6 +53,8 @@ type hostState struct {
 	// parked are when the deliveries sent back to the queue for a slow host come back.
 	parked   []time.Time
 	sweeping bool
+	// waiting is the line of deliveries waiting for a place, first first.
+	waiting []chan struct{}
 }
 
 // heldSlot is a shared slot this process holds.
@@ -93,6 +97,7 @@ func (e *Engine) hostLocked(host string) *hostState {
 func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) {
 	timer := time.NewTimer(busyWait)
 	defer timer.Stop()
+	until := time.Now().Add(busySnooze)
 	var stale []heldSlot
 	defer func() { e.freeSlots(ctx, host, stale) }()
 	for {
@@ -124,15 +129,32 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 			e.mu.Unlock()
 			return nil, wait
 		}
-		freed := e.freed
-		e.mu.Unlock()
-		select {
-		case <-freed:
-		case <-timer.C:
-			return nil, busySnooze
-		case <-ctx.Done():
+		if !now.Before(until) {
+			e.mu.Unlock()
 			return nil, busySnooze
 		}
+		turn := make(chan struct{})
+		h.waiting = append(h.waiting, turn)
+		e.mu.Unlock()
+		select {
+		case <-turn:
+		case <-timer.C:
+			timer.Reset(busyWait)
+			e.leaveLine(host, turn)
+		case <-ctx.Done():
+			e.leaveLine(host, turn)
+			return nil, busySnooze
+		}
+	}
+}
+
+// leaveLine takes a delivery that stopped waiting out of its host's line; one already
+// woken has left it.
+func (e *Engine) leaveLine(host string, turn chan struct{}) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if h := e.hosts[host]; h != nil {
+		h.waiting = slices.DeleteFunc(h.waiting, func(c chan struct{}) bool { return c == turn })
 	}
 }
 
@@ -197,7 +219,7 @@ func (e *Engine) giveUp(host string) time.Duration {
 	defer e.mu.Unlock()
 	h := e.hostLocked(host)
 	h.inFlight--
-	e.wakeLocked()
+	h.wakeLocked()
 	if now := time.Now(); h.slowLocked(now) {
 		return e.parkLocked(h, now)
 	}
@@ -221,23 +243,25 @@ func (e *Engine) give(ctx context.Context, p *place, latency time.Duration) {
 			h.sweeping = true
 			time.AfterFunc(slotIdle, func() { e.sweep(p.host) })
 		}
-	} else if h.inFlight == 0 && len(h.idle) == 0 && !h.sweeping {
+	} else if h.inFlight == 0 && len(h.idle) == 0 && !h.sweeping && len(h.waiting) == 0 {
 		h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
 		if len(h.parked) == 0 {
 			delete(e.hosts, p.host)
 		}
 	}
-	e.wakeLocked()
+	h.wakeLocked()
 	e.mu.Unlock()
 	if !keep {
 		e.freeSlots(ctx, p.host, []heldSlot{p.slot})
 	}
 }
 
-// wakeLocked tells the deliveries waiting in take that a place or slot is free.
-func (e *Engine) wakeLocked() {
-	close(e.freed)
-	e.freed = make(chan struct{})
+// wakeLocked tells the first delivery in the host's line that a place is free.
+func (h *hostState) wakeLocked() {
+	if len(h.waiting) > 0 {
+		close(h.waiting[0])
+		h.waiting = h.waiting[1:]
+	}
 }
 
 // sweep gives back the host's slots no delivery has used for slotIdle, and comes back
@@ -261,7 +285,7 @@ func (e *Engine) sweep(host string) {
 	h.sweeping = len(h.idle) > 0
 	if h.sweeping {
 		time.AfterFunc(slotIdle, func() { e.sweep(host) })
-	} else if h.inFlight == 0 {
+	} else if h.inFlight == 0 && len(h.waiting) == 0 {
 		delete(e.hosts, host)
 	}
 	e.mu.Unlock()
