@@ -23,9 +23,11 @@ import (
 
 // A delivery whose host already has PerHost deliveries running in this process waits in
 // the host's line for a place (a healthy receiver frees one within milliseconds; each freed
-// place wakes the first in line, not every waiting delivery), up to busySnooze, then goes
+// place wakes the first in line, not every waiting delivery), up to lineWait, then goes
 // back to the queue for busySnooze: a queued-again delivery costs the job queue two writes
-// and a fetch, a waiting one nothing. Every busyWait in line it looks at the host again. A host whose last answer took longer than busyWait gets no
+// // and a fetch, a waiting one nothing, and a busy healthy host's line moves at its
+// answers' pace (a few hundred a second on a loaded machine). Every busyWait in line it
+// looks at the host again. A host whose last answer took longer than busyWait gets no
 // such wait, nor does one whose requests out now have been out longer than busyWait (a dead
 // host is known as such at once, not only at its first time-out): its deliveries go back to
 // the queue at once, for about as long as its answers take, spread by how many already wait
@@ -34,6 +36,7 @@ import (
 const (
 	busyWait   = 25 * time.Millisecond
 	busySnooze = 200 * time.Millisecond
+	lineWait   = time.Second
 	slotIdle   = 50 * time.Millisecond
 )
 
@@ -97,7 +100,7 @@ func (e *Engine) hostLocked(host string) *hostState {
 func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) {
 	timer := time.NewTimer(busyWait)
 	defer timer.Stop()
-	until := time.Now().Add(busySnooze)
+	until := time.Now().Add(lineWait)
 	var stale []heldSlot
 	defer func() { e.freeSlots(ctx, host, stale) }()
 	for {
@@ -136,23 +139,57 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 		turn := make(chan struct{})
 		h.waiting = append(h.waiting, turn)
 		e.mu.Unlock()
-		select {
-		case <-turn:
-		case <-timer.C:
-			timer.Reset(busyWait)
-			e.leaveLine(host, turn)
-		case <-ctx.Done():
-			e.leaveLine(host, turn)
-			return nil, busySnooze
+		if wait, left := e.inLine(ctx, host, turn, timer, until); left {
+			return nil, wait
 		}
 	}
 }
 
-// leaveLine takes a delivery that stopped waiting out of its host's line; one already
-// woken has left it.
-func (e *Engine) leaveLine(host string, turn chan struct{}) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// inLine waits in the host's line until the delivery's turn comes (left false: it tries
+// for a place again), or it leaves the line: its context ended, its wait ran out, or the
+// host turned slow (then it is parked like a delivery that finds a slow host).
+func (e *Engine) inLine(ctx context.Context, host string, turn chan struct{}, timer *time.Timer, until time.Time) (wait time.Duration, left bool) {
+	for {
+		select {
+		case <-turn:
+			return 0, false
+		case <-ctx.Done():
+			e.mu.Lock()
+			e.leaveLineLocked(host, turn)
+			e.mu.Unlock()
+			return busySnooze, true
+		case <-timer.C:
+			timer.Reset(busyWait)
+		}
+		e.mu.Lock()
+		select {
+		case <-turn: // woken meanwhile: a place is free
+			e.mu.Unlock()
+			return 0, false
+		default:
+		}
+		h, now := e.hosts[host], time.Now()
+		switch {
+		case h == nil:
+			e.mu.Unlock()
+			return 0, false
+		case h.slowLocked(now):
+			e.leaveLineLocked(host, turn)
+			wait = e.parkLocked(h, now)
+			e.mu.Unlock()
+			return wait, true
+		case !now.Before(until):
+			e.leaveLineLocked(host, turn)
+			e.mu.Unlock()
+			return busySnooze, true
+		}
+		e.mu.Unlock()
+	}
+}
+
+// leaveLineLocked takes a delivery that stopped waiting out of its host's line; one
+// already woken has left it.
+func (e *Engine) leaveLineLocked(host string, turn chan struct{}) {
 	if h := e.hosts[host]; h != nil {
 		h.waiting = slices.DeleteFunc(h.waiting, func(c chan struct{}) bool { return c == turn })
 	}
