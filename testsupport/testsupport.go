@@ -198,7 +198,7 @@ func New(t testing.TB, options ...Option) *Env {
 	syncCfg.StepDelay = 0
 	syncCfg.Institutions = institutions.All(store.SandboxUserDescription)
 	jobsCfg := jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second, RescueAfter: 15 * time.Second, Log: Logger(),
-		Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}}
+		Queues: map[string]int{webhooks.Queue: webhooks.Workers, payments.Queue: payments.Workers}}
 	hooksCfg := webhooks.DefaultConfig()
 	payCfg := payments.DefaultConfig()
 	payCfg.StepDelay = 0
@@ -287,7 +287,7 @@ func (e *Env) AddProcess(t testing.TB) {
 	pay.Register(workers)
 	periodic = append(periodic, pay.Periodic()...)
 	queue, err := jobs.New(store.Pool, workers, periodic, jobs.Config{PollInterval: 50 * time.Millisecond, JobTimeout: 10 * time.Second,
-		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: 50, payments.Queue: payments.Workers}})
+		RescueAfter: 15 * time.Second, Log: Logger(), Queues: map[string]int{webhooks.Queue: webhooks.Workers, payments.Queue: payments.Workers}})
 	if err != nil {
 		t.Fatal(err)
 	}

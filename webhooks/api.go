@@ -379,9 +379,9 @@ func (e *Engine) RotateSigningSecret(ctx context.Context) (*model.SigningSecret,
 	if err := e.db.RotateClientWebhookSecret(ctx, clientID, e.sealer.Seal([]byte(newSecret()), clientID[:]), e.now()); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
+	e.keysMu.Lock()
 	delete(e.keys, clientID)
-	e.mu.Unlock()
+	e.keysMu.Unlock()
 	return e.secrets(ctx, clientID)
 }
 

@@ -40,6 +40,14 @@ import (
 // deliveries never delays a sync and the reverse.
 const Queue = "webhooks"
 
+// Workers is how many deliveries a process runs at once by default
+// (PONTE_WEBHOOK_WORKERS). A delivery mostly waits (on its receiver, and on the shared
+// statements that read deliveries and log attempts in batches), so workers cost little
+// while idle; and the job queue fetches at most a queue's free workers per fetch, at most
+// one fetch per cooldown (50 ms), so this bounds deliveries per second too: 50 workers
+// capped a process near 1,000 per second.
+const Workers = 200
+
 // Delivery statuses.
 const (
 	StatusPending   = "PENDING"
@@ -171,11 +179,13 @@ type Engine struct {
 	mu sync.Mutex
 	// hosts are the hosts with deliveries running or slots kept (see hostcap.go).
 	hosts map[string]*hostState
-	// freed is closed (and replaced) whenever a delivery gives back its host's place.
-	freed chan struct{}
 	// full marks hosts whose shared slots were all taken when last asked (see hostcap.go).
 	full map[string]time.Time
-	keys map[uuid.UUID]cachedKeys
+
+	// keysMu guards keys apart from mu: every delivery reads its keys, and under load they
+	// queued behind the host bookkeeping.
+	keysMu sync.RWMutex
+	keys   map[uuid.UUID]cachedKeys
 
 	// reads and logs gather the deliveries' reads and attempt logs into batches.
 	reads *batcher[uuid.UUID, *db.PendingDelivery]
@@ -195,7 +205,7 @@ const keysTTL = 10 * time.Second
 func New(store *db.DB, master []byte, cfg Config, log *slog.Logger) *Engine {
 	cfg.fill()
 	e := &Engine{db: store, cfg: cfg, log: log, client: newClient(cfg), sealer: auth.NewSealerFor(master, "webhook-secrets"),
-		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, freed: make(chan struct{}), full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
+		headerSealer: auth.NewSealerFor(master, "webhook-headers"), now: time.Now, hosts: map[string]*hostState{}, full: map[string]time.Time{}, keys: map[uuid.UUID]cachedKeys{}}
 	e.reads = newBatcher(batchSize, batchFlushers, batchTimeout, e.readDeliveries)
 	e.logs = newBatcher(batchSize, batchFlushers, batchTimeout, e.recordAttempts)
 	return e
@@ -555,9 +565,9 @@ func (e *Engine) secrets(ctx context.Context, clientID uuid.UUID) (*model.Signin
 }
 
 func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte, error) {
-	e.mu.Lock()
+	e.keysMu.RLock()
 	c, ok := e.keys[clientID]
-	e.mu.Unlock()
+	e.keysMu.RUnlock()
 	if ok && e.now().Before(c.expires) {
 		return c.keys, nil
 	}
@@ -576,8 +586,8 @@ func (e *Engine) signingKeys(ctx context.Context, clientID uuid.UUID) ([][]byte,
 		}
 		keys = append(keys, k)
 	}
-	e.mu.Lock()
+	e.keysMu.Lock()
 	e.keys[clientID] = cachedKeys{keys: keys, expires: e.now().Add(keysTTL)}
-	e.mu.Unlock()
+	e.keysMu.Unlock()
 	return keys, nil
 }

@@ -21,15 +21,22 @@ import (
 // longest run, so a killed replica's slots still free themselves; when the reuse ends the
 // slot is given back and taken again like any other, so another replica gets its turn.
 
-// A delivery whose host already has PerHost deliveries running in this process waits up to
-// busyWait for a slot (a healthy receiver frees one within milliseconds), then goes back
-// to the queue for busySnooze. A host whose last answer took longer than busyWait gets no
-// such wait: its deliveries go back to the queue at once, for about as long as its answers
-// take, spread by how many already wait (parkFor), so a slow or dead host holds no worker
-// beyond its PerHost sending and its waiting deliveries do not come back all at once.
+// A delivery whose host already has PerHost deliveries running in this process waits in
+// the host's line for a place (a healthy receiver frees one within milliseconds; each freed
+// place wakes the first in line, not every waiting delivery), up to lineWait, then goes
+// back to the queue for busySnooze: a queued-again delivery costs the job queue two writes
+// // and a fetch, a waiting one nothing, and a busy healthy host's line moves at its
+// answers' pace (a few hundred a second on a loaded machine). Every busyWait in line it
+// looks at the host again. A host whose last answer took longer than busyWait gets no
+// such wait, nor does one whose requests out now have been out longer than busyWait (a dead
+// host is known as such at once, not only at its first time-out): its deliveries go back to
+// the queue at once, for about as long as its answers take, spread by how many already wait
+// (parkLocked), so a slow or dead host holds no worker beyond its PerHost sending and its
+// waiting deliveries do not come back all at once.
 const (
 	busyWait   = 25 * time.Millisecond
 	busySnooze = 200 * time.Millisecond
+	lineWait   = time.Second
 	slotIdle   = 50 * time.Millisecond
 )
 
@@ -40,6 +47,8 @@ func (c Config) slotReuse() time.Duration { return c.JobTimeout() }
 // hostState is this process's view of one host.
 type hostState struct {
 	inFlight int
+	// sending are when this process's requests to the host now out were sent.
+	sending map[*place]time.Time
 	// idle are shared slots this process holds that no delivery uses, latest freed last.
 	idle []heldSlot
 	// latency is how long the host's last answer (or time-out) took.
@@ -47,6 +56,8 @@ type hostState struct {
 	// parked are when the deliveries sent back to the queue for a slow host come back.
 	parked   []time.Time
 	sweeping bool
+	// waiting is the line of deliveries waiting for a place, first first.
+	waiting []chan struct{}
 }
 
 // heldSlot is a shared slot this process holds.
@@ -79,7 +90,7 @@ const noSlot = -1
 func (e *Engine) hostLocked(host string) *hostState {
 	h := e.hosts[host]
 	if h == nil {
-		h = &hostState{}
+		h = &hostState{sending: map[*place]time.Time{}}
 		e.hosts[host] = h
 	}
 	return h
@@ -89,6 +100,7 @@ func (e *Engine) hostLocked(host string) *hostState {
 func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) {
 	timer := time.NewTimer(busyWait)
 	defer timer.Stop()
+	until := time.Now().Add(lineWait)
 	var stale []heldSlot
 	defer func() { e.freeSlots(ctx, host, stale) }()
 	for {
@@ -101,8 +113,10 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 				s := h.idle[len(h.idle)-1]
 				h.idle = h.idle[:len(h.idle)-1]
 				if now.Before(s.reuseUntil) {
+					p := &place{host: host, slot: s}
+					h.sending[p] = now
 					e.mu.Unlock()
-					return &place{host: host, slot: s}, 0
+					return p, 0
 				}
 				stale = append(stale, s)
 			}
@@ -113,20 +127,71 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 			}
 			return e.takeShared(ctx, host)
 		}
-		if h.latency > busyWait {
+		if h.slowLocked(now) {
 			wait := e.parkLocked(h, now)
 			e.mu.Unlock()
 			return nil, wait
 		}
-		freed := e.freed
-		e.mu.Unlock()
-		select {
-		case <-freed:
-		case <-timer.C:
-			return nil, busySnooze
-		case <-ctx.Done():
+		if !now.Before(until) {
+			e.mu.Unlock()
 			return nil, busySnooze
 		}
+		turn := make(chan struct{})
+		h.waiting = append(h.waiting, turn)
+		e.mu.Unlock()
+		if wait, left := e.inLine(ctx, host, turn, timer, until); left {
+			return nil, wait
+		}
+	}
+}
+
+// inLine waits in the host's line until the delivery's turn comes (left false: it tries
+// for a place again), or it leaves the line: its context ended, its wait ran out, or the
+// host turned slow (then it is parked like a delivery that finds a slow host).
+func (e *Engine) inLine(ctx context.Context, host string, turn chan struct{}, timer *time.Timer, until time.Time) (wait time.Duration, left bool) {
+	for {
+		select {
+		case <-turn:
+			return 0, false
+		case <-ctx.Done():
+			e.mu.Lock()
+			e.leaveLineLocked(host, turn)
+			e.mu.Unlock()
+			return busySnooze, true
+		case <-timer.C:
+			timer.Reset(busyWait)
+		}
+		e.mu.Lock()
+		select {
+		case <-turn: // woken meanwhile: a place is free
+			e.mu.Unlock()
+			return 0, false
+		default:
+		}
+		h, now := e.hosts[host], time.Now()
+		switch {
+		case h == nil:
+			e.mu.Unlock()
+			return 0, false
+		case h.slowLocked(now):
+			e.leaveLineLocked(host, turn)
+			wait = e.parkLocked(h, now)
+			e.mu.Unlock()
+			return wait, true
+		case !now.Before(until):
+			e.leaveLineLocked(host, turn)
+			e.mu.Unlock()
+			return busySnooze, true
+		}
+		e.mu.Unlock()
+	}
+}
+
+// leaveLineLocked takes a delivery that stopped waiting out of its host's line; one
+// already woken has left it.
+func (e *Engine) leaveLineLocked(host string, turn chan struct{}) {
+	if h := e.hosts[host]; h != nil {
+		h.waiting = slices.DeleteFunc(h.waiting, func(c chan struct{}) bool { return c == turn })
 	}
 }
 
@@ -136,10 +201,24 @@ func (e *Engine) take(ctx context.Context, host string) (*place, time.Duration) 
 func (e *Engine) parkLocked(h *hostState, now time.Time) time.Duration {
 	h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
 	rounds := 1 + float64(len(h.parked))/float64(e.cfg.PerHost)
-	wait := max(busySnooze, time.Duration(float64(h.latency)*(1+rand.Float64()*rounds)))
+	wait := max(busySnooze, time.Duration(float64(h.latencyLocked(now))*(1+rand.Float64()*rounds)))
 	h.parked = append(h.parked, now.Add(wait))
 	return wait
 }
+
+// latencyLocked is how long the host takes to answer: its last answer's time, or longer
+// when a request now out has waited longer than that.
+func (h *hostState) latencyLocked(now time.Time) time.Duration {
+	l := h.latency
+	for _, sent := range h.sending {
+		l = max(l, now.Sub(sent))
+	}
+	return l
+}
+
+// slowLocked reports whether a delivery that finds the host at its cap should go back to
+// the queue at once rather than wait for a place.
+func (h *hostState) slowLocked(now time.Time) bool { return h.latencyLocked(now) > busyWait }
 
 // takeShared takes one of host's shared slots for a delivery holding a place in this
 // process, or gives that place back when every slot is taken.
@@ -150,9 +229,9 @@ func (e *Engine) takeShared(ctx context.Context, host string) (*place, time.Dura
 		switch {
 		case err != nil:
 			e.log.Debug("webhook host slot unavailable; sending under this process's cap only", "host", host, "err", err)
-			return &place{host: host, slot: heldSlot{slot: noSlot}}, 0
+			return e.sendingFrom(&place{host: host, slot: heldSlot{slot: noSlot}}), 0
 		case ok:
-			return &place{host: host, slot: heldSlot{slot: slot, holder: holder, reuseUntil: time.Now().Add(e.cfg.slotReuse())}}, 0
+			return e.sendingFrom(&place{host: host, slot: heldSlot{slot: slot, holder: holder, reuseUntil: time.Now().Add(e.cfg.slotReuse())}}), 0
 		case full:
 			e.mu.Lock()
 			e.full[host] = time.Now().Add(fullFor)
@@ -163,15 +242,23 @@ func (e *Engine) takeShared(ctx context.Context, host string) (*place, time.Dura
 	return nil, e.giveUp(host)
 }
 
+// sendingFrom marks p's request as out from now.
+func (e *Engine) sendingFrom(p *place) *place {
+	e.mu.Lock()
+	e.hostLocked(p.host).sending[p] = time.Now()
+	e.mu.Unlock()
+	return p
+}
+
 // giveUp gives back the place in this process of a delivery that found no shared slot.
 func (e *Engine) giveUp(host string) time.Duration {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	h := e.hostLocked(host)
 	h.inFlight--
-	e.wakeLocked()
-	if h.latency > busyWait {
-		return e.parkLocked(h, time.Now())
+	h.wakeLocked()
+	if now := time.Now(); h.slowLocked(now) {
+		return e.parkLocked(h, now)
 	}
 	return busySnooze
 }
@@ -183,6 +270,7 @@ func (e *Engine) give(ctx context.Context, p *place, latency time.Duration) {
 	e.mu.Lock()
 	h := e.hostLocked(p.host)
 	h.inFlight--
+	delete(h.sending, p)
 	h.latency = latency
 	keep := p.slot.slot != noSlot && now.Before(p.slot.reuseUntil)
 	if keep {
@@ -192,23 +280,25 @@ func (e *Engine) give(ctx context.Context, p *place, latency time.Duration) {
 			h.sweeping = true
 			time.AfterFunc(slotIdle, func() { e.sweep(p.host) })
 		}
-	} else if h.inFlight == 0 && len(h.idle) == 0 && !h.sweeping {
+	} else if h.inFlight == 0 && len(h.idle) == 0 && !h.sweeping && len(h.waiting) == 0 {
 		h.parked = slices.DeleteFunc(h.parked, func(t time.Time) bool { return !t.After(now) })
 		if len(h.parked) == 0 {
 			delete(e.hosts, p.host)
 		}
 	}
-	e.wakeLocked()
+	h.wakeLocked()
 	e.mu.Unlock()
 	if !keep {
 		e.freeSlots(ctx, p.host, []heldSlot{p.slot})
 	}
 }
 
-// wakeLocked tells the deliveries waiting in take that a place or slot is free.
-func (e *Engine) wakeLocked() {
-	close(e.freed)
-	e.freed = make(chan struct{})
+// wakeLocked tells the first delivery in the host's line that a place is free.
+func (h *hostState) wakeLocked() {
+	if len(h.waiting) > 0 {
+		close(h.waiting[0])
+		h.waiting = h.waiting[1:]
+	}
 }
 
 // sweep gives back the host's slots no delivery has used for slotIdle, and comes back
@@ -232,7 +322,7 @@ func (e *Engine) sweep(host string) {
 	h.sweeping = len(h.idle) > 0
 	if h.sweeping {
 		time.AfterFunc(slotIdle, func() { e.sweep(host) })
-	} else if h.inFlight == 0 {
+	} else if h.inFlight == 0 && len(h.waiting) == 0 {
 		delete(e.hosts, host)
 	}
 	e.mu.Unlock()

@@ -109,3 +109,34 @@ func TestHostCapWithKeptSlots(t *testing.T) {
 	}
 	t.Logf("deliveries completed by %d processes; most at once %d", workers, rc.MostAtOnce())
 }
+
+// A host whose slots are all held by requests that get no answer holds no worker beyond
+// them: with one worker more than the cap, and the dead host's deliveries queued before the
+// others, every delivery to a healthy host arrives while the dead one still holds its
+// requests (its time-out is longer than the test's wait, so no time-out frees a worker).
+func TestFullHostHoldsNoFurtherWorker(t *testing.T) {
+	t.Parallel()
+	const perHost, n = 2, 20
+	dead, fast := testsupport.NewTLSReceiver(t), testsupport.NewTLSReceiver(t)
+	release := make(chan struct{})
+	dead.Answer = func(testsupport.Delivery) (int, time.Duration) { <-release; return 200, 0 }
+	env := testsupport.New(t, func(s *testsupport.Setup) {
+		testsupport.Route(s, dead, fast)
+		s.Webhooks.PerHost, s.Webhooks.Timeout = perHost, 5*time.Minute
+		s.Jobs.Queues[webhooks.Queue] = perHost + 1
+		s.Jobs.RescueAfter = 10 * time.Minute
+	})
+	// Answered before the service stops, which would otherwise wait out the time-out.
+	t.Cleanup(func() { close(release) })
+	a := newClient(t, env, "full-host")
+	for i := range n {
+		record(t, env, a, "item/updated", fmt.Sprint(dead.URL, "/dead/", i))
+	}
+	for i := range n {
+		record(t, env, a, "item/updated", fmt.Sprint(fast.URL, "/fast/", i))
+	}
+	fast.Await(t, "every delivery at the healthy receiver", time.Minute, func(got []testsupport.Delivery) bool { return len(got) == n })
+	if got := len(dead.Got()); got != perHost {
+		t.Fatalf("the dead receiver, which has answered nothing, got %d requests under a cap of %d", got, perHost)
+	}
+}

@@ -220,7 +220,7 @@ func (c *config) loadWebhooks() error {
 		}
 		c.Webhooks.Limit = n
 	}
-	c.WebhookWorkers = 50
+	c.WebhookWorkers = webhooks.Workers
 	if v := os.Getenv("PONTE_WEBHOOK_WORKERS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

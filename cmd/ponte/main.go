@@ -213,7 +213,7 @@ serve and migrate override the variables they name.
                                waits before each retry, e.g. 0s,0s,1h,0s,0s,2h,0s,0s (A's);
                                the short one is for item/login_succeeded (and, in B,
                                item/waiting_user_input)
-   PONTE_WEBHOOK_WORKERS       deliveries sent at once per process (50)
+   PONTE_WEBHOOK_WORKERS       deliveries sent at once per process (200)
    PONTE_PAYMENT_AUTH_TIMEOUT  how long a payer has to authorize a payment intent (30m)
    PONTE_AUTOMATIC_PIX_AUTH_TIMEOUT
                                the same for automatic PIX authorizations (60m)
