@@ -27,7 +27,7 @@ func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []mode
 	if err != nil {
 		return err
 	}
-	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
 		return err
 	}
 	_, err = tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
