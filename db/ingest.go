@@ -502,23 +502,29 @@ type Document struct {
 	Data any
 }
 
-// ReplaceDocuments replaces an item's documents of one kind with list, in one round trip
-// for the inserts.
+// ReplaceDocuments makes an item's documents of one kind those of list, in one round trip:
+// the ones no longer listed are deleted, new ones inserted, and a stored one rewritten only
+// when its content changed, so an unchanged sync writes none and each document keeps its
+// createdAt, and its updatedAt until it changes.
 func (tx *Tx) ReplaceDocuments(ctx context.Context, itemID uuid.UUID, kind string, list []Document, now time.Time) error {
-	if _, err := tx.pg.Exec(ctx, `DELETE FROM product_documents WHERE item_id = $1 AND kind = $2`, itemID, kind); err != nil {
-		return err
+	ids := make([]uuid.UUID, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
 	}
 	batch := &pgx.Batch{}
+	batch.Queue(`DELETE FROM product_documents WHERE item_id = $1 AND kind = $2 AND NOT (id = ANY($3))`, itemID, kind, ids)
 	for _, d := range list {
 		data, err := json.Marshal(d.Data)
 		if err != nil {
 			return err
 		}
-		batch.Queue(`INSERT INTO product_documents (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, d.ID, kind, itemID, d.Owner, d.Sort, data, now)
-	}
-	if batch.Len() == 0 {
-		return nil
+		batch.Queue(`INSERT INTO product_documents AS p (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+			ON CONFLICT (kind, id) DO UPDATE SET owner_id = EXCLUDED.owner_id, sort_key = EXCLUDED.sort_key, data = EXCLUDED.data,
+				updated_at = EXCLUDED.updated_at
+			WHERE p.item_id = EXCLUDED.item_id
+				AND (p.owner_id, p.sort_key, p.data) IS DISTINCT FROM (EXCLUDED.owner_id, EXCLUDED.sort_key, EXCLUDED.data)`,
+			d.ID, kind, itemID, d.Owner, d.Sort, data, now)
 	}
 	return tx.pg.SendBatch(ctx, batch).Close()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/db"
 	"ponte/model"
@@ -196,5 +197,47 @@ func TestTransactionStatementsReadOnePartition(t *testing.T) {
 		if !s.check(changes[acc]) {
 			t.Errorf("%s: changes %+v", s.name, changes[acc])
 		}
+	}
+}
+
+// An item's documents are rewritten only when they change: the same list again keeps each
+// document's row and dates; a changed one moves its updatedAt only, and an unlisted one goes.
+func TestReplaceDocumentsWritesOnlyChanges(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	ctx := context.Background()
+	w := newRuleWorld(t, env, "documents")
+	a, b := uuid.New(), uuid.New()
+	replace := func(at time.Time, list ...db.Document) {
+		t.Helper()
+		if err := env.DB.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return tx.ReplaceDocuments(ctx, w.item, "loan", list, at)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dates := func() map[uuid.UUID][2]time.Time {
+		t.Helper()
+		rows, err := env.DB.Pool.Query(ctx, `SELECT id, created_at, updated_at FROM product_documents WHERE item_id = $1 AND kind = 'loan'`, w.item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[uuid.UUID][2]time.Time{}
+		var id uuid.UUID
+		var c, u time.Time
+		if _, err := pgx.ForEachRow(rows, []any{&id, &c, &u}, func() error { out[id] = [2]time.Time{c.UTC(), u.UTC()}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	replace(t0, db.Document{ID: a, Data: map[string]any{"v": 1}}, db.Document{ID: b, Data: map[string]any{"v": 2}})
+	replace(t0.Add(time.Hour), db.Document{ID: a, Data: map[string]any{"v": 1}}, db.Document{ID: b, Data: map[string]any{"v": 2}})
+	if got := dates(); len(got) != 2 || got[a] != [2]time.Time{t0, t0} || got[b] != [2]time.Time{t0, t0} {
+		t.Fatalf("after an unchanged replace: %v, want both created and updated at %s", got, t0)
+	}
+	replace(t0.Add(2*time.Hour), db.Document{ID: a, Data: map[string]any{"v": 3}})
+	if got := dates(); len(got) != 1 || got[a] != [2]time.Time{t0, t0.Add(2 * time.Hour)} {
+		t.Fatalf("after a change and a removal: %v, want only %s created %s, updated 2h later", got, a, t0)
 	}
 }
