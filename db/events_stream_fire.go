@@ -31,14 +31,22 @@ type TransactionSummary struct {
 // the moment the first of them was written.
 func (c *conn) AccountTransactionSummary(ctx context.Context, accountID uuid.UUID) (*TransactionSummary, error) {
 	s := new(TransactionSummary)
-	err := c.pg.QueryRow(ctx, `SELECT count(*), min(date), min(created_at) FROM transactions WHERE account_id = $1`, accountID).
+	item, err := c.itemOfAccount(ctx, accountID)
+	if err != nil || item == nil {
+		return s, err
+	}
+	err = c.pg.QueryRow(ctx, `SELECT count(*), min(date), min(created_at) FROM transactions WHERE item_id = $1 AND account_id = $2`, *item, accountID).
 		Scan(&s.Count, &s.MinDate, &s.MinCreatedAt)
 	return s, err
 }
 
 // LatestTransactionIDs lists up to limit of an account's transactions, latest date first.
 func (c *conn) LatestTransactionIDs(ctx context.Context, accountID uuid.UUID, limit int) ([]uuid.UUID, error) {
-	rows, err := c.pg.Query(ctx, `SELECT id FROM transactions WHERE account_id = $1 ORDER BY date DESC, id DESC LIMIT $2`, accountID, limit)
+	item, err := c.itemOfAccount(ctx, accountID)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	rows, err := c.pg.Query(ctx, `SELECT id FROM transactions WHERE item_id = $1 AND account_id = $2 ORDER BY date DESC, id DESC LIMIT $3`, *item, accountID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +56,25 @@ func (c *conn) LatestTransactionIDs(ctx context.Context, accountID uuid.UUID, li
 // CountAccountTransactions counts how many of ids are transactions of the account.
 func (c *conn) CountAccountTransactions(ctx context.Context, accountID uuid.UUID, ids []uuid.UUID) (int, error) {
 	var n int
-	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE account_id = $1 AND id = ANY($2)`, accountID, ids).Scan(&n)
+	item, err := c.itemOfAccount(ctx, accountID)
+	if err != nil || item == nil {
+		return 0, err
+	}
+	err = c.pg.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE item_id = $1 AND account_id = $2 AND id = ANY($3)`, *item, accountID, ids).Scan(&n)
 	return n, err
+}
+
+// itemOfAccount is the item an account belongs to (nil for no such account): a read of
+// transactions that names the item is planned on its one partition, where one that names
+// only the account probes all of them.
+func (c *conn) itemOfAccount(ctx context.Context, accountID uuid.UUID) (*uuid.UUID, error) {
+	var item uuid.UUID
+	err := c.pg.QueryRow(ctx, `SELECT item_id FROM accounts WHERE id = $1`, accountID).Scan(&item)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &item, nil
 }

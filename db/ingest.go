@@ -27,7 +27,7 @@ func (tx *Tx) ReplaceAccounts(ctx context.Context, itemID uuid.UUID, list []mode
 	if err != nil {
 		return err
 	}
-	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
+	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2)))`, itemID, ids); err != nil {
 		return err
 	}
 	_, err = tx.pg.Exec(ctx, `DELETE FROM accounts WHERE item_id = $1 AND NOT (id = ANY($2))`, itemID, ids)
@@ -170,7 +170,7 @@ type Delivery struct {
 // document only when the hashes differ: an unchanged row costs an index lookup.
 func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	var existing bool
-	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
+	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
 		return nil, err
 	}
 	if !existing {
@@ -219,27 +219,144 @@ type changedRow struct {
 	Account uuid.UUID
 }
 
-// mergeTransactions stages the history and merges it: new rows inserted, changed ones
-// rewritten, and those gone from the snapshot's window deleted.
+// mergeTransactions compares the history with what is stored in one pass and writes only
+// the difference: the stored rows of the delivery's window are read once (id, account,
+// date, content hash: one partition, one index range), the rows whose hash matches are
+// left alone, the others are staged and merged, and the stored rows gone from the window
+// are deleted by id. An unchanged history costs that read and nothing else: no staging,
+// no write, no event.
 func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+	staged, gone, err := tx.compareStored(ctx, itemID, list, d)
+	if err != nil {
+		return nil, err
+	}
+	changes := map[uuid.UUID]*TransactionChanges{}
+	if len(staged) > 0 {
+		if err := tx.stageAndMerge(ctx, itemID, staged, now, changes); err != nil {
+			return nil, err
+		}
+	}
+	if len(gone) == 0 {
+		return changes, nil
+	}
+	rows, err := tx.pg.Query(ctx, `DELETE FROM transactions WHERE item_id = $1 AND id = ANY($2) RETURNING id, account_id`, itemID, gone)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := pgx.CollectRows(rows, pgx.RowToStructByPos[changedRow])
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range deleted {
+		c, ok := changes[r.Account]
+		if !ok {
+			c = &TransactionChanges{}
+			changes[r.Account] = c
+		}
+		c.Deleted = append(c.Deleted, r.ID)
+	}
+	return changes, nil
+}
+
+// compareStored reads the stored rows the delivery speaks for and says which rows of list
+// must be merged (new ones, ones whose content hash differs, and any the read did not
+// meet, such as a row dated before an incremental window) and which stored rows are gone.
+// The window is the one the staged merge used: with Since, the named accounts' rows dated
+// at or after it; for a whole history, each account's rows from its earliest listed date;
+// for a statement file (Adds), nothing is gone and only listed ids are compared.
+func (tx *Tx) compareStored(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery) (staged []model.Transaction, gone []uuid.UUID, err error) {
+	type listed struct {
+		at   int
+		hash int64
+		same bool
+	}
+	byID := make(map[uuid.UUID]*listed, len(list))
+	marks := make([]listed, len(list))
+	from := map[uuid.UUID]time.Time{} // a whole history's window per account
+	ids := make([]uuid.UUID, 0, len(list))
+	for i := range list {
+		t := &list[i]
+		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
+		doc, err := json.Marshal(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		marks[i] = listed{at: i, hash: contentHash(doc)}
+		byID[t.ID] = &marks[i]
+		ids = append(ids, t.ID)
+		if m, ok := from[t.AccountID]; !ok || t.Date.Before(m) {
+			from[t.AccountID] = t.Date.Time
+		}
+	}
+	var rows pgx.Rows
+	switch {
+	case d.Adds:
+		rows, err = tx.pg.Query(ctx, `SELECT id, account_id, date, content_hash FROM transactions
+			WHERE item_id = $1 AND id = ANY($2)`, itemID, ids)
+	case d.Since != nil:
+		rows, err = tx.pg.Query(ctx, `SELECT id, account_id, date, content_hash FROM transactions
+			WHERE item_id = $1 AND account_id = ANY($2) AND date >= $3`, itemID, d.Accounts, *d.Since)
+	default:
+		accounts := make([]uuid.UUID, 0, len(from))
+		for a := range from {
+			accounts = append(accounts, a)
+		}
+		rows, err = tx.pg.Query(ctx, `SELECT id, account_id, date, content_hash FROM transactions
+			WHERE item_id = $1 AND account_id = ANY($2)`, itemID, accounts)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var id, account uuid.UUID
+	var date time.Time
+	var hash *int64
+	_, err = pgx.ForEachRow(rows, []any{&id, &account, &date, &hash}, func() error {
+		if m, ok := byID[id]; ok {
+			m.same = hash != nil && *hash == m.hash
+			return nil
+		}
+		switch {
+		case d.Adds:
+		case d.Since != nil:
+			gone = append(gone, id)
+		default:
+			if m, ok := from[account]; ok && !date.Before(m) {
+				gone = append(gone, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range marks {
+		if !marks[i].same {
+			staged = append(staged, list[marks[i].at])
+		}
+	}
+	return staged, gone, nil
+}
+
+// stageAndMerge merges the rows compareStored found new or changed: staged with COPY, then
+// new rows inserted and changed ones rewritten in set-based statements.
+func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.Transaction, now time.Time, changes map[uuid.UUID]*TransactionChanges) error {
 	if _, err := tx.pg.Exec(ctx, `CREATE TEMP TABLE tx_stage (
 		id uuid, account_id uuid, date timestamptz, status text, amount numeric, bill_id uuid, type text, category_id text,
 		auto_category_id text, category_rule_id uuid, match_text text, content_hash bigint, data jsonb) ON COMMIT DROP`); err != nil {
-		return nil, err
+		return err
 	}
 	src, encErr := transactionRows(list, nil)
 	if _, err := tx.pg.CopyFrom(ctx, pgx.Identifier{"tx_stage"}, transactionColumns, src); err != nil {
 		if *encErr != nil {
-			return nil, *encErr
+			return *encErr
 		}
-		return nil, fmt.Errorf("stage transactions: %w", err)
+		return fmt.Errorf("stage transactions: %w", err)
 	}
 	// A temporary table has no statistics until analyzed: without them the planner guesses
 	// its size and may scan the item's whole history to join a window of rows.
 	if _, err := tx.pg.Exec(ctx, `ANALYZE tx_stage`); err != nil {
-		return nil, err
+		return err
 	}
-	changes := map[uuid.UUID]*TransactionChanges{}
 	get := func(id uuid.UUID) *TransactionChanges {
 		c, ok := changes[id]
 		if !ok {
@@ -259,7 +376,7 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 			RETURNING account_id, date)
 		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, stamp)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	created, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct {
 		Account uuid.UUID
@@ -267,7 +384,7 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 		Min     time.Time
 	}])
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, r := range created {
 		c := get(r.Account)
@@ -306,38 +423,16 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 			content_hash = s.content_hash, updated_at = $2
 		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id AND t.item_id = $1
 		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
-		return nil, err
+		return err
 	}
 	// The rows whose hash differed but whose content did not (a document a chosen category
 	// or a rule laid over, or one stored before hashes) take the sync's hash, so the next
 	// sync settles them by hash too. Their document and updatedAt stay.
 	if _, err := tx.pg.Exec(ctx, `UPDATE transactions t SET content_hash = s.content_hash FROM tx_stage s
 		WHERE t.id = s.id AND t.item_id = $1 AND t.content_hash IS DISTINCT FROM s.content_hash`, itemID); err != nil {
-		return nil, err
+		return err
 	}
-	if d.Adds {
-		return changes, nil
-	}
-	if d.Since != nil {
-		// An incremental read covers its window on every account it names, rows or none.
-		if err := collect(`DELETE FROM transactions t
-			WHERE t.account_id = ANY($2) AND t.item_id = $1 AND t.date >= $3
-				AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
-			RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Deleted = append(c.Deleted, id) },
-			itemID, d.Accounts, *d.Since); err != nil {
-			return nil, err
-		}
-		return changes, nil
-	}
-	// Only rows inside the snapshot's window can have disappeared: older history is kept.
-	if err := collect(`DELETE FROM transactions t
-		USING (SELECT account_id, min(date) AS since FROM tx_stage GROUP BY account_id) w
-		WHERE t.item_id = $1 AND t.account_id = w.account_id AND t.date >= w.since
-			AND NOT EXISTS (SELECT 1 FROM tx_stage s WHERE s.id = t.id)
-		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Deleted = append(c.Deleted, id) }, itemID); err != nil {
-		return nil, err
-	}
-	return changes, nil
+	return nil
 }
 
 // transactionColumns are the columns transactionRows fills, after the extra ones.
@@ -428,23 +523,29 @@ type Document struct {
 	Data any
 }
 
-// ReplaceDocuments replaces an item's documents of one kind with list, in one round trip
-// for the inserts.
+// ReplaceDocuments makes an item's documents of one kind those of list, in one round trip:
+// the ones no longer listed are deleted, new ones inserted, and a stored one rewritten only
+// when its content changed, so an unchanged sync writes none and each document keeps its
+// createdAt, and its updatedAt until it changes.
 func (tx *Tx) ReplaceDocuments(ctx context.Context, itemID uuid.UUID, kind string, list []Document, now time.Time) error {
-	if _, err := tx.pg.Exec(ctx, `DELETE FROM product_documents WHERE item_id = $1 AND kind = $2`, itemID, kind); err != nil {
-		return err
+	ids := make([]uuid.UUID, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
 	}
 	batch := &pgx.Batch{}
+	batch.Queue(`DELETE FROM product_documents WHERE item_id = $1 AND kind = $2 AND NOT (id = ANY($3))`, itemID, kind, ids)
 	for _, d := range list {
 		data, err := json.Marshal(d.Data)
 		if err != nil {
 			return err
 		}
-		batch.Queue(`INSERT INTO product_documents (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, d.ID, kind, itemID, d.Owner, d.Sort, data, now)
-	}
-	if batch.Len() == 0 {
-		return nil
+		batch.Queue(`INSERT INTO product_documents AS p (id, kind, item_id, owner_id, sort_key, data, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+			ON CONFLICT (kind, id) DO UPDATE SET owner_id = EXCLUDED.owner_id, sort_key = EXCLUDED.sort_key, data = EXCLUDED.data,
+				updated_at = EXCLUDED.updated_at
+			WHERE p.item_id = EXCLUDED.item_id
+				AND (p.owner_id, p.sort_key, p.data) IS DISTINCT FROM (EXCLUDED.owner_id, EXCLUDED.sort_key, EXCLUDED.data)`,
+			d.ID, kind, itemID, d.Owner, d.Sort, data, now)
 	}
 	return tx.pg.SendBatch(ctx, batch).Close()
 }

@@ -2,10 +2,13 @@ package itemsync_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"ponte/db"
 	"ponte/model"
@@ -91,5 +94,150 @@ func TestTransactionKeyIsPerItem(t *testing.T) {
 	var left int
 	if err := env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE item_id = $1`, w.item).Scan(&left); err != nil || left == 0 {
 		t.Errorf("item B's deletion left item A %d transactions (%v)", left, err)
+	}
+}
+
+// A sync's statements on transactions name the item, so each is planned on the item's one
+// partition: with every other partition locked by another transaction, an item's first
+// ingest, its unchanged, changed, incremental and additive re-ingests and the reads of the
+// sandbox's fired events all finish. A statement that named only an account or an id would
+// have to open the other partitions and wait for their locks.
+func TestTransactionStatementsReadOnePartition(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	ctx := context.Background()
+	w := newRuleWorld(t, env, "one-partition")
+	var accA uuid.UUID
+	for id := range w.accounts {
+		accA = id
+		break
+	}
+	item, acc := uuid.New(), uuid.New()
+	env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
+		FROM items i WHERE i.id = $1`, w.item, item)
+	env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
+		FROM accounts a WHERE a.id = $1`, accA, acc, item)
+	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	row := func(n int, desc string) model.Transaction {
+		return model.Transaction{ID: uuid.NewSHA1(item, []byte{byte(n)}), AccountID: acc, Date: model.NewTime(day.AddDate(0, 0, n)),
+			Description: desc, Type: "DEBIT", Amount: -float64(n + 1), CurrencyCode: "BRL", Status: "POSTED"}
+	}
+	first := []model.Transaction{row(0, "A"), row(1, "B"), row(2, "C")}
+	ingest := func(ctx context.Context, list []model.Transaction, d db.Delivery) (map[uuid.UUID]*db.TransactionChanges, error) {
+		var changes map[uuid.UUID]*db.TransactionChanges
+		err := env.DB.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			var err error
+			changes, err = tx.IngestTransactions(ctx, item, slices.Clone(list), d, time.Now())
+			return err
+		})
+		return changes, err
+	}
+	if _, err := ingest(ctx, first, db.Delivery{}); err != nil {
+		t.Fatal(err)
+	}
+	var own string
+	if err := env.DB.Pool.QueryRow(ctx, `SELECT tableoid::regclass::text FROM transactions WHERE item_id = $1 LIMIT 1`, item).Scan(&own); err != nil {
+		t.Fatal(err)
+	}
+	locker, err := env.DB.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = locker.Rollback(ctx) }()
+	if _, err := locker.Exec(ctx, `DO $$ DECLARE p text; BEGIN
+		FOR p IN SELECT relid::regclass::text FROM pg_partition_tree('transactions') WHERE isleaf AND relid::regclass::text <> '`+own+`' LOOP
+			EXECUTE 'LOCK TABLE ' || p || ' IN ACCESS EXCLUSIVE MODE';
+		END LOOP; END $$`); err != nil {
+		t.Fatal(err)
+	}
+	since := day.AddDate(0, 0, 2)
+	steps := []struct {
+		name  string
+		run   func(context.Context) (map[uuid.UUID]*db.TransactionChanges, error)
+		check func(*db.TransactionChanges) bool
+	}{
+		{"unchanged re-ingest", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			return ingest(ctx, first, db.Delivery{})
+		}, func(c *db.TransactionChanges) bool { return c == nil }},
+		{"re-ingest with one changed, one gone, one new", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			return ingest(ctx, []model.Transaction{row(0, "A"), row(1, "B2"), row(3, "D")}, db.Delivery{})
+		}, func(c *db.TransactionChanges) bool {
+			return c != nil && c.Created == 1 && len(c.Updated) == 1 && len(c.Deleted) == 1
+		}},
+		{"incremental re-ingest", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			return ingest(ctx, []model.Transaction{row(4, "E")}, db.Delivery{Since: &since, Accounts: []uuid.UUID{acc}})
+		}, func(c *db.TransactionChanges) bool { return c != nil && c.Created == 1 && len(c.Deleted) == 1 }},
+		{"additive re-ingest", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			return ingest(ctx, []model.Transaction{row(5, "F"), row(0, "A")}, db.Delivery{Adds: true})
+		}, func(c *db.TransactionChanges) bool { return c != nil && c.Created == 1 && len(c.Updated) == 0 }},
+		{"fired events' reads", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			s, err := env.DB.AccountTransactionSummary(ctx, acc)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := env.DB.LatestTransactionIDs(ctx, acc, 10)
+			if err != nil {
+				return nil, err
+			}
+			n, err := env.DB.CountAccountTransactions(ctx, acc, ids)
+			if err != nil || s.Count != 4 || len(ids) != 4 || n != 4 {
+				return nil, fmt.Errorf("summary %d, latest %d, counted %d (%v); want 4 each", s.Count, len(ids), n, err)
+			}
+			return nil, nil
+		}, func(c *db.TransactionChanges) bool { return c == nil }},
+	}
+	for _, s := range steps {
+		// A statement waiting on a locked partition never ends by itself.
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		changes, err := s.run(sctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s with the other partitions locked: %v", s.name, err)
+		}
+		if !s.check(changes[acc]) {
+			t.Errorf("%s: changes %+v", s.name, changes[acc])
+		}
+	}
+}
+
+// An item's documents are rewritten only when they change: the same list again keeps each
+// document's row and dates; a changed one moves its updatedAt only, and an unlisted one goes.
+func TestReplaceDocumentsWritesOnlyChanges(t *testing.T) {
+	t.Parallel()
+	env := testsupport.New(t)
+	ctx := context.Background()
+	w := newRuleWorld(t, env, "documents")
+	a, b := uuid.New(), uuid.New()
+	replace := func(at time.Time, list ...db.Document) {
+		t.Helper()
+		if err := env.DB.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return tx.ReplaceDocuments(ctx, w.item, "loan", list, at)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dates := func() map[uuid.UUID][2]time.Time {
+		t.Helper()
+		rows, err := env.DB.Pool.Query(ctx, `SELECT id, created_at, updated_at FROM product_documents WHERE item_id = $1 AND kind = 'loan'`, w.item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[uuid.UUID][2]time.Time{}
+		var id uuid.UUID
+		var c, u time.Time
+		if _, err := pgx.ForEachRow(rows, []any{&id, &c, &u}, func() error { out[id] = [2]time.Time{c.UTC(), u.UTC()}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	replace(t0, db.Document{ID: a, Data: map[string]any{"v": 1}}, db.Document{ID: b, Data: map[string]any{"v": 2}})
+	replace(t0.Add(time.Hour), db.Document{ID: a, Data: map[string]any{"v": 1}}, db.Document{ID: b, Data: map[string]any{"v": 2}})
+	if got := dates(); len(got) != 2 || got[a] != [2]time.Time{t0, t0} || got[b] != [2]time.Time{t0, t0} {
+		t.Fatalf("after an unchanged replace: %v, want both created and updated at %s", got, t0)
+	}
+	replace(t0.Add(2*time.Hour), db.Document{ID: a, Data: map[string]any{"v": 3}})
+	if got := dates(); len(got) != 1 || got[a] != [2]time.Time{t0, t0.Add(2 * time.Hour)} {
+		t.Fatalf("after a change and a removal: %v, want only %s created %s, updated 2h later", got, a, t0)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // the host's line for a place (a healthy receiver frees one within milliseconds; each freed
 // place wakes the first in line, not every waiting delivery), up to lineWait, then goes
 // back to the queue for busySnooze: a queued-again delivery costs the job queue two writes
-// // and a fetch, a waiting one nothing, and a busy healthy host's line moves at its
+// and a fetch, a waiting one nothing, and a busy healthy host's line moves at its
 // answers' pace (a few hundred a second on a loaded machine). Every busyWait in line it
 // looks at the host again. A host whose last answer took longer than busyWait gets no
 // such wait, nor does one whose requests out now have been out longer than busyWait (a dead
@@ -36,8 +36,10 @@ import (
 const (
 	busyWait   = 25 * time.Millisecond
 	busySnooze = 200 * time.Millisecond
-	lineWait   = time.Second
-	slotIdle   = 50 * time.Millisecond
+	// lineWait comes out of the 2 s a delivery's job has beyond its request's time-out:
+	// a wait of 1 s there let a job outlive the limit under load and be run again.
+	lineWait = busySnooze
+	slotIdle = 50 * time.Millisecond
 )
 
 // slotReuse is how long a process may reuse a shared slot it took: one delivery's longest
