@@ -2,9 +2,12 @@ package db
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -188,8 +191,13 @@ func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []m
 // the staging and merge steps would only cost time. prepare (if any) runs on each row in
 // COPY's encoding goroutine, on one core while PostgreSQL takes the rows already sent on
 // the other; a failure anywhere fails the COPY, and with it the whole transaction.
+//
+// Rows go in the order of the account indexes, (account_id, date, id): each index that
+// leads with the account then grows at one end per account instead of at random places,
+// which PostgreSQL writes faster (its B-tree inserts at the right end without a search,
+// and splits pages full). The caller's list keeps its order.
 func (tx *Tx) copyNewTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, prepare func(*model.Transaction), now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
-	src, encErr := preparedRows(list, prepare, &now, itemID, now, now)
+	src, encErr := preparedRows(list, accountOrder(list), prepare, &now, itemID, now, now)
 	if _, err := tx.pg.CopyFrom(ctx, pgx.Identifier{"transactions"},
 		append([]string{"item_id", "created_at", "updated_at"}, transactionColumns...), src); err != nil {
 		if *encErr != nil {
@@ -458,12 +466,46 @@ func contentHash(doc []byte) int64 {
 // timestamps (staged rows, compared with stored ones before they are stamped). Rows are
 // encoded as COPY asks for them, so a million-row history is never held twice.
 func transactionRows(list []model.Transaction, stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
-	return preparedRows(list, nil, stamp, extra...)
+	return preparedRows(list, nil, nil, stamp, extra...)
 }
 
-// preparedRows is transactionRows that first completes each row with prepare (if any),
-// just before encoding it.
-func preparedRows(list []model.Transaction, prepare func(*model.Transaction), stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
+// accountOrder gives the positions of list in (account_id, date, id) order. It sorts
+// compact keys (the UUIDs as big-endian integers, which order as their bytes do), not the
+// documents, so comparisons stay within a few cache lines.
+func accountOrder(list []model.Transaction) []int {
+	type key struct {
+		a0, a1, date, i0, i1 uint64
+		at                   int
+	}
+	keys := make([]key, len(list))
+	for i := range list {
+		t := &list[i]
+		keys[i] = key{a0: binary.BigEndian.Uint64(t.AccountID[:8]), a1: binary.BigEndian.Uint64(t.AccountID[8:]),
+			date: uint64(t.Date.UnixNano()) ^ 1<<63, i0: binary.BigEndian.Uint64(t.ID[:8]), i1: binary.BigEndian.Uint64(t.ID[8:]), at: i}
+	}
+	slices.SortFunc(keys, func(x, y key) int {
+		switch {
+		case x.a0 != y.a0:
+			return cmp.Compare(x.a0, y.a0)
+		case x.a1 != y.a1:
+			return cmp.Compare(x.a1, y.a1)
+		case x.date != y.date:
+			return cmp.Compare(x.date, y.date)
+		case x.i0 != y.i0:
+			return cmp.Compare(x.i0, y.i0)
+		}
+		return cmp.Compare(x.i1, y.i1)
+	})
+	order := make([]int, len(keys))
+	for i, k := range keys {
+		order[i] = k.at
+	}
+	return order
+}
+
+// preparedRows is transactionRows that takes the rows in order (the list's own when nil)
+// and first completes each row with prepare (if any), just before encoding it.
+func preparedRows(list []model.Transaction, order []int, prepare func(*model.Transaction), stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
 	i := 0
 	var stamped []byte
 	if stamp != nil {
@@ -475,6 +517,9 @@ func preparedRows(list []model.Transaction, prepare func(*model.Transaction), st
 			return nil, nil
 		}
 		t := &list[i]
+		if order != nil {
+			t = &list[order[i]]
+		}
 		i++
 		if prepare != nil {
 			prepare(t)

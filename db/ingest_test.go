@@ -104,7 +104,7 @@ func TestPreparedRows(t *testing.T) {
 		prepare(&before[i])
 	}
 	want, wantErr := transactionRows(before, &stamp, item, stamp, stamp)
-	got, gotErr := preparedRows(history(), prepare, &stamp, item, stamp, stamp)
+	got, gotErr := preparedRows(history(), nil, prepare, &stamp, item, stamp, stamp)
 	for i := 0; ; i++ {
 		w, g := want.Next(), got.Next()
 		if w != g {
