@@ -381,8 +381,8 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 				s.auto_category_id, s.category_rule_id, s.match_text, s.content_hash,
 				(s.data || jsonb_build_object('createdAt', $3::text, 'updatedAt', $3::text))::text, $2, $2 FROM tx_stage s
 			ON CONFLICT (id, item_id) DO NOTHING
-			RETURNING account_id, date)
-		SELECT account_id, count(*), min(date) FROM ins GROUP BY account_id`, itemID, now, stamp)
+			RETURNING id, account_id, date)
+		SELECT account_id, count(*), min(date), array_agg(id) FROM ins GROUP BY account_id`, itemID, now, stamp)
 	if err != nil {
 		return err
 	}
@@ -390,9 +390,26 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 		Account uuid.UUID
 		N       int
 		Min     time.Time
+		IDs     []uuid.UUID
 	}])
 	if err != nil {
 		return err
+	}
+	// Only the staged rows the insert did not take can be stored already: the rewrites
+	// below look up just those by key. Joined with the whole stage instead, the planner
+	// scanned the item's whole partition to find a few changed rows among many new ones
+	// (two scans, most of a re-sync that adds 1% of a large history).
+	inserted := make(map[uuid.UUID]bool, len(list))
+	for _, r := range created {
+		for _, id := range r.IDs {
+			inserted[id] = true
+		}
+	}
+	var stored []uuid.UUID
+	for i := range list {
+		if !inserted[list[i].ID] {
+			stored = append(stored, list[i].ID)
+		}
 	}
 	for _, r := range created {
 		c := get(r.Account)
@@ -409,13 +426,16 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 		}
 		return err
 	}
+	if len(stored) == 0 {
+		return nil
+	}
 	// A row changed when the sync's document differs from the stored one without what the
 	// row lays over it (timestamps, and the category and its origin when the client chose
 	// one). What rules match and give back (match_text, auto_category_id) follows the sync.
 	// Equal hashes settle it without reading the document; only the others are compared.
 	if err := collect(`WITH cur AS (
 			SELECT t.id, t.data::jsonb AS j, t.user_category_id IS NOT NULL AS chosen
-			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.created_at < $2
+			FROM transactions t JOIN tx_stage s ON s.id = t.id WHERE t.item_id = $1 AND t.id = ANY($4) AND t.created_at < $2
 				AND t.content_hash IS DISTINCT FROM s.content_hash),
 		changed AS (
 			SELECT c.id, c.j, c.chosen FROM cur c JOIN tx_stage s ON s.id = c.id
@@ -430,14 +450,14 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 					WHEN s.data ? 'categoryOrigin' THEN jsonb_build_object('categoryOrigin', s.data->'categoryOrigin') ELSE '{}'::jsonb END)::text,
 			content_hash = s.content_hash, updated_at = $2
 		FROM changed c JOIN tx_stage s ON s.id = c.id WHERE t.id = c.id AND t.item_id = $1
-		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp); err != nil {
+		RETURNING t.id, t.account_id`, func(c *TransactionChanges, id uuid.UUID) { c.Updated = append(c.Updated, id) }, itemID, now, stamp, stored); err != nil {
 		return err
 	}
 	// The rows whose hash differed but whose content did not (a document a chosen category
 	// or a rule laid over, or one stored before hashes) take the sync's hash, so the next
 	// sync settles them by hash too. Their document and updatedAt stay.
 	if _, err := tx.pg.Exec(ctx, `UPDATE transactions t SET content_hash = s.content_hash FROM tx_stage s
-		WHERE t.id = s.id AND t.item_id = $1 AND t.content_hash IS DISTINCT FROM s.content_hash`, itemID); err != nil {
+		WHERE t.id = s.id AND t.item_id = $1 AND t.id = ANY($2) AND t.content_hash IS DISTINCT FROM s.content_hash`, itemID, stored); err != nil {
 		return err
 	}
 	return nil
