@@ -24,6 +24,22 @@ type ruleWorld struct {
 	accounts map[uuid.UUID]string // id -> subtype
 }
 
+// sibling adds an item of the same application beside w's, with one account copied from
+// one of w's (from): a second item for tests of what one item's rows may touch.
+func (w *ruleWorld) sibling(t testing.TB) (item, account, from uuid.UUID) {
+	t.Helper()
+	for id := range w.accounts {
+		from = id
+		break
+	}
+	item, account = uuid.New(), uuid.New()
+	w.env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
+		FROM items i WHERE i.id = $1`, w.item, item)
+	w.env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
+		FROM accounts a WHERE a.id = $1`, from, account, item)
+	return item, account, from
+}
+
 func newRuleWorld(t testing.TB, env *testsupport.Env, name string) *ruleWorld {
 	key := env.NewClient(t, name).APIKey
 	p, err := env.Auth.Verify(context.Background(), key)

@@ -23,16 +23,7 @@ func TestFirstHistoryPreparedAsCopied(t *testing.T) {
 	env := testsupport.New(t)
 	ctx := context.Background()
 	w := newRuleWorld(t, env, "first-history")
-	var accA uuid.UUID
-	for id := range w.accounts {
-		accA = id
-		break
-	}
-	item, acc := uuid.New(), uuid.New()
-	env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
-		FROM items i WHERE i.id = $1`, w.item, item)
-	env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
-		FROM accounts a WHERE a.id = $1`, accA, acc, item)
+	item, acc, _ := w.sibling(t)
 	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const n = 3000
 	history := func() []model.Transaction {

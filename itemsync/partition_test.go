@@ -24,16 +24,7 @@ func TestTransactionKeyIsPerItem(t *testing.T) {
 	env := testsupport.New(t)
 	ctx := context.Background()
 	w := newRuleWorld(t, env, "key-per-item")
-	var accA uuid.UUID
-	for id := range w.accounts {
-		accA = id
-		break
-	}
-	itemB, accB := uuid.New(), uuid.New()
-	env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
-		FROM items i WHERE i.id = $1`, w.item, itemB)
-	env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
-		FROM accounts a WHERE a.id = $1`, accA, accB, itemB)
+	itemB, accB, accA := w.sibling(t)
 	shared := uuid.New()
 	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tx := func(acc uuid.UUID, id uuid.UUID, desc string) model.Transaction {
@@ -107,16 +98,7 @@ func TestTransactionStatementsReadOnePartition(t *testing.T) {
 	env := testsupport.New(t)
 	ctx := context.Background()
 	w := newRuleWorld(t, env, "one-partition")
-	var accA uuid.UUID
-	for id := range w.accounts {
-		accA = id
-		break
-	}
-	item, acc := uuid.New(), uuid.New()
-	env.Exec(t, `INSERT INTO items SELECT (jsonb_populate_record(NULL::items, to_jsonb(i) || jsonb_build_object('id', $2::uuid))).*
-		FROM items i WHERE i.id = $1`, w.item, item)
-	env.Exec(t, `INSERT INTO accounts SELECT (jsonb_populate_record(NULL::accounts, to_jsonb(a) || jsonb_build_object('id', $2::uuid, 'item_id', $3::uuid))).*
-		FROM accounts a WHERE a.id = $1`, accA, acc, item)
+	item, acc, _ := w.sibling(t)
 	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	row := func(n int, desc string) model.Transaction {
 		return model.Transaction{ID: uuid.NewSHA1(item, []byte{byte(n)}), AccountID: acc, Date: model.NewTime(day.AddDate(0, 0, n)),
