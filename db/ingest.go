@@ -166,11 +166,10 @@ type Delivery struct {
 }
 
 // IngestTransactions stores an item's transactions as reported and says, per account,
-// what changed. An item's first history is copied straight into the table; later ones are
-// staged with COPY and merged in a few set-based statements, so a history of a million
-// rows costs a few statements, not a million, and a repeated execution changes nothing.
-// Each row carries a hash of its document (content_hash), so the merge reads a stored
-// document only when the hashes differ: an unchanged row costs an index lookup.
+// what changed. An item's first history is copied straight into the table; a later one is
+// compared with the stored rows of its window by each row's document hash (content_hash)
+// in one read, and only what differs is staged with COPY and merged in a few set-based
+// statements (mergeTransactions), so a repeated execution reads once and writes nothing.
 func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	var existing bool
 	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {

@@ -49,14 +49,20 @@ func (tx *Tx) mergeTransactions(ctx context.Context, itemID uuid.UUID, list []mo
 		return nil, err
 	}
 	for _, r := range deleted {
-		c, ok := changes[r.Account]
-		if !ok {
-			c = &TransactionChanges{}
-			changes[r.Account] = c
-		}
+		c := accountChanges(changes, r.Account)
 		c.Deleted = append(c.Deleted, r.ID)
 	}
 	return changes, nil
+}
+
+// accountChanges is account's entry in changes, added empty when it has none yet.
+func accountChanges(changes map[uuid.UUID]*TransactionChanges, account uuid.UUID) *TransactionChanges {
+	c, ok := changes[account]
+	if !ok {
+		c = &TransactionChanges{}
+		changes[account] = c
+	}
+	return c
 }
 
 // compareStored reads the stored rows the delivery speaks for and says which rows of list
@@ -158,14 +164,6 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 	if _, err := tx.pg.Exec(ctx, `ANALYZE tx_stage`); err != nil {
 		return err
 	}
-	get := func(id uuid.UUID) *TransactionChanges {
-		c, ok := changes[id]
-		if !ok {
-			c = &TransactionChanges{}
-			changes[id] = c
-		}
-		return c
-	}
 	stamp := model.NewTime(now).Format(model.TimeLayout)
 	rows, err := tx.pg.Query(ctx, `WITH ins AS (
 			INSERT INTO transactions (id, item_id, account_id, date, status, amount, bill_id, type, category_id,
@@ -205,7 +203,7 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 		}
 	}
 	for _, r := range created {
-		c := get(r.Account)
+		c := accountChanges(changes, r.Account)
 		c.Created, c.MinDate = r.N, r.Min
 	}
 	collect := func(sql string, into func(*TransactionChanges, uuid.UUID), args ...any) error {
@@ -215,7 +213,7 @@ func (tx *Tx) stageAndMerge(ctx context.Context, itemID uuid.UUID, list []model.
 		}
 		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[changedRow])
 		for _, r := range list {
-			into(get(r.Account), r.ID)
+			into(accountChanges(changes, r.Account), r.ID)
 		}
 		return err
 	}
