@@ -1,10 +1,12 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -252,6 +254,25 @@ func TestAccountsAndTransactions(t *testing.T) {
 		g.fails(t, q, map[string]any{"id": checking, "after": cursor, "f": map[string]any{"dateFrom": "2020-01-01"}}, "INVALID_CURSOR", 400)
 		g.fails(t, q, map[string]any{"id": uuid.NewString()}, "ACCOUNT_NOT_FOUND", 404)
 		w.other.fails(t, q, map[string]any{"id": checking}, "ACCOUNT_NOT_FOUND", 404)
+
+		// Through account(id), a later page is the root's page, with or without the
+		// account's own fields beside it, and its errors stay on the transactions field.
+		const page = `transactions(first: 3, after: $after) { pageInfo { hasNextPage endCursor } nodes { id date amount } }`
+		root, _ := json.Marshal(at(t, g.ok(t, `query($id: UUID!, $after: String) { `+strings.Replace(page, "(", "(accountId: $id, ", 1)+` }`,
+			map[string]any{"id": checking, "after": cursor}), "transactions"))
+		for _, own := range []string{"", "name "} {
+			q := `query($id: UUID!, $after: String) { account(id: $id) { ` + own + page + ` } }`
+			got, _ := json.Marshal(at(t, g.ok(t, q, map[string]any{"id": checking, "after": cursor}), "account.transactions"))
+			if string(got) != string(root) {
+				t.Fatalf("account(id) { %s...after } answered\n%s\nthe root's page\n%s", own, got, root)
+			}
+			r := g.fails(t, q, map[string]any{"id": checking, "after": tampered}, "INVALID_CURSOR", 400)
+			if path := fmt.Sprint(r.Errors[0].Path); path != "[account transactions]" {
+				t.Fatalf("account(id) { %s...tampered after }: error at %s", own, path)
+			}
+			g.fails(t, q, map[string]any{"id": uuid.NewString(), "after": cursor}, "ACCOUNT_NOT_FOUND", 404)
+			w.other.fails(t, q, map[string]any{"id": checking, "after": cursor}, "ACCOUNT_NOT_FOUND", 404)
+		}
 	})
 
 	t.Run("one transaction and its category", func(t *testing.T) {

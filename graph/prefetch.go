@@ -186,12 +186,24 @@ type firstPageSelection struct {
 // to one account and is left to the resolver.
 func firstPageSelections(ctx context.Context, accountFields []graphql.CollectedField) []firstPageSelection {
 	var out []firstPageSelection
+	for _, sel := range transactionSelections(ctx, accountFields) {
+		if sel.args.After == nil {
+			out = append(out, sel)
+		}
+	}
+	return out
+}
+
+// transactionSelections are all the transactions(...) selections among an Account's
+// fields, pages after a cursor included.
+func transactionSelections(ctx context.Context, accountFields []graphql.CollectedField) []firstPageSelection {
+	var out []firstPageSelection
 	for _, f := range accountFields {
 		if f.Name != "transactions" {
 			continue
 		}
 		sel := firstPageSelection{key: argsKey(ctx, f.Field)}
-		if json.Unmarshal([]byte(sel.key), &sel.args) != nil || sel.args.After != nil {
+		if json.Unmarshal([]byte(sel.key), &sel.args) != nil {
 			continue
 		}
 		out = append(out, sel)
