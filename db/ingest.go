@@ -282,6 +282,12 @@ func accountOrder(list []model.Transaction) []int {
 
 // preparedRows is transactionRows that takes the rows in order (the list's own when nil)
 // and first completes each row with prepare (if any), just before encoding it.
+//
+// The row's values and its document's bytes are reused from one row to the next: pgx
+// encodes a row's values into its send buffer (buildCopyBuf) before it asks for the next
+// row, and the document is sent as []byte, which pgx copies as JSON text. A first history
+// thus leaves no per-row document or value slice behind for the collector, whose marking
+// of the live list otherwise grows with every cycle that garbage starts.
 func preparedRows(list []model.Transaction, order []int, prepare func(*model.Transaction), stamp *time.Time, extra ...any) (pgx.CopyFromSource, *error) {
 	i := 0
 	var stamped []byte
@@ -289,6 +295,9 @@ func preparedRows(list []model.Transaction, order []int, prepare func(*model.Tra
 		stamped = stampTail(model.NewTime(*stamp))
 	}
 	var encErr error
+	var data []byte
+	row := make([]any, len(extra), len(extra)+len(transactionColumns))
+	copy(row, extra)
 	return pgx.CopyFromFunc(func() ([]any, error) {
 		if i >= len(list) {
 			return nil, nil
@@ -302,8 +311,8 @@ func preparedRows(list []model.Transaction, order []int, prepare func(*model.Tra
 			prepare(t)
 		}
 		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
-		data, err := json.Marshal(t)
-		if err != nil {
+		var err error
+		if data, err = t.AppendJSON(data[:0]); err != nil {
 			encErr = err
 			return nil, err
 		}
@@ -328,8 +337,8 @@ func preparedRows(list []model.Transaction, order []int, prepare func(*model.Tra
 		if t.CategoryOrigin != nil {
 			ruleID = t.CategoryOrigin.RuleID
 		}
-		row := append(extra[:len(extra):len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID,
-			t.AutoCategoryID, ruleID, model.FoldText(t.Description), hash, string(data))
+		row = append(row[:len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID,
+			t.AutoCategoryID, ruleID, model.FoldText(t.Description), hash, data)
 		return row, nil
 	}), &encErr
 }

@@ -1,0 +1,83 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"pgregory.net/rapid"
+)
+
+// fill gives every exported field of v (recursively, pointers nil or set) a drawn value,
+// by reflection, so a field added to Transaction or the types it holds is drawn too.
+func fill(t *rapid.T, v reflect.Value, path string) {
+	switch v.Interface().(type) {
+	case Time:
+		s := rapid.Int64Range(-62135596800, 253402300799).Draw(t, path+".s")
+		nano := rapid.Int64Range(0, 999999999).Draw(t, path+".ns")
+		zone := time.FixedZone("z", rapid.IntRange(-14, 14).Draw(t, path+".zone")*3600)
+		v.Set(reflect.ValueOf(Time{time.Unix(s, nano).In(zone)}))
+		return
+	case uuid.UUID:
+		var id uuid.UUID
+		copy(id[:], rapid.SliceOfN(rapid.Byte(), 16, 16).Draw(t, path))
+		v.Set(reflect.ValueOf(id))
+		return
+	case JSONDocument:
+		return // not part of the document (json:"-")
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(rapid.OneOf(rapid.String(), rapid.StringMatching(`[A-Z0-9 ]{0,30}`),
+			rapid.SampledFrom([]string{"", "<a&b>", "\u2028x\u2029", "\xff\xfe", "tab\there", `q"\`, "ação é"})).Draw(t, path))
+	case reflect.Int:
+		v.SetInt(int64(rapid.Int().Draw(t, path)))
+	case reflect.Float64:
+		v.SetFloat(rapid.OneOf(rapid.Float64(), rapid.Float64Range(-1e7, 1e7),
+			rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1e-7, 1e21, 123456789e-20, -2.5e-9, 12.34, 1e20})).Draw(t, path))
+	case reflect.Pointer:
+		if rapid.Bool().Draw(t, path+"?") {
+			p := reflect.New(v.Type().Elem())
+			fill(t, p.Elem(), path)
+			v.Set(p)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Type().Field(i); f.IsExported() {
+				fill(t, v.Field(i), path+"."+f.Name)
+			}
+		}
+	default:
+		t.Fatalf("%s: no drawing of kind %s; teach fill and AppendJSON the new field", path, v.Kind())
+	}
+}
+
+func TestTransactionAppendJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var tx Transaction
+		fill(t, reflect.ValueOf(&tx).Elem(), "tx")
+		want, werr := json.Marshal(&tx)
+		prefix := []byte("prefix")
+		got, gerr := tx.AppendJSON(prefix)
+		if (werr != nil) != (gerr != nil) {
+			t.Fatalf("json.Marshal error %v, AppendJSON error %v", werr, gerr)
+		}
+		if werr != nil {
+			return
+		}
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
+			t.Fatalf("AppendJSON:\n%s\njson.Marshal:\n%s", got[len(prefix):], want)
+		}
+	})
+}
+
+func TestTransactionAppendJSONRefusesNaN(t *testing.T) {
+	tx := Transaction{Amount: math.NaN()}
+	if _, err := tx.AppendJSON(nil); err == nil {
+		t.Fatal("AppendJSON of a NaN amount gave no error; json.Marshal refuses it")
+	}
+}
