@@ -17,7 +17,8 @@ import (
 func fill(t *rapid.T, v reflect.Value, path string) {
 	switch v.Interface().(type) {
 	case Time:
-		s := rapid.Int64Range(-62135596800, 253402300799).Draw(t, path+".s")
+		// From before year 0 to after 9999: the years time's layout writes otherwise.
+		s := rapid.OneOf(rapid.Int64Range(-62135596800, 253402300799), rapid.Int64Range(-70000000000, 260000000000)).Draw(t, path+".s")
 		nano := rapid.Int64Range(0, 999999999).Draw(t, path+".ns")
 		zone := time.FixedZone("z", rapid.IntRange(-14, 14).Draw(t, path+".zone")*3600)
 		v.Set(reflect.ValueOf(Time{time.Unix(s, nano).In(zone)}))
@@ -80,4 +81,19 @@ func TestTransactionAppendJSONRefusesNaN(t *testing.T) {
 	if _, err := tx.AppendJSON(nil); err == nil {
 		t.Fatal("AppendJSON of a NaN amount gave no error; json.Marshal refuses it")
 	}
+}
+
+// TestTimeMarshalJSONIsTheLayout checks the digit-by-digit timestamp writer against
+// time's own formatting of TimeLayout (AppendJSON's test compares with json.Marshal,
+// which writes timestamps with the same writer).
+func TestTimeMarshalJSONIsTheLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(rapid.Int64Range(-62135596800, 253402300799), rapid.Int64Range(-70000000000, 260000000000)).Draw(t, "s")
+		zone := time.FixedZone("z", rapid.IntRange(-14*60, 14*60).Draw(t, "zone")*60)
+		v := Time{time.Unix(s, rapid.Int64Range(0, 999999999).Draw(t, "ns")).In(zone)}
+		got, _ := v.MarshalJSON()
+		if want := `"` + v.UTC().Format(TimeLayout) + `"`; string(got) != want {
+			t.Fatalf("MarshalJSON %s, layout %s", got, want)
+		}
+	})
 }
