@@ -337,7 +337,7 @@ func preparedRows(list []model.Transaction, order []int, prepare func(*model.Tra
 		if t.CategoryOrigin != nil {
 			ruleID = t.CategoryOrigin.RuleID
 		}
-		row = append(row[:len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, t.Amount, bill, t.Type, t.CategoryID,
+		row = append(row[:len(extra)], t.ID, t.AccountID, t.Date.Time, t.Status, amountValue(t.Amount), bill, t.Type, t.CategoryID,
 			t.AutoCategoryID, ruleID, model.FoldText(t.Description), hash, data)
 		return row, nil
 	}), &encErr
