@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,6 +95,18 @@ func TestTimeMarshalJSONIsTheLayout(t *testing.T) {
 		got, _ := v.MarshalJSON()
 		if want := `"` + v.UTC().Format(TimeLayout) + `"`; string(got) != want {
 			t.Fatalf("MarshalJSON %s, layout %s", got, want)
+		}
+	})
+}
+
+// TestFoldTextShortcut checks that a description FoldText returns as it is would fold to
+// itself the long way.
+func TestFoldTextShortcut(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(rapid.String(), rapid.StringMatching(`[A-Za-z0-9 \t\n\v\f\r*]{0,20}`),
+			rapid.SampledFrom([]string{"", " ", "A", "A  B", "PIX ENVIADO", "pix", "AÇÃO", "A\u00a0B", "A\u0085", "A\tB"})).Draw(t, "s")
+		if got, want := FoldText(s), strings.Join(strings.Fields(strings.ToUpper(foldAccents.Replace(s))), " "); got != want {
+			t.Fatalf("FoldText(%q) = %q, the long way %q", s, got, want)
 		}
 	})
 }
