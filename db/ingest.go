@@ -260,19 +260,40 @@ func accountOrder(list []model.Transaction) []int {
 		keys[i] = key{a0: binary.BigEndian.Uint64(t.AccountID[:8]), a1: binary.BigEndian.Uint64(t.AccountID[8:]),
 			date: uint64(t.Date.UnixNano()) ^ 1<<63, i0: binary.BigEndian.Uint64(t.ID[:8]), i1: binary.BigEndian.Uint64(t.ID[8:]), at: i}
 	}
-	slices.SortFunc(keys, func(x, y key) int {
+	byDay := func(x, y key) int {
 		switch {
 		case x.a0 != y.a0:
 			return cmp.Compare(x.a0, y.a0)
 		case x.a1 != y.a1:
 			return cmp.Compare(x.a1, y.a1)
-		case x.date != y.date:
-			return cmp.Compare(x.date, y.date)
-		case x.i0 != y.i0:
+		}
+		return cmp.Compare(x.date, y.date)
+	}
+	byID := func(x, y key) int {
+		if x.i0 != y.i0 {
 			return cmp.Compare(x.i0, y.i0)
 		}
 		return cmp.Compare(x.i1, y.i1)
-	})
+	}
+	// Institutions usually deliver a history by account and date already (the sandbox
+	// does): then only each day's few rows are sorted by id, not the whole list.
+	if slices.IsSortedFunc(keys, byDay) {
+		for i := 0; i < len(keys); {
+			j := i + 1
+			for j < len(keys) && byDay(keys[i], keys[j]) == 0 {
+				j++
+			}
+			slices.SortFunc(keys[i:j], byID)
+			i = j
+		}
+	} else {
+		slices.SortFunc(keys, func(x, y key) int {
+			if c := byDay(x, y); c != 0 {
+				return c
+			}
+			return byID(x, y)
+		})
+	}
 	order := make([]int, len(keys))
 	for i, k := range keys {
 		order[i] = k.at
