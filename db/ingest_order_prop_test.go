@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"time"
 
@@ -29,6 +30,14 @@ func TestFirstHistoryOrderInvariants(t *testing.T) {
 				Date:      model.NewTime(base.AddDate(0, 0, rapid.IntRange(0, 5).Draw(r, "day"))),
 				Type:      "DEBIT", Status: "POSTED", Amount: -1,
 			}
+		}
+		if rapid.Bool().Draw(r, "delivered by account and date") {
+			slices.SortStableFunc(list, func(x, y model.Transaction) int {
+				if c := bytes.Compare(x.AccountID[:], y.AccountID[:]); c != 0 {
+					return c
+				}
+				return x.Date.Compare(y.Date.Time)
+			})
 		}
 		given := make([]uuid.UUID, n)
 		for i := range list {

@@ -60,7 +60,7 @@ func TestTransactionRows(t *testing.T) {
 				t.Errorf("%s: row %d bill_id %v, want %v", c.name, i, got, wantBill[i])
 			}
 			var doc struct{ CreatedAt, UpdatedAt string }
-			if err := json.Unmarshal([]byte(cols[len(cols)-1].(string)), &doc); err != nil {
+			if err := json.Unmarshal(cols[len(cols)-1].([]byte), &doc); err != nil {
 				t.Fatalf("%s: row %d data: %v", c.name, i, err)
 			}
 			if doc.CreatedAt != c.createdAt || doc.UpdatedAt != c.createdAt {

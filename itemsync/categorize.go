@@ -153,26 +153,22 @@ func fold(s string) string {
 	return " " + strings.ToUpper(accents.Replace(s)) + " "
 }
 
-func matchRules(text string, rules []rule) string {
-	for _, r := range rules {
-		for _, w := range r.words {
-			if strings.Contains(text, w) {
-				return r.category
-			}
-		}
-	}
-	return ""
-}
+var (
+	descriptionWords = newWordMatcher(descriptionRules)
+	merchantWords    = newWordMatcher(merchantCategories)
+)
 
 // Categorize assigns a category id, or "" when nothing matched. Precedence: the merchant's
 // own words, the description, the card's MCC, the merchant directory's category of its
 // CNAE, the merchant category the institution sent, then the operation.
 func Categorize(in CategorizeInput) string {
 	desc := fold(in.Description)
-	if c := matchRules(fold(in.MerchantName), descriptionRules); c != "" && strings.TrimSpace(in.MerchantName) != "" {
-		return c
+	if strings.TrimSpace(in.MerchantName) != "" {
+		if c := descriptionWords.match(fold(in.MerchantName)); c != "" {
+			return c
+		}
 	}
-	if c := matchRules(desc, descriptionRules); c != "" {
+	if c := descriptionWords.match(desc); c != "" {
 		return c
 	}
 	if c, ok := mccCategories[in.MCC]; ok {
@@ -181,7 +177,7 @@ func Categorize(in CategorizeInput) string {
 	if in.DirectoryCategory != "" {
 		return in.DirectoryCategory
 	}
-	if c := matchRules(fold(in.MerchantCat), merchantCategories); c != "" {
+	if c := merchantWords.match(fold(in.MerchantCat)); c != "" {
 		return c
 	}
 	op := strings.ToUpper(in.OperationType)

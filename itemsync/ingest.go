@@ -20,7 +20,14 @@ type collection struct {
 
 func (c *collection) add(p *Page) error {
 	c.Accounts = append(c.Accounts, p.Accounts...)
-	c.Transactions = append(c.Transactions, p.Transactions...)
+	// A page's slices are the engine's once delivered (see Institution.Collect), so the
+	// first page of transactions is taken as it is: a history of millions of rows is
+	// not copied before it is stored.
+	if c.Transactions == nil {
+		c.Transactions = p.Transactions
+	} else {
+		c.Transactions = append(c.Transactions, p.Transactions...)
+	}
 	c.Investments = append(c.Investments, p.Investments...)
 	c.InvestmentTransactions = append(c.InvestmentTransactions, p.InvestmentTransactions...)
 	if p.Identity != nil {
@@ -82,16 +89,7 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 	}
 	changes := map[uuid.UUID]*db.TransactionChanges{}
 	if wanted(model.ProductTransactions) {
-		kept := map[uuid.UUID]bool{}
-		for _, a := range got.Accounts {
-			kept[a.ID] = true
-		}
-		txs := got.Transactions[:0:0]
-		for _, t := range got.Transactions {
-			if kept[t.AccountID] {
-				txs = append(txs, t)
-			}
-		}
+		txs := keptTransactions(got.Transactions, got.Accounts)
 		names, err := e.categoryNames(ctx)
 		if err != nil {
 			return nil, err
@@ -177,6 +175,28 @@ func (e *Engine) ingest(ctx context.Context, tx *db.Tx, st *state, got *collecti
 		}
 	}
 	return changes, nil
+}
+
+// keptTransactions is txs without the rows of accounts not delivered. The list is
+// filtered in place (the collection owns it), so a history whose rows all belong to
+// delivered accounts, the usual case, is neither copied nor moved.
+func keptTransactions(txs []model.Transaction, accounts []model.Account) []model.Transaction {
+	kept := make(map[uuid.UUID]bool, len(accounts))
+	for _, a := range accounts {
+		kept[a.ID] = true
+	}
+	n := 0
+	for i := range txs {
+		if !kept[txs[i].AccountID] {
+			continue
+		}
+		if n != i {
+			txs[n] = txs[i]
+		}
+		n++
+	}
+	clear(txs[n:])
+	return txs[:n]
 }
 
 // resourceDocs orders an Open Finance consent's resources: the collected accounts, then

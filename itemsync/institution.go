@@ -26,7 +26,9 @@ type Institution interface {
 	Answer(ctx context.Context, s *Session, reply map[string]string) (Step, error)
 	// Collect delivers product p, calling page with each part as it is read. An error that
 	// is a *Failure ends the execution with its code; any other error is the service's own
-	// and the execution is retried.
+	// and the execution is retried. A page and its slices are the engine's once page
+	// returns: the engine may keep and change them without copying, so the institution
+	// must not reuse them (a later page is a new one) nor read them again.
 	Collect(ctx context.Context, s *Session, p model.Product, page func(*Page) error) (Outcome, error)
 }
 

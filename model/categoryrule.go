@@ -2,6 +2,7 @@ package model
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
@@ -86,7 +87,30 @@ var foldAccents = strings.NewReplacer(
 // runs of spaces made one, no leading or trailing space. Go computes it for rules and
 // transactions alike, so SQL only compares the folded strings.
 func FoldText(s string) string {
+	if isFolded(s) {
+		return s // most institutions' descriptions: no copy for each collected row
+	}
 	return strings.Join(strings.Fields(strings.ToUpper(foldAccents.Replace(s))), " ")
+}
+
+// isFolded says whether FoldText would give s back unchanged: ASCII without lower case or
+// white space other than single spaces between words.
+func isFolded(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c >= 'a' && c <= 'z', c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // RuleMatches says whether a rule's folded description matches a folded transaction text.

@@ -23,10 +23,7 @@ func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)}
 func (t Time) String() string { return t.UTC().Format(TimeLayout) }
 
 func (t Time) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(TimeLayout)+2)
-	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeLayout)
-	return append(b, '"'), nil
+	return appendTime(make([]byte, 0, len(TimeLayout)+2), t), nil
 }
 
 func (t *Time) UnmarshalJSON(b []byte) error {
