@@ -21,7 +21,16 @@ func (e *Engine) Spending(ctx context.Context, accountID, itemID *uuid.UUID, fro
 	if err := e.CheckParent(ctx, "spending", itemID, accountID); err != nil {
 		return nil, err
 	}
-	return e.spending(ctx, itemID, accountID, from, to)
+	ids := []uuid.UUID{}
+	if accountID != nil {
+		ids = append(ids, *accountID)
+	} else {
+		var err error
+		if ids, err = e.reads(ctx).AccountIDsOfItem(ctx, *itemID); err != nil {
+			return nil, err
+		}
+	}
+	return e.spending(ctx, ids, from, to)
 }
 
 // ItemSpending is the aggregate of an item the caller reached through a read that checked
@@ -30,7 +39,11 @@ func (e *Engine) ItemSpending(ctx context.Context, itemID uuid.UUID, from, to *m
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
-	return e.spending(ctx, &itemID, nil, from, to)
+	ids, err := e.reads(ctx).AccountIDsOfItem(ctx, itemID)
+	if err != nil {
+		return nil, err
+	}
+	return e.spending(ctx, ids, from, to)
 }
 
 // AccountSpending is the aggregate of an account the caller reached through a read that
@@ -39,16 +52,15 @@ func (e *Engine) AccountSpending(ctx context.Context, accountID uuid.UUID, from,
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
-	return e.spending(ctx, nil, &accountID, from, to)
+	return e.spending(ctx, []uuid.UUID{accountID}, from, to)
 }
 
-// spending sums an item's transactions, or one account's (item nil: looked up with the
-// account), DEBIT as spent and CREDIT as received, in SQL.
-func (e *Engine) spending(ctx context.Context, item, account *uuid.UUID, from, to *model.Time) (*model.Spending, error) {
+// spending sums accounts' transactions, DEBIT as spent and CREDIT as received, in SQL.
+func (e *Engine) spending(ctx context.Context, accounts []uuid.UUID, from, to *model.Time) (*model.Spending, error) {
 	if from != nil && to != nil && from.After(to.Time) {
 		return nil, model.Fail(model.CodeInvalidParameter, "from (%s) is after to (%s).", from.Format(model.TimeLayout), to.Format(model.TimeLayout))
 	}
-	rows, err := e.reads(ctx).Spending(ctx, item, account, timeOf(from), timeOf(to))
+	rows, err := e.reads(ctx).Spending(ctx, accounts, timeOf(from), timeOf(to))
 	if err != nil {
 		return nil, err
 	}

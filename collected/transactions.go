@@ -73,9 +73,8 @@ func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, fi
 // FirstTransactionPages reads the first page of first transactions of each account, all
 // under one filter (its AccountID ignored), in one statement: the batched read behind a
 // GraphQL list of accounts with their transactions. The accounts were reached through
-// parents the caller owns, and name their items (ItemID), so the statement reads the items'
-// partitions of transactions only.
-func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []*model.Account, f model.TransactionFilter, first *int) (map[uuid.UUID]*model.TransactionConnection, error) {
+// parents the caller owns.
+func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID, f model.TransactionFilter, first *int) (map[uuid.UUID]*model.TransactionConnection, error) {
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
@@ -86,16 +85,12 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []*model.Ac
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, err
 	}
-	ids, items := make([]uuid.UUID, len(accounts)), make([]uuid.UUID, len(accounts))
-	for i, a := range accounts {
-		ids[i], items[i] = a.ID, a.ItemID
-	}
-	rows, err := e.reads(ctx).FirstTransactionPages(ctx, ids, items, f, limit+1)
+	rows, err := e.reads(ctx).FirstTransactionPages(ctx, accounts, f, limit+1)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[uuid.UUID]*model.TransactionConnection, len(accounts))
-	for _, id := range ids {
+	for _, id := range accounts {
 		tf := f
 		tf.AccountID = id
 		r := rows[id]
