@@ -51,7 +51,7 @@ func (e *Engine) Accounts(ctx context.Context, itemID uuid.UUID, typ *string) (*
 		return nil, err
 	}
 	var docs []model.JSONDocument
-	ours, err := e.checked(ctx, 'i', itemID, p.ClientID, e.itemOwner, func() (n int, err error) {
+	ours, err := e.checked(ctx, 'i', itemID, p.ClientID, e.itemOwner, func(uuid.UUID) (n int, err error) {
 		docs, err = e.reads(ctx).AccountDocs(ctx, itemID, typ)
 		return len(docs), err
 	})
@@ -124,7 +124,7 @@ func (e *Engine) Account(ctx context.Context, id uuid.UUID) (*model.Account, err
 	if !found {
 		return nil, accountNotFound(id)
 	}
-	e.owners.remember('a', id, p.ClientID)
+	e.owners.remember('a', id, p.ClientID, a.ItemID)
 	return a, nil
 }
 
@@ -159,6 +159,6 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	if !found {
 		return nil, nil, accountNotFound(f.AccountID)
 	}
-	e.owners.remember('a', f.AccountID, p.ClientID)
+	e.owners.remember('a', f.AccountID, p.ClientID, a.ItemID)
 	return a, finishPage(f, rows, limit), nil
 }

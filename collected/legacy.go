@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"ponte/auth"
 	"ponte/model"
 )
@@ -65,7 +67,7 @@ func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransacti
 	}
 	var total int
 	var list []model.JSONDocument
-	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (int, error) {
+	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func(item uuid.UUID) (int, error) {
 		version, found, err := e.reads(ctx).AccountVersion(ctx, f.AccountID)
 		if err != nil || !found { // gone since its owner was checked: as good as no rows
 			return 0, err
@@ -73,12 +75,12 @@ func (e *Engine) LegacyTransactions(ctx context.Context, f model.LegacyTransacti
 		key := fmt.Sprint(f.AccountID, filterHash(f.TransactionFilter), f.BillID)
 		var ok bool
 		if total, ok = e.legacyCounts.get(key, version); !ok {
-			if total, err = e.reads(ctx).LegacyTransactionCount(ctx, f); err != nil {
+			if total, err = e.reads(ctx).LegacyTransactionCount(ctx, item, f); err != nil {
 				return 0, err
 			}
 			e.legacyCounts.put(key, version, total)
 		}
-		list, err = e.reads(ctx).LegacyTransactionPage(ctx, f, limit, offset)
+		list, err = e.reads(ctx).LegacyTransactionPage(ctx, item, f, limit, offset)
 		return total, err
 	})
 	if err != nil {

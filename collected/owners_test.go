@@ -9,8 +9,8 @@ import (
 func TestOwners(t *testing.T) {
 	t.Parallel()
 	o := newOwners()
-	a, b, res := uuid.New(), uuid.New(), uuid.New()
-	o.remember('a', res, a)
+	a, b, res, item := uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	o.remember('a', res, a, item)
 	for _, c := range []struct {
 		kind                byte
 		id, client          uuid.UUID
@@ -21,8 +21,9 @@ func TestOwners(t *testing.T) {
 		{'i', res, a, false, false}, // an item is not an account with the same id
 		{'a', uuid.New(), a, false, false},
 	} {
-		if known, owned := o.known(c.kind, c.id, c.client); known != c.wantKnown || owned != c.wantMine {
-			t.Errorf("%c %s for %s: known %v owned %v", c.kind, c.id, c.client, known, owned)
+		known, owned, it := o.known(c.kind, c.id, c.client)
+		if known != c.wantKnown || owned != c.wantMine || known && it != item {
+			t.Errorf("%c %s for %s: known %v owned %v item %s", c.kind, c.id, c.client, known, owned, it)
 		}
 	}
 }

@@ -57,8 +57,8 @@ func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, fi
 		}
 	}
 	var rows db.TransactionRows
-	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func() (n int, err error) {
-		rows.Docs, rows.Keys, err = e.reads(ctx).TransactionPage(ctx, f, key, limit+1)
+	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func(item uuid.UUID) (n int, err error) {
+		rows.Docs, rows.Keys, err = e.reads(ctx).TransactionPage(ctx, item, f, key, limit+1)
 		return len(rows.Docs), err
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -28,29 +29,60 @@ func APITimeSQL(expr string) string {
 	return `to_char((` + expr + `) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 }
 
-// TransactionPage reads up to limit transactions of an account after the key, in
-// (date, id) order, as ready JSON documents, with each one's key.
-func (c *conn) TransactionPage(ctx context.Context, f TransactionFilter, after *TransactionKey, limit int) ([]model.JSONDocument, []TransactionKey, error) {
-	args := []any{f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, limit}
-	keyCond := ""
-	if after != nil {
-		keyCond = " AND (t.date, t.id) > ($6, $7)"
-		args = append(args, after.Date, after.ID)
+// accountTransactions is the WHERE clause of the transactions of an account of item ($1
+// the item, $2 the account), with the filters that are set: each adds its condition and
+// argument to args.
+//
+// The item is a parameter, not looked up inside the statement, so that PostgreSQL prunes
+// to its one partition while planning: a 50-row page then plans in about 0.06 ms. Looked up
+// inside, the item is known only while executing, and every call planned all sixteen
+// partitions (0.4-0.6 ms of PostgreSQL's CPU, against 0.08 ms to execute the page).
+// A filter left out is left out of the text too, not written as "$n IS NULL OR ...",
+// which would plan a range nobody asked for.
+func accountTransactions(item uuid.UUID, f TransactionFilter, args *[]any) string {
+	*args = append(*args, item, f.AccountID)
+	var b strings.Builder
+	b.WriteString(` WHERE t.item_id = $1 AND t.account_id = $2`)
+	cond := func(sql string, v any) {
+		*args = append(*args, v)
+		b.WriteString(strings.ReplaceAll(sql, "$", "$"+strconv.Itoa(len(*args))))
 	}
-	idsCond := ""
+	if f.DateFrom != nil {
+		cond(` AND t.date >= $`, *f.DateFrom)
+	}
+	if f.DateTo != nil {
+		cond(` AND t.date <= $`, *f.DateTo)
+	}
+	if f.CreatedAtFrom != nil {
+		cond(` AND t.created_at >= $`, *f.CreatedAtFrom)
+	}
 	if len(f.IDs) > 0 {
-		idsCond = " AND t.id = ANY($" + strconv.Itoa(len(args)+1) + ")"
-		args = append(args, f.IDs)
+		cond(` AND t.id = ANY($)`, f.IDs)
 	}
-	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+`, t.date, t.id FROM transactions t
-		WHERE t.account_id = $1 AND t.item_id = (SELECT item_id FROM accounts WHERE id = $1)
-		AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
-		AND ($4::timestamptz IS NULL OR t.created_at >= $4)`+keyCond+idsCond+`
-		ORDER BY t.date, t.id LIMIT $5`, args...)
+	return b.String()
+}
+
+// TransactionPage reads up to limit transactions of an account of item after the key, in
+// (date, id) order, as ready JSON documents, with each one's key.
+func (c *conn) TransactionPage(ctx context.Context, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) ([]model.JSONDocument, []TransactionKey, error) {
+	sql, args := transactionPageQuery(item, f, after, limit)
+	rows, err := c.pg.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	return docsAndKeys(rows, func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} })
+}
+
+func transactionPageQuery(item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) (string, []any) {
+	var args []any
+	where := accountTransactions(item, f, &args)
+	if after != nil {
+		args = append(args, after.Date, after.ID)
+		where += ` AND (t.date, t.id) > ($` + strconv.Itoa(len(args)-1) + `, $` + strconv.Itoa(len(args)) + `)`
+	}
+	args = append(args, limit)
+	return `SELECT ` + transactionJSON + `, t.date, t.id FROM transactions t` + where + `
+		ORDER BY t.date, t.id LIMIT $` + strconv.Itoa(len(args)), args
 }
 
 // AccountOwner returns the client that owns an account, and its item.
@@ -150,35 +182,35 @@ func (d *DB) ProductDocuments(ctx context.Context, clientID uuid.UUID, s Documen
 // LegacyTransactionFilter adds the filters of the deprecated GET /transactions.
 type LegacyTransactionFilter = model.LegacyTransactionFilter
 
-const legacyWhere = ` WHERE t.account_id = $1 AND t.item_id = (SELECT item_id FROM accounts WHERE id = $1)
-	AND ($2::timestamptz IS NULL OR t.date >= $2) AND ($3::timestamptz IS NULL OR t.date <= $3)
-	AND ($4::timestamptz IS NULL OR t.created_at >= $4) AND ($5::uuid IS NULL OR t.bill_id = $5)
-	AND (cardinality($6::uuid[]) = 0 OR t.id = ANY($6))`
-
-// LegacyTransactionPage reads one OFFSET page of GET /transactions, in (date, id) order.
-func (c *conn) LegacyTransactionPage(ctx context.Context, f LegacyTransactionFilter, limit, offset int) ([]model.JSONDocument, error) {
-	ids := f.IDs
-	if ids == nil {
-		ids = []uuid.UUID{}
+// legacyWhere is accountTransactions with GET /transactions' bill filter.
+func legacyWhere(item uuid.UUID, f LegacyTransactionFilter, args *[]any) string {
+	where := accountTransactions(item, f.TransactionFilter, args)
+	if f.BillID != nil {
+		*args = append(*args, *f.BillID)
+		where += ` AND t.bill_id = $` + strconv.Itoa(len(*args))
 	}
-	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+` FROM transactions t`+legacyWhere+`
-		ORDER BY t.date, t.id LIMIT $7 OFFSET $8`, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids, limit, offset)
+	return where
+}
+
+// LegacyTransactionPage reads one OFFSET page of GET /transactions of an account of item, in (date, id) order.
+func (c *conn) LegacyTransactionPage(ctx context.Context, item uuid.UUID, f LegacyTransactionFilter, limit, offset int) ([]model.JSONDocument, error) {
+	var args []any
+	where := legacyWhere(item, f, &args)
+	args = append(args, limit, offset)
+	rows, err := c.pg.Query(ctx, `SELECT `+transactionJSON+` FROM transactions t`+where+`
+		ORDER BY t.date, t.id LIMIT $`+strconv.Itoa(len(args)-1)+` OFFSET $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return nil, err
 	}
 	return collectDocs(rows, 0, nil)
 }
 
-// LegacyTransactionCount counts the matches of a GET /transactions filter, and returns the
-// version of the account's data: the item's last change. A count is valid while the
-// version holds, which is what lets callers cache it.
-func (c *conn) LegacyTransactionCount(ctx context.Context, f LegacyTransactionFilter) (int, error) {
-	ids := f.IDs
-	if ids == nil {
-		ids = []uuid.UUID{}
-	}
+// LegacyTransactionCount counts the matches of a GET /transactions filter.
+func (c *conn) LegacyTransactionCount(ctx context.Context, item uuid.UUID, f LegacyTransactionFilter) (int, error) {
+	var args []any
+	where := legacyWhere(item, f, &args)
 	var n int
-	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM transactions t`+legacyWhere, f.AccountID, f.DateFrom, f.DateTo, f.CreatedAtFrom, f.BillID, ids).Scan(&n)
+	err := c.pg.QueryRow(ctx, `SELECT count(*) FROM transactions t`+where, args...).Scan(&n)
 	return n, err
 }
 

@@ -204,7 +204,7 @@ func scaleReads(b *testing.B, env *testsupport.Env, clientID uuid.UUID, items in
 		r := k*(scaleRowsPerItem/scaleAccounts) + rng.IntN(scaleRowsPerItem/scaleAccounts-scalePage)
 		after := &db.TransactionKey{Date: scaleDate(r), ID: scaleID(g, r)}
 		start := time.Now()
-		docs, _, err := env.DB.TransactionPage(ctx, db.TransactionFilter{AccountID: scaleAccount(g, k)}, after, scalePage)
+		docs, _, err := env.DB.TransactionPage(ctx, scaleItem(g), db.TransactionFilter{AccountID: scaleAccount(g, k)}, after, scalePage)
 		pages = append(pages, time.Since(start))
 		if err != nil || len(docs) != scalePage {
 			b.Fatalf("page of account %d/%d after row %d: %d rows, %v", g, k, r, len(docs), err)
