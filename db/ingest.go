@@ -171,6 +171,49 @@ type Delivery struct {
 // in one read, and only what differs is staged with COPY and merged in a few set-based
 // statements (mergeTransactions), so a repeated execution reads once and writes nothing.
 func (tx *Tx) IngestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
+	changes, err := tx.ingestTransactions(ctx, itemID, list, d, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.analyzeGrownPartition(ctx, itemID, changes); err != nil {
+		return nil, fmt.Errorf("analyze transactions: %w", err)
+	}
+	return changes, nil
+}
+
+// analyzeGrownPartition analyzes the item's partition of transactions, in the ingest's
+// transaction, when the ingest changed as many of its rows as would have autovacuum
+// analyze it (50 and a tenth of the rows it last counted; any 50 of a partition never
+// counted). Autovacuum would, but only at its next round, up to a minute later, and until
+// then the planner sees a freshly loaded partition as nearly empty: a 500-row page of an
+// account of 7,300 rows was read whole and sorted (7.5 ms) instead of read in index order
+// (0.2 ms). Rows this transaction wrote count as live to its own ANALYZE, and the
+// statistics commit with them. SKIP_LOCKED: a partition being analyzed already (by
+// autovacuum or another sync) is left to it.
+func (tx *Tx) analyzeGrownPartition(ctx context.Context, itemID uuid.UUID, changes map[uuid.UUID]*TransactionChanges) error {
+	n := 0
+	for _, c := range changes {
+		n += c.Created + len(c.Updated) + len(c.Deleted)
+	}
+	if n < 50 {
+		return nil
+	}
+	var partition string
+	var counted float64
+	err := tx.pg.QueryRow(ctx, `SELECT c.oid::regclass::text, c.reltuples FROM pg_class c
+		WHERE c.oid = (SELECT tableoid FROM transactions WHERE item_id = $1 LIMIT 1)`, itemID).Scan(&partition, &counted)
+	if isNoRows(err) || err == nil && float64(n) < 50+max(counted, 0)/10 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// The name comes from pg_class as regclass text: already quoted where it needs to be.
+	_, err = tx.pg.Exec(ctx, `ANALYZE (SKIP_LOCKED) `+partition)
+	return err
+}
+
+func (tx *Tx) ingestTransactions(ctx context.Context, itemID uuid.UUID, list []model.Transaction, d Delivery, now time.Time) (map[uuid.UUID]*TransactionChanges, error) {
 	var existing bool
 	if err := tx.pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1))`, itemID).Scan(&existing); err != nil {
 		return nil, err
