@@ -47,8 +47,12 @@ func (o owners) known(kind byte, id, client uuid.UUID) (known, owned bool, item 
 	return ok, ok && w.client == client, w.item
 }
 
+// remember keeps what a check found. An entry without its item is not kept: a read given
+// no item would find no rows.
 func (o owners) remember(kind byte, id, client, item uuid.UUID) {
-	o.cache.Add(ownerKey{kind, id}, owner{client, item})
+	if item != uuid.Nil {
+		o.cache.Add(ownerKey{kind, id}, owner{client, item})
+	}
 }
 
 // ownerCheck reads a resource's owner and item; found is false when the resource does not

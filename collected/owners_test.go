@@ -11,6 +11,8 @@ func TestOwners(t *testing.T) {
 	o := newOwners()
 	a, b, res, item := uuid.New(), uuid.New(), uuid.New(), uuid.New()
 	o.remember('a', res, a, item)
+	unplaced := uuid.New()
+	o.remember('a', unplaced, a, uuid.Nil)
 	for _, c := range []struct {
 		kind                byte
 		id, client          uuid.UUID
@@ -20,6 +22,7 @@ func TestOwners(t *testing.T) {
 		{'a', res, b, true, false},
 		{'i', res, a, false, false}, // an item is not an account with the same id
 		{'a', uuid.New(), a, false, false},
+		{'a', unplaced, a, false, false}, // kept only with its item
 	} {
 		known, owned, it := o.known(c.kind, c.id, c.client)
 		if known != c.wantKnown || owned != c.wantMine || known && it != item {
