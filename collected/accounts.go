@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"ponte/auth"
+	"ponte/db"
 	"ponte/model"
 )
 
@@ -152,13 +153,23 @@ func (e *Engine) AccountWithTransactions(ctx context.Context, f model.Transactio
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, nil, err
 	}
-	a, rows, found, err := e.reads(ctx).AccountWithTransactions(ctx, p.ClientID, f.AccountID, f, limit+1)
+	// Through checked for the account's item, which names the page's partition.
+	var a *model.Account
+	var rows db.TransactionRows
+	ours, err := e.checked(ctx, 'a', f.AccountID, p.ClientID, e.accountOwner, func(item uuid.UUID) (int, error) {
+		var found bool
+		var err error
+		a, rows, found, err = e.reads(ctx).AccountWithTransactions(ctx, p.ClientID, item, f.AccountID, f, limit+1)
+		if !found {
+			return 0, err
+		}
+		return 1, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if !found {
+	if !ours || a == nil {
 		return nil, nil, accountNotFound(f.AccountID)
 	}
-	e.owners.remember('a', f.AccountID, p.ClientID, a.ItemID)
 	return a, finishPage(f, rows, limit), nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -74,7 +75,7 @@ func (e *Engine) Transactions(ctx context.Context, f model.TransactionFilter, fi
 // under one filter (its AccountID ignored), in one statement: the batched read behind a
 // GraphQL list of accounts with their transactions. The accounts were reached through
 // parents the caller owns.
-func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID, f model.TransactionFilter, first *int) (map[uuid.UUID]*model.TransactionConnection, error) {
+func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []*model.Account, f model.TransactionFilter, first *int) (map[uuid.UUID]*model.TransactionConnection, error) {
 	if _, err := auth.Require(ctx, auth.ReadProductData); err != nil {
 		return nil, err
 	}
@@ -85,12 +86,20 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []uuid.UUID
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, err
 	}
-	rows, err := e.reads(ctx).FirstTransactionPages(ctx, accounts, f, limit+1)
+	ids := make([]uuid.UUID, len(accounts))
+	var items []uuid.UUID
+	for i, a := range accounts {
+		ids[i] = a.ID
+		if !slices.Contains(items, a.ItemID) {
+			items = append(items, a.ItemID)
+		}
+	}
+	rows, err := e.reads(ctx).FirstTransactionPages(ctx, ids, items, f, limit+1)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[uuid.UUID]*model.TransactionConnection, len(accounts))
-	for _, id := range accounts {
+	for _, id := range ids {
 		tf := f
 		tf.AccountID = id
 		r := rows[id]

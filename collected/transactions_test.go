@@ -163,13 +163,18 @@ func transactionReads(t *testing.T, w *world) {
 		}
 		_, _, err := w.eng.AccountWithTransactions(w.a, f, ptr(0), false)
 		wantCode(t, "first 0", err, model.CodeInvalidParameter)
-		_, _, err = w.eng.AccountWithTransactions(w.a, model.TransactionFilter{AccountID: uuid.New()}, nil, false)
-		wantCode(t, "an unknown account", err, model.CodeAccountNotFound)
+		for _, withDocument := range []bool{true, false} {
+			_, _, err = w.eng.AccountWithTransactions(w.a, model.TransactionFilter{AccountID: uuid.New()}, nil, withDocument)
+			wantCode(t, "an unknown account", err, model.CodeAccountNotFound)
+		}
+		// Another application's account, its owner not yet read by anyone.
+		_, _, err = w.eng.AccountWithTransactions(w.b, model.TransactionFilter{AccountID: w.accounts["SAVINGS_ACCOUNT"]}, nil, true)
+		wantCode(t, "another application's account", err, model.CodeAccountNotFound)
 	})
 
 	t.Run("batched first pages", func(t *testing.T) {
 		unknown := uuid.New()
-		pages, err := w.eng.FirstTransactionPages(w.a, []uuid.UUID{checking, unknown}, model.TransactionFilter{}, ptr(5))
+		pages, err := w.eng.FirstTransactionPages(w.a, []*model.Account{{ID: checking, ItemID: w.item}, {ID: unknown, ItemID: w.item}}, model.TransactionFilter{}, ptr(5))
 		if err != nil || len(pages) != 2 || len(pages[checking].Documents) != 5 || !pages[checking].PageInfo.HasNextPage || len(pages[unknown].Documents) != 0 {
 			t.Fatalf("first pages %v (%v)", pages, err)
 		}
@@ -180,7 +185,7 @@ func transactionReads(t *testing.T, w *world) {
 		if err != nil || fields(t, next.Documents[0])["id"] != whole[5]["id"] {
 			t.Fatalf("the batched page's cursor continues at %v (%v)", fields(t, next.Documents[0])["id"], err)
 		}
-		_, err = w.eng.FirstTransactionPages(w.a, []uuid.UUID{checking}, model.TransactionFilter{}, ptr(collected.MaxFirst+1))
+		_, err = w.eng.FirstTransactionPages(w.a, []*model.Account{{ID: checking, ItemID: w.item}}, model.TransactionFilter{}, ptr(collected.MaxFirst+1))
 		wantCode(t, "first over the maximum", err, model.CodeInvalidParameter)
 		_, err = w.eng.Transactions(w.a, f, ptr(-1), nil)
 		wantCode(t, "first -1", err, model.CodeInvalidParameter)

@@ -143,24 +143,24 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 	}
 	for _, sel := range firstPageSelections(ctx, accountFields) {
 		key, args := sel.key, sel.args
-		ids := make([]uuid.UUID, 0, len(accounts))
+		todo := make([]*model.Account, 0, len(accounts))
 		for _, a := range accounts {
 			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done {
-				ids = append(ids, a.ID)
+				todo = append(todo, a)
 			}
 		}
-		if len(ids) == 0 {
+		if len(todo) == 0 {
 			continue
 		}
 		shared := collected.TransactionFilterOf(uuid.Nil, args.Filter)
-		pages, err := r.Collected.FirstTransactionPages(ctx, ids, shared, args.First)
+		pages, err := r.Collected.FirstTransactionPages(ctx, todo, shared, args.First)
 		if refused(err) {
 			continue
 		} else if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			cachePut(ctx, cacheKey{"transactions", id, key}, pages[id])
+		for _, a := range todo {
+			cachePut(ctx, cacheKey{"transactions", a.ID, key}, pages[a.ID])
 		}
 	}
 	return nil

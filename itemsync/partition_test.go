@@ -90,8 +90,8 @@ func TestTransactionKeyIsPerItem(t *testing.T) {
 
 // A sync's statements on transactions name the item, so each is planned on the item's one
 // partition: with every other partition locked by another transaction, an item's first
-// ingest, its unchanged, changed, incremental and additive re-ingests and the reads of the
-// sandbox's fired events all finish. A statement that named only an account or an id would
+// ingest, its unchanged, changed, incremental and additive re-ingests, the reads of the
+// sandbox's fired events and an account's pages (given its item) all finish. A statement that named only an account or an id would
 // have to open the other partitions and wait for their locks.
 func TestTransactionStatementsReadOnePartition(t *testing.T) {
 	t.Parallel()
@@ -164,6 +164,22 @@ func TestTransactionStatementsReadOnePartition(t *testing.T) {
 			n, err := env.DB.CountAccountTransactions(ctx, acc, ids)
 			if err != nil || s.Count != 4 || len(ids) != 4 || n != 4 {
 				return nil, fmt.Errorf("summary %d, latest %d, counted %d (%v); want 4 each", s.Count, len(ids), n, err)
+			}
+			return nil, nil
+		}, func(c *db.TransactionChanges) bool { return c == nil }},
+		{"an account's pages", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
+			f := db.TransactionFilter{AccountID: acc, DateFrom: &day}
+			docs, _, err := env.DB.TransactionPage(ctx, item, f, nil, 10)
+			if err != nil || len(docs) != 4 {
+				return nil, fmt.Errorf("the page: %d rows (%v); want 4", len(docs), err)
+			}
+			pages, err := env.DB.FirstTransactionPages(ctx, []uuid.UUID{acc}, []uuid.UUID{item}, f, 10)
+			if err != nil || len(pages[acc].Docs) != 4 {
+				return nil, fmt.Errorf("the batched first page: %v (%v); want 4 rows", pages[acc], err)
+			}
+			a, rows, found, err := env.DB.AccountWithTransactions(ctx, w.app.id, item, acc, f, 10)
+			if err != nil || !found || a == nil || len(rows.Docs) != 4 {
+				return nil, fmt.Errorf("the account with its page: found %v, %d rows (%v); want 4", found, len(rows.Docs), err)
 			}
 			return nil, nil
 		}, func(c *db.TransactionChanges) bool { return c == nil }},
