@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -81,11 +80,11 @@ func (tx *Tx) compareStored(ctx context.Context, itemID uuid.UUID, list []model.
 	marks := make([]listed, len(list))
 	from := map[uuid.UUID]time.Time{} // a whole history's window per account
 	ids := make([]uuid.UUID, 0, len(list))
+	var doc []byte // one buffer: only each document's hash is kept
 	for i := range list {
 		t := &list[i]
 		t.CreatedAt, t.UpdatedAt = model.Time{}, model.Time{}
-		doc, err := json.Marshal(t)
-		if err != nil {
+		if doc, err = t.AppendJSON(doc[:0]); err != nil {
 			return nil, nil, err
 		}
 		marks[i] = listed{at: i, hash: contentHash(doc)}
