@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -86,13 +85,9 @@ func (e *Engine) FirstTransactionPages(ctx context.Context, accounts []*model.Ac
 	if err := CheckTransactionFilter(f); err != nil {
 		return nil, err
 	}
-	ids := make([]uuid.UUID, len(accounts))
-	var items []uuid.UUID
+	ids, items := make([]uuid.UUID, len(accounts)), make([]uuid.UUID, len(accounts))
 	for i, a := range accounts {
-		ids[i] = a.ID
-		if !slices.Contains(items, a.ItemID) {
-			items = append(items, a.ItemID)
-		}
+		ids[i], items[i] = a.ID, a.ItemID
 	}
 	rows, err := e.reads(ctx).FirstTransactionPages(ctx, ids, items, f, limit+1)
 	if err != nil {

@@ -174,7 +174,8 @@ func transactionReads(t *testing.T, w *world) {
 
 	t.Run("batched first pages", func(t *testing.T) {
 		unknown := uuid.New()
-		pages, err := w.eng.FirstTransactionPages(w.a, []*model.Account{{ID: checking, ItemID: w.item}, {ID: unknown, ItemID: w.item}}, model.TransactionFilter{}, ptr(5))
+		batch := []*model.Account{{ID: checking, ItemID: w.item}, {ID: unknown, ItemID: w.item}}
+		pages, err := w.eng.FirstTransactionPages(w.a, batch, model.TransactionFilter{}, ptr(5))
 		if err != nil || len(pages) != 2 || len(pages[checking].Documents) != 5 || !pages[checking].PageInfo.HasNextPage || len(pages[unknown].Documents) != 0 {
 			t.Fatalf("first pages %v (%v)", pages, err)
 		}
@@ -185,7 +186,7 @@ func transactionReads(t *testing.T, w *world) {
 		if err != nil || fields(t, next.Documents[0])["id"] != whole[5]["id"] {
 			t.Fatalf("the batched page's cursor continues at %v (%v)", fields(t, next.Documents[0])["id"], err)
 		}
-		_, err = w.eng.FirstTransactionPages(w.a, []*model.Account{{ID: checking, ItemID: w.item}}, model.TransactionFilter{}, ptr(collected.MaxFirst+1))
+		_, err = w.eng.FirstTransactionPages(w.a, batch[:1], model.TransactionFilter{}, ptr(collected.MaxFirst+1))
 		wantCode(t, "first over the maximum", err, model.CodeInvalidParameter)
 		_, err = w.eng.Transactions(w.a, f, ptr(-1), nil)
 		wantCode(t, "first -1", err, model.CodeInvalidParameter)

@@ -32,9 +32,9 @@ type TransactionRows struct {
 
 // FirstTransactionPages reads the first limit transactions of each account under one
 // filter, in one statement (a lateral join per account): the dataloader of
-// accounts → transactions. f.AccountID is ignored. itemIDs are the accounts' items: each
-// account's rows are read where its item is, and naming the items lets PostgreSQL plan
-// only their partitions (see accountTransactions).
+// accounts → transactions. f.AccountID is ignored. itemIDs[i] is the item of
+// accountIDs[i]: naming the items lets PostgreSQL plan only their partitions (see
+// accountTransactions).
 func (c *conn) FirstTransactionPages(ctx context.Context, accountIDs, itemIDs []uuid.UUID, f TransactionFilter, limit int) (map[uuid.UUID]*TransactionRows, error) {
 	args := []any{accountIDs, itemIDs}
 	filters := transactionFilters(f, &args)

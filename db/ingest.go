@@ -202,11 +202,14 @@ func (tx *Tx) analyzeGrownPartition(ctx context.Context, itemID uuid.UUID, chang
 	var counted float64
 	err := tx.pg.QueryRow(ctx, `SELECT c.oid::regclass::text, c.reltuples FROM pg_class c
 		WHERE c.oid = (SELECT tableoid FROM transactions WHERE item_id = $1 LIMIT 1)`, itemID).Scan(&partition, &counted)
-	if isNoRows(err) || err == nil && float64(n) < 50+max(counted, 0)/10 {
-		return nil
+	if isNoRows(err) {
+		return nil // nothing of the item is left
 	}
 	if err != nil {
 		return err
+	}
+	if float64(n) < 50+max(counted, 0)/10 {
+		return nil
 	}
 	// The name comes from pg_class as regclass text: already quoted where it needs to be.
 	_, err = tx.pg.Exec(ctx, `ANALYZE (SKIP_LOCKED) `+partition)

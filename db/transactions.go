@@ -196,7 +196,8 @@ func legacyWhere(item uuid.UUID, f LegacyTransactionFilter, args *[]any) string 
 	return where
 }
 
-// LegacyTransactionPage reads one OFFSET page of GET /transactions of an account of item, in (date, id) order.
+// LegacyTransactionPage reads one OFFSET page of GET /transactions of an account of item,
+// in (date, id) order.
 func (c *conn) LegacyTransactionPage(ctx context.Context, item uuid.UUID, f LegacyTransactionFilter, limit, offset int) ([]model.JSONDocument, error) {
 	var args []any
 	where := legacyWhere(item, f, &args)

@@ -145,7 +145,9 @@ func (r *Resolver) prefetchTransactions(ctx context.Context, accounts []*model.A
 		key, args := sel.key, sel.args
 		todo := make([]*model.Account, 0, len(accounts))
 		for _, a := range accounts {
-			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done {
+			// An account without its item is left to the resolver: the batch reads the
+			// named items' rows only.
+			if _, done := cacheGet[*model.TransactionConnection](ctx, cacheKey{"transactions", a.ID, key}); !done && a.ItemID != uuid.Nil {
 				todo = append(todo, a)
 			}
 		}

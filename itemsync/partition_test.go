@@ -91,8 +91,9 @@ func TestTransactionKeyIsPerItem(t *testing.T) {
 // A sync's statements on transactions name the item, so each is planned on the item's one
 // partition: with every other partition locked by another transaction, an item's first
 // ingest, its unchanged, changed, incremental and additive re-ingests, the reads of the
-// sandbox's fired events and an account's pages (given its item) all finish. A statement that named only an account or an id would
-// have to open the other partitions and wait for their locks.
+// sandbox's fired events and an account's pages (given its item) all finish. A statement
+// that named only an account or an id would have to open the other partitions and wait for
+// their locks.
 func TestTransactionStatementsReadOnePartition(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
