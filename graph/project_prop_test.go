@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -219,4 +220,56 @@ func refWrite(p *plan, b *bytes.Buffer, doc []byte) (missing string) {
 	}
 	b.WriteByte('}')
 	return missing
+}
+
+// A long list is written in parts at once (projector.list). Its parts, joined in order, must
+// be what one part writing every element writes, with the same elements reported, for any
+// number of documents and of parts.
+func TestListPartsJoinAsOneList(t *testing.T) {
+	t.Parallel()
+	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
+	q := `query { account(id: "00000000-0000-0000-0000-000000000000") { transactions { nodes { ` +
+		allFieldsOf(schema, "Transaction", 0) + ` } } } }`
+	doc, errs := gqlparser.LoadQuery(schema, q)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	oc := &graphql.OperationContext{RawQuery: q, Doc: doc, Operation: doc.Operations[0], Variables: map[string]any{}}
+	nodes := findField(doc.Operations[0].SelectionSet, "nodes")
+	compiled := func() *plan { return compile(oc, schema, nodes.SelectionSet, schema.Types["Transaction"]) }
+	inParts := func(docs [][]byte, parts int) (string, []missingField) {
+		var b []byte
+		var missing []missingField
+		for k := range parts {
+			n := len(docs)
+			part := listPart{plan: compiled(), lo: k * n / parts, hi: (k + 1) * n / parts, first: k == 0, last: k == parts-1}
+			part.write(func(_ []byte, i int) []byte { return docs[i] })
+			b = append(b, part.buf...)
+			missing = append(missing, part.missing...)
+		}
+		return string(b), missing
+	}
+	// Found by the property below: more parts than elements leaves parts empty, and the
+	// brackets still come once each.
+	if got, _ := inParts(nil, 2); got != "[]" {
+		t.Fatalf("no elements in 2 parts: %s", got)
+	}
+	rapid.Check(t, func(r *rapid.T) {
+		docs := rapid.SliceOfN(rapid.Custom(func(r *rapid.T) []byte {
+			return genObject(r, schema, schema.Types["Transaction"], 0)
+		}), 0, 40).Draw(r, "docs")
+		parts := rapid.IntRange(1, 5).Draw(r, "parts")
+		whole := listPart{plan: compiled(), hi: len(docs), first: true, last: true}
+		whole.write(func(_ []byte, i int) []byte { return docs[i] })
+		joined, missing := inParts(docs, parts)
+		if joined != string(whole.buf) {
+			r.Fatalf("%d parts wrote\n%s\none wrote\n%s", parts, joined, whole.buf)
+		}
+		if !json.Valid([]byte(joined)) {
+			r.Fatalf("%d parts wrote invalid JSON %s", parts, joined)
+		}
+		if !slices.Equal(missing, whole.missing) {
+			r.Fatalf("%d parts reported %v, one %v", parts, missing, whole.missing)
+		}
+	})
 }

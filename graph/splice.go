@@ -25,10 +25,11 @@ import (
 
 type splicesKey struct{}
 
-// splices are the lists an operation held aside, by number.
+// splices are the lists an operation held aside, by number. A list may be held in
+// pieces (a long page is projected in parts at once, see projector.list), sent in order.
 type splices struct {
 	mu    sync.Mutex
-	parts [][]byte
+	parts [][][]byte
 }
 
 // withSplices lets the operation of ctx hold its projected lists aside.
@@ -37,12 +38,16 @@ func withSplices(ctx context.Context) (context.Context, *splices) {
 	return context.WithValue(ctx, splicesKey{}, s), s
 }
 
-// spliced returns the marshaler that writes out in the answer: a marker when the request
-// holds lists aside, the bytes themselves otherwise.
-func spliced(ctx context.Context, out []byte) graphql.Marshaler {
+// spliced returns the marshaler that writes the pieces of out, in order, in the answer: a
+// marker when the request holds lists aside, the bytes themselves otherwise.
+func spliced(ctx context.Context, out ...[]byte) graphql.Marshaler {
 	s, _ := ctx.Value(splicesKey{}).(*splices)
 	if s == nil {
-		return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(out) })
+		return graphql.WriterFunc(func(w io.Writer) {
+			for _, piece := range out {
+				_, _ = w.Write(piece)
+			}
+		})
 	}
 	s.mu.Lock()
 	n := len(s.parts)
@@ -78,10 +83,12 @@ func (s *splices) release() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, b := range s.parts {
-		if cap(b) > 0 && cap(b) <= listBufferKept {
-			b := b[:0]
-			listBuffers.Put(&b)
+	for i, pieces := range s.parts {
+		for _, b := range pieces {
+			if cap(b) > 0 && cap(b) <= listBufferKept {
+				b := b[:0]
+				listBuffers.Put(&b)
+			}
 		}
 		s.parts[i] = nil
 	}
@@ -94,7 +101,7 @@ func (s *splices) segments(answer []byte) [][]byte {
 	if s == nil || len(s.parts) == 0 {
 		return [][]byte{answer}
 	}
-	out := make([][]byte, 0, 2*len(s.parts)+1)
+	out := make([][]byte, 0, 3*len(s.parts)+1)
 	for {
 		i := bytes.IndexByte(answer, 0)
 		if i < 0 {
@@ -106,7 +113,7 @@ func (s *splices) segments(answer []byte) [][]byte {
 			// Not a marker (it cannot happen; see above): sent as it is.
 			return append(out, answer)
 		}
-		out = append(out, answer[:i], s.parts[n])
+		out = append(append(out, answer[:i]), s.parts[n]...)
 		answer = answer[i+end+2:]
 	}
 }

@@ -8,13 +8,14 @@ import (
 
 // TestSplices checks that an answer's markers are replaced by the lists held aside, in the
 // markers' order (not the order the lists were held), that a list whose marker never made it
-// into the answer is left out, and that without splices a list is written in place.
+// into the answer is left out, that a list held in pieces is sent whole, and that without
+// splices a list is written in place.
 func TestSplices(t *testing.T) {
 	t.Parallel()
 	ctx, held := withSplices(context.Background())
 	var answer bytes.Buffer
 	answer.WriteString(`{"a":`)
-	first := spliced(ctx, []byte(`[1,2]`))
+	first := spliced(ctx, []byte(`[1`), []byte(`,2]`))
 	second := spliced(ctx, []byte(`[3]`))
 	spliced(ctx, []byte(`["dropped"]`)) // its field became null: no marker in the answer
 	second.MarshalGQL(&answer)
@@ -30,8 +31,8 @@ func TestSplices(t *testing.T) {
 		t.Fatalf("without splices %q", got)
 	}
 	var inPlace bytes.Buffer
-	spliced(context.Background(), []byte(`[4]`)).MarshalGQL(&inPlace)
-	if inPlace.String() != `[4]` {
+	spliced(context.Background(), []byte(`[4`), []byte(`,5]`)).MarshalGQL(&inPlace)
+	if inPlace.String() != `[4,5]` {
 		t.Fatalf("in place %q", inPlace.String())
 	}
 }

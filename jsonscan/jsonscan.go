@@ -122,6 +122,18 @@ func ValueEnd(doc []byte, i int) int { return valueEnd(doc, i) }
 // past the value (ValueEnd when it does not read it itself), or -1 to stop. MembersAt
 // returns the index just past the object, or -1 when it is not one.
 func MembersAt(doc []byte, i int, fn func(key []byte, v int) int) int {
+	return MembersGuessing(doc, i, nil, func(key []byte, _ bool, v int) int { return fn(key, v) })
+}
+
+// MembersGuessing is MembersAt for objects whose keys mostly come in a known order, as the
+// documents the service writes from one struct do. guess[m] is the key the m-th member
+// likely has, as fn was given it for an earlier object, or "". A right guess is confirmed
+// by comparing bytes instead of searching for the key's closing quote, whose setup costs
+// more than the search for keys this short (a sixth of a projection); fn is told whether
+// the key is the guess. A key fn was given has no unescaped quote and does not end in an
+// escaping backslash, so when the bytes after the opening quote are the guess and a
+// quote, that quote closes the key.
+func MembersGuessing(doc []byte, i int, guess []string, fn func(key []byte, guessed bool, v int) int) int {
 	i, empty, ok := openingAt(doc, i, '{', '}')
 	if !ok {
 		return -1
@@ -129,13 +141,20 @@ func MembersAt(doc []byte, i int, fn func(key []byte, v int) int) int {
 	if empty {
 		return i + 1
 	}
-	for {
+	for m := 0; ; m++ {
 		if i >= len(doc) || doc[i] != '"' {
 			return -1
 		}
-		k := stringEnd(doc, i)
-		if k < 0 {
-			return -1
+		k, guessed := -1, false
+		if m < len(guess) {
+			if w := guess[m]; w != "" && i+1+len(w) < len(doc) && doc[i+1+len(w)] == '"' && string(doc[i+1:i+1+len(w)]) == w {
+				k, guessed = i+2+len(w), true
+			}
+		}
+		if !guessed {
+			if k = stringEnd(doc, i); k < 0 {
+				return -1
+			}
 		}
 		key := doc[i+1 : k-1]
 		i = skipSpace(doc, k)
@@ -143,7 +162,7 @@ func MembersAt(doc []byte, i int, fn func(key []byte, v int) int) int {
 			return -1
 		}
 		i = skipSpace(doc, i+1)
-		end := fn(key, i)
+		end := fn(key, guessed, i)
 		if end < 0 || end > len(doc) {
 			return -1
 		}

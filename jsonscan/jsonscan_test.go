@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -47,6 +48,45 @@ func scanMembersAt(doc []byte) map[string]string {
 	return out
 }
 
+// scanGuessing reads doc's members through MembersGuessing, guessing its own keys as read
+// by MembersAt, then each the next member's key, then each key less its last byte (when
+// that is a key too): right guesses, wrong ones, and ones that match the start of the key. Each pass must read what
+// MembersAt reads and say which keys it guessed. It returns a failure, or "".
+func scanGuessing(doc []byte) string {
+	var keys []string
+	want := MembersAt(doc, 0, func(k []byte, v int) int {
+		keys = append(keys, string(k))
+		return ValueEnd(doc, v)
+	})
+	next := append(append([]string(nil), keys[min(1, len(keys)):]...), "")
+	var short []string
+	for _, k := range keys {
+		// A guess is a key as found between quotes: one the scanner could have read.
+		if k = k[:max(len(k)-1, 0)]; json.Valid([]byte(`"` + k + `"`)) {
+			short = append(short, k)
+		} else {
+			short = append(short, "")
+		}
+	}
+	for _, guess := range [][]string{keys, next, short} {
+		m := 0
+		end := MembersGuessing(doc, 0, guess, func(k []byte, guessed bool, v int) int {
+			defer func() { m++ }()
+			if m >= len(keys) || string(k) != keys[m] {
+				return -1 // a key MembersAt did not read: reported below
+			}
+			if guessed != (guess[m] != "" && guess[m] == keys[m]) {
+				return -1
+			}
+			return ValueEnd(doc, v)
+		})
+		if end != want {
+			return fmt.Sprintf("guessing %q: end %d, MembersAt %d", guess, end, want)
+		}
+	}
+	return ""
+}
+
 func TestMembers(t *testing.T) {
 	for _, c := range []struct {
 		doc  string
@@ -78,6 +118,9 @@ func TestMembers(t *testing.T) {
 		if got := scanMembersAt([]byte(c.doc)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("MembersAt(%q) = %v, want %v", c.doc, got, c.want)
 		}
+		if failed := scanGuessing([]byte(c.doc)); failed != "" {
+			t.Errorf("%s: %s", c.doc, failed)
+		}
 	}
 }
 
@@ -107,13 +150,16 @@ func TestElements(t *testing.T) {
 // members with the same values, the last of a repeated key winning as in encoding/json. On
 // anything else it may refuse, but never reads out of bounds.
 func FuzzMembers(f *testing.F) {
-	for _, s := range []string{`{"a":1,"b":[true,{"c":"d\"}"}],"e":null}`, `{}`, `{"x":"\u00e9"}`, `[1]`, `{"a":1`, `{"a":-0.5e-3}`, `{"a":1,"A":2,"a":3}`} {
+	for _, s := range []string{`{"a":1,"b":[true,{"c":"d\"}"}],"e":null}`, `{"a\"b":1,"a\\":2,"a":3}`, `{}`, `{"x":"\u00e9"}`, `[1]`, `{"a":1`, `{"a":-0.5e-3}`, `{"a":1,"A":2,"a":3}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		got := scanMembers(doc)
 		if at := scanMembersAt(doc); at != nil && !reflect.DeepEqual(at, got) {
 			t.Fatalf("MembersAt(%q) = %v, Members %v", doc, at, got)
+		}
+		if failed := scanGuessing(doc); failed != "" {
+			t.Fatalf("%q: %s", doc, failed)
 		}
 		var want map[string]json.RawMessage
 		if !json.Valid(doc) || json.Unmarshal(doc, &want) != nil || want == nil {
