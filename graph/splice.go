@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math/bits"
 	"strconv"
 	"sync"
 
@@ -67,12 +68,35 @@ var listBuffers sync.Pool // of *[]byte
 
 const listBufferKept = 2 << 20
 
-// listBuffer is an empty buffer of at least size bytes for a list.
+// listBuffer is an empty buffer of at least size bytes for a list. A new one is made a
+// power of two long: a list's size follows its rows' lengths, and sized exactly, the next
+// page of the same shape mostly needed a few bytes more than the buffer kept for it (a
+// 500-row page of every field allocated its 0.9 MB of lists afresh nearly every time).
 func listBuffer(size int) []byte {
-	if p, _ := listBuffers.Get().(*[]byte); p != nil && cap(*p) >= size {
-		return (*p)[:0]
+	if p, _ := listBuffers.Get().(*[]byte); p != nil {
+		if cap(*p) >= size {
+			return (*p)[:0]
+		}
+		listBuffers.Put(p) // for a shorter list
 	}
-	return make([]byte, 0, size)
+	return make([]byte, 0, listCap(size))
+}
+
+// listCap is the capacity of a new list buffer for size bytes: the next power of two.
+func listCap(size int) int { return 1 << bits.Len(uint(max(size-1, 0))) }
+
+// growList returns b with room for n more bytes: b itself, or its bytes in a list buffer
+// long enough, b going back to listBuffers.
+func growList(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	grown := append(listBuffer(len(b)+n), b...)
+	if cap(b) > 0 && cap(b) <= listBufferKept {
+		b = b[:0]
+		listBuffers.Put(&b)
+	}
+	return grown
 }
 
 // release gives the lists back once the answer holding them is sent: nothing refers to

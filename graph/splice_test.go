@@ -56,3 +56,21 @@ func TestSpliceRelease(t *testing.T) {
 	var none *splices
 	none.release()
 }
+
+// TestGrowList checks that a list grown keeps its bytes and has the room asked for, and
+// that new buffers come in powers of two, so lists of one shape can reuse each other's.
+func TestGrowList(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 5, 1000, 300_000} {
+		b := append(listBuffer(4), "[1,2"...)
+		g := growList(b, n)
+		if string(g) != "[1,2" || cap(g)-len(g) < n {
+			t.Fatalf("grown by %d: %q with capacity %d", n, g, cap(g))
+		}
+	}
+	for size, want := range map[int]int{0: 1, 1: 1, 3: 4, 4: 4, 1000: 1024, 300_000: 1 << 19, 1 << 20: 1 << 20} {
+		if got := listCap(size); got != want {
+			t.Fatalf("listCap(%d) = %d, want %d", size, got, want)
+		}
+	}
+}
