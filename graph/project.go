@@ -2,10 +2,8 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"runtime"
+	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -115,104 +113,6 @@ func storedOnly(typ string, fields []graphql.CollectedField) bool {
 	return len(fields) > 0
 }
 
-// A page of every field spends most of its answer's time in the projection (0.7 ms of
-// about 3 ms for 500 rows), with the other core idle when one reader is asking: PostgreSQL
-// has sent the rows and the client waits. A long list is therefore projected in
-// consecutive parts at once, one per processor, each into its own buffer, sent in order as
-// the pieces of one list. Parts shorter than parallelRows cost more to start than they save.
-const parallelRows = 64
-
-// list writes the n elements of a list field of stored documents. doc returns element i's
-// document; it may build it in scratch, which is its own per part.
-func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, doc func(scratch []byte, i int) []byte) (any, error) {
-	def := p.schema.Types[fc.Field.Definition.Type.Name()]
-	oc := graphql.GetOperationContext(ctx)
-	parts := 1
-	if procs := runtime.GOMAXPROCS(0); procs > 1 && n >= 2*parallelRows {
-		parts = min(procs, n/parallelRows)
-	}
-	out := make([]listPart, parts)
-	for k := range out {
-		// A plan holds one object's values while writing it, so each part has its own.
-		out[k] = listPart{plan: compile(oc, p.schema, fc.Field.Selections, def), lo: k * n / parts, hi: (k + 1) * n / parts,
-			first: k == 0, last: k == parts-1}
-	}
-	var wg sync.WaitGroup
-	for k := range out[1:] {
-		wg.Go(func() {
-			// A panic here would end the process; it is raised again below, where
-			// gqlgen's recovery answers it like any resolver's.
-			defer func() { out[k+1].panicked = recover() }()
-			out[k+1].write(doc)
-		})
-	}
-	out[0].write(doc) // this goroutine's own part
-	wg.Wait()
-	pieces := make([][]byte, parts)
-	for k, part := range out {
-		if part.panicked != nil {
-			panic(part.panicked)
-		}
-		for _, m := range part.missing {
-			// The service wrote a document without a field the schema promises: its own
-			// failure, logged with the request id like any other.
-			graphql.AddError(ctx, internalFailure{fmt.Errorf("stored %s document %d: %s", def.Name, m.at, m.what)})
-		}
-		pieces[k] = part.buf
-	}
-	return spliced(ctx, pieces...), nil
-}
-
-// A listPart is the elements lo to hi-1 of a list, written with the list's opening
-// bracket when it is the first part and its closing one when it is the last.
-type listPart struct {
-	plan        *plan
-	lo, hi      int
-	first, last bool
-	buf      []byte
-	missing  []missingField
-	panicked any
-}
-
-type missingField struct {
-	at   int
-	what string
-}
-
-func (part *listPart) write(doc func(scratch []byte, i int) []byte) {
-	var scratch []byte
-	if part.lo < part.hi {
-		// A selection makes an element no longer than its document, aliases aside.
-		scratch = doc(scratch, part.lo)
-		part.buf = listBuffer(len(scratch) + 2)
-	}
-	if part.first {
-		part.buf = append(part.buf, '[')
-	}
-	for i := part.lo; i < part.hi; i++ {
-		if i > 0 {
-			part.buf = append(part.buf, ',')
-		}
-		start := len(part.buf)
-		scratch = doc(scratch, i)
-		var missing string
-		if part.buf, missing = part.plan.write(part.buf, scratch); missing != "" {
-			part.missing = append(part.missing, missingField{i, missing})
-		}
-		if i == part.lo && part.hi-part.lo > 1 {
-			// The rest, sized as the first element and a quarter more each: a selection
-			// keeps much the same fields of every row, whatever the documents' lengths.
-			// Growing as it fills cost a fifth of the projection; sizing by the documents
-			// allocated 66 KB for a dashboard's 18 KB of 50 rows, and by the share of the
-			// first document kept, 16 KB, then 40 KB when the first was a long one.
-			part.buf = growList(part.buf, (part.hi-part.lo-1)*(len(part.buf)-start)*5/4+2)
-		}
-	}
-	if part.last {
-		part.buf = append(part.buf, ']')
-	}
-}
-
 // storedDocumentField is the field of a stored resource that is its whole document.
 const storedDocumentField = "storedDocument"
 
@@ -264,6 +164,19 @@ func compile(oc *graphql.OperationContext, schema *ast.Schema, sel ast.Selection
 	p.vals = make([]jsonscan.Span, len(p.fields))
 	p.subs = make([][]byte, len(p.fields))
 	return p
+}
+
+// clone is a plan to write with beside p: what was compiled is shared, the scratch is its
+// own.
+func (p *plan) clone() *plan {
+	c := &plan{typeName: p.typeName, fields: slices.Clone(p.fields), index: p.index,
+		vals: make([]jsonscan.Span, len(p.fields)), subs: make([][]byte, len(p.fields))}
+	for k, f := range c.fields {
+		if f.sub != nil {
+			c.fields[k].sub = f.sub.clone()
+		}
+	}
+	return c
 }
 
 // write writes one object of the plan's type from its stored document, reading the

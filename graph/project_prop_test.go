@@ -49,6 +49,10 @@ func TestProjectionReadsOnceAsItReadsTwice(t *testing.T) {
 		nodes := findField(doc.Operations[0].SelectionSet, "nodes")
 		plans[k] = compile(oc, schema, nodes.SelectionSet, schema.Types["Transaction"])
 	}
+	clones := make([]*plan, len(plans))
+	for k, p := range plans {
+		clones[k] = p.clone()
+	}
 	rapid.Check(t, func(r *rapid.T) {
 		doc := genObject(r, schema, schema.Types["Transaction"], 0)
 		for k, p := range plans {
@@ -63,6 +67,10 @@ func TestProjectionReadsOnceAsItReadsTwice(t *testing.T) {
 			}
 			if !json.Valid(got) {
 				r.Fatalf("selection %d of %s: wrote invalid JSON %s", k, doc, got)
+			}
+			// A copy of the plan (compiledPlans hands out copies) writes the same.
+			if again, _ := clones[k].write(nil, doc); string(again) != string(got) {
+				r.Fatalf("selection %d of %s: the copy wrote\n%s\nthe plan\n%s", k, doc, again, got)
 			}
 		}
 	})
@@ -242,8 +250,8 @@ func TestListPartsJoinAsOneList(t *testing.T) {
 		var missing []missingField
 		for k := range parts {
 			n := len(docs)
-			part := listPart{plan: compiled(), lo: k * n / parts, hi: (k + 1) * n / parts, first: k == 0, last: k == parts-1}
-			part.write(func(_ []byte, i int) []byte { return docs[i] })
+			part := listPart{lo: k * n / parts, hi: (k + 1) * n / parts, first: k == 0, last: k == parts-1}
+			part.write(compiled(), func(_ []byte, i int) []byte { return docs[i] })
 			b = append(b, part.buf...)
 			missing = append(missing, part.missing...)
 		}
@@ -259,8 +267,8 @@ func TestListPartsJoinAsOneList(t *testing.T) {
 			return genObject(r, schema, schema.Types["Transaction"], 0)
 		}), 0, 40).Draw(r, "docs")
 		parts := rapid.IntRange(1, 5).Draw(r, "parts")
-		whole := listPart{plan: compiled(), hi: len(docs), first: true, last: true}
-		whole.write(func(_ []byte, i int) []byte { return docs[i] })
+		whole := listPart{hi: len(docs), first: true, last: true}
+		whole.write(compiled(), func(_ []byte, i int) []byte { return docs[i] })
 		joined, missing := inParts(docs, parts)
 		if joined != string(whole.buf) {
 			r.Fatalf("%d parts wrote\n%s\none wrote\n%s", parts, joined, whole.buf)
