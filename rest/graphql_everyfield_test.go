@@ -11,7 +11,7 @@ import (
 // everything does, every field of every row through Account.transactions(first: 500), and
 // checks each page against the same page of GET /v2/transactions: the same rows in the
 // same order, and every field GraphQL answers equal to REST's (a field REST leaves out is
-// null in GraphQL), nested objects included.
+// null in GraphQL), nested objects included; the page's edges beside its nodes.
 func TestGraphQLEveryFieldPages(t *testing.T) {
 	t.Parallel()
 	env := testsupport.New(t)
@@ -29,7 +29,7 @@ func TestGraphQLEveryFieldPages(t *testing.T) {
 			Next    *string          `json:"next"`
 		}
 		env.Do(t, "GET", path, key, nil).Want(200).JSON(&rest)
-		data := graphQLJSON(t, env, key, accountTxQuery("nodes { "+allTxFields+" }"), map[string]any{"a": account, "after": after})
+		data := graphQLJSON(t, env, key, accountTxQuery("nodes { "+allTxFields+" } edges { cursor node { id amount } }"), map[string]any{"a": account, "after": after})
 		var g struct {
 			Account struct {
 				Transactions struct {
@@ -38,6 +38,10 @@ func TestGraphQLEveryFieldPages(t *testing.T) {
 						EndCursor   any  `json:"endCursor"`
 					} `json:"pageInfo"`
 					Nodes []map[string]any `json:"nodes"`
+					Edges []struct {
+						Cursor string         `json:"cursor"`
+						Node   map[string]any `json:"node"`
+					} `json:"edges"`
 				} `json:"transactions"`
 			} `json:"account"`
 		}
@@ -48,7 +52,15 @@ func TestGraphQLEveryFieldPages(t *testing.T) {
 		if len(conn.Nodes) != len(rest.Results) {
 			t.Fatalf("page %d: GraphQL %d rows, REST %d", pages, len(conn.Nodes), len(rest.Results))
 		}
+		// A page of 500 is written in chunks (graph/projectlist.go): the edges must follow
+		// the nodes row for row, and the last cursor be the page's end.
+		if len(conn.Edges) != len(conn.Nodes) || conn.Edges[len(conn.Edges)-1].Cursor != conn.PageInfo.EndCursor {
+			t.Fatalf("page %d: %d edges for %d nodes, last cursor against endCursor %v", pages, len(conn.Edges), len(conn.Nodes), conn.PageInfo.EndCursor)
+		}
 		for i, n := range conn.Nodes {
+			if e := conn.Edges[i]; e.Node["id"] != n["id"] || e.Node["amount"] != n["amount"] || e.Cursor == "" {
+				t.Fatalf("page %d row %d: edge %v for node %v", pages, i, e, n["id"])
+			}
 			if n["id"] != rest.Results[i]["id"] {
 				t.Fatalf("page %d row %d: GraphQL %v, REST %v", pages, i, n["id"], rest.Results[i]["id"])
 			}
