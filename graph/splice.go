@@ -70,8 +70,8 @@ const listBufferKept = 2 << 20
 
 // listBuffer is an empty buffer of at least size bytes for a list. A new one is made a
 // power of two long: a list's size follows its rows' lengths, and sized exactly, the next
-// page of the same shape mostly needed a few bytes more than the buffer kept for it (a
-// 500-row page of every field allocated its 0.9 MB of lists afresh nearly every time).
+// page of the same shape could need a few bytes more than the buffer kept for it, and
+// allocated its own.
 func listBuffer(size int) []byte {
 	if p, _ := listBuffers.Get().(*[]byte); p != nil {
 		if cap(*p) >= size {
