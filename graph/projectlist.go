@@ -34,7 +34,8 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 		out[k] = listPart{lo: k * chunkRows, hi: min((k+1)*chunkRows, n), first: k == 0, last: k == chunks-1}
 	}
 	var next atomic.Int64
-	var failed atomic.Value // the first panic of a helper
+	helpers := min(runtime.GOMAXPROCS(0), chunks) - 1
+	panics := make([]any, helpers) // each helper's, if it panicked
 	// take writes chunks with plan until none is left. A plan holds one object's values
 	// while writing it, so each goroutine has its own.
 	take := func(plan *plan) {
@@ -44,15 +45,11 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	}
 	plans := p.plans(graphql.GetOperationContext(ctx), fc, def)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), chunks) - 1 {
+	for h := range helpers {
 		wg.Go(func() {
 			// A panic here would end the process; it is raised again below, where
 			// gqlgen's recovery answers it like any resolver's.
-			defer func() {
-				if v := recover(); v != nil {
-					failed.CompareAndSwap(nil, panicValue{v})
-				}
-			}()
+			defer func() { panics[h] = recover() }()
 			plan := plans.get()
 			defer plans.put(plan)
 			take(plan)
@@ -62,8 +59,10 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	take(plan)
 	plans.put(plan)
 	wg.Wait()
-	if v, ok := failed.Load().(panicValue); ok {
-		panic(v.v)
+	for _, v := range panics {
+		if v != nil {
+			panic(v)
+		}
 	}
 	pieces := make([][]byte, chunks)
 	for k, part := range out {
@@ -76,8 +75,6 @@ func (p projector) list(ctx context.Context, fc *graphql.FieldContext, n int, do
 	}
 	return spliced(ctx, pieces...), nil
 }
-
-type panicValue struct{ v any }
 
 // A listPart is the elements lo to hi-1 of a list, written with the list's opening
 // bracket when it is the first part and its closing one when it is the last.

@@ -92,11 +92,17 @@ func growList(b []byte, n int) []byte {
 		return b
 	}
 	grown := append(listBuffer(len(b)+n), b...)
+	keepList(b)
+	return grown
+}
+
+// keepList gives a list's buffer back to listBuffers once nothing refers to it; a buffer
+// longer than listBufferKept goes to the collector.
+func keepList(b []byte) {
 	if cap(b) > 0 && cap(b) <= listBufferKept {
 		b = b[:0]
 		listBuffers.Put(&b)
 	}
-	return grown
 }
 
 // release gives the lists back once the answer holding them is sent: nothing refers to
@@ -109,10 +115,7 @@ func (s *splices) release() {
 	defer s.mu.Unlock()
 	for i, pieces := range s.parts {
 		for _, b := range pieces {
-			if cap(b) > 0 && cap(b) <= listBufferKept {
-				b := b[:0]
-				listBuffers.Put(&b)
-			}
+			keepList(b)
 		}
 		s.parts[i] = nil
 	}
@@ -125,7 +128,11 @@ func (s *splices) segments(answer []byte) [][]byte {
 	if s == nil || len(s.parts) == 0 {
 		return [][]byte{answer}
 	}
-	out := make([][]byte, 0, 3*len(s.parts)+1)
+	size := 1 // the answer's bytes after the last marker
+	for _, pieces := range s.parts {
+		size += 1 + len(pieces) // the bytes before the marker, and the list's pieces
+	}
+	out := make([][]byte, 0, size)
 	for {
 		i := bytes.IndexByte(answer, 0)
 		if i < 0 {
