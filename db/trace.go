@@ -53,3 +53,15 @@ func (statementTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.Tra
 	}
 	span.End()
 }
+
+// A batch is one round trip and counts as one statement: the reads that send one carry a
+// single statement and the setting it runs under (genericplan.go). It is one span too.
+func (t statementTracer) TraceBatchStart(ctx context.Context, c *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	return t.TraceQueryStart(ctx, c, pgx.TraceQueryStartData{SQL: "BATCH"})
+}
+
+func (statementTracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (t statementTracer) TraceBatchEnd(ctx context.Context, c *pgx.Conn, d pgx.TraceBatchEndData) {
+	t.TraceQueryEnd(ctx, c, pgx.TraceQueryEndData{Err: d.Err})
+}

@@ -83,6 +83,12 @@ func TestTransactionPagePlan(t *testing.T) {
 		if strings.Count(p, `"Relation Name"`) != 1 || strings.Contains(p, `"Node Type": "Sort"`) || !strings.Contains(p, `account_id_date_id_idx`) {
 			t.Errorf("%s: want one partition read in the order of its account index, got %s", c.name, p)
 		}
+		// The generic plan TransactionPage runs (genericplan.go) is the same read, the
+		// other fifteen partitions pruned as it starts.
+		if p := genericPlan(t, d, sql, args); strings.Count(p, `"Relation Name"`) != 1 || !strings.Contains(p, `"Subplans Removed": 15`) ||
+			strings.Contains(p, `"Node Type": "Sort"`) || !strings.Contains(p, `account_id_date_id_idx`) {
+			t.Errorf("%s: want the generic plan to read one partition in the order of its account index, got %s", c.name, p)
+		}
 	}
 	// A tenth of the counted rows and 50 more grow it enough; fewer do not.
 	ingest(rows(4000, 100), acc, other)
@@ -92,5 +98,140 @@ func TestTransactionPagePlan(t *testing.T) {
 	ingest(rows(4100, 500), acc, other)
 	if n := counted(); n != 4600 {
 		t.Errorf("the partition counts %v rows after 600 more: not analyzed again", n)
+	}
+}
+
+// genericPlan explains sql's generic plan for args, as a prepared statement's is.
+func genericPlan(t *testing.T, d *db.DB, sql string, args []any) string {
+	t.Helper()
+	ctx := context.Background()
+	pooled, err := d.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Out of the pool, so that its setting and statement close with it.
+	c := pooled.Hijack()
+	defer c.Close(ctx)
+	literals := make([]string, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case uuid.UUID:
+			literals[i] = "'" + v.String() + "'"
+		case time.Time:
+			literals[i] = "'" + v.Format(time.RFC3339Nano) + "'"
+		case int:
+			literals[i] = strconv.Itoa(v)
+		default:
+			t.Fatalf("no literal for %T", a)
+		}
+	}
+	var plan json.RawMessage
+	if _, err := c.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, `PREPARE page AS `+sql); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.QueryRow(ctx, `EXPLAIN (FORMAT JSON) EXECUTE page(`+strings.Join(literals, ", ")+`)`).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	return string(plan)
+}
+
+// TransactionPage runs under a generic plan, planned once per connection rather than on
+// every call, and the setting that asks for it ends with the page: no pooled connection
+// keeps it, and a page read inside a transaction leaves that transaction's setting alone.
+// A replica that fails it sends it to the primary.
+func TestTransactionPageRunsGenericPlan(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, err := db.Open(ctx, testsupport.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	item, acc := uuid.New(), uuid.New()
+	day := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	var list []model.Transaction
+	for i := range 300 {
+		list = append(list, model.Transaction{ID: uuid.NewSHA1(item, []byte(strconv.Itoa(i))), AccountID: acc,
+			Date: model.NewTime(day.Add(time.Duration(i) * time.Hour)), Description: "PIX " + strconv.Itoa(i),
+			Type: "DEBIT", Amount: -float64(i%90 + 1), CurrencyCode: "BRL", Status: "POSTED"})
+	}
+	if err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		_, err := tx.IngestTransactions(ctx, item, list, db.Delivery{Adds: true}, time.Now())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const pages = 12 // more than the five custom plans PostgreSQL makes before it compares
+	var first []model.JSONDocument
+	for i := range pages {
+		docs, keys, err := d.TransactionPage(ctx, item, db.TransactionFilter{AccountID: acc}, nil, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(docs) != 50 || len(keys) != 50 || !keys[0].Date.Equal(day) {
+			t.Fatalf("page %d: %d documents, %d keys", i, len(docs), len(keys))
+		}
+		first = docs
+	}
+	// Every connection the pool has, held at once, so each is asked.
+	var generic, custom int64
+	held := make([]interface{ Release() }, 0, d.Pool.Stat().TotalConns())
+	for range cap(held) {
+		c, err := d.Pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+		var mode string
+		var g, cu int64
+		if err := c.QueryRow(ctx, `SELECT current_setting('plan_cache_mode'),
+				(SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements WHERE statement LIKE '%t.account_id = $2%'),
+				(SELECT coalesce(sum(custom_plans), 0) FROM pg_prepared_statements WHERE statement LIKE '%t.account_id = $2%')`).Scan(&mode, &g, &cu); err != nil {
+			t.Fatal(err)
+		}
+		if mode != "auto" {
+			t.Errorf("a pooled connection kept plan_cache_mode %q", mode)
+		}
+		generic, custom = generic+g, custom+cu
+	}
+	for _, c := range held {
+		c.Release()
+	}
+	if generic < pages || custom != 0 {
+		t.Errorf("%d pages ran %d generic and %d custom plans, want all generic", pages, generic, custom)
+	}
+	// A replica that fails the page's batch hands the read to the primary, as it does a
+	// plain statement, and is left alone for a while.
+	reader, down, err := db.WithUnreachableReplica(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs, _, err := reader.TransactionPage(ctx, item, db.TransactionFilter{AccountID: acc}, nil, 50); err != nil || len(docs) != len(first) || string(docs[0]) != string(first[0]) {
+		t.Errorf("with the replica unreachable the page read %d documents, error %v", len(docs), err)
+	}
+	if !down() {
+		t.Error("the replica that failed a page is not marked down")
+	}
+	if err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		docs, _, err := tx.TransactionPage(ctx, item, db.TransactionFilter{AccountID: acc}, nil, 50)
+		if err != nil {
+			return err
+		}
+		if len(docs) != len(first) || string(docs[0]) != string(first[0]) {
+			t.Errorf("inside a transaction the page has %d documents, not the pool's %d", len(docs), len(first))
+		}
+		var mode string
+		if err := tx.PGX.QueryRow(ctx, `SELECT current_setting('plan_cache_mode')`).Scan(&mode); err != nil {
+			return err
+		}
+		if mode != "auto" {
+			t.Errorf("a page read in a transaction set its plan_cache_mode to %q", mode)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
