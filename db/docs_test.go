@@ -10,7 +10,6 @@ import (
 
 	"ponte/db"
 	"ponte/model"
-	"ponte/testsupport"
 )
 
 // Documents read into memory the list owns are the documents a scan reads, NULL included,
@@ -21,11 +20,7 @@ import (
 func TestCollectDocs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := db.Open(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openStore(t)
 	read := func(sql string) ([]model.JSONDocument, error) {
 		rows, err := d.Pool.Query(ctx, sql)
 		if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"ponte/db"
 	"ponte/model"
-	"ponte/testsupport"
 )
 
 // An account's transaction page is planned on its item's one partition and read in the
@@ -23,11 +22,7 @@ import (
 func TestTransactionPagePlan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := db.Open(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openStore(t)
 	item, acc, other := uuid.New(), uuid.New(), uuid.New()
 	day := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	rows := func(from, n int) []model.Transaction {
@@ -145,11 +140,7 @@ func genericPlan(t *testing.T, d *db.DB, sql string, args []any) string {
 func TestTransactionPageRunsGenericPlan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := db.Open(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openStore(t)
 	item, acc := uuid.New(), uuid.New()
 	day := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	var list []model.Transaction

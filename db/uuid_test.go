@@ -7,9 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
-
-	"ponte/db"
-	"ponte/testsupport"
 )
 
 // The pool's connections pass google/uuid values in binary, both ways: ids, arrays of ids
@@ -18,11 +15,7 @@ import (
 // testing.AllocsPerRun refuses to count beside other tests.
 func TestUUIDParameters(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openStore(t)
 	id, list := uuid.New(), []uuid.UUID{uuid.New(), uuid.New()}
 	var (
 		gotID     uuid.UUID

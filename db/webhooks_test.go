@@ -10,7 +10,6 @@ import (
 
 	"ponte/db"
 	"ponte/model"
-	"ponte/testsupport"
 )
 
 // deliveryStore opens a fresh database holding one application, one event and n pending
@@ -18,17 +17,13 @@ import (
 func deliveryStore(t *testing.T, n int) (*db.DB, []uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := db.Open(ctx, testsupport.NewDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(store.Close)
+	store := openStore(t)
 	app := &model.ClientApplication{ID: uuid.New(), Name: "deliveries", Enabled: true, SecretHash: "x"}
 	if err := store.CreateClient(ctx, app); err != nil {
 		t.Fatal(err)
 	}
 	ids := make([]uuid.UUID, n)
-	err = store.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err := store.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		ev := &db.Event{ClientID: app.ID, Event: "item/updated", Payload: map[string]any{"itemId": uuid.NewString()}}
 		if err := tx.InsertEvent(ctx, ev); err != nil {
 			return err
