@@ -148,8 +148,8 @@ func (c *conn) AccountIDsOfItem(ctx context.Context, itemID uuid.UUID) ([]uuid.U
 // limit of its transactions under f in one statement: reading the account and then the
 // page was two round trips, and under load the database's work per statement, not Go's,
 // sets the rate a dashboard can hold. found is false for other clients' accounts. The item
-// names the page's partition (see accountTransactions); like TransactionPage, it runs under
-// a generic plan (genericplan.go).
+// names the page's partition (see accountTransactions); like TransactionPage, once the
+// item's leaf is known it reads the leaf (leaves.go) under a generic plan (genericplan.go).
 func (d *DB) AccountWithTransactions(ctx context.Context, clientID, item, id uuid.UUID, f TransactionFilter, limit int) (*model.Account, TransactionRows, bool, error) {
 	args := []any{id, clientID, item}
 	filters := transactionFilters(f, &args)
@@ -159,11 +159,16 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, item, id uui
 	// per statement, PostgreSQL spent 104 µs on this, 150 µs with a window numbering the
 	// page's rows under the account's columns, and 330 µs with the account's document
 	// repeated on every row.
-	rows, err := d.queryGenericPlan(ctx, `WITH a AS (SELECT a.id, a.data FROM accounts a JOIN items i ON i.id = a.item_id
+	from, leaf := transactionsOf(item)
+	query := d.pg.Query
+	if leaf {
+		query = d.queryGenericPlan
+	}
+	rows, err := query(ctx, `WITH a AS (SELECT a.id, a.data FROM accounts a JOIN items i ON i.id = a.item_id
 			WHERE a.id = $1 AND i.client_id = $2 AND a.item_id = $3)
 		SELECT data, NULL::text, NULL::timestamptz, NULL::uuid FROM a
 		UNION ALL
-		(SELECT NULL, `+transactionJSON+`, t.date, t.id FROM transactions t
+		(SELECT NULL, `+transactionJSON+`, t.date, t.id FROM `+from+` t
 			WHERE t.item_id = $3 AND t.account_id = (SELECT id FROM a)`+filters+`
 			ORDER BY t.date, t.id LIMIT $`+strconv.Itoa(len(args))+`)`, args...)
 	if err != nil {
@@ -200,6 +205,9 @@ func (d *DB) AccountWithTransactions(ctx context.Context, clientID, item, id uui
 	}
 	if !sort.IsSorted(page) {
 		sort.Sort(page)
+	}
+	if !leaf && len(page.Docs) > 0 {
+		d.learnLeaf(ctx, item)
 	}
 	return account, page, true, nil
 }

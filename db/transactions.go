@@ -68,17 +68,28 @@ func transactionFilters(f TransactionFilter, args *[]any) string {
 }
 
 // TransactionPage reads up to limit transactions of an account of item after the key, in
-// (date, id) order, as ready JSON documents, with each one's key.
+// (date, id) order, as ready JSON documents, with each one's key. Once the item's leaf is
+// known it reads the leaf (leaves.go) under a generic plan (genericplan.go).
 func (c *conn) TransactionPage(ctx context.Context, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) ([]model.JSONDocument, []TransactionKey, error) {
-	sql, args := transactionPageQuery(item, f, after, limit)
-	rows, err := c.queryGenericPlan(ctx, sql, args...)
+	from, leaf := transactionsOf(item)
+	sql, args := transactionPageQuery(from, item, f, after, limit)
+	query := c.pg.Query
+	if leaf {
+		query = c.queryGenericPlan
+	}
+	rows, err := query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, err
 	}
-	return docsAndKeys(rows, func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} })
+	docs, keys, err := docsAndKeys(rows, func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} })
+	if err == nil && !leaf && len(docs) > 0 {
+		c.learnLeaf(ctx, item)
+	}
+	return docs, keys, err
 }
 
-func transactionPageQuery(item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) (string, []any) {
+// transactionPageQuery is TransactionPage's statement, reading from (transactionsOf).
+func transactionPageQuery(from string, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) (string, []any) {
 	var args []any
 	where := accountTransactions(item, f, &args)
 	if after != nil {
@@ -86,7 +97,7 @@ func transactionPageQuery(item uuid.UUID, f TransactionFilter, after *Transactio
 		where += ` AND (t.date, t.id) > ($` + strconv.Itoa(len(args)-1) + `, $` + strconv.Itoa(len(args)) + `)`
 	}
 	args = append(args, limit)
-	return `SELECT ` + transactionJSON + `, t.date, t.id FROM transactions t` + where + `
+	return `SELECT ` + transactionJSON + `, t.date, t.id FROM ` + from + ` t` + where + `
 		ORDER BY t.date, t.id LIMIT $` + strconv.Itoa(len(args)), args
 }
 

@@ -170,9 +170,12 @@ func TestTransactionStatementsReadOnePartition(t *testing.T) {
 		}, func(c *db.TransactionChanges) bool { return c == nil }},
 		{"an account's pages", func(ctx context.Context) (map[uuid.UUID]*db.TransactionChanges, error) {
 			f := db.TransactionFilter{AccountID: acc, DateFrom: &day}
-			docs, _, err := env.DB.TransactionPage(ctx, item, f, nil, 10)
-			if err != nil || len(docs) != 4 {
-				return nil, fmt.Errorf("the page: %d rows (%v); want 4", len(docs), err)
+			// Twice: the first read learns the item's leaf, the second reads it (leaves.go).
+			for range 2 {
+				docs, _, err := env.DB.TransactionPage(ctx, item, f, nil, 10)
+				if err != nil || len(docs) != 4 {
+					return nil, fmt.Errorf("the page: %d rows (%v); want 4", len(docs), err)
+				}
 			}
 			pages, err := env.DB.FirstTransactionPages(ctx, []uuid.UUID{acc}, []uuid.UUID{item}, f, 10)
 			if err != nil || len(pages[acc].Docs) != 4 {
