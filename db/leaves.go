@@ -1,7 +1,6 @@
 package db
 
 import (
-	"context"
 	"regexp"
 
 	"github.com/google/uuid"
@@ -15,7 +14,7 @@ import (
 // prunes them: it would wait behind DDL on any partition, and every page after it would
 // queue behind that DDL's lock request (TestTransactionStatementsReadOnePartition).
 //
-// The leaf is learned once per item and process, from where the item's rows are, and kept:
+// The leaf is learned once per item and process, from a read of the item's rows, and kept:
 // the layout is fixed, and an item's rows never move. A migration that changed the layout
 // would have to run with every instance of the service stopped.
 var itemLeaves, _ = lru.New[uuid.UUID, string](1 << 17)
@@ -23,21 +22,20 @@ var itemLeaves, _ = lru.New[uuid.UUID, string](1 << 17)
 // leafName is what a learned leaf's name must look like to be written into a statement.
 var leafName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
-// transactionsOf is the relation to read item's transactions from, and whether it is the
-// item's leaf: the parent until the leaf is learned (learnLeaf).
-func transactionsOf(item uuid.UUID) (string, bool) {
-	if leaf, ok := itemLeaves.Get(item); ok {
-		return leaf, true
-	}
-	return "transactions", false
+// leafOf is the leaf holding item's transactions, or "" until a read has learned it.
+func leafOf(item uuid.UUID) string {
+	leaf, _ := itemLeaves.Get(item)
+	return leaf
 }
 
-// learnLeaf records the leaf holding item's rows, if it has any. A read that fails leaves
-// it to the next page: the page read before it stands.
-func (c *conn) learnLeaf(ctx context.Context, item uuid.UUID) {
-	var leaf string
-	err := c.pg.QueryRow(ctx, `SELECT tableoid::regclass::text FROM transactions WHERE item_id = $1 LIMIT 1`, item).Scan(&leaf)
-	if err == nil && leafName.MatchString(leaf) {
+// leafColumn is what a read of the parent selects beside each row to learn the item's leaf
+// from it (learnLeaf), so that learning costs no statement: the statements a GraphQL query
+// runs stay a matter of its shape (prefetch.go).
+const leafColumn = `t.tableoid::regclass::text`
+
+// learnLeaf records leaf, read with leafColumn, as item's.
+func learnLeaf(item uuid.UUID, leaf string) {
+	if leafName.MatchString(leaf) {
 		itemLeaves.Add(item, leaf)
 	}
 }

@@ -69,7 +69,7 @@ func TestTransactionPagePlan(t *testing.T) {
 		{"later page", db.TransactionFilter{AccountID: acc}, &db.TransactionKey{Date: day.AddDate(0, 0, 40), ID: uuid.Nil}},
 		{"from a date", db.TransactionFilter{AccountID: acc, DateFrom: &from}, nil},
 	} {
-		sql, args := db.TransactionPageQuery("transactions", item, c.f, c.after, 50)
+		sql, args := db.TransactionPageQuery("", item, c.f, c.after, 50)
 		var plan json.RawMessage
 		if err := d.Pool.QueryRow(ctx, `EXPLAIN (FORMAT JSON) `+sql, args...).Scan(&plan); err != nil {
 			t.Fatal(err)

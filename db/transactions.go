@@ -71,25 +71,28 @@ func transactionFilters(f TransactionFilter, args *[]any) string {
 // (date, id) order, as ready JSON documents, with each one's key. Once the item's leaf is
 // known it reads the leaf (leaves.go) under a generic plan (genericplan.go).
 func (c *conn) TransactionPage(ctx context.Context, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) ([]model.JSONDocument, []TransactionKey, error) {
-	from, leaf := transactionsOf(item)
-	sql, args := transactionPageQuery(from, item, f, after, limit)
-	query := c.pg.Query
-	if leaf {
-		query = c.queryGenericPlan
+	leaf := leafOf(item)
+	sql, args := transactionPageQuery(leaf, item, f, after, limit)
+	query, learned := c.queryGenericPlan, ""
+	targets := func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} }
+	if leaf == "" {
+		query = c.pg.Query
+		targets = func(k *TransactionKey) []any { return []any{&k.Date, &k.ID, &learned} }
 	}
 	rows, err := query(ctx, sql, args...)
 	if err != nil {
 		return nil, nil, err
 	}
-	docs, keys, err := docsAndKeys(rows, func(k *TransactionKey) []any { return []any{&k.Date, &k.ID} })
-	if err == nil && !leaf && len(docs) > 0 {
-		c.learnLeaf(ctx, item)
+	docs, keys, err := docsAndKeys(rows, targets)
+	if learned != "" {
+		learnLeaf(item, learned)
 	}
 	return docs, keys, err
 }
 
-// transactionPageQuery is TransactionPage's statement, reading from (transactionsOf).
-func transactionPageQuery(from string, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) (string, []any) {
+// transactionPageQuery is TransactionPage's statement: on item's leaf, or, when leaf is "",
+// on the parent with leafColumn last.
+func transactionPageQuery(leaf string, item uuid.UUID, f TransactionFilter, after *TransactionKey, limit int) (string, []any) {
 	var args []any
 	where := accountTransactions(item, f, &args)
 	if after != nil {
@@ -97,7 +100,11 @@ func transactionPageQuery(from string, item uuid.UUID, f TransactionFilter, afte
 		where += ` AND (t.date, t.id) > ($` + strconv.Itoa(len(args)-1) + `, $` + strconv.Itoa(len(args)) + `)`
 	}
 	args = append(args, limit)
-	return `SELECT ` + transactionJSON + `, t.date, t.id FROM ` + from + ` t` + where + `
+	from := `, t.date, t.id FROM ` + leaf + ` t`
+	if leaf == "" {
+		from = `, t.date, t.id, ` + leafColumn + ` FROM transactions t`
+	}
+	return `SELECT ` + transactionJSON + from + where + `
 		ORDER BY t.date, t.id LIMIT $` + strconv.Itoa(len(args)), args
 }
 
