@@ -14,8 +14,8 @@ import (
 // it made for the actual values, and for an account with more rows than its partition's
 // average the custom plan's estimate is lower, for the same plan. Under load (the
 // dashboard at 1,600 requests a second) that planning was about 40 µs of PostgreSQL's CPU
-// per request, a sixth of it. It is asked for on an item's leaf only (leaves.go): on the
-// parent, a generic plan locks every partition before it prunes them.
+// per request, a sixth of it. The reads ask for a generic plan on an item's leaf only
+// (leaves.go): on the parent, a generic plan locks every partition before pruning them.
 //
 // plan_cache_mode can only be set for a session or a transaction. queryGenericPlan sends
 // set_config(..., is_local) and the statement in one pipeline closed by one Sync: both run
