@@ -33,8 +33,8 @@ func APITimeSQL(expr string) string {
 // the item, $2 the account), with the filters that are set (transactionFilters).
 //
 // The item is a parameter, not looked up inside the statement, so that PostgreSQL prunes
-// to its one partition before it reads: while planning, or as a generic plan starts
-// (TransactionPage runs one, genericplan.go). Looked up inside, the item is known only
+// to its one partition while planning a read of the parent; once the item's leaf is known
+// the reads name the leaf itself (leaves.go). Looked up inside, the item is known only
 // while executing, and every call planned all sixteen partitions (0.4-0.6 ms of
 // PostgreSQL's CPU, against 0.08 ms to execute the page).
 func accountTransactions(item uuid.UUID, f TransactionFilter, args *[]any) string {
