@@ -31,10 +31,10 @@ func scanAccount(raw []byte) (*model.Account, error) {
 	return &a, nil
 }
 
-// AccountDocs lists an item's accounts, optionally of one type, in a stable order, as
+// readAccountDocs lists an item's accounts, optionally of one type, in a stable order, as
 // their stored documents: GET /accounts copies them instead of decoding and encoding each
 // one, which was a third of the route's CPU. The caller has checked the item's owner.
-func (c *conn) AccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]model.JSONDocument, error) {
+func (c *conn) readAccountDocs(ctx context.Context, itemID uuid.UUID, typ *string) ([]model.JSONDocument, error) {
 	// Without a type the statement has no type condition at all: "$2 IS NULL OR type = $2"
 	// cost PostgreSQL 2–3 µs more per list (5%) than the plain statement.
 	sql, args := `SELECT data FROM accounts WHERE item_id = $1 ORDER BY type DESC, subtype, id`, []any{itemID}

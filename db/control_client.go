@@ -30,6 +30,7 @@ func (tx *Tx) RealResources(ctx context.Context, clientID uuid.UUID) (int, error
 // The order follows the foreign keys, children first.
 func (tx *Tx) DeleteClientData(ctx context.Context, clientID uuid.UUID) (*model.SandboxCleanSlate, error) {
 	out := &model.SandboxCleanSlate{ClientID: clientID}
+	tx.changingAccounts(uuid.Nil) // the client's items, whichever they are
 	steps := []struct {
 		sql   string
 		count *int

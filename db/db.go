@@ -49,6 +49,9 @@ type DB struct {
 	mon *monitor
 	// replica takes pure reads of read-only requests (replica.go); nil: all on the pool.
 	replica *replica
+	// lists caches account lists read from the primary (accountlists.go); nil on a
+	// replica's Reader.
+	lists *accountLists
 }
 
 // Open connects to url with no limits beyond pgx's own: for tools and tests.
@@ -101,7 +104,7 @@ func OpenWith(ctx context.Context, url string, l Limits) (*DB, error) {
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxIdleConns(0)
 	bdb := bun.NewDB(sqldb, pgdialect.New())
-	d := &DB{conn: conn{pg: pool, bun: bdb}, Pool: pool, bdb: bdb}
+	d := &DB{conn: conn{pg: pool, bun: bdb}, Pool: pool, bdb: bdb, lists: newAccountLists()}
 	if l.Monitor {
 		d.mon = startMonitor(cfg.ConnConfig, l.Log, func() {
 			n := conns.breakAll()

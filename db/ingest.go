@@ -45,6 +45,7 @@ func (tx *Tx) AddAccounts(ctx context.Context, itemID uuid.UUID, list []model.Ac
 }
 
 func (tx *Tx) storeAccounts(ctx context.Context, itemID uuid.UUID, list []model.Account, now time.Time) ([]uuid.UUID, error) {
+	tx.changingAccounts(itemID)
 	rows, err := tx.pg.Query(ctx, `SELECT id, data, created_at, updated_at, balance_at FROM accounts WHERE item_id = $1 FOR UPDATE`, itemID)
 	if err != nil {
 		return nil, err

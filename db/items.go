@@ -87,6 +87,7 @@ func (tx *Tx) SaveItem(ctx context.Context, it *ItemRow) error {
 // DeleteItem removes an item and everything collected for it: transactions explicitly
 // (they carry no foreign key, for ingestion speed), the rest through foreign keys.
 func (tx *Tx) DeleteItem(ctx context.Context, id uuid.UUID) error {
+	tx.changingAccounts(id)
 	if _, err := tx.pg.Exec(ctx, `DELETE FROM transactions WHERE item_id = $1 AND account_id IN (SELECT id FROM accounts WHERE item_id = $1)`, id); err != nil {
 		return err
 	}

@@ -30,6 +30,8 @@ type Tx struct {
 	// whose events it records (replica.go).
 	store  *DB
 	pinned map[uuid.UUID]bool
+	// accountItems are the items whose accounts this transaction changes (accountlists.go).
+	accountItems []uuid.UUID
 }
 
 // AfterCommit runs fn once the transaction has committed, and never if it rolls back: for
@@ -82,6 +84,12 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) erro
 	// inside the transaction bun began. Statements never overlap: one goroutine drives both.
 	ptx := &connTx{conn: native}
 	tx := &Tx{conn: conn{pg: ptx, bun: btx}, PGX: ptx, onEvent: d.OnEvent, store: d}
+	// After the commit or rollback: the items changed stay out of the cache until then.
+	defer func() {
+		if len(tx.accountItems) > 0 {
+			d.lists.end(tx.accountItems)
+		}
+	}()
 	// A panic must roll back before the connection is closed: closing waits for the open
 	// transaction, which would never end.
 	defer func() {

@@ -177,6 +177,9 @@ type Setup struct {
 	Webhooks *webhooks.Config
 	Payments *payments.Config
 	Faults   *faults.Config
+	// UncachedAccountLists leaves the account list cache off (no listener), so every list
+	// is read from the database: for counts of the statements a query runs.
+	UncachedAccountLists bool
 }
 
 // Option adjusts a test service (smaller limits, shorter time-outs).
@@ -242,6 +245,9 @@ func New(t testing.TB, options ...Option) *Env {
 	}
 	listenCtx, stopListening := context.WithCancel(ctx)
 	go a.Listen(listenCtx, res.Log)
+	if !setup.UncachedAccountLists {
+		go store.ListenAccounts(listenCtx, res.Log)
+	}
 	srv.Config = rest.NewHTTPServer(rest.New(res, restCfg)) // the service's own limits and time-outs
 	srv.Start()
 	t.Cleanup(func() {

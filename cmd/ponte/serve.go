@@ -82,6 +82,7 @@ func serve(ctx context.Context, c *config) error {
 		return err
 	}
 	go authn.Listen(ctx, log)
+	go store.ListenAccounts(ctx, log)
 	counter, err := rateCounter(ctx, c, store)
 	if err != nil {
 		return err
