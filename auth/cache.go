@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -93,47 +92,35 @@ func (c *clientCache) setLive(live bool) {
 // the session is down it reconnects with back-off and the cache is not used. Run it once
 // per process.
 func (s *Service) Listen(ctx context.Context, log *slog.Logger) {
-	const minWait, maxWait = 100 * time.Millisecond, 5 * time.Second
-	wait := minWait
-	for ctx.Err() == nil {
-		l, err := s.db.ListenClients(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				log.Warn("client change listener cannot connect; checking clients in the database on every request", "retryIn", wait, "err", err)
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, maxWait)
-			continue
-		}
-		wait = minWait
-		s.clients.setLive(true)
-		for {
-			channel, payload, err := l.Next(ctx)
-			if err != nil {
-				if ctx.Err() == nil {
-					log.Warn("client change listener lost its connection", "err", err)
-				}
-				break
-			}
-			if channel == db.OriginIssuedChannel {
-				s.forgetOrigin(&payload) // no acknowledgement: nobody waits for one
-				continue
-			}
-			head, _, _ := strings.Cut(payload, ":")
-			if id, err := uuid.Parse(head); err == nil {
-				s.clients.forget(id)
-			} else {
-				s.clients.setLive(true) // not ours to read: forget everything
-			}
-			if err := l.Ack(ctx, payload); err != nil {
-				break
-			}
-		}
+	db.KeepListening(ctx, log, "client change listener", "checking clients in the database on every request",
+		s.db.ListenClients, s.takeChanges)
+}
+
+// takeChanges trusts the client cache while l's session takes its notices.
+func (s *Service) takeChanges(ctx context.Context, l *db.ClientListener) error {
+	s.clients.setLive(true)
+	defer func() {
 		s.clients.setLive(false)
 		l.Close()
+	}()
+	for {
+		channel, payload, err := l.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if channel == db.OriginIssuedChannel {
+			s.forgetOrigin(&payload) // no acknowledgement: nobody waits for one
+			continue
+		}
+		head, _, _ := strings.Cut(payload, ":")
+		if id, err := uuid.Parse(head); err == nil {
+			s.clients.forget(id)
+		} else {
+			s.clients.setLive(true) // not ours to read: forget everything
+		}
+		if err := l.Ack(ctx, payload); err != nil {
+			return err
+		}
 	}
 }
 

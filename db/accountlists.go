@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -192,43 +191,39 @@ func (d *DB) ListenAccounts(ctx context.Context, log *slog.Logger) {
 	if d.lists == nil {
 		return
 	}
-	const minWait, maxWait = 100 * time.Millisecond, 5 * time.Second
-	wait := minWait
-	for ctx.Err() == nil {
-		conn, err := pgx.ConnectConfig(ctx, d.Pool.Config().ConnConfig.Copy())
-		if err == nil {
-			if _, err = conn.Exec(ctx, `LISTEN `+accountListsChannel+`; SET application_name = '`+accountListenerName+`'`); err != nil {
-				_ = conn.Close(context.WithoutCancel(ctx))
-			}
-		}
-		if err != nil {
-			if ctx.Err() == nil && log != nil {
-				log.Warn("account change listener cannot connect; reading account lists from the database", "retryIn", wait, "err", err)
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, maxWait)
-			continue
-		}
-		wait = minWait
-		d.lists.setLive(true)
-		for {
-			n, err := conn.WaitForNotification(ctx)
-			if err != nil {
-				if ctx.Err() == nil && log != nil {
-					log.Warn("account change listener lost its connection", "err", err)
-				}
-				break
-			}
-			item, err := uuid.Parse(n.Payload)
-			if err != nil {
-				item = uuid.Nil // '*', or not ours to read: forget everything
-			}
-			d.lists.forget(item)
-		}
+	KeepListening(ctx, log, "account change listener", "reading account lists from the database", d.listenAccounts, d.takeAccountChanges)
+}
+
+// listenAccounts opens a session outside the pool (a listening session stays busy) that
+// listens for changes of accounts.
+func (d *DB) listenAccounts(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, d.Pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, `LISTEN `+accountListsChannel+`; SET application_name = '`+accountListenerName+`'`); err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return conn, nil
+}
+
+// takeAccountChanges trusts the cache while conn takes its notices.
+func (d *DB) takeAccountChanges(ctx context.Context, conn *pgx.Conn) error {
+	d.lists.setLive(true)
+	defer func() {
 		d.lists.setLive(false)
 		_ = conn.Close(context.WithoutCancel(ctx))
+	}()
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		item, err := uuid.Parse(n.Payload)
+		if err != nil {
+			item = uuid.Nil // '*', or not ours to read: forget everything
+		}
+		d.lists.forget(item)
 	}
 }
