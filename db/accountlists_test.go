@@ -19,28 +19,25 @@ import (
 
 // listsRig is a store with one client's item whose accounts the tests change.
 type listsRig struct {
-	t     testing.TB
-	store *db.DB
-	item  uuid.UUID
-	ctx   context.Context
+	t      testing.TB
+	store  *db.DB
+	client uuid.UUID
+	item   uuid.UUID
+	ctx    context.Context
 }
 
 func newListsRig(t testing.TB) *listsRig {
 	t.Helper()
-	ctx := context.Background()
-	store := openStore(t)
-	app := &model.ClientApplication{ID: uuid.New(), Name: "lists", Enabled: true, SecretHash: "x"}
-	if err := store.CreateClient(ctx, app); err != nil {
-		t.Fatal(err)
-	}
-	r := &listsRig{t: t, store: store, ctx: ctx}
-	r.item = r.newItem(app.ID)
+	store, client := storeWithClient(t, "lists")
+	r := &listsRig{t: t, store: store, client: client, ctx: context.Background()}
+	r.item = r.newItem()
 	return r
 }
 
-func (r *listsRig) newItem(client uuid.UUID) uuid.UUID {
+// newItem stores a new item of the rig's client.
+func (r *listsRig) newItem() uuid.UUID {
 	now := model.NewTime(time.Now())
-	it := &db.ItemRow{Item: model.Item{ID: uuid.New(), ClientID: client, Status: model.ItemUpdated,
+	it := &db.ItemRow{Item: model.Item{ID: uuid.New(), ClientID: r.client, Status: model.ItemUpdated,
 		ExecutionStatus: model.ExecSuccess, Products: []model.Product{"ACCOUNTS"}, CreatedAt: now, UpdatedAt: now}}
 	if err := r.store.InTx(r.ctx, func(ctx context.Context, tx *db.Tx) error { return tx.InsertItem(ctx, it) }); err != nil {
 		r.t.Fatal(err)
@@ -85,36 +82,31 @@ func accountsNamed(item uuid.UUID, names []string) []model.Account {
 // names reads the item's list through the cache (typ "" for every type).
 func (r *listsRig) names(typ string) string {
 	r.t.Helper()
-	docs, err := r.store.AccountDocs(r.ctx, r.item, typeArg(typ))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return namesOf(r.t, docs)
+	return r.namesRead(r.store.AccountDocs, typ)
 }
 
 // stored reads the same list from the database, past the cache.
 func (r *listsRig) stored(typ string) string {
 	r.t.Helper()
-	docs, err := r.store.ReadAccountDocs(r.ctx, r.item, typeArg(typ))
+	return r.namesRead(r.store.ReadAccountDocs, typ)
+}
+
+// namesRead reads the item's list with read and returns its accounts' names in order.
+func (r *listsRig) namesRead(read func(context.Context, uuid.UUID, *string) ([]model.JSONDocument, error), typ string) string {
+	r.t.Helper()
+	var filter *string
+	if typ != "" {
+		filter = &typ
+	}
+	docs, err := read(r.ctx, r.item, filter)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return namesOf(r.t, docs)
-}
-
-func typeArg(typ string) *string {
-	if typ == "" {
-		return nil
-	}
-	return &typ
-}
-
-func namesOf(t testing.TB, docs []model.JSONDocument) string {
 	var b bytes.Buffer
 	for _, d := range docs {
 		var a model.Account
 		if err := json.Unmarshal(d, &a); err != nil {
-			t.Fatal(err)
+			r.t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "%s ", a.Name)
 	}
@@ -195,7 +187,8 @@ func TestAccountListsCache(t *testing.T) {
 	testsupport.Eventually(t, "the change's notice", 10*time.Second, func() bool { return r.names("") == "y y " })
 	testsupport.Eventually(t, "the change's notice", 10*time.Second, func() bool { return r.names("CREDIT") == "y " })
 
-	// The listener's session ends: nothing is trusted until it is back.
+	// The listener's connection ends: a list kept before is not served after it, and the
+	// listener comes back.
 	if _, err := r.store.Pool.Exec(r.ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
 		db.AccountListenerName); err != nil {
 		t.Fatal(err)
@@ -222,7 +215,7 @@ func TestAccountListsCache(t *testing.T) {
 	}
 
 	// The listener stopped: nothing is kept any more.
-	r.item = r.newItem(client(t, r))
+	r.item = r.newItem()
 	r.replace("a", "b")
 	r.settle()
 	_ = r.names("")
@@ -231,14 +224,6 @@ func TestAccountListsCache(t *testing.T) {
 	if got := r.names(""); got != "w w " {
 		t.Fatalf("with the listener stopped the list was %q", got)
 	}
-}
-
-func client(t testing.TB, r *listsRig) uuid.UUID {
-	var id uuid.UUID
-	if err := r.store.Pool.QueryRow(r.ctx, `SELECT id FROM client_applications LIMIT 1`).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	return id
 }
 
 // TestAccountListsOwnChanges: with no listener to tell it, this process's own changes
@@ -309,7 +294,7 @@ func TestAccountListsOwnChanges(t *testing.T) {
 
 	// An item deleted.
 	first := r.item
-	r.item = r.newItem(client(t, r))
+	r.item = r.newItem()
 	r.replace("i")
 	_ = r.names("")
 	if err := r.store.InTx(r.ctx, func(ctx context.Context, tx *db.Tx) error { return tx.DeleteItem(ctx, r.item) }); err != nil {
@@ -323,7 +308,7 @@ func TestAccountListsOwnChanges(t *testing.T) {
 	r.item = first
 	_ = r.names("")
 	if err := r.store.InTx(r.ctx, func(ctx context.Context, tx *db.Tx) error {
-		_, err := tx.DeleteClientData(ctx, client(t, r))
+		_, err := tx.DeleteClientData(ctx, r.client)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -353,7 +338,8 @@ func TestAccountListsNeverStale(t *testing.T) {
 			default:
 			}
 			_, _ = r.store.AccountDocs(r.ctx, r.item, nil)
-			_, _ = r.store.AccountDocs(r.ctx, r.item, typeArg("CREDIT"))
+			credit := "CREDIT"
+			_, _ = r.store.AccountDocs(r.ctx, r.item, &credit)
 		}
 	}()
 	defer func() { close(stop); wg.Wait() }()

@@ -4,7 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"ponte/db"
+	"ponte/model"
 	"ponte/testsupport"
 )
 
@@ -17,4 +20,16 @@ func openStore(t testing.TB) *db.DB {
 	}
 	t.Cleanup(d.Close)
 	return d
+}
+
+// storeWithClient opens a store as openStore does, holding one enabled client application
+// named name; it returns the store and the client's id.
+func storeWithClient(t testing.TB, name string) (*db.DB, uuid.UUID) {
+	t.Helper()
+	store := openStore(t)
+	app := &model.ClientApplication{ID: uuid.New(), Name: name, Enabled: true, SecretHash: "x"}
+	if err := store.CreateClient(context.Background(), app); err != nil {
+		t.Fatal(err)
+	}
+	return store, app.ID
 }

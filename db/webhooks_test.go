@@ -17,21 +17,17 @@ import (
 func deliveryStore(t *testing.T, n int) (*db.DB, []uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
-	store := openStore(t)
-	app := &model.ClientApplication{ID: uuid.New(), Name: "deliveries", Enabled: true, SecretHash: "x"}
-	if err := store.CreateClient(ctx, app); err != nil {
-		t.Fatal(err)
-	}
+	store, client := storeWithClient(t, "deliveries")
 	ids := make([]uuid.UUID, n)
 	err := store.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		ev := &db.Event{ClientID: app.ID, Event: "item/updated", Payload: map[string]any{"itemId": uuid.NewString()}}
+		ev := &db.Event{ClientID: client, Event: "item/updated", Payload: map[string]any{"itemId": uuid.NewString()}}
 		if err := tx.InsertEvent(ctx, ev); err != nil {
 			return err
 		}
 		rows := make([]db.DeliveryRow, n)
 		for i := range rows {
 			ids[i] = uuid.New()
-			rows[i] = db.DeliveryRow{ID: ids[i], EventID: ev.ID, ClientID: app.ID, URL: fmt.Sprint("https://example.com/hook/", i)}
+			rows[i] = db.DeliveryRow{ID: ids[i], EventID: ev.ID, ClientID: client, URL: fmt.Sprint("https://example.com/hook/", i)}
 		}
 		return tx.InsertDeliveries(ctx, rows)
 	})
